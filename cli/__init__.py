@@ -1,0 +1,1 @@
+"""The tarot command-line tool (installed as tarotnotation.cli; a thin layer over the library)."""

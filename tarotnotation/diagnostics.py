@@ -1,0 +1,317 @@
+"""Diagnostics: every fault the library reports, with a stable code and where it is.
+
+A :class:`Diagnostic` is a value: a :class:`Code` (stable across releases, documented in
+``docs/diagnostics.md``), a severity, a message that says what was expected, and a
+:class:`Location` (the deal, trick, seat and card where they apply; the file, line and
+column where the record came from text; the record path such as ``play[3][1]``).
+
+>>> d = Diagnostic.make(Code.MUST_FOLLOW_SUIT, "expected a Heart", trick=3, seat="E", card="7C")
+>>> d.code.value, d.severity.value
+('P105', 'error')
+>>> str(d)
+'trick 3, seat E, card 7C: error P105 must-follow-suit: expected a Heart'
+>>> str(d.at(file="club.tarot", line=12, col=7, deal=2))
+'club.tarot:12:7: deal 2, trick 3, seat E, card 7C: error P105 must-follow-suit: expected a Heart'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, Final
+
+__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError"]
+
+
+class Severity(str, Enum):
+    """How bad a diagnostic is: an error breaks a rule; a warning is suspect but legal."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Code(str, Enum):
+    """Stable diagnostic codes. The letter names the stage, the number never changes.
+
+    ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
+    ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called card, ``E`` chien and écart,
+    ``H`` declarations, ``P`` play, ``R`` recorded result.
+    """
+
+    # syntax (text notation)
+    SYNTAX_ERROR = "S001"
+    UNEXPECTED_END = "S002"
+    BAD_CARD_CODE = "S003"
+    BAD_TAG = "S004"
+    UNTERMINATED_COMMENT = "S005"
+    BAD_VALUE = "S006"
+    ENCODING = "S007"
+    # JSON import
+    JSON_SYNTAX = "J001"
+    JSON_SCHEMA = "J002"
+    JSON_VERSION = "J003"
+    # record model
+    MALFORMED_RECORD = "M001"
+    # rules
+    UNKNOWN_RULESET = "X001"
+    # deal
+    PETIT_SEC = "D103"
+    HANDS_UNKNOWN = "D104"
+    PETIT_IN_CHIEN = "D105"
+    # auction
+    BID_OUT_OF_TURN = "A101"
+    BID_NOT_HIGHER = "A102"
+    AUCTION_TOO_LONG = "A103"
+    AUCTION_INCOMPLETE = "A104"
+    ALL_PASSED = "A105"
+    PLAY_AFTER_ANNULMENT = "A106"
+    # call
+    CALL_MISSING = "K101"
+    CALL_NOT_ALLOWED = "K102"
+    CALL_WRONG_RANK = "K103"
+    # chien and écart
+    ECART_SIZE = "E101"
+    ECART_KING_OR_BOUT = "E102"
+    ECART_TRUMP_AVOIDABLE = "E103"
+    ECART_TRUMP_NOT_SHOWN = "E104"
+    ECART_NOT_IN_HAND = "E105"
+    ECART_NOT_ALLOWED = "E106"
+    ECART_SHOWN_WRONG = "E107"
+    # declarations
+    POIGNEE_SIZE = "H101"
+    POIGNEE_NOT_IN_HAND = "H102"
+    POIGNEE_NOT_TRUMP = "H103"
+    POIGNEE_EXCUSE = "H104"
+    POIGNEE_DECLARED_SIZE = "H105"
+    DECLARATION_TWICE = "H106"
+    CHELEM_NOT_TAKER = "H107"
+    MISERE_NOT_ALLOWED = "H108"
+    MISERE_FALSE = "H109"
+    # play
+    WRONG_LEADER = "P101"
+    OUT_OF_TURN = "P102"
+    NOT_IN_HAND = "P103"
+    PLAYED_TWICE = "P104"
+    MUST_FOLLOW_SUIT = "P105"
+    MUST_TRUMP = "P106"
+    MUST_OVERTRUMP = "P107"
+    CALLED_SUIT_LED = "P108"
+    TOO_MANY_CARDS = "P109"
+    PLAY_INCOMPLETE = "P110"
+    CARDS_LEFT = "P111"
+    # recorded result
+    SCORE_MISMATCH = "R101"
+    SCORES_NOT_ZERO_SUM = "R102"
+    POINTS_MISMATCH = "R103"
+    BOUTS_MISMATCH = "R104"
+    CONTRACT_MISMATCH = "R105"
+    TAKER_MISMATCH = "R106"
+    PARTNER_MISMATCH = "R107"
+    PETIT_AU_BOUT_MISMATCH = "R108"
+    CHELEM_MISMATCH = "R109"
+    NOT_SCORABLE = "R110"
+
+    @property
+    def slug(self) -> str:
+        """The readable name: ``must-follow-suit``."""
+        return self.name.lower().replace("_", "-")
+
+    @property
+    def default_severity(self) -> Severity:
+        """Errors unless the code is listed as a warning in ``_WARNINGS``."""
+        return Severity.WARNING if self in _WARNINGS else Severity.ERROR
+
+    @property
+    def summary(self) -> str:
+        """One line on what the code means (used in docs/diagnostics.md)."""
+        return _SUMMARIES[self]
+
+
+_WARNINGS: Final = frozenset(
+    {
+        Code.PETIT_SEC,
+        Code.HANDS_UNKNOWN,
+        Code.AUCTION_INCOMPLETE,
+        Code.ALL_PASSED,
+        Code.PLAY_INCOMPLETE,
+        Code.NOT_SCORABLE,
+        Code.PETIT_IN_CHIEN,
+    }
+)
+
+_SUMMARIES: Final[dict[Code, str]] = {
+    Code.SYNTAX_ERROR: "the text does not follow the notation's grammar",
+    Code.UNEXPECTED_END: "the text ends in the middle of a record",
+    Code.BAD_CARD_CODE: "a word where a card was expected is not a card code",
+    Code.BAD_TAG: "a tag is malformed or has a value it cannot have",
+    Code.UNTERMINATED_COMMENT: "a { comment } is never closed",
+    Code.BAD_VALUE: "a value (seat, number, contract, ruleset) cannot be read",
+    Code.ENCODING: "the bytes are not valid UTF-8 (read as Latin-1 instead)",
+    Code.JSON_SYNTAX: "the JSON text cannot be parsed",
+    Code.JSON_SCHEMA: "the JSON does not match the record format; the path names the field",
+    Code.JSON_VERSION: "the JSON names a format version this library does not know",
+    Code.MALFORMED_RECORD: "the record is malformed (a card twice, a seat that does not exist, …)",
+    Code.UNKNOWN_RULESET: "the ruleset names an unknown preset, switch or value",
+    Code.PETIT_SEC: "a hand was petit sec: the deal should have been annulled",
+    Code.HANDS_UNKNOWN: "the hands are not recorded and cannot be derived: play is checked less",
+    Code.PETIT_IN_CHIEN: "the Petit was turned up in the chien and the ruleset annuls the deal",
+    Code.BID_OUT_OF_TURN: "a bid is made by a seat whose turn it is not",
+    Code.BID_NOT_HIGHER: "a bid is not higher than an earlier bid",
+    Code.AUCTION_TOO_LONG: "a seat speaks twice in the auction",
+    Code.AUCTION_INCOMPLETE: "fewer bids than players",
+    Code.ALL_PASSED: "every player passed: the deal is annulled",
+    Code.PLAY_AFTER_ANNULMENT: "cards were played in an annulled deal",
+    Code.CALL_MISSING: "at five players the taker must call a card",
+    Code.CALL_NOT_ALLOWED: "a card is called at three or four players",
+    Code.CALL_WRONG_RANK: "the called card is not a King (or the next rank the taker may call)",
+    Code.ECART_SIZE: "the écart does not have as many cards as the chien",
+    Code.ECART_KING_OR_BOUT: "the écart holds a King or a bout",
+    Code.ECART_TRUMP_AVOIDABLE: "the écart holds trumps though it could be made without them",
+    Code.ECART_TRUMP_NOT_SHOWN: "a trump in the écart was not shown",
+    Code.ECART_NOT_IN_HAND: "a card of the écart was not in the taker's hand and the chien",
+    Code.ECART_NOT_ALLOWED: "an écart is recorded for a Garde sans or Garde contre",
+    Code.ECART_SHOWN_WRONG: "a card shown with the écart is not a trump of the écart",
+    Code.POIGNEE_SIZE: "a poignée does not show exactly 10, 13 or 15 trumps (for 4 players)",
+    Code.POIGNEE_NOT_IN_HAND: "a card shown in a poignée is not in the player's hand",
+    Code.POIGNEE_NOT_TRUMP: "a card shown in a poignée is not a trump or the Excuse",
+    Code.POIGNEE_EXCUSE: "the Excuse stands in for a trump while the player has other trumps",
+    Code.POIGNEE_DECLARED_SIZE: "the poignée's declared size does not match the cards shown",
+    Code.DECLARATION_TWICE: "a player declares the same thing twice",
+    Code.CHELEM_NOT_TAKER: "a chelem is announced by a player who is not the taker",
+    Code.MISERE_NOT_ALLOWED: "a misère is declared but the ruleset has misere=off",
+    Code.MISERE_FALSE: "a misère is declared by a hand that does not qualify",
+    Code.WRONG_LEADER: "a trick is led by a seat that did not win the previous trick",
+    Code.OUT_OF_TURN: "a card is attributed to a seat whose turn it is not",
+    Code.NOT_IN_HAND: "a card is played that is not in the player's hand",
+    Code.PLAYED_TWICE: "a card is played a second time",
+    Code.MUST_FOLLOW_SUIT: "the player could follow the suit led and did not (renonce)",
+    Code.MUST_TRUMP: "the player could not follow, held a trump and did not trump",
+    Code.MUST_OVERTRUMP: "the player held a higher trump than the trick's highest and played under",
+    Code.CALLED_SUIT_LED: "the called suit is led to the first trick at five players",
+    Code.TOO_MANY_CARDS: "a trick has too many cards, or the deal too many tricks",
+    Code.PLAY_INCOMPLETE: "the play stops before the end of the deal: no score",
+    Code.CARDS_LEFT: "a player still holds cards after the last trick",
+    Code.SCORE_MISMATCH: "a recorded score differs from the recomputed one",
+    Code.SCORES_NOT_ZERO_SUM: "the recorded scores do not sum to zero",
+    Code.POINTS_MISMATCH: "the recorded taker's points differ from the recomputed ones",
+    Code.BOUTS_MISMATCH: "the recorded number of bouts differs from the recomputed one",
+    Code.CONTRACT_MISMATCH: "the recorded contract differs from the auction",
+    Code.TAKER_MISMATCH: "the recorded taker differs from the auction",
+    Code.PARTNER_MISMATCH: "the recorded partner differs from the holder of the called card",
+    Code.PETIT_AU_BOUT_MISMATCH: "the recorded petit au bout differs from the play",
+    Code.CHELEM_MISMATCH: "the recorded chelem differs from the play",
+    Code.NOT_SCORABLE: "the record holds too little to compute a score",
+}
+assert set(_SUMMARIES) == set(Code)
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a diagnostic applies. Every field is optional; ``str`` prints those present.
+
+    ``trick`` is 1-based; ``deal`` is the 1-based index of the record in its file or
+    archive; ``path`` is the record path (``auction[2]``, ``play[3][1]``, ``$.hands.S``).
+    """
+
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+    deal: int | None = None
+    trick: int | None = None
+    seat: str | None = None
+    card: str | None = None
+    path: str | None = None
+
+    def text_position(self) -> str:
+        """``file:line:col`` with the parts that are known, or ``""``."""
+        parts: list[str] = []
+        if self.file is not None:
+            parts.append(self.file)
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.col is not None:
+                parts.append(str(self.col))
+        return ":".join(parts)
+
+    def __str__(self) -> str:
+        where = []
+        if self.deal is not None:
+            where.append(f"deal {self.deal}")
+        if self.trick is not None:
+            where.append(f"trick {self.trick}")
+        if self.seat is not None:
+            where.append(f"seat {self.seat}")
+        if self.card is not None:
+            where.append(f"card {self.card}")
+        if not where and self.path is not None:
+            where.append(self.path)
+        pos = self.text_position()
+        text = ", ".join(where)
+        if pos:
+            return f"{pos}: {text}" if text else pos
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One fault: a stable code, a severity, what was expected, and where."""
+
+    code: Code
+    severity: Severity
+    message: str
+    location: Location = field(default_factory=Location)
+    context: str | None = None
+    """For text input, the offending line with a caret under the column."""
+
+    @classmethod
+    def make(
+        cls,
+        code: Code,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        context: str | None = None,
+        **where: Any,
+    ) -> Diagnostic:
+        """A diagnostic with the code's default severity and a location from keywords."""
+        return cls(code, severity or code.default_severity, message, Location(**where), context)
+
+    @property
+    def is_error(self) -> bool:
+        """True for errors, False for warnings."""
+        return self.severity is Severity.ERROR
+
+    def at(self, **where: Any) -> Diagnostic:
+        """A copy with location fields set (e.g. the file, line and column of its text)."""
+        return replace(self, location=replace(self.location, **where))
+
+    def __str__(self) -> str:
+        loc = str(self.location)
+        head = f"{self.severity.value} {self.code.value} {self.code.slug}: {self.message}"
+        return f"{loc}: {head}" if loc else head
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: code, slug, severity, message and every known location field."""
+        out: dict[str, Any] = {
+            "code": self.code.value,
+            "name": self.code.slug,
+            "severity": self.severity.value,
+            "message": self.message,
+        }
+        for name in Location.__slots__:
+            value = getattr(self.location, name)
+            if value is not None:
+                out[name] = value
+        if self.context is not None:
+            out["context"] = self.context
+        return out
+
+
+class TarotError(ValueError):
+    """Raised when input cannot be read at all; carries the diagnostics that say why."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic) -> None:
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))

@@ -1,0 +1,1 @@
+"""Readers and writers of record formats other than the text notation (JSON, ...)."""

@@ -1,0 +1,1 @@
+"""The Tarot text notation: the reader (Lark grammar -> records) and the canonical writer."""

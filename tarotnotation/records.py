@@ -1,0 +1,507 @@
+"""The record model: what was written down about one deal (pydantic v2, immutable).
+
+A :class:`DealRecord` holds the tags, the ruleset, the seats in order of play, the hands
+and chien, the auction, the called card, the écart, the declarations, the play trick by
+trick, and the recorded result, each part optional where the record is partial. It says
+nothing about whether the deal was *legal*: that is the replay's job. The model refuses
+only what cannot be a record at all (a card twice, a seat that does not exist, a hand of
+the wrong size), with a message naming the field.
+
+Cards are :class:`~tarotnotation.cards.Card` values (written as codes such as ``7H`` in
+JSON), hands and piles :class:`~tarotnotation.cards.CardSet` values, and the taker's
+points a :class:`Points` value (exact half-points).
+
+>>> rec = DealRecord(players=4, dealer="W", auction=[Bid(contract="garde")])
+>>> [s.id for s in rec.seats], rec.first_seat
+(['S', 'E', 'N', 'W'], 'S')
+>>> rec.auction[0].contract
+<Contract.GARDE: 2>
+>>> DealRecord(players=4, dealer="X")
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for DealRecord
+  Value error, dealer: 'X' is not a seat of this deal (seats: S, E, N, W) ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+
+from .cards import Card, CardSet
+from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
+
+__all__ = [
+    "DEFAULT_SEATS",
+    "GLYPHS",
+    "Bid",
+    "Call",
+    "CardField",
+    "CardSetField",
+    "ChelemAnnouncement",
+    "DealRecord",
+    "Declaration",
+    "Ecart",
+    "Misere",
+    "PlayedCard",
+    "Points",
+    "Poignee",
+    "Result",
+    "Seat",
+    "Trick",
+]
+
+#: The annotation glyphs, as in PGN.
+GLYPHS: Final = ("!", "?", "!!", "??", "!?", "?!")
+Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
+
+#: Seat ids used when a record names none, in order of play (counter-clockwise).
+DEFAULT_SEATS: Final[dict[int, tuple[str, ...]]] = {
+    3: ("S", "E", "N"),
+    4: ("S", "E", "N", "W"),
+    5: ("S", "E", "N", "W", "F"),
+}
+
+_CARD_PATTERN: Final = r"^(10|[1-9JNQK])[SHDC]$|^T([1-9]|1[0-9]|2[01])$|^EX$"
+
+
+def _to_card(value: Any) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.from_code(value)
+    raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {value!r}")
+
+
+def _to_cardset(value: Any) -> CardSet:
+    if isinstance(value, CardSet):
+        return value
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected a list of card codes, not {type(value).__name__}")
+    bits = 0
+    for item in value:
+        card = _to_card(item)
+        if bits >> card & 1:
+            raise ValueError(f"card {card.code} appears twice")
+        bits |= 1 << card
+    return CardSet(bits)
+
+
+CardField = Annotated[
+    Card,
+    PlainValidator(_to_card),
+    PlainSerializer(lambda c: c.code, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": _CARD_PATTERN}),
+]
+"""A card, validated from its canonical code and written back as that code."""
+
+CardSetField = Annotated[
+    CardSet,
+    PlainValidator(_to_cardset),
+    PlainSerializer(lambda s: [c.code for c in s], return_type=list[str]),
+    WithJsonSchema(
+        {
+            "type": "array",
+            "items": {"type": "string", "pattern": _CARD_PATTERN},
+            "uniqueItems": True,
+        }
+    ),
+]
+"""A set of distinct cards, validated from a list of codes, written in canonical order."""
+
+
+class Points:
+    """An exact number of card points, held in half-points (``Points(97)`` is 48.5).
+
+    Numbers given to the model are points: ``48.5`` validates to ``Points(97)``.
+
+    >>> Points.parse(48.5), Points.parse("41"), str(Points(97))
+    (Points(97), Points(82), '48.5')
+    >>> Points.parse(48.2)
+    Traceback (most recent call last):
+    ...
+    ValueError: 48.2 is not a whole or half number of points
+    """
+
+    __slots__ = ("half",)
+    half: int
+
+    def __init__(self, half: int) -> None:
+        if not 0 <= half <= 182:
+            raise ValueError(f"points must lie between 0 and 91, not {half / 2:g}")
+        object.__setattr__(self, "half", half)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Points is immutable")
+
+    @classmethod
+    def parse(cls, value: Any) -> Points:
+        """Points from a number or a string such as ``"48.5"`` or ``"48,5"``."""
+        if isinstance(value, Points):
+            return value
+        if isinstance(value, bool):
+            raise ValueError("expected a number of points")
+        if isinstance(value, str):
+            try:
+                value = float(value.strip().replace(",", "."))
+            except ValueError:
+                raise ValueError(f"{value!r} is not a number of points") from None
+        if not isinstance(value, (int, float)):
+            raise ValueError(f"expected a number of points, not {type(value).__name__}")
+        doubled = value * 2
+        if doubled != int(doubled):
+            raise ValueError(f"{value!r} is not a whole or half number of points")
+        return cls(int(doubled))
+
+    def as_number(self) -> int | float:
+        """``48`` or ``48.5``: an int when whole."""
+        return self.half // 2 if self.half % 2 == 0 else self.half / 2
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Points) and other.half == self.half
+
+    def __hash__(self) -> int:
+        return hash(self.half)
+
+    def __repr__(self) -> str:
+        return f"Points({self.half})"
+
+    def __str__(self) -> str:
+        return str(self.as_number())
+
+
+PointsField = Annotated[
+    Points,
+    PlainValidator(Points.parse),
+    PlainSerializer(lambda p: p.as_number(), return_type=float),
+    WithJsonSchema({"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5}),
+]
+
+SeatId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,15}$")]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Annotated(_Model):
+    glyph: Glyph | None = None
+    """One of ``! ? !! ?? !? ?!``, as in PGN."""
+    comments: tuple[str, ...] = ()
+    """Free-text comments, in the order they were written."""
+
+
+class Seat(_Model):
+    """A seat at the table: a short id (``S``, ``E``…) and the player's name if known."""
+
+    id: SeatId
+    name: str | None = None
+
+
+class Bid(_Annotated):
+    """One call of the auction: a contract, or ``None`` for a pass."""
+
+    contract: Contract | None = None
+    seat: SeatId | None = None
+    """The seat that spoke, when written; otherwise it follows from the order of speech."""
+
+    @field_validator("contract", mode="before")
+    @classmethod
+    def _parse_contract(cls, value: Any) -> Any:
+        if value is None or isinstance(value, Contract):
+            return value
+        if isinstance(value, str):
+            return None if value.strip().lower() == "pass" else Contract.from_keyword(value)
+        raise ValueError("expected pass, prise, garde, garde_sans or garde_contre")
+
+    @property
+    def is_pass(self) -> bool:
+        """True for a pass."""
+        return self.contract is None
+
+
+class Call(_Annotated):
+    """The card called by the taker at five players."""
+
+    card: CardField
+
+
+class Ecart(_Annotated):
+    """The taker's écart (discard) and the trumps he showed with it."""
+
+    cards: CardSetField | None = None
+    """The discarded cards, when recorded (they are face down at the table)."""
+    shown: CardSetField = CardSet()
+    """The cards shown with the écart (the trumps it holds)."""
+
+
+class Poignee(_Annotated):
+    """A poignée (handful of trumps) shown by a player before his first card."""
+
+    kind: Literal["poignee"] = "poignee"
+    seat: SeatId
+    size: PoigneeSize | None = None
+    """The size declared, when written; otherwise it follows from the cards shown."""
+    cards: CardSetField | None = None
+    """The cards shown, when recorded (a score sheet gives only the size)."""
+
+    @model_validator(mode="after")
+    def _size_or_cards(self) -> Poignee:
+        if self.size is None and self.cards is None:
+            raise ValueError("a poignée needs its size or the cards shown")
+        return self
+
+
+class ChelemAnnouncement(_Annotated):
+    """A chelem (slam) announced before the first lead."""
+
+    kind: Literal["chelem"] = "chelem"
+    seat: SeatId
+
+
+class Misere(_Annotated):
+    """A misère declared before the first card (only when the ruleset has ``misere=on``)."""
+
+    kind: Literal["misere"] = "misere"
+    seat: SeatId
+    misere: MisereKind
+
+
+Declaration = Annotated[Poignee | ChelemAnnouncement | Misere, Field(discriminator="kind")]
+
+
+class PlayedCard(_Annotated):
+    """A card of a trick, and the seat that played it when written."""
+
+    card: CardField
+    seat: SeatId | None = None
+
+
+class Trick(_Annotated):
+    """One trick, its cards listed from the leader's."""
+
+    cards: tuple[PlayedCard, ...]
+    leader: SeatId | None = None
+    """The seat that led, when written; otherwise the winner of the previous trick."""
+
+
+class Result(_Annotated):
+    """The result as recorded: the facts of a score sheet and each seat's score.
+
+    An outcome-only record (a club score sheet) has this and no cards; the score is then
+    recomputed from these facts. With the play recorded, they are checked against it.
+    """
+
+    contract: Contract | None = None
+    taker: SeatId | None = None
+    partner: SeatId | None = None
+    """At five players, the holder of the called card (the taker's own id if alone)."""
+    taker_points: PointsField | None = None
+    bouts: int | None = Field(default=None, ge=0, le=3)
+    petit_au_bout: Camp | None = None
+    """The camp that scored the petit au bout, if any."""
+    chelem: Camp | None = None
+    """The camp that won every trick, if any."""
+    annulled: bool = False
+    """The deal was annulled (all passed, petit sec): no score."""
+    scores: dict[SeatId, int] | None = None
+    """Each seat's score for the deal, in seat order."""
+
+    @field_validator("contract", mode="before")
+    @classmethod
+    def _parse_contract(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return Contract.from_keyword(value)
+        return value
+
+
+class DealRecord(_Model):
+    """One deal as written down. Every section but ``players`` may be left out."""
+
+    tags: tuple[tuple[str, str], ...] = ()
+    """Key/value tags in the order written; unknown tags are kept."""
+    ruleset: str = "fft"
+    """The ruleset spec (``fft``, ``pagat``, ``fft misere=on``…), kept in canonical form."""
+    players: int = Field(ge=3, le=5)
+    seats: tuple[Seat, ...] = ()
+    """The seats in order of play (counter-clockwise); default ids when left out."""
+    dealer: SeatId | None = None
+    """The dealer; when left out, the first seat listed speaks and leads first."""
+    hands: dict[SeatId, CardSetField] | None = None
+    """The hands as dealt, by seat id (some seats may be missing)."""
+    chien: CardSetField | None = None
+    auction: tuple[Bid, ...] = ()
+    call: Call | None = None
+    ecart: Ecart | None = None
+    declarations: tuple[Declaration, ...] = ()
+    play: tuple[Trick, ...] = ()
+    result: Result | None = None
+    glyph: Glyph | None = None
+    comments: tuple[str, ...] = ()
+    """Comments on the deal as a whole."""
+
+    @field_validator("ruleset", mode="before")
+    @classmethod
+    def _canonical_ruleset(cls, value: Any) -> Any:
+        if isinstance(value, Ruleset):
+            return value.spec()
+        if isinstance(value, str):
+            return Ruleset.from_spec(value).spec()
+        return value
+
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _tag_pairs(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return tuple(value.items())
+        return value
+
+    @field_validator("tags")
+    @classmethod
+    def _tag_names(cls, value: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        for name, _ in value:
+            if not name or not name.replace("_", "").isalnum():
+                raise ValueError(f"tag name {name!r} must be letters, digits and _")
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_seats(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("seats"):
+            players = data.get("players")
+            if isinstance(players, int) and players in DEFAULT_SEATS:
+                data = {**data, "seats": [{"id": s} for s in DEFAULT_SEATS[players]]}
+        return data
+
+    @model_validator(mode="after")
+    def _check_structure(self) -> DealRecord:
+        n = self.players
+        tab = table(n)
+        ids = [s.id for s in self.seats]
+        if len(ids) != n:
+            raise ValueError(f"seats: {n} players need {n} seats, found {len(ids)}")
+        if len(set(ids)) != n:
+            raise ValueError(f"seats: seat ids must differ, found {', '.join(ids)}")
+        known = set(ids)
+        listing = ", ".join(ids)
+
+        def seat_ok(where: str, seat: str | None) -> None:
+            if seat is not None and seat not in known:
+                raise ValueError(f"{where}: {seat!r} is not a seat of this deal (seats: {listing})")
+
+        seat_ok("dealer", self.dealer)
+        seen: dict[int, str] = {}
+
+        def place(where: str, cards: CardSet) -> None:
+            for card in cards:
+                other = seen.get(card)
+                if other is not None:
+                    raise ValueError(f"{where}: card {card.code} is also in {other}")
+                seen[card] = where
+
+        if self.hands is not None:
+            for seat, hand in self.hands.items():
+                seat_ok("hands", seat)
+                if len(hand) != tab.hand:
+                    raise ValueError(
+                        f"hands.{seat}: a hand has {tab.hand} cards at {n} players,"
+                        f" found {len(hand)}"
+                    )
+                place(f"hands.{seat}", hand)
+        if self.chien is not None:
+            if len(self.chien) != tab.chien:
+                raise ValueError(
+                    f"chien: the chien has {tab.chien} cards at {n} players,"
+                    f" found {len(self.chien)}"
+                )
+            place("chien", self.chien)
+        for i, bid in enumerate(self.auction, 1):
+            seat_ok(f"auction[{i}]", bid.seat)
+        for i, decl in enumerate(self.declarations, 1):
+            seat_ok(f"declarations[{i}]", decl.seat)
+        if len(self.play) > tab.tricks:
+            raise ValueError(
+                f"play: a deal has {tab.tricks} tricks at {n} players, found {len(self.play)}"
+            )
+        for t, trick in enumerate(self.play, 1):
+            seat_ok(f"play[{t}].leader", trick.leader)
+            if len(trick.cards) > n:
+                raise ValueError(
+                    f"play[{t}]: a trick has {n} cards at {n} players, found {len(trick.cards)}"
+                )
+            if not trick.cards:
+                raise ValueError(f"play[{t}]: a trick needs at least one card")
+            for c, played in enumerate(trick.cards, 1):
+                seat_ok(f"play[{t}][{c}]", played.seat)
+        if self.result is not None:
+            seat_ok("result.taker", self.result.taker)
+            seat_ok("result.partner", self.result.partner)
+            for seat in self.result.scores or {}:
+                seat_ok("result.scores", seat)
+        return self
+
+    # --- derived views ----------------------------------------------------------------
+
+    @property
+    def table(self) -> PlayerTable:
+        """The table for this number of players."""
+        return table(self.players)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset this deal was played under."""
+        return Ruleset.from_spec(self.ruleset)
+
+    @property
+    def seat_ids(self) -> tuple[str, ...]:
+        """Seat ids in order of play."""
+        return tuple(s.id for s in self.seats)
+
+    @property
+    def first_seat(self) -> str:
+        """The dealer's right-hand neighbour: the first to speak and to lead."""
+        ids = self.seat_ids
+        if self.dealer is None:
+            return ids[0]
+        return ids[(ids.index(self.dealer) + 1) % len(ids)]
+
+    def seat_index(self, seat: str) -> int:
+        """The position of a seat in the order of play."""
+        return self.seat_ids.index(seat)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
+        key = name.lower()
+        for k, v in self.tags:
+            if k.lower() == key:
+                return v
+        return default
+
+    def cards_played(self) -> Iterator[Card]:
+        """Every card of the play, in order."""
+        for trick in self.play:
+            for played in trick.cards:
+                yield played.card
+
+    @property
+    def is_outcome_only(self) -> bool:
+        """True for a score-sheet record: a result and no cards at all."""
+        return (
+            self.result is not None
+            and not self.play
+            and self.hands is None
+            and self.chien is None
+        )

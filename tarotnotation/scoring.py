@@ -1,0 +1,140 @@
+"""The score of a deal from its facts (RULES.md §9, §10). Pure: ints in, ints out.
+
+:func:`score` takes a :class:`DealFacts` (who took, which contract, the taker's camp's
+points in half-points, bouts, bonuses) and returns a :class:`Score` with every term of
+the computation and each seat's share. The replay engine builds the facts from the play;
+an outcome-only record (a score sheet) gives them directly.
+
+Worked example 1 of RULES.md §11: Garde, 2 bouts, 48 points.
+
+>>> s = score(DealFacts(players=4, taker=0, contract=Contract.GARDE, taker_half=96, bouts=2))
+>>> s.made, s.margin, s.x, s.seats
+(True, 7, 64, (192, -64, -64, -64))
+
+Example 3: Garde sans, 2 bouts, 56 points, the defence took the Petit au bout.
+
+>>> s = score(DealFacts(players=4, taker=0, contract=Contract.GARDE_SANS, taker_half=112,
+...                     bouts=2, petit_au_bout=Camp.DEFENCE))
+>>> s.contract_amount, s.petit_au_bout_amount, s.x, s.seats[0]
+(160, -40, 120, 360)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
+
+__all__ = ["DealFacts", "Score", "score"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """What the score depends on. Seats are indices in the order of play."""
+
+    players: int
+    taker: int
+    contract: Contract
+    taker_half: int
+    """The taker's camp's card points, in half-points (0-182)."""
+    bouts: int
+    """Bouts held by the taker's camp at the end (0-3)."""
+    partner: int | None = None
+    """At five players, the partner's seat; None or the taker's own seat when alone."""
+    petit_au_bout: Camp | None = None
+    poignees: tuple[PoigneeSize, ...] = ()
+    chelem_announced: bool = False
+    chelem: Camp | None = None
+    """The camp that won every trick, if one did."""
+    miseres: tuple[int, ...] = ()
+    """Seats that declared a misère (only under ``misere=on``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Every term of a deal's score, and each seat's share (zero-sum)."""
+
+    threshold_half: int
+    """Points to make, in half-points."""
+    made: bool
+    margin: int
+    """d = |points - threshold| in whole points, the half point going to the winner."""
+    multiplier: int
+    contract_amount: int
+    """±(25 + d) × multiplier."""
+    petit_au_bout_amount: int
+    """±10 × multiplier, + when the taker's camp scored it."""
+    poignee_amount: int
+    """The sum of the poignées' bonuses, + when the taker won the deal."""
+    chelem_amount: int
+    """+400, +200, −200 (announced, failed), −200 (the defence took every trick)."""
+    x: int
+    """What each defender pays the taker (negative: receives)."""
+    misere_amounts: tuple[int, ...]
+    """Each seat's misère settlement (10 from every other player to each declarer)."""
+    seats: tuple[int, ...]
+    """Each seat's score, in seat order; sums to zero."""
+
+    @property
+    def threshold(self) -> int:
+        """Points to make, in whole points."""
+        return self.threshold_half // 2
+
+
+def score(facts: DealFacts) -> Score:
+    """The score of a deal from its facts (see the module doc for examples).
+
+    >>> f = DealFacts(players=5, taker=0, partner=2, contract=Contract.GARDE,
+    ...               taker_half=2 * 51, bouts=2)
+    >>> score(f).seats
+    (140, -70, 70, -70, -70)
+    >>> score(DealFacts(players=5, taker=0, partner=0, contract=Contract.GARDE,
+    ...                 taker_half=2 * 51, bouts=2)).seats
+    (280, -70, -70, -70, -70)
+    """
+    n = facts.players
+    m = facts.contract.multiplier
+    thr = threshold(facts.bouts)
+    diff = facts.taker_half - thr
+    made = diff >= 0
+    margin = (abs(diff) + 1) // 2  # the half point goes to the camp that wins the deal
+    sign = 1 if made else -1
+    contract_amount = sign * (25 + margin) * m
+    pab = 0
+    if facts.petit_au_bout is not None:
+        pab = (10 if facts.petit_au_bout is Camp.TAKER else -10) * m
+    poignee = sign * sum(POIGNEE_BONUS[p] for p in facts.poignees)
+    chelem = 0
+    if facts.chelem is Camp.TAKER:
+        chelem = 400 if facts.chelem_announced else 200
+    else:
+        if facts.chelem_announced:
+            chelem -= 200
+        if facts.chelem is Camp.DEFENCE:
+            chelem -= 200
+    x = contract_amount + pab + poignee + chelem
+    seats = [-x] * n
+    partner = facts.partner if facts.partner != facts.taker else None
+    if partner is None:
+        seats[facts.taker] = (n - 1) * x
+    else:
+        seats[facts.taker] = 2 * x
+        seats[partner] = x
+    misere = [0] * n
+    for seat in facts.miseres:
+        for other in range(n):
+            misere[other] -= 10
+        misere[seat] += 10 * n
+    return Score(
+        threshold_half=thr,
+        made=made,
+        margin=margin,
+        multiplier=m,
+        contract_amount=contract_amount,
+        petit_au_bout_amount=pab,
+        poignee_amount=poignee,
+        chelem_amount=chelem,
+        x=x,
+        misere_amounts=tuple(misere),
+        seats=tuple(s + v for s, v in zip(seats, misere, strict=True)),
+    )

@@ -1,0 +1,163 @@
+"""Random legal deals, for tests, benchmarks and examples.
+
+:func:`random_deal` deals the cards, runs a legal auction, call, écart and declarations,
+and plays every card at random among the legal ones (from
+:func:`tarotnotation.legality.constraint`, the rule function the validator uses). The
+recorded result is the replay's own score, so a generated record replays clean.
+
+>>> import random
+>>> from tarotnotation.replay import replay
+>>> rec = random_deal(random.Random(7), players=5)
+>>> r = replay(rec)
+>>> r.ok, r.status.value, sum(r.scores.values()), r.taker_half + r.defence_half
+(True, 'scored', 0, 182)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet
+from .legality import constraint, winning_index
+from .records import (
+    Bid,
+    Call,
+    ChelemAnnouncement,
+    DealRecord,
+    Declaration,
+    Ecart,
+    PlayedCard,
+    Poignee,
+    Result,
+    Trick,
+)
+from .rules import Contract, FivePlayerFirstLead, Ruleset, table
+
+__all__ = ["random_deal"]
+
+_KINGS: Final = sum(1 << (14 * s + 13) for s in range(4))
+
+
+def _bits(cards: list[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def _pick(rng: random.Random, bits: int, k: int) -> int:
+    cards = [c for c in range(78) if bits >> c & 1]
+    return _bits(rng.sample(cards, k))
+
+
+def random_deal(
+    rng: random.Random,
+    players: int = 4,
+    *,
+    contract: Contract | None = None,
+    ruleset: Ruleset | None = None,
+    poignee_chance: float = 0.5,
+    chelem_chance: float = 0.02,
+    stop_after: int | None = None,
+    with_result: bool = True,
+) -> DealRecord:
+    """A random legal deal. ``stop_after`` cards ends the play early (a partial record)."""
+    from .replay import replay
+
+    rules = ruleset or Ruleset.fft()
+    tab = table(players)
+    deck = list(range(78))
+    rng.shuffle(deck)
+    hands = [_bits(deck[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
+    chien = _bits(deck[players * tab.hand:])
+    seats = ("S", "E", "N", "W", "F")[:players]
+    dealer = rng.randrange(players)
+    first = (dealer + 1) % players
+    taker = rng.randrange(players)
+    chosen = contract or rng.choice(list(Contract))
+    auction = [
+        Bid(contract=chosen if (first + i) % players == taker else None)
+        for i in range(players)
+    ]
+    call = None
+    called: int | None = None
+    if players == 5:
+        called = Card.suited(rng.choice(list(_SUITS)), 14)
+        call = Call(card=Card(called))
+    start = list(hands)
+    ecart_model = None
+    if chosen.takes_chien:
+        pool = hands[taker] | chien
+        plain = pool & ~TRUMP_MASK & ~_KINGS & ~EXCUSE_BIT
+        if plain.bit_count() >= tab.chien:
+            ecart = _pick(rng, plain, tab.chien)
+        else:
+            extra = _pick(rng, pool & TRUMP_MASK & ~BOUTS_MASK, tab.chien - plain.bit_count())
+            ecart = plain | extra
+        start[taker] = pool & ~ecart
+        ecart_model = Ecart(cards=CardSet(ecart), shown=CardSet(ecart & TRUMP_MASK))
+    declarations: list[Declaration] = []
+    announcer = None
+    if rng.random() < chelem_chance:
+        announcer = taker
+        declarations.append(ChelemAnnouncement(seat=seats[taker]))
+    for s in range(players):
+        trumps = start[s] & TRUMP_MASK
+        count = trumps.bit_count() + (1 if start[s] & EXCUSE_BIT else 0)
+        sizes = [n for n in tab.poignee if n <= count]
+        if sizes and rng.random() < poignee_chance:
+            n = sizes[-1]
+            if trumps.bit_count() >= n:
+                shown = _pick(rng, trumps, n)
+            else:  # the Excuse stands in: every trump is shown
+                shown = trumps | EXCUSE_BIT
+            declarations.append(Poignee(seat=seats[s], cards=CardSet(shown)))
+    lead_rule = (called if players == 5 and rules.five_player_first_lead
+                 is FivePlayerFirstLead.NO_CALLED_SUIT else None)
+    leader = announcer if announcer is not None else first
+    live = list(start)
+    tricks: list[Trick] = []
+    remaining = stop_after if stop_after is not None else players * tab.tricks
+    for t in range(tab.tricks):
+        cards: list[int] = []
+        for i in range(players):
+            if remaining == 0:
+                break
+            s = (leader + i) % players
+            legal = constraint(live[s], cards, lead_rule if t == 0 and i == 0 else None).legal
+            card = rng.choice([c for c in range(78) if legal >> c & 1])
+            live[s] &= ~(1 << card)
+            cards.append(card)
+            remaining -= 1
+        if not cards:
+            break
+        tricks.append(Trick(cards=tuple(PlayedCard(card=Card(c)) for c in cards)))
+        if len(cards) < players:
+            break
+        w = winning_index(cards)
+        assert w is not None
+        leader = (leader + w) % players
+    record = DealRecord(
+        tags=(("Event", "Random deal"),),
+        ruleset=rules.spec(),
+        players=players,
+        dealer=seats[dealer],
+        hands={seats[s]: CardSet(hands[s]) for s in range(players)},
+        chien=CardSet(chien),
+        auction=tuple(auction),
+        call=call,
+        ecart=ecart_model,
+        declarations=tuple(declarations),
+        play=tuple(tricks),
+    )
+    assert _bits(list(range(78))) == ALL_MASK
+    if not with_result:
+        return record
+    r = replay(record)
+    if r.scores is None:
+        return record
+    return record.model_copy(update={"result": Result(scores=r.scores)})
+
+
+_SUITS: Final = tuple(Card.SK.suit.__class__)[:4]

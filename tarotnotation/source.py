@@ -1,0 +1,77 @@
+"""Where records come from: text positions, and one deal as a reader yields it.
+
+Every format's reader yields :class:`ReadDeal` values, one per deal in its input, in
+order. A deal that cannot be read at all has ``record`` None and diagnostics saying why;
+the reader then goes on to the next deal, so one broken deal never stops an archive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, Severity
+from .records import DealRecord
+
+__all__ = ["ReadDeal", "SourceMap"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMap:
+    """Text positions of a record's parts, by record path.
+
+    Paths follow the JSON layout of a record, 0-based: ``auction[1]``,
+    ``play[2].cards[0]``, ``hands.S``, ``result.scores.E``; ``""`` is the record's start.
+    :meth:`locate` finds the position of the longest known prefix of a diagnostic's path.
+
+    >>> from tarotnotation.diagnostics import Code, Diagnostic
+    >>> m = SourceMap("club.tarot", {"": (1, 1), "play[2]": (14, 3), "play[2].cards[1]": (14, 6)})
+    >>> d = Diagnostic.make(Code.NOT_IN_HAND, "E does not hold 7H", path="play[2].cards[1]")
+    >>> m.locate(d).location.text_position()
+    'club.tarot:14:6'
+    >>> m.locate(Diagnostic.make(Code.WRONG_LEADER, "x", path="play[2]")).location.line
+    14
+    >>> m.locate(Diagnostic.make(Code.ALL_PASSED, "x", path="auction")).location.line
+    1
+    """
+
+    file: str | None = None
+    positions: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def locate(self, diagnostic: Diagnostic) -> Diagnostic:
+        """A copy of ``diagnostic`` with this map's file, line and column."""
+        if diagnostic.location.line is not None:
+            return diagnostic
+        path = diagnostic.location.path or ""
+        while True:
+            pos = self.positions.get(path)
+            if pos is not None:
+                return diagnostic.at(file=self.file, line=pos[0], col=pos[1])
+            if not path:
+                break
+            cut = max(path.rfind("."), path.rfind("["))
+            path = path[:cut] if cut > 0 else ""
+        return diagnostic.at(file=self.file) if self.file else diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class ReadDeal:
+    """One deal as a reader yields it: the record (None if unreadable) and what went wrong.
+
+    ``index`` is the 1-based number of the deal in its input; ``line`` the line where it
+    starts (text formats) and ``offset`` its byte or character offset, for indexing.
+    """
+
+    index: int
+    record: DealRecord | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    source: SourceMap | None = None
+    line: int | None = None
+    offset: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the deal was read without an error."""
+        return self.record is not None and not any(
+            d.severity is Severity.ERROR for d in self.diagnostics
+        )
