@@ -227,6 +227,8 @@ class Location:
         parts: list[str] = []
         if self.file is not None:
             parts.append(self.file)
+        elif self.line is not None:
+            parts.append("<input>")
         if self.line is not None:
             parts.append(str(self.line))
             if self.col is not None:
@@ -243,7 +245,8 @@ class Location:
             where.append(f"seat {self.seat}")
         if self.card is not None:
             where.append(f"card {self.card}")
-        if not where and self.path is not None:
+        if self.path is not None and self.trick is None and self.seat is None and (
+                self.card is None):
             where.append(self.path)
         pos = self.text_position()
         text = ", ".join(where)

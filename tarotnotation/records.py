@@ -34,8 +34,10 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    SerializerFunctionWrapHandler,
     WithJsonSchema,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -190,6 +192,41 @@ PointsField = Annotated[
     WithJsonSchema({"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5}),
 ]
 
+def _to_contract(value: Any) -> Contract:
+    if isinstance(value, Contract):
+        return value
+    if isinstance(value, str):
+        return Contract.from_keyword(value)
+    raise ValueError("expected a contract: prise, garde, garde_sans or garde_contre")
+
+
+def _to_bid(value: Any) -> Contract | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() == "pass"):
+        return None
+    try:
+        return _to_contract(value)
+    except ValueError:
+        raise ValueError("expected a bid: pass, prise, garde, garde_sans or garde_contre") from None
+
+
+_CONTRACT_SCHEMA: Final = {"enum": ["prise", "garde", "garde_sans", "garde_contre"]}
+
+ContractField = Annotated[
+    Contract,
+    PlainValidator(_to_contract),
+    PlainSerializer(lambda c: c.keyword, return_type=str),
+    WithJsonSchema({"type": "string", **_CONTRACT_SCHEMA}),
+]
+"""A contract, written as its keyword (``garde_sans``)."""
+
+BidField = Annotated[
+    Contract | None,
+    PlainValidator(_to_bid),
+    PlainSerializer(lambda c: "pass" if c is None else c.keyword, return_type=str),
+    WithJsonSchema({"type": "string", "enum": ["pass", *_CONTRACT_SCHEMA["enum"]]}),
+]
+"""A bid: a contract keyword, or ``pass`` (None)."""
+
 SeatId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,15}$")]
 
 
@@ -212,20 +249,11 @@ class Seat(_Model):
 
 
 class Bid(_Annotated):
-    """One call of the auction: a contract, or ``None`` for a pass."""
+    """One call of the auction: a contract, or ``None`` for a pass (``"pass"`` in JSON)."""
 
-    contract: Contract | None = None
+    contract: BidField
     seat: SeatId | None = None
     """The seat that spoke, when written; otherwise it follows from the order of speech."""
-
-    @field_validator("contract", mode="before")
-    @classmethod
-    def _parse_contract(cls, value: Any) -> Any:
-        if value is None or isinstance(value, Contract):
-            return value
-        if isinstance(value, str):
-            return None if value.strip().lower() == "pass" else Contract.from_keyword(value)
-        raise ValueError("expected pass, prise, garde, garde_sans or garde_contre")
 
     @property
     def is_pass(self) -> bool:
@@ -248,7 +276,16 @@ class Ecart(_Annotated):
     """The cards shown with the écart (the trumps it holds)."""
 
 
-class Poignee(_Annotated):
+class _Declaration(_Annotated):
+    """Declarations always write their ``kind`` (the JSON discriminator) first."""
+
+    @model_serializer(mode="wrap")
+    def _with_kind(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {"kind": getattr(self, "kind"), **{k: v for k, v in data.items() if k != "kind"}}
+
+
+class Poignee(_Declaration):
     """A poignée (handful of trumps) shown by a player before his first card."""
 
     kind: Literal["poignee"] = "poignee"
@@ -265,14 +302,14 @@ class Poignee(_Annotated):
         return self
 
 
-class ChelemAnnouncement(_Annotated):
+class ChelemAnnouncement(_Declaration):
     """A chelem (slam) announced before the first lead."""
 
     kind: Literal["chelem"] = "chelem"
     seat: SeatId
 
 
-class Misere(_Annotated):
+class Misere(_Declaration):
     """A misère declared before the first card (only when the ruleset has ``misere=on``)."""
 
     kind: Literal["misere"] = "misere"
@@ -305,7 +342,7 @@ class Result(_Annotated):
     recomputed from these facts. With the play recorded, they are checked against it.
     """
 
-    contract: Contract | None = None
+    contract: ContractField | None = None
     taker: SeatId | None = None
     partner: SeatId | None = None
     """At five players, the holder of the called card (the taker's own id if alone)."""
@@ -320,12 +357,6 @@ class Result(_Annotated):
     scores: dict[SeatId, int] | None = None
     """Each seat's score for the deal, in seat order."""
 
-    @field_validator("contract", mode="before")
-    @classmethod
-    def _parse_contract(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return Contract.from_keyword(value)
-        return value
 
 
 class DealRecord(_Model):

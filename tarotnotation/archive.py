@@ -1,0 +1,146 @@
+"""Many files of any format as one stream of deals; checking archives, in parallel.
+
+:func:`read_path` picks a reader by the file's extension (``.tarot``; ``.json``,
+``.jsonl``, ``.ndjson``; TarotClub's JSON deal files are recognised by their content) and
+yields :class:`~tarotnotation.source.ReadDeal` values. :func:`check_paths` reads and replays
+every deal of every file, each deal on its own: a deal that cannot be read or replayed
+is reported and the next one goes on. With ``jobs > 1`` files are checked in parallel
+worker processes.
+
+>>> import tempfile, pathlib
+>>> from tarotnotation.records import DealRecord
+>>> from tarotnotation.formats import json as tjson
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "sheet.json").write_bytes(tjson.dumps(DealRecord(players=4,
+...     result={"contract": "garde", "taker": "E", "taker_points": 48, "bouts": 2,
+...             "scores": {"S": -64, "E": 190, "N": -64, "W": -64}})))
+>>> [str(d) for c in check_paths([folder]) for d in c.diagnostics]  # doctest: +ELLIPSIS
+['.../sheet.json: deal 1, result.scores: error R102 scores-not-zero-sum: the recorded scores sum to -2: expected 0', '.../sheet.json: deal 1, seat E: error R101 score-mismatch: E is recorded with +190; the rules give +192']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .diagnostics import Code, Diagnostic, Severity
+from .records import DealRecord
+from .replay import Replay, replay
+from .source import ReadDeal
+
+__all__ = ["SUFFIXES", "CheckedDeal", "check_paths", "expand_paths", "read_path"]
+
+#: File extensions read from folders, by format.
+SUFFIXES: Final = {".tarot": "tarot", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+
+
+def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files named, and the record files found (recursively, sorted) in folders named."""
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            yield from sorted(
+                f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
+            )
+        else:
+            yield path
+
+
+def format_of(path: Path) -> str:
+    """``tarot``, ``json`` or ``tarotclub``, from the extension and a peek at the content."""
+    kind = SUFFIXES.get(path.suffix.lower(), "tarot")
+    if kind == "json":
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+        if b'"deal_info"' in head or b'"Dog"' in head:
+            return "tarotclub"
+    return kind
+
+
+def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
+    """Every deal of one file; a file that cannot be opened gives one unreadable deal."""
+    path = Path(path)
+    try:
+        kind = fmt or format_of(path)
+    except OSError as err:
+        yield ReadDeal(1, None, (Diagnostic.make(
+            Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}",
+            file=str(path)),))
+        return
+    try:
+        if kind == "json":
+            from .formats import json as json_format
+
+            yield from json_format.read(path, name=str(path))
+        elif kind == "tarotclub":
+            from .formats import tarotclub
+
+            yield from tarotclub.read(path)
+        else:
+            from . import notation
+
+            yield from notation.read(path)
+    except OSError as err:
+        yield ReadDeal(1, None, (Diagnostic.make(
+            Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}",
+            file=str(path)),))
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedDeal:
+    """One deal of an archive, read and replayed."""
+
+    file: str
+    read: ReadDeal
+    replay: Replay | None
+    diagnostics: tuple[Diagnostic, ...]
+    """Reading diagnostics, then the replay's, located in the file."""
+
+    @property
+    def errors(self) -> int:
+        """Number of errors."""
+        return sum(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        """Number of warnings."""
+        return sum(d.severity is Severity.WARNING for d in self.diagnostics)
+
+
+def check_deal(item: ReadDeal, file: str, ruleset: str | None = None) -> CheckedDeal:
+    """Replay one read deal (with ``ruleset`` overriding the record's own, if given)."""
+    located = tuple(
+        d if d.location.file is not None else d.at(file=file) for d in item.diagnostics
+    )
+    if item.record is None:
+        return CheckedDeal(file, item, None, located)
+    record: DealRecord = item.record
+    if ruleset is not None:
+        record = record.model_copy(update={"ruleset": ruleset})
+    result = replay(record, deal=item.index, source=item.source)
+    diags = tuple(d if d.location.file is not None else d.at(file=file)
+                  for d in result.diagnostics)
+    return CheckedDeal(file, item, result, located + diags)
+
+
+def _check_file(args: tuple[str, str | None]) -> list[CheckedDeal]:
+    path, ruleset = args
+    return [check_deal(item, path, ruleset) for item in read_path(path)]
+
+
+def check_paths(paths: Iterable[str | Path], *, jobs: int = 1,
+                ruleset: str | None = None) -> Iterator[CheckedDeal]:
+    """Read and replay every deal of every file, in order; ``jobs`` worker processes."""
+    files = [str(p) for p in expand_paths(paths)]
+    if jobs <= 1 or len(files) <= 1:
+        for f in files:
+            for item in read_path(f):
+                yield check_deal(item, f, ruleset)
+        return
+    with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1)) as pool:
+        for batch in pool.map(_check_file, [(f, ruleset) for f in files], chunksize=4):
+            yield from batch

@@ -1,0 +1,293 @@
+"""JSON and JSON Lines import and export of deal records (orjson), format version 1.
+
+A record is a JSON object: the model's fields (see ``docs/json-format.md`` and the JSON
+Schema in ``docs/tarot-record.schema.json``), led by ``"tarotnotation": 1``, the format
+version. Fields at their default are left out; cards are codes (``"7H"``, ``"T21"``,
+``"EX"``); the taker's points are a number that may end in ``.5``.
+
+Three layouts are read: one record object; an archive document
+``{"tarotnotation": 1, "deals": [...]}`` (or a bare list of records); and JSON Lines, one
+record per line. Import errors name the JSON path of the fault (``$.play[2].cards[0]``).
+
+>>> from tarotnotation.records import DealRecord
+>>> rec = DealRecord(players=4, dealer="N", auction=[{"contract": "garde"}])
+>>> text = dumps(rec)
+>>> text[:60]
+b'{"tarotnotation":1,"players":4,"seats":[{"id":"S"},{"id":"E"'
+>>> loads(text) == rec
+True
+>>> loads(b'{"tarotnotation": 1, "players": 4, "chien": ["7H", "7H"]}')
+Traceback (most recent call last):
+...
+tarotnotation.diagnostics.TarotError: $.chien: error J002 json-schema: card 7H appears twice
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any, Final
+
+import orjson
+from pydantic import TypeAdapter, ValidationError
+
+from ..diagnostics import Code, Diagnostic, Location, TarotError
+from ..records import DealRecord
+from ..source import ReadDeal
+
+__all__ = [
+    "VERSION",
+    "dump",
+    "dumps",
+    "from_dict",
+    "json_schema",
+    "load",
+    "loads",
+    "read",
+    "to_dict",
+    "write",
+]
+
+#: The version of the JSON format written by this module.
+VERSION: Final = 1
+_KEY: Final = "tarotnotation"
+_ADAPTER: Final = TypeAdapter(DealRecord)
+_DISCRIMINATORS: Final = frozenset({"poignee", "chelem", "misere"})
+
+
+def to_dict(record: DealRecord) -> dict[str, Any]:
+    """The JSON object of a record, as plain Python data (version key first)."""
+    body = record.model_dump(mode="json", exclude_defaults=True)
+    body["players"] = record.players
+    return {_KEY: VERSION, **body}
+
+
+def dumps(record: DealRecord, *, indent: bool = False) -> bytes:
+    """The JSON text of one record (UTF-8 bytes, compact unless ``indent``)."""
+    option = orjson.OPT_INDENT_2 if indent else 0
+    return orjson.dumps(to_dict(record), option=option)
+
+
+def dump(record: DealRecord, fp: IO[bytes], *, indent: bool = False) -> None:
+    """Write one record as JSON to a binary file."""
+    fp.write(dumps(record, indent=indent))
+    if indent:
+        fp.write(b"\n")
+
+
+def json_path(loc: Iterable[int | str], prefix: str = "$") -> str:
+    """A JSON path from a pydantic error location (discriminator tags dropped).
+
+    >>> json_path(("declarations", 0, "poignee", "cards"))
+    '$.declarations[0].cards'
+    """
+    out = prefix
+    after_index = False
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            after_index = True
+            continue
+        if after_index and part in _DISCRIMINATORS:
+            after_index = False
+            continue
+        out += f".{part}"
+        after_index = False
+    return out
+
+
+def _schema_errors(err: ValidationError, prefix: str) -> list[Diagnostic]:
+    out = []
+    for e in err.errors(include_url=False):
+        msg = str(e["msg"])
+        for lead in ("Value error, ", "Assertion failed, "):
+            if msg.startswith(lead):
+                msg = msg[len(lead):]
+        path = json_path(e["loc"], prefix)
+        if path == prefix and ": " in msg and " " not in msg.split(": ", 1)[0]:
+            # Model-level checks name their field first: "hands.S: ..." -> $.hands.S
+            field, msg = msg.split(": ", 1)
+            path = f"{prefix}.{field}"
+        out.append(Diagnostic.make(Code.JSON_SCHEMA, msg, path=path))
+    return out
+
+
+def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
+    """The record of a parsed JSON object; raises :class:`TarotError` naming JSON paths."""
+    if not isinstance(obj, dict):
+        raise TarotError(Diagnostic.make(
+            Code.JSON_SCHEMA, f"expected a deal record (a JSON object), found"
+            f" {_json_type(obj)}", path=prefix))
+    version = obj.get(_KEY, VERSION)
+    if version != VERSION:
+        raise TarotError(Diagnostic.make(
+            Code.JSON_VERSION, f"format version {version!r} is not known: expected"
+            f" {VERSION}", path=f"{prefix}.{_KEY}"))
+    body = {k: v for k, v in obj.items() if k != _KEY}
+    try:
+        return _ADAPTER.validate_python(body)
+    except ValidationError as err:
+        raise TarotError(_schema_errors(err, prefix)) from None
+    except ValueError as err:  # e.g. a ruleset spec raised outside pydantic's wrapping
+        raise TarotError(Diagnostic.make(Code.JSON_SCHEMA, str(err), path=prefix)) from None
+
+
+def _json_type(obj: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
+            int: "a number", float: "a number", type(None): "null"}.get(type(obj), "a value")
+
+
+def _parse(data: bytes | str) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as err:
+        raise TarotError(Diagnostic.make(
+            Code.JSON_SYNTAX, f"not valid JSON: {err.msg}", line=err.lineno, col=err.colno,
+            path="$")) from None
+
+
+def loads(data: bytes | str) -> DealRecord:
+    """The record of a JSON text holding one record object."""
+    return from_dict(_parse(data))
+
+
+def load(fp: IO[bytes] | str | Path) -> DealRecord:
+    """The record of a JSON file (a path or a binary file object)."""
+    if isinstance(fp, (str, Path)):
+        return loads(Path(fp).read_bytes())
+    return loads(fp.read())
+
+
+def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -> int:
+    """Write records as JSON Lines (default) or as one archive document; returns the count."""
+    count = 0
+    if lines:
+        for record in records:
+            fp.write(dumps(record))
+            fp.write(b"\n")
+            count += 1
+        return count
+    fp.write(b'{"' + _KEY.encode() + b'":' + str(VERSION).encode() + b',"deals":[')
+    for record in records:
+        if count:
+            fp.write(b",")
+        fp.write(dumps(record))
+        count += 1
+    fp.write(b"]}\n")
+    return count
+
+
+def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
+         ) -> Iterator[ReadDeal]:
+    """Yield every deal of a JSON record, archive document or JSON Lines input.
+
+    ``source`` is a path, a binary file, or the bytes/str themselves. JSON Lines are read
+    line by line (constant memory); a broken line is reported and the next one read.
+    """
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith(
+            ("{", "["))):
+        path = Path(source)
+        name = name or str(path)
+        with path.open("rb") as fh:
+            yield from _read_stream(fh, name)
+        return
+    if isinstance(source, (bytes, str)):
+        data = source.encode() if isinstance(source, str) else source
+        yield from _read_stream(io.BytesIO(data), name)
+        return
+    yield from _read_stream(source, name)
+
+
+def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+    head = fh.read(1 << 16)
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    stripped = head.lstrip()
+    rest = fh.read()
+    whole = head + rest
+    if stripped.startswith(b"[") or (stripped.startswith(b"{") and _is_document(whole)):
+        yield from _read_document(whole, name)
+        return
+    yield from _read_lines(whole, name)
+
+
+def _is_document(data: bytes) -> bool:
+    # One JSON value spanning the input (a record or an archive), not JSON Lines.
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
+    try:
+        obj = _parse(data)
+    except TarotError as err:
+        yield ReadDeal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics))
+        return
+    if isinstance(obj, dict) and "deals" in obj:
+        version = obj.get(_KEY, VERSION)
+        if version != VERSION:
+            yield ReadDeal(1, None, (Diagnostic.make(
+                Code.JSON_VERSION, f"format version {version!r} is not known: expected"
+                f" {VERSION}", path=f"$.{_KEY}", file=name),))
+            return
+        deals = obj["deals"]
+        prefix = "$.deals"
+        if not isinstance(deals, list):
+            yield ReadDeal(1, None, (Diagnostic.make(
+                Code.JSON_SCHEMA, "expected a list of deal records", path=prefix, file=name),))
+            return
+    elif isinstance(obj, list):
+        deals, prefix = obj, "$"
+    else:
+        deals, prefix = [obj], ""
+    for i, item in enumerate(deals):
+        path = f"{prefix}[{i}]" if prefix else "$"
+        yield _one(item, i + 1, path, name, None)
+
+
+def _read_lines(data: bytes, name: str | None) -> Iterator[ReadDeal]:
+    index = 0
+    offset = 0
+    for lineno, raw in enumerate(data.splitlines(keepends=True), 1):
+        start = offset
+        offset += len(raw)
+        line = raw.strip()
+        if not line:
+            continue
+        index += 1
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError as err:
+            yield ReadDeal(index, None, (Diagnostic.make(
+                Code.JSON_SYNTAX, f"not valid JSON: {err.msg}", file=name, line=lineno,
+                col=err.colno, deal=index, path="$"),), line=lineno, offset=start)
+            continue
+        yield _one(obj, index, "$", name, lineno, start)
+
+
+def _one(obj: Any, index: int, path: str, name: str | None, line: int | None,
+         offset: int | None = None) -> ReadDeal:
+    try:
+        record = from_dict(obj, prefix=path)
+    except TarotError as err:
+        diags = tuple(
+            d.at(file=name, deal=index, line=line if line is not None else d.location.line)
+            for d in err.diagnostics
+        )
+        return ReadDeal(index, None, diags, line=line, offset=offset)
+    return ReadDeal(index, record, (), line=line, offset=offset)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a record in format version 1."""
+    schema = _ADAPTER.json_schema(mode="serialization")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "tarotnotation deal record, format version 1"
+    props = schema.setdefault("properties", {})
+    schema["properties"] = {_KEY: {"const": VERSION, "description": "format version"},
+                            **props}
+    return schema
