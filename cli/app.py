@@ -30,7 +30,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-PathsArg = Annotated[list[Path], typer.Argument(help="Record files or folders (searched recursively).")]
+PathsArg = Annotated[
+    list[Path], typer.Argument(help="Record files or folders (searched recursively).")
+]
 RulesetOpt = Annotated[
     str | None,
     typer.Option("--ruleset", "-r", help="Replay under this ruleset instead of each record's"
@@ -179,7 +181,9 @@ def _fmt_pts(half: int) -> str:
 @app.command("replay")
 def replay_cmd(
     path: Annotated[Path, typer.Argument(help="A record file.")],
-    deal: Annotated[int | None, typer.Option("--deal", "-d", help="Only this deal (1-based).")] = None,
+    deal: Annotated[
+        int | None, typer.Option("--deal", "-d", help="Only this deal (1-based).")
+    ] = None,
     ruleset: RulesetOpt = None,
 ) -> None:
     """Show each deal trick by trick, with comments, the count and the score worked out."""
@@ -269,7 +273,8 @@ def score(
         if r.status is not Status.SCORED or r.scores is None or r.score is None:
             typer.echo(f"{head}: {r.status.value}")
             continue
-        assert r.contract is not None and r.taker_half is not None
+        assert r.contract is not None
+        assert r.taker_half is not None
         for sid, v in r.scores.items():
             totals[sid] += v
         flag = "" if r.ok else f"  [{len(r.errors)} error(s)]"

@@ -14,8 +14,11 @@ worker processes.
 >>> _ = (folder / "sheet.json").write_bytes(tjson.dumps(DealRecord(players=4,
 ...     result={"contract": "garde", "taker": "E", "taker_points": 48, "bouts": 2,
 ...             "scores": {"S": -64, "E": 190, "N": -64, "W": -64}})))
->>> [str(d) for c in check_paths([folder]) for d in c.diagnostics]  # doctest: +ELLIPSIS
-['.../sheet.json: deal 1, result.scores: error R102 scores-not-zero-sum: the recorded scores sum to -2: expected 0', '.../sheet.json: deal 1, seat E: error R101 score-mismatch: E is recorded with +190; the rules give +192']
+>>> for checked in check_paths([folder]):
+...     for d in checked.diagnostics:
+...         print(d.location.deal, d.code.value, d.message)
+1 R102 the recorded scores sum to -2: expected 0
+1 R101 E is recorded with +190; the rules give +192
 """
 
 from __future__ import annotations

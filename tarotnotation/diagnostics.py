@@ -17,20 +17,20 @@ column where the record came from text; the record path such as ``play[3][1]``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Final
 
 __all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError"]
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a diagnostic is: an error breaks a rule; a warning is suspect but legal."""
 
     ERROR = "error"
     WARNING = "warning"
 
 
-class Code(str, Enum):
+class Code(StrEnum):
     """Stable diagnostic codes. The letter names the stage, the number never changes.
 
     ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,

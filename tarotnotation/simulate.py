@@ -108,10 +108,8 @@ def random_deal(
         sizes = [n for n in tab.poignee if n <= count]
         if sizes and rng.random() < poignee_chance:
             n = sizes[-1]
-            if trumps.bit_count() >= n:
-                shown = _pick(rng, trumps, n)
-            else:  # the Excuse stands in: every trump is shown
-                shown = trumps | EXCUSE_BIT
+            # With one trump too few, the Excuse stands in and every trump is shown.
+            shown = _pick(rng, trumps, n) if trumps.bit_count() >= n else trumps | EXCUSE_BIT
             declarations.append(Poignee(seat=seats[s], cards=CardSet(shown)))
     lead_rule = (called if players == 5 and rules.five_player_first_lead
                  is FivePlayerFirstLead.NO_CALLED_SUIT else None)

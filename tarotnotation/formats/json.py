@@ -32,7 +32,7 @@ from typing import IO, Any, Final
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from ..diagnostics import Code, Diagnostic, Location, TarotError
+from ..diagnostics import Code, Diagnostic, TarotError
 from ..records import DealRecord
 from ..source import ReadDeal
 
@@ -291,3 +291,23 @@ def json_schema() -> dict[str, Any]:
     schema["properties"] = {_KEY: {"const": VERSION, "description": "format version"},
                             **props}
     return schema
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m tarotnotation.formats.json --schema`` prints the JSON Schema."""
+    import sys
+
+    if argv[1:] == ["--schema"]:
+        sys.stdout.buffer.write(
+            orjson.dumps(json_schema(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+            + b"\n"
+        )
+        return 0
+    sys.stderr.write("usage: python -m tarotnotation.formats.json --schema\n")
+    return 2
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(_main(sys.argv))
