@@ -57,8 +57,8 @@ __all__ = [
     "Ecart",
     "Misere",
     "PlayedCard",
-    "Points",
     "Poignee",
+    "Points",
     "Result",
     "Seat",
     "Trick",
@@ -282,7 +282,8 @@ class _Declaration(_Annotated):
     @model_serializer(mode="wrap")
     def _with_kind(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        return {"kind": getattr(self, "kind"), **{k: v for k, v in data.items() if k != "kind"}}
+        kind = getattr(self, "kind")  # noqa: B009 (declared by each subclass)
+        return {"kind": kind, **{k: v for k, v in data.items() if k != "kind"}}
 
 
 class Poignee(_Declaration):
