@@ -140,14 +140,13 @@ def check(
 
 
 def _deal_json(checked: CheckedDeal) -> dict[str, Any]:
-    out: dict[str, Any] = {"file": checked.file, "deal": checked.read.index}
-    r = checked.replay
-    if r is not None:
-        out["status"] = r.status.value
-        if r.scores is not None:
-            out["scores"] = dict(r.scores)
-        if r.taker_half is not None:
-            out["taker_points"] = r.taker_half / 2
+    out: dict[str, Any] = {"file": checked.file, "deal": checked.index}
+    if checked.status is not None:
+        out["status"] = checked.status.value
+    if checked.scores is not None:
+        out["scores"] = dict(checked.scores)
+    if checked.taker_half is not None:
+        out["taker_points"] = checked.taker_half / 2
     out["diagnostics"] = [d.to_dict() for d in checked.diagnostics]
     return out
 
@@ -266,7 +265,7 @@ def score(
     totals: Counter[str] = Counter()
     for checked in check_paths(paths, ruleset=spec):
         r = checked.replay
-        head = f"{checked.file} #{checked.read.index}"
+        head = f"{checked.file} #{checked.index}"
         if r is None:
             typer.echo(f"{head}: unreadable ({checked.errors} error(s))")
             continue

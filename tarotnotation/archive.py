@@ -24,7 +24,7 @@ worker processes.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import Final
 
 from .diagnostics import Code, Diagnostic, Severity
 from .records import DealRecord
-from .replay import Replay, replay
+from .replay import Replay, Status, replay
 from .source import ReadDeal
 
 __all__ = ["SUFFIXES", "CheckedDeal", "check_paths", "expand_paths", "read_path"]
@@ -95,13 +95,19 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
 
 @dataclass(frozen=True, slots=True)
 class CheckedDeal:
-    """One deal of an archive, read and replayed."""
+    """One deal of an archive, read and replayed: what a check reports of it."""
 
     file: str
-    read: ReadDeal
-    replay: Replay | None
+    index: int
+    """1-based number of the deal in its file."""
     diagnostics: tuple[Diagnostic, ...]
     """Reading diagnostics, then the replay's, located in the file."""
+    status: Status | None
+    """The replay's status; None when the deal could not be read."""
+    scores: Mapping[str, int] | None = None
+    taker_half: int | None = None
+    replay: Replay | None = None
+    """The whole replay (kept only when checked in this process)."""
 
     @property
     def errors(self) -> int:
@@ -114,30 +120,39 @@ class CheckedDeal:
         return sum(d.severity is Severity.WARNING for d in self.diagnostics)
 
 
-def check_deal(item: ReadDeal, file: str, ruleset: str | None = None) -> CheckedDeal:
-    """Replay one read deal (with ``ruleset`` overriding the record's own, if given)."""
+def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
+               keep: bool = True) -> CheckedDeal:
+    """Replay one read deal (with ``ruleset`` overriding the record's own, if given).
+
+    ``keep=False`` drops the replay object, keeping only what a report needs.
+    """
     located = tuple(
         d if d.location.file is not None else d.at(file=file) for d in item.diagnostics
     )
     if item.record is None:
-        return CheckedDeal(file, item, None, located)
+        return CheckedDeal(file, item.index, located, None)
     record: DealRecord = item.record
     if ruleset is not None:
         record = record.model_copy(update={"ruleset": ruleset})
     result = replay(record, deal=item.index, source=item.source)
     diags = tuple(d if d.location.file is not None else d.at(file=file)
                   for d in result.diagnostics)
-    return CheckedDeal(file, item, result, located + diags)
+    return CheckedDeal(file, item.index, located + diags, result.status, result.scores,
+                       result.taker_half, result if keep else None)
 
 
 def _check_file(args: tuple[str, str | None]) -> list[CheckedDeal]:
     path, ruleset = args
-    return [check_deal(item, path, ruleset) for item in read_path(path)]
+    return [check_deal(item, path, ruleset, keep=False) for item in read_path(path)]
 
 
 def check_paths(paths: Iterable[str | Path], *, jobs: int = 1,
                 ruleset: str | None = None) -> Iterator[CheckedDeal]:
-    """Read and replay every deal of every file, in order; ``jobs`` worker processes."""
+    """Read and replay every deal of every file, in order; ``jobs`` worker processes.
+
+    In parallel runs each file is checked whole by one worker, and the results carry no
+    replay object (``CheckedDeal.replay`` is None).
+    """
     files = [str(p) for p in expand_paths(paths)]
     if jobs <= 1 or len(files) <= 1:
         for f in files:

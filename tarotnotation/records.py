@@ -78,11 +78,17 @@ DEFAULT_SEATS: Final[dict[int, tuple[str, ...]]] = {
 _CARD_PATTERN: Final = r"^(10|[1-9JNQK])[SHDC]$|^T([1-9]|1[0-9]|2[01])$|^EX$"
 
 
+_BY_CODE: Final[dict[str, Card]] = {c.code: c for c in Card}
+
+
 def _to_card(value: Any) -> Card:
+    card = _BY_CODE.get(value) if isinstance(value, str) else None
+    if card is not None:
+        return card
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
-        return Card.from_code(value)
+        return Card.from_code(value)  # raises, saying what was expected
     raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {value!r}")
 
 
@@ -148,6 +154,9 @@ class Points:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Points is immutable")
+
+    def __reduce__(self) -> tuple[type[Points], tuple[int]]:
+        return (Points, (self.half,))
 
     @classmethod
     def parse(cls, value: Any) -> Points:
@@ -435,14 +444,15 @@ class DealRecord(_Model):
                 raise ValueError(f"{where}: {seat!r} is not a seat of this deal (seats: {listing})")
 
         seat_ok("dealer", self.dealer)
-        seen: dict[int, str] = {}
+        placed: list[tuple[str, int]] = []
 
         def place(where: str, cards: CardSet) -> None:
-            for card in cards:
-                other = seen.get(card)
-                if other is not None:
+            for other, bits in placed:
+                common = bits & cards.bits
+                if common:
+                    card = Card((common & -common).bit_length() - 1)
                     raise ValueError(f"{where}: card {card.code} is also in {other}")
-                seen[card] = where
+            placed.append((where, cards.bits))
 
         if self.hands is not None:
             for seat, hand in self.hands.items():
