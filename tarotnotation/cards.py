@@ -376,6 +376,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.bits,))
+
     @classmethod
     def of(cls, *cards: Card | int) -> CardSet:
         """The set of the given cards."""
