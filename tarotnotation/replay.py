@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, Suit
@@ -49,7 +49,7 @@ _FACES: Final = sum(0b1111 << (14 * s + 10) for s in range(4))
 _RANK_NAMES: Final = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """How far a replay got."""
 
     SCORED = "scored"
@@ -264,8 +264,8 @@ class _Engine:
         first = self.index[rec.first_seat]
         given: list[int | None] = [None] * n
         if rec.hands is not None:
-            for sid, hand in rec.hands.items():
-                given[self.index[sid]] = hand.bits
+            for sid, dealt in rec.hands.items():
+                given[self.index[sid]] = dealt.bits
         chien = rec.chien.bits if rec.chien is not None else None
         if chien is None and all(h is not None for h in given):
             chien = ALL_MASK & ~_union(given)
@@ -350,14 +350,15 @@ class _Engine:
         start: list[int] = [0] * n
         exact: list[bool] = [False] * n
         for s in range(n):
-            hand = given[s]
-            if hand is not None and s == taker and contract is not None and contract.takes_chien:
+            at_start = given[s]
+            if (at_start is not None and s == taker and contract is not None
+                    and contract.takes_chien):
                 if chien is not None and ecart is not None:
-                    hand = (hand | chien) & ~ecart
+                    at_start = (at_start | chien) & ~ecart
                 else:
-                    hand = None
-            if hand is not None:
-                start[s], exact[s] = hand, True
+                    at_start = None
+            if at_start is not None:
+                start[s], exact[s] = at_start, True
             else:
                 start[s] = played_by[s]
                 exact[s] = complete

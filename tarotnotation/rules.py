@@ -21,8 +21,8 @@ with any switch overridden by name. Its *spec* is a short string that records ca
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from enum import Enum, IntEnum
-from typing import Final
+from enum import IntEnum, StrEnum
+from typing import Any, Final
 
 __all__ = [
     "BOUT_THRESHOLDS",
@@ -98,7 +98,7 @@ _MULTIPLIERS: Final = {1: 1, 2: 2, 3: 4, 4: 6}
 _CONTRACT_FRENCH: Final = {1: "Prise", 2: "Garde", 3: "Garde sans", 4: "Garde contre"}
 
 
-class Camp(str, Enum):
+class Camp(StrEnum):
     """The two sides of a deal: the taker's camp (attack) and the defence."""
 
     TAKER = "taker"
@@ -110,7 +110,7 @@ class Camp(str, Enum):
         return Camp.DEFENCE if self is Camp.TAKER else Camp.TAKER
 
 
-class PoigneeSize(str, Enum):
+class PoigneeSize(StrEnum):
     """Simple, double or triple poignée."""
 
     SIMPLE = "simple"
@@ -126,7 +126,7 @@ class PoigneeSize(str, Enum):
 POIGNEE_BONUS: Final = {PoigneeSize.SIMPLE: 20, PoigneeSize.DOUBLE: 30, PoigneeSize.TRIPLE: 40}
 
 
-class MisereKind(str, Enum):
+class MisereKind(StrEnum):
     """Misère d'atout (no trump, no Excuse) or misère de tête (no face card)."""
 
     ATOUT = "atout"
@@ -136,35 +136,35 @@ class MisereKind(str, Enum):
 # --- switches (RULES.md §12) -----------------------------------------------------------
 
 
-class ExcuseLastTrick(str, Enum):
+class ExcuseLastTrick(StrEnum):
     """Where an Excuse played to the last trick goes."""
 
     CHANGES_CAMP = "changes_camp"
     TO_TRICK_WINNER = "to_trick_winner"
 
 
-class PetitAuBout(str, Enum):
+class PetitAuBout(StrEnum):
     """When the Petit in the last trick earns the bonus."""
 
     IN_LAST_TRICK = "in_last_trick"
     WINS_LAST_TRICK = "wins_last_trick"
 
 
-class EcartTrumps(str, Enum):
+class EcartTrumps(StrEnum):
     """Whether the écart may hold trumps."""
 
     IF_UNAVOIDABLE_SHOWN = "if_unavoidable_shown"
     NEVER = "never"
 
 
-class PetitInChien(str, Enum):
+class PetitInChien(StrEnum):
     """What a Petit turned up in the chien of a Prise or Garde does."""
 
     NO_EFFECT = "no_effect"
     ANNULS = "annuls"
 
 
-class FivePlayerFirstLead(str, Enum):
+class FivePlayerFirstLead(StrEnum):
     """Whether the called suit may be led to the first trick at five players."""
 
     NO_CALLED_SUIT = "no_called_suit"
@@ -262,7 +262,7 @@ class Ruleset:
             raise RulesetError(
                 f"rule switch {name} cannot be {value!r}: expected {' or '.join(allowed)}"
             )
-        parsed: object = _ON_OFF[text] if kind is bool else kind(text)
+        parsed: Any = _ON_OFF[text] if kind is bool else kind(text)
         return replace(self, **{name: parsed})
 
     @classmethod
