@@ -1,0 +1,638 @@
+"""TarotClub deal files: the played-deal logs and the prepared deals of TarotClub.
+
+TarotClub (https://www.tarotclub.fr, repository belegar/tarotclub, GPL-3) is an open-source
+French Tarot program written in C++. It writes two kinds of JSON file, both with
+``"version": "3"``:
+
+* **played logs** (``Deal::GenerateEndDealLog``): ``deal_info`` (``number_of_players``,
+  ``taker``, ``contract``, ``slam``, ``first_trick_lead``, ``dog``, ``attack_handle``,
+  ``defense_handle``) and ``tricks``, one string per trick;
+* **prepared deals** (``DealFile::Build``): ``FirstPlayer``, ``Dog`` and one hand per
+  place (``South``, ``East``, ``North``, ``West``, ``Fifth``; unused places are ``""``).
+
+TarotClub's conventions, as established from its source and checked on its own files:
+
+* **Places** are ``South``, ``East``, ``North``, ``West``, ``Fifth`` (values 0-4), and
+  ``Place::Next`` goes 0 → 1 → 2 … → 0: play runs South, East, North, West (, Fifth),
+  counter-clockwise. They map to the seat ids ``S``, ``E``, ``N``, ``W``, ``F`` in the
+  same order of play (the model's default seats).
+* **Cards** are ``NN-X``: a two-digit value and a suit letter ``S`` ``H`` ``D`` ``C``
+  ``T``. Plain ranks run 01-14 with 11 Jack, 12 Knight, 13 Queen, 14 King (``Card::
+  GetPoints`` gives ``0.5 + value - 10`` above 10); trumps are ``01-T``..``21-T`` and
+  ``00-T`` is the Excuse. Lists of cards are joined with ``;``; ``""`` is empty.
+* **Tricks** list their cards from the trick's leader (``Deal::GetOwner`` counts places
+  from the leader). The first trick is led by ``first_trick_lead``, "the first player
+  after the dealer", and each later trick by the winner of the one before. Each trick's
+  leader is written into the record (:attr:`Trick.leader`); the dealer is the place before
+  ``first_trick_lead`` (left unknown when a slam was announced, since the announcer then
+  leads whoever dealt). A trick string ``""`` is a trick never played (TarotClub writes
+  all 18 slots, empty ones included); only trailing empty tricks are accepted.
+* **Contracts** are ``Take``, ``Guard``, ``Guard without``, ``Guard against``
+  (prise, garde, garde sans, garde contre). TarotClub does not log the auction: the
+  contract and taker go into ``Result(contract=..., taker=...)`` and no bid is invented.
+* **dog** is the chien as dealt (``Deal::mDog``); TarotClub recomputes the écart as the
+  cards that were never played, and so does the replay engine. ``""`` leaves the chien
+  unknown.
+* **Handles** (poignées) are kept per team, not per player: ``attack_handle`` is shown
+  by the taker (at 3 and 4 players), ``defense_handle`` by a defender. The defender (and
+  at 5 players the attacker) is the seat that went on to play most of the handle's cards;
+  a handle that cannot be attributed so (no play, or a tie) is an error.
+* **slam** true is a chelem announced by the taker (:class:`ChelemAnnouncement`).
+* At 5 players TarotClub logs no called card, so such a record has no ``call`` and the
+  replay reports it missing.
+
+The ``score`` block that some played logs carry (``attacker_points``, ``attacker_score``,
+``oudlers``…, written by older TarotClub versions from their own count) is never read back
+by TarotClub, so it can be stale: ``tarotmag_17.json`` says 28 points, while its play
+gives 42 (lost by 9, -102 for the taker, which is what TarotClub's own unit test now
+expects). It is therefore kept out of :class:`~tarotnotation.records.Result` (nothing in
+it is checked) and preserved as ``TarotClub_*`` tags, e.g. ``TarotClub_attacker_points``.
+
+**Leniency**: input is parsed with orjson; if that fails, trailing commas before ``]``
+or ``}`` outside strings are removed and the text is parsed again (some hand-edited
+TarotClub files carry them). :func:`read` reports this as a J001 *warning*. Card codes may
+carry surrounding spaces. Anything else that does not fit raises :class:`TarotError`
+with code J001 (not JSON), J002 (not a TarotClub deal file; the JSON path of the fault is
+in ``Location.path``) or J003 (``version`` missing or other than 3: older TarotClub logs
+have another layout, with a ``discard`` and tricks written by another routine, and must
+not be misread as version 3).
+
+The writer :func:`dumps` produces a played log. The format holds less than a record: the
+auction, the hands, the écart, names, comments and scores are not written (TarotClub
+derives the écart from the unplayed cards), and a record that the format cannot express
+(no contract or taker known, two poignées in one camp, a trick whose leader is not the
+previous winner) raises ``ValueError``.
+
+>>> rec = loads('''{"version": "3", "deal_info": {"number_of_players": 4,
+...   "taker": "South", "contract": "Guard", "slam": false, "first_trick_lead": "East",
+...   "dog": "", "attack_handle": "", "defense_handle": ""},
+...   "tricks": ["14-H;03-H;01-T;00-T", "21-T;02-T;05-T;06-T"]}''')
+>>> rec.result.contract.keyword, rec.result.taker, rec.dealer
+('garde', 'S', 'S')
+>>> [(t.leader, " ".join(c.card.code for c in t.cards)) for t in rec.play]
+[('E', 'KH 3H T1 EX'), ('W', 'T21 T2 T5 T6')]
+>>> loads('{"version": "3", "deal_info": {"number_of_players": 6}, "tricks": []}')
+Traceback (most recent call last):
+...
+tarotnotation.diagnostics.TarotError: $.deal_info.number_of_players: error J002 json-schema: \
+expected 3, 4 or 5 players, found 6
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Final
+
+import orjson
+from pydantic import ValidationError
+
+from ..cards import Card, CardSet, Suit
+from ..diagnostics import Code, Diagnostic, Severity, TarotError
+from ..legality import winning_index
+from ..records import (
+    DEFAULT_SEATS,
+    ChelemAnnouncement,
+    DealRecord,
+    PlayedCard,
+    Poignee,
+    Result,
+    Trick,
+)
+from ..rules import Camp, Contract, table
+from ..source import ReadDeal, SourceMap
+
+__all__ = [
+    "CONTRACTS",
+    "PLACES",
+    "VERSION",
+    "card_code",
+    "dumps",
+    "load",
+    "loads",
+    "parse_card",
+    "place_of_seat",
+    "read",
+    "seat_of_place",
+]
+
+#: The file version TarotClub writes (both kinds of file).
+VERSION: Final = "3"
+#: TarotClub's places, in its order of play (``Place::Next``).
+PLACES: Final = ("South", "East", "North", "West", "Fifth")
+#: TarotClub's contract names.
+CONTRACTS: Final[Mapping[str, Contract]] = {
+    "Take": Contract.PRISE,
+    "Guard": Contract.GARDE,
+    "Guard without": Contract.GARDE_SANS,
+    "Guard against": Contract.GARDE_CONTRE,
+}
+_CONTRACT_NAMES: Final = {c: name for name, c in CONTRACTS.items()}
+_SEATS: Final = DEFAULT_SEATS[5]
+_SUIT_LETTERS: Final = "SHDC"
+_CARD_RE: Final = re.compile(r"(\d\d)-([SHDCT])")
+_EXPECTED_CARD: Final = (
+    "expected a TarotClub card code NN-X: 01-14 of S, H, D or C (11 Jack, 12 Knight,"
+    " 13 Queen, 14 King), 01-21 of T for trumps, 00-T for the Excuse"
+)
+
+
+# --- cards and places ---------------------------------------------------------------------
+
+
+def parse_card(code: str) -> Card:
+    """The card of a TarotClub code such as ``14-H`` (King of Hearts) or ``00-T``.
+
+    >>> parse_card("14-H"), parse_card("12-C"), parse_card("21-T"), parse_card("00-T")
+    (<Card.HK: 27>, <Card.CN: 53>, <Card.T21: 76>, <Card.EXCUSE: 77>)
+    >>> parse_card("15-S")
+    Traceback (most recent call last):
+    ...
+    ValueError: '15-S' is not a card: expected a TarotClub card code NN-X: ...
+    """
+    m = _CARD_RE.fullmatch(code.strip())
+    if m is not None:
+        value, suit = int(m.group(1)), m.group(2)
+        if suit == "T":
+            if value == 0:
+                return Card.EXCUSE
+            if value <= 21:
+                return Card.trump(value)
+        elif 1 <= value <= 14:
+            return Card.suited(Suit(_SUIT_LETTERS.index(suit)), value)
+    raise ValueError(f"{code!r} is not a card: {_EXPECTED_CARD}")
+
+
+def card_code(card: Card) -> str:
+    """TarotClub's code of a card.
+
+    >>> card_code(Card.HK), card_code(Card.S1), card_code(Card.T21), card_code(Card.EXCUSE)
+    ('14-H', '01-S', '21-T', '00-T')
+    """
+    if card is Card.EXCUSE:
+        return "00-T"
+    if card.is_trump:
+        return f"{card.rank:02d}-T"
+    return f"{card.rank:02d}-{_SUIT_LETTERS[card.suit]}"
+
+
+def seat_of_place(place: str, players: int) -> str:
+    """The seat id of a TarotClub place at a table of ``players``.
+
+    >>> seat_of_place("West", 4), seat_of_place("Fifth", 5)
+    ('W', 'F')
+    >>> seat_of_place("West", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'West' is not a place at 3 players: expected South, East or North
+    """
+    places = PLACES[:players]
+    if place not in places:
+        raise ValueError(
+            f"{place!r} is not a place at {players} players: expected"
+            f" {', '.join(places[:-1])} or {places[-1]}"
+        )
+    return _SEATS[places.index(place)]
+
+
+def place_of_seat(index: int) -> str:
+    """TarotClub's place for the seat at ``index`` in the order of play (0 is South).
+
+    >>> [place_of_seat(i) for i in range(4)]
+    ['South', 'East', 'North', 'West']
+    """
+    return PLACES[index]
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def _error(path: str, message: str, code: Code = Code.JSON_SCHEMA) -> TarotError:
+    return TarotError(Diagnostic.make(code, message, path=path))
+
+
+def _strip_trailing_commas(text: str) -> tuple[str, int]:
+    """The text without commas that stand before ``]`` or ``}`` outside strings.
+
+    >>> _strip_trailing_commas('{"a": [1, 2,], "b": "x,]",}')
+    ('{"a": [1, 2], "b": "x,]"}', 2)
+    """
+    out: list[str] = []
+    removed = 0
+    in_string = False
+    escaped = False
+    n = len(text)
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            out.append(ch)
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n and text[j] in "]}":
+                removed += 1
+                continue
+        out.append(ch)
+    return "".join(out), removed
+
+
+def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
+    """The parsed JSON and the leniency warnings (trailing commas removed)."""
+    try:
+        return orjson.loads(data), []
+    except orjson.JSONDecodeError as err:
+        first = err
+    try:
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as err:
+        raise _error("$", f"not valid JSON: the bytes are not UTF-8 ({err.reason})",
+                     Code.JSON_SYNTAX) from None
+    fixed, removed = _strip_trailing_commas(text)
+    if removed:
+        try:
+            obj = orjson.loads(fixed)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            return obj, [Diagnostic.make(
+                Code.JSON_SYNTAX, f"{removed} trailing comma(s) before ] or }} removed: not"
+                " JSON, accepted leniently",
+                severity=Severity.WARNING, path="$")]
+    raise TarotError(Diagnostic.make(
+        Code.JSON_SYNTAX, f"not valid JSON: {first.msg}", line=first.lineno,
+        col=first.colno, path="$")) from None
+
+
+def _string(obj: Mapping[str, Any], key: str, path: str) -> str:
+    if key not in obj:
+        raise _error(path, f"missing: expected {_what(key)}")
+    value = obj[key]
+    if not isinstance(value, str):
+        raise _error(path, f"expected {_what(key)} (a string), found {_json_type(value)}")
+    return value
+
+
+def _what(key: str) -> str:
+    return {
+        "taker": "the taker's place (South, East, North, West or Fifth)",
+        "first_trick_lead": "the place that led the first trick",
+        "FirstPlayer": "the place that plays first",
+        "contract": "the contract (Take, Guard, Guard without or Guard against)",
+        "dog": "the dog as ;-separated card codes (or \"\")",
+        "Dog": "the dog as ;-separated card codes",
+        "attack_handle": "the attack's handle as ;-separated card codes (or \"\")",
+        "defense_handle": "the defence's handle as ;-separated card codes (or \"\")",
+    }.get(key, "a hand as ;-separated card codes (or \"\")")
+
+
+def _json_type(obj: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
+            int: "a number", float: "a number", type(None): "null"}.get(type(obj), "a value")
+
+
+def _show(value: object) -> str:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else (
+        _json_type(value) if value is not None else "nothing")
+
+
+def _cards(text: str, path: str) -> list[Card]:
+    """The cards of a ``;``-separated list; a card twice is an error."""
+    if not text.strip():
+        return []
+    out: list[Card] = []
+    for i, code in enumerate(text.split(";")):
+        try:
+            card = parse_card(code)
+        except ValueError as err:
+            raise _error(path, f"card {i + 1}: {err}") from None
+        if card in out:
+            raise _error(path, f"card {i + 1}: {code.strip()} appears twice")
+        out.append(card)
+    return out
+
+
+def _place(obj: Mapping[str, Any], key: str, path: str, players: int) -> str:
+    value = _string(obj, key, path)
+    try:
+        return seat_of_place(value, players)
+    except ValueError as err:
+        raise _error(path, str(err)) from None
+
+
+def _check_version(obj: Mapping[str, Any]) -> None:
+    # Older TarotClub logs (before version 3) have another layout: never guess.
+    if "version" not in obj:
+        raise _error("$.version", f"missing: expected the TarotClub file version"
+                     f" {VERSION!r}", Code.JSON_VERSION)
+    version = obj["version"]
+    if str(version) != VERSION:
+        raise _error("$.version", f"TarotClub file version {version!r} is not known:"
+                     f" expected {VERSION!r}", Code.JSON_VERSION)
+
+
+def _build(fields: dict[str, Any]) -> DealRecord:
+    try:
+        return DealRecord(**fields)
+    except ValidationError as err:  # the checks before this name the path; this is a backstop
+        raise TarotError([
+            Diagnostic.make(Code.JSON_SCHEMA, str(e["msg"]), path="$")
+            for e in err.errors(include_url=False)
+        ]) from None
+
+
+def _previous(seat: str, players: int) -> str:
+    ids = _SEATS[:players]
+    return ids[(ids.index(seat) - 1) % players]
+
+
+def _from_played(obj: Mapping[str, Any]) -> DealRecord:
+    info = obj["deal_info"]
+    if not isinstance(info, dict):
+        raise _error("$.deal_info", f"expected an object, found {_json_type(info)}")
+    p = "$.deal_info"
+    players = info.get("number_of_players")
+    if isinstance(players, str) and players.strip().isdigit():
+        players = int(players)
+    if not isinstance(players, int) or isinstance(players, bool) or players not in (3, 4, 5):
+        raise _error(f"{p}.number_of_players",
+                     f"expected 3, 4 or 5 players, found {_show(players)}")
+    tab = table(players)
+    taker = _place(info, "taker", f"{p}.taker", players)
+    contract_name = _string(info, "contract", f"{p}.contract")
+    contract = CONTRACTS.get(contract_name.strip())
+    if contract is None:
+        raise _error(f"{p}.contract", f"{contract_name!r} is not a contract: expected Take,"
+                     " Guard, Guard without or Guard against")
+    if "slam" not in info:
+        raise _error(f"{p}.slam", "missing: expected true or false (slam announced)")
+    slam = info["slam"]
+    if not isinstance(slam, bool):
+        raise _error(f"{p}.slam", f"expected true or false, found {_json_type(slam)}")
+    first = _place(info, "first_trick_lead", f"{p}.first_trick_lead", players)
+    dog = _cards(_string(info, "dog", f"{p}.dog"), f"{p}.dog")
+    if dog and len(dog) != tab.chien:
+        raise _error(f"{p}.dog", f"expected the {tab.chien} cards of the dog at {players}"
+                     f" players (or \"\"), found {len(dog)}")
+
+    # The play: each trick from its leader; the next leader is the winner.
+    tricks = obj.get("tricks", [])
+    if not isinstance(tricks, list):
+        raise _error("$.tricks", f"expected a list of tricks, found {_json_type(tricks)}")
+    if len(tricks) > tab.tricks:
+        raise _error("$.tricks", f"a deal has {tab.tricks} tricks at {players} players,"
+                     f" found {len(tricks)}")
+    ids = _SEATS[:players]
+    play: list[Trick] = []
+    played: dict[Card, str] = {}
+    played_by: dict[str, set[Card]] = {s: set() for s in ids}
+    leader = first
+    ended_at: int | None = None
+    for t, text in enumerate(tricks):
+        path = f"$.tricks[{t}]"
+        if not isinstance(text, str):
+            raise _error(path, f"expected a trick as ;-separated card codes, found"
+                         f" {_json_type(text)}")
+        cards = _cards(text, path)
+        if not cards:
+            ended_at = t if ended_at is None else ended_at
+            continue
+        if ended_at is not None:
+            raise _error(path, f"trick {t + 1} follows the unplayed trick {ended_at + 1}:"
+                         " expected empty tricks only at the end")
+        if len(cards) != players:
+            raise _error(path, f"expected {players} cards (one per player), found"
+                         f" {len(cards)}")
+        for c, card in enumerate(cards):
+            if card in played:
+                raise _error(path, f"card {c + 1}: {card_code(card)} was already played in"
+                             f" {played[card]}")
+            played[card] = path
+            played_by[ids[(ids.index(leader) + c) % players]].add(card)
+        play.append(Trick(cards=tuple(PlayedCard(card=c) for c in cards), leader=leader))
+        w = winning_index(cards)
+        assert w is not None  # a full trick holds a card other than the Excuse
+        leader = ids[(ids.index(leader) + w) % players]
+
+    declarations: list[Poignee | ChelemAnnouncement] = []
+    for key, attack in (("attack_handle", True), ("defense_handle", False)):
+        path = f"{p}.{key}"
+        shown = _cards(_string(info, key, path), path)
+        if not shown:
+            continue
+        if attack and players < 5:
+            candidates: Sequence[str] = (taker,)
+        elif attack:
+            candidates = ids
+        else:
+            candidates = [s for s in ids if s != taker]
+        counts = {s: len(played_by[s].intersection(shown)) for s in candidates}
+        best = max(counts.values())
+        holders = [s for s in candidates if counts[s] == best]
+        if len(holders) != 1:
+            raise _error(path, "TarotClub records the handle per team: the player who"
+                         " showed it must be found from the play, and it cannot be"
+                         f" ({' or '.join(holders)} played as many of its cards)")
+        declarations.append(Poignee(seat=holders[0], cards=CardSet.from_cards(shown)))
+    if slam:
+        declarations.insert(0, ChelemAnnouncement(seat=taker))
+
+    tags: list[tuple[str, str]] = [("Source", "TarotClub")]
+    score = info.get("score")
+    if isinstance(score, dict):
+        for name, value in score.items():
+            if isinstance(name, str) and name.replace("_", "").isalnum():
+                tags.append((f"TarotClub_{name}", str(value)))
+    return _build({
+        "tags": tags,
+        "players": players,
+        "dealer": None if slam else _previous(first, players),
+        "chien": CardSet.from_cards(dog) if dog else None,
+        "declarations": declarations,
+        "play": play,
+        "result": Result(contract=contract, taker=taker),
+    })
+
+
+def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
+    hands: dict[str, list[Card]] = {}
+    for place, seat in zip(PLACES, _SEATS, strict=True):
+        if place not in obj:
+            raise _error(f"$.{place}", f"missing: expected {place}'s hand as ;-separated"
+                         " card codes (or \"\" for no player)")
+        hand = _cards(_string(obj, place, f"$.{place}"), f"$.{place}")
+        if hand:
+            if len(hands) != PLACES.index(place):
+                missing = next(pl for pl, s in zip(PLACES, _SEATS, strict=True)
+                               if s not in hands)
+                raise _error(f"$.{place}", f"{place} has a hand but {missing} has none:"
+                             " expected the places filled from South in order of play")
+            hands[seat] = hand
+    players = len(hands)
+    if players not in (3, 4, 5):
+        raise _error("$", f"expected the hands of 3, 4 or 5 players, found {players}")
+    tab = table(players)
+    first = _place(obj, "FirstPlayer", "$.FirstPlayer", players)
+    dog = _cards(_string(obj, "Dog", "$.Dog"), "$.Dog")
+    where: dict[Card, str] = {}
+    for seat, hand in hands.items():
+        path = f"$.{PLACES[_SEATS.index(seat)]}"
+        if len(hand) != tab.hand:
+            raise _error(path, f"expected {tab.hand} cards at {players} players, found"
+                         f" {len(hand)}")
+        for card in hand:
+            if card in where:
+                raise _error(path, f"{card_code(card)} is also in {where[card]}")
+            where[card] = path
+    if len(dog) != tab.chien:
+        raise _error("$.Dog", f"expected the {tab.chien} cards of the dog at {players}"
+                     f" players, found {len(dog)}")
+    for card in dog:
+        if card in where:
+            raise _error("$.Dog", f"{card_code(card)} is also in {where[card]}")
+    return _build({
+        "tags": [("Source", "TarotClub")],
+        "players": players,
+        "dealer": _previous(first, players),
+        "hands": {s: CardSet.from_cards(h) for s, h in hands.items()},
+        "chien": CardSet.from_cards(dog),
+    })
+
+
+def _from_object(obj: Any) -> DealRecord:
+    if not isinstance(obj, dict):
+        raise _error("$", f"expected a TarotClub deal file (a JSON object), found"
+                     f" {_json_type(obj)}")
+    _check_version(obj)
+    if "deal_info" in obj:
+        return _from_played(obj)
+    if "Dog" in obj or "FirstPlayer" in obj:
+        return _from_prepared(obj)
+    raise _error("$", "expected a TarotClub played log (deal_info and tricks) or a"
+                 " prepared deal (FirstPlayer, Dog and the hands)")
+
+
+def _load(data: bytes | str) -> tuple[DealRecord, list[Diagnostic]]:
+    obj, warnings = _parse(data)
+    return _from_object(obj), warnings
+
+
+def loads(data: bytes | str) -> DealRecord:
+    """The record of a TarotClub deal file's text (played log or prepared deal)."""
+    return _load(data)[0]
+
+
+def load(path: str | Path) -> DealRecord:
+    """The record of a TarotClub deal file."""
+    return loads(Path(path).read_bytes())
+
+
+def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
+         ) -> Iterator[ReadDeal]:
+    """Yield the one deal of a TarotClub file as a :class:`ReadDeal`.
+
+    ``source`` is a path, a binary file, or the JSON text itself (a ``str`` starting
+    with ``{``). A file that cannot be read yields a ``ReadDeal`` with no record and the
+    diagnostics saying why; leniencies used are warnings.
+
+    >>> [d.ok for d in read(b'{"version": "3", "FirstPlayer": "South",}')]
+    [False]
+    """
+    if isinstance(source, Path) or (isinstance(source, str)
+                                    and not source.lstrip().startswith("{")):
+        path = Path(source)
+        name = name or str(path)
+        data: bytes | str = path.read_bytes()
+    elif isinstance(source, (bytes, str)):
+        data = source
+    else:
+        data = source.read()
+    src = SourceMap(file=name) if name else None
+    try:
+        record, warnings = _load(data)
+    except TarotError as err:
+        yield ReadDeal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics),
+                       source=src, line=1, offset=0)
+        return
+    yield ReadDeal(1, record, tuple(d.at(file=name, deal=1) for d in warnings),
+                   source=src, line=1, offset=0)
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def dumps(record: DealRecord) -> bytes:
+    """A TarotClub played log (format version 3) of a record, as UTF-8 JSON bytes.
+
+    Seats map to places by position in the order of play (the first seat is South). The
+    contract and taker come from the replay (auction or recorded result); tricks never
+    played are written ``""`` as TarotClub does.
+
+    >>> rec = loads(b'{"version": "3", "deal_info": {"number_of_players": 4,'
+    ...   b' "taker": "West", "contract": "Guard against", "slam": false,'
+    ...   b' "first_trick_lead": "North", "dog": "", "attack_handle": "",'
+    ...   b' "defense_handle": ""}, "tricks": ["01-S;14-S;02-T;00-T"]}')
+    >>> out = dumps(rec)
+    >>> info = orjson.loads(out)["deal_info"]
+    >>> info["taker"], info["contract"], info["first_trick_lead"]
+    ('West', 'Guard against', 'North')
+    >>> orjson.loads(out)["tricks"][:2]
+    ['01-S;14-S;02-T;00-T', '']
+    >>> loads(out) == rec.model_copy(update={"tags": (("Source", "TarotClub"),)})
+    True
+    """
+    from ..replay import replay  # the replay imports no format module: no cycle
+
+    rep = replay(record)
+    if rep.contract is None or rep.taker is None:
+        raise ValueError("a TarotClub log needs the contract and the taker: the record"
+                         " has neither an auction nor a result naming them")
+    ids = record.seat_ids
+    places = {s: PLACES[i] for i, s in enumerate(ids)}
+    wrong = [d for d in rep.diagnostics if d.code in (Code.WRONG_LEADER, Code.OUT_OF_TURN)]
+    if wrong:
+        raise ValueError(f"TarotClub derives each trick's leader from the previous winner;"
+                         f" this record departs from that: {wrong[0]}")
+    first = rep.tricks[0].leader if rep.tricks else ids.index(record.first_seat)
+    handles: dict[bool, CardSet] = {}
+    for decl in record.declarations:
+        if not isinstance(decl, Poignee):
+            continue
+        if decl.cards is None:
+            raise ValueError(f"the poignée of {decl.seat} gives no cards: TarotClub records"
+                             " the cards shown")
+        attack = rep.camps.get(decl.seat) is Camp.TAKER
+        if attack in handles:
+            raise ValueError("TarotClub records one handle per team: this record has two"
+                             f" in the {'attack' if attack else 'defence'}")
+        handles[attack] = decl.cards
+    chelem = any(isinstance(d, ChelemAnnouncement) for d in record.declarations)
+    tricks = [";".join(card_code(pc.card) for pc in t.cards) for t in record.play]
+    tricks += [""] * (record.table.tricks - len(tricks))
+
+    def joined(cards: CardSet | None) -> str:
+        return "" if cards is None else ";".join(card_code(c) for c in cards)
+
+    return orjson.dumps({
+        "version": VERSION,
+        "deal_info": {
+            "number_of_players": record.players,
+            "taker": places[rep.taker],
+            "contract": _CONTRACT_NAMES[rep.contract],
+            "slam": chelem,
+            "first_trick_lead": PLACES[first],
+            "dog": joined(record.chien),
+            "attack_handle": joined(handles.get(True)),
+            "defense_handle": joined(handles.get(False)),
+        },
+        "tricks": tricks,
+    })
