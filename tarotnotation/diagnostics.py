@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
-__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError"]
+__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError", "codes_markdown"]
 
 
 class Severity(StrEnum):
@@ -318,3 +318,12 @@ class TarotError(ValueError):
             diagnostics = [diagnostics]
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def codes_markdown() -> str:
+    """The table of every code, as written in ``docs/diagnostics.md``."""
+    rows = ["| code | name | severity | meaning |", "|---|---|---|---|"]
+    rows.extend(
+        f"| {c.value} | `{c.slug}` | {c.default_severity.value} | {c.summary} |" for c in Code
+    )
+    return "\n".join(rows) + "\n"
