@@ -11,8 +11,11 @@ Hearts holding trumps 4 and 9 and some Clubs must play the 4 or the 9 (or the Ex
 >>> trick = [Card.H5, Card.T18]
 >>> print(legal_cards(hand, trick))
 T4 T9 EX
->>> why_illegal(Card.C3, hand, trick)
-Illegal(code=<Code.MUST_TRUMP: 'P106'>, message='cannot follow Hearts and holds a trump: expected a trump (T4 or T9) or the Excuse')
+>>> bad = why_illegal(Card.C3, hand, trick)
+>>> bad.code
+<Code.MUST_TRUMP: 'P106'>
+>>> print(bad.message)
+cannot follow Hearts and holds a trump: expected a trump (T4 or T9) or the Excuse
 >>> why_illegal(Card.T9, hand, trick) is None
 True
 """
@@ -92,7 +95,8 @@ def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Co
     ``trick`` holds the cards already played to the trick, from the leader's. Pass
     ``called`` (the called card) only for the lead of the first trick at five players
     under ``five_player_first_lead = no_called_suit``: the called suit may not be led,
-    except the called card itself (if the hand holds nothing else, any card is allowed).
+    except the called card itself (if the hand holds nothing else, not even the Excuse,
+    any card is allowed).
     """
     excuse = hand & EXCUSE_BIT
     led: int = -1
@@ -109,7 +113,9 @@ def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Co
         if called is not None and not trick:
             suit = card_suit(called)
             allowed = hand & ~(SUIT_MASKS[suit] & ~(1 << called))
-            if allowed != hand and allowed & ~EXCUSE_BIT:
+            # Any other card, the Excuse included, avoids the called suit; a hand of
+            # nothing but that suit (without the called card) may lead any of it.
+            if allowed != hand and allowed:
                 return Constraint(
                     allowed,
                     Code.CALLED_SUIT_LED,

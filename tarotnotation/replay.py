@@ -27,7 +27,6 @@ from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, 
 from .diagnostics import Code, Diagnostic, Location, Severity
 from .legality import Constraint, constraint, winning_index
 from .records import ChelemAnnouncement, DealRecord, Misere, Poignee
-from .source import SourceMap
 from .rules import (
     Camp,
     Contract,
@@ -41,6 +40,7 @@ from .rules import (
     Ruleset,
 )
 from .scoring import DealFacts, Score, score
+from .source import SourceMap
 
 __all__ = ["PlayedTrick", "Position", "Replay", "Status", "legal_moves", "replay"]
 
@@ -159,7 +159,7 @@ class Position:
         return CardSet(self.constraint.legal)
 
 
-class _Stop(Exception):
+class _StopError(Exception):
     def __init__(self, position: Position) -> None:
         self.position = position
 
@@ -209,7 +209,7 @@ def legal_moves(record: DealRecord, trick: int, index: int) -> Position:
     engine = _Engine(record, (trick - 1, index))
     try:
         engine.run()
-    except _Stop as stop:
+    except _StopError as stop:
         return stop.position
     raise ValueError(
         f"trick {trick}, card {index} is beyond the recorded play"
@@ -291,7 +291,10 @@ class _Engine:
                                 f" {self.ids[taker]}", path="result.taker")
         for s, hand in enumerate(given):
             if hand is not None:
-                self.check_petit_sec(s, hand, f"hands.{self.ids[s]}")
+                if res is not None and res.annulled and _is_petit_sec(hand):
+                    annulled = True  # declared before bidding: no score (RULES.md §2)
+                else:
+                    self.check_petit_sec(s, hand, f"hands.{self.ids[s]}")
         if (contract is not None and contract.takes_chien and chien is not None
                 and chien >> Card.T1 & 1
                 and self.rules.petit_in_chien is PetitInChien.ANNULS):
@@ -364,7 +367,8 @@ class _Engine:
                 exact[s] = complete
         if complete and rec.hands is None:
             for s in range(n):
-                if s != taker:
+                # The taker's cards are his dealt hand unless he took the chien.
+                if s != taker or (contract is not None and not contract.takes_chien):
                     self.check_petit_sec(s, start[s], None)
 
         # Declarations.
@@ -439,7 +443,7 @@ class _Engine:
     # --- deal -----------------------------------------------------------------------------
 
     def check_petit_sec(self, seat: int, hand: int, path: str | None) -> None:
-        if hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT:
+        if _is_petit_sec(hand):
             self.report(Code.PETIT_SEC, f"{self.ids[seat]} held the Petit sec (the Petit as"
                         " only trump, no Excuse): the deal should have been annulled",
                         path=path, seat=seat)
@@ -522,6 +526,10 @@ class _Engine:
             if not found and complete:
                 found = True  # never played: in the chien or the écart, the taker is alone
         if not found:
+            if res is not None and res.partner is not None:
+                # A score sheet: the cards do not tell, the recorded partner does.
+                p = self.index[res.partner]
+                return (None if p == taker else p), True
             return None, False
         partner = None if holder == taker else holder
         return partner, True
@@ -575,7 +583,7 @@ class _Engine:
                             " trumps only when no other écart exists, and the hands are not"
                             " recorded to show it", path="ecart", seat=taker)
             shown = recorded.shown.bits if recorded is not None else 0
-            if recorded is not None and recorded.cards is not None or shown:
+            if (recorded is not None and recorded.cards is not None) or shown:
                 missing = trumps & ~shown
                 if missing:
                     self.report(Code.ECART_TRUMP_NOT_SHOWN, f"{_cards_text(missing)} discarded"
@@ -788,7 +796,7 @@ class _Engine:
     def _stop(self, t: int, s: int, hands: list[int], exact: list[bool], cards: list[int],
               first_lead_called: Card | None) -> None:
         called = first_lead_called if t == 0 and not cards else None
-        raise _Stop(Position(
+        raise _StopError(Position(
             trick=t + 1, seat=self.ids[s], hand=CardSet(hands[s]), exact=exact[s],
             played=tuple(Card(c) for c in cards),
             constraint=constraint(hands[s], cards, called),
@@ -819,10 +827,13 @@ class _Engine:
         last = len(tricks) - 1
         excuse_owner: Camp | None = None
         excuse_trick = -1
+        counted = 0
         for tr in tricks:
             assert tr.winner is not None
             wcamp = Camp.TAKER if tr.winner in team else Camp.DEFENCE
-            bits = _union_cards(tr.cards)
+            # A card played twice (reported) counts once, in the trick it was first in.
+            bits = _union_cards(tr.cards) & ~counted
+            counted |= bits
             piles[wcamp] |= bits
             if bits & EXCUSE_BIT:
                 owner_seat = tr.seats[tr.cards.index(Card.EXCUSE)]
@@ -885,7 +896,9 @@ class _Engine:
                 self.report(Code.NOT_SCORABLE, f"the score cannot be recomputed: the record"
                             f" lacks {' and '.join(missing)}", path="result")
             return None
-        assert res is not None and res.taker_points is not None and res.bouts is not None
+        assert res is not None
+        assert res.taker_points is not None
+        assert res.bouts is not None
         return DealFacts(
             players=self.n, taker=taker, contract=contract, taker_half=res.taker_points.half,
             bouts=res.bouts, partner=partner, petit_au_bout=res.petit_au_bout,
@@ -942,6 +955,11 @@ class _Engine:
         if res is None or res.scores is None:
             return
         self.compare_scores(dict.fromkeys(self.ids, 0))
+
+
+def _is_petit_sec(hand: int) -> bool:
+    """The Petit as only trump, and no Excuse (RULES.md §2)."""
+    return hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT
 
 
 def _pts(half: int) -> str:
