@@ -96,7 +96,7 @@ class Code(StrEnum):
     MUST_TRUMP = "P106"
     MUST_OVERTRUMP = "P107"
     CALLED_SUIT_LED = "P108"
-    TOO_MANY_CARDS = "P109"
+    TRICK_INCOMPLETE = "P109"
     PLAY_INCOMPLETE = "P110"
     CARDS_LEFT = "P111"
     # recorded result
@@ -110,6 +110,7 @@ class Code(StrEnum):
     PETIT_AU_BOUT_MISMATCH = "R108"
     CHELEM_MISMATCH = "R109"
     NOT_SCORABLE = "R110"
+    ANNULMENT_MISMATCH = "R111"
 
     @property
     def slug(self) -> str:
@@ -188,7 +189,7 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.MUST_TRUMP: "the player could not follow, held a trump and did not trump",
     Code.MUST_OVERTRUMP: "the player held a higher trump than the trick's highest and played under",
     Code.CALLED_SUIT_LED: "the called suit is led to the first trick at five players",
-    Code.TOO_MANY_CARDS: "a trick has too many cards, or the deal too many tricks",
+    Code.TRICK_INCOMPLETE: "a trick before the last one recorded lacks cards",
     Code.PLAY_INCOMPLETE: "the play stops before the end of the deal: no score",
     Code.CARDS_LEFT: "a player still holds cards after the last trick",
     Code.SCORE_MISMATCH: "a recorded score differs from the recomputed one",
@@ -201,6 +202,7 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.PETIT_AU_BOUT_MISMATCH: "the recorded petit au bout differs from the play",
     Code.CHELEM_MISMATCH: "the recorded chelem differs from the play",
     Code.NOT_SCORABLE: "the record holds too little to compute a score",
+    Code.ANNULMENT_MISMATCH: "the result says the deal was annulled, but nothing annuls it",
 }
 assert set(_SUMMARIES) == set(Code)
 

@@ -407,6 +407,11 @@ class _Engine:
         if annulled:
             self.check_annulled_result()
             return replace(base, status=Status.ANNULLED, diagnostics=tuple(self.diags))
+        if res is not None and res.annulled:
+            self.report(Code.ANNULMENT_MISMATCH, "the result says the deal was annulled, but"
+                        " nobody held the Petit sec, not every player passed"
+                        " and the ruleset does not annul it: expected a score",
+                        path="result.annulled")
         if contract is None or taker is None:
             if rec.play or rec.result is not None:
                 self.report(Code.NOT_SCORABLE, "no contract and taker can be found (no"
@@ -707,6 +712,10 @@ class _Engine:
             if len(trick.cards) == n:
                 w = winning_index([pc.card for pc in trick.cards])
                 winner = seats[w] if w is not None else None
+            elif t < len(self.rec.play) - 1:
+                self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {len(trick.cards)}"
+                            f" card(s): every trick but the last one recorded has {n}",
+                            path=path, trick=t + 1)
             winners.append(winner)
             if winner is not None:
                 expected = winner
