@@ -367,9 +367,13 @@ class _Engine:
                 exact[s] = complete
         if complete and rec.hands is None:
             for s in range(n):
-                # The taker's cards are his dealt hand unless he took the chien.
-                if s != taker or (contract is not None and not contract.takes_chien):
-                    self.check_petit_sec(s, start[s], None)
+                dealt: int | None = start[s]
+                if s == taker and contract is not None and contract.takes_chien:
+                    # He took the chien and discarded the écart: undo both.
+                    dealt = (None if chien is None or ecart is None
+                             else (start[s] | ecart) & ~chien)
+                if dealt is not None:
+                    self.check_petit_sec(s, dealt, None)
 
         # Declarations.
         poignees, miseres = self.declarations(start, exact, played_by, ecart, taker)

@@ -16,6 +16,7 @@ recorded result is the replay's own score, so a generated record replays clean.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet
@@ -56,25 +57,35 @@ def random_deal(
     players: int = 4,
     *,
     contract: Contract | None = None,
+    taker: int | None = None,
+    deck: Sequence[Card] | None = None,
     ruleset: Ruleset | None = None,
     poignee_chance: float = 0.5,
     chelem_chance: float = 0.02,
     stop_after: int | None = None,
     with_result: bool = True,
 ) -> DealRecord:
-    """A random legal deal. ``stop_after`` cards ends the play early (a partial record)."""
+    """A random legal deal. ``stop_after`` cards ends the play early (a partial record).
+
+    ``taker`` (a seat index) and ``contract`` fix the auction's outcome; ``deck`` gives
+    the 78 cards in dealing order (each seat's hand in turn, then the chien) instead of a
+    shuffle.
+    """
     from .replay import replay
 
     rules = ruleset or Ruleset.fft()
     tab = table(players)
-    deck = list(range(78))
-    rng.shuffle(deck)
-    hands = [_bits(deck[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
-    chien = _bits(deck[players * tab.hand:])
+    order = [int(c) for c in deck] if deck is not None else list(range(78))
+    if deck is None:
+        rng.shuffle(order)
+    elif sorted(order) != list(range(78)):
+        raise ValueError("deck must hold each of the 78 cards once")
+    hands = [_bits(order[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
+    chien = _bits(order[players * tab.hand:])
     seats = ("S", "E", "N", "W", "F")[:players]
     dealer = rng.randrange(players)
     first = (dealer + 1) % players
-    taker = rng.randrange(players)
+    taker = rng.randrange(players) if taker is None else taker
     chosen = contract or rng.choice(list(Contract))
     auction = [
         Bid(contract=chosen if (first + i) % players == taker else None)

@@ -12,6 +12,7 @@ from tarotnotation.diagnostics import Code
 from tarotnotation.legality import why_illegal
 from tarotnotation.records import DealRecord, PlayedCard, Result, Trick
 from tarotnotation.replay import Status, legal_moves, replay
+from tarotnotation.rules import Contract
 from tarotnotation.simulate import random_deal
 
 
@@ -134,3 +135,20 @@ def test_legal_moves_reason_says_what_was_expected() -> None:
     assert verdict is not None
     assert verdict.code is Code.MUST_FOLLOW_SUIT
     assert verdict.message.endswith("expected 2H, 9H or KH")
+
+
+def test_petit_sec_of_a_taker_who_took_the_chien_is_found_without_hands() -> None:
+    # S is dealt the Petit sec, takes a Garde; the record keeps only the chien and the
+    # play: his dealt hand is what he played, plus the écart, less the chien.
+    rng = random.Random(4)
+    plain = [c for c in Card if c.suit.is_plain]
+    rng.shuffle(plain)
+    others = [c for c in Card if c not in plain[:17] and c != Card.T1]
+    rng.shuffle(others)
+    deck = [Card.T1, *plain[:17], *others]
+    full = random_deal(rng, 4, contract=Contract.GARDE, taker=0, deck=deck)
+    assert full.hands is not None
+    assert full.hands["S"].trumps() == CardSet.of(Card.T1)
+    bare = full.model_copy(update={"hands": None, "ecart": None})
+    hits = [d for d in replay(bare).diagnostics if d.code is Code.PETIT_SEC]
+    assert [d.location.seat for d in hits] == ["S"]
