@@ -367,13 +367,13 @@ class _Engine:
                 exact[s] = complete
         if complete and rec.hands is None:
             for s in range(n):
-                dealt: int | None = start[s]
+                as_dealt: int | None = start[s]
                 if s == taker and contract is not None and contract.takes_chien:
                     # He took the chien and discarded the écart: undo both.
-                    dealt = (None if chien is None or ecart is None
-                             else (start[s] | ecart) & ~chien)
-                if dealt is not None:
-                    self.check_petit_sec(s, dealt, None)
+                    as_dealt = (None if chien is None or ecart is None
+                                else (start[s] | ecart) & ~chien)
+                if as_dealt is not None:
+                    self.check_petit_sec(s, as_dealt, None)
 
         # Declarations.
         poignees, miseres = self.declarations(start, exact, played_by, ecart, taker)
