@@ -38,9 +38,10 @@ The text the strategies put in records (what a notation writer must round-trip):
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, TypeVar
 
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.records import (
@@ -53,14 +54,22 @@ from tarotnotation.records import (
     Ecart,
     Misere,
     PlayedCard,
-    Points,
     Poignee,
+    Points,
     Result,
     Seat,
     Trick,
 )
 from tarotnotation.replay import replay
-from tarotnotation.rules import Camp, Contract, MisereKind, PoigneeSize, Ruleset, table
+from tarotnotation.rules import (
+    Camp,
+    Contract,
+    MisereKind,
+    PetitInChien,
+    PoigneeSize,
+    Ruleset,
+    table,
+)
 from tarotnotation.simulate import random_deal
 
 __all__ = [
@@ -242,7 +251,8 @@ def rulesets(draw: st.DrawFn) -> Ruleset:
     """A preset, sometimes with switches overridden, parsed back from its written spec."""
     preset = draw(st.sampled_from(("fft", "pagat")))
     names = draw(st.lists(st.sampled_from(Ruleset.switch_names()), unique=True, max_size=3))
-    words = [preset] if names and draw(st.booleans()) else [preset]
+    # A spec may start with a switch (the preset is then fft).
+    words = [] if preset == "fft" and names and draw(st.booleans()) else [preset]
     for name in names:
         words.append(f"{name}={draw(st.sampled_from(Ruleset.switch_values(name)))}")
     return Ruleset.from_spec(" ".join(words))
@@ -268,15 +278,23 @@ def _legal_deal(
     seed = draw(seeds())
     poignee_chance = draw(st.sampled_from((0.0, 0.5, 1.0)))
     chelem_chance = draw(st.sampled_from((0.0, 0.0, 1.0)))
-    return random_deal(
-        random.Random(seed),
-        n,
-        contract=chosen,
-        ruleset=rules,
-        poignee_chance=poignee_chance,
-        chelem_chance=chelem_chance,
-        stop_after=stop_after,
-    )
+    while True:
+        rec = random_deal(
+            random.Random(seed),
+            n,
+            contract=chosen,
+            ruleset=rules,
+            poignee_chance=poignee_chance,
+            chelem_chance=chelem_chance,
+            stop_after=stop_after,
+        )
+        # random_deal plays out a deal that petit_in_chien=annuls annuls (the Petit in
+        # the chien of a Prise or Garde): not a legal deal, so take the next seed.
+        annulled = (rules.petit_in_chien is PetitInChien.ANNULS and chosen.takes_chien
+                    and rec.chien is not None and Card.T1 in rec.chien)
+        if not annulled:
+            return rec
+        seed += 1
 
 
 def legal_deals(
@@ -301,11 +319,16 @@ def legal_deals(
 # --- arbitrary valid records ---------------------------------------------------------------
 
 
-def _annotation(draw: st.DrawFn) -> dict[str, object]:
-    """Glyph and comments for one annotated element (usually none)."""
-    if not draw(st.integers(min_value=0, max_value=3)):
-        return {"glyph": draw(glyphs()), "comments": draw(_comment_lists())}
-    return {}
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _annotate(draw: st.DrawFn, model: _M, *, always: bool = False) -> _M:
+    """``model`` with a drawn glyph and comments (one time in three, or ``always``)."""
+    if not always and draw(st.integers(min_value=0, max_value=2)):
+        return model
+    glyph = draw(glyphs())
+    notes = draw(_comment_lists())
+    return model.model_copy(update={"glyph": glyph, "comments": notes})
 
 
 def _draw_seats(draw: st.DrawFn, n: int) -> tuple[tuple[str, ...], tuple[Seat, ...]]:
@@ -345,9 +368,9 @@ def _declarations(
                     size = table(n).poignee_size(len(cards)) or PoigneeSize.SIMPLE
                 if how == "size":
                     cards = None
-                out.append(Poignee(seat=seat, size=size, cards=cards, **_annotation(draw)))
+                out.append(_annotate(draw, Poignee(seat=seat, size=size, cards=cards)))
             else:
-                out.append(ChelemAnnouncement(seat=seat, **_annotation(draw)))
+                out.append(_annotate(draw, ChelemAnnouncement(seat=seat)))
     # And some made up: every kind of declaration.
     trumps = [Card.trump(i) for i in range(1, 22)] + [Card.EXCUSE]
     for _ in range(draw(st.integers(min_value=0, max_value=3))):
@@ -358,12 +381,12 @@ def _declarations(
             count = draw(st.sampled_from(table(n).poignee))
             cards = _pick_subset(draw, trumps, count) if size is None or draw(
                 st.booleans()) else None
-            out.append(Poignee(seat=seat, size=size, cards=cards, **_annotation(draw)))
+            out.append(_annotate(draw, Poignee(seat=seat, size=size, cards=cards)))
         elif kind == "chelem":
-            out.append(ChelemAnnouncement(seat=seat, **_annotation(draw)))
+            out.append(_annotate(draw, ChelemAnnouncement(seat=seat)))
         else:
-            out.append(Misere(seat=seat, misere=draw(st.sampled_from(list(MisereKind))),
-                              **_annotation(draw)))
+            kind_of = draw(st.sampled_from(list(MisereKind)))
+            out.append(_annotate(draw, Misere(seat=seat, misere=kind_of)))
     return tuple(out)
 
 
@@ -382,7 +405,7 @@ def _result(
             None if r.scores is None
             else {ids[_DEFAULT_IDS.index(k)]: v for k, v in r.scores.items()}
         )
-        return Result(
+        return _annotate(draw, Result(
             contract=r.contract if draw(maybe) else None,
             taker=taker if draw(maybe) else None,
             partner=partner if draw(maybe) else None,
@@ -393,8 +416,7 @@ def _result(
             petit_au_bout=r.petit_au_bout if draw(maybe) else None,
             chelem=r.chelem if draw(maybe) else None,
             scores=scores if draw(maybe) else None,
-            **_annotation(draw),
-        )
+        ))
     camps = st.one_of(st.none(), st.sampled_from(list(Camp)))
     score_seats = draw(st.sampled_from(("all", "some", "none")))
     scores_out: dict[str, int] | None = None
@@ -403,7 +425,7 @@ def _result(
         scores_out = {
             s: draw(st.integers(min_value=-2000, max_value=2000)) for s in chosen
         }
-    return Result(
+    return _annotate(draw, Result(
         contract=draw(st.one_of(st.none(), contracts())),
         taker=draw(st.one_of(st.none(), st.sampled_from(ids))),
         partner=draw(st.one_of(st.none(), st.sampled_from(ids))) if n == 5 else None,
@@ -415,8 +437,7 @@ def _result(
         chelem=draw(camps),
         annulled=draw(maybe),
         scores=scores_out,
-        **_annotation(draw),
-    )
+    ))
 
 
 @st.composite
@@ -430,7 +451,8 @@ def records(draw: st.DrawFn, outcome_only: bool = False) -> DealRecord:
     its seat written or not), the call at 5 players, the écart (cards and shown trumps, or
     shown only), declarations of every kind (poignée by size, cards or both; chelem;
     misère), the play whole or cut short (the last trick possibly incomplete) with the
-    leader and each card's seat sometimes written, and a result either matching the play
+    leader and each card's seat sometimes written (and, one time in four, one card
+    replaced by any card: a fault for the replay to report), and a result either matching the play
     or made of arbitrary values (half points, every field, scores for all seats or some).
     Glyphs and 0-3 comments appear on bids, the call, the écart, declarations, cards,
     tricks, the result and the deal.
@@ -453,11 +475,11 @@ def records(draw: st.DrawFn, outcome_only: bool = False) -> DealRecord:
     ids, seats = _draw_seats(draw, n)
     rename = dict(zip(_DEFAULT_IDS, ids, strict=False))
 
-    tags = tuple(
-        draw(st.lists(st.tuples(tag_names(), tag_values()), max_size=4))
-    )
-    if tags and draw(st.booleans()):
-        tags = (*tags, (tags[0][0], draw(tag_values())))  # the same name twice
+    tag_list = draw(st.lists(st.tuples(tag_names(), tag_values()), max_size=4))
+    repeat = draw(st.booleans())
+    if tag_list and repeat:
+        tag_list.append((tag_list[0][0], draw(tag_values())))  # the same name twice
+    tags = tuple(tag_list)
 
     dealer = rename[base.dealer] if base.dealer is not None and draw(
         st.integers(min_value=0, max_value=3)) else None
@@ -479,51 +501,65 @@ def records(draw: st.DrawFn, outcome_only: bool = False) -> DealRecord:
         with_seats = draw(st.sampled_from(("never", "always", "sometimes")))
         seat_at = (ids.index(rename[base.first_seat]) if base.dealer is not None else 0)
         auction = tuple(
-            Bid(
+            _annotate(draw, Bid(
                 contract=bid.contract,
                 seat=ids[(seat_at + i) % n] if with_seats == "always" or (
                     with_seats == "sometimes" and draw(st.booleans())) else None,
-                **_annotation(draw),
-            )
+            ))
             for i, bid in enumerate(base.auction)
         )
 
     call = None
     if n == 5 and base.call is not None and draw(st.integers(min_value=0, max_value=3)):
-        call = Call(card=base.call.card, **_annotation(draw))
+        call = _annotate(draw, Call(card=base.call.card))
 
     ecart = None
     if base.ecart is not None and draw(st.integers(min_value=0, max_value=3)):
         cards = base.ecart.cards if outcome_only is False and draw(
             st.integers(min_value=0, max_value=3)) else None
-        ecart = Ecart(cards=cards, shown=base.ecart.shown, **_annotation(draw))
+        ecart = _annotate(draw, Ecart(cards=cards, shown=base.ecart.shown))
     elif draw(st.integers(min_value=0, max_value=5)) == 0:
         # An écart with shown trumps only (the discard itself unrecorded).
         shown = _pick_subset(draw, [Card.trump(i) for i in range(2, 21)],
                              draw(st.integers(min_value=0, max_value=2)))
-        ecart = Ecart(shown=shown, **_annotation(draw))
+        ecart = _annotate(draw, Ecart(shown=shown))
 
     declarations = _declarations(draw, n, ids, base)
 
     play: tuple[Trick, ...] = ()
     if not outcome_only and base.play:
         played = replay(base).tricks
+        # Per-card choices would cost a hypothesis draw per card: annotate a few drawn
+        # cards and tricks, and let a drawn seed decide where "sometimes" writes seats.
+        n_cards = sum(len(t.cards) for t in base.play)
+        noted_cards = draw(st.sets(st.integers(0, n_cards - 1), max_size=4))
+        noted_tricks = draw(st.sets(st.integers(0, len(base.play) - 1), max_size=3))
         leaders_mode = draw(st.sampled_from(("never", "always", "sometimes")))
         seats_mode = draw(st.sampled_from(("never", "always", "sometimes")))
+        coin = random.Random(draw(seeds()))
         tricks: list[Trick] = []
-        for trick, rt in zip(base.play, played, strict=True):
-            cards_out = tuple(
-                PlayedCard(
-                    card=pc.card,
-                    seat=ids[seat] if seats_mode == "always" or (
-                        seats_mode == "sometimes" and draw(st.booleans())) else None,
-                    **_annotation(draw),
-                )
-                for pc, seat in zip(trick.cards, rt.seats, strict=True)
-            )
+        k = 0
+        for t, (trick, rt) in enumerate(zip(base.play, played, strict=True)):
+            cards_out: list[PlayedCard] = []
+            for pc, seat in zip(trick.cards, rt.seats, strict=True):
+                written = seats_mode == "always" or (
+                    seats_mode == "sometimes" and coin.random() < 0.5)
+                card = PlayedCard(card=pc.card, seat=ids[seat] if written else None)
+                cards_out.append(_annotate(draw, card, always=True) if k in noted_cards
+                                 else card)
+                k += 1
             leader = ids[rt.leader] if leaders_mode == "always" or (
-                leaders_mode == "sometimes" and draw(st.booleans())) else None
-            tricks.append(Trick(cards=cards_out, leader=leader, **_annotation(draw)))
+                leaders_mode == "sometimes" and coin.random() < 0.5) else None
+            out = Trick(cards=tuple(cards_out), leader=leader)
+            tricks.append(_annotate(draw, out, always=True) if t in noted_tricks else out)
+        if draw(st.integers(min_value=0, max_value=3)) == 0:
+            # A fault: one card replaced by any card (illegal, or held by another seat,
+            # or played twice). The model accepts it; the replay reports it.
+            t = draw(st.integers(0, len(tricks) - 1))
+            i = draw(st.integers(0, len(tricks[t].cards) - 1))
+            swapped = list(tricks[t].cards)
+            swapped[i] = swapped[i].model_copy(update={"card": draw(st.sampled_from(list(Card)))})
+            tricks[t] = tricks[t].model_copy(update={"cards": tuple(swapped)})
         play = tuple(tricks)
 
     result = None
@@ -531,8 +567,7 @@ def records(draw: st.DrawFn, outcome_only: bool = False) -> DealRecord:
         consistent = not outcome_only and stop_after is None and draw(st.booleans())
         result = _result(draw, n, ids, base, consistent)
 
-    deal = _annotation(draw)
-    return DealRecord(
+    return _annotate(draw, DealRecord(
         tags=tags,
         ruleset=rules.spec(),
         players=n,
@@ -546,8 +581,7 @@ def records(draw: st.DrawFn, outcome_only: bool = False) -> DealRecord:
         declarations=declarations,
         play=play,
         result=result,
-        **deal,  # type: ignore[arg-type]
-    )
+    ))
 
 
 def outcome_records() -> st.SearchStrategy[DealRecord]:
