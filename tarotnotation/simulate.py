@@ -3,7 +3,8 @@
 :func:`random_deal` deals the cards, runs a legal auction, call, écart and declarations,
 and plays every card at random among the legal ones (from
 :func:`tarotnotation.legality.constraint`, the rule function the validator uses). The
-recorded result is the replay's own score, so a generated record replays clean.
+recorded result is the replay's own score, so a generated record replays clean (under
+``petit_in_chien=annuls`` a Petit turned up in the chien gives an annulled deal, unplayed).
 
 >>> import random
 >>> from tarotnotation.replay import replay
@@ -33,7 +34,7 @@ from .records import (
     Result,
     Trick,
 )
-from .rules import Contract, FivePlayerFirstLead, Ruleset, table
+from .rules import Contract, FivePlayerFirstLead, PetitInChien, Ruleset, table
 
 __all__ = ["random_deal"]
 
@@ -108,6 +109,15 @@ def random_deal(
             ecart = plain | extra
         start[taker] = pool & ~ecart
         ecart_model = Ecart(cards=CardSet(ecart), shown=CardSet(ecart & TRUMP_MASK))
+    if (chosen.takes_chien and chien & (1 << Card.T1)
+            and rules.petit_in_chien is PetitInChien.ANNULS):
+        # The Petit turned up in the chien annuls the deal: nothing is played.
+        return DealRecord(
+            tags=(("Event", "Random deal"),), ruleset=rules.spec(), players=players,
+            dealer=seats[dealer], hands={seats[s]: CardSet(hands[s]) for s in range(players)},
+            chien=CardSet(chien), auction=tuple(auction), call=call,
+            result=Result(annulled=True) if with_result else None,
+        )
     declarations: list[Declaration] = []
     announcer = None
     if rng.random() < chelem_chance:

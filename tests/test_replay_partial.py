@@ -12,7 +12,7 @@ from tarotnotation.diagnostics import Code
 from tarotnotation.legality import why_illegal
 from tarotnotation.records import DealRecord, PlayedCard, Result, Trick
 from tarotnotation.replay import Status, legal_moves, replay
-from tarotnotation.rules import Contract
+from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 
 
@@ -152,3 +152,14 @@ def test_petit_sec_of_a_taker_who_took_the_chien_is_found_without_hands() -> Non
     bare = full.model_copy(update={"hands": None, "ecart": None})
     hits = [d for d in replay(bare).diagnostics if d.code is Code.PETIT_SEC]
     assert [d.location.seat for d in hits] == ["S"]
+
+
+def test_simulated_deal_with_the_petit_in_the_chien_is_annulled_under_annuls() -> None:
+    rules = Ruleset.from_spec("fft petit_in_chien=annuls")
+    rest = [c for c in Card if c != Card.T1]
+    deck = [*rest[:72], Card.T1, *rest[72:]]  # the Petit lands in the chien
+    rec = random_deal(random.Random(1), 4, contract=Contract.PRISE, ruleset=rules, deck=deck)
+    r = replay(rec)
+    assert r.status is Status.ANNULLED
+    assert r.ok
+    assert rec.play == ()
