@@ -1,0 +1,947 @@
+"""The reader: Tarot notation text -> :class:`~tarotnotation.records.DealRecord` values.
+
+A file is cut into records line by line (a record starts at a tag line that follows any
+other text), so the reader holds one record in memory at a time and a broken record never
+spoils the next. Each record is parsed with the Lark grammar ``grammar/tarot.lark`` (LALR,
+contextual lexer, a transformer applied while parsing: no parse tree is built), then
+checked and turned into a record. Every record yields one :class:`ReadDeal`: the record (or
+None when it cannot be read), its diagnostics with file, line and column, and a
+:class:`SourceMap` of the positions of its parts for the replay engine.
+
+>>> text = '''[Event "Club"]
+... [Players "4"]
+...
+... auction: pass garde! pass pass
+... result: garde taker E points 48 bouts 2 scores S-64 E+192 N-64 W-64
+... '''
+>>> [deal] = reads(text)
+>>> deal.ok, deal.record.auction[1].contract.keyword, deal.record.auction[1].glyph
+(True, 'garde', '!')
+>>> deal.source.positions["auction[1]"]
+(4, 15)
+>>> [bad] = reads('[Players "4"]\\nplay: 1. 7H 8H ZZ\\n', name="club.tarot")
+>>> fault = bad.diagnostics[0]
+>>> fault.location.text_position(), fault.code.value
+('club.tarot:2:16', 'S003')
+>>> fault.message
+"'ZZ' is not a card: expected a card such as 7H or T21 or a trick number such as 5., or result:"
+>>> print(fault.context)
+play: 1. 7H 8H ZZ
+               ^
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from copy import copy
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import IO, Any, Final
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from pydantic import ValidationError
+
+from ..cards import CardSet
+from ..diagnostics import Code, Diagnostic, Severity, TarotError
+from ..records import DealRecord, Points
+from ..rules import Ruleset, RulesetError, table
+from ..source import ReadDeal, SourceMap
+from .cardcodes import parse_card
+
+__all__ = [
+    "FIELD_TAGS",
+    "SkimmedDeal",
+    "grammar_text",
+    "load",
+    "loads",
+    "parse_record",
+    "parser",
+    "read",
+    "read_file",
+    "reads",
+    "skim_tags",
+]
+
+#: The tags read into record fields (never kept in ``DealRecord.tags``), in written order.
+FIELD_TAGS: Final = ("Players", "Seats", "Dealer", "Ruleset")
+
+# --- the parser, built once per process ---------------------------------------------------
+
+
+def grammar_text() -> str:
+    """The text of ``grammar/tarot.lark`` (installed as ``tarotnotation.grammar``)."""
+    return (resources.files("tarotnotation.grammar") / "tarot.lark").read_text("utf-8")
+
+
+_Child = Any
+
+
+class _Build(Transformer[Token, Any]):
+    """Applied while parsing: packs each rule's children, keeping tokens for positions."""
+
+    def start(self, c: list[_Child]) -> list[_Child]:
+        return c
+
+    def annotation(self, c: list[Token]) -> tuple[str | None, tuple[str, ...]]:
+        glyph = None
+        if c and c[0].type == "GLYPH":
+            glyph = str(c[0])
+            c = c[1:]
+        return glyph, tuple(_uncomment(t) for t in c)
+
+    def hands(self, c: list[_Child]) -> tuple[str, Any]:
+        return "hands", c
+
+    def no_hands(self, c: list[Token]) -> tuple[str, Any]:
+        return "hands", c[0]
+
+    def hand(self, c: list[_Child]) -> tuple[Token, Token, Any]:
+        return c[0], c[1], c[2]
+
+    def cards(self, c: list[Token]) -> list[Token]:
+        return c  # one CARDS token: the whole run
+
+    def no_cards(self, c: list[Token]) -> list[Token]:
+        return []
+
+    def chien(self, c: list[_Child]) -> tuple[str, Any]:
+        return "chien", c
+
+    def auction(self, c: list[_Child]) -> tuple[str, Any]:
+        return "auction", c
+
+    def bid(self, c: list[_Child]) -> tuple[Token, Any]:
+        return c[0], c[1]
+
+    def call(self, c: list[_Child]) -> tuple[str, Any]:
+        return "call", c
+
+    def ecart(self, c: list[_Child]) -> tuple[str, Any]:
+        return "ecart", c
+
+    def shown(self, c: list[_Child]) -> tuple[str, Any]:
+        return "shown", c[0]
+
+    def poignee_cards(self, c: list[_Child]) -> tuple[str, Any]:
+        return "declaration", ("poignee", c[0], c[1], None, c[2], c[3])
+
+    def poignee_size(self, c: list[_Child]) -> tuple[str, Any]:
+        cards = c[3] if len(c) == 5 else None
+        return "declaration", ("poignee", c[0], c[1], c[2], cards, c[-1])
+
+    def chelem(self, c: list[_Child]) -> tuple[str, Any]:
+        return "declaration", ("chelem", c[0], c[1], None, None, c[2])
+
+    def misere(self, c: list[_Child]) -> tuple[str, Any]:
+        return "declaration", ("misere", c[0], c[1], c[2], None, c[3])
+
+    def play(self, c: list[_Child]) -> tuple[str, Any]:
+        return "play", c
+
+    def trick(self, c: list[_Child]) -> tuple[Token, Token | None, Any, list[Any]]:
+        if isinstance(c[1], Token):
+            return c[0], c[1], c[2], c[3:]
+        return c[0], None, c[1], c[2:]
+
+    def played(self, c: list[_Child]) -> tuple[Token, Any]:
+        return c[0], c[1]
+
+    def result(self, c: list[_Child]) -> tuple[str, Any]:
+        return "result", c
+
+    def r_contract(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "contract", c
+
+    def r_taker(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "taker", c
+
+    def r_partner(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "partner", c
+
+    def r_points(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "taker_points", c
+
+    def r_bouts(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "bouts", c
+
+    def r_petit(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "petit_au_bout", c
+
+    def r_chelem(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "chelem", c[1:]
+
+    def r_annulled(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "annulled", c
+
+    def r_scores(self, c: list[Token]) -> tuple[str, list[Token]]:
+        return "scores", c
+
+
+_PARSER: Lark | None = None
+_LOCK = threading.Lock()
+
+
+def parser() -> Lark:
+    """The LALR parser of one record, built on first use and kept for the process.
+
+    >>> parser() is parser()
+    True
+    """
+    global _PARSER
+    if _PARSER is None:
+        with _LOCK:
+            if _PARSER is None:
+                _PARSER = Lark(
+                    grammar_text(),
+                    parser="lalr",
+                    lexer="contextual",
+                    transformer=_Build(),
+                    cache=True,
+                    maybe_placeholders=False,
+                )
+    return _PARSER
+
+
+# --- small helpers ---------------------------------------------------------------------
+
+_COMMENT_ESCAPE: Final = re.compile(r"\\([\\{}\[])")
+_TAG_PARTS: Final = re.compile(r'\[[ \t]*(\w+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+_TAG_ESCAPE: Final = re.compile(r'\\([\\"])')
+_SEAT_ID: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
+_DATE: Final = re.compile(r"(?:\d{4}|\?{4})\.(?:\d\d|\?\?)\.(?:\d\d|\?\?)")
+_SEAT_UNESCAPE: Final = re.compile(r"\\([\\,])")
+_NONSPACE: Final = re.compile(r"\S+")
+_WORD: Final = re.compile(r"[^\s{}\[\]()]+|\S")
+
+
+def _uncomment(token: Token) -> str:
+    inner = token[1:-1]
+    return _COMMENT_ESCAPE.sub(r"\1", inner) if "\\" in inner else inner
+
+
+def _untag(raw: str) -> str:
+    return _TAG_ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+
+
+def _split_seated(text: str) -> tuple[str | None, str]:
+    cut = text.find(":")
+    if cut < 0:
+        return None, text
+    return text[:cut], text[cut + 1:]
+
+
+@dataclass(slots=True)
+class _Ctx:
+    """What one record's build collects: positions and diagnostics."""
+
+    name: str | None
+    deal: int
+    line0: int
+    positions: dict[str, tuple[int, int]]
+    diags: list[Diagnostic]
+    text: str = ""
+
+    def pos(self, path: str, token: Token) -> None:
+        self.positions[path] = (self.line0 + (token.line or 1), token.column or 1)
+
+    def error(self, code: Code, message: str, token: Token | None, *,
+              severity: Severity | None = None) -> None:
+        line = self.line0 + (token.line or 1) if token is not None else self.line0 + 1
+        col = token.column if token is not None else None
+        context = None
+        if token is not None and col is not None and token.line is not None:
+            context = _caret(self.text.split("\n")[token.line - 1], col)
+        self.diags.append(Diagnostic.make(
+            code, message, severity=severity, context=context,
+            file=self.name, line=line, col=col, deal=self.deal,
+        ))
+
+
+def _caret(line: str, col: int) -> str:
+    pad = "".join("\t" if ch == "\t" else " " for ch in line[: col - 1])
+    return f"{line}\n{pad}^"
+
+
+# --- from the parsed pieces to a record ---------------------------------------------------
+
+
+def _inner(tok: Token, index: int, word: str) -> Token:
+    """A token for the word at ``index`` inside a run token, with its own line and column."""
+    lines = tok.count("\n", 0, index)
+    line = (tok.line or 1) + lines
+    col = (tok.column or 1) + index if not lines else index - tok.rfind("\n", 0, index)
+    return Token("CARD", word, line=line, column=col)
+
+
+def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
+    bits = 0
+    for tok in tokens:
+        for word in tok.split():
+            card = parse_card(word)
+            assert card is not None  # the grammar only lets card codes through
+            if bits >> card & 1:
+                at = [m.start() for m in _NONSPACE.finditer(tok) if parse_card(m.group()) is card]
+                ctx.error(Code.BAD_VALUE, f"{card.code} is written twice in {where}",
+                          _inner(tok, at[-1], word))
+            bits |= 1 << card
+    return CardSet(bits)
+
+
+def _split_commas(value: str) -> list[str]:
+    """Split at commas not escaped by a backslash; ``\\,`` and ``\\\\`` stay escaped."""
+    out: list[str] = []
+    start = i = 0
+    while i < len(value):
+        ch = value[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == ",":
+            out.append(value[start:i])
+            start = i + 1
+        i += 1
+    out.append(value[start:])
+    return out
+
+
+def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | None:
+    entries = _split_commas(value) if "," in value else value.split()
+    seats: list[dict[str, Any]] = []
+    for entry in entries:
+        entry = entry.strip()
+        if not entry:
+            continue
+        sid, sep, name = entry.partition(":")
+        if not _SEAT_ID.fullmatch(sid):
+            ctx.error(Code.BAD_TAG, f"Seats: {sid!r} is not a seat id (a letter, then up to 15"
+                      " letters, digits or _), as in \"S:Alice, E:Bruno\"", tok)
+            return None
+        seat: dict[str, Any] = {"id": sid}
+        if sep:
+            seat["name"] = _SEAT_UNESCAPE.sub(r"\1", name) if "\\" in name else name
+        seats.append(seat)
+    return seats
+
+
+def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
+    other: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for tok in tokens:
+        m = _TAG_PARTS.fullmatch(tok)
+        assert m is not None
+        name, value = m.group(1), _untag(m.group(2))
+        if name in FIELD_TAGS:
+            if name in seen:
+                ctx.error(Code.BAD_TAG, f"the {name} tag is given twice", tok)
+                continue
+            seen.add(name)
+            ctx.pos(name.lower(), tok)
+            if name == "Players":
+                if value.strip() not in ("3", "4", "5"):
+                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {value!r}", tok)
+                else:
+                    data["players"] = int(value)
+            elif name == "Seats":
+                seats = _seats_value(ctx, value, tok)
+                if seats is not None:
+                    data["seats"] = seats
+            elif name == "Dealer":
+                data["dealer"] = value.strip()
+            else:
+                try:
+                    data["ruleset"] = _ruleset_spec(value)
+                except RulesetError as err:
+                    ctx.error(Code.UNKNOWN_RULESET, str(err), tok)
+            continue
+        if name == "Date" and not _DATE.fullmatch(value):
+            ctx.error(Code.BAD_TAG, f"Date {value!r} is not written YYYY.MM.DD (with ?? for an"
+                      " unknown part); kept as written", tok, severity=Severity.WARNING)
+        other.append((name, value))
+    data["tags"] = tuple(other)
+
+
+_BID_WORDS: Final = {w: w for w in ("pass", "prise", "garde", "garde_sans", "garde_contre")}
+
+
+def _bid_word(word: str) -> str:
+    """The canonical bid keyword of a word the grammar let through (any case, ``-``)."""
+    key = word.lower().replace("-", "_")
+    return {"passe": "pass", "petite": "prise"}.get(key, key)
+
+
+@lru_cache(maxsize=256)
+def _ruleset_spec(value: str) -> str:
+    return Ruleset.from_spec(value).spec()
+
+
+def _players(data: dict[str, Any]) -> int:
+    """The number of players when no Players tag says it."""
+    if "seats" in data:
+        return len(data["seats"])
+    hands = data.get("hands")
+    if hands:
+        size = len(next(iter(hands.values())))
+        for n in (3, 4, 5):
+            if table(n).hand == size:
+                return n
+    result = data.get("result")
+    if result and result.get("scores") and len(result["scores"]) in (3, 5):
+        return len(result["scores"])
+    return 4
+
+
+def _annotated(out: dict[str, Any], note: tuple[str | None, tuple[str, ...]]) -> dict[str, Any]:
+    if note[0] is not None:
+        out["glyph"] = note[0]
+    if note[1]:
+        out["comments"] = note[1]
+    return out
+
+
+def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    ctx.pos("result", kw)
+    for part in parts[:-1]:
+        name, toks = part
+        first = toks[0] if toks else None
+        if name in out:
+            ctx.error(Code.BAD_VALUE, f"the result gives {name.replace('_', ' ')} twice", first)
+            continue
+        if name == "annulled":
+            out["annulled"] = True
+            ctx.pos("result.annulled", toks[0])
+            continue
+        ctx.pos(f"result.{name}", first)  # type: ignore[arg-type]
+        if name == "contract" or name in ("taker", "partner"):
+            out[name] = str(first)
+        elif name == "taker_points":
+            try:
+                out[name] = Points.parse(str(first))
+            except ValueError as err:
+                ctx.error(Code.BAD_VALUE, f"points: {err}", first)
+        elif name == "bouts":
+            if int(first) > 3:  # type: ignore[arg-type]
+                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {first}", first)
+            else:
+                out[name] = int(first)  # type: ignore[arg-type]
+        elif name in ("petit_au_bout", "chelem"):
+            out[name] = "taker" if str(first).lower() == "taker" else "defence"
+        else:  # scores
+            scores: dict[str, int] = {}
+            for tok in toks[1:]:
+                cut = max(tok.rfind("+"), tok.rfind("-"))
+                seat = tok[:cut]
+                if seat in scores:
+                    ctx.error(Code.BAD_VALUE, f"the result gives {seat}'s score twice", tok)
+                scores[seat] = int(tok[cut:])
+                ctx.pos(f"result.scores.{seat}", tok)
+            out["scores"] = scores
+    return _annotated(out, parts[-1])
+
+
+def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
+    """The record's data from the parsed pieces; positions and faults go into ``ctx``."""
+    data: dict[str, Any] = {}
+    tags = [p for p in parts if isinstance(p, Token)]
+    ctx.pos("", tags[0])
+    _tags(ctx, tags, data)
+    note = parts[len(tags)]
+    if note[0] is not None:
+        data["glyph"] = note[0]
+    if note[1]:
+        data["comments"] = note[1]
+    declarations: list[dict[str, Any]] = []
+    for kind, body in parts[len(tags) + 1:]:
+        if kind == "hands":
+            hands: dict[str, CardSet] = {}
+            if isinstance(body, Token):
+                ctx.pos("hands", body)
+            for kw, label, cards in body if not isinstance(body, Token) else ():
+                seat = label[:-1]
+                if not hands:
+                    ctx.pos("hands", kw)
+                if seat in hands:
+                    ctx.error(Code.BAD_VALUE, f"the hand of {seat} is given twice", label)
+                ctx.pos(f"hands.{seat}", label)
+                hands[seat] = _card_list(ctx, cards, f"the hand of {seat}")
+            data["hands"] = hands
+        elif kind == "chien":
+            ctx.pos("chien", body[0])
+            data["chien"] = _card_list(ctx, body[1], "the chien")
+        elif kind == "auction":
+            ctx.pos("auction", body[0])
+            bids = []
+            for i, (tok, bnote) in enumerate(body[1:]):
+                ctx.pos(f"auction[{i}]", tok)
+                seat, word = _split_seated(tok)
+                bid: dict[str, Any] = {"contract": _BID_WORDS.get(word) or _bid_word(word)}
+                if seat is not None:
+                    bid["seat"] = seat
+                bids.append(_annotated(bid, bnote))
+            data["auction"] = bids
+        elif kind == "call":
+            ctx.pos("call", body[0])
+            data["call"] = _annotated({"card": parse_card(body[1])}, body[2])
+        elif kind == "ecart":
+            ctx.pos("ecart", body[0])
+            ecart: dict[str, Any] = {}
+            for piece in body[1:-1]:
+                if isinstance(piece, tuple):  # shown: ...
+                    ecart["shown"] = _card_list(ctx, piece[1], "the cards shown")
+                else:
+                    ecart["cards"] = _card_list(ctx, piece, "the écart")
+            data["ecart"] = _annotated(ecart, body[-1])
+        elif kind == "declaration":
+            what, kw, seat_tok, extra, cards, dnote = body
+            ctx.pos(f"declarations[{len(declarations)}]", kw)
+            decl: dict[str, Any] = {"kind": what, "seat": str(seat_tok).rstrip(":")}
+            if what == "poignee":
+                if extra is not None:
+                    decl["size"] = str(extra).lower()
+                if cards is not None:
+                    decl["cards"] = _card_list(ctx, cards, "the poignée")
+            elif what == "misere":
+                decl["misere"] = "atout" if str(extra).lower() == "atout" else "tete"
+            declarations.append(_annotated(decl, dnote))
+        elif kind == "play":
+            ctx.pos("play", body[0])
+            tricks = []
+            for t, (num, leader, tnote, played) in enumerate(body[1:]):
+                path = f"play[{t}]"
+                ctx.pos(path, num)
+                if int(num[:-1]) != t + 1:
+                    ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {num[:-1]}: a trick"
+                              " is missing or numbered wrongly", num)
+                cards_out: list[dict[str, Any]] = []
+                for run, cnote in played:
+                    simple = "\n" not in run
+                    for m in _NONSPACE.finditer(run):
+                        c = len(cards_out)
+                        if simple:
+                            ctx.positions[f"{path}.cards[{c}]"] = (
+                                ctx.line0 + run.line, run.column + m.start())
+                        else:
+                            ctx.pos(f"{path}.cards[{c}]", _inner(run, m.start(), m.group()))
+                        seat, word = _split_seated(m.group())
+                        pc: dict[str, Any] = {"card": parse_card(word)}
+                        if seat is not None:
+                            pc["seat"] = seat
+                        cards_out.append(pc)
+                    _annotated(cards_out[-1], cnote)
+                trick: dict[str, Any] = {"cards": cards_out}
+                if leader is not None:
+                    trick["leader"] = leader[1:-1].strip()
+                tricks.append(_annotated(trick, tnote))
+            data["play"] = tricks
+        else:  # result
+            data["result"] = _result(ctx, body[0], body[1:])
+    if declarations:
+        data["declarations"] = declarations
+    if "players" not in data:
+        data["players"] = _players(data)
+    return data
+
+
+_PATH_IN_MESSAGE: Final = re.compile(
+    r"^(?:Value error, )?([a-z_]+(?:\[\d+\])?(?:\.[A-Za-z0-9_]+)*):"
+)
+
+
+def _model_faults(ctx: _Ctx, err: ValidationError) -> None:
+    """One M001 diagnostic per pydantic error, at the part it names when known."""
+    source = SourceMap(ctx.name, ctx.positions)
+    for e in err.errors(include_url=False):
+        loc = e.get("loc", ())
+        msg = str(e.get("msg", "invalid"))
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        path = ""
+        for part in loc:
+            path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        if not path:
+            m = _PATH_IN_MESSAGE.match(msg)
+            if m:  # the model's messages count from 1: keep only the section
+                path = re.sub(r"\[\d+\]", "", m.group(1))
+        where = f"{path}: " if path and not msg.startswith(path.split("[")[0]) else ""
+        diag = Diagnostic.make(Code.MALFORMED_RECORD, where + msg, deal=ctx.deal, path=path or None)
+        ctx.diags.append(source.locate(diag))
+
+
+# --- syntax errors in Tarot words ------------------------------------------------------------
+
+_WORDS: Final[dict[str, str]] = {
+    "TAG": 'a tag such as [Event "Club de Lyon"]',
+    "CARD": "a card such as 7H or T21",
+    "CARDS": "a card such as 7H or T21",
+    "PLAYS": "a card such as 7H or T21",
+    "BID": "a bid: pass, prise, garde, garde_sans or garde_contre",
+    "CONTRACT": "a contract: prise, garde, garde_sans or garde_contre",
+    "SEAT": "a seat such as E",
+    "SEATLABEL": "a seat and a colon such as E:",
+    "EMPTY": "- (none)",
+    "TRICKNO": "a trick number such as 5.",
+    "LEADER": "the trick's leader in parentheses such as (E)",
+    "SCORE": "a score such as E+192 or S-64",
+    "NUMBER": "a number of points such as 48 or 40.5",
+    "INT": "a number of bouts, 0 to 3",
+    "SIZE": "a poignée size: simple, double or triple",
+    "MISERE_KIND": "a misère: atout or tete",
+    "CAMP": "a camp: taker or defence",
+    "GLYPH": "a glyph such as ! or ?!",
+    "COMMENT": "a {comment}",
+}
+_KEYWORDS: Final[dict[str, str]] = {
+    "HAND_KW": "hand", "HANDS_KW": "hands:", "CHIEN_KW": "chien:", "AUCTION_KW": "auction:",
+    "CALL_KW": "call:", "ECART_KW": "ecart:", "_SHOWN": "shown:", "_COLON": ":",
+    "POIGNEE_KW": "poignee", "CHELEM_KW": "chelem", "MISERE_KW": "misere",
+    "PLAY_KW": "play:", "RESULT_KW": "result:", "_TAKER": "taker", "_PARTNER": "partner",
+    "_POINTS": "points", "_BOUTS": "bouts", "_PETIT": "petit_au_bout",
+    "ANNULLED": "annulled", "SCORES_KW": "scores",
+}
+_ORDER: Final = tuple(_WORDS) + tuple(_KEYWORDS)
+_CARDISH: Final = re.compile(r"[\w\u2660-\u2667]{1,4}")
+_BIDISH: Final = re.compile(r"(?:\w+:)?[A-Za-z_-]+")
+
+
+def _join_or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _expected(names: Iterable[str]) -> str:
+    """What the parser could take, in Tarot words (never terminal names)."""
+    names = set(names) - {"$END"}
+    if names - {"GLYPH", "COMMENT"}:
+        names -= {"GLYPH", "COMMENT"}
+    phrases: list[str] = []
+    words: list[str] = []
+    for name in _ORDER:
+        if name not in names:
+            continue
+        if name in _WORDS:
+            if _WORDS[name] not in phrases:
+                phrases.append(_WORDS[name])
+        else:
+            words.append(_KEYWORDS[name])
+    listed = words[0] if len(words) == 1 else "one of: " + ", ".join(words)
+    if phrases and words:
+        return f"{_join_or(phrases)}, or {listed}"
+    if phrases:
+        return _join_or(phrases)
+    return listed if words else "the end of the record"
+
+
+def _accepts(state: Any) -> set[str] | None:
+    """The terminals the parser can take in ``state`` (exact, unlike merged LALR sets)."""
+    try:
+        conf = copy(state.parse_conf)
+        conf.callbacks = {}
+        out: set[str] = set()
+        for name in state.parse_conf.states[state.position]:
+            if not name.isupper() or name == "$END":
+                continue
+            trial = copy(state)
+            trial.parse_conf = conf
+            try:
+                trial.feed_token(Token(name, ""))
+            except UnexpectedInput:
+                continue
+            out.add(name)
+        return out
+    except Exception:  # the parser's internals changed: fall back on Lark's own set
+        return None
+
+
+def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
+    expected: set[str]
+    if isinstance(err, UnexpectedToken):
+        expected = set(err.expected)
+        at_end = err.token.type == "$END"
+    elif isinstance(err, UnexpectedCharacters):
+        expected = set(err.allowed or ())
+        at_end = False
+    else:
+        assert isinstance(err, UnexpectedEOF)
+        expected = set(err.expected)
+        at_end = True
+    state = getattr(err, "state", None)
+    if state is not None and hasattr(state, "parse_conf"):
+        exact = _accepts(state)
+        if exact:
+            expected = exact
+    if at_end:
+        end = len(text.rstrip())
+        line = text.count("\n", 0, end) + 1
+        col = end - (text.rfind("\n", 0, end) + 1) + 1
+        pos = end
+    else:
+        line, col = err.line, err.column
+        found_at: int | None = getattr(err, "pos_in_stream", None)
+        if found_at is None and isinstance(err, UnexpectedToken):
+            found_at = err.token.start_pos
+        pos = found_at or 0
+    start = text.rfind("\n", 0, pos) + 1
+    stop = text.find("\n", pos)
+    line_text = text[start: stop if stop >= 0 else len(text)]
+    want = _expected(expected)
+    m = _WORD.match(text, pos)
+    found = m.group(0) if m and not at_end else ""
+    if at_end:
+        code, msg = Code.UNEXPECTED_END, f"the record ends too soon: expected {want}"
+    elif found == "{":
+        code, msg = Code.UNTERMINATED_COMMENT, "this { comment is never closed with }"
+    elif found.startswith("["):
+        if "TAG" in expected or line_text.lstrip().startswith("["):
+            code = Code.BAD_TAG
+            msg = f'malformed tag: expected a tag such as [Event "Club de Lyon"], found {found!r}'
+            if "TAG" not in expected:
+                msg = "a tag cannot follow a comment on the deal: the tags come first"
+        else:
+            code, msg = Code.SYNTAX_ERROR, f"unexpected {found!r}: expected {want}"
+    elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
+        code, msg = Code.BAD_CARD_CODE, f"{found!r} is not a card: expected {want}"
+    elif "BID" in expected and _BIDISH.fullmatch(found):
+        code, msg = Code.BAD_VALUE, f"{found!r} is not a bid: expected {want}"
+    else:
+        code, msg = Code.SYNTAX_ERROR, f"unexpected {found!r}: expected {want}"
+    ctx.diags.append(Diagnostic.make(
+        code, msg, context=_caret(line_text, col), file=ctx.name,
+        line=ctx.line0 + line, col=col, deal=ctx.deal,
+    ))
+
+
+def parse_record(text: str, *, name: str | None = None, deal: int = 1,
+                 line: int = 1, offset: int | None = None,
+                 diagnostics: Iterable[Diagnostic] = ()) -> ReadDeal:
+    """Read the text of exactly one record (``line`` is the line where it starts)."""
+    ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
+    try:
+        parts: list[Any] = parser().parse(text)  # type: ignore[assignment]
+    except UnexpectedInput as err:
+        _syntax(ctx, text, err)
+        return ReadDeal(deal, None, tuple(ctx.diags), None, line, offset)
+    data = _build(ctx, parts)
+    source = SourceMap(name, ctx.positions)
+    if any(d.is_error for d in ctx.diags):
+        return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
+    try:
+        record = DealRecord.model_validate(data)
+    except ValidationError as err:
+        _model_faults(ctx, err)
+        return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
+    return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
+
+
+# --- cutting a stream into records -------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Chunk:
+    line: int
+    offset: int
+    lines: list[str]
+    bad_line: int | None = None
+
+
+def _opens_comment(line: str) -> bool:
+    """Whether a tag line opens a ``{`` comment outside its quoted values."""
+    if "{" not in line:
+        return False
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch == "{":
+            return True
+        if ch == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+        i += 1
+    return False
+
+
+def _lines(source: IO[str] | IO[bytes]) -> Iterator[tuple[str, int, bool]]:
+    """(line without its end, offset of its start, decoded as Latin-1) for each line."""
+    first = True
+    offset = 0
+    for raw in source:
+        start = offset
+        offset += len(raw)
+        bad = False
+        if isinstance(raw, bytes):
+            raw = raw.rstrip(b"\r\n")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
+                bad = True
+        else:
+            text = raw.rstrip("\r\n")
+        if first:
+            first = False
+            if text.startswith("\ufeff"):
+                text = text[1:]
+        yield text, start, bad
+
+
+def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_Chunk]:
+    """The records of a stream, cut at each tag line that follows other text.
+
+    A line whose first character other than a space or tab is ``[`` is a tag line (the
+    writer escapes such a ``[`` inside a comment as ``\\[``). A tag line starts a new record
+    when it follows a section line or a blank line; so does the first tag line of all.
+    """
+    chunk: _Chunk | None = None
+    content = False
+    gap = False
+    number = 0
+    for text, offset, bad in _lines(source):
+        number += 1
+        stripped = text.lstrip(" \t")
+        if stripped.startswith("["):
+            if chunk is not None and (content or gap):
+                yield chunk
+                chunk = None
+            if chunk is None:
+                chunk = _Chunk(number, offset, [])
+                content = False
+            content = _opens_comment(stripped)
+            gap = False
+        elif stripped:
+            if chunk is None:
+                chunk = _Chunk(number, offset, [])
+            content = True
+            if tags_only:
+                continue
+        else:
+            gap = True
+            if chunk is None or tags_only:
+                continue
+        if bad and chunk.bad_line is None:
+            chunk.bad_line = number
+        chunk.lines.append(text)
+    if chunk is not None:
+        yield chunk
+
+
+def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+    for index, chunk in enumerate(_chunks(source), 1):
+        diags: list[Diagnostic] = []
+        if chunk.bad_line is not None:
+            diags.append(Diagnostic.make(
+                Code.ENCODING, "this record is not valid UTF-8: read as Latin-1",
+                severity=Severity.WARNING, file=name, line=chunk.bad_line, deal=index,
+            ))
+        while chunk.lines and not chunk.lines[-1].strip():
+            chunk.lines.pop()
+        yield parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
+                           offset=chunk.offset, diagnostics=diags)
+
+
+def read(source: str | os.PathLike[str] | IO[str] | IO[bytes], *,
+         name: str | None = None) -> Iterator[ReadDeal]:
+    """Each record of a file (a path) or of an open text or binary stream, one at a time.
+
+    Memory stays constant whatever the input's size: one record is held at a time.
+    ``name`` is the file name put in diagnostics (a path's own name by default). Offsets
+    are in bytes for files and binary streams (so they can be given to ``seek``), in
+    characters for text streams. To read notation held in a string, use :func:`reads`.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        return read_file(source, name=name)
+    return _read_stream(source, name)
+
+
+def read_file(path: str | os.PathLike[str], *, name: str | None = None) -> Iterator[ReadDeal]:
+    """Each record of a ``.tarot`` file (UTF-8; other bytes are read as Latin-1, with S007)."""
+    file = os.fspath(path)
+    with open(file, "rb") as fp:
+        yield from _read_stream(fp, name or file)
+
+
+def reads(text: str, *, name: str | None = None) -> Iterator[ReadDeal]:
+    """Each record of a string of notation text."""
+    return _read_stream(io.StringIO(text), name)
+
+
+def loads(text: str) -> DealRecord:
+    """The one record of ``text``; raises :class:`TarotError` if it cannot be read.
+
+    >>> rec = loads('[Players "3"]\\nresult: prise taker S points 51 bouts 1')
+    >>> rec.players, rec.result.taker_points
+    (3, Points(102))
+    >>> try:
+    ...     loads('[Players "4"]\\nauction: pass gardez')
+    ... except TarotError as err:
+    ...     print(err.diagnostics[0].location.text_position(), err.diagnostics[0].code.value)
+    <input>:2:15 S006
+    """
+    return _one(reads(text))
+
+
+def load(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> DealRecord:
+    """The one record of a file (path) or stream; raises :class:`TarotError` if unreadable."""
+    if isinstance(source, (str, os.PathLike)):
+        return _one(read_file(source))
+    return _one(read(source))
+
+
+def _one(deals: Iterator[ReadDeal]) -> DealRecord:
+    found = list(deals)
+    if len(found) != 1:
+        raise TarotError(Diagnostic.make(
+            Code.SYNTAX_ERROR, f"expected one record, found {len(found)}",
+        ))
+    deal = found[0]
+    if deal.record is None or not deal.ok:
+        raise TarotError([d for d in deal.diagnostics if d.is_error])
+    return deal.record
+
+
+# --- skimming the tags -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SkimmedDeal:
+    """The tags of one record, as written (Players, Seats… included), and where it starts."""
+
+    index: int
+    tags: tuple[tuple[str, str], ...]
+    line: int
+    offset: int
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
+        key = name.lower()
+        for k, v in self.tags:
+            if k.lower() == key:
+                return v
+        return default
+
+
+def skim_tags(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
+    """The tags and start of every record, without parsing the sections (for indexing).
+
+    >>> text = '[Deal "1"] [Players "4"]\\nresult: garde taker E\\n[Deal "2"]\\nplay: 1. 7H\\n'
+    >>> [(d.index, d.tag("Deal"), d.line, d.offset) for d in skim_tags(io.StringIO(text))]
+    [(1, '1', 1, 0), (2, '2', 3, 47)]
+    """
+    if isinstance(source, (str, os.PathLike)):
+        with open(os.fspath(source), "rb") as fp:
+            yield from _skim(fp)
+    else:
+        yield from _skim(source)
+
+
+def _skim(source: IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
+    for index, chunk in enumerate(_chunks(source, tags_only=True), 1):
+        tags = tuple(
+            (m.group(1), _untag(m.group(2)))
+            for line in chunk.lines for m in _TAG_PARTS.finditer(line)
+        )
+        yield SkimmedDeal(index, tags, chunk.line, chunk.offset)
