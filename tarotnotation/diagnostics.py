@@ -131,6 +131,7 @@ class Code(StrEnum):
 _WARNINGS: Final = frozenset(
     {
         Code.PETIT_SEC,
+        Code.ENCODING,
         Code.HANDS_UNKNOWN,
         Code.AUCTION_INCOMPLETE,
         Code.ALL_PASSED,

@@ -75,6 +75,9 @@ DEFAULT_SEATS: Final[dict[int, tuple[str, ...]]] = {
     5: ("S", "E", "N", "W", "F"),
 }
 
+#: Tag names that are record fields (the text notation's standard tags for them).
+_FIELD_TAGS: Final = frozenset({"players", "seats", "dealer", "ruleset"})
+
 _CARD_PATTERN: Final = r"^(10|[1-9JNQK])[SHDC]$|^T([1-9]|1[0-9]|2[01])$|^EX$"
 
 
@@ -254,7 +257,8 @@ class Seat(_Model):
     """A seat at the table: a short id (``S``, ``E``…) and the player's name if known."""
 
     id: SeatId
-    name: str | None = None
+    name: str | None = Field(default=None, pattern=r"^[^\r\n]*$")
+    """The player's name, on one line."""
 
 
 class Bid(_Annotated):
@@ -367,6 +371,11 @@ class Result(_Annotated):
     scores: dict[SeatId, int] | None = None
     """Each seat's score for the deal, in seat order."""
 
+    @field_validator("scores", mode="after")
+    @classmethod
+    def _no_empty_scores(cls, value: dict[str, int] | None) -> dict[str, int] | None:
+        return value or None
+
 
 
 class DealRecord(_Model):
@@ -413,10 +422,20 @@ class DealRecord(_Model):
     @field_validator("tags")
     @classmethod
     def _tag_names(cls, value: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-        for name, _ in value:
-            if not name or not name.replace("_", "").isalnum():
-                raise ValueError(f"tag name {name!r} must be letters, digits and _")
+        for name, text in value:
+            if not name or not name.isascii() or not name.replace("_", "").isalnum():
+                raise ValueError(f"tag name {name!r} must be ASCII letters, digits and _")
+            if name.lower() in _FIELD_TAGS:
+                raise ValueError(f"tag {name} is the record's {name.lower()} field: set the"
+                                 " field instead of a tag")
+            if "\n" in text or "\r" in text:
+                raise ValueError(f"tag {name}: a tag value is one line")
         return value
+
+    @field_validator("hands", mode="after")
+    @classmethod
+    def _no_empty_hands(cls, value: dict[str, CardSet] | None) -> dict[str, CardSet] | None:
+        return value or None
 
     @model_validator(mode="before")
     @classmethod
@@ -470,15 +489,15 @@ class DealRecord(_Model):
                     f" found {len(self.chien)}"
                 )
             place("chien", self.chien)
-        for i, bid in enumerate(self.auction, 1):
-            seat_ok(f"auction[{i}]", bid.seat)
-        for i, decl in enumerate(self.declarations, 1):
-            seat_ok(f"declarations[{i}]", decl.seat)
+        for i, bid in enumerate(self.auction):
+            seat_ok(f"auction[{i}].seat", bid.seat)
+        for i, decl in enumerate(self.declarations):
+            seat_ok(f"declarations[{i}].seat", decl.seat)
         if len(self.play) > tab.tricks:
             raise ValueError(
                 f"play: a deal has {tab.tricks} tricks at {n} players, found {len(self.play)}"
             )
-        for t, trick in enumerate(self.play, 1):
+        for t, trick in enumerate(self.play):
             seat_ok(f"play[{t}].leader", trick.leader)
             if len(trick.cards) > n:
                 raise ValueError(
@@ -486,8 +505,8 @@ class DealRecord(_Model):
                 )
             if not trick.cards:
                 raise ValueError(f"play[{t}]: a trick needs at least one card")
-            for c, played in enumerate(trick.cards, 1):
-                seat_ok(f"play[{t}][{c}]", played.seat)
+            for c, played in enumerate(trick.cards):
+                seat_ok(f"play[{t}].cards[{c}].seat", played.seat)
         if self.result is not None:
             seat_ok("result.taker", self.result.taker)
             seat_ok("result.partner", self.result.partner)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import IntEnum, StrEnum
+from functools import lru_cache
 from typing import Any, Final
 
 __all__ = [
@@ -269,9 +270,15 @@ class Ruleset:
     def from_spec(cls, spec: str) -> Ruleset:
         """Parse ``"<preset> [switch=value ...]"``; an empty spec is ``fft``.
 
+        Parsed specs are cached (a ruleset is an immutable value).
+
         >>> Ruleset.from_spec("fft excuse_last_trick=to_trick_winner").excuse_last_trick.value
         'to_trick_winner'
         """
+        return _from_spec(spec)
+
+    @classmethod
+    def _parse_spec(cls, spec: str) -> Ruleset:
         words = spec.split()
         if not words:
             return cls.fft()
@@ -301,6 +308,11 @@ class Ruleset:
     def same_rules(self, other: Ruleset) -> bool:
         """True when both rulesets set every switch alike, whatever their preset names."""
         return all(getattr(self, n) == getattr(other, n) for n in _SWITCHES)
+
+
+@lru_cache(maxsize=1024)
+def _from_spec(spec: str) -> Ruleset:
+    return Ruleset._parse_spec(spec)
 
 
 _SWITCH_TYPES: Final[dict[str, type]] = {

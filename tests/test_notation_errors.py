@@ -96,7 +96,7 @@ def test_syntax_errors(body: str, code: Code, line: int, col: int, message: str)
          "the result gives S's score twice"),
         ('[Players "4"]\nhand S: 1S 2S\n', Code.MALFORMED_RECORD, 2, 6,
          "a hand has 18 cards at 4 players, found 2"),
-        ('[Players "4"]\nauction: X:pass\n', Code.MALFORMED_RECORD, 2, 1,
+        ('[Players "4"]\nauction: X:pass\n', Code.MALFORMED_RECORD, 2, 10,
          "'X' is not a seat of this deal"),
     ],
 )

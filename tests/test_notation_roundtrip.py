@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import outcome_records, records
 
-from tarotnotation.diagnostics import TarotError
 from tarotnotation.formats import json as tjson
 from tarotnotation.notation import WIDTH, dumps, loads, read_file, reads
 from tarotnotation.records import (
@@ -179,12 +178,16 @@ def test_tag_values_round_trip(value: str) -> None:
     _check_model(DealRecord(players=4, tags=(("Event", value), ("Event", "again"))))
 
 
-def test_empty_parts_are_kept_apart_from_missing_ones() -> None:
+def test_empty_parts_round_trip() -> None:
+    # The model reads empty hands and scores as absent; an empty poignée stays.
     rec = DealRecord(players=4, hands={}, ecart=Ecart(), result=Result(scores={}),
                      declarations=[Poignee(seat="E", cards=[])])
+    assert rec.hands is None
+    assert rec.result is not None
+    assert rec.result.scores is None
     text = _check_model(rec)
-    assert "hands: -" in text
     assert "poignee E: -" in text
+    assert loads("[Players \"4\"]\nhands: -\n").hands is None
 
 
 def test_lines_are_wrapped_without_splitting_a_card_from_its_notes() -> None:
@@ -204,8 +207,11 @@ def test_lines_are_wrapped_without_splitting_a_card_from_its_notes() -> None:
     assert any(line.startswith("    ") for line in text.splitlines())  # the hands wrap
 
 
-def test_writer_refuses_what_the_notation_cannot_hold() -> None:
-    with pytest.raises(TarotError, match="Players"):
-        dumps(DealRecord(players=4, tags=(("Players", "4"),)))
-    with pytest.raises(TarotError, match="line break"):
-        dumps(DealRecord(players=4, tags=(("Event", "two\nlines"),)))
+def test_model_refuses_what_the_notation_cannot_hold() -> None:
+    with pytest.raises(ValueError, match="the record's players field"):
+        DealRecord(players=4, tags=(("Players", "4"),))
+    with pytest.raises(ValueError, match="one line"):
+        DealRecord(players=4, tags=(("Event", "two\nlines"),))
+    with pytest.raises(ValueError, match="pattern"):
+        DealRecord(players=4, seats=[{"id": "S", "name": "a\nb"}, {"id": "E"},
+                                     {"id": "N"}, {"id": "W"}])

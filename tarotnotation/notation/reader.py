@@ -549,7 +549,7 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
 
 
 _PATH_IN_MESSAGE: Final = re.compile(
-    r"^(?:Value error, )?([a-z_]+(?:\[\d+\])?(?:\.[A-Za-z0-9_]+)*):"
+    r"^(?:Value error, )?([a-z_]+(?:\[\d+\]|\.[A-Za-z0-9_]+)*):"
 )
 
 
@@ -566,8 +566,8 @@ def _model_faults(ctx: _Ctx, err: ValidationError) -> None:
             path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
         if not path:
             m = _PATH_IN_MESSAGE.match(msg)
-            if m:  # the model's messages count from 1: keep only the section
-                path = re.sub(r"\[\d+\]", "", m.group(1))
+            if m:  # the model's own checks name the record path first
+                path = m.group(1)
         where = f"{path}: " if path and not msg.startswith(path.split("[")[0]) else ""
         diag = Diagnostic.make(Code.MALFORMED_RECORD, where + msg, deal=ctx.deal, path=path or None)
         ctx.diags.append(source.locate(diag))

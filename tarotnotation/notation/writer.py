@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from typing import IO, Final
 
 from ..cards import CardSet
-from ..diagnostics import Code, Diagnostic, TarotError
 from ..records import (
     DEFAULT_SEATS,
     ChelemAnnouncement,
@@ -38,7 +37,6 @@ from ..records import (
     Trick,
 )
 from ..rules import Contract
-from .reader import FIELD_TAGS
 
 __all__ = ["WIDTH", "dump", "dumps", "dumps_all", "write_record"]
 
@@ -109,9 +107,7 @@ def _cards(cards: CardSet) -> list[_Unit]:
 
 
 def _tag(name: str, value: str) -> str:
-    if "\n" in value or "\r" in value:
-        raise TarotError(Diagnostic.make(
-            Code.BAD_TAG, f"tag {name}: a tag value cannot hold a line break", path="tags"))
+    # The model keeps tag values and seat names on one line.
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{escaped}"]'
 
@@ -132,11 +128,7 @@ def _seats_value(record: DealRecord) -> str | None:
 
 def _tags(record: DealRecord) -> list[str]:
     out = []
-    for name, value in record.tags:
-        if name in FIELD_TAGS:
-            raise TarotError(Diagnostic.make(
-                Code.BAD_TAG, f"the tag name {name} is kept for the record's field"
-                f" {name.lower()}: it cannot be an extra tag", path="tags"))
+    for name, value in record.tags:  # never a field's tag: the model refuses those
         out.append(_tag(name, value))
     out.append(_tag("Players", str(record.players)))
     seats = _seats_value(record)
@@ -210,8 +202,6 @@ def write_record(record: DealRecord) -> str:
         _notes(units, record.glyph, record.comments, attached=False)
         _lines("", units, out)
     if record.hands is not None:
-        if not record.hands:
-            out.append("hands: -")
         order = {s: i for i, s in enumerate(record.seat_ids)}
         for seat in sorted(record.hands, key=lambda s: order.get(s, len(order))):
             _lines(f"hand {seat}:", _cards(record.hands[seat]), out)
