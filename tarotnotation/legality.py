@@ -78,10 +78,7 @@ class Constraint:
 
 def _describe(bits: int) -> str:
     cards = [c.code for c in CardSet(bits & ~EXCUSE_BIT)]
-    if len(cards) > 4:
-        text = f"{', '.join(cards[:3])}, …, {cards[-1]}"
-    else:
-        text = " or ".join(cards) if len(cards) <= 2 else f"{', '.join(cards[:-1])} or {cards[-1]}"
+    text = " or ".join(cards) if len(cards) <= 2 else f"{', '.join(cards[:-1])} or {cards[-1]}"
     if cards and (cards[0].startswith("T") and all(c.startswith("T") for c in cards)):
         text = f"a trump ({text})"
     if bits & EXCUSE_BIT:

@@ -279,7 +279,7 @@ def test_legal_moves_give_the_position_and_what_was_expected() -> None:
     bad = pos.constraint.explain(Card.C1)
     assert bad is not None
     assert bad.message == (
-        "trumps led and the player holds trumps: expected a trump (T1, T2, T3, …, T5)"
+        "trumps led and the player holds trumps: expected a trump (T1, T2, T3, T4 or T5)"
         " or the Excuse")
     with pytest.raises(ValueError, match="beyond the recorded play"):
         legal_moves(rec.model_copy(update={"play": rec.play[:3]}), 6, 0)
