@@ -32,6 +32,8 @@ __all__ = [
     "ALL_MASK",
     "BOUTS_MASK",
     "EXCUSE_BIT",
+    "FACES_MASK",
+    "KINGS_MASK",
     "SUIT_MASKS",
     "TRUMPS_ABOVE",
     "TRUMP_MASK",
@@ -41,6 +43,7 @@ __all__ = [
     "card_points",
     "card_suit",
     "lowest",
+    "mask_of",
     "popcount",
 ]
 
@@ -314,11 +317,26 @@ BOUTS_MASK: Final = (1 << Card.T1) | (1 << Card.T21) | EXCUSE_BIT
 TRUMPS_ABOVE: Final[tuple[int, ...]] = tuple(
     TRUMP_MASK & ~((1 << (56 + n)) - 1) for n in range(22)
 )
-_KINGS_MASK: Final = sum(1 << (14 * s + 13) for s in range(4))
-_QUEENS_MASK: Final = _KINGS_MASK >> 1
-_KNIGHTS_MASK: Final = _KINGS_MASK >> 2
-_JACKS_MASK: Final = _KINGS_MASK >> 3
-_NINE_MASK: Final = _KINGS_MASK | BOUTS_MASK
+#: Bitset of the four Kings.
+KINGS_MASK: Final = sum(1 << (14 * s + 13) for s in range(4))
+_QUEENS_MASK: Final = KINGS_MASK >> 1
+_KNIGHTS_MASK: Final = KINGS_MASK >> 2
+_JACKS_MASK: Final = KINGS_MASK >> 3
+#: Bitset of the face cards (Kings, Queens, Knights, Jacks).
+FACES_MASK: Final = KINGS_MASK | _QUEENS_MASK | _KNIGHTS_MASK | _JACKS_MASK
+_NINE_MASK: Final = KINGS_MASK | BOUTS_MASK
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitset of some cards.
+
+    >>> mask_of([Card.S1, Card.EXCUSE]) == 1 | EXCUSE_BIT
+    True
+    """
+    bits = 0
+    for c in cards:
+        bits |= 1 << c
+    return bits
 
 
 def popcount(bits: int) -> int:
@@ -382,18 +400,12 @@ class CardSet:
     @classmethod
     def of(cls, *cards: Card | int) -> CardSet:
         """The set of the given cards."""
-        bits = 0
-        for c in cards:
-            bits |= 1 << c
-        return cls(bits)
+        return cls(mask_of(cards))
 
     @classmethod
     def from_cards(cls, cards: Iterable[Card | int]) -> CardSet:
         """The set of the cards of an iterable (duplicates collapse)."""
-        bits = 0
-        for c in cards:
-            bits |= 1 << c
-        return cls(bits)
+        return cls(mask_of(cards))
 
     @classmethod
     def parse(cls, text: str) -> CardSet:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from .cards import (
     EXCUSE_BIT,
+    KINGS_MASK,
     SUIT_MASKS,
     TRUMP_MASK,
     TRUMPS_ABOVE,
@@ -41,6 +42,7 @@ __all__ = [
     "Constraint",
     "Illegal",
     "constraint",
+    "ecart_plain",
     "legal_cards",
     "legal_mask",
     "why_illegal",
@@ -143,6 +145,16 @@ def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Co
                           f"trumps led, the trick holds trump {top_trump}"
                           " and the player holds a higher trump")
     return Constraint(trumps | excuse, Code.MUST_TRUMP, "trumps led and the player holds trumps")
+
+
+def ecart_plain(pool: int) -> int:
+    """The cards of ``pool`` (hand and chien) that may always go to the écart (§4): no
+    trump, no King, not the Excuse. Trumps may go only when these are too few.
+
+    >>> print(CardSet(ecart_plain(CardSet.parse("KH 7H T5 EX 2C").bits)))
+    7H 2C
+    """
+    return pool & ~TRUMP_MASK & ~KINGS_MASK & ~EXCUSE_BIT
 
 
 def legal_mask(hand: int, trick: Sequence[int], called: int | None = None) -> int:

@@ -25,7 +25,7 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for DealRecord
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -46,6 +46,7 @@ from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset
 
 __all__ = [
     "DEFAULT_SEATS",
+    "FIELD_TAGS",
     "GLYPHS",
     "Bid",
     "Call",
@@ -62,6 +63,7 @@ __all__ = [
     "Result",
     "Seat",
     "Trick",
+    "find_tag",
 ]
 
 #: The annotation glyphs, as in PGN.
@@ -75,8 +77,24 @@ DEFAULT_SEATS: Final[dict[int, tuple[str, ...]]] = {
     5: ("S", "E", "N", "W", "F"),
 }
 
-#: Tag names that are record fields (the text notation's standard tags for them).
-_FIELD_TAGS: Final = frozenset({"players", "seats", "dealer", "ruleset"})
+#: Tag names that stand for record fields (the text notation writes those fields as these
+#: tags); they cannot be extra tags.
+FIELD_TAGS: Final = ("Players", "Seats", "Dealer", "Ruleset")
+_FIELD_TAG_KEYS: Final = frozenset(t.lower() for t in FIELD_TAGS)
+
+
+def find_tag(tags: Iterable[tuple[str, str]], name: str, default: str | None = None
+             ) -> str | None:
+    """The value of the first tag named ``name`` (case-insensitive), or ``default``.
+
+    >>> find_tag([("Event", "Club"), ("Date", "2026.11.??")], "date")
+    '2026.11.??'
+    """
+    key = name.lower()
+    for k, v in tags:
+        if k.lower() == key:
+            return v
+    return default
 
 _CARD_PATTERN: Final = r"^(10|[1-9JNQK])[SHDC]$|^T([1-9]|1[0-9]|2[01])$|^EX$"
 
@@ -425,7 +443,7 @@ class DealRecord(_Model):
         for name, text in value:
             if not name or not name.isascii() or not name.replace("_", "").isalnum():
                 raise ValueError(f"tag name {name!r} must be ASCII letters, digits and _")
-            if name.lower() in _FIELD_TAGS:
+            if name.lower() in _FIELD_TAG_KEYS:
                 raise ValueError(f"tag {name} is the record's {name.lower()} field: set the"
                                  " field instead of a tag")
             if "\n" in text or "\r" in text:
@@ -545,11 +563,7 @@ class DealRecord(_Model):
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
-        key = name.lower()
-        for k, v in self.tags:
-            if k.lower() == key:
-                return v
-        return default
+        return find_tag(self.tags, name, default)
 
     def cards_played(self) -> Iterator[Card]:
         """Every card of the play, in order."""

@@ -23,9 +23,20 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
-from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, Suit
+from .cards import (
+    ALL_MASK,
+    BOUTS_MASK,
+    EXCUSE_BIT,
+    FACES_MASK,
+    KINGS_MASK,
+    TRUMP_MASK,
+    Card,
+    CardSet,
+    Suit,
+    mask_of,
+)
 from .diagnostics import Code, Diagnostic, Location, Severity
-from .legality import Constraint, constraint, winning_index
+from .legality import Constraint, constraint, ecart_plain, winning_index
 from .records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from .rules import (
     Camp,
@@ -44,8 +55,6 @@ from .source import SourceMap
 
 __all__ = ["PlayedTrick", "Position", "Replay", "Status", "legal_moves", "replay"]
 
-_KINGS: Final = sum(1 << (14 * s + 13) for s in range(4))
-_FACES: Final = sum(0b1111 << (14 * s + 10) for s in range(4))
 _RANK_NAMES: Final = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
 
 
@@ -571,14 +580,14 @@ class _Engine:
             if pool is not None and ecart & ~pool:
                 self.report(Code.ECART_NOT_IN_HAND, f"{_cards_text(ecart & ~pool)} not in"
                             " the taker's hand and the chien", path="ecart", seat=taker)
-        bad = ecart & (_KINGS | BOUTS_MASK)
+        bad = ecart & (KINGS_MASK | BOUTS_MASK)
         if bad:
             self.report(Code.ECART_KING_OR_BOUT, f"{_cards_text(bad)} in the écart: expected"
                         " no King and no bout", path="ecart", seat=taker)
         trumps = ecart & TRUMP_MASK & ~BOUTS_MASK
         if trumps:
             if pool is not None:
-                plain = pool & ~TRUMP_MASK & ~_KINGS & ~EXCUSE_BIT
+                plain = ecart_plain(pool)
                 allowed = max(0, size - plain.bit_count())
                 if trumps.bit_count() > allowed:
                     spare = plain & ~ecart
@@ -674,7 +683,7 @@ class _Engine:
                     bad = start[s] & (TRUMP_MASK | EXCUSE_BIT)
                     what = "no trump and no Excuse"
                 else:
-                    bad = start[s] & _FACES
+                    bad = start[s] & FACES_MASK
                     what = "no King, Queen, Knight or Jack"
                 if bad:
                     self.report(Code.MISERE_FALSE, f"{decl.seat} holds {_cards_text(bad)}:"
@@ -774,7 +783,7 @@ class _Engine:
                 hands[s] &= ~bit
                 played |= bit
                 cards.append(card)
-            bits = _union_cards(cards)
+            bits = mask_of(cards)
             out.append(PlayedTrick(
                 number=t + 1, leader=leaders[t], cards=tuple(Card(c) for c in cards),
                 seats=tuple(seats_of[t]), winner=winners[t],
@@ -845,7 +854,7 @@ class _Engine:
             assert tr.winner is not None
             wcamp = Camp.TAKER if tr.winner in team else Camp.DEFENCE
             # A card played twice (reported) counts once, in the trick it was first in.
-            bits = _union_cards(tr.cards) & ~counted
+            bits = mask_of(tr.cards) & ~counted
             counted |= bits
             piles[wcamp] |= bits
             if bits & EXCUSE_BIT:
@@ -984,13 +993,6 @@ def _union(hands: list[int | None]) -> int:
     for h in hands:
         if h is not None:
             out |= h
-    return out
-
-
-def _union_cards(cards: tuple[Card, ...] | list[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
     return out
 
 

@@ -20,8 +20,8 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet
-from .legality import constraint, winning_index
+from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, mask_of
+from .legality import constraint, ecart_plain, winning_index
 from .records import (
     Bid,
     Call,
@@ -38,19 +38,9 @@ from .rules import Contract, FivePlayerFirstLead, PetitInChien, Ruleset, table
 
 __all__ = ["random_deal"]
 
-_KINGS: Final = sum(1 << (14 * s + 13) for s in range(4))
-
-
-def _bits(cards: list[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
-
-
 def _pick(rng: random.Random, bits: int, k: int) -> int:
     cards = [c for c in range(78) if bits >> c & 1]
-    return _bits(rng.sample(cards, k))
+    return mask_of(rng.sample(cards, k))
 
 
 def random_deal(
@@ -81,8 +71,8 @@ def random_deal(
         rng.shuffle(order)
     elif sorted(order) != list(range(78)):
         raise ValueError("deck must hold each of the 78 cards once")
-    hands = [_bits(order[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
-    chien = _bits(order[players * tab.hand:])
+    hands = [mask_of(order[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
+    chien = mask_of(order[players * tab.hand:])
     seats = ("S", "E", "N", "W", "F")[:players]
     dealer = rng.randrange(players)
     first = (dealer + 1) % players
@@ -101,7 +91,7 @@ def random_deal(
     ecart_model = None
     if chosen.takes_chien:
         pool = hands[taker] | chien
-        plain = pool & ~TRUMP_MASK & ~_KINGS & ~EXCUSE_BIT
+        plain = ecart_plain(pool)
         if plain.bit_count() >= tab.chien:
             ecart = _pick(rng, plain, tab.chien)
         else:
@@ -170,7 +160,6 @@ def random_deal(
         declarations=tuple(declarations),
         play=tuple(tricks),
     )
-    assert _bits(list(range(78))) == ALL_MASK
     if not with_result:
         return record
     r = replay(record)

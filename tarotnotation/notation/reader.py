@@ -49,7 +49,7 @@ from pydantic import ValidationError
 
 from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
-from ..records import DealRecord, Points
+from ..records import FIELD_TAGS, DealRecord, Points, find_tag
 from ..rules import Ruleset, RulesetError, table
 from ..source import ReadDeal, SourceMap
 from .cardcodes import parse_card
@@ -69,7 +69,6 @@ __all__ = [
 ]
 
 #: The tags read into record fields (never kept in ``DealRecord.tags``), in written order.
-FIELD_TAGS: Final = ("Players", "Seats", "Dealer", "Ruleset")
 
 # --- the parser, built once per process ---------------------------------------------------
 
@@ -917,11 +916,7 @@ class SkimmedDeal:
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
-        key = name.lower()
-        for k, v in self.tags:
-            if k.lower() == key:
-                return v
-        return default
+        return find_tag(self.tags, name, default)
 
 
 def skim_tags(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
