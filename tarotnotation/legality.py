@@ -42,9 +42,11 @@ __all__ = [
     "Constraint",
     "Illegal",
     "constraint",
+    "constraint_of",
     "ecart_plain",
     "legal_cards",
     "legal_mask",
+    "rule",
     "why_illegal",
     "winning_index",
 ]
@@ -88,8 +90,18 @@ def _describe(bits: int) -> str:
     return text
 
 
-def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Constraint:
-    """The legal cards for a player holding ``hand`` (a bitset) after ``trick``'s cards.
+# What binds the player: the kinds of :func:`rule`'s answer.
+FREE, CALLED_SUIT, FOLLOW, OVERTRUMP, TRUMP, OVERTRUMP_LED, TRUMP_LED = range(7)
+
+
+def rule(hand: int, trick: Sequence[int], called: int | None = None
+         ) -> tuple[int, int, int, int]:
+    """The rule of §6 that binds the player to move, as plain ints (the fast path).
+
+    Returns ``(legal, kind, led, top)``: the bitset of legal cards, which rule restricts
+    them (``FREE``, ``CALLED_SUIT``, ``FOLLOW``, ``OVERTRUMP``, ``TRUMP``,
+    ``OVERTRUMP_LED``, ``TRUMP_LED``), the suit led (-1 if none yet) and the highest trump
+    in the trick (0 if none). :func:`constraint` turns it into words.
 
     ``trick`` holds the cards already played to the trick, from the leader's. Pass
     ``called`` (the called card) only for the lead of the first trick at five players
@@ -99,14 +111,14 @@ def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Co
     """
     excuse = hand & EXCUSE_BIT
     led: int = -1
-    top_trump = 0
+    top = 0
     for c in trick:
         if c == 77:
             continue
         if led < 0:
             led = card_suit(c)
-        if 56 <= c <= 76:
-            top_trump = max(top_trump, c - 55)
+        if 56 <= c <= 76 and c - 55 > top:
+            top = c - 55
     if led < 0:
         # Leading, or following a led Excuse: free, except the five-player first lead.
         if called is not None and not trick:
@@ -115,36 +127,55 @@ def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Co
             # Any other card, the Excuse included, avoids the called suit; a hand of
             # nothing but that suit (without the called card) may lead any of it.
             if allowed != hand and allowed:
-                return Constraint(
-                    allowed,
-                    Code.CALLED_SUIT_LED,
-                    f"the called suit ({_SUIT_NAMES[suit]}) may not be led to the first trick",
-                )
-        return Constraint(hand, None, "free")
+                return allowed, CALLED_SUIT, suit, 0
+        return hand, FREE, led, top
+    trumps = hand & TRUMP_MASK
     if led != Suit.TRUMPS:
         same = hand & SUIT_MASKS[led]
         if same:
-            return Constraint(same | excuse, Code.MUST_FOLLOW_SUIT,
-                              f"{_SUIT_NAMES[led]} led and the player holds {_SUIT_NAMES[led]}")
-        trumps = hand & TRUMP_MASK
+            return same | excuse, FOLLOW, led, top
         if not trumps:
-            return Constraint(hand, None, "free")
-        higher = trumps & TRUMPS_ABOVE[top_trump]
-        if top_trump and higher:
-            return Constraint(higher | excuse, Code.MUST_OVERTRUMP,
-                              f"cannot follow {_SUIT_NAMES[led]}, the trick holds trump"
-                              f" {top_trump} and the player holds a higher trump")
-        return Constraint(trumps | excuse, Code.MUST_TRUMP,
-                          f"cannot follow {_SUIT_NAMES[led]} and holds a trump")
-    trumps = hand & TRUMP_MASK
+            return hand, FREE, led, top
+        higher = trumps & TRUMPS_ABOVE[top]
+        if top and higher:
+            return higher | excuse, OVERTRUMP, led, top
+        return trumps | excuse, TRUMP, led, top
     if not trumps:
-        return Constraint(hand, None, "free")
-    higher = trumps & TRUMPS_ABOVE[top_trump]
+        return hand, FREE, led, top
+    higher = trumps & TRUMPS_ABOVE[top]
     if higher:
-        return Constraint(higher | excuse, Code.MUST_OVERTRUMP,
-                          f"trumps led, the trick holds trump {top_trump}"
+        return higher | excuse, OVERTRUMP_LED, led, top
+    return trumps | excuse, TRUMP_LED, led, top
+
+
+def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Constraint:
+    """The legal cards for a player holding ``hand`` (a bitset) after ``trick``'s cards,
+    and the rule that restricts them, in words (see :func:`rule`)."""
+    return constraint_of(*rule(hand, trick, called))
+
+
+def constraint_of(legal: int, kind: int, led: int, top: int) -> Constraint:
+    """A :class:`Constraint` from :func:`rule`'s answer."""
+    if kind == FREE:
+        return Constraint(legal, None, "free")
+    if kind == CALLED_SUIT:
+        return Constraint(legal, Code.CALLED_SUIT_LED, f"the called suit ({_SUIT_NAMES[led]})"
+                          " may not be led to the first trick")
+    if kind == FOLLOW:
+        return Constraint(legal, Code.MUST_FOLLOW_SUIT,
+                          f"{_SUIT_NAMES[led]} led and the player holds {_SUIT_NAMES[led]}")
+    if kind == OVERTRUMP:
+        return Constraint(legal, Code.MUST_OVERTRUMP,
+                          f"cannot follow {_SUIT_NAMES[led]}, the trick holds trump"
+                          f" {top} and the player holds a higher trump")
+    if kind == TRUMP:
+        return Constraint(legal, Code.MUST_TRUMP,
+                          f"cannot follow {_SUIT_NAMES[led]} and holds a trump")
+    if kind == OVERTRUMP_LED:
+        return Constraint(legal, Code.MUST_OVERTRUMP,
+                          f"trumps led, the trick holds trump {top}"
                           " and the player holds a higher trump")
-    return Constraint(trumps | excuse, Code.MUST_TRUMP, "trumps led and the player holds trumps")
+    return Constraint(legal, Code.MUST_TRUMP, "trumps led and the player holds trumps")
 
 
 def ecart_plain(pool: int) -> int:
@@ -158,8 +189,8 @@ def ecart_plain(pool: int) -> int:
 
 
 def legal_mask(hand: int, trick: Sequence[int], called: int | None = None) -> int:
-    """Bitset of the legal cards (see :func:`constraint`)."""
-    return constraint(hand, trick, called).legal
+    """Bitset of the legal cards (see :func:`rule`)."""
+    return rule(hand, trick, called)[0]
 
 
 def legal_cards(hand: CardSet, trick: Sequence[Card], called: Card | None = None) -> CardSet:

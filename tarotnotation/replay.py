@@ -18,7 +18,7 @@ rule function the validator uses (:func:`tarotnotation.legality.constraint`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
@@ -33,10 +33,11 @@ from .cards import (
     Card,
     CardSet,
     Suit,
+    card_points,
     mask_of,
 )
 from .diagnostics import Code, Diagnostic, Location, Severity
-from .legality import Constraint, constraint, ecart_plain, winning_index
+from .legality import Constraint, constraint, constraint_of, ecart_plain, rule, winning_index
 from .records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from .rules import (
     Camp,
@@ -759,35 +760,39 @@ class _Engine:
         out: list[PlayedTrick] = []
         stop = self.stop
         for t, trick in enumerate(self.rec.play):
-            cards: list[int] = []
+            cards: list[Card] = []
+            bits = 0
+            seats = seats_of[t]
             for c, pc in enumerate(trick.cards):
-                s = seats_of[t][c]
+                s = seats[c]
                 if stop is not None and stop == (t, c):
                     self._stop(t, s, hands, exact, cards, first_lead_called)
                 card = pc.card
-                path = f"play[{t}].cards[{c}]"
                 bit = 1 << card
                 if played & bit:
                     self.report(Code.PLAYED_TWICE, f"{card.code} was already played",
-                                path=path, trick=t + 1, seat=s, card=card)
+                                path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s, card=card)
                 elif exact[s] and not hands[s] & bit:
                     where = self._where(card, s, given, chien, ecart)
                     self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {card.code}"
-                                f"{where}", path=path, trick=t + 1, seat=s, card=card)
+                                f"{where}", path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s,
+                                card=card)
                 else:
                     called = first_lead_called if t == 0 and c == 0 else None
-                    illegal = constraint(hands[s], cards, called).explain(card)
-                    if illegal is not None:
-                        self.report(illegal.code, illegal.message, path=path, trick=t + 1,
-                                    seat=s, card=card)
+                    answer = rule(hands[s], cards, called)
+                    if not answer[0] & bit:  # words only for the faults
+                        illegal = constraint_of(*answer).explain(card)
+                        if illegal is not None:
+                            self.report(illegal.code, illegal.message,
+                                        path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s,
+                                        card=card)
                 hands[s] &= ~bit
                 played |= bit
+                bits |= bit
                 cards.append(card)
-            bits = mask_of(cards)
             out.append(PlayedTrick(
-                number=t + 1, leader=leaders[t], cards=tuple(Card(c) for c in cards),
-                seats=tuple(seats_of[t]), winner=winners[t],
-                points=CardSet(bits).points(),
+                number=t + 1, leader=leaders[t], cards=tuple(cards), seats=tuple(seats),
+                winner=winners[t], points=card_points(bits),
             ))
         if stop is not None:
             self._stop_after(stop, leaders, winners, hands, exact, first_lead_called)
@@ -815,8 +820,8 @@ class _Engine:
             if leader is not None:
                 self._stop(t, leader, hands, exact, [], first_lead_called)
 
-    def _stop(self, t: int, s: int, hands: list[int], exact: list[bool], cards: list[int],
-              first_lead_called: Card | None) -> None:
+    def _stop(self, t: int, s: int, hands: list[int], exact: list[bool],
+              cards: Sequence[int], first_lead_called: Card | None) -> None:
         called = first_lead_called if t == 0 and not cards else None
         raise _StopError(Position(
             trick=t + 1, seat=self.ids[s], hand=CardSet(hands[s]), exact=exact[s],
