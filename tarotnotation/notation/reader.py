@@ -201,6 +201,7 @@ def parser() -> Lark:
                     parser="lalr",
                     lexer="contextual",
                     transformer=_Build(),
+                    start=["start", "result"],
                     cache=True,
                     maybe_placeholders=False,
                 )
@@ -245,6 +246,8 @@ class _Ctx:
     positions: dict[str, tuple[int, int]]
     diags: list[Diagnostic]
     text: str = ""
+    result_tag: tuple[Token, str] | None = None
+    """A ``[Result "…"]`` tag, read as the result section (see :func:`_result_tag`)."""
 
     def pos(self, path: str, token: Token) -> None:
         self.positions[path] = (self.line0 + (token.line or 1), token.column or 1)
@@ -358,6 +361,11 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
                 except RulesetError as err:
                     ctx.error(Code.UNKNOWN_RULESET, str(err), tok)
             continue
+        if name == "Result":
+            if ctx.result_tag is not None:
+                ctx.error(Code.BAD_TAG, "the Result tag is given twice", tok)
+            ctx.result_tag = (tok, value)
+            continue
         if name == "Date" and not _DATE.fullmatch(value):
             ctx.error(Code.BAD_TAG, f"Date {value!r} is not written YYYY.MM.DD (with ?? for an"
                       " unknown part); kept as written", tok, severity=Severity.WARNING)
@@ -442,6 +450,24 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 ctx.pos(f"result.scores.{seat}", tok)
             out["scores"] = scores
     return _annotated(out, parts[-1])
+
+
+def _result_tag(ctx: _Ctx, tok: Token, value: str) -> dict[str, Any] | None:
+    """The result of a ``[Result "garde taker E points 48 …"]`` tag: its value is read as
+    the body of a result section; positions and faults point at the tag."""
+    inner = _Ctx(ctx.name, ctx.deal, 0, {}, [], f"result: {value}")
+    try:
+        body: Any = parser().parse(inner.text, start="result")
+    except UnexpectedInput as err:
+        _syntax(inner, inner.text, err)
+        out = None
+    else:
+        out = _result(inner, body[1][0], body[1][1:])
+    for d in inner.diags:
+        ctx.error(d.code, f"in the Result tag: {d.message}", tok, severity=d.severity)
+    for path in inner.positions:
+        ctx.pos(path, tok)
+    return out
 
 
 def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
@@ -542,6 +568,15 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
             data["result"] = _result(ctx, body[0], body[1:])
     if declarations:
         data["declarations"] = declarations
+    if ctx.result_tag is not None:
+        tok, value = ctx.result_tag
+        if "result" in data:
+            ctx.error(Code.BAD_TAG, "the result is given twice: by the Result tag and by the"
+                      " result section", tok)
+        else:
+            result = _result_tag(ctx, tok, value)
+            if result is not None:
+                data["result"] = result
     if "players" not in data:
         data["players"] = _players(data)
     return data
@@ -720,7 +755,7 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
     """Read the text of exactly one record (``line`` is the line where it starts)."""
     ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
     try:
-        parts: list[Any] = parser().parse(text)  # type: ignore[assignment]
+        parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput as err:
         _syntax(ctx, text, err)
         return ReadDeal(deal, None, tuple(ctx.diags), None, line, offset)
