@@ -326,7 +326,7 @@ def _write(records: list[DealRecord], fmt: str) -> bytes:
     if fmt == "tarot":
         from tarotnotation import notation
 
-        return notation.dumps_all(records).encode("utf-8")
+        return notation.dumps(records).encode("utf-8")
     buf = io.BytesIO()
     if fmt == "json" and len(records) == 1:
         json_format.dump(records[0], buf, indent=True)

@@ -42,6 +42,7 @@ __all__ = [
     "dumps",
     "from_dict",
     "json_schema",
+    "json_type",
     "load",
     "loads",
     "read",
@@ -118,7 +119,7 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
     if not isinstance(obj, dict):
         raise TarotError(Diagnostic.make(
             Code.JSON_SCHEMA, f"expected a deal record (a JSON object), found"
-            f" {_json_type(obj)}", path=prefix))
+            f" {json_type(obj)}", path=prefix))
     version = obj.get(_KEY, VERSION)
     if version != VERSION:
         raise TarotError(Diagnostic.make(
@@ -133,7 +134,8 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
         raise TarotError(Diagnostic.make(Code.JSON_SCHEMA, str(err), path=prefix)) from None
 
 
-def _json_type(obj: object) -> str:
+def json_type(obj: object) -> str:
+    """How an error message names the type of a parsed JSON value: ``a list``, ``null``…"""
     return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
             int: "a number", float: "a number", type(None): "null"}.get(type(obj), "a value")
 

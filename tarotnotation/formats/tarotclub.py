@@ -102,6 +102,7 @@ from ..records import (
 )
 from ..rules import Camp, Contract, table
 from ..source import ReadDeal, SourceMap
+from .json import json_type
 
 __all__ = [
     "CONTRACTS",
@@ -278,7 +279,7 @@ def _string(obj: Mapping[str, Any], key: str, path: str) -> str:
         raise _error(path, f"missing: expected {_what(key)}")
     value = obj[key]
     if not isinstance(value, str):
-        raise _error(path, f"expected {_what(key)} (a string), found {_json_type(value)}")
+        raise _error(path, f"expected {_what(key)} (a string), found {json_type(value)}")
     return value
 
 
@@ -295,14 +296,9 @@ def _what(key: str) -> str:
     }.get(key, "a hand as ;-separated card codes (or \"\")")
 
 
-def _json_type(obj: object) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
-            int: "a number", float: "a number", type(None): "null"}.get(type(obj), "a value")
-
-
 def _show(value: object) -> str:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else (
-        _json_type(value) if value is not None else "nothing")
+        json_type(value) if value is not None else "nothing")
 
 
 def _cards(text: str, path: str) -> list[Card]:
@@ -358,7 +354,7 @@ def _previous(seat: str, players: int) -> str:
 def _from_played(obj: Mapping[str, Any]) -> DealRecord:
     info = obj["deal_info"]
     if not isinstance(info, dict):
-        raise _error("$.deal_info", f"expected an object, found {_json_type(info)}")
+        raise _error("$.deal_info", f"expected an object, found {json_type(info)}")
     p = "$.deal_info"
     players = info.get("number_of_players")
     if isinstance(players, str) and players.strip().isdigit():
@@ -377,7 +373,7 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         raise _error(f"{p}.slam", "missing: expected true or false (slam announced)")
     slam = info["slam"]
     if not isinstance(slam, bool):
-        raise _error(f"{p}.slam", f"expected true or false, found {_json_type(slam)}")
+        raise _error(f"{p}.slam", f"expected true or false, found {json_type(slam)}")
     first = _place(info, "first_trick_lead", f"{p}.first_trick_lead", players)
     dog = _cards(_string(info, "dog", f"{p}.dog"), f"{p}.dog")
     if dog and len(dog) != tab.chien:
@@ -387,7 +383,7 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
     # The play: each trick from its leader; the next leader is the winner.
     tricks = obj.get("tricks", [])
     if not isinstance(tricks, list):
-        raise _error("$.tricks", f"expected a list of tricks, found {_json_type(tricks)}")
+        raise _error("$.tricks", f"expected a list of tricks, found {json_type(tricks)}")
     if len(tricks) > tab.tricks:
         raise _error("$.tricks", f"a deal has {tab.tricks} tricks at {players} players,"
                      f" found {len(tricks)}")
@@ -401,7 +397,7 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         path = f"$.tricks[{t}]"
         if not isinstance(text, str):
             raise _error(path, f"expected a trick as ;-separated card codes, found"
-                         f" {_json_type(text)}")
+                         f" {json_type(text)}")
         cards = _cards(text, path)
         if not cards:
             ended_at = t if ended_at is None else ended_at
@@ -511,7 +507,7 @@ def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
 def _from_object(obj: Any) -> DealRecord:
     if not isinstance(obj, dict):
         raise _error("$", f"expected a TarotClub deal file (a JSON object), found"
-                     f" {_json_type(obj)}")
+                     f" {json_type(obj)}")
     _check_version(obj)
     if "deal_info" in obj:
         return _from_played(obj)

@@ -24,7 +24,7 @@ from .reader import (
     reads,
     skim_tags,
 )
-from .writer import WIDTH, dump, dumps, dumps_all, write_record
+from .writer import WIDTH, dump, dumps, write_record
 
 __all__ = [
     "FIELD_TAGS",
@@ -33,7 +33,6 @@ __all__ = [
     "code_table",
     "dump",
     "dumps",
-    "dumps_all",
     "load",
     "loads",
     "parse_card",

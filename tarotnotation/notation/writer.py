@@ -38,7 +38,7 @@ from ..records import (
 )
 from ..rules import Contract
 
-__all__ = ["WIDTH", "dump", "dumps", "dumps_all", "write_record"]
+__all__ = ["WIDTH", "dump", "dumps", "write_record"]
 
 #: The column at which the writer wraps lines.
 WIDTH: Final = 79
@@ -256,11 +256,6 @@ def dumps(records: DealRecord | Iterable[DealRecord]) -> str:
     """The canonical text of one record or of several (separated by a blank line)."""
     if isinstance(records, DealRecord):
         return write_record(records)
-    return "\n".join(write_record(r) for r in records)
-
-
-def dumps_all(records: Iterable[DealRecord]) -> str:
-    """The canonical text of several records, separated by a blank line."""
     return "\n".join(write_record(r) for r in records)
 
 
