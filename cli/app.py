@@ -67,7 +67,7 @@ def _print_diag(d: Diagnostic, color: bool) -> None:
         text = typer.style(text, fg=style)
     typer.echo(text)
     if d.context:
-        for line in d.context.rstrip("\n").splitlines():
+        for line in d.context.rstrip("\n").split("\n"):
             typer.echo(f"    {line}")
 
 
@@ -159,18 +159,21 @@ def _load_deals(path: Path) -> list[tuple[int, DealRecord | None, list[Diagnosti
     return out
 
 
-def _pick(path: Path, deal: int | None) -> list[tuple[int, DealRecord]]:
+def _pick(path: Path, deal: int | None) -> tuple[list[tuple[int, DealRecord]], bool]:
+    """The deals asked for, and whether reading them found an error (printed)."""
     deals = _load_deals(path)
     chosen = [d for d in deals if deal is None or d[0] == deal]
     if not chosen:
         raise _fail(f"{path}: no deal number {deal} (the file holds {len(deals)})")
     out = []
+    failed = False
     for index, record, diags in chosen:
         for d in diags:
             _print_diag(d, False)
+            failed |= d.severity is Severity.ERROR
         if record is not None:
             out.append((index, record))
-    return out
+    return out, failed
 
 
 def _fmt_pts(half: int) -> str:
@@ -187,8 +190,8 @@ def replay_cmd(
 ) -> None:
     """Show each deal trick by trick, with comments, the count and the score worked out."""
     spec = _check_ruleset(ruleset)
-    faulty = False
-    for index, record in _pick(path, deal):
+    picked, faulty = _pick(path, deal)
+    for index, record in picked:
         if spec is not None:
             record = record.model_copy(update={"ruleset": spec})
         r = replay(record, deal=index)
@@ -345,9 +348,10 @@ def legal(
 ) -> None:
     """The legal cards for the player to move at a point of a recorded deal, and why the
     others are not."""
-    [(_, record)] = _pick(path, deal)[:1] or [(0, None)]  # type: ignore[list-item]
-    if record is None:
+    picked, _ = _pick(path, deal)
+    if not picked:
         raise _fail("the deal could not be read")
+    record = picked[0][1]
     try:
         pos = legal_moves(record, trick, card)
     except ValueError as err:

@@ -137,3 +137,16 @@ def test_json_schema_file_is_up_to_date() -> None:
     assert schema_file.read_bytes() == expected + b"\n", (
         "regenerate with: python -m tarotnotation.formats.json --schema > "
         "docs/tarot-record.schema.json")
+
+
+def test_junk_is_one_error_not_a_phantom_deal_per_line() -> None:
+    junk = bytes(range(256)) * 4 + b"\n" + b"not json\n" * 5
+    items = list(tjson.read(junk, name="junk.json"))
+    assert len(items) == 1
+    assert items[0].record is None
+    assert items[0].diagnostics[0].code is Code.JSON_SYNTAX
+
+
+def test_pretty_printed_single_record_is_one_deal() -> None:
+    items = list(tjson.read(tjson.dumps(_deal(3), indent=True)))
+    assert [i.ok for i in items] == [True]

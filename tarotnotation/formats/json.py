@@ -208,10 +208,20 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     stripped = head.lstrip()
     rest = fh.read()
     whole = head + rest
-    if stripped.startswith(b"[") or (stripped.startswith(b"{") and _is_document(whole)):
+    if stripped.startswith(b"[") or not _first_line_is_object(stripped) or _is_document(whole):
+        # One JSON value (a record or an archive), or not JSON at all: one error then,
+        # rather than a phantom deal for every line of junk.
         yield from _read_document(whole, name)
         return
     yield from _read_lines(whole, name)
+
+
+def _first_line_is_object(data: bytes) -> bool:
+    line = data.split(b"\n", 1)[0].strip()
+    try:
+        return isinstance(orjson.loads(line), dict)
+    except orjson.JSONDecodeError:
+        return False
 
 
 def _is_document(data: bytes) -> bool:

@@ -266,8 +266,27 @@ class _Ctx:
 
 
 def _caret(line: str, col: int) -> str:
-    pad = "".join("\t" if ch == "\t" else " " for ch in line[: col - 1])
-    return f"{line}\n{pad}^"
+    """The line, shown safely (control characters as ``�``), and a caret under ``col``.
+
+    >>> print(_caret("1. 7H\x0bZZ", 7))
+    1. 7H�ZZ
+          ^
+    >>> shown, caret = _caret("x" * 150 + "ZZ", 151).split("\\n")  # a long line: a window
+    >>> len(shown), shown[caret.index("^")]
+    (101, 'Z')
+    """
+    shown = "".join(ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in line)
+    if len(shown) > _CONTEXT_WIDTH:  # a window around the column
+        start = max(0, min(col - 1 - _CONTEXT_WIDTH // 2, len(shown) - _CONTEXT_WIDTH))
+        head = "…" if start else ""
+        tail = "…" if start + _CONTEXT_WIDTH < len(shown) else ""
+        shown = head + shown[start:start + _CONTEXT_WIDTH] + tail
+        col = col - start + len(head)
+    pad = "".join("\t" if ch == "\t" else " " for ch in shown[: col - 1])
+    return f"{shown}\n{pad}^"
+
+
+_CONTEXT_WIDTH: Final = 100
 
 
 # --- from the parsed pieces to a record ---------------------------------------------------
