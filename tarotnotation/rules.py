@@ -62,6 +62,9 @@ class Contract(IntEnum):
         """1, 2, 4 or 6."""
         return _MULTIPLIERS[self]
 
+    def __str__(self) -> str:
+        return self.keyword
+
     @property
     def keyword(self) -> str:
         """The lower-case name used in records: ``prise``, ``garde``, ``garde_sans``..."""
