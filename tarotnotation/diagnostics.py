@@ -56,7 +56,6 @@ class Code(StrEnum):
     UNKNOWN_RULESET = "X001"
     # deal
     PETIT_SEC = "D103"
-    HANDS_UNKNOWN = "D104"
     PETIT_IN_CHIEN = "D105"
     # auction
     BID_OUT_OF_TURN = "A101"
@@ -132,7 +131,6 @@ _WARNINGS: Final = frozenset(
     {
         Code.PETIT_SEC,
         Code.ENCODING,
-        Code.HANDS_UNKNOWN,
         Code.AUCTION_INCOMPLETE,
         Code.ALL_PASSED,
         Code.PLAY_INCOMPLETE,
@@ -155,7 +153,6 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.MALFORMED_RECORD: "the record is malformed (a card twice, a seat that does not exist, …)",
     Code.UNKNOWN_RULESET: "the ruleset names an unknown preset, switch or value",
     Code.PETIT_SEC: "a hand was petit sec: the deal should have been annulled",
-    Code.HANDS_UNKNOWN: "the hands are not recorded and cannot be derived: play is checked less",
     Code.PETIT_IN_CHIEN: "the Petit was turned up in the chien and the ruleset annuls the deal",
     Code.BID_OUT_OF_TURN: "a bid is made by a seat whose turn it is not",
     Code.BID_NOT_HIGHER: "a bid is not higher than an earlier bid",

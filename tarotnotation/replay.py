@@ -398,7 +398,7 @@ class _Engine:
         )
         tricks = self.play(seats_of, leaders, winners, start, exact, given, chien, ecart,
                            first_lead_called)
-        if not complete and rec.play:
+        if not complete and rec.play and not annulled:
             self.report(Code.PLAY_INCOMPLETE,
                         f"the play stops at trick {len(rec.play)} of {tricks_total}"
                         f" ({sum(len(t.cards) for t in rec.play)} cards of {n * tricks_total})",
