@@ -121,10 +121,12 @@ class CheckedDeal:
 
 
 def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
-               keep: bool = True) -> CheckedDeal:
-    """Replay one read deal (with ``ruleset`` overriding the record's own, if given).
+               keep: bool = True, default_ruleset: str | None = None) -> CheckedDeal:
+    """Replay one read deal.
 
-    ``keep=False`` drops the replay object, keeping only what a report needs.
+    ``ruleset`` overrides every record's own; ``default_ruleset`` applies only to records
+    that do not name one. ``keep=False`` drops the replay object, keeping only what a
+    report needs.
     """
     located = tuple(
         d if d.location.file is not None else d.at(file=file) for d in item.diagnostics
@@ -134,6 +136,8 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
     record: DealRecord = item.record
     if ruleset is not None:
         record = record.model_copy(update={"ruleset": ruleset})
+    elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
+        record = record.model_copy(update={"ruleset": default_ruleset})
     result = replay(record, deal=item.index, source=item.source)
     diags = tuple(d if d.location.file is not None else d.at(file=file)
                   for d in result.diagnostics)
@@ -141,24 +145,27 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
                        result.taker_half, result if keep else None)
 
 
-def _check_file(args: tuple[str, str | None]) -> list[CheckedDeal]:
-    path, ruleset = args
-    return [check_deal(item, path, ruleset, keep=False) for item in read_path(path)]
+def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
+    path, ruleset, default = args
+    return [check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+            for item in read_path(path)]
 
 
-def check_paths(paths: Iterable[str | Path], *, jobs: int = 1,
-                ruleset: str | None = None) -> Iterator[CheckedDeal]:
+def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | None = None,
+                default_ruleset: str | None = None) -> Iterator[CheckedDeal]:
     """Read and replay every deal of every file, in order; ``jobs`` worker processes.
 
-    In parallel runs each file is checked whole by one worker, and the results carry no
-    replay object (``CheckedDeal.replay`` is None).
+    ``ruleset`` overrides every record's own; ``default_ruleset`` applies to the records
+    that do not name one. In parallel runs each file is checked whole by one worker, and
+    the results carry no replay object (``CheckedDeal.replay`` is None).
     """
     files = [str(p) for p in expand_paths(paths)]
     if jobs <= 1 or len(files) <= 1:
         for f in files:
             for item in read_path(f):
-                yield check_deal(item, f, ruleset)
+                yield check_deal(item, f, ruleset, default_ruleset=default_ruleset)
         return
     with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1)) as pool:
-        for batch in pool.map(_check_file, [(f, ruleset) for f in files], chunksize=4):
+        for batch in pool.map(_check_file, [(f, ruleset, default_ruleset) for f in files],
+                              chunksize=4):
             yield from batch
