@@ -81,7 +81,7 @@ expected 3, 4 or 5 players, found 6
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -95,6 +95,7 @@ from ..records import (
     DEFAULT_SEATS,
     ChelemAnnouncement,
     DealRecord,
+    Misere,
     PlayedCard,
     Poignee,
     Result,
@@ -109,6 +110,8 @@ __all__ = [
     "PLACES",
     "VERSION",
     "card_code",
+    "dropped",
+    "dump",
     "dumps",
     "load",
     "loads",
@@ -116,6 +119,7 @@ __all__ = [
     "place_of_seat",
     "read",
     "seat_of_place",
+    "write",
 ]
 
 #: The file version TarotClub writes (both kinds of file).
@@ -566,6 +570,94 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
 # --- writing ----------------------------------------------------------------------------------
 
 
+def _annotation_places(record: DealRecord) -> list[str]:
+    """Where the record carries glyphs or comments, as short names (``trick 3``)."""
+    out: list[str] = []
+    if record.glyph is not None or record.comments:
+        out.append("the deal")
+    if any(b.glyph is not None or b.comments for b in record.auction):
+        out.append("the auction")
+    if record.call is not None and (record.call.glyph is not None or record.call.comments):
+        out.append("the call")
+    if record.ecart is not None and (record.ecart.glyph is not None or record.ecart.comments):
+        out.append("the écart")
+    if any(d.glyph is not None or d.comments for d in record.declarations):
+        out.append("the declarations")
+    for t, trick in enumerate(record.play, 1):
+        if (trick.glyph is not None or trick.comments
+                or any(pc.glyph is not None or pc.comments for pc in trick.cards)):
+            out.append(f"trick {t}")
+    if record.result is not None and (record.result.glyph is not None
+                                      or record.result.comments):
+        out.append("the result")
+    return out
+
+
+def dropped(record: DealRecord) -> list[str]:
+    """What a TarotClub log written from ``record`` by :func:`dumps` cannot hold.
+
+    One short phrase per kind of information lost, in the order of the record (empty
+    when nothing is lost). ``tarot convert --to tarotclub`` prints them as a warning.
+    The ``Source "TarotClub"`` tag that :func:`read` adds is not counted.
+
+    >>> rec = loads(b'{"version": "3", "deal_info": {"number_of_players": 4,'
+    ...   b' "taker": "West", "contract": "Guard", "slam": false,'
+    ...   b' "first_trick_lead": "North", "dog": "", "attack_handle": "",'
+    ...   b' "defense_handle": ""}, "tricks": ["01-S;14-S;02-T;00-T"]}')
+    >>> dropped(rec)
+    []
+    >>> named = DealRecord.model_validate({**rec.model_dump(), "comments": ["a lead"],
+    ...     "seats": [{"id": "S", "name": "Ann"}, {"id": "E"}, {"id": "N"}, {"id": "W"}]})
+    >>> dropped(named)
+    ['player names (S Ann)', 'comments and glyphs (on the deal)']
+    """
+    out: list[str] = []
+    tags = [name for name, value in record.tags
+            if (name, value) != ("Source", "TarotClub")]
+    if tags:
+        out.append(f"tags ({', '.join(tags)})")
+    if record.ruleset != "fft":
+        out.append(f"the ruleset ({record.ruleset}: TarotClub plays its own rules)")
+    names = [f"{s.id} {s.name}" for s in record.seats if s.name]
+    if names:
+        out.append(f"player names ({', '.join(names)})")
+    ids = record.seat_ids
+    if ids != DEFAULT_SEATS[record.players]:
+        out.append(f"the seat ids ({' '.join(ids)} become"
+                   f" {', '.join(PLACES[:record.players])})")
+    if record.dealer is not None and (
+            any(isinstance(d, ChelemAnnouncement) for d in record.declarations)
+            or (record.play and record.play[0].leader not in (None, record.first_seat))):
+        out.append(f"the dealer ({record.dealer}: TarotClub keeps only the first leader)")
+    if record.hands:
+        out.append("the hands (TarotClub derives them from the play and the dog)")
+    if record.auction:
+        out.append(f"the auction ({len(record.auction)} bid(s): only the taker's contract"
+                   " is kept)")
+    if record.call is not None:
+        out.append(f"the called card ({record.call.card.code})")
+    if record.ecart is not None and (record.ecart.cards is not None or record.ecart.shown):
+        out.append("the écart (TarotClub derives it from the cards never played)")
+    miseres = [d.seat for d in record.declarations if isinstance(d, Misere)]
+    if miseres:
+        out.append(f"misère declarations ({', '.join(miseres)})")
+    if any(isinstance(d, Poignee) and d.size is not None for d in record.declarations):
+        out.append("the declared size of poignées (TarotClub counts the cards shown)")
+    res = record.result
+    if res is not None:
+        kept = {"contract", "taker"}
+        facts = sorted(f for f in res.model_fields_set - kept - {"glyph", "comments"}
+                       if getattr(res, f) not in (None, False))
+        if facts:
+            out.append(f"the recorded result ({', '.join(facts)}): TarotClub recomputes"
+                       " the score")
+    annotated = _annotation_places(record)
+    if annotated:
+        out.append(f"comments and glyphs (on {', '.join(annotated)})")
+    return out
+
+
+
 def dumps(record: DealRecord) -> bytes:
     """A TarotClub played log (format version 3) of a record, as UTF-8 JSON bytes.
 
@@ -632,3 +724,25 @@ def dumps(record: DealRecord) -> bytes:
         },
         "tricks": tricks,
     })
+
+
+def dump(record: DealRecord, fp: IO[bytes]) -> None:
+    """Write a record to a binary file as a TarotClub played log (see :func:`dumps`)."""
+    fp.write(dumps(record))
+    fp.write(b"\n")
+
+
+def write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
+    """Write the one record of ``records`` as a TarotClub log; returns the count (1).
+
+    A TarotClub file holds one deal: more than one record raises ``ValueError`` before
+    anything is written for the second.
+    """
+    count = 0
+    for record in records:
+        if count:
+            raise ValueError("a TarotClub file holds one deal: write each deal to its own"
+                             " file")
+        dump(record, fp)
+        count += 1
+    return count
