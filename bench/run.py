@@ -1,0 +1,357 @@
+"""The benchmark: reading, validating and writing Tarot archives, beside python-chess.
+
+Run: ``python bench/run.py [--deals N] [--quick] [--seed S] [--json PATH]``.
+
+It generates seeded archives of N random legal deals (default 20,000; 4 players; a glyph
+and comments on some cards and deals) as ``.tarot`` and ``.jsonl``, and a PGN archive of N
+random legal chess games of about 80 plies, cached in a folder of the system's temporary
+directory keyed by N and the seed. Then it measures each stage in its own subprocess (so
+that the peak RSS is that stage's own), on one core:
+
+- reading the text notation (records built, no replay) and reading JSON Lines;
+- full validation (read + replay + score, ``archive.check_paths``) of each format;
+- writing each format (the records are loaded first, outside the timing);
+- ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive (process
+  start-up included; RSS is the largest single process);
+- python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
+  parsed and played on a board), the reference that makes the figures comparable from one
+  machine to another.
+
+It prints one table and writes it as JSON (``--json``, default ``bench/results.json``).
+``--profile STAGE`` runs one stage in this process under pyinstrument instead (e.g.
+``--profile validate-jsonl``), to see where the time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from tarotnotation.records import DealRecord
+
+HERE = Path(__file__).resolve().parent
+STAGES = (
+    "read-tarot",
+    "read-jsonl",
+    "validate-tarot",
+    "validate-jsonl",
+    "write-tarot",
+    "write-jsonl",
+    "cli-j1",
+    "cli-j2",
+    "pgn-read",
+)
+LABELS = {
+    "read-tarot": "read .tarot (records, no replay)",
+    "read-jsonl": "read .jsonl (records, no replay)",
+    "validate-tarot": "validate .tarot (read+replay+score)",
+    "validate-jsonl": "validate .jsonl (read+replay+score)",
+    "write-tarot": "write .tarot",
+    "write-jsonl": "write .jsonl",
+    "cli-j1": "tarot validate -j 1 (.jsonl, end to end)",
+    "cli-j2": "tarot validate -j 2 (.jsonl, end to end)",
+    "pgn-read": "python-chess: read PGN (~80 plies)",
+}
+
+
+# --- the data --------------------------------------------------------------------------------
+
+
+def _annotate(rng: random.Random, record: DealRecord) -> DealRecord:
+    """A glyph and a comment on about one card in eight, and a comment on the deal."""
+    tricks = []
+    for trick in record.play:
+        cards = tuple(
+            pc.model_copy(update={"glyph": rng.choice(("!", "?", "!?")),
+                                  "comments": ("bien joué",)})
+            if rng.random() < 1 / 8 else pc
+            for pc in trick.cards
+        )
+        tricks.append(trick.model_copy(update={"cards": cards}))
+    return record.model_copy(update={"play": tuple(tricks), "comments": ("une donne",)})
+
+
+def _deals(n: int, seed: int) -> Iterable[DealRecord]:
+    from tarotnotation.simulate import random_deal
+
+    rng = random.Random(seed)
+    for _ in range(n):
+        record = random_deal(rng, 4)
+        yield _annotate(rng, record) if rng.random() < 0.25 else record
+
+
+def _pgn_games(n: int, seed: int) -> Iterable[str]:
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed + 1)
+    for i in range(n):
+        board = chess.Board()
+        for _ in range(80):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        game = chess.pgn.Game.from_board(board)
+        game.headers["Event"] = "Random game"
+        game.headers["Site"] = "bench"
+        game.headers["Date"] = "2026.11.29"
+        game.headers["Round"] = str(i + 1)
+        game.headers["White"] = "White"
+        game.headers["Black"] = "Black"
+        game.headers["Result"] = board.result()
+        yield str(game)
+
+
+def data_dir(n: int, seed: int) -> Path:
+    """The cache folder of the archives for ``n`` deals and ``seed`` (made if missing)."""
+    folder = Path(tempfile.gettempdir()) / "tarotnotation-bench" / f"n{n}-seed{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    tarot, jsonl, pgn = folder / "deals.tarot", folder / "deals.jsonl", folder / "games.pgn"
+    if not (tarot.exists() and jsonl.exists()):
+        from tarotnotation.formats import json as tjson
+        from tarotnotation.notation import write_record
+
+        print(f"generating {n:,} deals (seed {seed}) in {folder} ...", file=sys.stderr)
+        with (folder / "deals.tarot.tmp").open("w", encoding="utf-8") as ft, \
+                (folder / "deals.jsonl.tmp").open("wb") as fj:
+            for i, record in enumerate(_deals(n, seed)):
+                if i:
+                    ft.write("\n")
+                ft.write(write_record(record))
+                fj.write(tjson.dumps(record) + b"\n")
+        (folder / "deals.tarot.tmp").replace(tarot)
+        (folder / "deals.jsonl.tmp").replace(jsonl)
+    if not pgn.exists():
+        print(f"generating {n:,} chess games (seed {seed}) ...", file=sys.stderr)
+        with (folder / "games.pgn.tmp").open("w", encoding="utf-8") as fp:
+            for text in _pgn_games(n, seed):
+                fp.write(text + "\n\n")
+        (folder / "games.pgn.tmp").replace(pgn)
+    return folder
+
+
+# --- the stages (each runs in its own process) ----------------------------------------------
+
+
+def _count(items: Iterable[object]) -> int:
+    count = 0
+    for _ in items:
+        count += 1
+    return count
+
+
+def _load_all(folder: Path) -> list[DealRecord]:
+    from tarotnotation.formats import json as tjson
+
+    out = []
+    for item in tjson.read(folder / "deals.jsonl"):
+        assert item.record is not None
+        out.append(item.record)
+    return out
+
+
+def _validate(path: Path) -> int:
+    from tarotnotation.archive import check_paths
+
+    count = 0
+    for checked in check_paths([path]):
+        count += 1
+        if checked.errors:
+            raise SystemExit(f"{path}: deal {checked.index} has errors: {checked.diagnostics}")
+    return count
+
+
+def stage_work(name: str, folder: Path) -> Callable[[], int]:
+    """The timed work of a stage (after its set-up); returns the number of items done."""
+    tarot, jsonl, pgn = folder / "deals.tarot", folder / "deals.jsonl", folder / "games.pgn"
+    if name == "read-tarot":
+        from tarotnotation.notation import read_file
+
+        return lambda: _count(read_file(tarot))
+    if name == "read-jsonl":
+        from tarotnotation.formats import json as tjson
+
+        return lambda: _count(tjson.read(jsonl))
+    if name == "validate-tarot":
+        return lambda: _validate(tarot)
+    if name == "validate-jsonl":
+        return lambda: _validate(jsonl)
+    if name in ("write-tarot", "write-jsonl"):
+        records = _load_all(folder)
+        out = Path(tempfile.mkdtemp()) / ("out" + name[5:].replace("-", "."))
+
+        def write() -> int:
+            if name == "write-tarot":
+                from tarotnotation.notation import dump
+
+                with out.open("w", encoding="utf-8") as ft:
+                    dump(records, ft)
+            else:
+                from tarotnotation.formats import json as tjson
+
+                with out.open("wb") as fj:
+                    tjson.write(records, fj)
+            out.unlink()
+            return len(records)
+
+        return write
+    if name == "pgn-read":
+        import chess.pgn
+
+        def read_pgn() -> int:
+            count = 0
+            with pgn.open(encoding="utf-8") as fp:
+                while chess.pgn.read_game(fp) is not None:
+                    count += 1
+            return count
+
+        return read_pgn
+    raise SystemExit(f"unknown stage {name!r}")
+
+
+def _measure(name: str, folder: Path) -> None:
+    """Run one stage in this process and print its figures as JSON (the child's side)."""
+    work = stage_work(name, folder)
+    cpu = time.process_time()
+    start = time.perf_counter()
+    count = work()
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"count": count, "seconds": elapsed, "cpu_seconds": cpu,
+                      "peak_rss_mb": rss / 1024}))
+
+
+def _tarot_command() -> list[str]:
+    script = Path(sys.executable).with_name("tarot")
+    base = [str(script)] if script.exists() else [
+        sys.executable, "-c", "from tarotnotation.cli.app import main; main()"]
+    names = subprocess.run([*base, "--help"], capture_output=True, text=True).stdout
+    return [*base, "validate" if "validate" in names else "check"]
+
+
+class StageError(Exception):
+    """A stage that could not run (reported in the table, the others go on)."""
+
+
+def _run_cli(jobs: int, folder: Path, n: int) -> dict[str, Any]:
+    cmd = [*_tarot_command(), "-q", "-j", str(jobs), str(folder / "deals.jsonl")]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    out = (proc.stdout.read() if proc.stdout else b"").decode()
+    err = (proc.stderr.read() if proc.stderr else b"").decode()
+    if os.waitstatus_to_exitcode(status) != 0 or str(n) not in out.replace(",", ""):
+        raise StageError(f"{' '.join(cmd)} failed:\n{out}\n{err}")
+    return {"count": n, "seconds": elapsed, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "peak_rss_mb": usage.ru_maxrss / 1024, "command": " ".join(cmd[-5:])}
+
+
+def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
+    if name in ("cli-j1", "cli-j2"):
+        return _run_cli(int(name[-1]), folder, n)
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--measure", name, "--dir", str(folder)],
+        capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise StageError(f"stage {name} failed:\n{out.stdout}\n{out.stderr}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _table(rows: dict[str, dict[str, Any]], n: int) -> str:
+    pgn = rows.get("pgn-read", {}).get("rate")
+    head = f"{'stage':<42} {'items/s':>10} {'seconds':>8} {'peak RSS':>9} {'vs PGN':>7}"
+    lines = [head, "-" * len(head)]
+    for name, row in rows.items():
+        if "rate" not in row:
+            lines.append(f"{LABELS[name]:<42} {'failed: ' + row['error'][:60]}")
+            continue
+        ratio = f"{row['rate'] / pgn:6.1f}x" if pgn else ""
+        lines.append(f"{LABELS[name]:<42} {row['rate']:>10,.0f} {row['seconds']:>8.2f}"
+                     f" {row['peak_rss_mb']:>6.0f} MB {ratio:>7}")
+    return "\n".join(lines)
+
+
+def _profile(name: str, folder: Path) -> None:
+    from pyinstrument import Profiler
+
+    work = stage_work(name, folder)
+    profiler = Profiler(interval=0.0005)
+    profiler.start()
+    count = work()
+    profiler.stop()
+    print(f"{name}: {count:,} items")
+    print(profiler.output_text(unicode=True, color=False, show_all=False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate (or reuse) the archives, run every stage, print the table, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=None,
+                        help="deals (and chess games) per archive: 20,000 by default")
+    parser.add_argument("--quick", action="store_true", help="2,000 deals (a quick look)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", nargs="+", choices=STAGES, help="run only these stages")
+    parser.add_argument("--json", type=Path, default=HERE / "results.json",
+                        help="where to write the table as JSON")
+    parser.add_argument("--profile", choices=STAGES[:6], help="profile one stage instead")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
+    parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.measure:
+        _measure(args.measure, args.dir)
+        return 0
+    n = args.deals or (2000 if args.quick else 20_000)
+    folder = data_dir(n, args.seed)
+    if args.profile:
+        _profile(args.profile, folder)
+        return 0
+    rows: dict[str, dict[str, Any]] = {}
+    for name in args.only or STAGES:
+        print(f"  {name} ...", file=sys.stderr, flush=True)
+        try:
+            row = _run_stage(name, folder, n)
+        except StageError as err:
+            print(err, file=sys.stderr)
+            rows[name] = {"error": str(err).splitlines()[0]}
+            continue
+        row["rate"] = row["count"] / row["seconds"]
+        rows[name] = row
+    load = os.getloadavg()
+    print(f"{n:,} deals (4 players), seed {args.seed}; {platform.python_implementation()}"
+          f" {platform.python_version()}, {os.cpu_count()} cores,"
+          f" load {load[0]:.2f} before the end")
+    print(_table(rows, n))
+    report = {
+        "deals": n, "seed": args.seed, "python": platform.python_version(),
+        "machine": platform.machine(), "cores": os.cpu_count(),
+        "load_average": load, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "sizes_bytes": {p.name: p.stat().st_size for p in sorted(folder.iterdir())
+                        if p.suffix in (".tarot", ".jsonl", ".pgn")},
+        "stages": rows,
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"(written to {args.json})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
+    raise SystemExit(main())
