@@ -22,7 +22,7 @@ import pytest
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.diagnostics import Code, Severity, TarotError
 from tarotnotation.formats import tarotclub as tc
-from tarotnotation.records import ChelemAnnouncement, DealRecord, Poignee
+from tarotnotation.records import ChelemAnnouncement, DealRecord, Poignee, Points
 from tarotnotation.replay import Status, replay
 from tarotnotation.rules import Camp, Contract
 from tarotnotation.simulate import random_deal
@@ -152,12 +152,66 @@ def test_defense_handle_without_play_cannot_be_attributed() -> None:
     assert "per team" in message
 
 
-def test_score_block_is_kept_as_tags_and_not_checked() -> None:
-    rec = _loads(_log(score={"attacker_points": 80, "attacker_score": 1000}))
-    assert rec.tag("TarotClub_attacker_points") == "80"
+def test_score_block_goes_to_the_result_and_its_other_entries_to_tags() -> None:
+    rec = _loads(_log(score={"attacker_points": 80, "oudlers": 2, "attacker_score": 1000,
+                             "slam_bonus": 0}))
     assert rec.result is not None
-    assert rec.result.taker_points is None
-    assert not replay(rec).result_differences
+    assert (rec.result.taker_points, rec.result.bouts) == (Points(160), 2)
+    assert rec.tag("TarotClub_attacker_score") == "1000"
+    assert rec.tag("TarotClub_slam_bonus") == "0"
+    assert rec.tag("TarotClub_attacker_points") is None
+
+
+def test_stale_score_block_is_a_recorded_score_mismatch() -> None:
+    obj = orjson.loads(tc.dumps(random_deal(random.Random(7), 4)))
+    played = replay(_loads(obj))
+    assert played.ok
+    assert played.taker_points is not None
+    assert played.bouts is not None
+    stale_points = 90 if played.taker_points < 60 else 10
+    obj["deal_info"]["score"] = {"attacker_points": stale_points,
+                                 "oudlers": (played.bouts + 1) % 4}
+    r = replay(_loads(obj))
+    found = {d.code: d for d in r.result_differences}
+    assert set(found) == {Code.POINTS_MISMATCH, Code.BOUTS_MISMATCH}
+    assert found[Code.POINTS_MISMATCH].location.path == "result.taker_points"
+    assert (f"gives the taker {stale_points} points; the play gives"
+            f" {played.taker_points:g}") in found[Code.POINTS_MISMATCH].message
+    assert found[Code.BOUTS_MISMATCH].severity is Severity.ERROR
+
+
+def test_score_block_rounded_to_a_whole_point_is_read_as_the_exact_count() -> None:
+    for seed in range(200):
+        rec = random_deal(random.Random(seed), 3)
+        r = replay(rec)
+        if r.taker_half is not None and r.taker_half % 2:
+            break
+    else:
+        pytest.fail("no generated 3-player deal leaves a half point")
+    rounded = (r.taker_half + 1) // 2
+    obj = orjson.loads(tc.dumps(rec))
+    obj["deal_info"]["score"] = {"attacker_points": rounded, "oudlers": r.bouts}
+    back = _loads(obj)
+    assert back.result is not None
+    assert back.result.taker_points == Points(r.taker_half)
+    assert replay(back).result_differences == []
+    obj["deal_info"]["score"] = {"attacker_points": rounded + 1}
+    assert [d.code for d in replay(_loads(obj)).result_differences] == [Code.POINTS_MISMATCH]
+
+
+@pytest.mark.parametrize(
+    ("score", "path", "expected"),
+    [
+        ([], "$.deal_info.score", "expected an object"),
+        ({"attacker_points": "many"}, "$.deal_info.score.attacker_points", "a number"),
+        ({"attacker_points": 95}, "$.deal_info.score.attacker_points", "between 0 and 91"),
+        ({"oudlers": 4}, "$.deal_info.score.oudlers", "0 to 3, found 4"),
+    ],
+)
+def test_bad_score_block_names_the_json_path(score: Any, path: str, expected: str) -> None:
+    code, where, message = _error(_log(score=score))
+    assert (code, where) == (Code.JSON_SCHEMA, path)
+    assert expected in message
 
 
 def test_unplayed_trailing_tricks_are_empty_strings() -> None:
@@ -367,7 +421,10 @@ def test_played_log_loads_and_replays_without_any_fault(path: Path) -> None:
     assert rec.play[0].leader == tc.seat_of_place(raw["deal_info"]["first_trick_lead"], 4)
     r = replay(rec)
     assert r.status is Status.SCORED
-    assert r.diagnostics == ()  # TarotClub is a rules engine: every card is legal
+    # TarotClub is a rules engine: every card is legal. Only the stale score block of
+    # tarotmag_17 (28 points recorded, 42 played) is a recorded-score mismatch.
+    stale = [Code.POINTS_MISMATCH] if path.stem == "tarotmag_17" else []
+    assert [d.code for d in r.diagnostics] == stale
     assert r.scores is not None
     assert sum(r.scores.values()) == 0
 
@@ -395,6 +452,10 @@ def test_stale_score_block_of_tarotmag_17_differs_from_the_play() -> None:
     assert r.score is not None
     assert r.scores is not None
     assert r.scores["S"] == -102
+    [stale] = r.diagnostics
+    assert (stale.code, stale.severity, stale.location.path) == (
+        Code.POINTS_MISMATCH, Severity.ERROR, "result.taker_points")
+    assert stale.message == "the result gives the taker 28 points; the play gives 42"
 
 
 @pytest.mark.parametrize("path", _files("played"))

@@ -41,12 +41,18 @@ TarotClub's conventions, as established from its source and checked on its own f
 * At 5 players TarotClub logs no called card, so such a record has no ``call`` and the
   replay reports it missing.
 
-The ``score`` block that some played logs carry (``attacker_points``, ``attacker_score``,
-``oudlers``…, written by older TarotClub versions from their own count) is never read back
-by TarotClub, so it can be stale: ``tarotmag_17.json`` says 28 points, while its play
+The ``score`` block that some played logs carry (``attacker_points``, ``oudlers``,
+``attacker_score``…, written by older TarotClub versions from their own count) is never read
+back by TarotClub, so it can be stale: ``tarotmag_17.json`` says 28 points, while its play
 gives 42 (lost by 9, -102 for the taker, which is what TarotClub's own unit test now
-expects). It is therefore kept out of :class:`~tarotnotation.records.Result` (nothing in
-it is checked) and preserved as ``TarotClub_*`` tags, e.g. ``TarotClub_attacker_points``.
+expects). Its facts go into the recorded result, ``attacker_points`` as
+:attr:`Result.taker_points` and ``oudlers`` as :attr:`Result.bouts`, so that the replay
+checks them against the play and reports a stale block as R103/R104 (a recorded-score
+mismatch). TarotClub writes whole points, rounding a half point to the winning camp: a
+count half a point from the exact one is read as the exact one. The block's other entries
+(``attacker_score``, the bonuses), whose meaning in the old versions is not established
+(28 points and 1 oudler do not give ``attacker_score`` 38 under any TarotClub formula), are
+kept unchecked as ``TarotClub_*`` tags, e.g. ``TarotClub_attacker_score``.
 
 **Leniency**: input is parsed with orjson; if that fails, trailing commas before ``]``
 or ``}`` outside strings are removed and the text is parsed again (some hand-edited
@@ -57,11 +63,13 @@ in ``Location.path``) or J003 (``version`` missing or other than 3: older TarotC
 have another layout, with a ``discard`` and tricks written by another routine, and must
 not be misread as version 3).
 
-The writer :func:`dumps` produces a played log. The format holds less than a record: the
-auction, the hands, the écart, names, comments and scores are not written (TarotClub
-derives the écart from the unplayed cards), and a record that the format cannot express
-(no contract or taker known, two poignées in one camp, a trick whose leader is not the
-previous winner) raises ``ValueError``.
+The writer :func:`dumps` produces a played log; a recorded result's taker points and bouts
+are written as a ``score`` block (``attacker_points``, ``oudlers``), which TarotClub
+ignores and :func:`read` maps back. The format holds less than a record: :func:`dropped`
+lists what a log written from a given record loses (the auction, the hands, the écart,
+names, tags, comments, the scores…), and a record that the format cannot express (no
+contract or taker known, two poignées in one camp, a trick whose leader is not the previous
+winner) raises ``ValueError``.
 
 >>> rec = loads('''{"version": "3", "deal_info": {"number_of_players": 4,
 ...   "taker": "South", "contract": "Guard", "slam": false, "first_trick_lead": "East",
@@ -98,6 +106,7 @@ from ..records import (
     Misere,
     PlayedCard,
     Poignee,
+    Points,
     Result,
     Trick,
 )
@@ -447,12 +456,8 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         declarations.insert(0, ChelemAnnouncement(seat=taker))
 
     tags: list[tuple[str, str]] = [("Source", "TarotClub")]
-    score = info.get("score")
-    if isinstance(score, dict):
-        for name, value in score.items():
-            if isinstance(name, str) and name.replace("_", "").isalnum():
-                tags.append((f"TarotClub_{name}", str(value)))
-    return _build({
+    points, bouts = _score_block(info.get("score"), tags)
+    record = _build({
         "tags": tags,
         "players": players,
         "dealer": None if slam else _previous(first, players),
@@ -461,6 +466,52 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         "play": play,
         "result": Result(contract=contract, taker=taker),
     })
+    if points is None and bouts is None:
+        return record
+    if points is not None and points.half % 2 == 0:
+        # TarotClub writes whole points, rounding a half point to the winning camp: a
+        # recorded count half a point from the exact one is that rounding, not a fault.
+        from ..replay import replay  # the replay imports no format module: no cycle
+
+        exact = replay(record).taker_half
+        if exact is not None and abs(exact - points.half) == 1:
+            points = Points(exact)
+    return record.model_copy(update={"result": Result(
+        contract=contract, taker=taker, taker_points=points, bouts=bouts)})
+
+
+#: The facts of TarotClub's ``score`` block checked against the play, and their fields.
+_SCORE_FACTS: Final = {"attacker_points": "taker_points", "oudlers": "bouts"}
+
+
+def _score_block(score: object, tags: list[tuple[str, str]]) -> tuple[Points | None,
+                                                                        int | None]:
+    """The taker's points and bouts of a ``score`` block; its other entries go to tags."""
+    if score is None:
+        return None, None
+    path = "$.deal_info.score"
+    if not isinstance(score, dict):
+        raise _error(path, f"expected an object (TarotClub's score block), found"
+                     f" {json_type(score)}")
+    points: Points | None = None
+    bouts: int | None = None
+    for name, value in score.items():
+        if name == "attacker_points":
+            try:
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise ValueError(f"found {json_type(value)}")
+                points = Points.parse(value)
+            except ValueError as err:
+                raise _error(f"{path}.{name}", "expected the attack's card points, a number"
+                             f" from 0 to 91: {err}") from None
+        elif name == "oudlers":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+                raise _error(f"{path}.{name}", "expected the attack's oudlers (bouts), 0 to"
+                             f" 3, found {_show(value)}")
+            bouts = value
+        elif name.replace("_", "").isalnum() and name.isascii():
+            tags.append((f"TarotClub_{name}", " ".join(str(value).split())))
+    return points, bouts
 
 
 def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
@@ -645,7 +696,7 @@ def dropped(record: DealRecord) -> list[str]:
         out.append("the declared size of poignées (TarotClub counts the cards shown)")
     res = record.result
     if res is not None:
-        kept = {"contract", "taker"}
+        kept = {"contract", "taker", "taker_points", "bouts"}
         facts = sorted(f for f in res.model_fields_set - kept - {"glyph", "comments"}
                        if getattr(res, f) not in (None, False))
         if facts:
@@ -710,20 +761,25 @@ def dumps(record: DealRecord) -> bytes:
     def joined(cards: CardSet | None) -> str:
         return "" if cards is None else ";".join(card_code(c) for c in cards)
 
-    return orjson.dumps({
-        "version": VERSION,
-        "deal_info": {
-            "number_of_players": record.players,
-            "taker": places[rep.taker],
-            "contract": _CONTRACT_NAMES[rep.contract],
-            "slam": chelem,
-            "first_trick_lead": PLACES[first],
-            "dog": joined(record.chien),
-            "attack_handle": joined(handles.get(True)),
-            "defense_handle": joined(handles.get(False)),
-        },
-        "tricks": tricks,
-    })
+    info: dict[str, Any] = {
+        "number_of_players": record.players,
+        "taker": places[rep.taker],
+        "contract": _CONTRACT_NAMES[rep.contract],
+        "slam": chelem,
+        "first_trick_lead": PLACES[first],
+        "dog": joined(record.chien),
+        "attack_handle": joined(handles.get(True)),
+        "defense_handle": joined(handles.get(False)),
+    }
+    res = record.result
+    if res is not None and (res.taker_points is not None or res.bouts is not None):
+        score: dict[str, Any] = {}
+        if res.taker_points is not None:
+            score["attacker_points"] = res.taker_points.as_number()
+        if res.bouts is not None:
+            score["oudlers"] = res.bouts
+        info["score"] = score
+    return orjson.dumps({"version": VERSION, "deal_info": info, "tricks": tricks})
 
 
 def dump(record: DealRecord, fp: IO[bytes]) -> None:
