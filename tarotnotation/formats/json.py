@@ -25,6 +25,7 @@ tarotnotation.diagnostics.TarotError: $.chien: error J002 json-schema: card 7H a
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final
@@ -53,6 +54,8 @@ __all__ = [
 #: The version of the JSON format written by this module.
 VERSION: Final = 1
 _KEY: Final = "tarotnotation"
+#: An optional key naming the JSON Schema (editors validate with it); read and ignored.
+_SCHEMA_KEY: Final = "$schema"
 _ADAPTER: Final = TypeAdapter(DealRecord)
 _DISCRIMINATORS: Final = frozenset({"poignee", "chelem", "misere"})
 
@@ -125,7 +128,7 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
         raise TarotError(Diagnostic.make(
             Code.JSON_VERSION, f"format version {version!r} is not known: expected"
             f" {VERSION}", path=f"{prefix}.{_KEY}"))
-    body = {k: v for k, v in obj.items() if k != _KEY}
+    body = {k: v for k, v in obj.items() if k != _KEY and k != _SCHEMA_KEY}
     try:
         return _ADAPTER.validate_python(body)
     except ValidationError as err:
@@ -202,35 +205,41 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
 
 
 def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
-    head = fh.read(1 << 16)
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:]
-    stripped = head.lstrip()
-    rest = fh.read()
-    whole = head + rest
-    if stripped.startswith(b"[") or not _first_line_is_object(stripped) or _is_document(whole):
-        # One JSON value (a record or an archive), or not JSON at all: one error then,
-        # rather than a phantom deal for every line of junk.
-        yield from _read_document(whole, name)
+    """Read a binary stream: JSON Lines line by line, or one JSON document whole.
+
+    The first non-blank line decides: a complete JSON object that is not an archive
+    document (no ``deals`` key) starts JSON Lines, read one line at a time from ``fh``
+    (memory does not grow with the archive); anything else is one JSON value (a record,
+    an archive, a list) or not JSON at all, read whole so that junk gives one error
+    rather than a phantom deal for every line.
+    """
+    offset = 0
+    lineno = 0
+    first = b""
+    for raw in iter(fh.readline, b""):
+        lineno += 1
+        if lineno == 1 and raw.startswith(_BOM):
+            offset += len(_BOM)
+            raw = raw[len(_BOM):]
+        if raw.strip():
+            first = raw
+            break
+        offset += len(raw)
+    if not first:
+        return  # an empty input holds no deal
+    try:
+        obj = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        obj = None
+    if not isinstance(obj, dict) or "deals" in obj:
+        yield from _read_document(first + fh.read(), name)
         return
-    yield from _read_lines(whole, name)
+    yield _one(obj, 1, "$", name, lineno, offset)
+    offset += len(first)
+    yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset)
 
 
-def _first_line_is_object(data: bytes) -> bool:
-    line = data.split(b"\n", 1)[0].strip()
-    try:
-        return isinstance(orjson.loads(line), dict)
-    except orjson.JSONDecodeError:
-        return False
-
-
-def _is_document(data: bytes) -> bool:
-    # One JSON value spanning the input (a record or an archive), not JSON Lines.
-    try:
-        orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return False
-    return True
+_BOM: Final = b"\xef\xbb\xbf"
 
 
 def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
@@ -261,10 +270,11 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         yield _one(item, i + 1, path, name, None)
 
 
-def _read_lines(data: bytes, name: str | None) -> Iterator[ReadDeal]:
-    index = 0
-    offset = 0
-    for lineno, raw in enumerate(data.splitlines(keepends=True), 1):
+def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int = 0,
+                offset: int = 0) -> Iterator[ReadDeal]:
+    """The deals of JSON Lines, one line at a time; counts continue from the arguments."""
+    for raw in iter(fh.readline, b""):
+        lineno += 1
         start = offset
         offset += len(raw)
         line = raw.strip()
@@ -297,11 +307,30 @@ def _one(obj: Any, index: int, path: str, name: str | None, line: int | None,
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a record in format version 1."""
     schema = _ADAPTER.json_schema(mode="serialization")
+    # A declaration serialises through a wrap serializer (to write ``kind`` first), which
+    # pydantic can only describe as "any object": take the three kinds from the validation
+    # schema, where each is exact, and require ``kind``, which the writer always writes.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # defaults such as CardSet() are not JSON values
+        exact = _ADAPTER.json_schema(mode="validation")["$defs"]
+    defs = schema["$defs"]
+    for name in ("Poignee", "ChelemAnnouncement", "Misere"):
+        decl = exact[name]
+        decl["required"] = ["kind", *decl.get("required", [])]
+        if name == "Poignee":  # the model's check: the size, the cards shown, or both
+            decl["anyOf"] = [{"required": ["size"]}, {"required": ["cards"]}]
+        defs[name] = decl
+    for name, definition in exact.items():  # what those refer to (MisereKind...)
+        defs.setdefault(name, definition)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "tarotnotation deal record, format version 1"
     props = schema.setdefault("properties", {})
-    schema["properties"] = {_KEY: {"const": VERSION, "description": "format version"},
-                            **props}
+    schema["properties"] = {
+        _KEY: {"const": VERSION, "description": "format version"},
+        _SCHEMA_KEY: {"type": "string", "description": "the JSON Schema of the record"
+                      " (optional, ignored by readers)"},
+        **props,
+    }
     return schema
 
 
