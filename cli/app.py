@@ -9,18 +9,20 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
-import orjson
 import typer
 
 from tarotnotation import __version__
-from tarotnotation.archive import CheckedDeal, check_paths, read_path
+from tarotnotation.archive import check_paths, read_path
 from tarotnotation.cards import Card
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
 from tarotnotation.records import DealRecord
 from tarotnotation.replay import Replay, Status, legal_moves, replay
 from tarotnotation.rules import Ruleset, RulesetError
+
+from . import validate as validate_mod
+from .common import command
 
 app = typer.Typer(
     name="tarot",
@@ -71,84 +73,10 @@ def _print_diag(d: Diagnostic, color: bool) -> None:
             typer.echo(f"    {line}")
 
 
-@app.command()
-def check(
-    paths: PathsArg,
-    strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
-    output: Annotated[str, typer.Option("--format", "-f",
-                                        help="text, json (one document) or jsonl.")] = "text",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
-    ruleset: RulesetOpt = None,
-) -> None:
-    """Validate every deal: cards, bids, écart, poignées, play and the recorded score.
-
-    Exit status: 0 when no error was found (no warning either, with --strict), 1 when
-    faults were found, 2 when the command itself could not run.
-    """
-    _check_exists(paths)
-    spec = _check_ruleset(ruleset)
-    if output not in ("text", "json", "jsonl"):
-        raise _fail("--format must be text, json or jsonl")
-    color = output == "text" and sys.stdout.isatty()
-    totals: Counter[str] = Counter()
-    files: set[str] = set()
-    by_code: Counter[str] = Counter()
-    records: list[dict[str, Any]] = []
-    for checked in check_paths(paths, jobs=jobs, ruleset=spec):
-        files.add(checked.file)
-        totals["deals"] += 1
-        totals["errors"] += checked.errors
-        totals["warnings"] += checked.warnings
-        if checked.errors:
-            totals["faulty"] += 1
-        elif checked.warnings:
-            totals["warned"] += 1
-        for d in checked.diagnostics:
-            by_code[f"{d.code.value} {d.code.slug}"] += 1
-        if output == "text":
-            if not quiet:
-                for d in checked.diagnostics:
-                    _print_diag(d, color)
-        else:
-            entry = _deal_json(checked)
-            if output == "jsonl":
-                sys.stdout.buffer.write(orjson.dumps(entry) + b"\n")
-            else:
-                records.append(entry)
-    summary = {
-        "files": len(files),
-        "deals": totals["deals"],
-        "clean": totals["deals"] - totals["faulty"] - totals["warned"],
-        "with_errors": totals["faulty"],
-        "with_warnings_only": totals["warned"],
-        "errors": totals["errors"],
-        "warnings": totals["warnings"],
-        "by_code": dict(by_code.most_common()),
-    }
-    if output == "json":
-        sys.stdout.buffer.write(orjson.dumps({"deals": records, "summary": summary},
-                                             option=orjson.OPT_INDENT_2) + b"\n")
-    elif output == "text":
-        typer.echo(
-            f"{summary['files']} file(s), {summary['deals']} deal(s): {summary['clean']} clean,"
-            f" {summary['with_errors']} with errors, {summary['with_warnings_only']} with"
-            f" warnings only ({summary['errors']} errors, {summary['warnings']} warnings)"
-        )
-    failed = totals["errors"] > 0 or (strict and totals["warnings"] > 0)
-    raise typer.Exit(1 if failed else 0)
-
-
-def _deal_json(checked: CheckedDeal) -> dict[str, Any]:
-    out: dict[str, Any] = {"file": checked.file, "deal": checked.index}
-    if checked.status is not None:
-        out["status"] = checked.status.value
-    if checked.scores is not None:
-        out["scores"] = dict(checked.scores)
-    if checked.taker_half is not None:
-        out["taker_points"] = checked.taker_half / 2
-    out["diagnostics"] = [d.to_dict() for d in checked.diagnostics]
-    return out
+app.command("validate", epilog=validate_mod.EPILOG, no_args_is_help=True)(
+    command(validate_mod.validate))
+app.command("check", hidden=True, epilog=validate_mod.EPILOG, no_args_is_help=True)(
+    command(validate_mod.validate))
 
 
 def _load_deals(path: Path) -> list[tuple[int, DealRecord | None, list[Diagnostic]]]:
@@ -405,7 +333,13 @@ def version() -> None:
 
 def main() -> None:
     """Entry point of the ``tarot`` script."""
-    app()
+    try:
+        app()
+    except BrokenPipeError:  # `tarot ... | head`: the reader went away
+        sys.stderr.close()
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
 
 
 __all__ = ["app", "main"]

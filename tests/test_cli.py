@@ -1,128 +1,157 @@
-"""The tarot command: exit codes, outputs, and no traceback on bad input."""
+"""The tarot command as a whole: help, version, usage errors, colour, ``python -m``.
+
+The helpers here run a command both ways the issue asks for: through typer's test runner
+(:func:`invoke`) and as a real subprocess of the installed entry point (:func:`run_exe`);
+the other ``test_cli_*`` modules import them.
+"""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-import orjson
 import pytest
 from typer.testing import CliRunner
 
+from tarotnotation import __version__
 from tarotnotation.cli.app import app
-from tarotnotation.notation import loads as tarot_loads
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-runner = CliRunner()
+FAULTY = EXAMPLES / "faulty"
+#: The installed entry point, next to the interpreter running the tests.
+TAROT = Path(sys.executable).parent / "tarot"
+CLEAN_EXAMPLES = sorted(p for p in EXAMPLES.rglob("*.tarot") if FAULTY not in p.parents)
+FAULTY_EXAMPLES = sorted(FAULTY.glob("*.tarot"))
 
 
-def _run(*args: str) -> tuple[int, str]:
-    result = runner.invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        result.exception)
-    return result.exit_code, result.output
+@dataclass(frozen=True)
+class Ran:
+    """What a command did: exit status, standard output, standard error."""
+
+    code: int
+    out: str
+    err: str
 
 
-def test_check_clean_examples_exits_zero() -> None:
-    code, out = _run("check", *map(str, sorted(EXAMPLES.glob("*.tarot"))))
-    assert code == 0
-    assert "0 with errors" in out
+def invoke(*args: str, stdin: str | bytes | None = None,
+           env: dict[str, str] | None = None) -> Ran:
+    """Run ``tarot ARGS`` through typer's test runner; fail on any uncaught exception."""
+    result = CliRunner().invoke(app, list(args), input=stdin, env=env)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"tarot {' '.join(args)} raised {result.exception!r}"
+                             ) from result.exception
+    return Ran(result.exit_code, result.stdout, result.stderr)
 
 
-def test_check_faulty_examples_names_each_fault_and_exits_one() -> None:
-    code, out = _run("check", str(EXAMPLES / "faulty"))
-    assert code == 1
-    for fault in ("P105 must-follow-suit", "E102 ecart-king-or-bout", "H102",
-                  "R101 score-mismatch", "S003 bad-card-code"):
-        assert fault in out
-    assert "revoke.tarot:21:8: deal 1, trick 3, seat S, card T19" in out
+def run_exe(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
+            env: dict[str, str] | None = None, module: bool = False) -> Ran:
+    """Run the installed ``tarot`` script (or ``python -m tarotnotation``) for real."""
+    command = [sys.executable, "-m", "tarotnotation"] if module else [str(TAROT)]
+    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    full_env.update(env or {})
+    done = subprocess.run([*command, *args], input=stdin, capture_output=True, cwd=cwd,
+                          env=full_env, timeout=120, check=False)
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    assert "Traceback" not in err, err
+    return Ran(done.returncode, out, err)
 
 
-def test_check_json_output_is_machine_readable() -> None:
-    code, out = _run("check", "--format", "json", str(EXAMPLES / "faulty" / "revoke.tarot"))
-    assert code == 1
-    doc = orjson.loads(out)
-    [diag] = doc["deals"][0]["diagnostics"]
-    assert (diag["code"], diag["line"], diag["col"], diag["trick"], diag["seat"]) == (
-        "P105", 21, 8, 3, "S")
-    assert doc["summary"]["errors"] == 1
+def rel(path: Path) -> str:
+    """A path relative to the repository, as the subprocess runs see it."""
+    return str(path.relative_to(ROOT))
 
 
-def test_check_strict_fails_on_warnings(tmp_path: Path) -> None:
-    sheet = tmp_path / "sheet.tarot"
-    sheet.write_text('[Players "4"]\nresult: garde taker E scores S-64 E+192 N-64 W-64\n',
-                     encoding="utf-8")
-    assert _run("check", str(sheet))[0] == 0
-    assert _run("check", "--strict", str(sheet))[0] == 1
+COMMANDS = ("validate", "replay", "score", "convert", "legal", "rules", "codes", "card")
 
 
-def test_check_parallel_gives_the_same_summary() -> None:
-    one = _run("check", "-q", str(EXAMPLES))[1]
-    two = _run("check", "-q", "--jobs", "2", str(EXAMPLES))[1]
-    assert one == two
+def test_the_entry_point_is_installed() -> None:
+    assert TAROT.exists(), f"{TAROT} missing: install the package (pip install -e .)"
 
 
-def test_check_missing_file_and_bad_ruleset_exit_two() -> None:
-    assert _run("check", "no/such/file.tarot")[0] == 2
-    assert _run("check", "--ruleset", "fft misere=maybe", str(EXAMPLES))[0] == 2
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    ran = invoke(command, "--help")
+    assert ran.code == 0
+    assert "Usage:" in ran.out
+    assert f"tarot {command}" in ran.out.split("Usage:", 1)[1], ran.out
 
 
-def test_check_ruleset_override_changes_the_verdict() -> None:
-    # Under pagat an Excuse on the last trick won by its own camp stays with it.
-    path = str(EXAMPLES / "excuse-last-trick.tarot")
-    assert _run("check", path)[0] == 0
-    code, out = _run("check", "--ruleset", "pagat", path)
-    assert code == 1
-    assert "R101 score-mismatch" in out
+def test_top_level_help_lists_the_commands_and_hides_check() -> None:
+    ran = invoke("--help")
+    assert ran.code == 0
+    for command in COMMANDS:
+        assert command in ran.out
+    assert " check " not in ran.out
 
 
-def test_replay_shows_tricks_comments_and_the_score() -> None:
-    code, out = _run("replay", str(EXAMPLES / "annotated.tarot"))
-    assert code == 0
-    assert " 1. E:T20 N:T21 W:T7 S:T15" in out
-    assert "{il fallait garder cette carte}" in out
-    assert "Scores: S +64  E +64  N -192  W +64" in out
+def test_version_option_and_command() -> None:
+    assert invoke("version").out.strip() == f"tarotnotation {__version__}"
 
 
-def test_score_lists_each_deal_and_totals() -> None:
-    code, out = _run("score", str(EXAMPLES / "score-sheet.tarot"))
-    assert code == 0
-    assert out.count("score-sheet.tarot #") == 8
-    assert out.strip().splitlines()[-1].startswith("Totals: S")
+def test_no_arguments_prints_help() -> None:
+    ran = run_exe()
+    assert ran.code in (0, 2)
+    assert "Usage:" in ran.out + ran.err
 
 
-def test_convert_tarot_to_json_and_back_is_lossless(tmp_path: Path) -> None:
-    src = EXAMPLES / "annotated.tarot"
-    as_json = tmp_path / "a.json"
-    back = tmp_path / "a.tarot"
-    assert _run("convert", str(src), str(as_json))[0] == 0
-    assert _run("convert", str(as_json), str(back))[0] == 0
-    assert back.read_text(encoding="utf-8") == src.read_text(encoding="utf-8")
-    assert tarot_loads(back.read_text(encoding="utf-8")).comments
+@pytest.mark.parametrize(("args", "message"), [
+    (("validate", "no/such/file.tarot"), "tarot: no/such/file.tarot: no such file or folder"),
+    (("validate", "no/such/*.tarot"), "tarot: no/such/*.tarot: no file matches this pattern"),
+    (("validate", "--set", "misere=maybe", "examples"),
+     "tarot: --rules/--set: rule switch misere cannot be 'maybe': expected on or off"),
+    (("validate", "--set", "misere", "examples"),
+     "tarot: --set 'misere': expected switch=value, e.g. --set misere=on"),
+    (("validate", "--rules", "bridge", "examples"),
+     "tarot: --rules/--set: unknown ruleset 'bridge': expected one of fft, pagat"),
+])
+def test_usage_errors_are_one_line_on_stderr_and_exit_two(args: tuple[str, ...],
+                                                          message: str) -> None:
+    ran = run_exe(*args)
+    assert ran.code == 2, ran
+    assert ran.out == ""
+    assert ran.err.strip().splitlines() == [message] or ran.err.startswith(message), ran.err
+    assert len(ran.err.strip().splitlines()) == 1
+    assert invoke(*args).code == 2
 
 
-def test_legal_lists_the_legal_cards_and_why_not_the_others() -> None:
-    code, out = _run("legal", str(EXAMPLES / "faulty" / "revoke.tarot"), "-t", "3", "-c", "3")
-    assert code == 0
-    assert "legal:" in out
-    assert "P105 must-follow-suit" in out
+def test_unknown_option_is_a_usage_error() -> None:
+    ran = run_exe("validate", "--format", "xml", "examples")
+    assert ran.code == 2
+    assert "xml" in ran.err
 
 
-def test_rules_codes_card_version() -> None:
-    assert "excuse_last_trick" in _run("rules")[1]
-    assert "P105  error    must-follow-suit" in _run("codes")[1]
-    assert "King of Hearts" in _run("card", "kh")[1]
-    assert _run("card", "ZZ")[0] == 2
-    assert _run("version")[1].startswith("tarotnotation ")
+def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
+    # Piped: no escape sequences, whatever NO_COLOR says.
+    ran = run_exe("validate", rel(FAULTY / "revoke.tarot"))
+    assert "\x1b[" not in ran.out
+    from tarotnotation.cli.common import use_color
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    old = os.environ.pop("NO_COLOR", None)
+    try:
+        assert use_color(Tty())
+        os.environ["NO_COLOR"] = "1"
+        assert not use_color(Tty())
+    finally:
+        os.environ.pop("NO_COLOR", None)
+        if old is not None:
+            os.environ["NO_COLOR"] = old
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00\xff garbage", b"[Players \"9\"]\n",
-                                     b'{"players": "x"}'])
+                                     b'{"players": "x"}', b"\xff\xfe\x00\x00", b"{"])
 def test_bad_input_never_ends_in_a_traceback(tmp_path: Path, content: bytes) -> None:
-    for suffix in (".tarot", ".json"):
+    for suffix in (".tarot", ".json", ".jsonl"):
         path = tmp_path / f"bad{suffix}"
         path.write_bytes(content)
-        for command in (["check", str(path)], ["replay", str(path)], ["score", str(path)],
+        for command in (["validate", str(path)], ["replay", str(path)], ["score", str(path)],
                         ["convert", str(path), "--to", "json"]):
-            code, _ = _run(*command)
-            assert code in (0, 1, 2)
+            ran = invoke(*command)
+            assert ran.code in (0, 1, 2), (command, ran)

@@ -1,0 +1,157 @@
+"""What every command shares: failing cleanly, colour, paths and globs, rulesets.
+
+Nothing here knows a rule or a format: it turns command-line words into the arguments of
+library calls, and library diagnostics into lines on a terminal.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import IO, NoReturn, ParamSpec
+
+import typer
+
+from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.rules import Ruleset, RulesetError
+
+#: Exit statuses of every command.
+EXIT_OK = 0
+EXIT_FAULTS = 1
+EXIT_USAGE = 2
+
+STDIN = "-"
+"""The path that names standard input."""
+
+_GLOB_MAGIC = frozenset("*?[")
+P = ParamSpec("P")
+
+
+class UsageError(Exception):
+    """A mistake of usage or an input/output failure: one line on stderr, exit status 2."""
+
+
+def command(fn: Callable[P, None]) -> Callable[P, None]:
+    """Wrap a command so that a :class:`UsageError` or an I/O failure ends it with one
+    line on standard error (``tarot: …``) and exit status 2, never a traceback."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            fn(*args, **kwargs)
+        except UsageError as err:
+            typer.echo(f"tarot: {err}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            where = f"{err.filename}: " if err.filename else ""
+            typer.echo(f"tarot: {where}{err.strerror or err}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+
+    return run
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command with ``tarot: message`` on stderr and exit status 2."""
+    raise UsageError(message)
+
+
+def use_color(stream: IO[str]) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def style(text: str, color: bool, **how: object) -> str:
+    """``text`` styled (``fg=``, ``bold=``…) when ``color`` is on, unchanged otherwise."""
+    return typer.style(text, **how) if color else text  # type: ignore[arg-type]
+
+
+def severity_color(severity: Severity) -> str:
+    """The colour of a severity's lines."""
+    return typer.colors.RED if severity is Severity.ERROR else typer.colors.YELLOW
+
+
+def diagnostic_lines(d: Diagnostic, color: bool) -> list[str]:
+    """A diagnostic as ``file:line:col: deal …: severity CODE slug: message``, then the
+    source line with its caret when the diagnostic has one."""
+    lines = [style(str(d), color, fg=severity_color(d.severity))]
+    if d.context:
+        lines.extend(f"    {line}" for line in d.context.rstrip("\n").split("\n"))
+    return lines
+
+
+def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[str]:
+    """Command-line paths as the library takes them: files and folders as given, glob
+    patterns expanded here (a quoted ``'archive/**/*.tarot'`` reaches us unexpanded),
+    ``-`` for standard input. A path that names nothing is a usage error."""
+    out: list[str] = []
+    for arg in args:
+        if arg == STDIN:
+            if not allow_stdin:
+                fail("standard input ('-') cannot be used here")
+            out.append(arg)
+        elif os.path.lexists(arg):
+            out.append(arg)
+        elif _GLOB_MAGIC & set(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+            if not matches:
+                fail(f"{arg}: no file matches this pattern")
+            out.extend(matches)
+        else:
+            fail(f"{arg}: no such file or folder")
+    return out
+
+
+def existing_file(arg: str) -> Path:
+    """A path that must name a readable file (not a folder)."""
+    path = Path(arg)
+    if not path.exists():
+        fail(f"{arg}: no such file")
+    if path.is_dir():
+        fail(f"{arg}: is a folder, expected a file")
+    return path
+
+
+def ruleset_spec(rules: str | None, sets: Iterable[str] | None) -> str | None:
+    """The canonical spec of ``--rules PRESET`` with each ``--set switch=value``, or None
+    when neither is given. A bad preset, switch or value is a usage error."""
+    sets = list(sets or ())
+    if rules is None and not sets:
+        return None
+    words = [(rules or "fft").strip() or "fft"]
+    for item in sets:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            fail(f"--set {item!r}: expected switch=value, e.g. --set misere=on")
+        words.append(f"{name.strip()}={value.strip()}")
+    return checked_spec(" ".join(words), "--rules/--set")
+
+
+def checked_spec(spec: str | None, option: str) -> str | None:
+    """``spec`` in canonical form, or a usage error naming ``option``."""
+    if spec is None:
+        return None
+    try:
+        return Ruleset.from_spec(spec).spec()
+    except RulesetError as err:
+        fail(f"{option}: {err}")
+
+
+def echo_err(message: str) -> None:
+    """A line on standard error."""
+    typer.echo(message, err=True)
+
+
+def stdout_bytes(data: bytes) -> None:
+    """Write bytes to standard output (flushing what typer wrote before)."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()

@@ -1,0 +1,267 @@
+"""How ``tarot validate`` reports: text, JSON, JSON Lines, GitHub annotations, JUnit XML.
+
+A reporter receives each checked deal in order (:meth:`Reporter.deal`) and the totals at
+the end (:meth:`Reporter.finish`). Streaming reporters print as deals arrive; the JSON
+document and the JUnit report need the totals first and print at the end.
+"""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import IO, Any, Final
+
+import orjson
+
+from tarotnotation.archive import CheckedDeal
+from tarotnotation.diagnostics import Diagnostic, Severity
+
+from .common import diagnostic_lines, style
+
+FORMATS: Final = ("text", "json", "jsonl", "github", "junit")
+
+
+@dataclass
+class Tally:
+    """The totals of a validation run."""
+
+    files: set[str] = field(default_factory=set)
+    deals: int = 0
+    valid: int = 0
+    """Deals without an error (warnings allowed)."""
+    with_errors: int = 0
+    with_warnings: int = 0
+    """Deals with at least one warning (with or without errors)."""
+    errors: int = 0
+    warnings: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+
+    def add(self, checked: CheckedDeal) -> None:
+        """Count one deal."""
+        self.files.add(checked.file)
+        self.deals += 1
+        errors, warnings = checked.errors, checked.warnings
+        self.errors += errors
+        self.warnings += warnings
+        if errors:
+            self.with_errors += 1
+        else:
+            self.valid += 1
+        if warnings:
+            self.with_warnings += 1
+        for d in checked.diagnostics:
+            self.by_code[f"{d.code.value} {d.code.slug}"] += 1
+
+    def failed(self, strict: bool) -> bool:
+        """True when the run must exit 1: an error, or a warning under ``strict``."""
+        return self.errors > 0 or (strict and self.warnings > 0)
+
+    def line(self) -> str:
+        """The summary in words."""
+        files = f"{len(self.files)} file{'s' if len(self.files) != 1 else ''}"
+        return (f"{self.deals} deal{'s' if self.deals != 1 else ''} read from {files}:"
+                f" {self.valid} valid, {self.with_errors} with errors,"
+                f" {self.with_warnings} with warnings"
+                f" ({self.errors} error{'s' if self.errors != 1 else ''},"
+                f" {self.warnings} warning{'s' if self.warnings != 1 else ''})")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary for machines."""
+        return {
+            "files": len(self.files),
+            "deals": self.deals,
+            "valid": self.valid,
+            "with_errors": self.with_errors,
+            "with_warnings": self.with_warnings,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "by_code": dict(self.by_code.most_common()),
+        }
+
+
+def deal_dict(checked: CheckedDeal) -> dict[str, Any]:
+    """One checked deal for machines: file, deal, valid, status, scores, diagnostics."""
+    out: dict[str, Any] = {"file": checked.file, "deal": checked.index,
+                           "valid": checked.errors == 0}
+    if checked.status is not None:
+        out["status"] = checked.status.value
+    if checked.scores is not None:
+        out["scores"] = dict(checked.scores)
+    if checked.taker_half is not None:
+        out["taker_points"] = checked.taker_half / 2
+    out["diagnostics"] = [d.to_dict() for d in checked.diagnostics]
+    return out
+
+
+class Reporter:
+    """Prints a validation run; subclasses choose the format."""
+
+    def __init__(self, out: IO[str], *, color: bool = False, quiet: bool = False,
+                 strict: bool = False) -> None:
+        self.out = out
+        self.color = color
+        self.quiet = quiet
+        self.strict = strict
+
+    def deal(self, checked: CheckedDeal) -> None:
+        """One deal, in the order of the run."""
+
+    def finish(self, tally: Tally) -> None:
+        """The end of the run."""
+
+    def _write(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+
+class TextReport(Reporter):
+    """Each diagnostic on its line (with the source line and caret), then the summary."""
+
+    def deal(self, checked: CheckedDeal) -> None:
+        """Print the deal's diagnostics."""
+        if self.quiet:
+            return
+        for d in checked.diagnostics:
+            for line in diagnostic_lines(d, self.color):
+                self._write(line)
+
+    def finish(self, tally: Tally) -> None:
+        """Print the summary line."""
+        failed = tally.failed(self.strict)
+        self._write(style(tally.line(), self.color, bold=True,
+                          fg="red" if failed else "green"))
+
+
+class JsonLinesReport(Reporter):
+    """One JSON object per deal, on its own line."""
+
+    def deal(self, checked: CheckedDeal) -> None:
+        """Print the deal as a line of JSON."""
+        self._write(orjson.dumps(deal_dict(checked)).decode())
+
+
+class JsonReport(Reporter):
+    """One JSON document: ``{"deals": [...], "summary": {...}}``."""
+
+    def __init__(self, out: IO[str], **kw: Any) -> None:
+        super().__init__(out, **kw)
+        self.deals: list[dict[str, Any]] = []
+
+    def deal(self, checked: CheckedDeal) -> None:
+        """Keep the deal for the document."""
+        self.deals.append(deal_dict(checked))
+
+    def finish(self, tally: Tally) -> None:
+        """Print the document."""
+        doc = {"deals": self.deals, "summary": tally.to_dict()}
+        self._write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_line(d: Diagnostic) -> str:
+    """A GitHub Actions workflow command for one diagnostic.
+
+    ``::error file=F,line=L,col=C,title=CODE::where: slug: message`` (``::warning`` for
+    warnings; the position fields that are unknown are left out). Values are escaped as
+    GitHub documents (``%``, CR and LF in the message; ``:`` and ``,`` in properties too).
+    """
+    loc = d.location
+    props = []
+    if loc.file is not None:
+        props.append(f"file={_gh_property(loc.file)}")
+    if loc.line is not None:
+        props.append(f"line={loc.line}")
+        if loc.col is not None:
+            props.append(f"col={loc.col}")
+    props.append(f"title={d.code.value}")
+    where = str(type(loc)(deal=loc.deal, trick=loc.trick, seat=loc.seat, card=loc.card,
+                          path=loc.path))
+    message = f"{d.code.slug}: {d.message}"
+    if where:
+        message = f"{where}: {message}"
+    kind = "error" if d.severity is Severity.ERROR else "warning"
+    return f"::{kind} {','.join(props)}::{_gh_data(message)}"
+
+
+class GithubReport(Reporter):
+    """GitHub Actions annotations, one per diagnostic, and the summary as a notice."""
+
+    def deal(self, checked: CheckedDeal) -> None:
+        """Print the deal's annotations."""
+        for d in checked.diagnostics:
+            self._write(github_line(d))
+
+    def finish(self, tally: Tally) -> None:
+        """Print the summary as a notice."""
+        self._write(f"::notice title=tarot validate::{_gh_data(tally.line())}")
+
+
+class JunitReport(Reporter):
+    """A JUnit XML report: a test suite per file, a test case per deal; errors (and, under
+    ``--strict``, warnings) are failures; other warnings go to the case's system-out."""
+
+    def __init__(self, out: IO[str], **kw: Any) -> None:
+        super().__init__(out, **kw)
+        self.root = ET.Element("testsuites", name="tarot validate")
+        self.suite: ET.Element | None = None
+        self.suite_file: str | None = None
+
+    def _suite(self, file: str) -> ET.Element:
+        if self.suite is None or self.suite_file != file:
+            self.suite = ET.SubElement(self.root, "testsuite", name=file, tests="0",
+                                       failures="0", errors="0", skipped="0")
+            self.suite_file = file
+        return self.suite
+
+    def deal(self, checked: CheckedDeal) -> None:
+        """Add the deal's test case."""
+        suite = self._suite(checked.file)
+        suite.set("tests", str(int(suite.get("tests", "0")) + 1))
+        case = ET.SubElement(suite, "testcase", classname=checked.file,
+                             name=f"deal {checked.index}")
+        failing = [d for d in checked.diagnostics
+                   if d.severity is Severity.ERROR or self.strict]
+        others = [d for d in checked.diagnostics if d not in failing]
+        if failing:
+            suite.set("failures", str(int(suite.get("failures", "0")) + 1))
+            first = failing[0]
+            failure = ET.SubElement(case, "failure", type=first.code.value,
+                                    message=f"{first.code.value} {first.code.slug}:"
+                                            f" {first.message}")
+            failure.text = "\n".join("\n".join(diagnostic_lines(d, False)) for d in failing)
+        if others:
+            out = ET.SubElement(case, "system-out")
+            out.text = "\n".join(str(d) for d in others)
+
+    def finish(self, tally: Tally) -> None:
+        """Print the XML document."""
+        suites = list(self.root)
+        self.root.set("tests", str(tally.deals))
+        self.root.set("failures", str(sum(int(s.get("failures", "0")) for s in suites)))
+        self.root.set("errors", "0")
+        ET.indent(self.root)
+        self._write('<?xml version="1.0" encoding="UTF-8"?>')
+        self._write(ET.tostring(self.root, encoding="unicode"))
+
+
+_REPORTERS: Final[dict[str, type[Reporter]]] = {
+    "text": TextReport,
+    "json": JsonReport,
+    "jsonl": JsonLinesReport,
+    "github": GithubReport,
+    "junit": JunitReport,
+}
+
+
+def reporter(fmt: str, *, color: bool, quiet: bool, strict: bool,
+             out: IO[str] | None = None) -> Reporter:
+    """The reporter of a ``--format`` value."""
+    return _REPORTERS[fmt](out or sys.stdout, color=color, quiet=quiet, strict=strict)

@@ -1,0 +1,147 @@
+"""``tarot validate``: check every deal of files, folders, globs or standard input."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from tarotnotation.archive import check_paths, expand_paths, format_of
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    STDIN,
+    checked_spec,
+    echo_err,
+    expand_arguments,
+    fail,
+    ruleset_spec,
+    use_color,
+)
+from .progress import FileProgress
+from .report import Tally, reporter
+
+
+class OutputFormat(StrEnum):
+    """What ``--format`` accepts."""
+
+    TEXT = "text"
+    JSON = "json"
+    JSONL = "jsonl"
+    GITHUB = "github"
+    JUNIT = "junit"
+
+
+EPILOG = """\
+Examples:
+
+  tarot validate examples/                      every record under a folder
+
+  tarot validate 'archive/**/*.tarot' -j 2      a glob, two worker processes
+
+  cat deals.jsonl | tarot validate -            standard input
+
+  tarot validate club/ --format github          annotations in GitHub Actions
+
+  tarot validate club/ --format junit -o report.xml
+
+  tarot validate old/ --rules pagat --set misere=on
+
+Exit status: 0 no error (nor warning, with --strict), 1 faults found, 2 usage or I/O error.
+"""
+
+PathsArg = Annotated[
+    list[str],
+    typer.Argument(help="Record files, folders (searched recursively), glob patterns, or -"
+                   " for standard input.", metavar="PATH..."),
+]
+RulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", metavar="PRESET",
+                 help="Ruleset preset (fft, pagat) for records that do not name one."),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", metavar="SWITCH=VALUE",
+                 help="Set a rule switch for records that do not name a ruleset"
+                 " (repeatable; see `tarot rules`)."),
+]
+ForceOpt = Annotated[
+    str | None,
+    typer.Option("--ruleset", metavar="SPEC",
+                 help="Replay every record under this ruleset, even one that names its own,"
+                 " e.g. 'pagat' or 'fft misere=on'."),
+]
+
+
+def validate(
+    paths: PathsArg,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Report format.",
+                                   case_sensitive=False)] = OutputFormat.TEXT,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="Text format: only the summary.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
+                                      help="Worker processes (0: one per core).")] = 1,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE",
+                                                help="Write the report to FILE.")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+                                          help="Say which format each file is read as"
+                                          " (on standard error).")] = False,
+) -> None:
+    """Validate every deal: cards, bids, écart, poignées, play and the recorded score.
+
+    Reads the text notation, JSON, JSON Lines and TarotClub files. Each fault is printed
+    as file:line:col: deal, trick, seat: severity CODE name: message, then a summary.
+    """
+    default = ruleset_spec(rules, sets)
+    forced = checked_spec(force, "--ruleset")
+    args = expand_arguments(paths)
+    if args.count(STDIN) > 1:
+        fail("standard input ('-') can be named only once")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    files = [str(p) for p in expand_paths(args)]
+    if verbose:
+        for f in files:
+            kind = "detected from the content" if f == STDIN else _format_of(f)
+            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {kind}")
+    sink: IO[str] = sys.stdout
+    if output is not None:
+        try:
+            sink = output.open("w", encoding="utf-8")
+        except OSError as err:
+            fail(f"{output}: cannot write: {err.strerror or err}")
+    try:
+        report = reporter(output_format.value, color=output is None and use_color(sys.stdout),
+                          quiet=quiet, strict=strict, out=sink)
+        tally = Tally()
+        with FileProgress(files) as progress:
+            for checked in check_paths(files, jobs=jobs, ruleset=forced,
+                                       default_ruleset=default):
+                progress.reached(checked.file)
+                tally.add(checked)
+                report.deal(checked)
+        report.finish(tally)
+    finally:
+        if sink is not sys.stdout:
+            sink.close()
+    if output is not None and output_format is not OutputFormat.TEXT:
+        echo_err(tally.line())
+    raise typer.Exit(EXIT_FAULTS if tally.failed(strict) else EXIT_OK)
+
+
+def _format_of(file: str) -> str:
+    try:
+        return format_of(Path(file))
+    except OSError as err:
+        return f"nothing: {err.strerror or err}"
