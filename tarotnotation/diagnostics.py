@@ -34,8 +34,8 @@ class Code(StrEnum):
     """Stable diagnostic codes. The letter names the stage, the number never changes.
 
     ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
-    ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called card, ``E`` chien and écart,
-    ``H`` declarations, ``P`` play, ``R`` recorded result.
+    ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
+    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result.
     """
 
     # syntax (text notation)
@@ -52,6 +52,8 @@ class Code(StrEnum):
     JSON_VERSION = "J003"
     # record model
     MALFORMED_RECORD = "M001"
+    # limits (tarotnotation.limits)
+    LIMIT_EXCEEDED = "L001"
     # rules
     UNKNOWN_RULESET = "X001"
     # deal
@@ -130,7 +132,6 @@ class Code(StrEnum):
 _WARNINGS: Final = frozenset(
     {
         Code.PETIT_SEC,
-        Code.ENCODING,
         Code.AUCTION_INCOMPLETE,
         Code.ALL_PASSED,
         Code.PLAY_INCOMPLETE,
@@ -146,11 +147,14 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.BAD_TAG: "a tag is malformed or has a value it cannot have",
     Code.UNTERMINATED_COMMENT: "a { comment } is never closed",
     Code.BAD_VALUE: "a value (seat, number, contract, ruleset) cannot be read",
-    Code.ENCODING: "the bytes are not valid UTF-8 (read as Latin-1 instead)",
+    Code.ENCODING: "the bytes are not valid UTF-8: the record is not read (the message gives"
+                   " the byte offset, and how to convert a Latin-1 or cp1252 file)",
     Code.JSON_SYNTAX: "the JSON text cannot be parsed",
     Code.JSON_SCHEMA: "the JSON does not match the record format; the path names the field",
     Code.JSON_VERSION: "the JSON names a format version this library does not know",
     Code.MALFORMED_RECORD: "the record is malformed (a card twice, a seat that does not exist, …)",
+    Code.LIMIT_EXCEEDED: "the input passes a size limit of tarotnotation.limits (a line, a"
+                         " record, a list, a number): that record is not read",
     Code.UNKNOWN_RULESET: "the ruleset names an unknown preset, switch or value",
     Code.PETIT_SEC: "a hand was petit sec: the deal should have been annulled",
     Code.PETIT_IN_CHIEN: "the Petit was turned up in the chien and the ruleset annuls the deal",

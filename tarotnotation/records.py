@@ -25,6 +25,7 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for DealRecord
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Final, Literal
 
@@ -194,6 +195,8 @@ class Points:
         if not isinstance(value, (int, float)):
             raise ValueError(f"expected a number of points, not {type(value).__name__}")
         doubled = value * 2
+        if isinstance(doubled, float) and not math.isfinite(doubled):  # 1e308, inf, nan
+            raise ValueError(f"points must lie between 0 and 91, not {value!r}")
         if doubled != int(doubled):
             raise ValueError(f"{value!r} is not a whole or half number of points")
         return cls(int(doubled))

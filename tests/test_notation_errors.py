@@ -165,18 +165,18 @@ def test_junk_before_the_first_record_is_reported_not_read() -> None:
     assert deals[1].line == 3
 
 
-def test_latin1_bytes_are_read_with_a_warning() -> None:
+def test_latin1_bytes_get_one_encoding_error_with_offset_and_hint() -> None:
+    # Issue 6 changed this: bytes that are not UTF-8 are no longer read as Latin-1 with a
+    # warning; the record gets one S007 error naming the byte offset, and how to convert.
     [deal] = list(read_file(FIXTURES / "latin1.tarot"))
-    assert deal.ok
+    assert deal.record is None
     [diag] = deal.diagnostics
     assert diag.code is Code.ENCODING
-    assert diag.severity is Severity.WARNING
-    assert diag.location.line == 1
-    assert deal.record is not None
-    assert deal.record.tag("Event") == "Club de Sète"
-    assert next(s.name for s in deal.record.seats) == "Renée"
-    assert deal.record.result is not None
-    assert deal.record.result.comments == ("noté par Renée",)
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (1, 18)
+    assert "byte 0xE8 at byte offset 17" in diag.message
+    assert "'Sète'" in diag.message
+    assert "iconv -f latin1 -t utf-8" in diag.message
 
 
 def test_utf8_bom_is_skipped() -> None:

@@ -49,6 +49,8 @@ from pydantic import ValidationError
 
 from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
+from ..encoding import not_utf8
+from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..records import FIELD_TAGS, DealRecord, Points, find_tag
 from ..rules import Ruleset, RulesetError, table
 from ..source import ReadDeal, SourceMap
@@ -248,6 +250,8 @@ class _Ctx:
     text: str = ""
     result_tag: tuple[Token, str] | None = None
     """A ``[Result "…"]`` tag, read as the result section (see :func:`_result_tag`)."""
+    text_lines: list[str] | None = None
+    """``text`` split into lines, on the first fault that shows its line."""
 
     def pos(self, path: str, token: Token) -> None:
         self.positions[path] = (self.line0 + (token.line or 1), token.column or 1)
@@ -256,9 +260,18 @@ class _Ctx:
               severity: Severity | None = None) -> None:
         line = self.line0 + (token.line or 1) if token is not None else self.line0 + 1
         col = token.column if token is not None else None
+        if len(self.diags) >= MAX_FAULTS:  # a record with a fault on every word
+            if len(self.diags) == MAX_FAULTS:
+                self.diags.append(Diagnostic.make(
+                    Code.LIMIT_EXCEEDED, exceeded("this record has more faults than",
+                                                  "MAX_FAULTS", "; the rest are not listed"),
+                    file=self.name, line=line, col=col, deal=self.deal))
+            return
         context = None
         if token is not None and col is not None and token.line is not None:
-            context = _caret(self.text.split("\n")[token.line - 1], col)
+            if self.text_lines is None:
+                self.text_lines = self.text.split("\n")
+            context = _caret(self.text_lines[token.line - 1], col)
         self.diags.append(Diagnostic.make(
             code, message, severity=severity, context=context,
             file=self.name, line=line, col=col, deal=self.deal,
@@ -303,13 +316,15 @@ def _inner(tok: Token, index: int, word: str) -> Token:
 def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
     bits = 0
     for tok in tokens:
-        for word in tok.split():
+        starts: list[int] | None = None
+        for k, word in enumerate(tok.split()):
             card = parse_card(word)
             assert card is not None  # the grammar only lets card codes through
             if bits >> card & 1:
-                at = [m.start() for m in _NONSPACE.finditer(tok) if parse_card(m.group()) is card]
+                if starts is None:  # where each word starts, found once per run
+                    starts = [m.start() for m in _NONSPACE.finditer(tok)]
                 ctx.error(Code.BAD_VALUE, f"{card.code} is written twice in {where}",
-                          _inner(tok, at[-1], word))
+                          _inner(tok, starts[k], word))
             bits |= 1 << card
     return CardSet(bits)
 
@@ -452,7 +467,7 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
             except ValueError as err:
                 ctx.error(Code.BAD_VALUE, f"points: {err}", first)
         elif name == "bouts":
-            if int(first) > 3:  # type: ignore[arg-type]
+            if len(first) > MAX_DIGITS or int(first) > 3:  # type: ignore[arg-type]
                 ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {first}", first)
             else:
                 out[name] = int(first)  # type: ignore[arg-type]
@@ -465,6 +480,10 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 seat = tok[:cut]
                 if seat in scores:
                     ctx.error(Code.BAD_VALUE, f"the result gives {seat}'s score twice", tok)
+                if len(tok) - cut - 1 > MAX_DIGITS:
+                    ctx.error(Code.LIMIT_EXCEEDED, exceeded(
+                        f"{seat}'s score has more than", "MAX_DIGITS", "digits"), tok)
+                    continue
                 scores[seat] = int(tok[cut:])
                 ctx.pos(f"result.scores.{seat}", tok)
             out["scores"] = scores
@@ -798,7 +817,9 @@ class _Chunk:
     line: int
     offset: int
     lines: list[str]
-    bad_line: int | None = None
+    fault: tuple[Code, str, int, int | None] | None = None
+    """Why the record is not parsed (S007, L001): code, message, line and column."""
+    size: int = 0
 
 
 def _opens_comment(line: str) -> bool:
@@ -818,28 +839,71 @@ def _opens_comment(line: str) -> bool:
     return False
 
 
-def _lines(source: IO[str] | IO[bytes]) -> Iterator[tuple[str, int, bool]]:
-    """(line without its end, offset of its start, decoded as Latin-1) for each line."""
+_SHOWN_PREFIX: Final = 200
+def _raw_lines(source: IO[str] | IO[bytes]) -> Iterator[tuple[str | bytes, int]]:
+    """Each line with its end, and its size; a line longer than the limit is cut short.
+
+    Lines are read with ``readline(limit)``, so an endless line is skipped, never held
+    whole. A source that can only be iterated over gives its lines as they come.
+    """
+    limit = MAX_RECORD_CHARS
+    readline = getattr(source, "readline", None)
+    try:
+        if readline is None:
+            raise NotImplementedError
+        raw = readline(limit + 1)
+    except (NotImplementedError, OSError):
+        for raw in source:
+            size = len(raw)
+            yield (raw[:_SHOWN_PREFIX], size) if size > limit else (raw, size)
+        return
+    while raw:
+        size = len(raw)
+        if size > limit and raw[-1:] not in ("\n", b"\n"):
+            while True:  # skip the rest of the line
+                more = readline(1 << 16)
+                size += len(more)
+                if not more or more[-1:] in ("\n", b"\n"):
+                    break
+            raw = raw[:_SHOWN_PREFIX]
+        yield raw, size
+        raw = readline(limit + 1)
+
+
+def _lines(source: IO[str] | IO[bytes]
+           ) -> Iterator[tuple[str, int, tuple[Code, str, int | None] | None]]:
+    """(line without its end, offset of its start, fault) for each line.
+
+    The fault is None, or why the line cannot be read: it is not UTF-8 (S007), or it is
+    longer than :data:`~tarotnotation.limits.MAX_RECORD_CHARS` (L001: only its start is
+    kept, the rest is skipped without being held in memory).
+    """
     first = True
     offset = 0
-    for raw in source:
+    for raw, size in _raw_lines(source):
         start = offset
-        offset += len(raw)
-        bad = False
+        offset += size
+        fault: tuple[Code, str, int | None] | None = None
+        if size > len(raw):
+            fault = (Code.LIMIT_EXCEEDED, exceeded(
+                "this line has more than", "MAX_RECORD_CHARS",
+                "characters; this record is not read"), None)
         if isinstance(raw, bytes):
             raw = raw.rstrip(b"\r\n")
             try:
                 text = raw.decode("utf-8")
-            except UnicodeDecodeError:
+            except UnicodeDecodeError as err:
                 text = raw.decode("latin-1")
-                bad = True
+                if fault is None:
+                    msg, col = not_utf8(raw, err, start)
+                    fault = (Code.ENCODING, msg + "; this record is not read", col)
         else:
             text = raw.rstrip("\r\n")
         if first:
             first = False
             if text.startswith("\ufeff"):
                 text = text[1:]
-        yield text, start, bad
+        yield text, start, fault
 
 
 def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_Chunk]:
@@ -853,7 +917,7 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
     content = False
     gap = False
     number = 0
-    for text, offset, bad in _lines(source):
+    for text, offset, fault in _lines(source):
         number += 1
         stripped = text.lstrip(" \t")
         if stripped.startswith("["):
@@ -873,10 +937,21 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
                 continue
         else:
             gap = True
+            if fault is not None and chunk is None and not tags_only:
+                chunk = _Chunk(number, offset, [])  # an endless blank line, reported
             if chunk is None or tags_only:
                 continue
-        if bad and chunk.bad_line is None:
-            chunk.bad_line = number
+        if chunk.fault is not None:
+            continue  # the record will not be parsed: hold none of it
+        chunk.size += len(text) + 1
+        if fault is None and chunk.size > MAX_RECORD_CHARS:
+            fault = (Code.LIMIT_EXCEEDED, exceeded(
+                "this record has more than", "MAX_RECORD_CHARS",
+                "characters; it is not read"), None)
+        if fault is not None:
+            chunk.fault = (fault[0], fault[1], number, fault[2])
+            chunk.lines.clear()
+            continue
         chunk.lines.append(text)
     if chunk is not None:
         yield chunk
@@ -884,16 +959,16 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
 
 def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     for index, chunk in enumerate(_chunks(source), 1):
-        diags: list[Diagnostic] = []
-        if chunk.bad_line is not None:
-            diags.append(Diagnostic.make(
-                Code.ENCODING, "this record is not valid UTF-8: read as Latin-1",
-                severity=Severity.WARNING, file=name, line=chunk.bad_line, deal=index,
-            ))
+        if chunk.fault is not None:  # not UTF-8, or too long: one error, and go on
+            code, msg, line, col = chunk.fault
+            yield ReadDeal(index, None, (Diagnostic.make(
+                code, msg, file=name, line=line, col=col, deal=index),),
+                None, chunk.line, chunk.offset)
+            continue
         while chunk.lines and not chunk.lines[-1].strip():
             chunk.lines.pop()
         yield parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
-                           offset=chunk.offset, diagnostics=diags)
+                           offset=chunk.offset)
 
 
 def read(source: str | os.PathLike[str] | IO[str] | IO[bytes], *,
@@ -911,7 +986,7 @@ def read(source: str | os.PathLike[str] | IO[str] | IO[bytes], *,
 
 
 def read_file(path: str | os.PathLike[str], *, name: str | None = None) -> Iterator[ReadDeal]:
-    """Each record of a ``.tarot`` file (UTF-8; other bytes are read as Latin-1, with S007)."""
+    """Each record of a ``.tarot`` file (UTF-8; a record with other bytes gets an S007 error)."""
     file = os.fspath(path)
     with open(file, "rb") as fp:
         yield from _read_stream(fp, name or file)
