@@ -1,8 +1,9 @@
 """Many files of any format as one stream of deals; checking archives, in parallel.
 
-:func:`read_path` picks a reader by the file's extension (``.tarot``; ``.json``,
-``.jsonl``, ``.ndjson``; TarotClub's JSON deal files are recognised by their content) and
-yields :class:`~tarotnotation.source.ReadDeal` values. :func:`check_paths` reads and replays
+:func:`read_path` picks a reader by the file's content (the text notation, JSON, JSON
+Lines, TarotClub's logs and deal files; see :mod:`tarotnotation.formats.detect`), the
+extension being only a fallback, and yields :class:`~tarotnotation.source.ReadDeal`
+values; ``-`` is standard input. :func:`check_paths` reads and replays
 every deal of every file, each deal on its own: a deal that cannot be read or replayed
 is reported and the next one goes on. With ``jobs > 1`` files are checked in parallel
 worker processes.
@@ -23,29 +24,45 @@ worker processes.
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import IO, Any, Final
 
 from .diagnostics import Code, Diagnostic, Severity
+from .formats import detect
 from .records import DealRecord
 from .replay import Replay, Status, replay
 from .source import ReadDeal
 
-__all__ = ["SUFFIXES", "CheckedDeal", "check_paths", "expand_paths", "read_path"]
+__all__ = [
+    "STDIN",
+    "SUFFIXES",
+    "CheckedDeal",
+    "check_paths",
+    "expand_paths",
+    "format_name",
+    "format_of",
+    "read_path",
+    "read_stream",
+]
 
-#: File extensions read from folders, by format.
-SUFFIXES: Final = {".tarot": "tarot", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+#: File extensions read from folders, and the format each suggests.
+SUFFIXES: Final = detect.SUFFIXES
+#: The path that names standard input.
+STDIN: Final = "-"
 
 
 def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files named, and the record files found (recursively, sorted) in folders named."""
+    """Files named (and ``-``), and the record files found (recursively, sorted) in
+    folders named: those whose extension is one of :data:`SUFFIXES`."""
     for p in paths:
         path = Path(p)
-        if path.is_dir():
+        if str(p) != STDIN and path.is_dir():
             yield from sorted(
                 f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
             )
@@ -53,33 +70,43 @@ def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def format_of(path: Path) -> str:
-    """``tarot``, ``json`` or ``tarotclub``, from the extension and a peek at the content."""
-    kind = SUFFIXES.get(path.suffix.lower(), "tarot")
-    if kind == "json":
-        with path.open("rb") as fh:
-            head = fh.read(4096)
-        if b'"deal_info"' in head or b'"Dog"' in head:
-            return "tarotclub"
-    return kind
+def format_of(path: str | Path) -> str:
+    """The format of a file, detected from its content: ``tarot``, ``json``, ``jsonl``,
+    ``tarotclub`` or ``tarotclub-deal`` (:func:`format_name` names it for people).
+
+    Raises ``OSError`` when the file cannot be read. Standard input (``-``) cannot be
+    peeked at without consuming it: :func:`read_path` detects its format as it reads.
+    """
+    return detect.detect(path)
+
+
+format_name = detect.format_name
+
+
+def _unreadable(file: str, err: OSError) -> ReadDeal:
+    return ReadDeal(1, None, (Diagnostic.make(
+        Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}", file=file),))
 
 
 def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
-    """Every deal of one file; a file that cannot be opened gives one unreadable deal."""
+    """Every deal of one file (``-``: standard input), in the format detected from its
+    content unless ``fmt`` names one; a file that cannot be opened gives one unreadable
+    deal."""
+    if str(path) == STDIN:
+        yield from read_stream(sys.stdin.buffer, "<stdin>", fmt)
+        return
     path = Path(path)
     try:
         kind = fmt or format_of(path)
     except OSError as err:
-        yield ReadDeal(1, None, (Diagnostic.make(
-            Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}",
-            file=str(path)),))
+        yield _unreadable(str(path), err)
         return
     try:
-        if kind == "json":
+        if kind in ("json", "jsonl"):
             from .formats import json as json_format
 
             yield from json_format.read(path, name=str(path))
-        elif kind == "tarotclub":
+        elif kind in ("tarotclub", "tarotclub-deal"):
             from .formats import tarotclub
 
             yield from tarotclub.read(path)
@@ -88,9 +115,54 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
 
             yield from notation.read(path)
     except OSError as err:
-        yield ReadDeal(1, None, (Diagnostic.make(
-            Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}",
-            file=str(path)),))
+        yield _unreadable(str(path), err)
+
+
+def read_stream(fh: IO[bytes], name: str, fmt: str | None = None) -> Iterator[ReadDeal]:
+    """Every deal of a binary stream (standard input, a pipe…), its format detected from
+    the first bytes unless ``fmt`` names one; JSON Lines and the notation are read as
+    they come, in constant memory."""
+    head = b""
+    try:
+        if fmt is None:
+            fmt, head = detect.detect_stream(fh)
+        stream: IO[bytes] = io.BufferedReader(_Prefixed(head, fh)) if head else fh
+        if fmt in ("json", "jsonl"):
+            from .formats import json as json_format
+
+            yield from json_format.read(stream, name=name)
+        elif fmt in ("tarotclub", "tarotclub-deal"):
+            from .formats import tarotclub
+
+            yield from tarotclub.read(stream, name=name)
+        else:
+            from . import notation
+
+            yield from notation.read(stream, name=name)
+    except OSError as err:
+        yield _unreadable(name, err)
+
+
+class _Prefixed(io.RawIOBase):
+    """A binary stream: bytes already read (to detect the format), then the rest."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +238,11 @@ def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | No
                 yield check_deal(item, f, ruleset, default_ruleset=default_ruleset)
         return
     with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1)) as pool:
-        for batch in pool.map(_check_file, [(f, ruleset, default_ruleset) for f in files],
-                              chunksize=4):
-            yield from batch
+        # Standard input is this process's own: it is read here, in its place in the order.
+        batches = pool.map(_check_file, [(f, ruleset, default_ruleset) for f in files
+                                         if f != STDIN], chunksize=4)
+        for f in files:
+            if f == STDIN:
+                yield from _check_file((f, ruleset, default_ruleset))
+            else:
+                yield from next(batches)

@@ -1,0 +1,184 @@
+"""Formats detected by content: whatever a file is called (``.txt``, no suffix, the wrong
+suffix) or when it comes on standard input, each format is recognised and read."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tarotnotation import archive, notation
+from tarotnotation.cards import CardSet
+from tarotnotation.formats import detect
+from tarotnotation.formats import json as tjson
+from tarotnotation.formats import tarotclub as tc
+from tarotnotation.records import DealRecord
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def _records(name: str) -> list[DealRecord]:
+    return [d.record for d in notation.read(EXAMPLES / name) if d.record is not None]
+
+
+def _club_deal_file(rec: DealRecord) -> bytes:
+    """A TarotClub deal file (hands only) of a record, as TarotClub's DealFile writes it."""
+    assert rec.hands is not None
+    assert rec.chien is not None
+    obj: dict[str, str] = {"version": "3", "FirstPlayer": tc.PLACES[rec.seat_index(
+        rec.first_seat)], "Dog": ";".join(tc.card_code(c) for c in rec.chien)}
+    for i, place in enumerate(tc.PLACES):
+        hand = rec.hands[rec.seat_ids[i]] if i < rec.players else CardSet()
+        obj[place] = ";".join(tc.card_code(c) for c in hand)
+    return orjson.dumps(obj, option=orjson.OPT_INDENT_2)
+
+
+def _samples() -> dict[str, tuple[str, bytes]]:
+    """Case name -> (expected format, content), each written by the project itself."""
+    prise = _records("prise.tarot")[0]
+    sheet = _records("score-sheet.tarot")
+    club = tc.dumps(prise)
+    pretty_club = orjson.dumps(orjson.loads(club), option=orjson.OPT_INDENT_2)
+    lines = io.BytesIO()
+    tjson.write(sheet, lines)
+    archive_doc = io.BytesIO()
+    tjson.write(sheet, archive_doc, lines=False)
+    return {
+        "notation": ("tarot", (EXAMPLES / "prise.tarot").read_bytes()),
+        "notation-score-sheet": ("tarot", (EXAMPLES / "score-sheet.tarot").read_bytes()),
+        "json-record": ("json", tjson.dumps(prise)),
+        "json-record-pretty": ("json", tjson.dumps(prise, indent=True)),
+        "json-record-with-bom": ("json", b"\xef\xbb\xbf" + tjson.dumps(prise)),
+        "json-archive-document": ("json", archive_doc.getvalue()),
+        "json-list-of-records": ("json", b"[\n" + b",\n".join(
+            tjson.dumps(r) for r in sheet) + b"\n]"),
+        "json-lines": ("jsonl", lines.getvalue()),
+        "json-lines-crlf": ("jsonl", lines.getvalue().replace(b"\n", b"\r\n")),
+        "tarotclub-log": ("tarotclub", club),
+        "tarotclub-log-pretty": ("tarotclub", pretty_club),
+        "tarotclub-log-trailing-commas": ("tarotclub", pretty_club.replace(
+            b'"\n  ]', b'",\n  ]', 1)),
+        "tarotclub-deal-file": ("tarotclub-deal", _club_deal_file(prise)),
+    }
+
+
+SAMPLES = _samples()
+
+
+@pytest.mark.parametrize("case", sorted(SAMPLES))
+@pytest.mark.parametrize("name", ["deal.txt", "deal", "deal.json", "deal.tarot"])
+def test_format_is_detected_by_content_whatever_the_name(tmp_path: Path, case: str,
+                                                          name: str) -> None:
+    fmt, data = SAMPLES[case]
+    path = tmp_path / name
+    path.write_bytes(data)
+    assert archive.format_of(path) == fmt
+    assert detect.sniff(data, complete=True) == fmt
+
+
+@pytest.mark.parametrize("case", sorted(SAMPLES))
+def test_every_detected_file_reads_as_its_source(tmp_path: Path, case: str) -> None:
+    _, data = SAMPLES[case]
+    path = tmp_path / "deal.txt"
+    path.write_bytes(data)
+    items = list(archive.read_path(path))
+    assert items
+    assert all(item.ok for item in items), [str(d) for i in items for d in i.diagnostics
+                                            if d.severity.value == "error"]
+    if case.startswith("tarotclub-log"):
+        [item] = items
+        warned = [d.code.value for d in item.diagnostics]
+        assert warned == (["J001"] if case.endswith("trailing-commas") else [])
+        assert item.record is not None
+        assert item.record.play == tc.loads(SAMPLES["tarotclub-log"][1]).play
+    elif case == "tarotclub-deal-file":
+        [item] = items
+        assert item.record is not None
+        assert item.record.hands == _records("prise.tarot")[0].hands
+    elif "score-sheet" in case or case in ("json-lines", "json-lines-crlf",
+                                             "json-archive-document", "json-list-of-records"):
+        assert [i.record for i in items] == _records("score-sheet.tarot")
+    else:
+        assert [i.record for i in items] == _records("prise.tarot")
+
+
+def test_long_first_json_line_is_still_json_lines(tmp_path: Path) -> None:
+    rec = _records("annotated.tarot")[0]
+    long_comment = "x" * (detect.HEAD + 100)
+    big = rec.model_copy(update={"comments": (long_comment,)})
+    path = tmp_path / "big"
+    path.write_bytes(tjson.dumps(big) + b"\n" + tjson.dumps(rec) + b"\n")
+    assert archive.format_of(path) == "jsonl"
+    assert [d.record for d in archive.read_path(path)] == [big, rec]
+
+
+@pytest.mark.parametrize(
+    ("content", "suffix", "fmt"),
+    [
+        (b"", ".jsonl", "jsonl"),
+        (b"", "", "tarot"),
+        (b"\x00\x01\x02 junk", ".json", "json"),
+        (b"\x00\x01\x02 junk", ".txt", "tarot"),
+        (b"hand S: 1S 2S", ".json", "tarot"),
+        (b'[Event "x"]', ".json", "tarot"),
+        (b"[]", ".tarot", "json"),
+        (b"{a comment} [Event", ".json", "tarot"),
+        (b'{"deal_info": {', ".tarot", "tarotclub"),
+        (b'{"players": 4,', ".tarot", "json"),
+    ],
+)
+def test_content_decides_and_the_suffix_is_the_fallback(content: bytes, suffix: str,
+                                                        fmt: str) -> None:
+    assert detect.sniff(content, suffix=suffix) == fmt
+
+
+def test_every_format_has_a_name_for_people() -> None:
+    assert set(detect.FORMATS) == {fmt for fmt, _ in SAMPLES.values()}
+    for fmt in detect.FORMATS:
+        assert archive.format_name(fmt) == detect.FORMATS[fmt]
+    assert archive.format_name("tarotclub") == "a TarotClub played-deal log"
+
+
+class _Stdin:
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BufferedReader(io.BytesIO(data))
+
+    def close(self) -> None:  # multiprocessing closes standard input in its workers
+        self.buffer.close()
+
+
+@pytest.mark.parametrize("case", sorted(SAMPLES))
+def test_standard_input_is_read_in_any_format(monkeypatch: pytest.MonkeyPatch,
+                                              case: str, tmp_path: Path) -> None:
+    _, data = SAMPLES[case]
+    path = tmp_path / "same.txt"
+    path.write_bytes(data)
+    monkeypatch.setattr(sys, "stdin", _Stdin(data))
+    from_stdin = list(archive.read_path("-"))
+    assert [d.record for d in from_stdin] == [d.record for d in archive.read_path(path)]
+    files = {d.location.file for item in from_stdin for d in item.diagnostics}
+    assert files <= {"<stdin>"}
+
+
+def test_standard_input_is_checked_in_its_place_in_parallel_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _, data = SAMPLES["json-lines"]
+    paths = [str(EXAMPLES / "prise.tarot"), "-", str(EXAMPLES / "faulty" / "revoke.tarot")]
+    runs = []
+    for jobs in (1, 2):
+        monkeypatch.setattr(sys, "stdin", _Stdin(data))
+        runs.append([(c.file, c.index, c.errors, [d.code for d in c.diagnostics])
+                     for c in archive.check_paths(paths, jobs=jobs)])
+    assert runs[0] == runs[1]
+    assert [f for f, *_ in runs[0]] == [paths[0], *["-"] * 8, paths[2]]
+
+
+def test_folders_give_the_record_files_and_dash_stays_standard_input(tmp_path: Path) -> None:
+    for name in ("a.tarot", "b.json", "c.jsonl", "d.ndjson", "notes.txt", "e.TAROT"):
+        (tmp_path / name).write_bytes(b"")
+    found = [p.name for p in archive.expand_paths([tmp_path, "-"])]
+    assert found == ["a.tarot", "b.json", "c.jsonl", "d.ndjson", "e.TAROT", "-"]
