@@ -11,6 +11,7 @@ the play (points of the taker's tricks + écart or chien, then the Excuse rule).
 
 from __future__ import annotations
 
+import io
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import orjson
 import pytest
 
+from tarotnotation import notation
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.diagnostics import Code, Severity, TarotError
 from tarotnotation.formats import tarotclub as tc
@@ -28,6 +30,7 @@ from tarotnotation.rules import Camp, Contract
 from tarotnotation.simulate import random_deal
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tarotclub"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _files(kind: str) -> list[Any]:
@@ -368,6 +371,95 @@ def test_writer_refuses_what_the_format_cannot_hold() -> None:
     extra = Poignee(seat="N", cards=CardSet.of(Card.T3))
     with pytest.raises(ValueError, match="one handle per team"):
         tc.dumps(two.model_copy(update={"declarations": (*two.declarations, extra)}))
+
+
+def _example_params() -> list[Any]:
+    out = []
+    for path in sorted(EXAMPLES.glob("*.tarot")):
+        for item in notation.read(path):
+            assert item.record is not None, f"{path.name} deal {item.index} does not read"
+            out.append(pytest.param(item.record, id=f"{path.stem}#{item.index}"))
+    return out
+
+
+#: Examples whose score a TarotClub log cannot carry, and the entry of dropped() that says so.
+SCORE_LOST: dict[str, str] = {
+    "five-players#1": "the called card (KD)",  # no call: the partner is unknown
+    "misere#1": "misère declarations (N)",
+    "score-sheet#2": "the recorded result (petit_au_bout",
+}
+#: Examples that a TarotClub log cannot express at all.
+REFUSED: dict[str, str] = {"score-sheet#1": "the poignée of S gives no cards"}
+
+
+@pytest.mark.parametrize("rec", _example_params())
+def test_tarot_to_tarotclub_to_tarot_keeps_the_cards_the_play_and_the_score(
+        rec: DealRecord, request: pytest.FixtureRequest) -> None:
+    case = request.node.callspec.id
+    if case in REFUSED:
+        with pytest.raises(ValueError, match=REFUSED[case]):
+            tc.dumps(rec)
+        return
+    back = notation.loads(notation.dumps(tc.loads(tc.dumps(rec))))
+    before, after = replay(rec), replay(back)
+    assert [(t.leader, t.cards, t.winner) for t in after.tricks] == [
+        (t.leader, t.cards, t.winner) for t in before.tricks]
+    assert back.chien == rec.chien
+    assert (after.taker, after.contract) == (before.taker, before.contract)
+    if rec.hands is not None:  # derived again from the play and the dog
+        assert after.hands == before.hands
+    lost = tc.dropped(rec)
+    if case in SCORE_LOST:
+        assert after.scores != before.scores
+        assert any(entry.startswith(SCORE_LOST[case]) for entry in lost), lost
+    else:
+        assert after.scores == before.scores
+        assert after.scores is not None
+        assert after.result_differences == []
+
+
+@pytest.mark.parametrize("rec", _example_params())
+def test_dropped_names_every_section_the_log_loses(rec: DealRecord) -> None:
+    lost = " / ".join(tc.dropped(rec))
+    assert ("tags (" in lost) == bool(rec.tags)
+    assert ("player names" in lost) == any(s.name for s in rec.seats)
+    assert ("the auction" in lost) == bool(rec.auction)
+    assert ("the called card" in lost) == (rec.call is not None)
+    assert ("the hands" in lost) == (rec.hands is not None)
+    annotated = rec.comments or rec.glyph or any(
+        t.comments or t.glyph or any(c.comments or c.glyph for c in t.cards)
+        for t in rec.play) or any(b.comments or b.glyph for b in rec.auction) or any(
+        d.comments or d.glyph for d in rec.declarations) or (
+        rec.result is not None and (rec.result.comments or rec.result.glyph)) or (
+        rec.ecart is not None and (rec.ecart.comments or rec.ecart.glyph))
+    assert ("comments and glyphs" in lost) == bool(annotated)
+
+
+def test_dropped_is_empty_for_what_a_tarotclub_log_holds() -> None:
+    rec = _loads(_log(attack_handle="02-T;05-T", dog="01-S;02-S;03-S;04-S;05-S;06-S",
+                      score={"attacker_points": 40, "oudlers": 1}))
+    assert tc.dropped(rec) == []
+    kept = rec.model_copy(update={"tags": (*rec.tags, ("TarotClub_slam_bonus", "0"))})
+    assert tc.dropped(kept) == ["tags (TarotClub_slam_bonus)"]
+
+
+def test_dropped_names_comments_where_they_stand() -> None:
+    rec = _loads(_log())
+    trick = rec.play[1].model_copy(update={"comments": ("the 21 falls",)})
+    card = rec.play[0].cards[2].model_copy(update={"glyph": "!"})
+    first = rec.play[0].model_copy(update={"cards": (*rec.play[0].cards[:2], card,
+                                                     rec.play[0].cards[3])})
+    noted = rec.model_copy(update={"play": (first, trick)})
+    assert tc.dropped(noted) == ["comments and glyphs (on trick 1, trick 2)"]
+
+
+def test_write_holds_one_deal_per_file() -> None:
+    rec = _loads(_log())
+    out = io.BytesIO()
+    assert tc.write([rec], out) == 1
+    assert tc.loads(out.getvalue()) == rec
+    with pytest.raises(ValueError, match="one deal"):
+        tc.write([rec, rec], io.BytesIO())
 
 
 # --- the corpus --------------------------------------------------------------------------------
