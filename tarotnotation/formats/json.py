@@ -24,6 +24,7 @@ tarotnotation.diagnostics.TarotError: $.chien: error J002 json-schema: card 7H a
 
 from __future__ import annotations
 
+import contextlib
 import io
 import warnings
 from collections.abc import Iterable, Iterator
@@ -34,6 +35,8 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from ..diagnostics import Code, Diagnostic, TarotError
+from ..encoding import first_bad_byte, not_utf8
+from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
 from ..records import DealRecord
 from ..source import ReadDeal
 
@@ -129,6 +132,9 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
             Code.JSON_VERSION, f"format version {version!r} is not known: expected"
             f" {VERSION}", path=f"{prefix}.{_KEY}"))
     body = {k: v for k, v in obj.items() if k != _KEY and k != _SCHEMA_KEY}
+    too_many = _too_many(body, prefix)
+    if too_many is not None:
+        raise TarotError(too_many)
     try:
         return _ADAPTER.validate_python(body)
     except ValidationError as err:
@@ -147,9 +153,52 @@ def _parse(data: bytes | str) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as err:
-        raise TarotError(Diagnostic.make(
-            Code.JSON_SYNTAX, f"not valid JSON: {err.msg}", line=err.lineno, col=err.colno,
-            path="$")) from None
+        raise TarotError(json_fault(data, err)) from None
+
+
+def json_fault(data: bytes | str, err: orjson.JSONDecodeError, offset: int = 0,
+               line: int | None = None) -> Diagnostic:
+    """The diagnostic of JSON text that orjson refuses: S007 for bytes that are not UTF-8
+    (with the byte offset; ``offset`` is where ``data`` starts in its file), L001 for
+    nesting or a number past orjson's limits, J001 for anything else."""
+    where: dict[str, Any] = {"line": err.lineno if line is None else line, "col": err.colno,
+                             "path": "$"}
+    if isinstance(data, bytes) and "UTF-8" in err.msg:
+        bad = first_bad_byte(data)
+        if bad is not None:
+            msg, col = not_utf8(data, bad, offset)
+            if line is None:
+                where["line"] = data.count(b"\n", 0, bad.start) + 1
+            where["col"] = col
+            return Diagnostic.make(Code.ENCODING, msg + "; this record is not read", **where)
+    if "depth limit" in err.msg:
+        return Diagnostic.make(Code.LIMIT_EXCEEDED, "the JSON is nested deeper than 1,024"
+                               " levels (the limit JSON_MAX_DEPTH of tarotnotation.limits,"
+                               " set by orjson)", **where)
+    if "infinity" in err.msg:
+        return Diagnostic.make(Code.LIMIT_EXCEEDED, "a number is too large to be read (beyond"
+                               " the range of a double)", **where)
+    return Diagnostic.make(Code.JSON_SYNTAX, f"not valid JSON: {err.msg}", **where)
+
+
+def _too_many(obj: dict[str, Any], path: str) -> Diagnostic | None:
+    """L001 when a list of the record (or a trick's cards) has more than MAX_ITEMS items."""
+    for key, value in obj.items():
+        if type(value) is not list:
+            continue
+        if len(value) > MAX_ITEMS:
+            return Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+                f"{path}.{key} has {len(value):,} items, more than", "MAX_ITEMS",
+                "items; the record is not read"), path=f"{path}.{key}")
+        if key == "play":
+            for i, trick in enumerate(value):
+                cards = trick.get("cards") if type(trick) is dict else None
+                if type(cards) is list and len(cards) > MAX_ITEMS:
+                    return Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+                        f"{path}.play[{i}].cards has {len(cards):,} items, more than",
+                        "MAX_ITEMS", "items; the record is not read"),
+                        path=f"{path}.play[{i}].cards")
+    return None
 
 
 def loads(data: bytes | str) -> DealRecord:
@@ -227,14 +276,23 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         offset += len(raw)
     if not first:
         return  # an empty input holds no deal
+    first_fault: Diagnostic | None = None
     try:
         obj = orjson.loads(first)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as err:
         obj = None
+        if "UTF-8" in err.msg:  # judge the layout by the rest; the line gets its S007
+            first_fault = json_fault(first, err, offset, lineno)
+            with contextlib.suppress(orjson.JSONDecodeError):
+                obj = orjson.loads(first.decode("utf-8", "replace"))
     if not isinstance(obj, dict) or "deals" in obj:
         yield from _read_document(first + fh.read(), name)
         return
-    yield _one(obj, 1, "$", name, lineno, offset)
+    if first_fault is not None:
+        yield ReadDeal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
+                       offset=offset)
+    else:
+        yield _one(obj, 1, "$", name, lineno, offset)
     offset += len(first)
     yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset)
 
@@ -243,6 +301,13 @@ _BOM: Final = b"\xef\xbb\xbf"
 
 
 def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
+    if len(data) > MAX_JSON_RECORD_BYTES and not (
+            data.lstrip().startswith(b"[") or b'"deals"' in data[:1 << 16]):
+        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+            "this JSON record (not an archive with a \"deals\" list) has more than",
+            "MAX_JSON_RECORD_BYTES", "bytes; it is not read"), file=name, line=1, deal=1,
+            path="$"),))
+        return
     try:
         obj = _parse(data)
     except TarotError as err:
@@ -281,12 +346,18 @@ def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int 
         if not line:
             continue
         index += 1
+        if len(line) > MAX_JSON_RECORD_BYTES:
+            yield ReadDeal(index, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+                "this line has more than", "MAX_JSON_RECORD_BYTES", "bytes; it is not read"),
+                file=name, line=lineno, col=1, deal=index, path="$"),),
+                line=lineno, offset=start)
+            continue
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as err:
-            yield ReadDeal(index, None, (Diagnostic.make(
-                Code.JSON_SYNTAX, f"not valid JSON: {err.msg}", file=name, line=lineno,
-                col=err.colno, deal=index, path="$"),), line=lineno, offset=start)
+            diag = json_fault(raw, err, start, lineno)
+            yield ReadDeal(index, None, (diag.at(file=name, deal=index),),
+                           line=lineno, offset=start)
             continue
         yield _one(obj, index, "$", name, lineno, start)
 

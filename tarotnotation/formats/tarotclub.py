@@ -98,7 +98,9 @@ from pydantic import ValidationError
 
 from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
+from ..encoding import not_utf8
 from ..legality import winning_index
+from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..records import (
     DEFAULT_SEATS,
     ChelemAnnouncement,
@@ -112,7 +114,7 @@ from ..records import (
 )
 from ..rules import Camp, Contract, table
 from ..source import ReadDeal, SourceMap
-from .json import json_type
+from .json import json_fault, json_type
 
 __all__ = [
     "CONTRACTS",
@@ -266,11 +268,22 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
         return orjson.loads(data), []
     except orjson.JSONDecodeError as err:
         first = err
+    if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a BOM: orjson refuses it
+        try:
+            return orjson.loads(data), []
+        except orjson.JSONDecodeError as err:
+            first = err
+    if "depth limit" in first.msg or "infinity" in first.msg:
+        raise TarotError(json_fault(data, first)) from None
     try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
     except UnicodeDecodeError as err:
-        raise _error("$", f"not valid JSON: the bytes are not UTF-8 ({err.reason})",
-                     Code.JSON_SYNTAX) from None
+        assert isinstance(data, bytes)
+        msg, col = not_utf8(data, err)
+        raise TarotError(Diagnostic.make(
+            Code.ENCODING, msg + "; this record is not read", path="$", col=col,
+            line=data.count(b"\n", 0, err.start) + 1)) from None
     fixed, removed = _strip_trailing_commas(text)
     if removed:
         try:
@@ -608,6 +621,12 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
     else:
         data = source.read()
     src = SourceMap(file=name) if name else None
+    if len(data) > MAX_JSON_RECORD_BYTES:
+        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+            "this TarotClub file has more than", "MAX_JSON_RECORD_BYTES",
+            "bytes; it is not read"), file=name, line=1, deal=1, path="$"),),
+            source=src, line=1, offset=0)
+        return
     try:
         record, warnings = _load(data)
     except TarotError as err:
