@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tarotnotation import notation
+from tarotnotation import archive, notation
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.diagnostics import Code, Severity, TarotError
 from tarotnotation.formats import tarotclub as tc
@@ -606,3 +606,20 @@ def test_corpus_handle_and_slam_files_are_mapped() -> None:
     assert poignee.cards is not None
     assert len(poignee.cards) == 15
     assert replay(rec).poignees[0][1].value == "triple"
+
+
+def test_corpus_folder_is_checked_with_each_file_told_by_its_content() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"{CORPUS} is absent")
+    files = sorted(CORPUS.rglob("*.json"))
+    assert {archive.format_of(f) for f in files if f.parent.name == "played"} == {"tarotclub"}
+    assert {archive.format_of(f) for f in files if f.parent.name == "deals"} == {
+        "tarotclub-deal"}
+    checked = list(archive.check_paths([CORPUS], jobs=2))
+    assert [c.file for c in checked] == [str(f) for f in files]
+    for c in checked:
+        played = Path(c.file).parent.name == "played"
+        assert c.status is (Status.SCORED if played else Status.UNSCORED), c.file
+        stale = Path(c.file).stem == "tarotmag_17"
+        assert [d.code for d in c.diagnostics if d.severity is Severity.ERROR] == (
+            [Code.POINTS_MISMATCH] if stale else []), c.file
