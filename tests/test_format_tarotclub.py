@@ -275,6 +275,7 @@ def test_invalid_json_is_a_syntax_error_with_its_position() -> None:
     [diag] = info.value.diagnostics
     assert diag.code is Code.JSON_SYNTAX
     assert diag.location.line == 2
+    assert diag.location.col == 16  # the end of the text, where the object stops short
 
 
 def test_trailing_commas_are_tolerated_and_reported_as_a_warning() -> None:
@@ -458,6 +459,8 @@ def test_write_holds_one_deal_per_file() -> None:
     out = io.BytesIO()
     assert tc.write([rec], out) == 1
     assert tc.loads(out.getvalue()) == rec
+    out.seek(0)
+    assert tc.load(out) == rec
     with pytest.raises(ValueError, match="one deal"):
         tc.write([rec, rec], io.BytesIO())
 

@@ -595,9 +595,11 @@ def loads(data: bytes | str) -> DealRecord:
     return _load(data)[0]
 
 
-def load(path: str | Path) -> DealRecord:
-    """The record of a TarotClub deal file."""
-    return loads(Path(path).read_bytes())
+def load(fp: IO[bytes] | str | Path) -> DealRecord:
+    """The record of a TarotClub deal file (a path or a binary file object)."""
+    if isinstance(fp, (str, Path)):
+        return loads(Path(fp).read_bytes())
+    return loads(fp.read())
 
 
 def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
