@@ -10,7 +10,7 @@ from typing import IO, Annotated
 
 import typer
 
-from tarotnotation.archive import check_paths, expand_paths, format_of
+from tarotnotation.archive import check_paths, expand_paths, format_name, format_of
 
 from .common import (
     EXIT_FAULTS,
@@ -113,7 +113,7 @@ def validate(
     files = [str(p) for p in expand_paths(args)]
     if verbose:
         for f in files:
-            kind = "detected from the content" if f == STDIN else _format_of(f)
+            kind = "the format its content shows" if f == STDIN else _format_of(f)
             echo_err(f"{'<stdin>' if f == STDIN else f}: read as {kind}")
     sink: IO[str] = sys.stdout
     if output is not None:
@@ -142,6 +142,6 @@ def validate(
 
 def _format_of(file: str) -> str:
     try:
-        return format_of(Path(file))
+        return format_name(format_of(Path(file)))
     except OSError as err:
         return f"nothing: {err.strerror or err}"

@@ -65,7 +65,8 @@ def rel(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-COMMANDS = ("validate", "replay", "score", "convert", "legal", "rules", "codes", "card")
+COMMANDS = ("validate", "replay", "score", "convert", "annotate", "fmt", "schema", "new",
+            "legal", "rules", "codes", "card")
 
 
 def test_the_entry_point_is_installed() -> None:
@@ -89,7 +90,18 @@ def test_top_level_help_lists_the_commands_and_hides_check() -> None:
 
 
 def test_version_option_and_command() -> None:
-    assert invoke("version").out.strip() == f"tarotnotation {__version__}"
+    assert invoke("--version").out.strip() == f"tarot {__version__}"
+    assert invoke("version").out.strip() == f"tarot {__version__}"
+    ran = run_exe("--version")
+    assert (ran.code, ran.out.strip()) == (0, f"tarot {__version__}")
+
+
+def test_python_dash_m_runs_the_same_app() -> None:
+    ran = run_exe("--version", module=True)
+    assert (ran.code, ran.out.strip()) == (0, f"tarot {__version__}")
+    ran = run_exe("validate", rel(FAULTY / "revoke.tarot"), module=True)
+    assert ran.code == 1
+    assert "revoke.tarot:21:8:" in ran.out
 
 
 def test_no_arguments_prints_help() -> None:
@@ -107,15 +119,33 @@ def test_no_arguments_prints_help() -> None:
      "tarot: --set 'misere': expected switch=value, e.g. --set misere=on"),
     (("validate", "--rules", "bridge", "examples"),
      "tarot: --rules/--set: unknown ruleset 'bridge': expected one of fft, pagat"),
+    (("replay", "no/such/file.tarot"), "tarot: no/such/file.tarot: no such file"),
+    (("replay", "examples"), "tarot: examples: is a folder, expected a file"),
+    (("score", "nowhere"), "tarot: nowhere: no such file or folder"),
+    (("convert", "examples/prise.tarot", "--to", "pgn"),
+     "tarot: --to pgn: unknown format: expected tarot, json, jsonl or tarotclub"),
+    (("convert", "examples/prise.tarot", "-o", "out.xyz"),
+     "tarot: out.xyz: cannot tell the format from the name: give --to"),
+    (("card", "ZZ"), "tarot: 'ZZ' is not a card code"),
 ])
 def test_usage_errors_are_one_line_on_stderr_and_exit_two(args: tuple[str, ...],
                                                           message: str) -> None:
-    ran = run_exe(*args)
+    ran = invoke(*args)
     assert ran.code == 2, ran
     assert ran.out == ""
-    assert ran.err.strip().splitlines() == [message] or ran.err.startswith(message), ran.err
-    assert len(ran.err.strip().splitlines()) == 1
-    assert invoke(*args).code == 2
+    assert ran.err.startswith(message), ran.err
+    assert len(ran.err.strip().splitlines()) == 1, ran.err
+
+
+def test_usage_errors_from_the_installed_command() -> None:
+    for args, message in [
+        (("validate", "no/such/file.tarot"), "tarot: no/such/file.tarot: no such file or folder"),
+        (("convert", "examples/prise.tarot", "--to", "pgn"), "tarot: --to pgn: unknown format"),
+    ]:
+        ran = run_exe(*args)
+        assert (ran.code, ran.out) == (2, ""), ran
+        assert ran.err.startswith(message)
+        assert len(ran.err.strip().splitlines()) == 1
 
 
 def test_unknown_option_is_a_usage_error() -> None:
@@ -152,6 +182,7 @@ def test_bad_input_never_ends_in_a_traceback(tmp_path: Path, content: bytes) -> 
         path = tmp_path / f"bad{suffix}"
         path.write_bytes(content)
         for command in (["validate", str(path)], ["replay", str(path)], ["score", str(path)],
-                        ["convert", str(path), "--to", "json"]):
+                        ["convert", str(path), "--to", "json"], ["annotate", str(path)],
+                        ["fmt", "--check", str(path)]):
             ran = invoke(*command)
             assert ran.code in (0, 1, 2), (command, ran)

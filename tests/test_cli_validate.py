@@ -26,7 +26,7 @@ from test_cli import (
 )
 
 from tarotnotation import notation
-from tarotnotation.archive import check_paths
+from tarotnotation.archive import check_paths, format_name
 from tarotnotation.cli.progress import FileProgress
 from tarotnotation.cli.report import github_line
 from tarotnotation.diagnostics import Code, Diagnostic
@@ -113,6 +113,19 @@ def test_folders_are_searched_recursively_and_globs_expanded() -> None:
     assert invoke("validate", "examples").out == ran.out
     only_clean = invoke("validate", "examples/*.tarot")
     assert only_clean.code == 0
+
+
+def test_standard_input() -> None:
+    text = (FAULTY / "revoke.tarot").read_bytes()
+    for ran in (invoke("validate", "-", stdin=text), run_exe("validate", "-", stdin=text)):
+        assert ran.code == 1, ran
+        assert ":21:8: deal 1, trick 3, seat S, card T19: error P105" in ran.out
+    clean = (EXAMPLES / "prise.tarot").read_bytes()
+    assert run_exe("validate", "-", stdin=clean).code == 0
+    jsonl = run_exe("convert", rel(EXAMPLES / "score-sheet.tarot"), "--to", "jsonl").out
+    ran = run_exe("validate", "-", stdin=jsonl.encode())
+    assert ran.code == 0
+    assert ran.out.startswith("8 deals read")
 
 
 def test_json_document() -> None:
@@ -207,8 +220,9 @@ def test_strict_fails_on_warnings(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
 def test_parallel_output_is_the_same_in_the_same_order(fmt: str) -> None:
-    one = run_exe("validate", "-f", fmt, "-j", "1", "examples")
-    two = run_exe("validate", "-f", fmt, "-j", "2", "examples")
+    run = run_exe if fmt == "text" else invoke
+    one = run("validate", "-f", fmt, "-j", "1", "examples")
+    two = run("validate", "-f", fmt, "-j", "2", "examples")
     assert one.code == two.code == 1
     assert one.out == two.out
     assert one.out
@@ -245,8 +259,8 @@ def test_verbose_names_the_format_of_each_file(tmp_path: Path) -> None:
     as_json.write_bytes(tarot_json.dumps(notation.load(EXAMPLES / "prise.tarot")))
     ran = run_exe("validate", "-v", str(as_json), rel(EXAMPLES / "prise.tarot"))
     assert ran.code == 0
-    assert f"{as_json}: read as json" in ran.err
-    assert "examples/prise.tarot: read as tarot" in ran.err
+    assert f"{as_json}: read as {format_name('json')}" in ran.err
+    assert f"examples/prise.tarot: read as {format_name('tarot')}" in ran.err
     assert "read as" not in ran.out
 
 

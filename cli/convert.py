@@ -1,0 +1,147 @@
+"""``tarot convert`` (between formats) and ``tarot new`` (random legal deals)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from typing import Annotated
+
+import typer
+
+from tarotnotation.archive import STDIN, format_name, format_of, read_path
+from tarotnotation.diagnostics import Severity
+from tarotnotation.records import DealRecord
+from tarotnotation.rules import Ruleset
+from tarotnotation.simulate import random_deal
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    diagnostic_lines,
+    echo_err,
+    existing_file,
+    fail,
+    ruleset_spec,
+    use_color,
+)
+from .output import WRITE_FORMATS, opened, output_format, write_records
+from .validate import RulesOpt, SetOpt
+
+OutOpt = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="OUT",
+                 help="Output file (written whole or not at all); standard output if left out."),
+]
+ToOpt = Annotated[
+    str | None,
+    typer.Option("--to", "-t", metavar="FORMAT",
+                 help=f"Output format: {', '.join(WRITE_FORMATS)} (default: from OUT's"
+                 " extension, or tarot on standard output)."),
+]
+
+CONVERT_EPILOG = """\
+Examples:
+
+  tarot convert club.tarot -o club.jsonl        the text notation to JSON Lines
+
+  tarot convert export.json                     a TarotClub log, printed in the notation
+
+  tarot convert deal.tarot --to tarotclub -o deal.json
+
+The input's format is recognised from its content. What the output format cannot hold
+(e.g. comments in a TarotClub log) is named in a warning.
+"""
+
+NEW_EPILOG = """\
+Examples:
+
+  tarot new                                     one 4-player deal, in the notation
+
+  tarot new --players 5 --seed 7 --count 100 -o practice.tarot
+
+  tarot new --count 100000 --to jsonl > archive.jsonl
+"""
+
+
+def convert(
+    source: Annotated[str, typer.Argument(metavar="IN",
+                                          help="A record file of any format, or - for"
+                                          " standard input.")],
+    output: OutOpt = None,
+    to: ToOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+                                          help="Say which format IN is read as.")] = False,
+) -> None:
+    """Convert records between the text notation, JSON, JSON Lines and TarotClub."""
+    fmt = output_format(to, output)
+    if source != STDIN:
+        existing_file(source)
+        if verbose:
+            echo_err(f"{source}: read as {format_name(format_of(source))}")
+    color = use_color(sys.stderr)
+    unreadable = 0
+
+    def records() -> Iterator[DealRecord]:
+        nonlocal unreadable
+        for item in read_path(source):
+            for d in item.diagnostics:
+                for line in diagnostic_lines(d, color):
+                    echo_err(line)
+            if item.record is None:
+                unreadable += 1
+                continue
+            if any(d.severity is Severity.ERROR for d in item.diagnostics):
+                unreadable += 1
+            if fmt == "tarotclub":
+                from tarotnotation.formats import tarotclub
+
+                lost = tarotclub.dropped(item.record)
+                if lost:
+                    echo_err(f"tarot: warning: deal {item.index}: a TarotClub log cannot hold"
+                             f" {'; '.join(lost)}")
+            yield item.record
+
+    try:
+        with opened(output) as fh:
+            count = write_records(records(), fmt, fh)
+    except ValueError as err:
+        fail(f"cannot write {fmt}: {err}")
+    if output not in (None, "-"):
+        echo_err(f"{count} deal{'s' if count != 1 else ''} written to {output} ({fmt})")
+    if unreadable:
+        echo_err(f"tarot: {unreadable} deal{'s' if unreadable != 1 else ''} of {source}"
+                 " could not be read cleanly (see above)")
+    raise typer.Exit(EXIT_FAULTS if unreadable else EXIT_OK)
+
+
+def new(
+    players: Annotated[int, typer.Option("--players", "-p", min=3, max=5,
+                                         help="3, 4 or 5 players.")] = 4,
+    seed: Annotated[int | None, typer.Option("--seed", "-s",
+                                             help="Seed of the random generator: the same"
+                                             " seed gives the same deals.")] = None,
+    count: Annotated[int, typer.Option("--count", "-n", min=1,
+                                       help="How many deals.")] = 1,
+    output: OutOpt = None,
+    to: ToOpt = None,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+) -> None:
+    """Random complete legal deals: hands, a plausible auction, écart, play and score."""
+    fmt = output_format(to, output)
+    if fmt == "tarotclub" and count > 1:
+        fail("a TarotClub file holds one deal: use --count 1")
+    spec = ruleset_spec(rules, sets)
+    ruleset = Ruleset.from_spec(spec) if spec is not None else None
+    rng = random.Random(seed)
+
+    def records() -> Iterator[DealRecord]:
+        for i in range(1, count + 1):
+            record = random_deal(rng, players, ruleset=ruleset)
+            yield record.model_copy(update={"tags": (*record.tags, ("Deal", str(i)))})
+
+    with opened(output) as fh:
+        written = write_records(records(), fmt, fh)
+    if output not in (None, "-"):
+        echo_err(f"{written} deal{'s' if written != 1 else ''} written to {output} ({fmt})")

@@ -1,0 +1,194 @@
+"""``tarot score``: each deal's score and the running score sheet of each file."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated, Any
+
+import orjson
+import typer
+
+from tarotnotation.annotate import points_text
+from tarotnotation.archive import CheckedDeal, check_paths
+from tarotnotation.diagnostics import Severity
+from tarotnotation.replay import Status
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    checked_spec,
+    diagnostic_lines,
+    expand_arguments,
+    ruleset_spec,
+    style,
+    use_color,
+)
+from .validate import ForceOpt, PathsArg, RulesOpt, SetOpt
+
+EPILOG = """\
+Examples:
+
+  tarot score examples/score-sheet.tarot
+
+  tarot score club/ --format json | jq .taker_score
+
+Each file's deals make one score sheet: every row gives the players' running totals,
+and each deal is checked to sum to zero. Exit status 1 when a deal has an error.
+"""
+
+
+class ScoreFormat(StrEnum):
+    """What ``--format`` accepts."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+def deal_entry(checked: CheckedDeal, running: dict[str, int]) -> dict[str, Any]:
+    """One deal's score for machines (JSON Lines)."""
+    rep = checked.replay
+    out: dict[str, Any] = {"file": checked.file, "deal": checked.index,
+                           "status": None if checked.status is None else checked.status.value}
+    scored = rep is not None and rep.status is Status.SCORED and rep.score is not None
+    out["contract"] = rep.contract.keyword if rep is not None and rep.contract else None
+    out["taker"] = rep.taker if rep is not None else None
+    out["partner"] = rep.partner if rep is not None else None
+    out["made"] = rep.score.made if scored and rep and rep.score else None
+    half = rep.taker_half if scored and rep else None
+    out["points"] = None if half is None else half // 2 if half % 2 == 0 else half / 2
+    out["bouts"] = rep.bouts if scored and rep else None
+    scores = dict(rep.scores) if scored and rep and rep.scores is not None else None
+    out["taker_score"] = scores[rep.taker] if scores and rep and rep.taker else None
+    out["scores"] = scores
+    out["running"] = dict(running)
+    out["violations"] = [
+        {"code": d.code.value, "name": d.code.slug, "severity": d.severity.value,
+         "message": d.message, **({"line": d.location.line} if d.location.line else {}),
+         **({"col": d.location.col} if d.location.col else {})}
+        for d in checked.diagnostics]
+    return out
+
+
+_HEAD = ("deal", "contract", "taker", "points", "bouts", "result", "score", "")
+_RIGHT = frozenset({0, 3, 4, 6})
+
+
+class Sheet:
+    """The score sheet of one file: a row per deal with the players' running totals."""
+
+    def __init__(self, file: str, color: bool) -> None:
+        self.file = file
+        self.color = color
+        self.seats: list[str] = []
+        self.running: dict[str, int] = {}
+        self.rows: list[tuple[list[str], dict[str, int], list[str]]] = []
+        """Each row's cells, the running totals after it, and the lines under it."""
+
+    def add(self, checked: CheckedDeal) -> bool:
+        """Add a deal; False when its scores do not sum to zero."""
+        rep = checked.replay
+        notes = [line for d in checked.diagnostics
+                 for line in diagnostic_lines(d, self.color)]
+        balanced = True
+        errors = sum(d.severity is Severity.ERROR for d in checked.diagnostics)
+        mark = f"✗{errors}" if errors else ""
+        if rep is None:
+            cells = [str(checked.index), "unreadable", "", "", "", "", "", mark]
+        elif rep.status is not Status.SCORED or rep.scores is None or rep.score is None:
+            cells = [str(checked.index), rep.status.value, "", "", "", "", "", mark]
+        else:
+            assert rep.contract is not None
+            assert rep.taker is not None
+            for seat, value in rep.scores.items():
+                if seat not in self.seats:
+                    self.seats.append(seat)
+                self.running[seat] = self.running.get(seat, 0) + value
+            total = sum(rep.scores.values())
+            if total:
+                balanced = False
+                notes.append(style(f"deal {checked.index}: the scores sum to {total:+d},"
+                                   " not zero", self.color, fg="red"))
+            sc = rep.score
+            taker = rep.taker
+            if rep.partner not in (None, rep.taker):
+                taker += f"+{rep.partner}"
+            cells = [str(checked.index), rep.contract.keyword, taker,
+                     points_text(rep.taker_half or 0), str(rep.bouts),
+                     f"{'made' if sc.made else 'lost'} by {sc.margin}",
+                     f"{rep.scores[rep.taker]:+d}", mark]
+        self.rows.append((cells, dict(self.running), notes))
+        return balanced
+
+    def print(self) -> None:
+        """The sheet: a header, a row per deal with the running totals, the totals."""
+        head = [*_HEAD, *self.seats]
+        widths = [len(h) for h in head]
+        for cells, _, _ in self.rows:
+            for i, cell in enumerate(cells):
+                widths[i] = max(widths[i], len(cell))
+        for i in range(len(_HEAD), len(head)):
+            widths[i] = max(6, widths[i])
+
+        def line(cells: list[str]) -> str:
+            out = [cell.rjust(widths[i]) if i in _RIGHT or i >= len(_HEAD)
+                   else cell.ljust(widths[i]) for i, cell in enumerate(cells)]
+            return "  " + "  ".join(out).rstrip()
+
+        def totals(running: dict[str, int]) -> list[str]:
+            return [f"{running[s]:+d}" if s in running else "" for s in self.seats]
+
+        typer.echo(style(self.file, self.color, bold=True)
+                   + f"  (score: the taker's for the deal; {' '.join(self.seats)}:"
+                   " running totals)" * bool(self.seats))
+        typer.echo(style(line(head), self.color, bold=True))
+        for cells, running, notes in self.rows:
+            typer.echo(line(cells + totals(running)))
+            for note in notes:
+                typer.echo(f"      {note}")
+        total = sum(self.running.values())
+        check = "zero-sum" if total == 0 else f"sum {total:+d}: NOT zero-sum"
+        last = ["", "total", "", "", "", "", "", "", *totals(self.running)]
+        typer.echo(style(line(last), self.color, bold=True) + f"   ({check})")
+
+
+def score(
+    paths: PathsArg,
+    output_format: Annotated[ScoreFormat, typer.Option(
+        "--format", "-f", case_sensitive=False,
+        help="text: a score sheet per file; json: one JSON object per deal"
+        " (JSON Lines).")] = ScoreFormat.TEXT,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+) -> None:
+    """Score each deal and keep each file's running score sheet, checked to be zero-sum."""
+    default = ruleset_spec(rules, sets)
+    forced = checked_spec(force, "--ruleset")
+    files = expand_arguments(paths)
+    color = output_format is ScoreFormat.TEXT and use_color(sys.stdout)
+    failed = False
+    sheet: Sheet | None = None
+    running: dict[str, int] = {}
+    current: str | None = None
+    for checked in check_paths(files, ruleset=forced, default_ruleset=default):
+        failed |= checked.errors > 0
+        if output_format is ScoreFormat.JSON:
+            if checked.file != current:
+                current, running = checked.file, {}
+            rep = checked.replay
+            if rep is not None and rep.status is Status.SCORED and rep.scores is not None:
+                for seat, value in rep.scores.items():
+                    running[seat] = running.get(seat, 0) + value
+                failed |= sum(rep.scores.values()) != 0
+            sys.stdout.write(orjson.dumps(deal_entry(checked, running)).decode() + "\n")
+            continue
+        if sheet is None or sheet.file != checked.file:
+            if sheet is not None:
+                sheet.print()
+                typer.echo("")
+            sheet = Sheet(checked.file, color)
+        failed |= not sheet.add(checked)
+    if sheet is not None:
+        sheet.print()
+    raise typer.Exit(EXIT_FAULTS if failed else EXIT_OK)

@@ -1,0 +1,266 @@
+"""``tarot replay``: a deal as a person follows it, trick by trick, then the score.
+
+Everything shown comes from the library (:func:`tarotnotation.replay.replay` and
+:mod:`tarotnotation.annotate`); this module only lays it out.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import Annotated
+
+import typer
+
+from tarotnotation.annotate import (
+    place_of,
+    points_text,
+    running_points,
+    score_lines,
+    speakers,
+    unplayed_points,
+)
+from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.records import DealRecord, Misere, Poignee
+from tarotnotation.replay import Replay
+from tarotnotation.rules import Contract
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    checked_spec,
+    diagnostic_lines,
+    echo_err,
+    existing_file,
+    fail,
+    ruleset_spec,
+    severity_color,
+    style,
+    use_color,
+)
+from .validate import ForceOpt, RulesOpt, SetOpt
+
+EPILOG = """\
+Examples:
+
+  tarot replay examples/annotated.tarot
+
+  tarot replay club.tarot --deal 3              the third deal of the file
+
+  tarot replay export.json --ruleset pagat      as if played under pagat's rules
+"""
+
+
+class View:
+    """Lines of the replay view, styled when colour is on."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+        self.lines: list[str] = []
+
+    def add(self, text: str = "", **how: object) -> None:
+        """One line."""
+        self.lines.append(style(text, self.color, **how) if how else text)
+
+    def head(self, text: str) -> None:
+        """A section title."""
+        self.add(text, bold=True)
+
+    def comments(self, comments: Iterable[str], indent: str) -> None:
+        """Comments written in the record, in braces as in the notation."""
+        for c in comments:
+            self.add(f"{indent}{{{c}}}", fg="cyan")
+
+    def faults(self, diags: Iterable[Diagnostic], indent: str) -> None:
+        """Violations, marked where they happen."""
+        for d in diags:
+            mark = "✗" if d.severity is Severity.ERROR else "!"
+            pos = d.location.text_position()
+            where = f" ({pos})" if pos else ""
+            self.add(f"{indent}{mark} {d.severity.value} {d.code.value} {d.code.slug}:"
+                     f" {d.message}{where}", fg=severity_color(d.severity))
+
+
+def _glyph(glyph: str | None) -> str:
+    return glyph or ""
+
+
+def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) -> list[str]:
+    """The replay view of one deal."""
+    v = View(color)
+    ids = record.seat_ids
+    names = {s.id: f"{s.id} ({s.name})" if s.name else s.id for s in record.seats}
+    at: dict[tuple[str, int | None, int | None], list[Diagnostic]] = {}
+    for d in rep.diagnostics:
+        section, i, c = place_of(d)
+        key: tuple[str, int | None, int | None]
+        if section in ("play", "auction", "declarations") and i is not None:
+            key = (section, i, c if section == "play" else None)
+        elif section in ("call", "ecart", "chien", "result"):
+            key = (section, None, None)
+        else:
+            key = ("", None, None)
+        at.setdefault(key, []).append(d)
+
+    title = " — ".join(t for t in (record.tag("Event"), record.tag("Round") and
+                                   f"round {record.tag('Round')}", record.tag("Deal") and
+                                   f"deal {record.tag('Deal')}") if t)
+    v.head(f"Deal {index}" + (f": {title}" if title else ""))
+    dealer = f", dealer {record.dealer}" if record.dealer else ""
+    v.add(f"  {record.players} players, ruleset {record.ruleset}{dealer}")
+    if record.glyph:
+        v.add(f"  {record.glyph}")
+    v.comments(record.comments, "  ")
+    v.faults(at.get(("", None, None), []), "  ")
+
+    hands = dict(record.hands or {})
+    title = "Hands (as dealt)"
+    if not hands and rep.hands:
+        hands, title = dict(rep.hands), "Hands (at the first card, from the play)"
+    if hands or record.chien is not None:
+        v.head(title if hands else "Chien")
+        width = max(len(names[s]) for s in ids)
+        for seat in ids:
+            if seat in hands:
+                v.add(f"  {names[seat]:<{width}}  {hands[seat]}")
+        if record.chien is not None:
+            v.add(f"  {'chien':<{width}}  {record.chien}")
+        v.faults(at.get(("chien", None, None), []), "  ")
+
+    if record.auction:
+        v.head("Auction")
+        for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True)):
+            word = "pass" if bid.contract is None else bid.contract.french
+            v.add(f"  {seat}: {word}{_glyph(bid.glyph)}")
+            v.comments(bid.comments, "      ")
+            v.faults(at.get(("auction", i, None), []), "      ")
+    if rep.contract is not None and rep.taker is not None:
+        v.add(f"  → {rep.contract.french} by {names[rep.taker]}")
+    if record.call is not None or rep.called is not None:
+        called = record.call.card if record.call is not None else rep.called
+        partner = ("plays alone" if rep.partner in (None, rep.taker)
+                   else f"partner {names[rep.partner]}" if rep.partner else "")
+        v.add(f"  calls {called}: {partner}")
+        if record.call is not None:
+            v.comments(record.call.comments, "      ")
+        v.faults(at.get(("call", None, None), []), "      ")
+    if record.ecart is not None:
+        v.head("Écart")
+        e = record.ecart
+        cards = "(face down)" if e.cards is None else str(e.cards)
+        shown = f"  shown: {e.shown}" if e.shown else ""
+        v.add(f"  {cards}{shown}{_glyph(e.glyph)}")
+        v.comments(e.comments, "      ")
+    v.faults(at.get(("ecart", None, None), []), "      ")
+    if record.declarations:
+        v.head("Declarations")
+        for i, decl in enumerate(record.declarations):
+            if isinstance(decl, Poignee):
+                kind = "poignée"
+                extra = " ".join(x for x in (decl.size.value if decl.size else "",
+                                             "" if decl.cards is None else str(decl.cards))
+                                 if x)
+            elif isinstance(decl, Misere):
+                kind, extra = "misère", decl.misere.value
+            else:
+                kind, extra = "chelem announced", ""
+            v.add(f"  {decl.seat}: {kind} {extra}".rstrip())
+            v.comments(decl.comments, "      ")
+            v.faults(at.get(("declarations", i, None), []), "      ")
+
+    if record.play:
+        counts = {tc.number: tc for tc in running_points(rep)}
+        v.head("Play" + ("" if not counts else
+                         f"{'':<35}winner points   taker  defence"))
+        for t, (trick, played) in enumerate(zip(record.play, rep.tricks, strict=False)):
+            cells = [f"{ids[seat]}:{pc.card.code}{_glyph(pc.glyph)}"
+                     for pc, seat in zip(trick.cards, played.seats, strict=False)]
+            tc = counts.get(played.number)
+            if played.winner is None:
+                after = "(incomplete)"
+            elif tc is None:
+                after = f"{ids[played.winner]:<6} {points_text(played.points):>6}"
+            else:
+                after = (f"{tc.winner:<6} {points_text(tc.points):>6}"
+                         f"  {points_text(tc.taker_half):>6}  {points_text(tc.defence_half):>7}"
+                         f"  {tc.camp.value}")
+                if tc.excuse is not None:
+                    after += f", the Excuse to the {tc.excuse.value}"
+            v.add(f"  {played.number:>2}. {_glyph(trick.glyph):<2}{' '.join(cells):<30}"
+                  f" {after}")
+            v.comments(trick.comments, "      ")
+            v.faults(at.get(("play", t, None), []), "      ")
+            for c, pc in enumerate(trick.cards):
+                for comment in pc.comments:
+                    v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
+                v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
+        rest = unplayed_points(rep)
+        if rest is not None and rest[0]:
+            what = "chien" if rep.contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE) else (
+                "écart")
+            v.add(f"      the {what}: {points_text(rest[0])} points to the {rest[1].value}")
+
+    v.head("Score")
+    for line in score_lines(rep):
+        v.add(f"  {line}")
+    if record.result is not None:
+        v.comments(record.result.comments, "  ")
+    v.faults(at.get(("result", None, None), []), "  ")
+    errors, warnings = len(rep.errors), len(rep.warnings)
+    verdict = "valid" if not errors else "faulty"
+    v.add(f"  {verdict}: {errors} error{'s' if errors != 1 else ''},"
+          f" {warnings} warning{'s' if warnings != 1 else ''}",
+          fg="red" if errors else "green", bold=True)
+    return v.lines
+
+
+def replay_cmd(
+    path: Annotated[str, typer.Argument(metavar="FILE",
+                                        help="A record file of any format, or -.")],
+    deal: Annotated[int | None, typer.Option("--deal", "-d", min=1,
+                                             help="Only this deal (1-based).")] = None,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+) -> None:
+    """Replay deals as a person follows them, trick by trick, then the score.
+
+    Shows the hands, the auction, the chien and écart, each trick with its winner and both
+    camps' running points, comments and violations in place, then the score worked out
+    the way a scorer writes it. Exit status 1 when the deal has an error.
+    """
+    default = ruleset_spec(rules, sets)
+    forced = checked_spec(force, "--ruleset")
+    if path != STDIN:
+        existing_file(path)
+    color = use_color(sys.stdout)
+    faulty = False
+    shown = 0
+    total = 0
+    for item in read_path(path):
+        total += 1
+        if deal is not None and item.index != deal:
+            continue
+        for d in item.diagnostics:
+            for line in diagnostic_lines(d, color):
+                typer.echo(line)
+            faulty |= d.severity is Severity.ERROR
+        if item.record is None:
+            continue
+        rep = check_deal(item, item.source.file if item.source and item.source.file else path,
+                         forced, default_ruleset=default).replay
+        assert rep is not None
+        if shown:
+            typer.echo("")
+        for line in render(item.index, rep.record, rep, color=color):
+            typer.echo(line)
+        shown += 1
+        faulty |= not rep.ok
+        if deal is not None:
+            break
+    if deal is not None and not shown and not faulty:
+        fail(f"{path}: no deal number {deal} (the file holds {total})")
+    if not total:
+        echo_err(f"tarot: {path}: no deal found")
+    raise typer.Exit(EXIT_FAULTS if faulty else EXIT_OK)

@@ -1,0 +1,361 @@
+r"""What the rules make of a deal, written back into it as comments; the score in words.
+
+:func:`annotate` returns a copy of a record with computed comments added: after each
+trick, its winner and both camps' running points; at each card, bid, call, écart or
+declaration where a rule is broken, the violation; and at the result (or the last trick)
+the score worked out the way a scorer writes it. Every computed comment starts with
+:data:`PREFIX`, so annotating again first removes them and gives the same record: the
+function is idempotent, and comments written by people are kept, in place.
+
+:func:`running_points` and :func:`score_lines` are the pieces, also used by
+``tarot replay``.
+
+>>> from tarotnotation import notation
+>>> rec = notation.load("examples/faulty/revoke.tarot")
+>>> out = annotate(rec)
+>>> print(*out.play[2].cards[1].comments)
+tarot: error P105 must-follow-suit: Clubs led and the player holds Clubs: expected 2C, ...
+>>> out.play[0].cards[-1].comments
+('tarot: S wins (taker), 4 points; taker 4, defence 0',)
+>>> print(*out.result.comments[0].split("; "), sep="\n")
+tarot: Garde by S: 18 points with 1 bout, needs 51: lost by 33
+contract (25 + 33) × 2 = -116
+each defender +116
+S -348, E +116, N +116, W +116
+>>> annotate(out) == out
+True
+>>> strip(out) == rec
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from .cards import ALL_MASK, Card, card_points, mask_of
+from .diagnostics import Diagnostic
+from .records import DealRecord
+from .replay import Replay, Status, replay
+from .rules import Camp, Contract, ExcuseLastTrick
+
+__all__ = [
+    "PREFIX",
+    "TrickCount",
+    "annotate",
+    "is_computed",
+    "place_of",
+    "points_text",
+    "running_points",
+    "score_lines",
+    "speakers",
+    "strip",
+    "trick_note",
+    "unplayed_points",
+]
+
+PREFIX: Final = "tarot: "
+"""The start of every computed comment. Comments that start with it are replaced when a
+record is annotated again; do not start your own comments with it."""
+
+_EXCUSE_HALF: Final = Card.EXCUSE.points
+_LOW_CARD_HALF: Final = 1
+_PATH: Final = re.compile(r"^(?P<section>[a-z_]+)(?:\[(?P<i>\d+)\])?"
+                          r"(?:\.cards\[(?P<c>\d+)\])?")
+
+
+def is_computed(comment: str) -> bool:
+    """True for a comment written by :func:`annotate`."""
+    return comment.startswith(PREFIX)
+
+
+def points_text(half: int) -> str:
+    """Half-points as a scorer writes them: ``12`` or ``12.5``.
+
+    >>> points_text(25), points_text(24)
+    ('12.5', '12')
+    """
+    return str(half // 2) if half % 2 == 0 else f"{half // 2}.5"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCount:
+    """One trick's winner and both camps' points after it (half-points, tricks only)."""
+
+    number: int
+    winner: str
+    camp: Camp
+    """The camp of the trick's winner."""
+    points: int
+    """Half-points of the trick's cards."""
+    taker_half: int
+    defence_half: int
+    excuse: Camp | None = None
+    """The camp the Excuse of this trick went to, when it did not go to the winner's."""
+
+
+def running_points(rep: Replay) -> list[TrickCount]:
+    """Each complete trick's winner and the camps' running points, from the replay.
+
+    Points are those won in tricks, with the Excuse exchange (the Excuse stays with its
+    owner's camp, which gives a half-point card in exchange) and the ruleset's Excuse on
+    the last trick; the chien or écart is counted only in the final score. Empty when
+    the camps are unknown (no taker, or the partner unknown at five players).
+    """
+    if not rep.camps:
+        return []
+    ids = rep.record.seat_ids
+    camp_of = [rep.camps[s] for s in ids]
+    total = rep.record.table.tricks
+    taker = defence = 0
+    counted = 0
+    out: list[TrickCount] = []
+    for tr in rep.tricks:
+        if tr.winner is None:
+            break
+        bits = mask_of(tr.cards) & ~counted  # a card played twice counts once
+        counted |= bits
+        won = {Camp.TAKER: 0, Camp.DEFENCE: 0}
+        winner_camp = camp_of[tr.winner]
+        won[winner_camp] += card_points(bits)
+        if Card.EXCUSE in tr.cards and bits >> Card.EXCUSE & 1:
+            owner_seat = tr.seats[tr.cards.index(Card.EXCUSE)]
+            owner = camp_of[owner_seat]
+            last = tr.number == total
+            chelem_last = last and owner_seat == tr.winner
+            goes_to, low_card = owner, owner is not winner_camp
+            if last and not chelem_last:
+                low_card = False
+                goes_to = (owner.other if rep.rules.excuse_last_trick
+                           is ExcuseLastTrick.CHANGES_CAMP else winner_camp)
+            won[winner_camp] -= _EXCUSE_HALF
+            won[goes_to] += _EXCUSE_HALF
+            if low_card:
+                won[owner] -= _LOW_CARD_HALF
+                won[winner_camp] += _LOW_CARD_HALF
+        else:
+            goes_to = winner_camp
+        taker += won[Camp.TAKER]
+        defence += won[Camp.DEFENCE]
+        out.append(TrickCount(tr.number, ids[tr.winner], winner_camp, tr.points, taker,
+                              defence, None if goes_to is winner_camp else goes_to))
+    return out
+
+
+def trick_note(tc: TrickCount) -> str:
+    """A trick's computed comment: winner, points, and both camps' running points."""
+    excuse = "" if tc.excuse is None else f", the Excuse to the {tc.excuse.value}"
+    return (f"{PREFIX}{tc.winner} wins ({tc.camp.value}), {points_text(tc.points)} points"
+            f"{excuse}; taker {points_text(tc.taker_half)},"
+            f" defence {points_text(tc.defence_half)}")
+
+
+def unplayed_points(rep: Replay, counts: list[TrickCount] | None = None
+                    ) -> tuple[int, Camp] | None:
+    """The half-points of the cards never played (the chien or the écart) and the camp
+    they count for, once every trick is played; None before that."""
+    if counts is None:
+        counts = running_points(rep)
+    if not counts or len(counts) != rep.record.table.tricks or rep.contract is None:
+        return None
+    played = mask_of(c for tr in rep.tricks for c in tr.cards)
+    camp = Camp.DEFENCE if rep.contract is Contract.GARDE_CONTRE else Camp.TAKER
+    return card_points(ALL_MASK & ~played), camp
+
+
+def score_lines(rep: Replay) -> list[str]:
+    """The score worked out the way a scorer writes it, one step a line.
+
+    Points and bouts, the threshold, made or lost by how much, ``(25 + d) × m``, each
+    bonus, what each defender pays, and each player's score. One line saying why when
+    the deal is not scored.
+    """
+    if rep.status is Status.ANNULLED:
+        return ["annulled: no score"]
+    sc = rep.score
+    if rep.status is not Status.SCORED or sc is None or rep.scores is None:
+        return [f"not scored ({rep.status.value})"]
+    assert rep.contract is not None
+    assert rep.taker_half is not None
+    assert rep.bouts is not None
+    who = f"{rep.contract.french} by {rep.taker}"
+    if rep.partner is not None and rep.partner != rep.taker:
+        who += f" with {rep.partner}"
+    elif rep.record.players == 5 and rep.called is not None:
+        who += " alone"
+    lines = [f"{who}: {points_text(rep.taker_half)} points with {rep.bouts}"
+             f" bout{'s' if rep.bouts != 1 else ''}, needs {points_text(sc.threshold_half)}:"
+             f" {'made' if sc.made else 'lost'} by {sc.margin}"]
+    lines.append(f"contract (25 + {sc.margin}) × {sc.multiplier} = {sc.contract_amount:+d}")
+    if sc.petit_au_bout_amount:
+        camp = "taker" if sc.petit_au_bout_amount > 0 else "defence"
+        lines.append(f"petit au bout ({camp}) 10 × {sc.multiplier}"
+                     f" = {sc.petit_au_bout_amount:+d}")
+    if sc.poignee_amount:
+        sizes = " + ".join(f"{size.value} {size.bonus}" for _, size in rep.poignees)
+        lines.append(f"poignée {sizes} = {sc.poignee_amount:+d}")
+    if sc.chelem_amount:
+        kind = "announced and made" if sc.chelem_amount == 400 else (
+            "made unannounced" if sc.chelem_amount == 200 else "failed or to the defence")
+        lines.append(f"chelem {kind} = {sc.chelem_amount:+d}")
+    if any(sc.misere_amounts):
+        ids = rep.record.seat_ids
+        lines.append("misère " + ", ".join(f"{ids[i]} {v:+d}" for i, v
+                                           in enumerate(sc.misere_amounts) if v))
+    lines.append(f"each defender {-sc.x:+d}")
+    lines.append(", ".join(f"{seat} {value:+d}" for seat, value in rep.scores.items()))
+    return lines
+
+
+_A = TypeVar("_A")
+
+
+def _cleaned(item: _A) -> _A:
+    comments: tuple[str, ...] = getattr(item, "comments", ())
+    if not any(map(is_computed, comments)):
+        return item
+    kept = tuple(c for c in comments if not is_computed(c))
+    return item.model_copy(update={"comments": kept})  # type: ignore[attr-defined, no-any-return]
+
+
+def _with(item: _A, notes: list[str]) -> _A:
+    if not notes:
+        return item
+    comments: tuple[str, ...] = item.comments  # type: ignore[attr-defined]
+    return item.model_copy(  # type: ignore[attr-defined, no-any-return]
+        update={"comments": comments + tuple(notes)})
+
+
+def _map(items: tuple[_A, ...], fn: Callable[[int, _A], _A]) -> tuple[_A, ...]:
+    return tuple(fn(i, item) for i, item in enumerate(items))
+
+
+def strip(record: DealRecord) -> DealRecord:
+    """The record without its computed comments (those starting with :data:`PREFIX`)."""
+    update: dict[str, Any] = {
+        "comments": tuple(c for c in record.comments if not is_computed(c)),
+        "auction": _map(record.auction, lambda _, b: _cleaned(b)),
+        "declarations": _map(record.declarations, lambda _, d: _cleaned(d)),
+        "play": _map(record.play, lambda _, t: _cleaned(t).model_copy(
+            update={"cards": _map(t.cards, lambda _, c: _cleaned(c))})),
+    }
+    if record.call is not None:
+        update["call"] = _cleaned(record.call)
+    if record.ecart is not None:
+        update["ecart"] = _cleaned(record.ecart)
+    if record.result is not None:
+        update["result"] = _cleaned(record.result)
+    out = record.model_copy(update=update)
+    return record if out == record else out
+
+
+def place_of(d: Diagnostic) -> tuple[str, int | None, int | None]:
+    """Where in a record a diagnostic applies, from its record path: the section
+    (``play``, ``auction``, ``declarations``, ``call``, ``ecart``, ``result``, ``hands``…
+    or ``""``), the index in it, and for a card the index in its trick.
+
+    >>> from tarotnotation.diagnostics import Code
+    >>> place_of(Diagnostic.make(Code.MUST_FOLLOW_SUIT, "x", path="play[2].cards[1]"))
+    ('play', 2, 1)
+    >>> place_of(Diagnostic.make(Code.SCORE_MISMATCH, "x", path="result.scores.E"))
+    ('result', None, None)
+    """
+    m = _PATH.match(d.location.path or "")
+    if m is None:
+        return "", None, None
+    i, c = m["i"], m["c"]
+    return m["section"], None if i is None else int(i), None if c is None else int(c)
+
+
+def speakers(record: DealRecord) -> list[str]:
+    """The seat of each bid of the auction: as written, or in the order of speech from
+    the dealer's right.
+
+    >>> speakers(DealRecord(players=4, dealer="E", auction=[{"contract": "pass"},
+    ...                                                      {"contract": "garde"}]))
+    ['N', 'W']
+    """
+    ids = record.seat_ids
+    first = ids.index(record.first_seat)
+    return [bid.seat or ids[(first + i) % len(ids)] for i, bid in enumerate(record.auction)]
+
+
+def _note(d: Diagnostic) -> str:
+    return f"{PREFIX}{d.severity.value} {d.code.value} {d.code.slug}: {d.message}"
+
+
+def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
+    """A copy of ``record`` with computed comments: trick winners and running points,
+    violations where they happen, and the score. Existing computed comments are replaced
+    (annotating twice gives the same record); other comments are kept.
+
+    ``rep`` is the replay of the record when the caller already has it (its record must
+    be the stripped one, ``strip(record)``).
+    """
+    base = strip(record)
+    if rep is None or rep.record != base:
+        rep = replay(base)
+    deal: list[str] = []
+    bids: dict[int, list[str]] = {}
+    decls: dict[int, list[str]] = {}
+    tricks: dict[int, list[str]] = {}
+    cards: dict[tuple[int, int], list[str]] = {}
+    call: list[str] = []
+    ecart: list[str] = []
+    result: list[str] = []
+    for d in rep.diagnostics:
+        section, i, c = place_of(d)
+        if i is None and section == "auction" and base.auction:
+            i = len(base.auction) - 1  # about the whole auction: after its last bid
+        if section == "play" and i is not None and i < len(base.play):
+            if c is not None and c < len(base.play[i].cards):
+                cards.setdefault((i, c), []).append(_note(d))
+            else:
+                tricks.setdefault(i, []).append(_note(d))
+        elif section == "auction" and i is not None and i < len(base.auction):
+            bids.setdefault(i, []).append(_note(d))
+        elif section == "declarations" and i is not None and i < len(base.declarations):
+            decls.setdefault(i, []).append(_note(d))
+        elif section == "call" and base.call is not None:
+            call.append(_note(d))
+        elif section == "ecart" and base.ecart is not None:
+            ecart.append(_note(d))
+        elif section == "result" and base.result is not None:
+            result.append(_note(d))
+        else:
+            deal.append(_note(d))
+    counts = running_points(rep)
+    # What happens at the end of a trick is written after its last card.
+    for k, tc in enumerate(counts):
+        cards.setdefault((k, len(base.play[k].cards) - 1), []).append(trick_note(tc))
+    chien = unplayed_points(rep, counts)
+    if chien is not None and chien[0]:
+        what = "chien" if rep.contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE) else (
+            "écart")
+        last = len(base.play) - 1
+        cards.setdefault((last, len(base.play[last].cards) - 1), []).append(
+            f"{PREFIX}the {what}, {points_text(chien[0])} points, to the {chien[1].value}")
+    score = PREFIX + "; ".join(score_lines(rep))
+    if base.result is not None:
+        result.append(score)
+    elif base.play:
+        last = len(base.play) - 1
+        cards.setdefault((last, len(base.play[last].cards) - 1), []).append(score)
+    else:
+        deal.append(score)
+    update: dict[str, Any] = {
+        "comments": base.comments + tuple(deal),
+        "auction": _map(base.auction, lambda i, b: _with(b, bids.get(i, []))),
+        "declarations": _map(base.declarations, lambda i, d: _with(d, decls.get(i, []))),
+        "play": _map(base.play, lambda i, t: _with(t, tricks.get(i, [])).model_copy(
+            update={"cards": _map(t.cards, lambda c, p: _with(p, cards.get((i, c), [])))})),
+    }
+    if base.call is not None:
+        update["call"] = _with(base.call, call)
+    if base.ecart is not None:
+        update["ecart"] = _with(base.ecart, ecart)
+    if base.result is not None:
+        update["result"] = _with(base.result, result)
+    return base.model_copy(update=update)
