@@ -207,7 +207,10 @@ def score_deal(deal: dict[str, Any]) -> Outcome:
     x = (25 + d) * m if made else -(25 + d) * m
 
     # §8 petit au bout: the last trick, or the one before when the chelem case applies
-    t_last = size - 2 if chelem_lead else size - 1
+    # (the Excuse led to the last trick wins it; under chelem_excuse_wins=false it does
+    # not, the last trick is played out, and it is the last one: docs/rulings.md)
+    excuse_took_last = chelem_lead and rules["chelem_excuse_wins"] == "true"
+    t_last = size - 2 if excuse_took_last else size - 1
     cards = tricks[t_last]
     if "T1" in cards:
         scorer_taker = winners[t_last] in taker_camp

@@ -27,7 +27,7 @@ from tarotnotation.cards import Card
 from tarotnotation.formats.json import to_dict
 from tarotnotation.records import DealRecord, Misere
 from tarotnotation.replay import replay
-from tarotnotation.rules import Contract, MisereKind, Ruleset, table
+from tarotnotation.rules import Camp, Contract, MisereKind, Ruleset, table
 from tarotnotation.simulate import random_deal
 
 _SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
@@ -138,3 +138,21 @@ def test_reference_on_rules_md_examples() -> None:
     assert switches("pagat misere=on")["excuse_last_trick"] == "to_trick_winner"
     assert switches("pagat misere=on")["misere"] == "on"
     assert Outcome("annulled").scores == {}
+
+
+def test_petit_before_a_led_excuse_is_au_bout_only_when_the_excuse_wins() -> None:
+    # docs/rulings.md: a disagreement the differential run found (strong-taker deal 4727,
+    # 5 players): the taker's camp won every trick, the Petit won the 14th alone, and the
+    # Excuse was led to the 15th. Petit au bout counts at the 14th only when the Excuse
+    # takes the 15th (chelem_excuse_wins=true).
+    rec = strong_case(4727)
+    assert rec.ruleset == "pagat petit_au_bout=wins_last_trick chelem_excuse_wins=false"
+    assert rec.play[-1].cards[0].card is Card.EXCUSE
+    assert Card.T1 in [c.card for c in rec.play[-2].cards]
+    off = replay(rec)
+    on = replay(rec.model_copy(update={"ruleset": "pagat petit_au_bout=wins_last_trick"}))
+    assert off.petit_au_bout is None
+    assert on.petit_au_bout is Camp.TAKER
+    for r, spec in ((off, rec.ruleset), (on, "pagat petit_au_bout=wins_last_trick")):
+        ref = score_deal({**to_dict(rec), "ruleset": spec})
+        assert dict(r.scores or {}) == ref.scores
