@@ -8,6 +8,7 @@ the other ``test_cli_*`` modules import them.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -186,3 +187,37 @@ def test_bad_input_never_ends_in_a_traceback(tmp_path: Path, content: bytes) -> 
                         ["fmt", "--check", str(path)]):
             ran = invoke(*command)
             assert ran.code in (0, 1, 2), (command, ran)
+
+
+def test_pre_commit_hooks_run_existing_commands() -> None:
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    hooks: dict[str, dict[str, str]] = {}
+    current: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("- id: "):
+            current = hooks.setdefault(line.removeprefix("- id: "), {})
+        elif line.startswith("  ") and ": " in line and current is not None:
+            key, value = line.strip().split(": ", 1)
+            current[key] = value
+    assert set(hooks) == {"tarot-validate", "tarot-fmt"}
+    assert hooks["tarot-validate"]["entry"] == "tarot validate"
+    assert hooks["tarot-fmt"]["entry"] == "tarot fmt --check"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        pattern = re.compile(hook["files"])
+        assert pattern.search("club/deal.tarot")
+        assert not pattern.search("README.md")
+    # as pre-commit runs them: the entry, then the staged file names
+    for hook in hooks.values():
+        args = hook["entry"].split()[1:]
+        ran = invoke(*args, *[rel(p) for p in CLEAN_EXAMPLES])
+        assert ran.code == 0, (hook, ran)
+        assert invoke(*args, rel(FAULTY / "syntax-error.tarot")).code == 1
+
+
+def test_readme_shows_the_commands_it_documents() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert ".venv/bin/tarot validate examples/*.tarot" in readme
+    assert "tarot check" not in readme
+    assert "tarot validate records/ --format github" in readme
+    assert "id: tarot-validate" in readme
