@@ -27,14 +27,16 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
 
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect
+from .limits import MAX_JSON_RECORD_BYTES
 from .records import DealRecord
 from .replay import Replay, Status, replay
 from .source import ReadDeal
@@ -223,26 +225,128 @@ def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
             for item in read_path(path)]
 
 
+#: JSON Lines are checked in parallel in chunks of about this many bytes (whole lines).
+CHUNK_BYTES: Final = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """Whole lines of a JSON Lines file, and where they start in it."""
+
+    path: str
+    data: bytes
+    first: bool
+    """The file's first lines (read as the file's start: byte-order mark, first line)."""
+    index: int
+    """Deals before these lines."""
+    lineno: int
+    """Lines before these lines."""
+    offset: int
+    """Bytes before these lines."""
+
+
+def _check_task(task: _Chunk | str, ruleset: str | None, default: str | None
+                ) -> list[CheckedDeal]:
+    """A worker's part: a whole file, or a chunk of JSON Lines."""
+    if isinstance(task, str):
+        return _check_file((task, ruleset, default))
+    from .formats import json as json_format
+
+    fh = io.BytesIO(task.data)
+    items = (json_format._read_stream(fh, task.path) if task.first else
+             json_format._read_lines(fh, task.path, index=task.index,
+                                     lineno=task.lineno, offset=task.offset))
+    return [check_deal(item, task.path, ruleset, keep=False, default_ruleset=default)
+            for item in items]
+
+
+def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
+    """The chunks of a JSON Lines file, or None when the file is not plainly JSON Lines
+    (then it is checked whole, as one task)."""
+    import orjson
+
+    try:
+        if format_of(path) != "jsonl":
+            return None
+        with open(path, "rb") as fh:
+            # As the JSON reader does: a byte-order mark, blank lines, a bounded line.
+            head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
+            while head and not head.strip():
+                head = fh.readline(MAX_JSON_RECORD_BYTES + 1)
+        first = orjson.loads(head)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(first, dict) or "deals" in first:
+        return None
+    return _chunks_of(path)
+
+
+def _chunks_of(path: str) -> Iterator[_Chunk]:
+    """Chunks of whole lines. A line over MAX_JSON_RECORD_BYTES is cut there and ends its
+    chunk, its rest skipped here: the worker reports it as the serial reader does, and
+    never holds it whole."""
+    limit = MAX_JSON_RECORD_BYTES
+    index = lineno = offset = 0
+    first = True
+    with open(path, "rb") as fh:
+        while True:
+            lines: list[bytes] = []
+            size = skipped = deals = 0
+            while size < CHUNK_BYTES:
+                raw = fh.readline(limit + 1)
+                if not raw:
+                    break
+                lines.append(raw)
+                size += len(raw)
+                if raw.strip():
+                    deals += 1
+                if len(raw) > limit and not raw.endswith(b"\n"):
+                    while True:  # the rest of the overlong line
+                        more = fh.readline(1 << 16)
+                        skipped += len(more)
+                        if not more or more.endswith(b"\n"):
+                            break
+                    break
+            if not lines:
+                return
+            yield _Chunk(path, b"".join(lines), first, index, lineno, offset)
+            first = False
+            index += deals
+            lineno += len(lines)
+            offset += size + skipped
+
+
 def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | None = None,
                 default_ruleset: str | None = None) -> Iterator[CheckedDeal]:
     """Read and replay every deal of every file, in order; ``jobs`` worker processes.
 
     ``ruleset`` overrides every record's own; ``default_ruleset`` applies to the records
-    that do not name one. In parallel runs each file is checked whole by one worker, and
-    the results carry no replay object (``CheckedDeal.replay`` is None).
+    that do not name one. In parallel runs the deals come out in the same order as in a
+    serial run; a JSON Lines file is cut into chunks of whole lines (about
+    :data:`CHUNK_BYTES` each) shared among the workers, other files are checked whole by
+    one worker each; a bounded number of chunks is in flight, so memory does not grow with
+    the archive. Parallel results carry no replay object (``CheckedDeal.replay`` is None).
     """
     files = [str(p) for p in expand_paths(paths)]
-    if jobs <= 1 or len(files) <= 1:
+    if jobs <= 1:
         for f in files:
             for item in read_path(f):
                 yield check_deal(item, f, ruleset, default_ruleset=default_ruleset)
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1)) as pool:
-        # Standard input is this process's own: it is read here, in its place in the order.
-        batches = pool.map(_check_file, [(f, ruleset, default_ruleset) for f in files
-                                         if f != STDIN], chunksize=4)
+    workers = min(jobs, os.cpu_count() or 1)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: deque[Future[list[CheckedDeal]]] = deque()
         for f in files:
             if f == STDIN:
+                # Standard input is this process's own: read here, in its place in order.
+                while pending:
+                    yield from pending.popleft().result()
                 yield from _check_file((f, ruleset, default_ruleset))
-            else:
-                yield from next(batches)
+                continue
+            tasks: Iterable[_Chunk | str] = _json_lines_chunks(f) or (f,)
+            for task in tasks:
+                pending.append(pool.submit(_check_task, task, ruleset, default_ruleset))
+                while len(pending) > 2 * workers:
+                    yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()

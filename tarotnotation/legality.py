@@ -225,10 +225,10 @@ def winning_index(trick: Sequence[int]) -> int | None:
     for i, c in enumerate(trick):
         if c == 77:
             continue
-        suit = card_suit(c)
+        suit = 4 if c >= 56 else c // 14  # Suit.TRUMPS is 4
         if led < 0:
             led = suit
-        if suit == Suit.TRUMPS:
+        if suit == 4:
             key = 100 + c
         elif suit == led:
             key = c

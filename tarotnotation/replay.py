@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from operator import attrgetter
 from typing import Final
 
 from .cards import (
@@ -29,16 +30,18 @@ from .cards import (
     EXCUSE_BIT,
     FACES_MASK,
     KINGS_MASK,
+    SUIT_MASKS,
     TRUMP_MASK,
+    TRUMPS_ABOVE,
     Card,
     CardSet,
     Suit,
     card_points,
-    mask_of,
+    card_suit,
 )
 from .diagnostics import Code, Diagnostic, Location, Severity
 from .legality import Constraint, constraint, constraint_of, ecart_plain, rule, winning_index
-from .records import ChelemAnnouncement, DealRecord, Misere, Poignee
+from .records import ChelemAnnouncement, DealRecord, Misere, PlayedCard, Poignee
 from .rules import (
     Camp,
     Contract,
@@ -243,6 +246,8 @@ class _Engine:
         self.ids = record.seat_ids
         self.index = {s: i for i, s in enumerate(self.ids)}
         self.diags: list[Diagnostic] = []
+        self.trick_bits: list[int] = []
+        """The bitset of each trick's cards (filled by :meth:`play`)."""
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -328,13 +333,8 @@ class _Engine:
         self.leader0 = leader0
 
         # Attribution: who played each card, and who won each trick.
-        seats_of, leaders, winners = self.attribute(leader0)
-        played_by: list[int] = [0] * n
-        played_all = 0
-        for t, trick in enumerate(rec.play):
-            for c, pc in enumerate(trick.cards):
-                played_by[seats_of[t][c]] |= 1 << pc.card
-                played_all |= 1 << pc.card
+        seats_of, leaders, winners, cards_of, played_by = self.attribute(leader0)
+        played_all = _union(played_by)
         tricks_total = self.tab.tricks
         complete = (len(rec.play) == tricks_total
                     and all(len(t.cards) == n for t in rec.play))
@@ -396,8 +396,8 @@ class _Engine:
             called if n == 5 and self.rules.five_player_first_lead
             is FivePlayerFirstLead.NO_CALLED_SUIT else None
         )
-        tricks = self.play(seats_of, leaders, winners, start, exact, given, chien, ecart,
-                           first_lead_called)
+        tricks = self.play(seats_of, leaders, winners, cards_of, start, exact, given, chien,
+                           ecart, first_lead_called)
         if not complete and rec.play and not annulled:
             self.report(Code.PLAY_INCOMPLETE,
                         f"the play stops at trick {len(rec.play)} of {tricks_total}"
@@ -504,7 +504,7 @@ class _Engine:
     # --- call -----------------------------------------------------------------------------
 
     def call(self, called: Card | None, taker: int | None, given: list[int | None],
-             chien: int | None, seats_of: list[list[int]],
+             chien: int | None, seats_of: Sequence[Sequence[int]],
              complete: bool) -> tuple[int | None, bool]:
         res = self.rec.result
         if called is None:
@@ -696,46 +696,69 @@ class _Engine:
 
     # --- play -----------------------------------------------------------------------------------
 
-    def attribute(self, leader0: int) -> tuple[list[list[int]], list[int], list[int | None]]:
-        """Seats of every card, leaders and winners, from the written order alone."""
+    def attribute(self, leader0: int) -> tuple[list[Sequence[int]], list[int],
+                                               list[int | None], list[list[int]], list[int]]:
+        """Seats of every card, leaders and winners, from the written order alone; also the
+        cards of each trick (as plain ints) and the cards each seat played."""
         n = self.n
-        seats_of: list[list[int]] = []
+        rotation = _ROTATIONS[n]
+        seats_of: list[Sequence[int]] = []
         leaders: list[int] = []
         winners: list[int | None] = []
+        cards_of: list[list[int]] = []
+        played_by = [0] * n
         expected = leader0
-        for t, trick in enumerate(self.rec.play):
-            path = f"play[{t}]"
+        play = self.rec.play
+        last = len(play) - 1
+        for t, trick in enumerate(play):
             leader = expected
             if trick.leader is not None and self.index[trick.leader] != expected:
                 leader = self.index[trick.leader]
                 self.report(Code.WRONG_LEADER, f"{self.ids[expected]} leads this trick"
                             + (" (it won the previous one)" if t else " (first to play)")
-                            + f", not {trick.leader}", path=path, trick=t + 1, seat=leader)
-            seats = []
-            for c, pc in enumerate(trick.cards):
-                s = (leader + c) % n
-                if pc.seat is not None and self.index[pc.seat] != s:
-                    self.report(Code.OUT_OF_TURN, f"it is {self.ids[s]}'s turn, not"
-                                f" {pc.seat}'s", path=f"{path}.cards[{c}]", trick=t + 1,
-                                seat=self.index[pc.seat], card=pc.card)
-                    s = self.index[pc.seat]
-                seats.append(s)
+                            + f", not {trick.leader}", path=f"play[{t}]", trick=t + 1,
+                            seat=leader)
+            pcs = trick.cards
+            cards = list(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
+            m = len(cards)
+            seats: Sequence[int]
+            if list(map(_SEAT_OF, pcs)).count(None) == m:
+                seats = rotation[leader][:m]
+            else:
+                seats = self.seats_written(t, pcs, leader)
+            for s, card in zip(seats, cards, strict=True):
+                played_by[s] |= 1 << card
             seats_of.append(seats)
+            cards_of.append(cards)
             leaders.append(leader)
             winner: int | None = None
-            if len(trick.cards) == n:
-                w = winning_index([pc.card for pc in trick.cards])
+            if m == n:
+                w = winning_index(cards)
                 winner = seats[w] if w is not None else None
-            elif t < len(self.rec.play) - 1:
-                self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {len(trick.cards)}"
+            elif t < last:
+                self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {m}"
                             f" card(s): every trick but the last one recorded has {n}",
-                            path=path, trick=t + 1)
+                            path=f"play[{t}]", trick=t + 1)
             winners.append(winner)
             if winner is not None:
                 expected = winner
-        return seats_of, leaders, winners
+        return seats_of, leaders, winners, cards_of, played_by
 
-    def chelem_excuse(self, seats_of: list[list[int]], winners: list[int | None],
+    def seats_written(self, t: int, pcs: Sequence[PlayedCard], leader: int) -> list[int]:
+        """The seats of a trick's cards where some are written: a written seat that is not
+        the one whose turn it is is reported, and taken as the one that played."""
+        seats = []
+        for c, pc in enumerate(pcs):
+            s = (leader + c) % self.n
+            if pc.seat is not None and self.index[pc.seat] != s:
+                self.report(Code.OUT_OF_TURN, f"it is {self.ids[s]}'s turn, not"
+                            f" {pc.seat}'s", path=f"play[{t}].cards[{c}]", trick=t + 1,
+                            seat=self.index[pc.seat], card=pc.card)
+                s = self.index[pc.seat]
+            seats.append(s)
+        return seats
+
+    def chelem_excuse(self, seats_of: Sequence[Sequence[int]], winners: list[int | None],
                       team: set[int]) -> bool:
         """The chelem case of RULES.md §7: the Excuse led to the last trick by a camp that
         won every earlier trick wins it. Updates ``winners`` and says whether it applied."""
@@ -751,49 +774,77 @@ class _Engine:
             return True
         return False
 
-    def play(self, seats_of: list[list[int]], leaders: list[int], winners: list[int | None],
-             start: list[int], exact: list[bool], given: list[int | None],
-             chien: int | None, ecart: int | None,
-             first_lead_called: Card | None) -> tuple[PlayedTrick, ...]:
+    def play(self, seats_of: list[Sequence[int]], leaders: list[int],
+             winners: list[int | None], cards_of: list[list[int]], start: list[int],
+             exact: list[bool], given: list[int | None], chien: int | None,
+             ecart: int | None, first_lead_called: Card | None) -> tuple[PlayedTrick, ...]:
         hands = list(start)
         played = 0
         out: list[PlayedTrick] = []
         stop = self.stop
-        for t, trick in enumerate(self.rec.play):
-            cards: list[Card] = []
+        suit_of = _SUIT_OF
+        suit_masks = SUIT_MASKS
+        above = TRUMPS_ABOVE
+        for t, cards in enumerate(cards_of):
             bits = 0
             seats = seats_of[t]
-            for c, pc in enumerate(trick.cards):
+            led = -1  # the suit led (the Excuse does not lead a suit), -1 before it
+            top = 0  # the highest trump in the trick so far, 0 if none
+            for c, card in enumerate(cards):
                 s = seats[c]
                 if stop is not None and stop == (t, c):
-                    self._stop(t, s, hands, exact, cards, first_lead_called)
-                card = pc.card
+                    self._stop(t, s, hands, exact, cards[:c], first_lead_called)
                 bit = 1 << card
+                hand = hands[s]
                 if played & bit:
-                    self.report(Code.PLAYED_TWICE, f"{card.code} was already played",
+                    self.report(Code.PLAYED_TWICE, f"{_CODES[card]} was already played",
                                 path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s, card=card)
-                elif exact[s] and not hands[s] & bit:
+                elif exact[s] and not hand & bit:
                     where = self._where(card, s, given, chien, ecart)
-                    self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {card.code}"
+                    self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {_CODES[card]}"
                                 f"{where}", path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s,
                                 card=card)
                 else:
-                    called = first_lead_called if t == 0 and c == 0 else None
-                    answer = rule(hands[s], cards, called)
-                    if not answer[0] & bit:  # words only for the faults
-                        illegal = constraint_of(*answer).explain(card)
-                        if illegal is not None:
-                            self.report(illegal.code, illegal.message,
-                                        path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s,
-                                        card=card)
-                hands[s] &= ~bit
+                    # The card is in the hand here. The common cases of legality.rule,
+                    # inline; the rule itself (and its words) for the rest.
+                    suit = suit_of[card]
+                    if card == 77:
+                        legal = True
+                    elif led < 0:
+                        legal = not (c == 0 and t == 0 and first_lead_called is not None)
+                    elif led == 4:
+                        legal = (not hand & above[top] or card - 55 > top if suit == 4
+                                 else not hand & TRUMP_MASK)
+                    elif suit == led:
+                        legal = True
+                    elif hand & suit_masks[led]:
+                        legal = False
+                    elif not hand & TRUMP_MASK:
+                        legal = True
+                    elif suit != 4:
+                        legal = False
+                    else:
+                        legal = not top or not hand & above[top] or card - 55 > top
+                    if not legal:
+                        called = first_lead_called if t == 0 and c == 0 else None
+                        answer = rule(hand, cards[:c], called)
+                        if not answer[0] & bit:  # words only for the faults
+                            illegal = constraint_of(*answer).explain(card)
+                            if illegal is not None:
+                                self.report(illegal.code, illegal.message,
+                                            path=f"play[{t}].cards[{c}]", trick=t + 1,
+                                            seat=s, card=card)
+                if card != 77:
+                    if led < 0:
+                        led = suit_of[card]
+                    if card >= 56 and card - 55 > top:
+                        top = card - 55
+                hands[s] = hand & ~bit
                 played |= bit
                 bits |= bit
-                cards.append(card)
-            out.append(PlayedTrick(
-                number=t + 1, leader=leaders[t], cards=tuple(cards), seats=tuple(seats),
-                winner=winners[t], points=card_points(bits),
-            ))
+            self.trick_bits.append(bits)
+            out.append(PlayedTrick(t + 1, leaders[t], tuple(map(_CARDS.__getitem__, cards)),
+                                   tuple(seats), winners[t], card_points(bits)))
         if stop is not None:
             self._stop_after(stop, leaders, winners, hands, exact, first_lead_called)
         if len(self.rec.play) == self.tab.tricks and all(len(x.cards) == self.n
@@ -829,7 +880,7 @@ class _Engine:
             constraint=constraint(hands[s], cards, called),
         ))
 
-    def _where(self, card: Card, seat: int, given: list[int | None], chien: int | None,
+    def _where(self, card: int, seat: int, given: list[int | None], chien: int | None,
                ecart: int | None) -> str:
         bit = 1 << card
         for s, hand in enumerate(given):
@@ -859,7 +910,7 @@ class _Engine:
             assert tr.winner is not None
             wcamp = Camp.TAKER if tr.winner in team else Camp.DEFENCE
             # A card played twice (reported) counts once, in the trick it was first in.
-            bits = mask_of(tr.cards) & ~counted
+            bits = self.trick_bits[tr.number - 1] & ~counted
             counted |= bits
             piles[wcamp] |= bits
             if bits & EXCUSE_BIT:
@@ -993,7 +1044,7 @@ def _pts(half: int) -> str:
     return str(half // 2) if half % 2 == 0 else f"{half / 2}"
 
 
-def _union(hands: list[int | None]) -> int:
+def _union(hands: Sequence[int | None]) -> int:
     out = 0
     for h in hands:
         if h is not None:
@@ -1005,3 +1056,13 @@ def _top_is_petit(cards: tuple[Card, ...]) -> bool:
     return not any(c.is_trump and c != Card.T1 for c in cards)
 
 
+
+
+_CARD_OF: Final = attrgetter("card")
+_SEAT_OF: Final = attrgetter("seat")
+_SUIT_OF: Final = tuple(int(card_suit(c)) for c in range(78))
+_ROTATIONS: Final = {n: tuple(tuple((leader + c) % n for c in range(n)) for leader in range(n))
+                     for n in (3, 4, 5)}
+_PLAIN: Final = tuple(range(78))
+_CARDS: Final = tuple(Card)
+_CODES: Final = tuple(c.code for c in Card)

@@ -37,7 +37,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
-from ..records import DealRecord
+from ..records import DealRecord, build_record
 from ..source import ReadDeal
 
 __all__ = [
@@ -135,6 +135,9 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
     too_many = _too_many(body, prefix)
     if too_many is not None:
         raise TarotError(too_many)
+    record = build_record(body)  # the usual shape, without pydantic: the same record
+    if record is not None:
+        return record
     try:
         return _ADAPTER.validate_python(body)
     except ValidationError as err:
