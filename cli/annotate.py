@@ -34,11 +34,11 @@ Examples:
 
   tarot annotate club.tarot -o club-annotated.tarot
 
-  tarot annotate export.json -o deal.tarot      a TarotClub or JSON record, annotated
+  tarot annotate export.json -o deal.tarot
 
-Computed comments start with "{PREFIX}": annotating again replaces them, so the result
-does not change; other comments are kept. A file that cannot be read cleanly is not
-annotated (exit status 1).
+Computed comments start with "{PREFIX}": annotating again replaces
+them, so the result does not change; other comments are kept. A file
+that cannot be read cleanly is not annotated (exit status 1).
 """
 
 
@@ -55,8 +55,9 @@ def annotate_cmd(
 ) -> None:
     """Write records back in the notation with computed comments.
 
-    Adds each trick's winner and both camps' running points, each violation at the card
-    or bid where it happens, and the score worked out at the end.
+    Adds each trick's winner and both camps' running points, each
+    violation at the card or bid where it happens, and the score worked
+    out at the end.
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")

@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, format_name, format_of, read_path
-from tarotnotation.diagnostics import Severity
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
@@ -43,20 +42,23 @@ ToOpt = Annotated[
 CONVERT_EPILOG = """\
 Examples:
 
-  tarot convert club.tarot -o club.jsonl        the text notation to JSON Lines
+  tarot convert club.tarot -o club.jsonl
 
-  tarot convert export.json                     a TarotClub log, printed in the notation
+  tarot convert export.json
 
   tarot convert deal.tarot --to tarotclub -o deal.json
 
-The input's format is recognised from its content. What the output format cannot hold
-(e.g. comments in a TarotClub log) is named in a warning.
+  tarot convert old.tarot -o old.jsonl --skip-unreadable
+
+The input's format is recognised from its content. What the output
+format cannot hold (e.g. comments in a TarotClub log) is named in a
+warning.
 """
 
 NEW_EPILOG = """\
 Examples:
 
-  tarot new                                     one 4-player deal, in the notation
+  tarot new
 
   tarot new --players 5 --seed 7 --count 100 -o practice.tarot
 
@@ -70,10 +72,18 @@ def convert(
                                           " standard input.")],
     output: OutOpt = None,
     to: ToOpt = None,
+    skip_unreadable: Annotated[bool, typer.Option(
+        "--skip-unreadable", help="Write OUT even when some deals cannot be read (they are"
+        " left out and reported).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="Say which format IN is read as.")] = False,
 ) -> None:
-    """Convert records between the text notation, JSON, JSON Lines and TarotClub."""
+    """Convert records between the text notation, JSON, JSON Lines and TarotClub.
+
+    A deal that cannot be read is reported; OUT is then not written at all
+    unless --skip-unreadable is given. On standard output the readable
+    deals are written.
+    """
     fmt = output_format(to, output)
     if source != STDIN:
         existing_file(source)
@@ -88,11 +98,10 @@ def convert(
             for d in item.diagnostics:
                 for line in diagnostic_lines(d, color):
                     echo_err(line)
-            if item.record is None:
+            if not item.ok:
                 unreadable += 1
                 continue
-            if any(d.severity is Severity.ERROR for d in item.diagnostics):
-                unreadable += 1
+            assert item.record is not None
             if fmt == "tarotclub":
                 from tarotnotation.formats import tarotclub
 
@@ -102,17 +111,32 @@ def convert(
                              f" {'; '.join(lost)}")
             yield item.record
 
+    to_file = output not in (None, "-")
     try:
         with opened(output) as fh:
             count = write_records(records(), fmt, fh)
+            if unreadable and to_file and not skip_unreadable:
+                raise _IncompleteError
     except ValueError as err:
         fail(f"cannot write {fmt}: {err}")
-    if output not in (None, "-"):
-        echo_err(f"{count} deal{'s' if count != 1 else ''} written to {output} ({fmt})")
+    except _IncompleteError:
+        echo_err(f"tarot: {output} not written: {_deals(unreadable)} of {source} could not"
+                 " be read cleanly (see above); --skip-unreadable writes the others")
+        raise typer.Exit(EXIT_FAULTS) from None
+    if to_file:
+        echo_err(f"{_deals(count)} written to {output} ({fmt})")
     if unreadable:
-        echo_err(f"tarot: {unreadable} deal{'s' if unreadable != 1 else ''} of {source}"
-                 " could not be read cleanly (see above)")
+        echo_err(f"tarot: {_deals(unreadable)} of {source} could not be read cleanly"
+                 f" (see above){' and were left out' if to_file else ''}")
     raise typer.Exit(EXIT_FAULTS if unreadable else EXIT_OK)
+
+
+class _IncompleteError(Exception):
+    """Some deals could not be read: the output file is not written."""
+
+
+def _deals(n: int) -> str:
+    return f"{n} deal{'s' if n != 1 else ''}"
 
 
 def new(
@@ -128,7 +152,7 @@ def new(
     rules: RulesOpt = None,
     sets: SetOpt = None,
 ) -> None:
-    """Random complete legal deals: hands, a plausible auction, écart, play and score."""
+    """Random complete legal deals: hands, auction, écart, play, score."""
     fmt = output_format(to, output)
     if fmt == "tarotclub" and count > 1:
         fail("a TarotClub file holds one deal: use --count 1")

@@ -36,15 +36,16 @@ from .output import opened
 EPILOG = """\
 Examples:
 
-  tarot fmt club/                               rewrite every .tarot file under club/
+  tarot fmt club/
 
-  tarot fmt --check .                           exit 1 if a file would change (CI)
+  tarot fmt --check .
 
-  tarot fmt --diff deal.tarot                   show the changes, write nothing
+  tarot fmt --diff deal.tarot
 
-  cat deal.tarot | tarot fmt -                  format standard input to standard output
+  cat deal.tarot | tarot fmt -
 
-A file with a syntax error is left untouched and reported (exit status 1).
+--check and --diff write nothing and exit 1 when a file would change. A
+file with a syntax error is left untouched and reported (exit status 1).
 """
 
 

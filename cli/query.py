@@ -21,7 +21,7 @@ Examples:
 
   tarot legal examples/faulty/revoke.tarot --trick 3 --card 1
 
-  tarot legal club.tarot --deal 2 --trick 18 --card 0    who leads the last trick, and what
+  tarot legal club.tarot --deal 2 --trick 18 --card 0
 """
 
 

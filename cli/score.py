@@ -33,8 +33,9 @@ Examples:
 
   tarot score club/ --format json | jq .taker_score
 
-Each file's deals make one score sheet: every row gives the players' running totals,
-and each deal is checked to sum to zero. Exit status 1 when a deal has an error.
+Each file's deals make one score sheet: each row gives the players'
+running totals, and each deal is checked to sum to zero. Exit status 1
+when a deal has an error.
 """
 
 
@@ -162,7 +163,7 @@ def score(
     sets: SetOpt = None,
     force: ForceOpt = None,
 ) -> None:
-    """Score each deal and keep each file's running score sheet, checked to be zero-sum."""
+    """Score each deal; each file's running score sheet, checked zero-sum."""
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
     files = expand_arguments(paths)

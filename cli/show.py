@@ -46,9 +46,9 @@ Examples:
 
   tarot replay examples/annotated.tarot
 
-  tarot replay club.tarot --deal 3              the third deal of the file
+  tarot replay club.tarot --deal 3
 
-  tarot replay export.json --ruleset pagat      as if played under pagat's rules
+  tarot replay export.json --ruleset pagat
 """
 
 
@@ -226,9 +226,10 @@ def replay_cmd(
 ) -> None:
     """Replay deals as a person follows them, trick by trick, then the score.
 
-    Shows the hands, the auction, the chien and écart, each trick with its winner and both
-    camps' running points, comments and violations in place, then the score worked out
-    the way a scorer writes it. Exit status 1 when the deal has an error.
+    Shows the hands, the auction, the chien and écart, each trick with its
+    winner and both camps' running points, comments and violations in
+    place, then the score worked out the way a scorer writes it. Exit
+    status 1 when a deal has an error.
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")

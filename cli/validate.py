@@ -40,19 +40,20 @@ class OutputFormat(StrEnum):
 EPILOG = """\
 Examples:
 
-  tarot validate examples/                      every record under a folder
+  tarot validate examples/
 
-  tarot validate 'archive/**/*.tarot' -j 2      a glob, two worker processes
+  tarot validate 'archive/**/*.tarot' -j 2
 
-  cat deals.jsonl | tarot validate -            standard input
+  cat deals.jsonl | tarot validate -
 
-  tarot validate club/ --format github          annotations in GitHub Actions
+  tarot validate club/ --format github
 
   tarot validate club/ --format junit -o report.xml
 
   tarot validate old/ --rules pagat --set misere=on
 
-Exit status: 0 no error (nor warning, with --strict), 1 faults found, 2 usage or I/O error.
+Exit status: 0 when no deal has an error (nor a warning, with --strict),
+1 when one has, 2 for a usage or I/O error.
 """
 
 PathsArg = Annotated[
@@ -98,10 +99,11 @@ def validate(
                                           help="Say which format each file is read as"
                                           " (on standard error).")] = False,
 ) -> None:
-    """Validate every deal: cards, bids, écart, poignées, play and the recorded score.
+    """Validate every deal: cards, bids, écart, poignées, play, scores.
 
-    Reads the text notation, JSON, JSON Lines and TarotClub files. Each fault is printed
-    as file:line:col: deal, trick, seat: severity CODE name: message, then a summary.
+    Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
+    each fault as "file:line:col: deal, trick, seat: severity CODE name:
+    message", then a summary of the deals read.
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
@@ -111,6 +113,8 @@ def validate(
     if jobs == 0:
         jobs = os.cpu_count() or 1
     files = [str(p) for p in expand_paths(args)]
+    if not files:
+        echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
     if verbose:
         for f in files:
             kind = "the format its content shows" if f == STDIN else _format_of(f)

@@ -221,3 +221,16 @@ def test_readme_shows_the_commands_it_documents() -> None:
     assert "tarot check" not in readme
     assert "tarot validate records/ --format github" in readme
     assert "id: tarot-validate" in readme
+
+
+def test_help_texts_fit_an_80_column_terminal() -> None:
+    # Typer keeps the line breaks of help texts: a longer line would wrap raggedly.
+    import inspect
+
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, cmd in group.commands.items():  # type: ignore[attr-defined]
+        for text in (cmd.help or "", cmd.epilog or ""):
+            for line in inspect.cleandoc(text).splitlines():
+                assert len(line) <= 76, (name, line)

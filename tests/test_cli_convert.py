@@ -86,12 +86,22 @@ def test_tarotclub_holds_one_deal(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_unreadable_deals_are_reported_and_the_status_is_one(tmp_path: Path) -> None:
+def test_unreadable_deals_are_reported_and_nothing_is_written(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     ran = invoke("convert", rel(FAULTY / "syntax-error.tarot"), "-o", str(out))
     assert ran.code == 1
     assert "syntax-error.tarot:25:8" in ran.err
-    assert "could not be read cleanly" in ran.err
+    assert ran.err.strip().splitlines()[-1] == (
+        f"tarot: {out} not written: 1 deal of examples/faulty/syntax-error.tarot could not be"
+        " read cleanly (see above); --skip-unreadable writes the others")
+    assert list(tmp_path.iterdir()) == []
+    # asked to, it writes the deals it can read
+    ran = invoke("convert", rel(FAULTY / "syntax-error.tarot"), "-o", str(out),
+                 "--skip-unreadable")
+    assert ran.code == 1
+    assert [d.record for d in tarot_json.read(out)] == [
+        d.record for d in notation.read(FAULTY / "syntax-error.tarot") if d.ok]
+    assert "and were left out" in ran.err
 
 
 def test_a_failed_conversion_leaves_the_old_file(tmp_path: Path) -> None:

@@ -316,3 +316,11 @@ def test_an_unreadable_file_is_reported_and_the_others_go_on(tmp_path: Path) -> 
 def test_output_names_files_as_given() -> None:
     ran = run_exe("validate", str(FAULTY / "revoke.tarot"), cwd=ROOT / "docs")
     assert f"{FAULTY / 'revoke.tarot'}:21:8:" in ran.out
+
+
+def test_a_folder_without_records_is_a_warning_not_a_failure(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("nothing to see", encoding="utf-8")
+    ran = invoke("validate", str(tmp_path))
+    assert ran.code == 0
+    assert ran.err.strip() == f"tarot: warning: no record file found in {tmp_path}"
+    assert ran.out.startswith("0 deals read from 0 files")
