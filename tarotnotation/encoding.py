@@ -3,8 +3,9 @@
 Every format the library reads is UTF-8. Bytes that are not are never guessed at: the
 record (the text record, the JSON Lines line, the JSON or TarotClub file) gets one S007
 error that names the first bad byte and its offset, and, when the bytes plainly read as
-Latin-1 or cp1252 (every byte above 127 a letter or common punctuation there), the
-``iconv`` command that converts the file. The reader then goes on with the next record.
+Latin-1 or cp1252 (every byte above 127 a letter or common punctuation there), or look
+like UTF-16, the ``iconv`` command that converts the file. The reader then goes on with
+the next record.
 
 >>> raw = "[Event \\"Club de Sète\\"]".encode("latin-1")
 >>> try:
@@ -31,12 +32,17 @@ __all__ = ["first_bad_byte", "not_utf8", "single_byte_guess"]
 _CP1252_ONLY: Final = frozenset(range(0x80, 0xA0)) - {0x81, 0x8D, 0x8F, 0x90, 0x9D}
 _C1: Final = frozenset(range(0x80, 0xA0))
 _PLAIN_EXTRA: Final = frozenset("«»€‘’‚“”„–—…°·•§£¥©®±×÷¿¡ªº²³µ¹¼½¾™\u00a0")
-_WORD_BEFORE: Final = re.compile(r"\w*\Z")
-_WORD_AFTER: Final = re.compile(r"\w*")
+_UTF8_PAIR: Final = re.compile(rb"[\xc2-\xf4][\x80-\xbf]")
+_WORD_BEFORE: Final = re.compile(r"[^\s\"{}\[\]()]*\Z")
+_WORD_AFTER: Final = re.compile(r"[^\s\"{}\[\]()]*")
 
 
 def single_byte_guess(raw: bytes) -> str | None:
     """``latin1`` or ``cp1252`` when bytes that are not UTF-8 plainly read as that, else None.
+
+    Plainly: every byte above 127 is a letter or common punctuation in that encoding, and
+    none is a UTF-8 lead byte followed by a continuation byte (broken UTF-8, or UTF-8
+    encoded twice, is not plain Latin-1).
 
     >>> single_byte_guess("Club de Sète".encode("latin-1"))
     'latin1'
@@ -44,8 +50,8 @@ def single_byte_guess(raw: bytes) -> str | None:
     ('cp1252', None)
     """
     high = {b for b in raw if b >= 0x80}
-    if high & (_C1 - _CP1252_ONLY):
-        return None
+    if b"\x00" in raw or high & (_C1 - _CP1252_ONLY) or _UTF8_PAIR.search(raw):
+        return None  # NULs, bytes no text uses, or UTF-8 broken (or encoded twice)
     name = "cp1252" if high & _CP1252_ONLY else "latin1"
     text = raw.decode(name)
     if all(ch.isalpha() or ch in _PLAIN_EXTRA for ch in text if ord(ch) >= 0x80):
@@ -60,6 +66,9 @@ def not_utf8(raw: bytes, err: UnicodeDecodeError, offset: int = 0) -> tuple[str,
     col = len(raw[line_start:err.start].decode("utf-8", "replace")) + 1
     msg = (f"the text is not valid UTF-8: byte 0x{raw[err.start]:02X} at byte offset"
            f" {offset + err.start} cannot be read")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or raw.count(b"\x00") * 4 > len(raw):
+        return msg + ("; it looks like UTF-16: convert the file to UTF-8, e.g."
+                      " iconv -f utf-16 -t utf-8 FILE > FILE.utf8"), col
     guess = single_byte_guess(raw)
     if guess is not None:
         m = _WORD_BEFORE.search(raw[max(0, err.start - 40):err.start].decode(guess))

@@ -268,7 +268,8 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     offset = 0
     lineno = 0
     first = b""
-    for raw in iter(fh.readline, b""):
+    limit = MAX_JSON_RECORD_BYTES
+    for raw in iter(lambda: fh.readline(limit + 1), b""):
         lineno += 1
         if lineno == 1 and raw.startswith(_BOM):
             offset += len(_BOM)
@@ -279,6 +280,16 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         offset += len(raw)
     if not first:
         return  # an empty input holds no deal
+    if len(first) > limit and not first.endswith(b"\n"):  # a line past the limit
+        if first.lstrip().startswith(b"[") or b'"deals"' in first[:1 << 16]:
+            yield from _read_document(first + fh.read(), name)  # an archive on one line
+            return
+        size = len(first) + _skip_line(fh)  # one record past the limit: JSON Lines go on
+        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+            "this line has more than", "MAX_JSON_RECORD_BYTES", "bytes; it is not read"),
+            file=name, line=lineno, col=1, deal=1, path="$"),), line=lineno, offset=offset)
+        yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset + size)
+        return
     first_fault: Diagnostic | None = None
     try:
         obj = orjson.loads(first)
@@ -301,6 +312,16 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 
 
 _BOM: Final = b"\xef\xbb\xbf"
+
+
+def _skip_line(fh: IO[bytes]) -> int:
+    """Read past the end of the current line, 64 KiB at a time; the bytes skipped."""
+    skipped = 0
+    while True:
+        more = fh.readline(1 << 16)
+        skipped += len(more)
+        if not more or more.endswith(b"\n"):
+            return skipped
 
 
 def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
@@ -340,12 +361,20 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
 
 def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int = 0,
                 offset: int = 0) -> Iterator[ReadDeal]:
-    """The deals of JSON Lines, one line at a time; counts continue from the arguments."""
-    for raw in iter(fh.readline, b""):
+    """The deals of JSON Lines, one line at a time; counts continue from the arguments.
+
+    A line longer than MAX_JSON_RECORD_BYTES is never held whole: its start is read, the
+    rest skipped, and it is reported (L001)."""
+    limit = MAX_JSON_RECORD_BYTES
+    for raw in iter(lambda: fh.readline(limit + 1), b""):
         lineno += 1
         start = offset
         offset += len(raw)
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            offset += _skip_line(fh)
         line = raw.strip()
+        if line.startswith(_BOM):  # where files were concatenated
+            line = line[len(_BOM):]
         if not line:
             continue
         index += 1

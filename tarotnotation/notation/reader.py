@@ -288,13 +288,15 @@ def _caret(line: str, col: int) -> str:
     >>> len(shown), shown[caret.index("^")]
     (101, 'Z')
     """
-    shown = "".join(ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in line)
-    if len(shown) > _CONTEXT_WIDTH:  # a window around the column
-        start = max(0, min(col - 1 - _CONTEXT_WIDTH // 2, len(shown) - _CONTEXT_WIDTH))
+    head = tail = ""
+    if len(line) > _CONTEXT_WIDTH:  # a window around the column (cut before it is shown)
+        start = max(0, min(col - 1 - _CONTEXT_WIDTH // 2, len(line) - _CONTEXT_WIDTH))
         head = "…" if start else ""
-        tail = "…" if start + _CONTEXT_WIDTH < len(shown) else ""
-        shown = head + shown[start:start + _CONTEXT_WIDTH] + tail
+        tail = "…" if start + _CONTEXT_WIDTH < len(line) else ""
+        line = line[start:start + _CONTEXT_WIDTH]
         col = col - start + len(head)
+    shown = head + "".join(
+        ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in line) + tail
     pad = "".join("\t" if ch == "\t" else " " for ch in shown[: col - 1])
     return f"{shown}\n{pad}^"
 
@@ -320,7 +322,7 @@ def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
         for k, word in enumerate(tok.split()):
             card = parse_card(word)
             assert card is not None  # the grammar only lets card codes through
-            if bits >> card & 1:
+            if bits >> card & 1 and len(ctx.diags) <= MAX_FAULTS:
                 if starts is None:  # where each word starts, found once per run
                     starts = [m.start() for m in _NONSPACE.finditer(tok)]
                 ctx.error(Code.BAD_VALUE, f"{card.code} is written twice in {where}",
@@ -878,7 +880,6 @@ def _lines(source: IO[str] | IO[bytes]
     longer than :data:`~tarotnotation.limits.MAX_RECORD_CHARS` (L001: only its start is
     kept, the rest is skipped without being held in memory).
     """
-    first = True
     offset = 0
     for raw, size in _raw_lines(source):
         start = offset
@@ -899,10 +900,8 @@ def _lines(source: IO[str] | IO[bytes]
                     fault = (Code.ENCODING, msg + "; this record is not read", col)
         else:
             text = raw.rstrip("\r\n")
-        if first:
-            first = False
-            if text.startswith("\ufeff"):
-                text = text[1:]
+        if text[:1] == "\ufeff":  # a BOM: at the start, or where files were concatenated
+            text = text[1:]
         yield text, start, fault
 
 

@@ -1,0 +1,87 @@
+"""tests/corpus/: nasty inputs found while attacking the readers, each named after what it
+breaks, each with the diagnostics it must give: per deal, (code, line, column) of each
+diagnostic in order, or nothing for a deal that must read clean. Every file is read the
+way ``tarot validate`` reads it (``archive.read_path``, format found by content) and every
+record read is replayed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+from tarotnotation.archive import read_path
+from tarotnotation.limits import MAX_FAULTS
+from tarotnotation.replay import replay
+
+CORPUS: Final = Path(__file__).resolve().parent / "corpus"
+
+Expected = list[list[tuple[str, int, int | None]]]
+CLEAN: Final[list[tuple[str, int, int | None]]] = []
+
+EXPECTED: Final[dict[str, Expected]] = {
+    # a { opened on the last line of the file, never closed
+    "unterminated-comment-at-eof.tarot": [CLEAN, [("S005", 8, 21)]],
+    # points of 400 digits became an infinite float: OverflowError (fixed)
+    "points-beyond-a-double.tarot": [CLEAN, [("S006", 8, 30)], CLEAN],
+    # int() refuses 5,000 digits: ValueError (fixed)
+    "bouts-of-5000-digits.tarot": [[("S006", 3, 29)], CLEAN],
+    "score-of-5000-digits.tarot": [[("L001", 3, 30)], CLEAN],
+    # each duplicate searched the whole run: quadratic (fixed; faults stop at MAX_FAULTS)
+    "the-same-card-2000-times.tarot": [
+        [*(("S006", 3, 12 + 3 * k) for k in range(MAX_FAULTS)), ("L001", 3, 12 + 3 * MAX_FAULTS)],
+        CLEAN],
+    # Latin-1 bytes were read as Latin-1 with a warning: now one error, neighbours read
+    "latin1-record-between-utf8-records.tarot": [CLEAN, [("S007", 6, 18)], CLEAN],
+    "cp1252-apostrophe-in-a-comment.tarot": [[("S007", 3, 23)], CLEAN],
+    "utf16-file.tarot": [[("S007", 1, 1)]],
+    # a BOM at the start of a concatenated file hid its first tag line: two deals lost
+    # (fixed: a BOM is dropped at the start of any line)
+    "bom-where-files-were-concatenated.tarot": [CLEAN, CLEAN],
+    "jsonl-bom-where-files-were-concatenated.jsonl": [CLEAN, CLEAN],
+    # a comment's second line starts with [: a new record begins there
+    "comment-line-starting-with-bracket.tarot": [[("S005", 3, 21)], [("S004", 4, 1)], CLEAN],
+    "unterminated-tag-quote.tarot": [[("S004", 1, 1)], CLEAN],
+    "nul-byte-in-a-card.tarot": [[("S001", 3, 10)], CLEAN],
+    "zero-width-space-between-cards.tarot": [[("S001", 3, 12)], CLEAN],
+    "trick-numbered-zero.tarot": [[("S006", 3, 7)], CLEAN],
+    "jsonl-latin1-line.jsonl": [CLEAN, [("S007", 2, 51)], CLEAN],
+    "jsonl-truncated-line.jsonl": [CLEAN, [("J001", 2, 41)], CLEAN],
+    "json-nested-2000-deep.json": [[("L001", 1, 1026)]],
+    "json-number-beyond-a-double.json": [[("L001", 1, 41)]],
+    # 1e308 points doubled to infinity: OverflowError escaped the importer (fixed)
+    "json-points-1e308.json": [[("J002", 1, None)]],
+}
+
+MESSAGES: Final = {
+    "latin1-record-between-utf8-records.tarot": "byte 0xE8 at byte offset 147 cannot be read;"
+    " it reads as Latin-1 ('Sète'): convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8",
+    "cp1252-apostrophe-in-a-comment.tarot": "byte 0x92 at byte offset 52 cannot be read; it"
+    " reads as cp1252 ('l’enchère'): convert the file to UTF-8, e.g. iconv -f cp1252",
+    "utf16-file.tarot": "it looks like UTF-16: convert the file to UTF-8, e.g. iconv -f utf-16",
+    "score-of-5000-digits.tarot": "S's score has more than 18 digits",
+    "json-nested-2000-deep.json": "nested deeper than 1,024 levels",
+    "json-points-1e308.json": "points must lie between 0 and 91",
+}
+
+
+def test_every_corpus_file_has_its_expectation() -> None:
+    assert sorted(p.name for p in CORPUS.iterdir()) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_nasty_input_gives_its_diagnostics(name: str) -> None:
+    deals = list(read_path(CORPUS / name))
+    got = [[(d.code.value, d.location.line, d.location.col) for d in deal.diagnostics]
+           for deal in deals]
+    assert got == EXPECTED[name]
+    for deal in deals:
+        assert (deal.record is not None) == (not deal.diagnostics)
+        for d in deal.diagnostics:
+            assert d.location.file == str(CORPUS / name)
+        if deal.record is not None:
+            replay(deal.record, deal=deal.index, source=deal.source)
+    if name in MESSAGES:
+        assert any(MESSAGES[name] in d.message for deal in deals for d in deal.diagnostics)
