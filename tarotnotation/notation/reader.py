@@ -36,7 +36,7 @@ import io
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass
 from functools import lru_cache
@@ -348,7 +348,8 @@ def _split_commas(value: str) -> list[str]:
     return out
 
 
-def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | None:
+def _seats_entries(value: str) -> list[dict[str, Any]] | str:
+    """The seats of a Seats tag's value, or the message saying why it is not one."""
     entries = _split_commas(value) if "," in value else value.split()
     seats: list[dict[str, Any]] = []
     for entry in entries:
@@ -357,13 +358,20 @@ def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | No
             continue
         sid, sep, name = entry.partition(":")
         if not _SEAT_ID.fullmatch(sid):
-            ctx.error(Code.BAD_TAG, f"Seats: {sid!r} is not a seat id (a letter, then up to 15"
-                      " letters, digits or _), as in \"S:Alice, E:Bruno\"", tok)
-            return None
+            return (f"Seats: {sid!r} is not a seat id (a letter, then up to 15"
+                    " letters, digits or _), as in \"S:Alice, E:Bruno\"")
         seat: dict[str, Any] = {"id": sid}
         if sep:
             seat["name"] = _SEAT_UNESCAPE.sub(r"\1", name) if "\\" in name else name
         seats.append(seat)
+    return seats
+
+
+def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | None:
+    seats = _seats_entries(value)
+    if isinstance(seats, str):
+        ctx.error(Code.BAD_TAG, seats, tok)
+        return None
     return seats
 
 
@@ -627,9 +635,8 @@ _PATH_IN_MESSAGE: Final = re.compile(
 )
 
 
-def _model_faults(ctx: _Ctx, err: ValidationError) -> None:
+def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
     """One M001 diagnostic per pydantic error, at the part it names when known."""
-    source = SourceMap(ctx.name, ctx.positions)
     for e in err.errors(include_url=False):
         loc = e.get("loc", ())
         msg = str(e.get("msg", "invalid"))
@@ -791,22 +798,57 @@ def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
 
 def parse_record(text: str, *, name: str | None = None, deal: int = 1,
                  line: int = 1, offset: int | None = None,
-                 diagnostics: Iterable[Diagnostic] = ()) -> ReadDeal:
-    """Read the text of exactly one record (``line`` is the line where it starts)."""
+                 diagnostics: Iterable[Diagnostic] = (), fast: bool | None = None) -> ReadDeal:
+    """Read the text of exactly one record (``line`` is the line where it starts).
+
+    The record is first offered to the fast scanner (:mod:`tarotnotation.notation.fast`),
+    which reads plain records and leaves anything else to the grammar; ``fast=False``, or
+    ``TAROT_READER=grammar`` in the environment when ``fast`` is None, reads every record
+    with the grammar. Both ways give the same record, diagnostics and positions.
+    """
+    if fast is None:
+        fast = os.environ.get(READER_ENV) != "grammar"
     ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
+    if fast:
+        data = _fast.scan(text)
+        if data is not None:  # positions: the grammar path's, worked out when first asked
+            return _finish(ctx, data, _fast.LazyPositions(text, line - 1), line, offset)
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput as err:
         _syntax(ctx, text, err)
         return ReadDeal(deal, None, tuple(ctx.diags), None, line, offset)
-    data = _build(ctx, parts)
-    source = SourceMap(name, ctx.positions)
+    return _finish(ctx, _build(ctx, parts), ctx.positions, line, offset)
+
+
+def _grammar_positions(text: str, line0: int) -> dict[str, tuple[int, int]]:
+    """The positions of a record's parts as the grammar path finds them (``line0``: the
+    lines before the record); empty if the grammar cannot read the record."""
+    ctx = _Ctx(None, 1, line0, {}, [], text)
+    try:
+        parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
+    except UnexpectedInput:
+        return {}
+    _build(ctx, parts)
+    return ctx.positions
+
+
+#: The environment variable that chooses the reading path: ``grammar`` turns the fast
+#: scanner off (for debugging, and for the differential tests).
+READER_ENV: Final = "TAROT_READER"
+
+
+def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, int]],
+            line: int, offset: int | None) -> ReadDeal:
+    """The record from the built data (either path): the model and its faults."""
+    deal = ctx.deal
+    source = SourceMap(ctx.name, positions)
     if any(d.is_error for d in ctx.diags):
         return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
     try:
         record = DealRecord.model_validate(data)
     except ValidationError as err:
-        _model_faults(ctx, err)
+        _model_faults(ctx, err, source)
         return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
     return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
 
@@ -1068,3 +1110,6 @@ def _skim(source: IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
             for line in chunk.lines for m in _TAG_PARTS.finditer(line)
         )
         yield SkimmedDeal(index, tags, chunk.line, chunk.offset)
+
+
+from . import fast as _fast  # noqa: E402  (it uses this module's helpers)

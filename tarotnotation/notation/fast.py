@@ -1,0 +1,517 @@
+"""The fast reader: a hand-written scanner for the common shapes of the notation.
+
+The grammar (``grammar/tarot.lark``) is the single source of truth for the syntax, and
+reading a record with Lark is exact but slow: its lexer and LALR parser do Python work for
+every token. Most records of an archive are plain: canonical text, perhaps with lower-case
+or French card codes, seats glued to the cards, glyphs and comments. For those,
+:func:`scan` builds the very data the grammar path builds from its parse (the dict given to
+:class:`~tarotnotation.records.DealRecord`) in one pass over the words of the record, most
+of it in bulk (a run of card codes is checked and turned into bits or played cards at once).
+The rest of the reading (the model and its faults) is shared with the grammar path.
+
+The scanner accepts a strict subset of what the grammar accepts, and it never reports
+anything: whenever it meets something it does not fully understand (a word the grammar
+might read otherwise, a card written twice, an odd tag, a trick numbered wrongly, a
+``[Result]`` tag...) it gives up on the record and returns None, and the reader parses the
+record with the grammar, which gives the diagnostics. So every syntax error and every fault
+found while building comes from the grammar path, word for word.
+
+The text positions of the record's parts (the :class:`~tarotnotation.source.SourceMap`
+that puts file:line:col on replay faults) are :class:`LazyPositions`: worked out by the
+grammar path itself, from the record's text, the first time anything asks for one (a deal
+with a fault). A clean deal never needs them, and they are the grammar path's own.
+
+``TAROT_READER=grammar`` in the environment (or ``parse_record(..., fast=False)``) turns
+the scanner off. ``tests/test_notation_fast.py`` checks, on the examples, on generated and
+annotated deals, on lenient spellings and on the fuzz corpus, that both paths give the same
+records, diagnostics and positions, and that the scanner does read the plain records.
+
+>>> data = scan('[Players "4"]\\nauction: pass E:garde! {sure} pass pass\\n')
+>>> data["auction"][1]
+{'contract': 'garde', 'seat': 'E', 'glyph': '!', 'comments': ('sure',)}
+>>> scan('[Players "4"]\\nauction: pass gardez\\n') is None  # left to the grammar
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from ..cards import Card, CardSet
+from ..records import FIELD_TAGS, Points
+from ..rules import RulesetError
+from . import reader as _reader
+from .cardcodes import _BY_WORD
+
+__all__ = ["LazyPositions", "scan"]
+
+
+class _GiveUpError(Exception):
+    """The scanner met something it leaves to the grammar."""
+
+
+def _case_variants(word: str) -> list[str]:
+    options = [(ch.lower(), ch.upper()) if ch.isascii() and ch.isalpha() else (ch,)
+               for ch in word]
+    return ["".join(p) for p in itertools.product(*options)]
+
+
+def _card_table() -> dict[str, Card]:
+    """Every spelling of every card the grammar reads, in ASCII cases (no other case
+    folding: a word the table does not hold is left to the grammar)."""
+    return {variant: card for code, card in _BY_WORD.items()
+            for variant in _case_variants(code)}
+
+
+_CARD: Final = _card_table()
+_BIT: Final = {word: 1 << card for word, card in _CARD.items()}
+_PLAYED: Final = {word: (("card", card),) for word, card in _CARD.items()}  # dict() pairs
+
+# Section keywords (lower case) -> their place in the record's fixed order.
+_HANDS, _CHIEN, _AUCTION, _CALL, _ECART, _DECL, _PLAY, _RESULT = range(1, 9)
+_SECTIONS: Final[dict[str, int]] = {
+    "hand": _HANDS, "hands:": _HANDS, "chien:": _CHIEN, "auction:": _AUCTION,
+    "call:": _CALL, "ecart:": _ECART, "écart:": _ECART, "poignee": _DECL, "poignée": _DECL,
+    "chelem": _DECL, "misere": _DECL, "misère": _DECL, "play:": _PLAY, "result:": _RESULT,
+}
+_BIDS: Final = {
+    "pass": "pass", "passe": "pass", "prise": "prise", "petite": "prise", "garde": "garde",
+    "garde_sans": "garde_sans", "garde-sans": "garde_sans",
+    "garde_contre": "garde_contre", "garde-contre": "garde_contre",
+}
+_CONTRACTS: Final = frozenset(w for w in _BIDS if not w.startswith("pass"))
+_ITEMS: Final = {
+    "taker": "taker", "partner": "partner", "points": "taker_points", "bouts": "bouts",
+    "petit_au_bout": "petit_au_bout", "chelem": "chelem", "annulled": "annulled",
+    "scores": "scores",
+}
+_CAMPS: Final = {"taker": "taker", "defence": "defence", "defense": "defence"}
+_SIZES: Final = frozenset(("simple", "double", "triple"))
+_MISERES: Final = {"atout": "atout", "tete": "tete", "tête": "tete"}
+_GLYPHS: Final = frozenset(("!", "?", "!!", "??", "!?", "?!"))
+_NOTE: Final = frozenset("{!?")  # how an annotation's token starts
+_TRICKNO: Final = {f"{a}{b}.": int(f"{a}{b}") for a in ("", *"0123456789")
+                   for b in "0123456789"}
+_SEAT: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
+_SCORE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,15})([+-][0-9]{1,6})")
+_NUMBER: Final = re.compile(r"[0-9]{1,6}(?:[.,][0-9]{1,6})?")
+_INT: Final = re.compile(r"[0-9]{1,6}")
+_SPACES: Final = re.compile(r"\s*")
+# The tokens of a text with annotations: a comment (the grammar's COMMENT), a run of glyph
+# marks, a word, or any other character (an unclosed { or a lone }: left to the grammar).
+_TOKENS: Final = re.compile(r"\{(?:[^\\}]|\\[\s\S])*\}|[!?]+|[^\s{}!?]+|\S")
+
+
+class LazyPositions(Mapping[str, tuple[int, int]]):
+    """The positions of a record's parts, worked out by the grammar path on first use.
+
+    >>> positions = LazyPositions('[Players "4"]\\nauction: pass garde', 10)
+    >>> positions["auction[1]"], len(positions) > 0
+    ((12, 15), True)
+    """
+
+    __slots__ = ("_line0", "_map", "_text")
+
+    def __init__(self, text: str, line0: int) -> None:
+        self._text = text
+        self._line0 = line0
+        self._map: dict[str, tuple[int, int]] | None = None
+
+    def _positions(self) -> dict[str, tuple[int, int]]:
+        if self._map is None:
+            self._map = _reader._grammar_positions(self._text, self._line0)
+        return self._map
+
+    def __getitem__(self, path: str) -> tuple[int, int]:
+        return self._positions()[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._positions())
+
+    def __len__(self) -> int:
+        return len(self._positions())
+
+    def __repr__(self) -> str:
+        return f"LazyPositions({self._positions()!r})"
+
+
+def _note(ws: list[str], i: int, n: int, out: dict[str, Any]) -> int:
+    """Read an annotation (a glyph, then comments) at ``i`` into ``out``."""
+    token = ws[i]
+    if token[0] != "{":
+        if token not in _GLYPHS:
+            raise _GiveUpError
+        out["glyph"] = token
+        i += 1
+    comments: list[str] = []
+    while i < n and ws[i][0] == "{":
+        token = ws[i]
+        if len(token) < 2:  # a { never closed
+            raise _GiveUpError
+        inner = token[1:-1]
+        comments.append(_reader._COMMENT_ESCAPE.sub(r"\1", inner) if "\\" in inner else inner)
+        i += 1
+    if comments:
+        out["comments"] = tuple(comments)
+    return i
+
+
+def _cards(ws: list[str], i: int, n: int) -> tuple[int, int]:
+    """A run of card codes (or ``-``) at ``i``: the index after it, and its bits."""
+    window = list(map(_BIT.get, ws[i:i + _LONGEST_RUN]))
+    try:
+        k = window.index(None)
+    except ValueError:
+        k = len(window)
+        if i + k < n:  # a run longer than any hand: left to the grammar
+            raise _GiveUpError from None
+    if not k:
+        if i < n and ws[i] == "-":
+            return i + 1, 0
+        raise _GiveUpError
+    bits: int = sum(window[:k])  # type: ignore[arg-type]
+    if bits.bit_count() != k:  # a card written twice: the grammar path says so
+        raise _GiveUpError
+    return i + k, bits
+
+
+_LONGEST_RUN: Final = 32
+
+
+def _word(ws: list[str], i: int, n: int) -> str:
+    if i >= n:
+        raise _GiveUpError
+    return ws[i]
+
+
+def _seat(word: str) -> str:
+    if not _SEAT.fullmatch(word):
+        raise _GiveUpError
+    return word
+
+
+def _tags(tags: list[tuple[str, str]], data: dict[str, Any]) -> None:
+    other: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for name, raw in tags:
+        value = _reader._untag(raw) if "\\" in raw else raw
+        if name in FIELD_TAGS:
+            if name in seen:
+                raise _GiveUpError
+            seen.add(name)
+            if name == "Players":
+                if value not in ("3", "4", "5"):
+                    raise _GiveUpError
+                data["players"] = int(value)
+            elif name == "Seats":
+                seats = _reader._seats_entries(value)
+                if isinstance(seats, str):
+                    raise _GiveUpError
+                data["seats"] = seats
+            elif name == "Dealer":
+                data["dealer"] = value.strip()
+            else:
+                try:
+                    data["ruleset"] = _reader._ruleset_spec(value)
+                except RulesetError:
+                    raise _GiveUpError from None
+            continue
+        if name == "Result" or (name == "Date" and not _reader._DATE.fullmatch(value)):
+            raise _GiveUpError
+        other.append((name, value))
+    data["tags"] = tuple(other)
+
+
+def scan(text: str) -> dict[str, Any] | None:
+    """The record's data, as the grammar path builds it; or None to read it with the grammar.
+
+    ``text`` is the text of one record (as :func:`~tarotnotation.notation.parse_record`
+    takes it).
+    """
+    try:
+        return _scan(text)
+    except _GiveUpError:
+        return None
+
+
+def _scan(text: str) -> dict[str, Any]:
+    tags: list[tuple[str, str]] = []
+    p = 0
+    while True:  # the tags, each the grammar's TAG, separated by white space
+        p = _SPACES.match(text, p).end()  # type: ignore[union-attr]
+        m = _reader._TAG_PARTS.match(text, p)
+        if m is None:
+            break
+        tags.append((m.group(1), m.group(2)))
+        p = m.end()
+    if not tags:
+        raise _GiveUpError
+    data: dict[str, Any] = {}
+    _tags(tags, data)
+    body = text[p:]
+    annotated = "{" in body or "!" in body or "?" in body or "}" in body
+    ws: list[str] = _TOKENS.findall(body) if annotated else body.split()
+    n = len(ws)
+    i = 0
+    if n and ws[0][0] in _NOTE:
+        i = _note(ws, 0, n, data)
+    stage = 0
+    declarations: list[dict[str, Any]] = []
+    while i < n:
+        low = ws[i].lower()
+        sec = _SECTIONS.get(low)
+        if sec is None or sec < stage or (sec == stage and sec != _DECL):
+            raise _GiveUpError
+        stage = sec
+        i += 1
+        if sec == _HANDS:
+            hands: dict[str, CardSet] = {}
+            if low == "hands:":
+                if _word(ws, i, n) != "-":
+                    raise _GiveUpError
+                i += 1
+            else:
+                while True:
+                    label = _word(ws, i, n)
+                    seat = _seat(label[:-1]) if label[-1] == ":" else ""
+                    if not seat or seat in hands:
+                        raise _GiveUpError
+                    i, bits = _cards(ws, i + 1, n)
+                    hands[seat] = CardSet(bits)
+                    if i < n and ws[i].lower() == "hand":
+                        i += 1
+                        continue
+                    break
+            data["hands"] = hands
+        elif sec == _CHIEN:
+            i, bits = _cards(ws, i, n)
+            data["chien"] = CardSet(bits)
+        elif sec == _AUCTION:
+            bids: list[dict[str, Any]] = []
+            while i < n:
+                w = ws[i]
+                cut = w.find(":")
+                contract = _BIDS.get((w[cut + 1:] if cut > 0 else w).lower())
+                if contract is None:
+                    break
+                bid: dict[str, Any] = {"contract": contract}
+                if cut > 0:
+                    bid["seat"] = _seat(w[:cut])
+                bids.append(bid)
+                i += 1
+                if i < n and ws[i][0] in _NOTE:
+                    i = _note(ws, i, n, bid)
+            data["auction"] = bids
+        elif sec == _CALL:
+            card = _CARD.get(_word(ws, i, n))
+            if card is None:
+                raise _GiveUpError
+            call: dict[str, Any] = {"card": card}
+            i += 1
+            if i < n and ws[i][0] in _NOTE:
+                i = _note(ws, i, n, call)
+            data["call"] = call
+        elif sec == _ECART:
+            ecart: dict[str, Any] = {}
+            if i < n and (ws[i] in _BIT or ws[i] == "-"):
+                i, bits = _cards(ws, i, n)
+                ecart["cards"] = CardSet(bits)
+            if i < n and ws[i].lower() == "shown:":
+                i, bits = _cards(ws, i + 1, n)
+                ecart["shown"] = CardSet(bits)
+            if i < n and ws[i][0] in _NOTE:
+                i = _note(ws, i, n, ecart)
+            data["ecart"] = ecart
+        elif sec == _DECL:
+            decl, i = _declaration(ws, i, n, low)
+            declarations.append(decl)
+            if i < n and ws[i][0] in _NOTE:
+                i = _note(ws, i, n, decl)
+        elif sec == _PLAY:
+            data["play"], i = _play(ws, i, n)
+        else:
+            data["result"], i = _result(ws, i, n)
+    if declarations:
+        data["declarations"] = declarations
+    if "players" not in data:
+        data["players"] = _reader._players(data)
+    return data
+
+
+def _declaration(ws: list[str], i: int, n: int, keyword: str) -> tuple[dict[str, Any], int]:
+    """A poignée, chelem or misère after its keyword, and the index after it."""
+    target = _word(ws, i, n)
+    i += 1
+    decl: dict[str, Any]
+    if keyword[0] == "p":  # poignée
+        if target[-1] == ":":
+            decl = {"kind": "poignee", "seat": _seat(target[:-1])}
+            i, bits = _cards(ws, i, n)
+            decl["cards"] = CardSet(bits)
+        else:
+            decl = {"kind": "poignee", "seat": _seat(target)}
+            size = _word(ws, i, n).lower()
+            i += 1
+            colon = size[-1:] == ":"
+            if colon:
+                size = size[:-1]
+            elif i < n and ws[i] == ":":
+                colon = True
+                i += 1
+            if size not in _SIZES:
+                raise _GiveUpError
+            decl["size"] = size
+            if colon:
+                i, bits = _cards(ws, i, n)
+                decl["cards"] = CardSet(bits)
+    elif keyword[0] == "c":  # chelem
+        decl = {"kind": "chelem", "seat": _seat(target)}
+    else:  # misère
+        kind = _MISERES.get(_word(ws, i, n).lower())
+        if kind is None:
+            raise _GiveUpError
+        decl = {"kind": "misere", "seat": _seat(target), "misere": kind}
+        i += 1
+    return decl, i
+
+
+def _play(ws: list[str], i: int, n: int) -> tuple[list[dict[str, Any]], int]:
+    """The tricks after ``play:``, and the index after them."""
+    bulk = _plain_play(ws, i, n)
+    if bulk is not None:
+        return bulk
+    tricks: list[dict[str, Any]] = []
+    while i < n:
+        number = _TRICKNO.get(ws[i])
+        if number is None:
+            break
+        if number != len(tricks) + 1:  # misnumbered: the grammar path says so
+            raise _GiveUpError
+        trick: dict[str, Any] = {}
+        i += 1
+        if i < n and ws[i][0] == "(":
+            leader = ws[i]
+            if leader[-1] != ")":
+                raise _GiveUpError
+            trick["leader"] = _seat(leader[1:-1])
+            i += 1
+        if i < n and ws[i][0] in _NOTE:
+            i = _note(ws, i, n, trick)
+        played: list[dict[str, Any]] = []
+        while True:
+            j = i
+            while j < n and ws[j] in _CARD:
+                j += 1
+            if j > i:  # plain card codes, all at once
+                played += map(dict, map(_PLAYED.__getitem__, ws[i:j]))
+                i = j
+            elif i < n:  # a card with its seat, E:7H
+                w = ws[i]
+                cut = w.find(":")
+                card = _CARD.get(w[cut + 1:]) if cut > 0 else None
+                if card is None or not _SEAT.fullmatch(w, 0, cut):
+                    break
+                played.append({"card": card, "seat": w[:cut]})
+                i += 1
+            else:
+                break
+            if i < n and ws[i][0] in _NOTE:
+                i = _note(ws, i, n, played[-1])
+        if not played:
+            raise _GiveUpError
+        trick["cards"] = played
+        tricks.append(trick)
+    return tricks, i
+
+
+_NUMBERS: Final = [f"{t}." for t in range(1, 100)]
+
+
+def _plain_play(ws: list[str], i: int, n: int) -> tuple[list[dict[str, Any]], int] | None:
+    """The tricks at once when each is its number and the same count of plain card codes
+    (``1. 7H 8H 9H 1H 2. ...``), up to ``result:`` or the end; else None."""
+    try:
+        end = ws.index("result:", i)
+    except ValueError:
+        end = n
+    words = ws[i:end]
+    try:
+        size = words.index("2.", 1)  # each trick's number and cards
+    except ValueError:
+        size = len(words)
+    if size < 2 or len(words) % size:
+        return None
+    count = len(words) // size
+    if words[::size] != _NUMBERS[:count]:
+        return None
+    del words[::size]
+    try:
+        played = list(map(dict, map(_PLAYED.__getitem__, words)))
+    except KeyError:
+        return None
+    per = size - 1
+    return [{"cards": played[k:k + per]} for k in range(0, len(played), per)], end
+
+
+def _result(ws: list[str], i: int, n: int) -> tuple[dict[str, Any], int]:
+    """The result after ``result:`` (items, then an annotation), and the index after it."""
+    out: dict[str, Any] = {}
+    while i < n:
+        w = ws[i]
+        low = w.lower()
+        value: Any
+        if low in _CONTRACTS:
+            name, value = "contract", w
+        else:
+            name = _ITEMS.get(low, "")
+            if not name:
+                break
+            if name in out:  # given twice: the grammar path says so
+                raise _GiveUpError
+            if name == "annulled":
+                out["annulled"] = True
+                i += 1
+                continue
+            if name == "scores":
+                scores: dict[str, int] = {}
+                i += 1
+                while i < n:
+                    m = _SCORE.fullmatch(ws[i])
+                    if m is None:
+                        break
+                    seat = m.group(1)
+                    if seat in scores:
+                        raise _GiveUpError
+                    scores[seat] = int(m.group(2))
+                    i += 1
+                out["scores"] = scores
+                continue
+            i += 1
+            value = _word(ws, i, n)
+            if name == "taker" or name == "partner":
+                _seat(value)
+            elif name == "taker_points":
+                if not _NUMBER.fullmatch(value):
+                    raise _GiveUpError
+                try:
+                    value = Points.parse(value)
+                except ValueError:
+                    raise _GiveUpError from None
+            elif name == "bouts":
+                if not _INT.fullmatch(value) or int(value) > 3:
+                    raise _GiveUpError
+                value = int(value)
+            else:  # petit_au_bout, chelem
+                value = _CAMPS.get(value.lower())
+                if value is None:
+                    raise _GiveUpError
+        if name in out:
+            raise _GiveUpError
+        out[name] = value
+        i += 1
+    if i < n and ws[i][0] in _NOTE:
+        i = _note(ws, i, n, out)
+    return out, i
