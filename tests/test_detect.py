@@ -125,6 +125,8 @@ def test_long_first_json_line_is_still_json_lines(tmp_path: Path) -> None:
         (b"\x00\x01\x02 junk", ".txt", "tarot"),
         (b"hand S: 1S 2S", ".json", "tarot"),
         (b'[Event "x"]', ".json", "tarot"),
+        (b'[ Event "x"]', ".json", "tarot"),
+        (b'["a list of strings"]', ".json", "json"),
         (b"[]", ".tarot", "json"),
         (b"{a comment} [Event", ".json", "tarot"),
         (b'{"deal_info": {', ".tarot", "tarotclub"),

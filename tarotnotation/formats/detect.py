@@ -107,7 +107,8 @@ def sniff(head: bytes, *, suffix: str = "", complete: bool = False) -> str:
         return fallback
     if _looks_like_json(text):
         return _json_kind(text, complete)
-    if text[:1] == b"{" or (text[:1] == b"[" and text[1:2].isalpha()) or _SECTION.match(text):
+    if (text[:1] == b"{" or (text[:1] == b"[" and text[1:].lstrip()[:1].isalpha())
+            or _SECTION.match(text)):
         return "tarot"
     return fallback
 
