@@ -103,6 +103,7 @@ _SPACES: Final = re.compile(r"\s*")
 # The tokens of a text with annotations: a comment (the grammar's COMMENT), a run of glyph
 # marks, a word, or any other character (an unclosed { or a lone }: left to the grammar).
 _TOKENS: Final = re.compile(r"\{(?:[^\\}]|\\[\s\S])*\}|[!?]+|[^\s{}!?]+|\S")
+_COMMENT_SPLIT: Final = re.compile(r"(\{(?:[^\\}]|\\[\s\S])*\})")
 
 
 class LazyPositions(Mapping[str, tuple[int, int]]):
@@ -237,6 +238,32 @@ def scan(text: str) -> dict[str, Any] | None:
         return None
 
 
+def _words(body: str) -> list[str]:
+    """The tokens of the text after the tags: words, glyph marks and whole comments."""
+    if "{" not in body and "!" not in body and "?" not in body and "}" not in body:
+        return body.split()
+    ws: list[str] = []
+    plain = True
+    for part in _COMMENT_SPLIT.split(body):  # text, comment, text, comment...
+        if not plain:
+            ws.append(part)
+        elif "{" in part or "}" in part:
+            ws += _TOKENS.findall(part)
+        else:  # glyph marks: most often only on the word before a comment (7H!? {...})
+            words = part.split()
+            last = words[-1] if words else ""
+            marks = last.count("!") + last.count("?")
+            if marks and marks == part.count("!") + part.count("?"):
+                words[-1:] = _TOKENS.findall(last)
+                ws += words
+            elif marks or "!" in part or "?" in part:
+                ws += _TOKENS.findall(part)
+            else:
+                ws += words
+        plain = not plain
+    return ws
+
+
 def _scan(text: str) -> dict[str, Any]:
     tags: list[tuple[str, str]] = []
     p = 0
@@ -252,8 +279,7 @@ def _scan(text: str) -> dict[str, Any]:
     data: dict[str, Any] = {}
     _tags(tags, data)
     body = text[p:]
-    annotated = "{" in body or "!" in body or "?" in body or "}" in body
-    ws: list[str] = _TOKENS.findall(body) if annotated else body.split()
+    ws = _words(body)
     n = len(ws)
     i = 0
     if n and ws[0][0] in _NOTE:

@@ -4,9 +4,12 @@ A file is cut into records line by line (a record starts at a tag line that foll
 other text), so the reader holds one record in memory at a time and a broken record never
 spoils the next. Each record is parsed with the Lark grammar ``grammar/tarot.lark`` (LALR,
 contextual lexer, a transformer applied while parsing: no parse tree is built), then
-checked and turned into a record. Every record yields one :class:`ReadDeal`: the record (or
-None when it cannot be read), its diagnostics with file, line and column, and a
-:class:`SourceMap` of the positions of its parts for the replay engine.
+checked and turned into a record; plain records are first offered to a faster scanner,
+:mod:`tarotnotation.notation.fast`, which builds the same data and leaves anything else to
+the grammar (``TAROT_READER=grammar`` turns it off). Every record yields one
+:class:`ReadDeal`: the record (or None when it cannot be read), its diagnostics with file,
+line and column, and a :class:`SourceMap` of the positions of its parts for the replay
+engine.
 
 >>> text = '''[Event "Club"]
 ... [Players "4"]
