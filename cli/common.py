@@ -110,6 +110,21 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
     return out
 
 
+def unopenable(files: Iterable[str]) -> list[str]:
+    """The files that cannot be opened for reading (an I/O error, exit status 2, though
+    the others are still read and reported)."""
+    bad = []
+    for f in files:
+        if f == STDIN:
+            continue
+        try:
+            with open(f, "rb"):
+                pass
+        except OSError:
+            bad.append(f)
+    return bad
+
+
 def existing_file(arg: str) -> Path:
     """A path that must name a readable file (not a folder)."""
     path = Path(arg)

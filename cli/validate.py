@@ -15,12 +15,14 @@ from tarotnotation.archive import check_paths, expand_paths, format_name, format
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
+    EXIT_USAGE,
     STDIN,
     checked_spec,
     echo_err,
     expand_arguments,
     fail,
     ruleset_spec,
+    unopenable,
     use_color,
 )
 from .progress import FileProgress
@@ -53,7 +55,7 @@ Examples:
   tarot validate old/ --rules pagat --set misere=on
 
 Exit status: 0 when no deal has an error (nor a warning, with --strict),
-1 when one has, 2 for a usage or I/O error.
+1 when one has, 2 for a usage or I/O error (after reading the rest).
 """
 
 PathsArg = Annotated[
@@ -119,6 +121,7 @@ def validate(
         for f in files:
             kind = "the format its content shows" if f == STDIN else _format_of(f)
             echo_err(f"{'<stdin>' if f == STDIN else f}: read as {kind}")
+    broken = unopenable(files)
     sink: IO[str] = sys.stdout
     if output is not None:
         try:
@@ -141,6 +144,10 @@ def validate(
             sink.close()
     if output is not None and output_format is not OutputFormat.TEXT:
         echo_err(tally.line())
+    if broken:
+        echo_err(f"tarot: {len(broken)} file{'s' if len(broken) != 1 else ''} could not be"
+                 f" read: {', '.join(broken)}")
+        raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAULTS if tally.failed(strict) else EXIT_OK)
 
 

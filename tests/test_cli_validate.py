@@ -324,3 +324,15 @@ def test_a_folder_without_records_is_a_warning_not_a_failure(tmp_path: Path) -> 
     assert ran.code == 0
     assert ran.err.strip() == f"tarot: warning: no record file found in {tmp_path}"
     assert ran.out.startswith("0 deals read from 0 files")
+
+
+def test_a_file_that_cannot_be_opened_is_an_io_error_after_the_rest(tmp_path: Path) -> None:
+    good = tmp_path / "a-good.tarot"
+    good.write_bytes((EXAMPLES / "prise.tarot").read_bytes())
+    dangling = tmp_path / "b-gone.tarot"
+    dangling.symlink_to(tmp_path / "nowhere.tarot")
+    ran = invoke("validate", str(good), str(dangling))
+    assert ran.code == 2
+    assert f"{dangling}: error S001" in ran.out
+    assert "2 deals read from 2 files: 1 valid, 1 with errors" in ran.out
+    assert ran.err.strip() == f"tarot: 1 file could not be read: {dangling}"
