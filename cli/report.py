@@ -99,11 +99,12 @@ class Reporter:
     """Prints a validation run; subclasses choose the format."""
 
     def __init__(self, out: IO[str], *, color: bool = False, quiet: bool = False,
-                 strict: bool = False) -> None:
+                 strict: bool = False, statistics: bool = False) -> None:
         self.out = out
         self.color = color
         self.quiet = quiet
         self.strict = strict
+        self.statistics = statistics
 
     def deal(self, checked: CheckedDeal) -> None:
         """One deal, in the order of the run."""
@@ -127,7 +128,10 @@ class TextReport(Reporter):
                 self._write(line)
 
     def finish(self, tally: Tally) -> None:
-        """Print the summary line."""
+        """Print the count of each code (``--statistics``), then the summary line."""
+        if self.statistics:
+            for code, count in tally.by_code.most_common():
+                self._write(f"{count:>7}  {code}")
         failed = tally.failed(self.strict)
         self._write(style(tally.line(), self.color, bold=True,
                           fg="red" if failed else "green"))
@@ -261,7 +265,8 @@ _REPORTERS: Final[dict[str, type[Reporter]]] = {
 }
 
 
-def reporter(fmt: str, *, color: bool, quiet: bool, strict: bool,
+def reporter(fmt: str, *, color: bool, quiet: bool, strict: bool, statistics: bool = False,
              out: IO[str] | None = None) -> Reporter:
     """The reporter of a ``--format`` value."""
-    return _REPORTERS[fmt](out or sys.stdout, color=color, quiet=quiet, strict=strict)
+    return _REPORTERS[fmt](out or sys.stdout, color=color, quiet=quiet, strict=strict,
+                           statistics=statistics)

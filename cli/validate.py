@@ -90,6 +90,9 @@ def validate(
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Text format: only the summary.")] = False,
+    statistics: Annotated[bool, typer.Option(
+        "--statistics", help="Text format: the count of each code before the"
+        " summary.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
                                       help="Worker processes (0: one per core).")] = 1,
     rules: RulesOpt = None,
@@ -130,7 +133,7 @@ def validate(
             fail(f"{output}: cannot write: {err.strerror or err}")
     try:
         report = reporter(output_format.value, color=output is None and use_color(sys.stdout),
-                          quiet=quiet, strict=strict, out=sink)
+                          quiet=quiet, strict=strict, statistics=statistics, out=sink)
         tally = Tally()
         with FileProgress(files) as progress:
             for checked in check_paths(files, jobs=jobs, ruleset=forced,

@@ -234,3 +234,36 @@ def test_help_texts_fit_an_80_column_terminal() -> None:
         for text in (cmd.help or "", cmd.epilog or ""):
             for line in inspect.cleandoc(text).splitlines():
                 assert len(line) <= 76, (name, line)
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
+    """What ``tarot ARGS`` writes to standard output when it is a terminal."""
+    import pty
+
+    master, slave = pty.openpty()
+    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    full_env.update(env)
+    proc = subprocess.Popen([str(TAROT), *args], cwd=ROOT, env=full_env, stdout=slave,
+                            stderr=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    return seen
+
+
+def test_colour_on_a_terminal_unless_no_color() -> None:
+    args = ["validate", rel(FAULTY / "revoke.tarot")]
+    coloured = _on_a_terminal(args, {})
+    assert b"\x1b[31m" in coloured  # errors in red
+    plain = _on_a_terminal(args, {"NO_COLOR": "1"})
+    assert b"\x1b[" not in plain
+    assert b"revoke.tarot:21:8: deal 1, trick 3" in plain

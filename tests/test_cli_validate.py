@@ -336,3 +336,12 @@ def test_a_file_that_cannot_be_opened_is_an_io_error_after_the_rest(tmp_path: Pa
     assert f"{dangling}: error S001" in ran.out
     assert "2 deals read from 2 files: 1 valid, 1 with errors" in ran.out
     assert ran.err.strip() == f"tarot: 1 file could not be read: {dangling}"
+
+
+def test_statistics_count_each_code() -> None:
+    ran = invoke("validate", "-q", "--statistics", "examples/faulty")
+    assert ran.code == 1
+    lines = ran.out.splitlines()
+    assert lines[0].split() == ["4", "R101", "score-mismatch"]
+    assert sorted(line.split()[1] for line in lines[1:5]) == ["E102", "H102", "P105", "S003"]
+    assert lines[-1].startswith("6 deals read")
