@@ -80,6 +80,8 @@ def test_every_command_has_help_with_an_example(command: str) -> None:
     assert ran.code == 0
     assert "Usage:" in ran.out
     assert f"tarot {command}" in ran.out.split("Usage:", 1)[1], ran.out
+    example = ran.out.split("Example", 1)[1]
+    assert f"tarot {command} " in example or f"tarot {command}\n" in example, ran.out
 
 
 def test_top_level_help_lists_the_commands_and_hides_check() -> None:
