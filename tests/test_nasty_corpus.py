@@ -85,3 +85,27 @@ def test_nasty_input_gives_its_diagnostics(name: str) -> None:
             replay(deal.record, deal=deal.index, source=deal.source)
     if name in MESSAGES:
         assert any(MESSAGES[name] in d.message for deal in deals for d in deal.diagnostics)
+
+
+def test_fmt_leaves_every_unreadable_file_untouched(tmp_path: Path) -> None:
+    # `tarot fmt` on the whole corpus: a file with a deal that cannot be read is left
+    # byte for byte; a readable one is rewritten and means the same
+    from typer.testing import CliRunner
+
+    from tarotnotation.cli.app import app
+
+    names = sorted(n for n in EXPECTED if n.endswith(".tarot"))
+    for name in names:
+        (tmp_path / name).write_bytes((CORPUS / name).read_bytes())
+    result = CliRunner().invoke(app, ["fmt", str(tmp_path)])
+    assert result.exit_code == 1  # some files cannot be read
+    for name in names:
+        before = (CORPUS / name).read_bytes()
+        after = (tmp_path / name).read_bytes()
+        if any(EXPECTED[name]):
+            assert after == before, name
+            assert f"{tmp_path / name}: not formatted" in result.stderr
+        else:
+            deals = [d.record for d in read_path(CORPUS / name)]
+            assert [d.record for d in read_path(tmp_path / name)] == deals
+    assert not [p for p in tmp_path.iterdir() if p.name not in names]  # no temporary left
