@@ -47,26 +47,31 @@ class ScoreFormat(StrEnum):
 
 
 def deal_entry(checked: CheckedDeal, running: dict[str, int]) -> dict[str, Any]:
-    """One deal's score for machines (JSON Lines)."""
+    """One deal's score for machines (a line of JSON Lines). Fields the deal does not
+    have (not read, not scored) are null."""
     rep = checked.replay
-    out: dict[str, Any] = {"file": checked.file, "deal": checked.index,
-                           "status": None if checked.status is None else checked.status.value}
-    scored = rep is not None and rep.status is Status.SCORED and rep.score is not None
-    out["contract"] = rep.contract.keyword if rep is not None and rep.contract else None
-    out["taker"] = rep.taker if rep is not None else None
-    out["partner"] = rep.partner if rep is not None else None
-    out["made"] = rep.score.made if scored and rep and rep.score else None
-    half = rep.taker_half if scored and rep else None
-    out["points"] = None if half is None else half // 2 if half % 2 == 0 else half / 2
-    out["bouts"] = rep.bouts if scored and rep else None
-    scores = dict(rep.scores) if scored and rep and rep.scores is not None else None
-    out["taker_score"] = scores[rep.taker] if scores and rep and rep.taker else None
-    out["scores"] = scores
+    out: dict[str, Any] = {
+        "file": checked.file, "deal": checked.index,
+        "status": None if checked.status is None else checked.status.value,
+        "contract": None, "taker": None, "partner": None, "made": None, "points": None,
+        "bouts": None, "taker_score": None, "scores": None,
+    }
+    if rep is not None:
+        out["contract"] = None if rep.contract is None else rep.contract.keyword
+        out["taker"], out["partner"] = rep.taker, rep.partner
+        if rep.status is Status.SCORED and rep.score is not None and rep.scores is not None:
+            half = rep.taker_half or 0
+            out["made"] = rep.score.made
+            out["points"] = half // 2 if half % 2 == 0 else half / 2
+            out["bouts"] = rep.bouts
+            out["scores"] = dict(rep.scores)
+            out["taker_score"] = rep.scores.get(rep.taker or "")
     out["running"] = dict(running)
     out["violations"] = [
         {"code": d.code.value, "name": d.code.slug, "severity": d.severity.value,
-         "message": d.message, **({"line": d.location.line} if d.location.line else {}),
-         **({"col": d.location.col} if d.location.col else {})}
+         "message": d.message,
+         **{k: v for k, v in (("line", d.location.line), ("col", d.location.col))
+            if v is not None}}
         for d in checked.diagnostics]
     return out
 

@@ -103,10 +103,10 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) 
             key = ("", None, None)
         at.setdefault(key, []).append(d)
 
-    title = " — ".join(t for t in (record.tag("Event"), record.tag("Round") and
-                                   f"round {record.tag('Round')}", record.tag("Deal") and
-                                   f"deal {record.tag('Deal')}") if t)
-    v.head(f"Deal {index}" + (f": {title}" if title else ""))
+    event, round_, number = record.tag("Event"), record.tag("Round"), record.tag("Deal")
+    heading = " — ".join(part for part in (event, round_ and f"round {round_}",
+                                           number and f"deal {number}") if part)
+    v.head(f"Deal {index}" + (f": {heading}" if heading else ""))
     dealer = f", dealer {record.dealer}" if record.dealer else ""
     v.add(f"  {record.players} players, ruleset {record.ruleset}{dealer}")
     if record.glyph:

@@ -162,3 +162,20 @@ def test_score_of_half_points_is_a_number() -> None:
         "score", "-f", "json", rel(EXAMPLES / "five-players.tarot")).out.splitlines()]
     assert deals[0]["points"] == 39.5
     assert deals[0]["partner"] == "W"
+
+
+def test_score_json_of_an_unreadable_and_an_unscored_deal(tmp_path: Path) -> None:
+    partial = tmp_path / "partial.tarot"
+    partial.write_text('[Players "4"]\nauction: pass garde pass pass\n', encoding="utf-8")
+    ran = invoke("score", "-f", "json", rel(FAULTY / "syntax-error.tarot"), str(partial))
+    assert ran.code == 1
+    broken, sheet, unscored = (orjson.loads(line) for line in ran.out.splitlines())
+    assert broken["status"] is None
+    assert broken["scores"] is None
+    assert broken["violations"][0]["code"] == "S003"
+    assert (broken["violations"][0]["line"], broken["violations"][0]["col"]) == (25, 8)
+    assert sheet["status"] == "scored"
+    assert (unscored["status"], unscored["contract"], unscored["taker"]) == (
+        "unscored", "garde", "E")
+    assert unscored["points"] is None
+    assert unscored["running"] == {}
