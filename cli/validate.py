@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, Annotated
@@ -11,6 +12,7 @@ from typing import IO, Annotated
 import typer
 
 from tarotnotation.archive import check_paths, expand_paths, format_name, format_of
+from tarotnotation.diagnostics import Code
 
 from .common import (
     EXIT_FAULTS,
@@ -53,6 +55,8 @@ Examples:
   tarot validate club/ --format junit -o report.xml
 
   tarot validate old/ --rules pagat --set misere=on
+
+  tarot validate sheets/ --ignore D103 --ignore R1
 
 Exit status: 0 when no deal has an error (nor a warning, with --strict),
 1 when one has, 2 for a usage or I/O error (after reading the rest).
@@ -98,6 +102,9 @@ def validate(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    ignore: Annotated[list[str] | None, typer.Option(
+        "--ignore", metavar="CODE", help="Leave out diagnostics with this code or code"
+        " prefix, e.g. D103 or R1 (repeatable; see `tarot codes`).")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE",
                                                 help="Write the report to FILE.")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
@@ -112,6 +119,7 @@ def validate(
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
+    ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
     if args.count(STDIN) > 1:
         fail("standard input ('-') can be named only once")
@@ -139,6 +147,9 @@ def validate(
             for checked in check_paths(files, jobs=jobs, ruleset=forced,
                                        default_ruleset=default):
                 progress.reached(checked.file)
+                if ignored and any(d.code in ignored for d in checked.diagnostics):
+                    checked = replace(checked, diagnostics=tuple(
+                        d for d in checked.diagnostics if d.code not in ignored))
                 tally.add(checked)
                 report.deal(checked)
         report.finish(tally)
@@ -152,6 +163,19 @@ def validate(
                  f" read: {', '.join(broken)}")
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAULTS if tally.failed(strict) else EXIT_OK)
+
+
+def _ignored(prefixes: list[str]) -> frozenset[Code]:
+    """The codes that ``--ignore`` names (each a code or a prefix of codes)."""
+    out: set[Code] = set()
+    for prefix in prefixes:
+        word = prefix.strip().upper()
+        matched = {code for code in Code if code.value.startswith(word)} if word else set()
+        if not matched:
+            fail(f"--ignore {prefix}: no diagnostic code starts with {word or 'nothing'}"
+                 " (see `tarot codes`)")
+        out |= matched
+    return frozenset(out)
 
 
 def _format_of(file: str) -> str:

@@ -345,3 +345,18 @@ def test_statistics_count_each_code() -> None:
     assert lines[0].split() == ["4", "R101", "score-mismatch"]
     assert sorted(line.split()[1] for line in lines[1:5]) == ["E102", "H102", "P105", "S003"]
     assert lines[-1].startswith("6 deals read")
+
+
+def test_ignore_leaves_out_codes_and_prefixes() -> None:
+    ran = invoke("validate", "--ignore", "R101", "--ignore", "s0", "examples/faulty")
+    assert ran.code == 1
+    assert "R101" not in ran.out
+    assert "S003" not in ran.out
+    assert ran.out.strip().splitlines()[-1] == (
+        "6 deals read from 5 files: 3 valid, 3 with errors, 0 with warnings"
+        " (3 errors, 0 warnings)")
+    clean = invoke("validate", "--ignore", "R1", rel(FAULTY / "wrong-score.tarot"))
+    assert clean.code == 0
+    bad = invoke("validate", "--ignore", "Z9", "examples")
+    assert bad.code == 2
+    assert bad.err == "tarot: --ignore Z9: no diagnostic code starts with Z9 (see `tarot codes`)\n"
