@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from operator import attrgetter
-from typing import Final
+from typing import Any, Final
 
 from .cards import (
     ALL_MASK,
@@ -190,7 +190,7 @@ def replay(
     """
     engine = _Engine(record, None)
     result = engine.run()
-    if deal is None and source is None:
+    if (deal is None and source is None) or not result.diagnostics:
         return result
     diags = []
     for d in result.diagnostics:
@@ -409,18 +409,22 @@ class _Engine:
         if taker is not None and partner_known:
             for s in range(n):
                 camps[self.ids[s]] = Camp.TAKER if s in (taker, partner) else Camp.DEFENCE
-        base = Replay(
-            record=rec, rules=self.rules, status=Status.UNSCORED, diagnostics=(),
-            contract=contract, taker=None if taker is None else self.ids[taker],
-            partner=None if partner is None else self.ids[partner],
-            called=called, camps=camps, tricks=tricks,
-            chelem_announced=announcer is not None,
-            poignees=tuple((None if s is None else self.ids[s], size) for s, size in poignees),
-            hands={self.ids[s]: CardSet(start[s]) for s in range(n) if exact[s]},
-        )
+        taker_id = None if taker is None else self.ids[taker]
+        partner_id = None if partner is None else self.ids[partner]
+        declared = tuple((None if s is None else self.ids[s], size) for s, size in poignees)
+        known = {self.ids[s]: CardSet(start[s]) for s in range(n) if exact[s]}
+
+        def done(status: Status, **scored: Any) -> Replay:
+            return Replay(
+                record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
+                contract=contract, taker=taker_id, partner=partner_id, called=called,
+                camps=camps, tricks=tricks, chelem_announced=announcer is not None,
+                poignees=declared, hands=known, **scored,
+            )
+
         if annulled:
             self.check_annulled_result()
-            return replace(base, status=Status.ANNULLED, diagnostics=tuple(self.diags))
+            return done(Status.ANNULLED)
         if res is not None and res.annulled:
             self.report(Code.ANNULMENT_MISMATCH, "the result says the deal was annulled, but"
                         " nobody held the Petit sec, not every player passed"
@@ -430,7 +434,7 @@ class _Engine:
             if rec.play or rec.result is not None:
                 self.report(Code.NOT_SCORABLE, "no contract and taker can be found (no"
                             " auction, and the result names none): the deal is not scored")
-            return replace(base, diagnostics=tuple(self.diags))
+            return done(Status.UNSCORED)
 
         if complete and partner_known:
             facts = self.count(contract, taker, partner, tricks, chelem_last, played_all,
@@ -441,15 +445,13 @@ class _Engine:
                                            announcer is not None, poignees, miseres)
             if maybe is None:
                 status = Status.INCOMPLETE if rec.play else Status.UNSCORED
-                return replace(base, status=status, diagnostics=tuple(self.diags))
+                return done(status)
             facts = maybe
         sc = score(facts)
         scores = {self.ids[s]: v for s, v in enumerate(sc.seats)}
         self.compare_scores(scores)
-        return replace(
-            base,
-            status=Status.SCORED,
-            diagnostics=tuple(self.diags),
+        return done(
+            Status.SCORED,
             taker_half=facts.taker_half,
             defence_half=182 - facts.taker_half,
             bouts=facts.bouts,
@@ -899,47 +901,50 @@ class _Engine:
               announced: bool, poignees: list[tuple[int | None, PoigneeSize]],
               miseres: list[int]) -> DealFacts:
         rules = self.rules
-        team = {taker} if partner is None else {taker, partner}
-        piles = {Camp.TAKER: 0, Camp.DEFENCE: 0}
+        # Camps as indices: 0 the taker's, 1 the defence (_CAMPS).
+        camp_of = [0 if s in (taker, partner) else 1 for s in range(self.n)]
+        piles = [0, 0]
         adjust = 0  # half-points moved to the taker's camp by the Excuse exchange
         last = len(tricks) - 1
-        excuse_owner: Camp | None = None
+        excuse_owner = -1
         excuse_trick = -1
         counted = 0
-        for tr in tricks:
+        won = 0  # bit 0: the taker's camp won a trick; bit 1: the defence did
+        trick_bits = self.trick_bits
+        for t, tr in enumerate(tricks):
             assert tr.winner is not None
-            wcamp = Camp.TAKER if tr.winner in team else Camp.DEFENCE
+            wcamp = camp_of[tr.winner]
+            won |= 1 << wcamp
             # A card played twice (reported) counts once, in the trick it was first in.
-            bits = self.trick_bits[tr.number - 1] & ~counted
+            bits = trick_bits[t] & ~counted
             counted |= bits
             piles[wcamp] |= bits
             if bits & EXCUSE_BIT:
-                owner_seat = tr.seats[tr.cards.index(Card.EXCUSE)]
-                excuse_owner = Camp.TAKER if owner_seat in team else Camp.DEFENCE
-                excuse_trick = tr.number - 1
+                excuse_owner = camp_of[tr.seats[tr.cards.index(Card.EXCUSE)]]
+                excuse_trick = t
         unplayed = ALL_MASK & ~played_all
-        to_taker = contract is not Contract.GARDE_CONTRE
-        piles[Camp.TAKER if to_taker else Camp.DEFENCE] |= unplayed
-        if excuse_owner is not None:
-            winner_camp = Camp.TAKER if tricks[excuse_trick].winner in team else Camp.DEFENCE
+        piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= unplayed
+        if excuse_owner >= 0:
+            winner = tricks[excuse_trick].winner
+            assert winner is not None
+            winner_camp = camp_of[winner]
             goes_to = excuse_owner
-            low_card = winner_camp is not excuse_owner
+            low_card = winner_camp != excuse_owner
             if excuse_trick == last and not chelem_last:
                 low_card = False
                 if rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
-                    goes_to = excuse_owner.other
+                    goes_to = 1 - excuse_owner
                 else:
                     goes_to = winner_camp
             piles[winner_camp] &= ~EXCUSE_BIT
             piles[goes_to] |= EXCUSE_BIT
             if low_card:
-                adjust = 1 if winner_camp is Camp.TAKER else -1
-        taker_half = CardSet(piles[Camp.TAKER]).points() + adjust
-        assert taker_half + CardSet(piles[Camp.DEFENCE]).points() - adjust == 182
-        bouts = (piles[Camp.TAKER] & BOUTS_MASK).bit_count()
+                adjust = 1 if winner_camp == 0 else -1
+        taker_half = card_points(piles[0]) + adjust
+        assert taker_half + card_points(piles[1]) - adjust == 182
+        bouts = (piles[0] & BOUTS_MASK).bit_count()
         # Chelem: one camp won every trick.
-        camps_won = {Camp.TAKER if tr.winner in team else Camp.DEFENCE for tr in tricks}
-        chelem = camps_won.pop() if len(camps_won) == 1 else None
+        chelem = _CAMPS[0] if won == 1 else _CAMPS[1] if won == 2 else None
         # Petit au bout: the Petit in the last trick (the one before, in the chelem case).
         pab_index = last - 1 if chelem_last else last
         pab: Camp | None = None
@@ -949,7 +954,7 @@ class _Engine:
             wins_itself = ptrick.seats[ptrick.cards.index(Card.T1)] == ptrick.winner and (
                 _top_is_petit(ptrick.cards))
             if rules.petit_au_bout is PetitAuBout.IN_LAST_TRICK or wins_itself:
-                pab = Camp.TAKER if ptrick.winner in team else Camp.DEFENCE
+                pab = _CAMPS[camp_of[ptrick.winner]]
         return DealFacts(
             players=self.n, taker=taker, contract=contract, taker_half=taker_half,
             bouts=bouts, partner=partner, petit_au_bout=pab,
@@ -1066,3 +1071,4 @@ _ROTATIONS: Final = {n: tuple(tuple((leader + c) % n for c in range(n)) for lead
 _PLAIN: Final = tuple(range(78))
 _CARDS: Final = tuple(Card)
 _CODES: Final = tuple(c.code for c in Card)
+_CAMPS: Final = (Camp.TAKER, Camp.DEFENCE)

@@ -1,0 +1,219 @@
+"""The fast paths report exactly what the slow ones do.
+
+- ``records.build_record`` (records without pydantic) gives the record pydantic gives, with
+  the same fields set at every level, or None (then pydantic validates and words faults);
+- ``quick.quick_check`` says *clean* only of deals that the reader and the replay find
+  clean, with the same status, scores and taker's points;
+- ``archive.check_paths`` gives the same results, in the same order, serial or parallel,
+  with the replay kept or not, whatever the chunk size.
+
+Each is run on generated deals (3, 4 and 5 players, several rulesets), on every example,
+and on the same deals with faults injected (cards swapped, bids, scores, seats, types…).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from tarotnotation import archive, notation
+from tarotnotation.archive import check_deal, check_paths
+from tarotnotation.formats import json as tjson
+from tarotnotation.limits import MAX_JSON_RECORD_BYTES
+from tarotnotation.quick import quick_check
+from tarotnotation.records import DealRecord, build_record
+from tarotnotation.rules import Contract, Ruleset
+from tarotnotation.simulate import random_deal
+from tarotnotation.source import ReadDeal
+
+ROOT = Path(__file__).resolve().parents[1]
+RULESETS = [Ruleset.fft(), Ruleset.pagat(),
+            Ruleset.from_spec("fft petit_in_chien=annuls excuse_last_trick=to_trick_winner")]
+
+
+def _deals(count: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        rec = random_deal(rng, (3, 4, 5, 4)[i % 4], ruleset=RULESETS[i % len(RULESETS)],
+                          contract=rng.choice([None, *Contract]),
+                          stop_after=rng.choice([None] * 6 + [rng.randrange(80)]))
+        out.append(tjson.to_dict(rec))
+    return out
+
+
+def _examples() -> list[dict[str, Any]]:
+    out = []
+    for path in sorted((ROOT / "examples").rglob("*.tarot")):
+        for item in notation.read(path):
+            if item.record is not None:
+                out.append(tjson.to_dict(item.record))
+    return out
+
+
+def _mutate(rng: random.Random, obj: dict[str, Any]) -> dict[str, Any]:
+    """One fault or oddity injected into a JSON record."""
+    obj = copy.deepcopy(obj)
+    play = obj.get("play") or [{"cards": [{"card": "EX"}]}]
+    kind = rng.randrange(16)
+    if kind == 0 and len(play) > 1:  # two cards swapped between tricks
+        a, b = rng.sample(range(len(play)), 2)
+        ca, cb = play[a]["cards"], play[b]["cards"]
+        i, j = rng.randrange(len(ca)), rng.randrange(len(cb))
+        ca[i], cb[j] = cb[j], ca[i]
+    elif kind == 1:  # two cards of a trick swapped
+        cards = rng.choice(play)["cards"]
+        if len(cards) > 1:
+            cards[0], cards[-1] = cards[-1], cards[0]
+    elif kind == 2 and obj.get("result", {}).get("scores"):
+        seat = rng.choice(list(obj["result"]["scores"]))
+        obj["result"]["scores"][seat] += rng.choice([-2, 1, 10])
+    elif kind == 3 and obj.get("auction"):
+        rng.choice(obj["auction"])["contract"] = rng.choice(
+            ["pass", "prise", "garde", "garde_sans", "garde_contre", "Garde", 3, None])
+    elif kind == 4:
+        obj["players"] = rng.choice([3, 4, 5, 6, "4", True, None])
+    elif kind == 5 and obj.get("hands"):
+        seat = rng.choice(list(obj["hands"]))
+        obj["hands"][seat] = [*obj["hands"][seat][:-1], rng.choice(["EX", "T21", "7h", 7])]
+    elif kind == 6:
+        key = rng.choice(sorted(obj))
+        del obj[key]
+    elif kind == 7:
+        obj[rng.choice(["ruleset", "dealer", "tags", "comments", "glyph", "seats"])] = (
+            rng.choice([None, "", "pagat", "X", [], {}, 1, "!", [["Event", "x\ny"]]]))
+    elif kind == 8 and obj.get("ecart"):
+        obj["ecart"] = rng.choice([{}, {"cards": obj["ecart"]["cards"][:-1]},
+                                   {"cards": obj["ecart"]["cards"], "shown": ["T2"]}, None])
+    elif kind == 9:
+        card = rng.choice(rng.choice(play)["cards"])
+        card[rng.choice(["seat", "glyph", "comments", "card"])] = rng.choice(
+            ["S", "E", "Z", "!?", ["ok"], "T1", None, 5])
+    elif kind == 10:
+        obj.setdefault("declarations", []).append(rng.choice([
+            {"kind": "poignee", "seat": "S", "cards": ["T1", "T2", "T3"]},
+            {"kind": "chelem", "seat": rng.choice(["S", "E"])},
+            {"kind": "poignee", "seat": "E", "size": "simple"},
+            {"kind": "misere", "seat": "N", "misere": "atout"}]))
+    elif kind == 11:
+        rng.choice(play)["leader"] = rng.choice(["S", "E", "N", "W", "X"])
+    elif kind == 12 and obj.get("result") is not None:
+        obj["result"][rng.choice(["taker_points", "bouts", "contract", "annulled",
+                                  "chelem", "petit_au_bout"])] = rng.choice(
+            [41, 48.5, 3, "garde", True, "taker", "defence", -1])
+    elif kind == 13:
+        obj["tarotnotation"] = rng.choice([1, 2, "1"])
+    elif kind == 14:
+        obj["play"] = play[: rng.randrange(len(play) + 1)]
+    else:
+        obj["chien"] = [*(obj.get("chien") or [])[::-1][:-1], "T21"]
+    return obj
+
+
+def _same_model(a: Any, b: Any, where: str = "record") -> None:
+    """Equal values, and pydantic models with the same fields set, all the way down."""
+    assert type(a) is type(b), where
+    if isinstance(a, BaseModel):
+        assert a.model_fields_set == b.model_fields_set, where
+        assert list(a.__dict__) == list(b.__dict__), where
+        for key in a.__dict__:
+            _same_model(a.__dict__[key], b.__dict__[key], f"{where}.{key}")
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same_model(x, y, f"{where}[{i}]")
+    elif isinstance(a, dict):
+        assert list(a) == list(b), where
+        for key in a:
+            _same_model(a[key], b[key], f"{where}.{key}")
+    else:
+        assert a == b, where
+
+
+def _cases(count: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    clean = _deals(count, seed) + _examples()
+    return clean + [_mutate(rng, rng.choice(clean)) for _ in range(3 * count)]
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, Any]]:
+    return _cases(120, 2026)
+
+
+def test_build_record_gives_the_record_pydantic_gives(cases: list[dict[str, Any]]) -> None:
+    built = 0
+    for obj in cases:
+        body = {k: v for k, v in obj.items() if k != "tarotnotation"}
+        fast = build_record(copy.deepcopy(body))
+        try:
+            slow: DealRecord | None = DealRecord.model_validate(copy.deepcopy(body))
+        except (ValidationError, ValueError):
+            slow = None
+        if fast is None:
+            continue
+        built += 1
+        assert slow is not None, body
+        _same_model(fast, slow)
+        assert tjson.dumps(fast) == tjson.dumps(slow)
+    assert built > len(cases) // 3  # the fast path takes the usual shapes
+
+
+def _checked(obj: Any, index: int = 1, ruleset: str | None = None,
+             default: str | None = None) -> tuple[Any, ...]:
+    item = next(tjson.read(orjson.dumps(obj)))
+    item = ReadDeal(index, item.record, item.diagnostics, item.source, item.line, item.offset)
+    c = check_deal(item, "f", ruleset, keep=False, default_ruleset=default)
+    return c.diagnostics, c.status, None if c.scores is None else dict(c.scores), c.taker_half
+
+
+@pytest.mark.parametrize(("ruleset", "default"), [(None, None), ("pagat", None),
+                                                  (None, "fft excuse_last_trick=to_trick_winner")])
+def test_quick_check_says_clean_only_of_clean_deals(cases: list[dict[str, Any]],
+                                                    ruleset: str | None,
+                                                    default: str | None) -> None:
+    quick = 0
+    for obj in cases:
+        answer = quick_check(copy.deepcopy(obj), ruleset, default)
+        if answer is None:
+            continue
+        quick += 1
+        diagnostics, status, scores, half = _checked(obj, ruleset=ruleset, default=default)
+        assert diagnostics == (), obj
+        assert (status, scores, half) == answer, obj
+    assert quick > 60  # most clean deals of 3 and 4 players take the quick path
+
+
+def _archive(tmp_path: Path, cases: list[dict[str, Any]]) -> Path:
+    lines = [orjson.dumps(obj) for obj in cases[:200]]
+    lines[3:3] = [b"", b"   ", b"{not json", b"[1, 2]", b'{"players": 4, "dealer": "Q"}']
+    lines.insert(50, b'{"players": 4, "comments": ["' + b"x" * MAX_JSON_RECORD_BYTES + b'"]}')
+    path = tmp_path / "archive.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf\n" + b"\n".join(lines) + b"\n")
+    return path
+
+
+def test_check_paths_reports_the_same_serial_parallel_quick_or_not(
+        tmp_path: Path, cases: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _archive(tmp_path, cases)
+    (tmp_path / "more.jsonl").write_bytes(b"\n".join(orjson.dumps(o) for o in cases[200:260]))
+
+    def run(**kwargs: Any) -> list[tuple[Any, ...]]:
+        return [(c.file, c.index, c.diagnostics, c.status,
+                 None if c.scores is None else dict(c.scores), c.taker_half)
+                for c in check_paths([tmp_path], **kwargs)]
+
+    reference = run()
+    assert len(reference) == 200 + 3 + 1 + 60
+    assert reference[0][:2] == (str(path.with_name("archive.jsonl")), 1)
+    assert run(keep=False) == reference
+    assert run(jobs=2) == reference
+    monkeypatch.setattr(archive, "CHUNK_BYTES", 2000)
+    assert run(keep=False) == reference
+    assert run(jobs=2) == reference
