@@ -8,8 +8,10 @@ random legal chess games of about 80 plies, cached in a folder of the system's t
 directory keyed by N and the seed. Then it measures each stage in its own subprocess (so
 that the peak RSS is that stage's own), on one core:
 
-- reading the text notation (records built, no replay) and reading JSON Lines;
-- full validation (read + replay + score, ``archive.check_paths``) of each format;
+- reading the text notation (records built, no replay), skimming its tags, and reading
+  JSON Lines;
+- full validation (read + replay + score) of each format, as ``tarot validate`` does it
+  (``archive.check_paths(keep=False)``), and of JSON Lines with the Replay objects kept;
 - writing each format (the records are loaded first, outside the timing);
 - ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive (process
   start-up included; RSS is the largest single process);
@@ -19,7 +21,9 @@ that the peak RSS is that stage's own), on one core:
 
 It prints one table and writes it as JSON (``--json``, default ``bench/results.json``).
 ``--profile STAGE`` runs one stage in this process under pyinstrument instead (e.g.
-``--profile validate-jsonl``), to see where the time goes.
+``--profile validate-jsonl``), to see where the time goes. ``--memory DEALS`` adds
+``tarot validate -j 1`` and ``-j 2`` on a JSON Lines archive of that many deals (the
+generated ones repeated), to see that the peak RSS does not grow with the archive.
 """
 
 from __future__ import annotations
@@ -44,9 +48,11 @@ from tarotnotation.records import DealRecord
 HERE = Path(__file__).resolve().parent
 STAGES = (
     "read-tarot",
+    "skim-tarot",
     "read-jsonl",
     "validate-tarot",
     "validate-jsonl",
+    "replay-jsonl",
     "write-tarot",
     "write-jsonl",
     "cli-j1",
@@ -55,9 +61,11 @@ STAGES = (
 )
 LABELS = {
     "read-tarot": "read .tarot (records, no replay)",
+    "skim-tarot": "skim .tarot tags (notation.skim_tags)",
     "read-jsonl": "read .jsonl (records, no replay)",
     "validate-tarot": "validate .tarot (read+replay+score)",
     "validate-jsonl": "validate .jsonl (read+replay+score)",
+    "replay-jsonl": "validate .jsonl, Replay objects kept",
     "write-tarot": "write .tarot",
     "write-jsonl": "write .jsonl",
     "cli-j1": "tarot validate -j 1 (.jsonl, end to end)",
@@ -163,11 +171,11 @@ def _load_all(folder: Path) -> list[DealRecord]:
     return out
 
 
-def _validate(path: Path) -> int:
+def _validate(path: Path, keep: bool = False) -> int:
     from tarotnotation.archive import check_paths
 
     count = 0
-    for checked in check_paths([path]):
+    for checked in check_paths([path], keep=keep):
         count += 1
         if checked.errors:
             raise SystemExit(f"{path}: deal {checked.index} has errors: {checked.diagnostics}")
@@ -181,6 +189,10 @@ def stage_work(name: str, folder: Path) -> Callable[[], int]:
         from tarotnotation.notation import read_file
 
         return lambda: _count(read_file(tarot))
+    if name == "skim-tarot":
+        from tarotnotation.notation import skim_tags
+
+        return lambda: _count(skim_tags(tarot))
     if name == "read-jsonl":
         from tarotnotation.formats import json as tjson
 
@@ -189,6 +201,8 @@ def stage_work(name: str, folder: Path) -> Callable[[], int]:
         return lambda: _validate(tarot)
     if name == "validate-jsonl":
         return lambda: _validate(jsonl)
+    if name == "replay-jsonl":
+        return lambda: _validate(jsonl, keep=True)
     if name in ("write-tarot", "write-jsonl"):
         records = _load_all(folder)
         out = Path(tempfile.mkdtemp()) / ("out" + name[5:].replace("-", "."))
@@ -247,8 +261,8 @@ class StageError(Exception):
     """A stage that could not run (reported in the table, the others go on)."""
 
 
-def _run_cli(jobs: int, folder: Path, n: int) -> dict[str, Any]:
-    cmd = [*_tarot_command(), "-q", "-j", str(jobs), str(folder / "deals.jsonl")]
+def _run_cli(jobs: int, path: Path, n: int) -> dict[str, Any]:
+    cmd = [*_tarot_command(), "-q", "-j", str(jobs), str(path)]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -263,7 +277,7 @@ def _run_cli(jobs: int, folder: Path, n: int) -> dict[str, Any]:
 
 def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
     if name in ("cli-j1", "cli-j2"):
-        return _run_cli(int(name[-1]), folder, n)
+        return _run_cli(int(name[-1]), folder / "deals.jsonl", n)
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--measure", name, "--dir", str(folder)],
         capture_output=True, text=True, check=False)
@@ -273,16 +287,28 @@ def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
     return result
 
 
+def _big_archive(folder: Path, n: int, total: int) -> Path:
+    """A JSON Lines archive of ``total`` deals: the generated ones, repeated."""
+    big = folder / f"big-{total}.jsonl"
+    if not big.exists():
+        lines = (folder / "deals.jsonl").read_bytes().splitlines(keepends=True)
+        with (folder / "big.tmp").open("wb") as fh:
+            for i in range(0, total, n):
+                fh.writelines(lines[: min(n, total - i)])
+        (folder / "big.tmp").replace(big)
+    return big
+
+
 def _table(rows: dict[str, dict[str, Any]], n: int) -> str:
     pgn = rows.get("pgn-read", {}).get("rate")
     head = f"{'stage':<42} {'items/s':>10} {'seconds':>8} {'peak RSS':>9} {'vs PGN':>7}"
     lines = [head, "-" * len(head)]
     for name, row in rows.items():
         if "rate" not in row:
-            lines.append(f"{LABELS[name]:<42} {'failed: ' + row['error'][:60]}")
+            lines.append(f"{LABELS.get(name, name):<42} {'failed: ' + row['error'][:60]}")
             continue
         ratio = f"{row['rate'] / pgn:6.1f}x" if pgn else ""
-        lines.append(f"{LABELS[name]:<42} {row['rate']:>10,.0f} {row['seconds']:>8.2f}"
+        lines.append(f"{LABELS.get(name, name):<42} {row['rate']:>10,.0f} {row['seconds']:>8.2f}"
                      f" {row['peak_rss_mb']:>6.0f} MB {ratio:>7}")
     return "\n".join(lines)
 
@@ -310,7 +336,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", choices=STAGES, help="run only these stages")
     parser.add_argument("--json", type=Path, default=HERE / "results.json",
                         help="where to write the table as JSON")
-    parser.add_argument("--profile", choices=STAGES[:6], help="profile one stage instead")
+    parser.add_argument("--profile", choices=STAGES[:8], help="profile one stage instead")
+    parser.add_argument("--memory", type=int, metavar="DEALS",
+                        help="also run tarot validate -j 1 and -j 2 on a JSON Lines archive of"
+                        " this many deals (the generated ones, repeated), for the peak RSS")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -333,6 +362,19 @@ def main(argv: list[str] | None = None) -> int:
             continue
         row["rate"] = row["count"] / row["seconds"]
         rows[name] = row
+    if args.memory:
+        big = _big_archive(folder, n, args.memory)
+        for jobs in (1, 2):
+            name = f"memory-j{jobs}"
+            print(f"  {name} ({args.memory:,} deals) ...", file=sys.stderr, flush=True)
+            LABELS[name] = f"tarot validate -j {jobs}, {args.memory:,} deals"
+            try:
+                row = _run_cli(jobs, big, args.memory)
+            except StageError as err:
+                rows[name] = {"error": str(err).splitlines()[0]}
+                continue
+            row["rate"] = row["count"] / row["seconds"]
+            rows[name] = row
     load = os.getloadavg()
     print(f"{n:,} deals (4 players), seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores,"
