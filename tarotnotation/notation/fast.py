@@ -4,10 +4,12 @@ The grammar (``grammar/tarot.lark``) is the single source of truth for the synta
 reading a record with Lark is exact but slow: its lexer and LALR parser do Python work for
 every token. Most records of an archive are plain: canonical text, perhaps with lower-case
 or French card codes, seats glued to the cards, glyphs and comments. For those,
-:func:`scan` builds the very data the grammar path builds from its parse (the dict given to
-:class:`~tarotnotation.records.DealRecord`) in one pass over the words of the record, most
-of it in bulk (a run of card codes is checked and turned into bits or played cards at once).
-The rest of the reading (the model and its faults) is shared with the grammar path.
+:func:`scan` builds the record's data in one pass over its words, most of it in bulk (a
+run of card codes is checked and turned into canonical codes or played cards at once): the
+same record as the grammar path's data, in the JSON layout (canonical card codes, lists),
+which :func:`~tarotnotation.records.build_record` turns into a record without pydantic.
+The rest (the model, when the data is unusual or wrong, and its faults) is shared with the
+grammar path.
 
 The scanner accepts a strict subset of what the grammar accepts, and it never reports
 anything: whenever it meets something it does not fully understand (a word the grammar
@@ -28,7 +30,7 @@ records, diagnostics and positions, and that the scanner does read the plain rec
 
 >>> data = scan('[Players "4"]\\nauction: pass E:garde! {sure} pass pass\\n')
 >>> data["auction"][1]
-{'contract': 'garde', 'seat': 'E', 'glyph': '!', 'comments': ('sure',)}
+{'contract': 'garde', 'seat': 'E', 'glyph': '!', 'comments': ['sure']}
 >>> scan('[Players "4"]\\nauction: pass gardez\\n') is None  # left to the grammar
 True
 """
@@ -40,7 +42,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from ..cards import Card, CardSet
+from ..cards import Card
 from ..records import FIELD_TAGS, Points
 from ..rules import RulesetError
 from . import reader as _reader
@@ -68,7 +70,8 @@ def _card_table() -> dict[str, Card]:
 
 _CARD: Final = _card_table()
 _BIT: Final = {word: 1 << card for word, card in _CARD.items()}
-_PLAYED: Final = {word: (("card", card),) for word, card in _CARD.items()}  # dict() pairs
+_CODE: Final = {word: card.code for word, card in _CARD.items()}  # canonical codes
+_PLAYED: Final = {word: (("card", card.code),) for word, card in _CARD.items()}  # dict() pairs
 
 # Section keywords (lower case) -> their place in the record's fixed order.
 _HANDS, _CHIEN, _AUCTION, _CALL, _ECART, _DECL, _PLAY, _RESULT = range(1, 9)
@@ -156,12 +159,12 @@ def _note(ws: list[str], i: int, n: int, out: dict[str, Any]) -> int:
         comments.append(_reader._COMMENT_ESCAPE.sub(r"\1", inner) if "\\" in inner else inner)
         i += 1
     if comments:
-        out["comments"] = tuple(comments)
+        out["comments"] = comments
     return i
 
 
-def _cards(ws: list[str], i: int, n: int) -> tuple[int, int]:
-    """A run of card codes (or ``-``) at ``i``: the index after it, and its bits."""
+def _cards(ws: list[str], i: int, n: int) -> tuple[int, list[str]]:
+    """A run of card codes (or ``-``) at ``i``: the index after it, and the canonical codes."""
     window = list(map(_BIT.get, ws[i:i + _LONGEST_RUN]))
     try:
         k = window.index(None)
@@ -171,12 +174,12 @@ def _cards(ws: list[str], i: int, n: int) -> tuple[int, int]:
             raise _GiveUpError from None
     if not k:
         if i < n and ws[i] == "-":
-            return i + 1, 0
+            return i + 1, []
         raise _GiveUpError
     bits: int = sum(window[:k])  # type: ignore[arg-type]
     if bits.bit_count() != k:  # a card written twice: the grammar path says so
         raise _GiveUpError
-    return i + k, bits
+    return i + k, list(map(_CODE.__getitem__, ws[i:i + k]))
 
 
 _LONGEST_RUN: Final = 32
@@ -195,7 +198,7 @@ def _seat(word: str) -> str:
 
 
 def _tags(tags: list[tuple[str, str]], data: dict[str, Any]) -> None:
-    other: list[tuple[str, str]] = []
+    other: list[list[str]] = []
     seen: set[str] = set()
     for name, raw in tags:
         value = _reader._untag(raw) if "\\" in raw else raw
@@ -222,12 +225,12 @@ def _tags(tags: list[tuple[str, str]], data: dict[str, Any]) -> None:
             continue
         if name == "Result" or (name == "Date" and not _reader._DATE.fullmatch(value)):
             raise _GiveUpError
-        other.append((name, value))
-    data["tags"] = tuple(other)
+        other.append([name, value])
+    data["tags"] = other
 
 
 def scan(text: str) -> dict[str, Any] | None:
-    """The record's data, as the grammar path builds it; or None to read it with the grammar.
+    """The record's data (JSON layout), or None to read the record with the grammar.
 
     ``text`` is the text of one record (as :func:`~tarotnotation.notation.parse_record`
     takes it).
@@ -294,7 +297,7 @@ def _scan(text: str) -> dict[str, Any]:
         stage = sec
         i += 1
         if sec == _HANDS:
-            hands: dict[str, CardSet] = {}
+            hands: dict[str, list[str]] = {}
             if low == "hands:":
                 if _word(ws, i, n) != "-":
                     raise _GiveUpError
@@ -305,16 +308,14 @@ def _scan(text: str) -> dict[str, Any]:
                     seat = _seat(label[:-1]) if label[-1] == ":" else ""
                     if not seat or seat in hands:
                         raise _GiveUpError
-                    i, bits = _cards(ws, i + 1, n)
-                    hands[seat] = CardSet(bits)
+                    i, hands[seat] = _cards(ws, i + 1, n)
                     if i < n and ws[i].lower() == "hand":
                         i += 1
                         continue
                     break
             data["hands"] = hands
         elif sec == _CHIEN:
-            i, bits = _cards(ws, i, n)
-            data["chien"] = CardSet(bits)
+            i, data["chien"] = _cards(ws, i, n)
         elif sec == _AUCTION:
             bids: list[dict[str, Any]] = []
             while i < n:
@@ -332,10 +333,10 @@ def _scan(text: str) -> dict[str, Any]:
                     i = _note(ws, i, n, bid)
             data["auction"] = bids
         elif sec == _CALL:
-            card = _CARD.get(_word(ws, i, n))
-            if card is None:
+            code = _CODE.get(_word(ws, i, n))
+            if code is None:
                 raise _GiveUpError
-            call: dict[str, Any] = {"card": card}
+            call: dict[str, Any] = {"card": code}
             i += 1
             if i < n and ws[i][0] in _NOTE:
                 i = _note(ws, i, n, call)
@@ -343,11 +344,9 @@ def _scan(text: str) -> dict[str, Any]:
         elif sec == _ECART:
             ecart: dict[str, Any] = {}
             if i < n and (ws[i] in _BIT or ws[i] == "-"):
-                i, bits = _cards(ws, i, n)
-                ecart["cards"] = CardSet(bits)
+                i, ecart["cards"] = _cards(ws, i, n)
             if i < n and ws[i].lower() == "shown:":
-                i, bits = _cards(ws, i + 1, n)
-                ecart["shown"] = CardSet(bits)
+                i, ecart["shown"] = _cards(ws, i + 1, n)
             if i < n and ws[i][0] in _NOTE:
                 i = _note(ws, i, n, ecart)
             data["ecart"] = ecart
@@ -375,8 +374,7 @@ def _declaration(ws: list[str], i: int, n: int, keyword: str) -> tuple[dict[str,
     if keyword[0] == "p":  # poignée
         if target[-1] == ":":
             decl = {"kind": "poignee", "seat": _seat(target[:-1])}
-            i, bits = _cards(ws, i, n)
-            decl["cards"] = CardSet(bits)
+            i, decl["cards"] = _cards(ws, i, n)
         else:
             decl = {"kind": "poignee", "seat": _seat(target)}
             size = _word(ws, i, n).lower()
@@ -391,8 +389,7 @@ def _declaration(ws: list[str], i: int, n: int, keyword: str) -> tuple[dict[str,
                 raise _GiveUpError
             decl["size"] = size
             if colon:
-                i, bits = _cards(ws, i, n)
-                decl["cards"] = CardSet(bits)
+                i, decl["cards"] = _cards(ws, i, n)
     elif keyword[0] == "c":  # chelem
         decl = {"kind": "chelem", "seat": _seat(target)}
     else:  # misère
@@ -437,10 +434,10 @@ def _play(ws: list[str], i: int, n: int) -> tuple[list[dict[str, Any]], int]:
             elif i < n:  # a card with its seat, E:7H
                 w = ws[i]
                 cut = w.find(":")
-                card = _CARD.get(w[cut + 1:]) if cut > 0 else None
-                if card is None or not _SEAT.fullmatch(w, 0, cut):
+                code = _CODE.get(w[cut + 1:]) if cut > 0 else None
+                if code is None or not _SEAT.fullmatch(w, 0, cut):
                     break
-                played.append({"card": card, "seat": w[:cut]})
+                played.append({"card": code, "seat": w[:cut]})
                 i += 1
             else:
                 break
@@ -490,7 +487,7 @@ def _result(ws: list[str], i: int, n: int) -> tuple[dict[str, Any], int]:
         low = w.lower()
         value: Any
         if low in _CONTRACTS:
-            name, value = "contract", w
+            name, value = "contract", _BIDS[low]
         else:
             name = _ITEMS.get(low, "")
             if not name:
@@ -523,9 +520,10 @@ def _result(ws: list[str], i: int, n: int) -> tuple[dict[str, Any], int]:
                 if not _NUMBER.fullmatch(value):
                     raise _GiveUpError
                 try:
-                    value = Points.parse(value)
+                    Points.parse(value)  # whole or half, 0 to 91: else the grammar path says so
                 except ValueError:
                     raise _GiveUpError from None
+                value = float(value.replace(",", "."))
             elif name == "bouts":
                 if not _INT.fullmatch(value) or int(value) > 3:
                     raise _GiveUpError

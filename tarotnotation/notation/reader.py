@@ -54,7 +54,7 @@ from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
-from ..records import FIELD_TAGS, DealRecord, Points, find_tag
+from ..records import FIELD_TAGS, DealRecord, Points, build_record, find_tag
 from ..rules import Ruleset, RulesetError, table
 from ..source import ReadDeal, SourceMap
 from .cardcodes import parse_card
@@ -815,7 +815,8 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
     if fast:
         data = _fast.scan(text)
         if data is not None:  # positions: the grammar path's, worked out when first asked
-            return _finish(ctx, data, _fast.LazyPositions(text, line - 1), line, offset)
+            return _finish(ctx, data, _fast.LazyPositions(text, line - 1), line, offset,
+                           build_record(data))
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput as err:
@@ -842,12 +843,19 @@ READER_ENV: Final = "TAROT_READER"
 
 
 def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, int]],
-            line: int, offset: int | None) -> ReadDeal:
-    """The record from the built data (either path): the model and its faults."""
+            line: int, offset: int | None, record: DealRecord | None = None) -> ReadDeal:
+    """The record from the built data (either path): the model and its faults.
+
+    ``record`` is the record already built from ``data`` without pydantic, if it could be
+    (:func:`~tarotnotation.records.build_record`, for the fast path's data in the JSON
+    layout); else the model validates ``data`` and words its faults.
+    """
     deal = ctx.deal
     source = SourceMap(ctx.name, positions)
     if any(d.is_error for d in ctx.diags):
         return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
+    if record is not None:
+        return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
     try:
         record = DealRecord.model_validate(data)
     except ValidationError as err:
