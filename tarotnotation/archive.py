@@ -37,6 +37,7 @@ from typing import IO, Any, Final
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect
 from .limits import MAX_JSON_RECORD_BYTES
+from .quick import quick_check_record
 from .records import DealRecord
 from .replay import Replay, Status, replay
 from .source import ReadDeal
@@ -200,7 +201,8 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
 
     ``ruleset`` overrides every record's own; ``default_ruleset`` applies only to records
     that do not name one. ``keep=False`` drops the replay object, keeping only what a
-    report needs.
+    report needs; a plain clean deal is then judged by
+    :func:`tarotnotation.quick.quick_check_record` without a replay.
     """
     located = tuple(
         d if d.location.file is not None else d.at(file=file) for d in item.diagnostics
@@ -208,6 +210,10 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
     if item.record is None:
         return CheckedDeal(file, item.index, located, None)
     record: DealRecord = item.record
+    if not keep:
+        quick = quick_check_record(record, ruleset, default_ruleset)
+        if quick is not None:  # a plain clean deal: what the replay would report
+            return CheckedDeal(file, item.index, located, *quick)
     if ruleset is not None:
         record = record.model_copy(update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:

@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from typing import Any, Final
 
 from .cards import (
@@ -44,7 +45,7 @@ from .cards import (
     Card,
     card_points,
 )
-from .records import DEFAULT_SEATS, GLYPHS, _check_tags
+from .records import DEFAULT_SEATS, GLYPHS, DealRecord, Poignee, _check_tags
 from .replay import Status
 from .rules import (
     Camp,
@@ -57,7 +58,7 @@ from .rules import (
 )
 from .scoring import DealFacts, score
 
-__all__ = ["quick_check"]
+__all__ = ["quick_check", "quick_check_record"]
 
 _BIT: Final[dict[str, int]] = {c.code: 1 << c for c in Card}
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
@@ -82,6 +83,9 @@ _ROTATIONS: Final = {n: tuple(tuple((lead + c) % n for c in range(n)) for lead i
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
 _BITS: Final = tuple(1 << c for c in range(78))
+_PLAIN: Final = tuple(range(78))
+_CARD_OF: Final = attrgetter("card")
+_SEAT_OF: Final = attrgetter("seat")
 
 
 class _LookCloserError(Exception):
@@ -98,6 +102,69 @@ def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
         return _check(obj, ruleset, default_ruleset)
     except (_LookCloserError, ValueError, KeyError, TypeError, IndexError):
         return None
+
+
+def quick_check_record(record: DealRecord, ruleset: str | None = None,
+                       default_ruleset: str | None = None
+                       ) -> tuple[Status, dict[str, int], int] | None:
+    """:func:`quick_check` of a record already read (from the text notation, say)."""
+    try:
+        return _check_record(record, ruleset, default_ruleset)
+    except (_LookCloserError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def _check_record(rec: DealRecord, override: str | None, default: str | None
+                  ) -> tuple[Status, dict[str, int], int]:
+    n = rec.players
+    if n not in (3, 4) or rec.hands is None or rec.chien is None or rec.call is not None:
+        raise _fail()
+    if override is not None:
+        spec = override
+    elif default is not None and "ruleset" not in rec.model_fields_set:
+        spec = default
+    else:
+        spec = rec.ruleset
+    rules = Ruleset.from_spec(spec)
+    ids = tuple(seat.id for seat in rec.seats)
+    first = 0 if rec.dealer is None else (ids.index(rec.dealer) + 1) % n
+    hands = rec.hands
+    if len(hands) != n:
+        raise _fail()
+    given = [hands[sid].bits for sid in ids]
+    bids = []
+    for bid in rec.auction:
+        if bid.seat is not None:
+            raise _fail()
+        bids.append(bid.contract)
+    ecart: int | None = None
+    if rec.ecart is not None:
+        if rec.ecart.cards is None or rec.ecart.shown:
+            raise _fail()
+        ecart = rec.ecart.cards.bits
+    poignees = []
+    for decl in rec.declarations:
+        if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
+            raise _fail()
+        poignees.append((ids.index(decl.seat), decl.cards.bits))
+    tricks = []
+    for trick in rec.play:
+        if trick.leader is not None:
+            raise _fail()
+        pcs = trick.cards
+        if list(map(_SEAT_OF, pcs)).count(None) != len(pcs):
+            raise _fail()
+        tricks.append(list(map(_PLAIN.__getitem__, map(_CARD_OF, pcs))))
+    res = rec.result
+    recorded = None
+    if res is not None:
+        if (res.contract is not None or res.taker is not None or res.partner is not None
+                or res.taker_points is not None or res.bouts is not None
+                or res.petit_au_bout is not None or res.chelem is not None or res.annulled):
+            raise _fail()
+        recorded = res.scores
+    return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees, tricks,
+                  recorded)
 
 
 def _fail() -> _LookCloserError:
@@ -195,19 +262,103 @@ def _check(obj: Any, override: str | None, default: str | None
         if hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT:
             raise _fail()  # the Petit sec
 
-    # Auction: one bid each, in turn, each higher.
+    # Auction: one bid each (the seats follow from the order of speech).
     auction = data["auction"]
-    if type(auction) is not list or len(auction) != n:
+    if type(auction) is not list:
         raise _fail()
-    contract: Contract | None = None
-    taker = -1
-    for i, bid in enumerate(auction):
+    bids = []
+    for bid in auction:
         bid = _keys(bid, _BID_KEYS)
         _notes(bid)
         word = bid["contract"]
         if type(word) is not str:
             raise _fail()
-        wanted = _BIDS[word]
+        bids.append(_BIDS[word])
+
+    # The écart, if any: its cards, nothing shown.
+    ecart_data = data.get("ecart")
+    ecart: int | None = None
+    if ecart_data is not None:
+        ecart_data = _keys(ecart_data, _ECART_KEYS)
+        _notes(ecart_data)
+        if ecart_data.get("shown", []) != []:
+            raise _fail()
+        ecart = _bits(ecart_data["cards"], tab.chien)
+
+    # Declarations: poignées shown with their cards.
+    declarations = data.get("declarations", [])
+    if type(declarations) is not list:
+        raise _fail()
+    poignees = []
+    for decl in declarations:
+        decl = _keys(decl, _POIGNEE_KEYS)
+        _notes(decl)
+        if decl["kind"] != "poignee":
+            raise _fail()
+        codes = decl["cards"]
+        if type(codes) is not list:
+            raise _fail()
+        poignees.append((ids.index(_seat(decl["seat"])), _bits(codes, len(codes))))
+
+    # The play: every trick, whole, its cards as ints.
+    play = data["play"]
+    if type(play) is not list or len(play) != tab.tricks:
+        raise _fail()
+    tricks = []
+    for trick in play:
+        if type(trick) is not dict:
+            raise _fail()
+        if len(trick) > 1:
+            _notes(_keys(trick, _TRICK_KEYS))
+        cards_data = trick["cards"]
+        if type(cards_data) is not list or len(cards_data) != n:
+            raise _fail()
+        tricks.append([_INT[pc["card"]] for pc in cards_data])  # TypeError, KeyError
+        if sum(map(len, cards_data)) != n:  # annotated cards
+            for pc in cards_data:
+                _notes(_keys(pc, _CARD_KEYS))
+
+    # The recorded result: at most the scores.
+    result = data.get("result")
+    recorded: dict[str, int] | None = None
+    if result is not None:
+        result = _keys(result, _RESULT_KEYS)
+        _notes(result)
+        recorded = result.get("scores")
+        if recorded is not None:
+            if type(recorded) is not dict:
+                raise _fail()
+            for value in recorded.values():
+                if type(value) is not int or not -_INT64 <= value < _INT64:
+                    raise _fail()
+    return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, tricks,
+                  recorded or None)
+
+
+def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
+           chien: int, bids: list[Contract | None], ecart: int | None,
+           poignees: list[tuple[int, int]], tricks: list[list[int]],
+           recorded: dict[str, int] | None) -> tuple[Status, dict[str, int], int]:
+    """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
+    dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
+    ``tricks`` the cards of each trick from its leader's, ``recorded`` the scores."""
+    tab = table(n)
+    union = chien
+    for hand in given:
+        if union & hand or hand.bit_count() != tab.hand:
+            raise _fail()
+        union |= hand
+        if hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT:
+            raise _fail()  # the Petit sec
+    if chien.bit_count() != tab.chien or len(tricks) != tab.tricks:
+        raise _fail()
+
+    # Auction: one bid each, in turn, each higher.
+    if len(bids) != n:
+        raise _fail()
+    contract: Contract | None = None
+    taker = -1
+    for i, wanted in enumerate(bids):
         if wanted is not None:
             if contract is not None and wanted <= contract:
                 raise _fail()
@@ -217,49 +368,31 @@ def _check(obj: Any, override: str | None, default: str | None
 
     # Chien and écart.
     start = list(given)
-    ecart_data = data.get("ecart")
     if contract.takes_chien:
         if chien & (1 << Card.T1) and rules.petit_in_chien is PetitInChien.ANNULS:
             raise _fail()
-        ecart_data = _keys(ecart_data, _ECART_KEYS)
-        _notes(ecart_data)
-        if ecart_data.get("shown", []) != []:
-            raise _fail()
-        ecart = _bits(ecart_data["cards"], tab.chien)
         pool = given[taker] | chien
-        if ecart & ~pool or ecart & (KINGS_MASK | BOUTS_MASK | TRUMP_MASK):
+        if (ecart is None or ecart.bit_count() != tab.chien or ecart & ~pool
+                or ecart & (KINGS_MASK | BOUTS_MASK | TRUMP_MASK)):
             raise _fail()
         start[taker] = pool & ~ecart
-    elif ecart_data is not None:
+    elif ecart is not None:
         raise _fail()
 
-    # Declarations: poignées shown with their cards.
-    declarations = data.get("declarations", [])
-    if type(declarations) is not list:
-        raise _fail()
-    poignees = []
+    # Declarations: poignées shown with their cards, one a seat.
+    sizes = []
     seen = set()
-    for decl in declarations:
-        decl = _keys(decl, _POIGNEE_KEYS)
-        _notes(decl)
-        if decl["kind"] != "poignee":
-            raise _fail()
-        s = ids.index(_seat(decl["seat"]))
+    for s, shown in poignees:
         if s in seen:
             raise _fail()
         seen.add(s)
-        codes = decl["cards"]
-        shown = _bits(codes, len(codes) if type(codes) is list else -1)
-        size = tab.poignee_size(len(codes))
+        size = tab.poignee_size(shown.bit_count())
         if (size is None or shown & ~(TRUMP_MASK | EXCUSE_BIT) or shown & ~start[s]
                 or (shown & EXCUSE_BIT and start[s] & TRUMP_MASK & ~shown)):
             raise _fail()
-        poignees.append(size)
+        sizes.append(size)
 
-    # The play: every trick, every card in turn, each legal.
-    play = data["play"]
-    if type(play) is not list or len(play) != tab.tricks:
-        raise _fail()
+    # The play: every card in turn, each legal.
     rotation = _ROTATIONS[n]
     hands = list(start)
     played = 0
@@ -275,18 +408,9 @@ def _check(obj: Any, override: str | None, default: str | None
     last_cards: list[int] = []
     last_seats: tuple[int, ...] = ()
     last_winner = -1
-    for t, trick in enumerate(play):
-        if type(trick) is not dict:
+    for t, cards in enumerate(tricks):
+        if len(cards) != n:
             raise _fail()
-        if len(trick) > 1:
-            _notes(_keys(trick, _TRICK_KEYS))
-        cards_data = trick["cards"]
-        if type(cards_data) is not list or len(cards_data) != n:
-            raise _fail()
-        cards = [_INT[pc["card"]] for pc in cards_data]  # TypeError, KeyError: not cards
-        if sum(map(len, cards_data)) != n:  # annotated cards
-            for pc in cards_data:
-                _notes(_keys(pc, _CARD_KEYS))
         seats = rotation[leader]
         led = -1
         top = 0
@@ -357,23 +481,15 @@ def _check(obj: Any, override: str | None, default: str | None
         if rules.petit_au_bout is PetitAuBout.IN_LAST_TRICK or wins_itself:
             pab = Camp.TAKER if camp_of[winner] == 0 else Camp.DEFENCE
     sc = score(DealFacts(players=n, taker=taker, contract=contract, taker_half=taker_half,
-                         bouts=bouts, petit_au_bout=pab, poignees=tuple(poignees),
+                         bouts=bouts, petit_au_bout=pab, poignees=tuple(sizes),
                          chelem=chelem))
     scores = dict(zip(ids, sc.seats, strict=True))
 
     # The recorded result: at most the scores, each as the rules give it.
-    result = data.get("result")
-    if result is not None:
-        result = _keys(result, _RESULT_KEYS)
-        _notes(result)
-        recorded = result.get("scores")
-        if recorded is not None:
-            if type(recorded) is not dict:
+    if recorded is not None:
+        for sid, value in recorded.items():
+            if scores[sid] != value:
                 raise _fail()
-            for sid, value in recorded.items():
-                if (type(value) is not int or not -_INT64 <= value < _INT64
-                        or scores[sid] != value):
-                    raise _fail()
-            if len(recorded) == n and sum(recorded.values()) != 0:
-                raise _fail()
+        if len(recorded) == n and sum(recorded.values()) != 0:
+            raise _fail()
     return Status.SCORED, scores, taker_half

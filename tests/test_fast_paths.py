@@ -26,7 +26,7 @@ from tarotnotation import archive, notation
 from tarotnotation.archive import check_deal, check_paths
 from tarotnotation.formats import json as tjson
 from tarotnotation.limits import MAX_JSON_RECORD_BYTES
-from tarotnotation.quick import quick_check
+from tarotnotation.quick import quick_check, quick_check_record
 from tarotnotation.records import DealRecord, build_record
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
@@ -169,7 +169,7 @@ def _checked(obj: Any, index: int = 1, ruleset: str | None = None,
              default: str | None = None) -> tuple[Any, ...]:
     item = next(tjson.read(orjson.dumps(obj)))
     item = ReadDeal(index, item.record, item.diagnostics, item.source, item.line, item.offset)
-    c = check_deal(item, "f", ruleset, keep=False, default_ruleset=default)
+    c = check_deal(item, "f", ruleset, keep=True, default_ruleset=default)  # the replay
     return c.diagnostics, c.status, None if c.scores is None else dict(c.scores), c.taker_half
 
 
@@ -188,6 +188,43 @@ def test_quick_check_says_clean_only_of_clean_deals(cases: list[dict[str, Any]],
         assert diagnostics == (), obj
         assert (status, scores, half) == answer, obj
     assert quick > 60  # most clean deals of 3 and 4 players take the quick path
+
+
+@pytest.mark.parametrize(("ruleset", "default"), [(None, None), ("pagat", None),
+                                                  (None, "fft excuse_last_trick=to_trick_winner")])
+def test_quick_check_of_a_record_says_clean_only_of_clean_deals(
+        cases: list[dict[str, Any]], ruleset: str | None, default: str | None) -> None:
+    quick = 0
+    for obj in cases:
+        item = next(tjson.read(orjson.dumps(obj)))
+        if item.record is None:
+            continue
+        answer = quick_check_record(item.record, ruleset, default)
+        if answer is None:
+            continue
+        quick += 1
+        diagnostics, status, scores, half = _checked(obj, ruleset=ruleset, default=default)
+        assert diagnostics == (), obj
+        assert (status, scores, half) == answer, obj
+        # and what check_deal reports without the replay is the replay's report
+        fast = check_deal(item, "f", ruleset, keep=False, default_ruleset=default)
+        assert (fast.diagnostics, fast.status, dict(fast.scores or {}), fast.taker_half) == (
+            diagnostics, status, scores, half)
+    assert quick > 60
+
+
+def test_text_records_take_the_quick_path_and_report_the_same(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    path = tmp_path / "deals.tarot"
+    notation_text = notation.dumps([random_deal(rng, (3, 4, 5)[i % 3]) for i in range(30)])
+    path.write_text(notation_text, encoding="utf-8")
+    slow = [(c.index, c.diagnostics, c.status, c.scores, c.taker_half)
+            for c in check_paths([path])]
+    fast = [(c.index, c.diagnostics, c.status, c.scores, c.taker_half)
+            for c in check_paths([path], keep=False)]
+    assert fast == slow
+    assert sum(quick_check_record(item.record) is not None
+               for item in notation.read(path) if item.record is not None) >= 15
 
 
 def _archive(tmp_path: Path, cases: list[dict[str, Any]]) -> Path:
