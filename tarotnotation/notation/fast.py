@@ -182,7 +182,7 @@ def _cards(ws: list[str], i: int, n: int) -> tuple[int, list[str]]:
     return i + k, list(map(_CODE.__getitem__, ws[i:i + k]))
 
 
-_LONGEST_RUN: Final = 32
+_LONGEST_RUN: Final = 25  # a hand at three players is 24 cards
 
 
 def _word(ws: list[str], i: int, n: int) -> str:
