@@ -5,6 +5,9 @@ reads the record as the JSON data of the format). Both score the same generated 
 deals, at 3, 4 and 5 players, under every contract and every rule switch, and must give
 the same status, the same taker's half-points and the same score for every seat.
 
+The quick checks that ``tarot validate`` uses for clean deals in place of the replay
+(:mod:`tarotnotation.quick`) are held to the reference too, whenever they judge a deal.
+
 Two kinds of deal: random deals (``simulate.random_deal``, poignées and announced
 chelems included) and "strong taker" deals, where the taker is dealt the top trumps
 (with the Excuse and the Petit in some), so that chelems are made or lost, the Excuse
@@ -25,6 +28,7 @@ from reference_scorer import Outcome, score_deal, switches, trick_winner
 
 from tarotnotation.cards import Card
 from tarotnotation.formats.json import to_dict
+from tarotnotation.quick import quick_check, quick_check_record
 from tarotnotation.records import DealRecord, Misere
 from tarotnotation.replay import replay
 from tarotnotation.rules import Camp, Contract, MisereKind, Ruleset, table
@@ -83,11 +87,18 @@ def strong_case(i: int) -> DealRecord:
 
 def _agree(rec: DealRecord) -> None:
     engine = replay(rec)
-    ref = score_deal(to_dict(rec))
+    data = to_dict(rec)
+    ref = score_deal(data)
     assert engine.status.value == ref.status, (engine.status, ref)
     if ref.status == "scored":
         assert engine.taker_half == ref.taker_half
         assert dict(engine.scores or {}) == ref.scores
+    # the quick checks `tarot validate` uses on clean deals instead of the replay
+    for quick in (quick_check(data), quick_check_record(rec)):
+        if quick is not None:
+            status, scores, half = quick
+            assert (status.value, half, dict(scores or {})) == (
+                ref.status, ref.taker_half, ref.scores)
 
 
 @pytest.mark.parametrize("start", range(0, DEALS // 2, CHUNK))
