@@ -273,7 +273,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     from .quick import quick_check
 
     path = chunk.path
-    lines = chunk.data.splitlines(keepends=True)
+    lines = io.BytesIO(chunk.data).readlines()  # at \n only, as the reader (not at \r)
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
     if chunk.first:  # the file's start: a byte-order mark, blank lines, the first record

@@ -18,13 +18,16 @@ import io
 import os
 import random
 import re
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Final
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarotnotation import notation
+from tarotnotation.archive import check_paths
 from tarotnotation.diagnostics import Diagnostic
 from tarotnotation.formats import json as tjson
 from tarotnotation.formats import tarotclub
@@ -252,3 +255,34 @@ def test_seed_inputs_are_valid() -> None:
     for club in CLUBS:
         [deal] = list(tarotclub.read(club))
         assert deal.ok, deal.diagnostics
+
+
+# --- the fast paths of a check: the same report as the replay --------------------------
+
+_TMP: Final = Path(tempfile.mkdtemp(prefix="tarot-fuzz-"))
+
+
+def _report(path: Path, keep: bool) -> list[tuple[object, ...]]:
+    return [(c.index, c.status, dict(c.scores or {}), c.taker_half,
+             sorted((d.code.value, d.location.line, d.location.col, d.location.path or "")
+                    for d in c.diagnostics))
+            for c in check_paths([path], keep=keep)]
+
+
+@_FUZZ
+@given(st.lists(mutants(JSONS), min_size=1, max_size=3), st.integers(0, 3))
+def test_quick_checks_of_json_lines_report_as_the_replay(lines: list[bytes], good: int) -> None:
+    # check_paths(keep=False) judges plain clean deals without a replay (tarot validate):
+    # on damaged archives it must report exactly what the replay reports
+    body = [ln.replace(b"\n", b" ") for ln in lines] + JSONS[:good]
+    path = _TMP / "fuzz.jsonl"
+    path.write_bytes(b"\n".join([JSONS[2], *body]) + b"\n")
+    assert _report(path, keep=False) == _report(path, keep=True)
+
+
+@_FUZZ
+@given(mutants([t.encode("utf-8") for t in TEXTS]))
+def test_quick_checks_of_text_report_as_the_replay(data: bytes) -> None:
+    path = _TMP / "fuzz.tarot"
+    path.write_bytes(TEXTS[0].encode("utf-8") + b"\n" + data)
+    assert _report(path, keep=False) == _report(path, keep=True)

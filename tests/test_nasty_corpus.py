@@ -12,13 +12,14 @@ from typing import Final
 
 import pytest
 
-from tarotnotation.archive import read_path
+from tarotnotation.archive import check_paths, read_path
 from tarotnotation.limits import MAX_FAULTS
 from tarotnotation.replay import replay
 
 CORPUS: Final = Path(__file__).resolve().parent / "corpus"
 
 Expected = list[list[tuple[str, int, int | None]]]
+Seen = list[tuple[int, object, dict[str, int], list[tuple[str, int | None, int | None]]]]
 CLEAN: Final[list[tuple[str, int, int | None]]] = []
 
 EXPECTED: Final[dict[str, Expected]] = {
@@ -49,6 +50,8 @@ EXPECTED: Final[dict[str, Expected]] = {
     "trick-numbered-zero.tarot": [[("S006", 3, 7)], CLEAN],
     "jsonl-latin1-line.jsonl": [CLEAN, [("S007", 2, 51)], CLEAN],
     "jsonl-truncated-line.jsonl": [CLEAN, [("J001", 2, 41)], CLEAN],
+    # the quick check of tarot validate cut JSON Lines at \r too: lines counted wrong (fixed)
+    "jsonl-lone-carriage-return-in-a-line.jsonl": [CLEAN, [("J001", 2, 31)], CLEAN],
     "json-nested-2000-deep.json": [[("L001", 1, 1026)]],
     "json-number-beyond-a-double.json": [[("L001", 1, 41)]],
     # 1e308 points doubled to infinity: OverflowError escaped the importer (fixed)
@@ -85,6 +88,22 @@ def test_nasty_input_gives_its_diagnostics(name: str) -> None:
             replay(deal.record, deal=deal.index, source=deal.source)
     if name in MESSAGES:
         assert any(MESSAGES[name] in d.message for deal in deals for d in deal.diagnostics)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_quick_check_reports_as_the_replay(name: str) -> None:
+    # tarot validate (check_paths keep=False) skips the replay of plain clean deals: on
+    # every nasty file it must report what the replay reports, in one process and two
+    def report(keep: bool, jobs: int = 1) -> Seen:
+        return [(c.index, c.status, dict(c.scores or {}),
+                 [(d.code.value, d.location.line, d.location.col) for d in c.diagnostics])
+                for c in check_paths([CORPUS / name], keep=keep, jobs=jobs)]
+
+    slow = report(keep=True)
+    assert report(keep=False) == slow
+    assert report(keep=False, jobs=2) == slow
+    assert [[(code, line, col) for code, line, col in diags if code[0] in "SJML"]
+            for *_, diags in slow] == EXPECTED[name]
 
 
 def test_fmt_leaves_every_unreadable_file_untouched(tmp_path: Path) -> None:
