@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import pickle
 import random
 import re
 from collections.abc import Iterator
@@ -255,6 +256,14 @@ def test_lazy_positions_are_the_grammars() -> None:
     assert positions["play[0].cards[1]"] == grammar.positions["play[0].cards[1]"]
     assert "play[0]" in repr(positions)
     assert len(positions) == len(grammar.positions)
+
+
+def test_a_deal_read_fast_pickles_with_its_positions() -> None:
+    [deal] = notation.reads(_BASE, name="b.tarot")  # e.g. to a worker process and back
+    copy = pickle.loads(pickle.dumps(deal))
+    assert copy == deal
+    assert copy.source is not None
+    assert copy.source.positions["play[1]"] == deal.source.positions["play[1]"]  # type: ignore[union-attr]
 
 
 # --- hypothesis records, and mutants ------------------------------------------------------
