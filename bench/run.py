@@ -172,10 +172,14 @@ def _load_all(folder: Path) -> list[DealRecord]:
 
 
 def _validate(path: Path, keep: bool = False) -> int:
+    import inspect
+
     from tarotnotation.archive import check_paths
 
+    # (older versions of the library, measured for comparison, had no ``keep``)
+    options = {"keep": keep} if "keep" in inspect.signature(check_paths).parameters else {}
     count = 0
-    for checked in check_paths([path], keep=keep):
+    for checked in check_paths([path], **options):
         count += 1
         if checked.errors:
             raise SystemExit(f"{path}: deal {checked.index} has errors: {checked.diagnostics}")
