@@ -177,7 +177,8 @@ def _validate(path: Path, keep: bool = False) -> int:
     from tarotnotation.archive import check_paths
 
     # (older versions of the library, measured for comparison, had no ``keep``)
-    options = {"keep": keep} if "keep" in inspect.signature(check_paths).parameters else {}
+    options: dict[str, Any] = (
+        {"keep": keep} if "keep" in inspect.signature(check_paths).parameters else {})
     count = 0
     for checked in check_paths([path], **options):
         count += 1
