@@ -412,20 +412,38 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         if len(cards) != n:
             raise _fail()
         seats = rotation[leader]
-        led = -1
-        top = 0
+        held = []  # each player's hand before his card
         for s, card in zip(seats, cards, strict=True):
-            bit = bit_of[card]
             hand = hands[s]
+            bit = bit_of[card]
             if not hand & bit:  # hands are disjoint: a card played twice is in none
                 raise _fail()
-            if card != 77:
+            hands[s] = hand ^ bit
+            held.append(hand)
+        bits = sum(map(bit_of.__getitem__, cards))
+        played |= bits
+        lead = cards[0] if cards[0] != 77 else cards[1]
+        led = suit_of[lead]
+        if led != 4 and not bits & ~(suit_masks[led] | EXCUSE_BIT):
+            # Everyone followed the suit led (or played the Excuse): legal, and the
+            # highest card of the suit wins.
+            w = cards.index(max(cards) if not bits & EXCUSE_BIT else sorted(cards)[-2])
+        else:
+            led = -1
+            top = 0
+            best = -1  # the highest card of the suit led
+            for hand, card in zip(held, cards, strict=True):
+                if card == 77:
+                    continue
                 suit = suit_of[card]
                 if suit == led:
+                    if card > best:
+                        best = card
                     if suit == 4 and card - 55 <= top and hand & above[top]:
                         raise _fail()
                 elif led < 0:
                     led = suit
+                    best = card
                 elif led == 4:
                     if hand & TRUMP_MASK:
                         raise _fail()
@@ -434,14 +452,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
                     raise _fail()
                 if suit == 4 and card - 55 > top:
                     top = card - 55
-            hands[s] = hand ^ bit
-        if top:
-            w = cards.index(top + 55)
-        else:
-            low = led * 14
-            w = cards.index(max(c for c in cards if low <= c < low + 14))
-        bits = sum(map(bit_of.__getitem__, cards))
-        played |= bits
+            w = cards.index(top + 55 if top else best)
         winner = seats[w]
         wcamp = camp_of[winner]
         won |= 1 << wcamp
