@@ -80,7 +80,7 @@ def severity_color(severity: Severity) -> str:
 
 
 def diagnostic_lines(d: Diagnostic, color: bool) -> list[str]:
-    """A diagnostic as ``file:line:col: deal …: severity CODE slug: message``, then the
+    """A diagnostic as ``file:line:col: CODE severity: deal …: message``, then the
     source line with its caret when the diagnostic has one."""
     lines = [style(str(d), color, fg=severity_color(d.severity))]
     if d.context:

@@ -114,7 +114,7 @@ def validate(
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
     Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
-    each fault as "file:line:col: deal, trick, seat: severity CODE name:
+    each fault as "file:line:col: CODE severity: deal, trick, seat:
     message", then a summary of the deals read.
     """
     default = ruleset_spec(rules, sets)
@@ -145,7 +145,7 @@ def validate(
         tally = Tally()
         with FileProgress(files) as progress:
             for checked in check_paths(files, jobs=jobs, ruleset=forced,
-                                       default_ruleset=default):
+                                       default_ruleset=default, keep=False):
                 progress.reached(checked.file)
                 if ignored and any(d.code in ignored for d in checked.diagnostics):
                     checked = replace(checked, diagnostics=tuple(

@@ -9,9 +9,12 @@ column where the record came from text; the record path such as ``play[3][1]``).
 >>> d.code.value, d.severity.value
 ('P105', 'error')
 >>> str(d)
-'trick 3, seat E, card 7C: error P105 must-follow-suit: expected a Heart'
+'P105 error: trick 3, seat E, card 7C: expected a Heart'
 >>> str(d.at(file="club.tarot", line=12, col=7, deal=2))
-'club.tarot:12:7: deal 2, trick 3, seat E, card 7C: error P105 must-follow-suit: expected a Heart'
+'club.tarot:12:7: P105 error: deal 2, trick 3, seat E, card 7C: expected a Heart'
+
+The one-line form is ``file:line:col: CODE severity: deal, trick, seat, card: message``,
+the parts that are unknown left out; ``code.slug`` names the code in words.
 """
 
 from __future__ import annotations
@@ -239,7 +242,8 @@ class Location:
                 parts.append(str(self.col))
         return ":".join(parts)
 
-    def __str__(self) -> str:
+    def where(self) -> str:
+        """The deal, trick, seat and card (or the record path), e.g. ``deal 1, trick 3``."""
         where = []
         if self.deal is not None:
             where.append(f"deal {self.deal}")
@@ -252,8 +256,11 @@ class Location:
         if self.path is not None and self.trick is None and self.seat is None and (
                 self.card is None):
             where.append(self.path)
+        return ", ".join(where)
+
+    def __str__(self) -> str:
         pos = self.text_position()
-        text = ", ".join(where)
+        text = self.where()
         if pos:
             return f"{pos}: {text}" if text else pos
         return text
@@ -293,9 +300,11 @@ class Diagnostic:
         return replace(self, location=replace(self.location, **where))
 
     def __str__(self) -> str:
-        loc = str(self.location)
-        head = f"{self.severity.value} {self.code.value} {self.code.slug}: {self.message}"
-        return f"{loc}: {head}" if loc else head
+        pos = self.location.text_position()
+        where = self.location.where()
+        text = f"{self.code.value} {self.severity.value}: "
+        text += f"{where}: {self.message}" if where else self.message
+        return f"{pos}: {text}" if pos else text
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: code, slug, severity, message and every known location field."""

@@ -268,4 +268,4 @@ def test_colour_on_a_terminal_unless_no_color() -> None:
     assert b"\x1b[31m" in coloured  # errors in red
     plain = _on_a_terminal(args, {"NO_COLOR": "1"})
     assert b"\x1b[" not in plain
-    assert b"revoke.tarot:21:8: deal 1, trick 3" in plain
+    assert b"revoke.tarot:21:8: P105 error: deal 1, trick 3" in plain

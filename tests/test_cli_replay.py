@@ -128,7 +128,7 @@ def test_score_flags_faulty_deals_and_exits_one() -> None:
     ran = invoke("score", rel(FAULTY / "wrong-score.tarot"), rel(EXAMPLES / "prise.tarot"))
     assert ran.code == 1
     assert "✗4" in ran.out
-    assert ran.out.count("R101 score-mismatch") == 4
+    assert ran.out.count("R101 error") == 4
     # one sheet per file
     assert ran.out.count("(zero-sum)") == 2
 

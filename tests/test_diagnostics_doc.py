@@ -23,6 +23,5 @@ def test_codes_are_unique_and_stage_lettered() -> None:
 def test_diagnostic_prints_file_line_col_deal_trick_seat_card() -> None:
     d = Diagnostic(Code.MUST_FOLLOW_SUIT, Severity.ERROR, "expected 2H",
                    Location(file="a.tarot", line=3, col=9, deal=2, trick=4, seat="E", card="7C"))
-    assert str(d) == ("a.tarot:3:9: deal 2, trick 4, seat E, card 7C: error P105"
-                      " must-follow-suit: expected 2H")
+    assert str(d) == "a.tarot:3:9: P105 error: deal 2, trick 4, seat E, card 7C: expected 2H"
     assert d.to_dict()["line"] == 3

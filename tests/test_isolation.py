@@ -179,7 +179,7 @@ def _cli(*args: str) -> tuple[int, str]:
 def _reported(out: str) -> set[tuple[str, int]]:
     found = set()
     for line in out.splitlines():
-        m = re.match(r"(.+?):(\d+):(?:\d+:)? deal \d+.*: error ", line)
+        m = re.match(r"(.+?):(\d+):(?:\d+:)? [A-Z]\d{3} error: deal \d+", line)
         if m:
             found.add((m[1], int(m[2])))
     return found

@@ -19,7 +19,7 @@ True
 >>> loads(b'{"tarotnotation": 1, "players": 4, "chien": ["7H", "7H"]}')
 Traceback (most recent call last):
 ...
-tarotnotation.diagnostics.TarotError: $.chien: error J002 json-schema: card 7H appears twice
+tarotnotation.diagnostics.TarotError: J002 error: $.chien: card 7H appears twice
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ winner) raises ``ValueError``.
 >>> loads('{"version": "3", "deal_info": {"number_of_players": 6}, "tricks": []}')
 Traceback (most recent call last):
 ...
-tarotnotation.diagnostics.TarotError: $.deal_info.number_of_players: error J002 json-schema: \
+tarotnotation.diagnostics.TarotError: J002 error: $.deal_info.number_of_players: \
 expected 3, 4 or 5 players, found 6
 """
 
