@@ -261,3 +261,22 @@ def test_mutated_text_never_raises(text: str) -> None:
 @given(_mutations())
 def test_mutated_text_never_raises_long(text: str) -> None:
     _never_raises(text)
+
+
+def test_comment_before_the_tags_is_named_as_such_not_as_unclosed() -> None:
+    """A closed comment before the first tag line is misplaced, not "never closed"; the
+    record after it is still read."""
+    deals = list(reads('{club archive}\n[Players "4"]\n\nauction: pass garde pass pass\n',
+                       name="t.tarot"))
+    assert len(deals) == 2
+    [diag] = deals[0].diagnostics
+    assert diag.code is Code.SYNTAX_ERROR
+    assert _at(diag) == (1, 1)
+    assert diag.message.startswith("a comment cannot come before the tags")
+    assert deals[1].ok
+
+
+def test_comment_in_a_place_that_takes_none_is_not_called_unclosed() -> None:
+    diag = _only(HEAD + "hand S: {here} 1S\n")
+    assert diag.code is Code.SYNTAX_ERROR
+    assert diag.message.startswith("a comment cannot come here: expected")

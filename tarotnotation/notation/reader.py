@@ -777,8 +777,14 @@ def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
     found = m.group(0) if m and not at_end else ""
     if at_end:
         code, msg = Code.UNEXPECTED_END, f"the record ends too soon: expected {want}"
-    elif found == "{":
+    elif found == "{" and "}" not in text[pos:]:
         code, msg = Code.UNTERMINATED_COMMENT, "this { comment is never closed with }"
+    elif found == "{":
+        code = Code.SYNTAX_ERROR
+        msg = f"a comment cannot come here: expected {want}"
+        if "TAG" in expected:
+            msg = ('a comment cannot come before the tags: expected a tag such as'
+                   ' [Event "Club de Lyon"]')
     elif found.startswith("["):
         if "TAG" in expected or line_text.lstrip().startswith("["):
             code = Code.BAD_TAG
