@@ -401,7 +401,7 @@ class _Engine:
         if not complete and rec.play and not annulled:
             self.report(Code.PLAY_INCOMPLETE,
                         f"the play stops at trick {len(rec.play)} of {tricks_total}"
-                        f" ({sum(len(t.cards) for t in rec.play)} cards of {n * tricks_total})",
+                        f" ({_played_count(rec)} of {n * tricks_total})",
                         path=f"play[{len(rec.play) - 1}]")
 
         # Camps, points, score.
@@ -1038,6 +1038,12 @@ class _Engine:
         if res is None or res.scores is None:
             return
         self.compare_scores(dict.fromkeys(self.ids, 0))
+
+
+def _played_count(rec: DealRecord) -> str:
+    """``1 card`` or ``n cards``: how many cards a record's play holds."""
+    played = sum(len(t.cards) for t in rec.play)
+    return f"{played} card" if played == 1 else f"{played} cards"
 
 
 def _is_petit_sec(hand: int) -> bool:

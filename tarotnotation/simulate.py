@@ -60,18 +60,23 @@ def random_deal(
 
     ``taker`` (a seat index) and ``contract`` fix the auction's outcome; ``deck`` gives
     the 78 cards in dealing order (each seat's hand in turn, then the chien) instead of a
-    shuffle.
+    shuffle. A shuffle that gives a player the Petit sec (§2: the deal would be annulled)
+    is shuffled again, so that a random deal is always one that is played.
     """
     from .replay import replay
 
     rules = ruleset or Ruleset.fft()
     tab = table(players)
     order = [int(c) for c in deck] if deck is not None else list(range(78))
-    if deck is None:
-        rng.shuffle(order)
-    elif sorted(order) != list(range(78)):
+    if deck is not None and sorted(order) != list(range(78)):
         raise ValueError("deck must hold each of the 78 cards once")
-    hands = [mask_of(order[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
+    while True:
+        if deck is None:
+            rng.shuffle(order)
+        hands = [mask_of(order[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
+        if deck is not None or not any(
+                h & TRUMP_MASK == 1 << Card.T1 and not h & EXCUSE_BIT for h in hands):
+            break
     chien = mask_of(order[players * tab.hand:])
     seats = ("S", "E", "N", "W", "F")[:players]
     dealer = rng.randrange(players)
