@@ -186,8 +186,7 @@ def github_line(d: Diagnostic) -> str:
         if loc.col is not None:
             props.append(f"col={loc.col}")
     props.append(f"title={d.code.value}")
-    where = str(type(loc)(deal=loc.deal, trick=loc.trick, seat=loc.seat, card=loc.card,
-                          path=loc.path))
+    where = loc.where()
     message = f"{d.code.slug}: {d.message}"
     if where:
         message = f"{where}: {message}"
