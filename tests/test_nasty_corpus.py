@@ -45,6 +45,9 @@ EXPECTED: Final[dict[str, Expected]] = {
     # a comment's second line starts with [: a new record begins there
     "comment-line-starting-with-bracket.tarot": [[("S005", 3, 21)], [("S004", 4, 1)], CLEAN],
     "unterminated-tag-quote.tarot": [[("S004", 1, 1)], CLEAN],
+    # a closed comment before the first tag was called "never closed" (fixed: S001, the
+    # tags come first); the record after it is read
+    "comment-before-the-first-tag.tarot": [[("S001", 1, 1)], CLEAN],
     "nul-byte-in-a-card.tarot": [[("S001", 3, 10)], CLEAN],
     "zero-width-space-between-cards.tarot": [[("S001", 3, 12)], CLEAN],
     "trick-numbered-zero.tarot": [[("S006", 3, 7)], CLEAN],
