@@ -31,7 +31,6 @@ True
 
 from __future__ import annotations
 
-import re
 from operator import attrgetter
 from typing import Any, Final
 
@@ -45,7 +44,16 @@ from .cards import (
     Card,
     card_points,
 )
-from .records import DEFAULT_SEATS, GLYPHS, DealRecord, Poignee, _check_tags
+from .records import (
+    BID_WORDS,
+    DEFAULT_SEATS,
+    GLYPH_SET,
+    NAME_RE,
+    SEAT_ID_RE,
+    DealRecord,
+    Poignee,
+    _check_tags,
+)
 from .replay import Status
 from .rules import (
     Camp,
@@ -62,10 +70,6 @@ __all__ = ["quick_check", "quick_check_record"]
 
 _BIT: Final[dict[str, int]] = {c.code: 1 << c for c in Card}
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
-_BIDS: Final[dict[str, Contract | None]] = {"pass": None, **{c.keyword: c for c in Contract}}
-_SEAT_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-_NAME_RE: Final = re.compile(r"[^\r\n]*")
-_GLYPHS: Final = frozenset(GLYPHS)
 _RECORD_KEYS: Final = frozenset({"tarotnotation", "tags", "ruleset", "players", "seats",
                                  "dealer", "hands", "chien", "auction", "ecart",
                                  "declarations", "play", "result", "glyph", "comments"})
@@ -173,7 +177,7 @@ def _fail() -> _LookCloserError:
 
 def _notes(data: dict[str, Any]) -> None:
     glyph = data.get("glyph")
-    if glyph is not None and (type(glyph) is not str or glyph not in _GLYPHS):
+    if glyph is not None and (type(glyph) is not str or glyph not in GLYPH_SET):
         raise _fail()
     if "comments" in data:
         comments = data["comments"]
@@ -197,7 +201,7 @@ def _bits(codes: Any, size: int) -> int:
 
 
 def _seat(value: Any) -> str:
-    if type(value) is not str or _SEAT_RE.fullmatch(value) is None:
+    if type(value) is not str or SEAT_ID_RE.fullmatch(value) is None:
         raise _fail()
     return value
 
@@ -239,7 +243,7 @@ def _check(obj: Any, override: str | None, default: str | None
         for item in seats:
             item = _keys(item, _SEAT_KEYS)
             name = item.get("name")
-            if name is not None and (type(name) is not str or not _NAME_RE.fullmatch(name)):
+            if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
                 raise _fail()
             out.append(_seat(item["id"]))
         ids = tuple(out)
@@ -273,7 +277,7 @@ def _check(obj: Any, override: str | None, default: str | None
         word = bid["contract"]
         if type(word) is not str:
             raise _fail()
-        bids.append(_BIDS[word])
+        bids.append(BID_WORDS[word])
 
     # The écart, if any: its cards, nothing shown.
     ecart_data = data.get("ecart")

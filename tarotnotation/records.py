@@ -47,9 +47,14 @@ from .cards import Card, CardSet
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
 __all__ = [
+    "BID_WORDS",
     "DEFAULT_SEATS",
     "FIELD_TAGS",
     "GLYPHS",
+    "GLYPH_SET",
+    "NAME_RE",
+    "SEAT_ID_PATTERN",
+    "SEAT_ID_RE",
     "Bid",
     "Call",
     "CardField",
@@ -71,6 +76,16 @@ __all__ = [
 
 #: The annotation glyphs, as in PGN.
 GLYPHS: Final = ("!", "?", "!!", "??", "!?", "?!")
+GLYPH_SET: Final = frozenset(GLYPHS)
+
+#: A seat id: a letter, then up to 15 letters, digits or ``_`` (every reader checks this).
+SEAT_ID_PATTERN: Final = r"[A-Za-z][A-Za-z0-9_]{0,15}"
+SEAT_ID_RE: Final = re.compile(SEAT_ID_PATTERN)
+#: A player's name: one line.
+NAME_RE: Final = re.compile(r"[^\r\n]*")
+#: The bid words of the record (``pass`` and the contracts' keywords).
+BID_WORDS: Final[dict[str, Contract | None]] = {
+    "pass": None, **{c.keyword: c for c in Contract}}
 Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
 
 #: Seat ids used when a record names none, in order of play (counter-clockwise).
@@ -263,7 +278,7 @@ BidField = Annotated[
 ]
 """A bid: a contract keyword, or ``pass`` (None)."""
 
-SeatId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,15}$")]
+SeatId = Annotated[str, Field(pattern=f"^{SEAT_ID_PATTERN}$")]
 
 
 class _Model(BaseModel):
@@ -620,14 +635,10 @@ def _check_structure(rec: DealRecord) -> None:
 _M = TypeVar("_M", bound=BaseModel)
 _NEW: Final = object.__new__
 _SET: Final = object.__setattr__
-_SEAT_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-_NAME_RE: Final = re.compile(r"[^\r\n]*")
 _KEYWORDS: Final = {c.keyword: c for c in Contract}
-_BIDS: Final[dict[str, Contract | None]] = {"pass": None, **_KEYWORDS}
 _CAMPS: Final = {c.value: c for c in Camp}
 _SIZES: Final = {s.value: s for s in PoigneeSize}
 _MISERES: Final = {m.value: m for m in MisereKind}
-_GLYPH_SET: Final = frozenset(GLYPHS)
 _CACHE_LIMIT: Final = 4096
 _seat_ok: dict[str, bool] = {}
 _plain_cards: dict[str, PlayedCard] = {}
@@ -651,7 +662,7 @@ def _new(cls: type[_M], values: dict[str, Any], given: Iterable[str]) -> _M:
 def _seat(value: Any) -> str:
     ok = _seat_ok.get(value) if type(value) is str else False
     if ok is None:
-        ok = _SEAT_RE.fullmatch(value) is not None
+        ok = SEAT_ID_RE.fullmatch(value) is not None
         if len(_seat_ok) < _CACHE_LIMIT:
             _seat_ok[value] = ok
     if not ok:
@@ -685,7 +696,7 @@ def _card(value: Any) -> Card:
 
 def _notes(data: dict[str, Any], values: dict[str, Any]) -> None:
     glyph = data.get("glyph")
-    if glyph is not None and (type(glyph) is not str or glyph not in _GLYPH_SET):
+    if glyph is not None and (type(glyph) is not str or glyph not in GLYPH_SET):
         raise _UnusualError
     values["glyph"] = glyph
     comments = data.get("comments")
@@ -770,11 +781,11 @@ def _bid(data: Any) -> Bid:
             return plain
     data = _keys(data, _BID_KEYS)
     word = data.get("contract")
-    if type(word) is not str or word not in _BIDS:
+    if type(word) is not str or word not in BID_WORDS:
         raise _UnusualError
     values: dict[str, Any] = {}
     _notes(data, values)
-    values["contract"] = _BIDS[word]
+    values["contract"] = BID_WORDS[word]
     values["seat"] = _opt_seat(data, "seat")
     out = _new(Bid, values, data)
     if len(data) == 1:
@@ -869,7 +880,7 @@ def _seats(data: Any) -> tuple[Seat, ...]:
                 continue
         item = _keys(item, _SEAT_KEYS)
         name = item.get("name")
-        if name is not None and (type(name) is not str or _NAME_RE.fullmatch(name) is None):
+        if name is not None and (type(name) is not str or NAME_RE.fullmatch(name) is None):
             raise _UnusualError
         seat = _new(Seat, {"id": _seat(item.get("id")), "name": name}, item)
         if len(item) == 1 and len(_plain_seats) < _CACHE_LIMIT:

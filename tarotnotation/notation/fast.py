@@ -43,7 +43,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ..cards import Card
-from ..records import FIELD_TAGS, Points
+from ..records import FIELD_TAGS, GLYPH_SET, SEAT_ID_PATTERN, SEAT_ID_RE, Points
 from ..rules import RulesetError
 from . import reader as _reader
 from .cardcodes import _BY_WORD
@@ -94,12 +94,10 @@ _ITEMS: Final = {
 _CAMPS: Final = {"taker": "taker", "defence": "defence", "defense": "defence"}
 _SIZES: Final = frozenset(("simple", "double", "triple"))
 _MISERES: Final = {"atout": "atout", "tete": "tete", "tête": "tete"}
-_GLYPHS: Final = frozenset(("!", "?", "!!", "??", "!?", "?!"))
 _NOTE: Final = frozenset("{!?")  # how an annotation's token starts
 _TRICKNO: Final = {f"{a}{b}.": int(f"{a}{b}") for a in ("", *"0123456789")
                    for b in "0123456789"}
-_SEAT: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-_SCORE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,15})([+-][0-9]{1,6})")
+_SCORE: Final = re.compile(f"({SEAT_ID_PATTERN})([+-][0-9]{{1,6}})")
 _NUMBER: Final = re.compile(r"[0-9]{1,6}(?:[.,][0-9]{1,6})?")
 _INT: Final = re.compile(r"[0-9]{1,6}")
 _SPACES: Final = re.compile(r"\s*")
@@ -146,7 +144,7 @@ def _note(ws: list[str], i: int, n: int, out: dict[str, Any]) -> int:
     """Read an annotation (a glyph, then comments) at ``i`` into ``out``."""
     token = ws[i]
     if token[0] != "{":
-        if token not in _GLYPHS:
+        if token not in GLYPH_SET:
             raise _GiveUpError
         out["glyph"] = token
         i += 1
@@ -192,7 +190,7 @@ def _word(ws: list[str], i: int, n: int) -> str:
 
 
 def _seat(word: str) -> str:
-    if not _SEAT.fullmatch(word):
+    if not SEAT_ID_RE.fullmatch(word):
         raise _GiveUpError
     return word
 
@@ -435,7 +433,7 @@ def _play(ws: list[str], i: int, n: int) -> tuple[list[dict[str, Any]], int]:
                 w = ws[i]
                 cut = w.find(":")
                 code = _CODE.get(w[cut + 1:]) if cut > 0 else None
-                if code is None or not _SEAT.fullmatch(w, 0, cut):
+                if code is None or not SEAT_ID_RE.fullmatch(w, 0, cut):
                     break
                 played.append({"card": code, "seat": w[:cut]})
                 i += 1

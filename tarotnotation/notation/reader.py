@@ -54,7 +54,7 @@ from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
-from ..records import FIELD_TAGS, DealRecord, Points, build_record, find_tag
+from ..records import FIELD_TAGS, SEAT_ID_RE, DealRecord, Points, build_record, find_tag
 from ..rules import Ruleset, RulesetError, table
 from ..source import ReadDeal, SourceMap
 from .cardcodes import parse_card
@@ -218,7 +218,6 @@ def parser() -> Lark:
 _COMMENT_ESCAPE: Final = re.compile(r"\\([\\{}\[])")
 _TAG_PARTS: Final = re.compile(r'\[[ \t]*(\w+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 _TAG_ESCAPE: Final = re.compile(r'\\([\\"])')
-_SEAT_ID: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 _DATE: Final = re.compile(r"(?:\d{4}|\?{4})\.(?:\d\d|\?\?)\.(?:\d\d|\?\?)")
 _SEAT_UNESCAPE: Final = re.compile(r"\\([\\,])")
 _NONSPACE: Final = re.compile(r"\S+")
@@ -360,7 +359,7 @@ def _seats_entries(value: str) -> list[dict[str, Any]] | str:
         if not entry:
             continue
         sid, sep, name = entry.partition(":")
-        if not _SEAT_ID.fullmatch(sid):
+        if not SEAT_ID_RE.fullmatch(sid):
             return (f"Seats: {sid!r} is not a seat id (a letter, then up to 15"
                     " letters, digits or _), as in \"S:Alice, E:Bruno\"")
         seat: dict[str, Any] = {"id": sid}
