@@ -31,7 +31,8 @@ True
 
 from __future__ import annotations
 
-from operator import attrgetter
+from itertools import accumulate, chain, compress, repeat
+from operator import and_, attrgetter, call, itemgetter, or_
 from typing import Any, Final
 
 from .cards import (
@@ -50,6 +51,7 @@ from .records import (
     GLYPH_SET,
     NAME_RE,
     SEAT_ID_RE,
+    ChelemAnnouncement,
     DealRecord,
     Poignee,
     _check_tags,
@@ -79,10 +81,25 @@ _TRICK_KEYS: Final = frozenset({"cards"}) | _NOTES
 _BID_KEYS: Final = frozenset({"contract"}) | _NOTES
 _ECART_KEYS: Final = frozenset({"cards", "shown"}) | _NOTES
 _POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | _NOTES
+_CHELEM_KEYS: Final = frozenset({"kind", "seat"}) | _NOTES
 _RESULT_KEYS: Final = frozenset({"scores"}) | _NOTES
 _SEAT_KEYS: Final = frozenset({"id", "name"})
 _SUIT: Final = tuple(4 if c >= 56 else c // 14 for c in range(78))
-_ROTATIONS: Final = {n: tuple(tuple((lead + c) % n for c in range(n)) for lead in range(n))
+#: _BY_SEAT[n][leader](cards): the cards of a trick led by ``leader``, by seat.
+_BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
+                   for n in (3, 4)}
+_FIRST: Final = itemgetter(0)
+_ALL: Final = (1 << 78) - 1
+_PETIT_SEC: Final = 1 << Card.T1
+_MINUS_ONE: Final = (-1).__add__
+_MORE_THAN_ONE: Final = (1).__lt__
+#: _WINNING[suit led]: the cards that may win the trick (its suit and the trumps).
+_WINNING: Final = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
+#: _OFF_SUIT[suit led]: the cards that do not follow it (any card, when trumps are led).
+_OFF_SUIT: Final = (*(((1 << 78) - 1) & ~(SUIT_MASKS[s] | EXCUSE_BIT) for s in range(4)),
+                    (1 << 78) - 1)
+#: _FOLLOWERS[n][leader]: the seats that play after the leader, in turn.
+_FOLLOWERS: Final = {n: tuple(tuple((lead + c) % n for c in range(1, n)) for lead in range(n))
                      for n in (3, 4)}
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
@@ -90,6 +107,63 @@ _BITS: Final = tuple(1 << c for c in range(78))
 _PLAIN: Final = tuple(range(78))
 _CARD_OF: Final = attrgetter("card")
 _SEAT_OF: Final = attrgetter("seat")
+_CARD_KEY: Final = itemgetter("card")
+_CARDS_KEY: Final = itemgetter("cards")
+_DICT: Final = {dict}
+_STR: Final = {str}
+_INT_TYPE: Final = {int}
+_CONTRACT_KEY: Final = itemgetter("contract")
+#: The seats of a record that names none, as written in JSON.
+_PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4)}
+#: Scores already worked out (``score`` is pure), by the facts they depend on but the
+#: taker, who is the first seat: the other seats' shares are the same. The facts of most
+#: deals take a few thousand values.
+_SCORES: dict[tuple[Any, ...], tuple[int, ...]] = {}
+_SCORES_KEPT: Final = 16384
+
+
+def _legal_table() -> tuple[tuple[int, int], ...]:
+    """``_LEGAL[state + card]``: the cards that make ``card`` illegal when in the player's
+    hand, and the state after it. A state is ``(led * 22 + top) * 78``: ``led`` the suit
+    led (4 the trumps, 5 none yet, as when the Excuse leads), ``top`` the rank of the
+    highest trump played so far (0 none). RULES.md §6: follow the suit led; else trump;
+    trumping, overtrump; the Excuse goes on anything.
+
+    >>> nothing_led = 5 * 22 * 78
+    >>> forbid, state = _LEGAL[nothing_led + Card.HK]       # the King of Hearts leads
+    >>> forbid, state == (1 * 22 + 0) * 78                  # Hearts led, no trump yet
+    (0, True)
+    >>> forbid, state = _LEGAL[state + Card.T5]             # trumped: no Heart in hand
+    >>> forbid == SUIT_MASKS[1]
+    True
+    >>> forbid, _ = _LEGAL[state + Card.T3]                 # undertrumped: no Heart, and
+    >>> forbid == SUIT_MASKS[1] | TRUMPS_ABOVE[5]           # no trump above the 5
+    True
+    """
+    out = []
+    for led in range(6):
+        for top in range(22):
+            for card in range(78):
+                if card == Card.EXCUSE:
+                    out.append((0, (led * 22 + top) * 78))
+                    continue
+                suit = _SUIT[card]
+                rank = card - 55 if suit == 4 else 0
+                if led == 5:
+                    forbid, after = 0, suit
+                elif suit == led:
+                    forbid, after = (TRUMPS_ABOVE[top] if suit == 4 and rank <= top else 0), led
+                elif led == 4:
+                    forbid, after = TRUMP_MASK, led
+                else:
+                    forbid, after = SUIT_MASKS[led] | (
+                        TRUMP_MASK if suit != 4 else TRUMPS_ABOVE[top] if rank <= top else 0), led
+                out.append((forbid, (after * 22 + max(top, rank)) * 78))
+    return tuple(out)
+
+
+_LEGAL: Final = _legal_table()
+_NOTHING_LED: Final = 5 * 22 * 78
 
 
 class _LookCloserError(Exception):
@@ -147,7 +221,11 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
             raise _fail()
         ecart = rec.ecart.cards.bits
     poignees = []
+    announcers = []
     for decl in rec.declarations:
+        if type(decl) is ChelemAnnouncement:
+            announcers.append(ids.index(decl.seat))
+            continue
         if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
             raise _fail()
         poignees.append((ids.index(decl.seat), decl.cards.bits))
@@ -158,7 +236,7 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
         pcs = trick.cards
         if list(map(_SEAT_OF, pcs)).count(None) != len(pcs):
             raise _fail()
-        tricks.append(list(map(_PLAIN.__getitem__, map(_CARD_OF, pcs))))
+        tricks.append(tuple(map(_PLAIN.__getitem__, map(_CARD_OF, pcs))))
     res = rec.result
     recorded = None
     if res is not None:
@@ -167,8 +245,8 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
                 or res.petit_au_bout is not None or res.chelem is not None or res.annulled):
             raise _fail()
         recorded = res.scores
-    return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees, tricks,
-                  recorded)
+    return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees,
+                  announcers, tricks, recorded)
 
 
 def _fail() -> _LookCloserError:
@@ -192,12 +270,10 @@ def _keys(data: Any, allowed: frozenset[str]) -> dict[str, Any]:
 
 
 def _bits(codes: Any, size: int) -> int:
+    """The cards of a list of ``size`` card codes (a code twice: not ``size`` bits)."""
     if type(codes) is not list or len(codes) != size:
         raise _fail()
-    bits = sum(map(_BIT.__getitem__, codes))  # KeyError, TypeError: not card codes
-    if bits.bit_count() != size:
-        raise _fail()
-    return bits
+    return sum(map(_BIT.__getitem__, codes))  # KeyError, TypeError: not card codes
 
 
 def _seat(value: Any) -> str:
@@ -234,7 +310,7 @@ def _check(obj: Any, override: str | None, default: str | None
 
     # Seats.
     seats = data.get("seats")
-    if not seats:
+    if not seats or seats == _PLAIN_SEATS[n]:
         ids: tuple[str, ...] = DEFAULT_SEATS[n]
     else:
         if type(seats) is not list or len(seats) != n:
@@ -258,26 +334,20 @@ def _check(obj: Any, override: str | None, default: str | None
         raise _fail()
     given = [_bits(hands_data[sid], tab.hand) for sid in ids]  # KeyError: another seat
     chien = _bits(data["chien"], tab.chien)
-    union = chien
-    for hand in given:
-        if union & hand:
-            raise _fail()
-        union |= hand
-        if hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT:
-            raise _fail()  # the Petit sec
 
     # Auction: one bid each (the seats follow from the order of speech).
     auction = data["auction"]
     if type(auction) is not list:
         raise _fail()
-    bids = []
-    for bid in auction:
-        bid = _keys(bid, _BID_KEYS)
-        _notes(bid)
-        word = bid["contract"]
-        if type(word) is not str:
-            raise _fail()
-        bids.append(BID_WORDS[word])
+    if set(map(type, auction)) - _DICT:
+        raise _fail()
+    if sum(map(len, auction)) != len(auction):  # notes on bids
+        for bid in auction:
+            _notes(_keys(bid, _BID_KEYS))
+    words = list(map(_CONTRACT_KEY, auction))  # KeyError: a bid without a contract
+    if set(map(type, words)) - _STR:
+        raise _fail()
+    bids = list(map(BID_WORDS.__getitem__, words))
 
     # The écart, if any: its cards, nothing shown.
     ecart_data = data.get("ecart")
@@ -294,7 +364,12 @@ def _check(obj: Any, override: str | None, default: str | None
     if type(declarations) is not list:
         raise _fail()
     poignees = []
+    announcers = []
     for decl in declarations:
+        if type(decl) is dict and decl.get("kind") == "chelem":
+            _notes(_keys(decl, _CHELEM_KEYS))
+            announcers.append(ids.index(_seat(decl["seat"])))
+            continue
         decl = _keys(decl, _POIGNEE_KEYS)
         _notes(decl)
         if decl["kind"] != "poignee":
@@ -302,25 +377,29 @@ def _check(obj: Any, override: str | None, default: str | None
         codes = decl["cards"]
         if type(codes) is not list:
             raise _fail()
-        poignees.append((ids.index(_seat(decl["seat"])), _bits(codes, len(codes))))
+        shown = _bits(codes, len(codes))
+        if shown.bit_count() != len(codes):
+            raise _fail()
+        poignees.append((ids.index(_seat(decl["seat"])), shown))
 
     # The play: every trick, whole, its cards as ints.
     play = data["play"]
     if type(play) is not list or len(play) != tab.tricks:
         raise _fail()
-    tricks = []
-    for trick in play:
-        if type(trick) is not dict:
-            raise _fail()
-        if len(trick) > 1:
+    # (Items of another type raise TypeError: lists, strings and numbers have no "cards"
+    # nor "card" key, the cards of a dict or a string of n items are strings.)
+    by_trick = list(map(_CARDS_KEY, play))  # KeyError: a trick without cards
+    if sum(map(len, play)) != len(play):  # notes on tricks
+        for trick in compress(play, map(_MORE_THAN_ONE, map(len, play))):
             _notes(_keys(trick, _TRICK_KEYS))
-        cards_data = trick["cards"]
-        if type(cards_data) is not list or len(cards_data) != n:
-            raise _fail()
-        tricks.append([_INT[pc["card"]] for pc in cards_data])  # TypeError, KeyError
-        if sum(map(len, cards_data)) != n:  # annotated cards
-            for pc in cards_data:
-                _notes(_keys(pc, _CARD_KEYS))
+    if set(map(len, by_trick)) != {n}:
+        raise _fail()
+    pcs = list(chain.from_iterable(by_trick))
+    codes = list(map(_INT.__getitem__, map(_CARD_KEY, pcs)))  # KeyError, TypeError
+    if sum(map(len, pcs)) != len(pcs):  # annotated cards
+        for pc in compress(pcs, map(_MORE_THAN_ONE, map(len, pcs))):
+            _notes(_keys(pc, _CARD_KEYS))
+    tricks = list(zip(*[iter(codes)] * n, strict=True))
 
     # The recorded result: at most the scores.
     result = data.get("result")
@@ -332,30 +411,30 @@ def _check(obj: Any, override: str | None, default: str | None
         if recorded is not None:
             if type(recorded) is not dict:
                 raise _fail()
-            for value in recorded.values():
-                if type(value) is not int or not -_INT64 <= value < _INT64:
-                    raise _fail()
-    return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, tricks,
-                  recorded or None)
+            values = recorded.values()
+            if values and (set(map(type, values)) != _INT_TYPE
+                           or min(values) < -_INT64 or max(values) >= _INT64):
+                raise _fail()
+    return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
+                  tricks, recorded or None)
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
            chien: int, bids: list[Contract | None], ecart: int | None,
-           poignees: list[tuple[int, int]], tricks: list[list[int]],
+           poignees: list[tuple[int, int]], announcers: list[int],
+           tricks: list[tuple[int, ...]],
            recorded: dict[str, int] | None) -> tuple[Status, dict[str, int], int]:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
-    ``tricks`` the cards of each trick from its leader's, ``recorded`` the scores."""
+    ``announcers`` the seats announcing a chelem, ``tricks`` the cards of each trick from
+    its leader's, ``recorded`` the scores."""
     tab = table(n)
-    union = chien
-    for hand in given:
-        if union & hand or hand.bit_count() != tab.hand:
-            raise _fail()
-        union |= hand
-        if hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT:
-            raise _fail()  # the Petit sec
-    if chien.bit_count() != tab.chien or len(tricks) != tab.tricks:
+    # Every card once (with a card twice, the sum carries and loses bits).
+    if (list(map(int.bit_count, given)) != [tab.hand] * n or chien.bit_count() != tab.chien
+            or sum(given) + chien != _ALL or len(tricks) != tab.tricks):
         raise _fail()
+    if _PETIT_SEC in map(and_, given, repeat(TRUMP_MASK | EXCUSE_BIT)):
+        raise _fail()  # the Petit sec: the deal is annulled
 
     # Auction: one bid each, in turn, each higher.
     if len(bids) != n:
@@ -383,7 +462,8 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     elif ecart is not None:
         raise _fail()
 
-    # Declarations: poignées shown with their cards, one a seat.
+    # Declarations: poignées shown with their cards, one a seat; a chelem announced by
+    # the taker, who then leads.
     sizes = []
     seen = set()
     for s, shown in poignees:
@@ -395,88 +475,85 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
                 or (shown & EXCUSE_BIT and start[s] & TRUMP_MASK & ~shown)):
             raise _fail()
         sizes.append(size)
+    if announcers and announcers != [taker]:
+        raise _fail()
+    leader = taker if announcers else first
 
-    # The play: every card in turn, each legal.
-    rotation = _ROTATIONS[n]
-    hands = list(start)
-    played = 0
-    leader = first
-    camp_of = [0 if s == taker else 1 for s in range(n)]
-    piles = [0, 0]
-    won = 0
-    excuse_owner = excuse_winner = excuse_trick = -1
-    suit_of = _SUIT
-    bit_of = _BITS
-    above = TRUMPS_ABOVE
-    suit_masks = SUIT_MASKS
-    last_cards: list[int] = []
-    last_seats: tuple[int, ...] = ()
-    last_winner = -1
-    for t, cards in enumerate(tricks):
-        if len(cards) != n:
-            raise _fail()
-        seats = rotation[leader]
-        held = []  # each player's hand before his card
-        for s, card in zip(seats, cards, strict=True):
-            hand = hands[s]
-            bit = bit_of[card]
-            if not hand & bit:  # hands are disjoint: a card played twice is in none
-                raise _fail()
-            hands[s] = hand ^ bit
-            held.append(hand)
-        bits = sum(map(bit_of.__getitem__, cards))
-        played |= bits
-        lead = cards[0] if cards[0] != 77 else cards[1]
-        led = suit_of[lead]
-        if led != 4 and not bits & ~(suit_masks[led] | EXCUSE_BIT):
-            # Everyone followed the suit led (or played the Excuse): legal, and the
-            # highest card of the suit wins.
-            w = cards.index(max(cards) if not bits & EXCUSE_BIT else sorted(cards)[-2])
-        else:
-            led = -1
-            top = 0
-            best = -1  # the highest card of the suit led
-            for hand, card in zip(held, cards, strict=True):
-                if card == 77:
-                    continue
-                suit = suit_of[card]
-                if suit == led:
-                    if card > best:
-                        best = card
-                    if suit == 4 and card - 55 <= top and hand & above[top]:
-                        raise _fail()
-                elif led < 0:
-                    led = suit
-                    best = card
-                elif led == 4:
-                    if hand & TRUMP_MASK:
-                        raise _fail()
-                elif hand & suit_masks[led] or (hand & TRUMP_MASK and (
-                        suit != 4 or (top and card - 55 <= top and hand & above[top]))):
-                    raise _fail()
-                if suit == 4 and card - 55 > top:
-                    top = card - 55
-            w = cards.index(top + 55 if top else best)
-        winner = seats[w]
-        wcamp = camp_of[winner]
-        won |= 1 << wcamp
-        piles[wcamp] |= bits
-        if bits & EXCUSE_BIT:
-            excuse_owner = camp_of[seats[cards.index(77)]]
-            excuse_winner = wcamp
-            excuse_trick = t
-        leader = winner
-        last_cards, last_seats, last_winner = cards, seats, winner
-    if any(hands) or last_cards[0] == 77:
-        raise _fail()  # cards left; the Excuse led to the last trick (the chelem case)
+    # The play, in two passes, each over all the tricks at once. First who won each
+    # trick: that needs only its cards (the highest trump, else the highest card of the
+    # suit led), and each trick's leader is the last one's winner. Then each seat's hand
+    # before each trick: the cards it played from then on, which is the hand when every
+    # seat played exactly the cards it held (checked); with it, the tricks where not
+    # everyone followed the suit led are checked card by card.
+    if set(map(len, tricks)) != {n}:
+        raise _fail()
+    last = tab.tricks - 1
+    flat = list(chain.from_iterable(tricks))
+    by_trick = list(zip(*[iter(map(_BITS.__getitem__, flat))] * n, strict=True))
+    bits = list(map(sum, by_trick))  # each trick's cards
+    played = sum(bits)
+    if played.bit_count() != n * tab.tricks:
+        raise _fail()  # a card played twice: the sum carried
+    firsts = list(map(_FIRST, tricks))
+    if 77 in firsts:  # the Excuse led: the next card gives the suit
+        firsts = [cards[cards[0] == 77] for cards in tricks]
+    led = list(map(_SUIT.__getitem__, firsts))
+    # Each trick's winning card: its highest trump or card of the suit led (trumps have
+    # the higher bits), and where it is in the trick.
+    tops = map(_MINUS_ONE, map(int.bit_length, map(and_, bits, map(_WINNING.__getitem__, led))))
+    # seats[t]: the leader of trick t, and seats[t + 1] its winner.
+    seats = list(map(n.__rmod__, accumulate(map(tuple.index, tricks, tops), initial=leader)))
+    chelem_last = False
+    if tricks[last][0] == 77 and last and rules.chelem_excuse_wins:
+        # The Excuse led to the last trick by a camp that won every other one wins it.
+        leader = seats[last]
+        if seats[1:last + 1].count(taker) == (last if leader == taker else 0):
+            seats[last + 1] = leader
+            chelem_last = True
+    leaders = seats[:-1]
+    winners = seats[1:]
+    # later[s][last - t]: the cards seat s played from trick t on.
+    later = [list(accumulate(reversed(column), or_))
+             for column in zip(*map(call, map(_BY_SEAT[n].__getitem__, leaders), by_trick),
+                               strict=True)]
+    if [cards[-1] for cards in later] != start:
+        raise _fail()  # a card not in the player's hand
+    legal = _LEGAL
+    checks = compress(range(tab.tricks), map(and_, bits, map(_OFF_SUIT.__getitem__, led)))
+    if n == 4:  # the loop below, unrolled
+        for t in checks:
+            r = last - t
+            c0, c1, c2, c3 = tricks[t]
+            lead = leaders[t]
+            f1, state = legal[legal[_NOTHING_LED + c0][1] + c1]
+            f2, state = legal[state + c2]
+            f3 = legal[state + c3][0]
+            if ((f1 and later[(lead + 1) % 4][r] & f1) or (f2 and later[(lead + 2) % 4][r] & f2)
+                    or (f3 and later[(lead + 3) % 4][r] & f3)):
+                raise _fail()  # must follow suit, trump or overtrump
+    else:
+        followers = _FOLLOWERS[n]
+        for t in checks:
+            r = last - t
+            cards = tricks[t]
+            state = legal[_NOTHING_LED + cards[0]][1]  # the lead is free
+            for s, card in zip(followers[leaders[t]], cards[1:], strict=True):
+                forbid, state = legal[state + card]
+                if forbid and later[s][r] & forbid:
+                    raise _fail()  # must follow suit, trump or overtrump
 
     # Counting (RULES.md §7, §8), as the replay counts.
-    last = tab.tricks - 1
+    taken = sum(compress(bits, map(taker.__eq__, winners)))
+    piles = [taken, played - taken]
     piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= ~played & ((1 << 78) - 1)
+    camp_of = [0 if s == taker else 1 for s in range(n)]
     adjust = 0
-    if excuse_owner >= 0:
+    if played & EXCUSE_BIT:
+        excuse_trick, at = divmod(flat.index(77), n)
+        excuse_owner = camp_of[(leaders[excuse_trick] + at) % n]
+        excuse_winner = camp_of[winners[excuse_trick]]
         goes_to = excuse_owner
-        if excuse_trick == last:
+        if excuse_trick == last and not chelem_last:
             if rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
                 goes_to = 1 - excuse_owner
             else:
@@ -487,18 +564,27 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         piles[goes_to] |= EXCUSE_BIT
     taker_half = card_points(piles[0]) + adjust
     bouts = (piles[0] & BOUTS_MASK).bit_count()
-    chelem = Camp.TAKER if won == 1 else Camp.DEFENCE if won == 2 else None
+    won = winners.count(taker)
+    chelem = Camp.TAKER if won == tab.tricks else Camp.DEFENCE if not won else None
+    # Petit au bout: the Petit in the last trick (the one before, in the chelem case).
+    p = last - 1 if chelem_last else last
+    pcards, pwinner = tricks[p], winners[p]
     pab: Camp | None = None
-    if 56 in last_cards:
-        winner = last_winner
-        wins_itself = (last_seats[last_cards.index(56)] == winner
-                       and not any(57 <= c <= 76 for c in last_cards))
+    if 56 in pcards:
+        wins_itself = ((leaders[p] + pcards.index(56)) % n == pwinner
+                       and not any(57 <= c <= 76 for c in pcards))
         if rules.petit_au_bout is PetitAuBout.IN_LAST_TRICK or wins_itself:
-            pab = Camp.TAKER if camp_of[winner] == 0 else Camp.DEFENCE
-    sc = score(DealFacts(players=n, taker=taker, contract=contract, taker_half=taker_half,
-                         bouts=bouts, petit_au_bout=pab, poignees=tuple(sizes),
-                         chelem=chelem))
-    scores = dict(zip(ids, sc.seats, strict=True))
+            pab = Camp.TAKER if camp_of[pwinner] == 0 else Camp.DEFENCE
+    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
+    by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
+    if by_taker is None:
+        if len(_SCORES) >= _SCORES_KEPT:
+            _SCORES.clear()
+        by_taker = _SCORES[key] = score(DealFacts(
+            players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
+            petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
+            chelem=chelem)).seats
+    scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
 
     # The recorded result: at most the scores, each as the rules give it.
     if recorded is not None:

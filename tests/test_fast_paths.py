@@ -14,6 +14,7 @@ and on the same deals with faults injected (cards swapped, bids, scores, seats, 
 from __future__ import annotations
 
 import copy
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from tarotnotation.formats import json as tjson
 from tarotnotation.limits import MAX_JSON_RECORD_BYTES
 from tarotnotation.quick import quick_check, quick_check_record
 from tarotnotation.records import DealRecord, build_record
+from tarotnotation.replay import Status, replay
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
@@ -254,3 +256,151 @@ def test_check_paths_reports_the_same_serial_parallel_quick_or_not(
     monkeypatch.setattr(archive, "CHUNK_BYTES", 2000)
     assert run(keep=False) == reference
     assert run(jobs=2) == reference
+
+
+# --- the quick check's own cases ---------------------------------------------------------
+
+QUICK_DEALS = int(os.environ.get("TAROT_QUICK_DEALS", "400"))
+SPECS = [None, "pagat", "fft chelem_excuse_wins=false", "fft petit_au_bout=wins_last_trick",
+         "fft excuse_last_trick=to_trick_winner petit_in_chien=annuls"]
+
+
+def _agrees(obj: dict[str, Any], ruleset: str | None = None) -> bool:
+    """The quick check's answer is the replay's (asserted); whether it took the deal."""
+    answer = quick_check(copy.deepcopy(obj), ruleset)
+    if answer is None:
+        return False
+    diagnostics, status, scores, half = _checked(obj, ruleset=ruleset)
+    assert diagnostics == (), (ruleset, obj)
+    assert (status, scores, half) == answer, (ruleset, obj)
+    return True
+
+
+def _example(name: str) -> dict[str, Any]:
+    item = next(notation.read(ROOT / "examples" / name))
+    assert item.record is not None
+    return tjson.to_dict(item.record)
+
+
+@pytest.mark.parametrize("ruleset", SPECS)
+def test_quick_check_takes_the_examples_without_their_result(ruleset: str | None) -> None:
+    taken = 0
+    for obj in _examples():
+        obj.pop("result", None)
+        if ruleset is not None:
+            obj.pop("ruleset", None)
+        taken += _agrees(obj, ruleset)
+    assert taken >= 8  # the complete deals of 3 and 4 players
+
+
+@pytest.mark.parametrize("ruleset", SPECS)
+def test_quick_check_of_an_announced_chelem_and_the_excuse_led_last(
+        ruleset: str | None) -> None:
+    # The taker announces, leads, wins every trick and leads the Excuse to the last one:
+    # under chelem_excuse_wins=true the Excuse wins it (a chelem made), else he loses it.
+    obj = _example("chelem-announced.tarot")
+    obj.pop("result")
+    obj.pop("ruleset", None)
+    assert obj["play"][-1]["cards"][0] == {"card": "EX"}
+    assert _agrees(obj, ruleset)
+    scores = quick_check(obj, ruleset)
+    assert scores is not None
+    made = ruleset is None or "chelem_excuse_wins=false" not in ruleset
+    assert (scores[1]["E"] > 1000) is made
+    # Not announced (E, first to speak, leads all the same): a chelem or not, as above,
+    # and no one else may announce it.
+    quiet = {k: v for k, v in obj.items() if k != "declarations"}
+    assert _agrees(quiet, ruleset)
+    for seat in ("S", "N"):
+        other = copy.deepcopy(obj)
+        other["declarations"] = [{"kind": "chelem", "seat": seat}]
+        assert quick_check(other, ruleset) is None  # H107 (and the wrong leader)
+    twice = copy.deepcopy(obj)
+    twice["declarations"] = [{"kind": "chelem", "seat": "E"}] * 2
+    assert quick_check(twice, ruleset) is None  # H106
+
+
+@pytest.mark.parametrize("ruleset", SPECS)
+def test_quick_check_of_the_petit_au_bout_in_a_chelem(ruleset: str | None) -> None:
+    # The chelem above with T1 and T5 swapped: E, the taker, wins trick 17 with the
+    # Petit and leads the Excuse to the last: the Petit au bout is in the trick before.
+    obj = _example("chelem-announced.tarot")
+    obj.pop("result")
+    obj.pop("ruleset", None)
+    swapped = orjson.loads(orjson.dumps(obj).replace(b'"T1"', b'"tmp"')
+                           .replace(b'"T5"', b'"T1"').replace(b'"tmp"', b'"T5"'))
+    assert swapped["play"][16]["cards"][0] == {"card": "T1"}
+    assert _agrees(swapped, ruleset)
+    plain, bout = quick_check(obj, ruleset), quick_check(swapped, ruleset)
+    assert plain is not None
+    assert bout is not None
+    made = ruleset is None or "chelem_excuse_wins=false" not in ruleset
+    # garde sans: the Petit au bout is worth 10 × 4 from each defender (or nothing)
+    assert bout[1]["E"] - plain[1]["E"] == (3 * 40 if made else 0)
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("revoke-holding-the-suit-led", "P105"),
+    ("no-trump-on-a-trump-lead", "P106"),
+    ("undertrump-on-a-trump-lead", "P107"),
+    ("undertrump-on-a-plain-lead", "P107"),
+    ("discard-holding-a-higher-trump", "P107"),
+])
+def test_quick_check_leaves_each_illegal_card_to_the_replay(name: str, code: str) -> None:
+    # Generated deals with two cards of one player swapped between tricks: that one card
+    # breaks the rules, and nothing else is wrong.
+    obj = orjson.loads((ROOT / "tests" / "fixtures" / "quick" / f"{name}.json").read_bytes())
+    diagnostics, _, _, _ = _checked(obj)
+    assert [d.code.value for d in diagnostics] == [code]
+    assert quick_check(obj) is None
+    item = next(tjson.read(orjson.dumps(obj)))
+    assert item.record is not None
+    assert quick_check_record(item.record) is None
+
+
+def test_quick_check_of_the_excuse_led_to_the_last_trick() -> None:
+    obj = _example("excuse-last-trick.tarot")
+    obj.pop("result", None)
+    assert any(_agrees(obj, ruleset) for ruleset in SPECS)
+
+
+def _swap_own_cards(rng: random.Random, rec: DealRecord, obj: dict[str, Any]) -> None:
+    """Two cards of one player swapped between two tricks: his hand still matches his
+    play, but a card may now break the rules of its trick (or change who wins it)."""
+    tricks = replay(rec).tricks
+    seat = rng.randrange(rec.players)
+    a, b = sorted(rng.sample(range(len(tricks)), 2))
+    i, j = tricks[a].seats.index(seat), tricks[b].seats.index(seat)
+    ca, cb = obj["play"][a]["cards"], obj["play"][b]["cards"]
+    ca[i], cb[j] = cb[j], ca[i]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_quick_check_agrees_with_the_replay_on_many_deals(players: int) -> None:
+    """Generated deals, a third of them with a chelem announced; a third of them with a
+    player's cards swapped between tricks (a revoke, an undertrump…), a third with another
+    fault or oddity (``TAROT_QUICK_DEALS`` sets how many: 400 in CI). The quick check
+    takes every clean deal in the usual shape, and agrees with the replay on all."""
+    rng = random.Random(2026 + players)
+    taken = faults = 0
+    for _ in range(QUICK_DEALS):
+        spec = rng.choice(SPECS)
+        rec = random_deal(rng, players, ruleset=Ruleset.from_spec(spec or "fft"),
+                          chelem_chance=0.3, poignee_chance=0.3)
+        obj = tjson.to_dict(rec)
+        kind = rng.randrange(3)
+        if kind == 1 and len(rec.play) > 1:
+            _swap_own_cards(rng, rec, obj)
+        elif kind == 2:
+            obj = _mutate(rng, obj)
+        ruleset = rng.choice([None, spec])
+        took = _agrees(obj, ruleset)
+        taken += took
+        if kind == 0 and not took:
+            # Only another shape: an annulled deal, trumps shown in the écart.
+            diagnostics, status, _, _ = _checked(obj, ruleset=ruleset)
+            assert status is not Status.SCORED or diagnostics or obj["ecart"]["shown"], obj
+        if kind == 1 and not took:
+            faults += 1
+    assert taken > QUICK_DEALS // 3
+    assert faults > QUICK_DEALS // 10  # the swaps do break rules
