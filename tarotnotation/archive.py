@@ -240,7 +240,8 @@ class _Chunk:
     """Whole lines of a JSON Lines file, and where they start in it."""
 
     path: str
-    data: bytes
+    lines: tuple[bytes, ...]
+    """Each ending at its \\n (the last may have none), as the reader splits them."""
     first: bool
     """The file's first lines (read as the file's start: byte-order mark, first line)."""
     index: int
@@ -273,7 +274,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     from .quick import quick_check
 
     path = chunk.path
-    lines = io.BytesIO(chunk.data).readlines()  # at \n only, as the reader (not at \r)
+    lines = chunk.lines
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
     if chunk.first:  # the file's start: a byte-order mark, blank lines, the first record
@@ -360,7 +361,7 @@ def _chunks_of(path: str) -> Iterator[_Chunk]:
                     break
             if not lines:
                 return
-            yield _Chunk(path, b"".join(lines), first, index, lineno, offset)
+            yield _Chunk(path, tuple(lines), first, index, lineno, offset)
             first = False
             index += deals
             lineno += len(lines)

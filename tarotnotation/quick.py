@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 from itertools import accumulate, chain, compress, repeat
-from operator import and_, attrgetter, call, itemgetter, or_
+from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final
 
 from .cards import (
@@ -111,6 +111,10 @@ _CARD_KEY: Final = itemgetter("card")
 _CARDS_KEY: Final = itemgetter("cards")
 _DICT: Final = {dict}
 _STR: Final = {str}
+_LIST: Final = {list}
+_SEQUENCES: Final = {list, tuple}  # (a tuple: no comments)
+_GLYPH_OF: Final = methodcaller("get", "glyph")
+_COMMENTS_OF: Final = methodcaller("get", "comments", ())
 _INT_TYPE: Final = {int}
 _CONTRACT_KEY: Final = itemgetter("contract")
 #: The seats of a record that names none, as written in JSON.
@@ -164,6 +168,8 @@ def _legal_table() -> tuple[tuple[int, int], ...]:
 
 _LEGAL: Final = _legal_table()
 _NOTHING_LED: Final = 5 * 22 * 78
+#: _AFTER_LEAD[card]: the state after the card that leads (any card may lead).
+_AFTER_LEAD: Final = tuple(_LEGAL[_NOTHING_LED + card][1] for card in range(78))
 
 
 class _LookCloserError(Exception):
@@ -263,6 +269,18 @@ def _notes(data: dict[str, Any]) -> None:
             raise _fail()
 
 
+def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
+    """``_notes(_keys(item, allowed))`` of each item, a few passes over them all."""
+    if set(map(type, items)) - _DICT or not all(map(allowed.issuperset, items)):
+        raise _fail()
+    glyphs = set(map(_GLYPH_OF, items))  # TypeError: a glyph that is not a string
+    glyphs.discard(None)
+    comments = list(map(_COMMENTS_OF, items))
+    if (not glyphs <= GLYPH_SET or set(map(type, comments)) - _SEQUENCES
+            or set(map(type, chain.from_iterable(comments))) - _STR):
+        raise _fail()
+
+
 def _keys(data: Any, allowed: frozenset[str]) -> dict[str, Any]:
     if type(data) is not dict or not data.keys() <= allowed:
         raise _fail()
@@ -332,7 +350,10 @@ def _check(obj: Any, override: str | None, default: str | None
     hands_data = data["hands"]
     if type(hands_data) is not dict or len(hands_data) != n:
         raise _fail()
-    given = [_bits(hands_data[sid], tab.hand) for sid in ids]  # KeyError: another seat
+    held = list(map(hands_data.__getitem__, ids))  # KeyError: another seat
+    if set(map(type, held)) != _LIST or set(map(len, held)) != {tab.hand}:
+        raise _fail()
+    given = [sum(map(_BIT.__getitem__, codes)) for codes in held]  # KeyError, TypeError
     chien = _bits(data["chien"], tab.chien)
 
     # Auction: one bid each (the seats follow from the order of speech).
@@ -397,8 +418,7 @@ def _check(obj: Any, override: str | None, default: str | None
     pcs = list(chain.from_iterable(by_trick))
     codes = list(map(_INT.__getitem__, map(_CARD_KEY, pcs)))  # KeyError, TypeError
     if sum(map(len, pcs)) != len(pcs):  # annotated cards
-        for pc in compress(pcs, map(_MORE_THAN_ONE, map(len, pcs))):
-            _notes(_keys(pc, _CARD_KEYS))
+        _all_notes(list(compress(pcs, map(_MORE_THAN_ONE, map(len, pcs)))), _CARD_KEYS)
     tricks = list(zip(*[iter(codes)] * n, strict=True))
 
     # The recorded result: at most the scores.
@@ -525,7 +545,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
             r = last - t
             c0, c1, c2, c3 = tricks[t]
             lead = leaders[t]
-            f1, state = legal[legal[_NOTHING_LED + c0][1] + c1]
+            f1, state = legal[_AFTER_LEAD[c0] + c1]
             f2, state = legal[state + c2]
             f3 = legal[state + c3][0]
             if ((f1 and later[(lead + 1) % 4][r] & f1) or (f2 and later[(lead + 2) % 4][r] & f2)
@@ -536,7 +556,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         for t in checks:
             r = last - t
             cards = tricks[t]
-            state = legal[_NOTHING_LED + cards[0]][1]  # the lead is free
+            state = _AFTER_LEAD[cards[0]]  # the lead is free
             for s, card in zip(followers[leaders[t]], cards[1:], strict=True):
                 forbid, state = legal[state + card]
                 if forbid and later[s][r] & forbid:
@@ -546,12 +566,11 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     taken = sum(compress(bits, map(taker.__eq__, winners)))
     piles = [taken, played - taken]
     piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= ~played & ((1 << 78) - 1)
-    camp_of = [0 if s == taker else 1 for s in range(n)]
     adjust = 0
-    if played & EXCUSE_BIT:
+    if played & EXCUSE_BIT:  # camps: 0 the taker's, 1 the defence
         excuse_trick, at = divmod(flat.index(77), n)
-        excuse_owner = camp_of[(leaders[excuse_trick] + at) % n]
-        excuse_winner = camp_of[winners[excuse_trick]]
+        excuse_owner = int((leaders[excuse_trick] + at) % n != taker)
+        excuse_winner = int(winners[excuse_trick] != taker)
         goes_to = excuse_owner
         if excuse_trick == last and not chelem_last:
             if rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
@@ -574,7 +593,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         wins_itself = ((leaders[p] + pcards.index(56)) % n == pwinner
                        and not any(57 <= c <= 76 for c in pcards))
         if rules.petit_au_bout is PetitAuBout.IN_LAST_TRICK or wins_itself:
-            pab = Camp.TAKER if camp_of[pwinner] == 0 else Camp.DEFENCE
+            pab = Camp.TAKER if pwinner == taker else Camp.DEFENCE
     key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
     by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
     if by_taker is None:
@@ -586,11 +605,8 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
             chelem=chelem)).seats
     scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
 
-    # The recorded result: at most the scores, each as the rules give it.
-    if recorded is not None:
-        for sid, value in recorded.items():
-            if scores[sid] != value:
-                raise _fail()
-        if len(recorded) == n and sum(recorded.values()) != 0:
-            raise _fail()
+    # The recorded result: at most the scores, each as the rules give it (and so
+    # summing to zero when they are all there).
+    if recorded is not None and not recorded.items() <= scores.items():
+        raise _fail()
     return Status.SCORED, scores, taker_half

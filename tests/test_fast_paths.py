@@ -96,7 +96,7 @@ def _mutate(rng: random.Random, obj: dict[str, Any]) -> dict[str, Any]:
     elif kind == 9:
         card = rng.choice(rng.choice(play)["cards"])
         card[rng.choice(["seat", "glyph", "comments", "card"])] = rng.choice(
-            ["S", "E", "Z", "!?", ["ok"], "T1", None, 5])
+            ["S", "E", "Z", "!?", ["ok"], ["ok", 7], "T1", None, 5])
     elif kind == 10:
         obj.setdefault("declarations", []).append(rng.choice([
             {"kind": "poignee", "seat": "S", "cards": ["T1", "T2", "T3"]},
