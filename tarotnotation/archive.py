@@ -252,12 +252,32 @@ class _Chunk:
     """Bytes before these lines."""
 
 
+#: What a worker sends back of a checked deal: CheckedDeal's fields but the file, the
+#: status by its value (plain tuples, strings and ints pickle several times faster than
+#: dataclasses and enums, and every deal crosses between the processes).
+_Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | None, int | None]
+_STATUS_OF: Final = {status.value: status for status in Status}
+
+
 def _check_task(task: _Chunk | str, ruleset: str | None, default: str | None
-                ) -> list[CheckedDeal]:
-    """A worker's part: a whole file, or a chunk of JSON Lines."""
+                ) -> tuple[str, list[_Packed]]:
+    """A worker's part: a whole file, or a chunk of JSON Lines (packed)."""
     if isinstance(task, str):
-        return _check_file((task, ruleset, default))
-    return list(_check_lines(task, ruleset, default))
+        checked: Iterable[CheckedDeal] = _check_file((task, ruleset, default))
+    else:
+        checked = _check_lines(task, ruleset, default)
+    return task if isinstance(task, str) else task.path, [
+        (c.index, c.diagnostics, None if c.status is None else c.status.value, c.scores,
+         c.taker_half) for c in checked]
+
+
+def _unpack(done: tuple[str, list[_Packed]]) -> Iterator[CheckedDeal]:
+    """The checked deals a worker sent back."""
+    file, packed = done
+    status_of = _STATUS_OF
+    for index, diagnostics, status, scores, half in packed:
+        yield CheckedDeal(file, index, diagnostics,
+                          None if status is None else status_of[status], scores, half)
 
 
 def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
@@ -396,18 +416,18 @@ def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | No
         return
     workers = min(jobs, os.cpu_count() or 1)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: deque[Future[list[CheckedDeal]]] = deque()
+        pending: deque[Future[tuple[str, list[_Packed]]]] = deque()
         for f in files:
             if f == STDIN:
                 # Standard input is this process's own: read here, in its place in order.
                 while pending:
-                    yield from pending.popleft().result()
+                    yield from _unpack(pending.popleft().result())
                 yield from _check_file((f, ruleset, default_ruleset))
                 continue
             tasks: Iterable[_Chunk | str] = _json_lines_chunks(f) or (f,)
             for task in tasks:
                 pending.append(pool.submit(_check_task, task, ruleset, default_ruleset))
                 while len(pending) > 2 * workers:
-                    yield from pending.popleft().result()
+                    yield from _unpack(pending.popleft().result())
         while pending:
-            yield from pending.popleft().result()
+            yield from _unpack(pending.popleft().result())
