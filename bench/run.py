@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import os
 import platform
@@ -297,13 +298,17 @@ def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
 
 
 def _big_archive(folder: Path, n: int, total: int) -> Path:
-    """A JSON Lines archive of ``total`` deals: the generated ones, repeated."""
+    """A JSON Lines archive of ``total`` deals: the generated ones, repeated.
+
+    Written line by line, never held: the commands measured next are children of this
+    process, and a child's peak RSS counts what this process held when it started it.
+    """
     big = folder / f"big-{total}.jsonl"
     if not big.exists():
-        lines = (folder / "deals.jsonl").read_bytes().splitlines(keepends=True)
-        with (folder / "big.tmp").open("wb") as fh:
+        with (folder / "big.tmp").open("wb") as out:
             for i in range(0, total, n):
-                fh.writelines(lines[: min(n, total - i)])
+                with (folder / "deals.jsonl").open("rb") as fh:
+                    out.writelines(itertools.islice(fh, min(n, total - i)))
         (folder / "big.tmp").replace(big)
     return big
 

@@ -16,7 +16,6 @@ from typing import Annotated
 
 import typer
 
-from tarotnotation import notation
 from tarotnotation.archive import STDIN, expand_paths, format_name, format_of
 from tarotnotation.diagnostics import Severity
 from tarotnotation.records import DealRecord
@@ -67,6 +66,8 @@ def canonical(data: bytes, name: str) -> Formatted:
     """Read ``data`` and write it back in canonical form; ``new`` is None when a deal
     cannot be read cleanly or (never expected) the canonical text would read back
     differently."""
+    from tarotnotation import notation  # (the grammar loads only when text is read)
+
     items = list(notation.read(io.BytesIO(data), name=name))
     bad = any(item.record is None or any(d.severity is Severity.ERROR
                                          for d in item.diagnostics) for item in items)

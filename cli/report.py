@@ -42,6 +42,9 @@ class Tally:
         """Count one deal."""
         self.files.add(checked.file)
         self.deals += 1
+        if not checked.diagnostics:  # most deals: valid, nothing more to count
+            self.valid += 1
+            return
         errors, warnings = checked.errors, checked.warnings
         self.errors += errors
         self.warnings += warnings

@@ -353,39 +353,43 @@ def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
 
 
 def _chunks_of(path: str) -> Iterator[_Chunk]:
-    """Chunks of whole lines. A line over MAX_JSON_RECORD_BYTES is cut there and ends its
-    chunk, its rest skipped here: the worker reports it as the serial reader does, and
-    never holds it whole."""
+    """Chunks of whole lines, split at ``\\n`` as the reader splits them. A line over
+    MAX_JSON_RECORD_BYTES is cut there and ends its chunk, its rest skipped here: the
+    worker reports it as the serial reader does, and never holds it whole.
+
+    A chunk is read as one block of CHUNK_BYTES, then the rest of its last line, so the
+    lines are split by ``readlines`` in C rather than read one by one.
+    """
     limit = MAX_JSON_RECORD_BYTES
+    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
     index = lineno = offset = 0
     first = True
     with open(path, "rb") as fh:
         while True:
-            lines: list[bytes] = []
-            size = skipped = deals = 0
-            while size < CHUNK_BYTES:
-                raw = fh.readline(limit + 1)
-                if not raw:
-                    break
-                lines.append(raw)
-                size += len(raw)
-                if (raw.removeprefix(b"\xef\xbb\xbf") if first and len(lines) == 1
-                        else raw).strip():
-                    deals += 1
-                if len(raw) > limit and not raw.endswith(b"\n"):
+            block = fh.read(block_size)
+            if not block:
+                return
+            skipped = 0
+            if not block.endswith(b"\n"):
+                # The rest of the last line, as readline(limit + 1) reads a line.
+                have = len(block) - (block.rfind(b"\n") + 1)
+                block += fh.readline(limit + 1 - have)
+                if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
+                        not block.endswith(b"\n")):
                     while True:  # the rest of the overlong line
                         more = fh.readline(1 << 16)
                         skipped += len(more)
                         if not more or more.endswith(b"\n"):
                             break
-                    break
-            if not lines:
-                return
-            yield _Chunk(path, tuple(lines), first, index, lineno, offset)
+            lines = tuple(io.BytesIO(block).readlines())
+            deals = len(lines) - list(map(bytes.strip, lines)).count(b"")
+            if first and lines[0].strip() and not lines[0].removeprefix(b"\xef\xbb\xbf").strip():
+                deals -= 1  # a byte-order mark alone on the file's first line
+            yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
             lineno += len(lines)
-            offset += size + skipped
+            offset += len(block) + skipped
 
 
 def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | None = None,

@@ -404,3 +404,38 @@ def test_quick_check_agrees_with_the_replay_on_many_deals(players: int) -> None:
             faults += 1
     assert taken > QUICK_DEALS // 3
     assert faults > QUICK_DEALS // 10  # the swaps do break rules
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_json_lines_chunks_split_the_lines_as_the_reader_does(
+        tmp_path: Path, cases: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch,
+        seed: int) -> None:
+    # Small limits so that chunk ends, overlong lines and their rests fall everywhere:
+    # blank and white lines, a byte-order mark, lone \r, broken JSON, bytes that are not
+    # UTF-8 (located by their offset), no final newline.
+    rng = random.Random(seed)
+    head = min((orjson.dumps(obj) for obj in cases[:40]), key=len)
+    limit = rng.choice([len(head) + 5, 2 * len(head), 4 * len(head)])
+    monkeypatch.setattr(archive, "MAX_JSON_RECORD_BYTES", limit)
+    monkeypatch.setattr(tjson, "MAX_JSON_RECORD_BYTES", limit)
+    monkeypatch.setattr(archive, "CHUNK_BYTES", rng.choice([50, 700, 2600, 1 << 20]))
+    pieces = [orjson.dumps(obj) for obj in cases[:40]]
+    pieces += [b"", b"   ", b"\t\r", b"{broken", b"x" * (limit + rng.randrange(-2, 3)),
+               b'{"players": 4}\r{"players": 3}', b"y" * (3 * limit),
+               b'{"players": 4, "tags": [["Event", "\xe9t\xe9"]]}']  # Latin-1: S007 at a byte
+    rng.shuffle(pieces)
+    pieces.insert(0, head)  # (a file that opens otherwise is read whole)
+    bom = (b"", b"\xef\xbb\xbf", b"", b"\xef\xbb\xbf  \n")[seed % 4]  # alone on a line
+    data = bom + b"\n".join(pieces)
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(data + (b"\n" if seed % 3 else b""))
+
+    def run(**kwargs: Any) -> list[tuple[Any, ...]]:
+        return [(c.index, c.diagnostics, c.status,
+                 None if c.scores is None else dict(c.scores), c.taker_half)
+                for c in check_paths([path], **kwargs)]
+
+    assert archive._json_lines_chunks(str(path)) is not None
+    reference = run()  # the JSON reader, line by line
+    assert run(keep=False) == reference  # chunks, quick checks
+    assert run(keep=False, jobs=2) == reference
