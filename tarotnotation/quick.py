@@ -4,9 +4,13 @@ Checking an archive spends most of its time building each record (pydantic) and 
 it (:mod:`tarotnotation.replay`), though nearly every deal of a real archive is clean.
 :func:`quick_check` takes a parsed JSON record and, when it has the usual shape of a
 complete deal (3 or 4 players, every hand and the chien recorded, an auction of one bid
-each, the écart when the chien is taken, poignées shown with their cards, all the tricks,
-a result with at most the scores) and the rules find nothing wrong with it, returns its
-status, scores and the taker's half-points, with no record built and no replay. On
+each, the écart when the chien is taken, poignées shown with their cards, a chelem
+announced by the taker, all the tricks, a result with at most the scores) and the rules
+find nothing wrong with it, returns its status, scores and the taker's half-points, with
+no record built and no replay. It works on all the tricks at once (see :func:`_judge`):
+each trick's winner from its cards alone, then each player's hand before each trick from
+the cards he played later, then only the tricks where someone did not follow the suit led
+are gone through card by card, against a table of what each card forbids in the hand. On
 anything else (another shape, any fault, any doubt) it returns None, and the caller reads
 the record and replays it, which words every diagnostic. So it may only ever say *clean*
 when the replay would find the deal clean, with the same scores:
@@ -96,8 +100,7 @@ _MORE_THAN_ONE: Final = (1).__lt__
 #: _WINNING[suit led]: the cards that may win the trick (its suit and the trumps).
 _WINNING: Final = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
 #: _OFF_SUIT[suit led]: the cards that do not follow it (any card, when trumps are led).
-_OFF_SUIT: Final = (*(((1 << 78) - 1) & ~(SUIT_MASKS[s] | EXCUSE_BIT) for s in range(4)),
-                    (1 << 78) - 1)
+_OFF_SUIT: Final = (*(_ALL & ~(SUIT_MASKS[s] | EXCUSE_BIT) for s in range(4)), _ALL)
 #: _FOLLOWERS[n][leader]: the seats that play after the leader, in turn.
 _FOLLOWERS: Final = {n: tuple(tuple((lead + c) % n for c in range(1, n)) for lead in range(n))
                      for n in (3, 4)}
@@ -565,7 +568,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     # Counting (RULES.md §7, §8), as the replay counts.
     taken = sum(compress(bits, map(taker.__eq__, winners)))
     piles = [taken, played - taken]
-    piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= ~played & ((1 << 78) - 1)
+    piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= ~played & _ALL
     adjust = 0
     if played & EXCUSE_BIT:  # camps: 0 the taker's, 1 the defence
         excuse_trick, at = divmod(flat.index(77), n)
