@@ -262,13 +262,13 @@ _STATUS_OF: Final = {status.value: status for status in Status}
 def _check_task(task: _Chunk | str, ruleset: str | None, default: str | None
                 ) -> tuple[str, list[_Packed]]:
     """A worker's part: a whole file, or a chunk of JSON Lines (packed)."""
+    checked: Iterable[CheckedDeal]
     if isinstance(task, str):
-        checked: Iterable[CheckedDeal] = _check_file((task, ruleset, default))
+        file, checked = task, _check_file((task, ruleset, default))
     else:
-        checked = _check_lines(task, ruleset, default)
-    return task if isinstance(task, str) else task.path, [
-        (c.index, c.diagnostics, None if c.status is None else c.status.value, c.scores,
-         c.taker_half) for c in checked]
+        file, checked = task.path, _check_lines(task, ruleset, default)
+    return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
+                   c.scores, c.taker_half) for c in checked]
 
 
 def _unpack(done: tuple[str, list[_Packed]]) -> Iterator[CheckedDeal]:

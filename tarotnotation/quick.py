@@ -36,7 +36,7 @@ True
 from __future__ import annotations
 
 from itertools import accumulate, chain, compress, repeat
-from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
+from operator import and_, call, itemgetter, methodcaller, or_
 from typing import Any, Final
 
 from .cards import (
@@ -50,6 +50,11 @@ from .cards import (
     card_points,
 )
 from .records import (
+    _BIT_OF_CODE,
+    _DECL_KEYS,
+    _ECART_KEYS,
+    _NOTE_KEYS,
+    _SEAT_KEYS,
     BID_WORDS,
     DEFAULT_SEATS,
     GLYPH_SET,
@@ -58,9 +63,12 @@ from .records import (
     ChelemAnnouncement,
     DealRecord,
     Poignee,
+    _check_notes,
     _check_tags,
+    _keys,
+    _UnusualError,
 )
-from .replay import Status
+from .replay import _CARD_OF, _PLAIN, _SEAT_OF, _SUIT_OF, Status
 from .rules import (
     Camp,
     Contract,
@@ -74,21 +82,18 @@ from .scoring import DealFacts, score
 
 __all__ = ["quick_check", "quick_check_record"]
 
-_BIT: Final[dict[str, int]] = {c.code: 1 << c for c in Card}
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
+# The keys of the usual shape: narrower than the record's own (records._*_KEYS) where the
+# quick check leaves something to the replay (a call, written seats and leaders, a
+# poignée's size, a result beyond the scores).
 _RECORD_KEYS: Final = frozenset({"tarotnotation", "tags", "ruleset", "players", "seats",
                                  "dealer", "hands", "chien", "auction", "ecart",
-                                 "declarations", "play", "result", "glyph", "comments"})
-_NOTES: Final = frozenset({"glyph", "comments"})
-_CARD_KEYS: Final = frozenset({"card"}) | _NOTES
-_TRICK_KEYS: Final = frozenset({"cards"}) | _NOTES
-_BID_KEYS: Final = frozenset({"contract"}) | _NOTES
-_ECART_KEYS: Final = frozenset({"cards", "shown"}) | _NOTES
-_POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | _NOTES
-_CHELEM_KEYS: Final = frozenset({"kind", "seat"}) | _NOTES
-_RESULT_KEYS: Final = frozenset({"scores"}) | _NOTES
-_SEAT_KEYS: Final = frozenset({"id", "name"})
-_SUIT: Final = tuple(4 if c >= 56 else c // 14 for c in range(78))
+                                 "declarations", "play", "result"}) | _NOTE_KEYS
+_CARD_KEYS: Final = frozenset({"card"}) | _NOTE_KEYS
+_TRICK_KEYS: Final = frozenset({"cards"}) | _NOTE_KEYS
+_BID_KEYS: Final = frozenset({"contract"}) | _NOTE_KEYS
+_POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | _NOTE_KEYS
+_RESULT_KEYS: Final = frozenset({"scores"}) | _NOTE_KEYS
 #: _BY_SEAT[n][leader](cards): the cards of a trick led by ``leader``, by seat.
 _BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
                    for n in (3, 4)}
@@ -107,9 +112,6 @@ _FOLLOWERS: Final = {n: tuple(tuple((lead + c) % n for c in range(1, n)) for lea
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
 _BITS: Final = tuple(1 << c for c in range(78))
-_PLAIN: Final = tuple(range(78))
-_CARD_OF: Final = attrgetter("card")
-_SEAT_OF: Final = attrgetter("seat")
 _CARD_KEY: Final = itemgetter("card")
 _CARDS_KEY: Final = itemgetter("cards")
 _DICT: Final = {dict}
@@ -154,7 +156,7 @@ def _legal_table() -> tuple[tuple[int, int], ...]:
                 if card == Card.EXCUSE:
                     out.append((0, (led * 22 + top) * 78))
                     continue
-                suit = _SUIT[card]
+                suit = _SUIT_OF[card]
                 rank = card - 55 if suit == 4 else 0
                 if led == 5:
                     forbid, after = 0, suit
@@ -175,8 +177,10 @@ _NOTHING_LED: Final = 5 * 22 * 78
 _AFTER_LEAD: Final = tuple(_LEGAL[_NOTHING_LED + card][1] for card in range(78))
 
 
-class _LookCloserError(Exception):
-    """Not a plain clean deal: the caller reads and replays it."""
+class _LookCloserError(_UnusualError):
+    """Not a plain clean deal: the caller reads and replays it. (It is the fast record
+    builder's "unusual data", so the checks shared with it, records._keys and
+    records._check_notes, say it too.)"""
 
 
 def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | None = None
@@ -187,7 +191,7 @@ def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     :func:`tarotnotation.archive.check_deal`."""
     try:
         return _check(obj, ruleset, default_ruleset)
-    except (_LookCloserError, ValueError, KeyError, TypeError, IndexError):
+    except (_UnusualError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
@@ -197,7 +201,7 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
     """:func:`quick_check` of a record already read (from the text notation, say)."""
     try:
         return _check_record(record, ruleset, default_ruleset)
-    except (_LookCloserError, ValueError, KeyError, TypeError, IndexError):
+    except (_UnusualError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
@@ -262,18 +266,8 @@ def _fail() -> _LookCloserError:
     return _LookCloserError()
 
 
-def _notes(data: dict[str, Any]) -> None:
-    glyph = data.get("glyph")
-    if glyph is not None and (type(glyph) is not str or glyph not in GLYPH_SET):
-        raise _fail()
-    if "comments" in data:
-        comments = data["comments"]
-        if type(comments) is not list or any(type(c) is not str for c in comments):
-            raise _fail()
-
-
 def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
-    """``_notes(_keys(item, allowed))`` of each item, a few passes over them all."""
+    """``_check_notes(_keys(item, allowed))`` of each item, a few passes over them all."""
     if set(map(type, items)) - _DICT or not all(map(allowed.issuperset, items)):
         raise _fail()
     glyphs = set(map(_GLYPH_OF, items))  # TypeError: a glyph that is not a string
@@ -284,17 +278,11 @@ def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
         raise _fail()
 
 
-def _keys(data: Any, allowed: frozenset[str]) -> dict[str, Any]:
-    if type(data) is not dict or not data.keys() <= allowed:
-        raise _fail()
-    return data
-
-
 def _bits(codes: Any, size: int) -> int:
     """The cards of a list of ``size`` card codes (a code twice: not ``size`` bits)."""
     if type(codes) is not list or len(codes) != size:
         raise _fail()
-    return sum(map(_BIT.__getitem__, codes))  # KeyError, TypeError: not card codes
+    return sum(map(_BIT_OF_CODE.__getitem__, codes))  # KeyError, TypeError: not card codes
 
 
 def _seat(value: Any) -> str:
@@ -312,7 +300,7 @@ def _check(obj: Any, override: str | None, default: str | None
     if type(n) is not int or n not in (3, 4):
         raise _fail()
     tab = table(n)
-    _notes(data)
+    _check_notes(data)
     tags = data.get("tags", [])
     if type(tags) is not list or len(tags) > _MAX_ITEMS or any(
             type(t) is not list or len(t) != 2 or type(t[0]) is not str
@@ -356,7 +344,7 @@ def _check(obj: Any, override: str | None, default: str | None
     held = list(map(hands_data.__getitem__, ids))  # KeyError: another seat
     if set(map(type, held)) != _LIST or set(map(len, held)) != {tab.hand}:
         raise _fail()
-    given = [sum(map(_BIT.__getitem__, codes)) for codes in held]  # KeyError, TypeError
+    given = [sum(map(_BIT_OF_CODE.__getitem__, codes)) for codes in held]  # KeyError, TypeError
     chien = _bits(data["chien"], tab.chien)
 
     # Auction: one bid each (the seats follow from the order of speech).
@@ -367,7 +355,7 @@ def _check(obj: Any, override: str | None, default: str | None
         raise _fail()
     if sum(map(len, auction)) != len(auction):  # notes on bids
         for bid in auction:
-            _notes(_keys(bid, _BID_KEYS))
+            _check_notes(_keys(bid, _BID_KEYS))
     words = list(map(_CONTRACT_KEY, auction))  # KeyError: a bid without a contract
     if set(map(type, words)) - _STR:
         raise _fail()
@@ -378,7 +366,7 @@ def _check(obj: Any, override: str | None, default: str | None
     ecart: int | None = None
     if ecart_data is not None:
         ecart_data = _keys(ecart_data, _ECART_KEYS)
-        _notes(ecart_data)
+        _check_notes(ecart_data)
         if ecart_data.get("shown", []) != []:
             raise _fail()
         ecart = _bits(ecart_data["cards"], tab.chien)
@@ -391,11 +379,11 @@ def _check(obj: Any, override: str | None, default: str | None
     announcers = []
     for decl in declarations:
         if type(decl) is dict and decl.get("kind") == "chelem":
-            _notes(_keys(decl, _CHELEM_KEYS))
+            _check_notes(_keys(decl, _DECL_KEYS["chelem"]))
             announcers.append(ids.index(_seat(decl["seat"])))
             continue
         decl = _keys(decl, _POIGNEE_KEYS)
-        _notes(decl)
+        _check_notes(decl)
         if decl["kind"] != "poignee":
             raise _fail()
         codes = decl["cards"]
@@ -415,7 +403,7 @@ def _check(obj: Any, override: str | None, default: str | None
     by_trick = list(map(_CARDS_KEY, play))  # KeyError: a trick without cards
     if sum(map(len, play)) != len(play):  # notes on tricks
         for trick in compress(play, map(_MORE_THAN_ONE, map(len, play))):
-            _notes(_keys(trick, _TRICK_KEYS))
+            _check_notes(_keys(trick, _TRICK_KEYS))
     if set(map(len, by_trick)) != {n}:
         raise _fail()
     pcs = list(chain.from_iterable(by_trick))
@@ -429,7 +417,7 @@ def _check(obj: Any, override: str | None, default: str | None
     recorded: dict[str, int] | None = None
     if result is not None:
         result = _keys(result, _RESULT_KEYS)
-        _notes(result)
+        _check_notes(result)
         recorded = result.get("scores")
         if recorded is not None:
             if type(recorded) is not dict:
@@ -520,7 +508,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     firsts = list(map(_FIRST, tricks))
     if 77 in firsts:  # the Excuse led: the next card gives the suit
         firsts = [cards[cards[0] == 77] for cards in tricks]
-    led = list(map(_SUIT.__getitem__, firsts))
+    led = list(map(_SUIT_OF.__getitem__, firsts))
     # Each trick's winning card: its highest trump or card of the suit led (trumps have
     # the higher bits), and where it is in the trick.
     tops = map(_MINUS_ONE, map(int.bit_length, map(and_, bits, map(_WINNING.__getitem__, led))))

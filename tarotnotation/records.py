@@ -694,20 +694,21 @@ def _card(value: Any) -> Card:
     return card
 
 
-def _notes(data: dict[str, Any], values: dict[str, Any]) -> None:
+def _check_notes(data: dict[str, Any]) -> None:
+    """A glyph of the notation's and comments that are a list of strings, or neither."""
     glyph = data.get("glyph")
     if glyph is not None and (type(glyph) is not str or glyph not in GLYPH_SET):
         raise _UnusualError
-    values["glyph"] = glyph
-    comments = data.get("comments")
-    if comments is not None:
+    if "comments" in data:
+        comments = data["comments"]
         if type(comments) is not list or any(type(c) is not str for c in comments):
             raise _UnusualError
-        values["comments"] = tuple(comments)
-    elif "comments" in data:
-        raise _UnusualError
-    else:
-        values["comments"] = ()
+
+
+def _notes(data: dict[str, Any], values: dict[str, Any]) -> None:
+    _check_notes(data)
+    values["glyph"] = data.get("glyph")
+    values["comments"] = tuple(data.get("comments", ()))
 
 
 def _keys(data: Any, allowed: frozenset[str]) -> dict[str, Any]:
