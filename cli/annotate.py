@@ -24,8 +24,8 @@ from .common import (
     ruleset_spec,
     use_color,
 )
+from .options import ForceOpt, RulesOpt, SetOpt
 from .output import opened, write_records
-from .validate import ForceOpt, RulesOpt, SetOpt
 
 EPILOG = f"""\
 Examples:

@@ -14,7 +14,20 @@ import typer
 
 from tarotnotation import __version__
 
-from . import annotate, convert, fmt, query, score, show, validate
+from . import (
+    annotate,
+    card,
+    codes,
+    convert,
+    fmt,
+    legal,
+    new,
+    replay,
+    rules,
+    schema,
+    score,
+    validate,
+)
 from .common import command
 
 app = typer.Typer(
@@ -42,25 +55,28 @@ def _main(
     """Validate, replay, score, convert, annotate and format French Tarot game records."""
 
 
-app.command("validate", epilog=validate.EPILOG, no_args_is_help=True)(
-    command(validate.validate))
+#: Every command: (name, module, function, needs an argument). Each module holds one
+#: command and its EPILOG; tests walk this table (and the app) so that every command,
+#: new ones included, keeps the exit-code table and the refusal to write over an input.
+COMMANDS = (
+    ("validate", validate, validate.validate, True),
+    ("replay", replay, replay.replay_cmd, True),
+    ("score", score, score.score, True),
+    ("convert", convert, convert.convert, True),
+    ("annotate", annotate, annotate.annotate_cmd, True),
+    ("fmt", fmt, fmt.fmt, True),
+    ("schema", schema, schema.schema, False),
+    ("new", new, new.new, False),
+    ("legal", legal, legal.legal, True),
+    ("rules", rules, rules.rules, False),
+    ("codes", codes, codes.codes, False),
+    ("card", card, card.card, True),
+)
+
+for _name, _module, _fn, _needs_args in COMMANDS:
+    app.command(_name, epilog=_module.EPILOG, no_args_is_help=_needs_args)(command(_fn))
 app.command("check", hidden=True, epilog=validate.EPILOG, no_args_is_help=True)(
     command(validate.validate))
-app.command("replay", epilog=show.EPILOG, no_args_is_help=True)(command(show.replay_cmd))
-app.command("score", epilog=score.EPILOG, no_args_is_help=True)(command(score.score))
-app.command("convert", epilog=convert.CONVERT_EPILOG, no_args_is_help=True)(
-    command(convert.convert))
-app.command("annotate", epilog=annotate.EPILOG, no_args_is_help=True)(
-    command(annotate.annotate_cmd))
-app.command("fmt", epilog=fmt.EPILOG, no_args_is_help=True)(command(fmt.fmt))
-app.command("schema", epilog="Example:\n\n  tarot schema > tarot-record.schema.json\n")(
-    command(query.schema))
-app.command("new", epilog=convert.NEW_EPILOG)(command(convert.new))
-app.command("legal", epilog=query.LEGAL_EPILOG, no_args_is_help=True)(command(query.legal))
-app.command("rules", epilog="Example:\n\n  tarot rules\n")(command(query.rules))
-app.command("codes", epilog="Example:\n\n  tarot codes | grep P1\n")(command(query.codes))
-app.command("card", epilog="Examples:\n\n  tarot card T21\n\n  tarot card kh\n",
-            no_args_is_help=True)(command(query.card))
 
 
 @app.command("version", hidden=True)
@@ -80,4 +96,4 @@ def main() -> None:
         raise SystemExit(130) from None
 
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]

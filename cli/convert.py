@@ -1,8 +1,7 @@
-"""``tarot convert`` (between formats) and ``tarot new`` (random legal deals)."""
+"""``tarot convert``: records from one format to another."""
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Iterator
 from typing import Annotated
@@ -11,8 +10,6 @@ import typer
 
 from tarotnotation.archive import STDIN, format_name, format_of, read_path
 from tarotnotation.records import DealRecord
-from tarotnotation.rules import Ruleset
-from tarotnotation.simulate import random_deal
 
 from .common import (
     EXIT_FAULTS,
@@ -21,25 +18,12 @@ from .common import (
     echo_err,
     existing_file,
     fail,
-    ruleset_spec,
     use_color,
 )
-from .output import WRITE_FORMATS, opened, output_format, write_records
-from .validate import RulesOpt, SetOpt
+from .options import OutOpt, ToOpt
+from .output import opened, output_format, write_records
 
-OutOpt = Annotated[
-    str | None,
-    typer.Option("--output", "-o", metavar="OUT",
-                 help="Output file (written whole or not at all); standard output if left out."),
-]
-ToOpt = Annotated[
-    str | None,
-    typer.Option("--to", "-t", metavar="FORMAT",
-                 help=f"Output format: {', '.join(WRITE_FORMATS)} (default: from OUT's"
-                 " extension, or tarot on standard output)."),
-]
-
-CONVERT_EPILOG = """\
+EPILOG = """\
 Examples:
 
   tarot convert club.tarot -o club.jsonl
@@ -54,17 +38,6 @@ The input's format is recognised from its content. What the output
 format cannot hold (e.g. comments in a TarotClub log) is named in a
 warning.
 """
-
-NEW_EPILOG = """\
-Examples:
-
-  tarot new
-
-  tarot new --players 5 --seed 7 --count 100 -o practice.tarot
-
-  tarot new --count 100000 --to jsonl > archive.jsonl
-"""
-
 
 def convert(
     source: Annotated[str, typer.Argument(metavar="IN",
@@ -137,35 +110,3 @@ class _IncompleteError(Exception):
 
 def _deals(n: int) -> str:
     return f"{n} deal{'s' if n != 1 else ''}"
-
-
-def new(
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=5,
-                                         help="3, 4 or 5 players.")] = 4,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
-                                             help="Seed of the random generator: the same"
-                                             " seed gives the same deals.")] = None,
-    count: Annotated[int, typer.Option("--count", "-n", min=1,
-                                       help="How many deals.")] = 1,
-    output: OutOpt = None,
-    to: ToOpt = None,
-    rules: RulesOpt = None,
-    sets: SetOpt = None,
-) -> None:
-    """Random complete legal deals: hands, auction, écart, play, score."""
-    fmt = output_format(to, output)
-    if fmt == "tarotclub" and count > 1:
-        fail("a TarotClub file holds one deal: use --count 1")
-    spec = ruleset_spec(rules, sets)
-    ruleset = Ruleset.from_spec(spec) if spec is not None else None
-    rng = random.Random(seed)
-
-    def records() -> Iterator[DealRecord]:
-        for i in range(1, count + 1):
-            record = random_deal(rng, players, ruleset=ruleset)
-            yield record.model_copy(update={"tags": (*record.tags, ("Deal", str(i)))})
-
-    with opened(output) as fh:
-        written = write_records(records(), fmt, fh)
-    if output not in (None, "-"):
-        echo_err(f"{written} deal{'s' if written != 1 else ''} written to {output} ({fmt})")

@@ -24,7 +24,7 @@ from .common import (
     style,
     use_color,
 )
-from .validate import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
 
 EPILOG = """\
 Examples:

@@ -27,6 +27,7 @@ from .common import (
     unopenable,
     use_color,
 )
+from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
 from .progress import FileProgress
 from .report import Tally, reporter
 
@@ -61,30 +62,6 @@ Examples:
 Exit status: 0 when no deal has an error (nor a warning, with --strict),
 1 when one has, 2 for a usage or I/O error (after reading the rest).
 """
-
-PathsArg = Annotated[
-    list[str],
-    typer.Argument(help="Record files, folders (searched recursively), glob patterns, or -"
-                   " for standard input.", metavar="PATH..."),
-]
-RulesOpt = Annotated[
-    str | None,
-    typer.Option("--rules", metavar="PRESET",
-                 help="Ruleset preset (fft, pagat) for records that do not name one."),
-]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option("--set", metavar="SWITCH=VALUE",
-                 help="Set a rule switch for records that do not name a ruleset"
-                 " (repeatable; see `tarot rules`)."),
-]
-ForceOpt = Annotated[
-    str | None,
-    typer.Option("--ruleset", metavar="SPEC",
-                 help="Replay every record under this ruleset, even one that names its own,"
-                 " e.g. 'pagat' or 'fft misere=on'."),
-]
-
 
 def validate(
     paths: PathsArg,

@@ -39,7 +39,7 @@ from .common import (
     style,
     use_color,
 )
-from .validate import ForceOpt, RulesOpt, SetOpt
+from .options import ForceOpt, RulesOpt, SetOpt
 
 EPILOG = """\
 Examples:
