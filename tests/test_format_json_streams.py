@@ -159,11 +159,16 @@ def test_broken_line_is_located_and_the_next_one_read() -> None:
 
 
 def test_one_line_archive_document_is_not_taken_for_json_lines() -> None:
+    # The writer lays an archive out a record a line (read back a record at a time); an
+    # archive written on one line by another program is no JSON Lines either.
     records = _records(ROOT / "examples" / "score-sheet.tarot")
     data = io.BytesIO()
     tjson.write(records, data, lines=False)
-    assert data.getvalue().count(b"\n") == 1
+    assert data.getvalue().count(b"\n") == len(records) + 2
     assert [i.record for i in tjson.read(data.getvalue())] == records
+    one_line = b'{"tarotnotation":1,"deals":[' + b",".join(map(tjson.dumps, records)) + b"]}\n"
+    assert one_line.count(b"\n") == 1
+    assert [i.record for i in tjson.read(one_line)] == records
 
 
 def test_empty_input_holds_no_deal() -> None:

@@ -215,12 +215,23 @@ def test_json_million_card_trick_in_an_archive_document() -> None:
     cards = b",".join([b'{"card":"7H"}'] * 1_000_000)
     data = (b'{"tarotnotation":1,"deals":[' + tjson.dumps(GOOD) + b',{"players":4,"play":'
             b'[{"cards":[' + cards + b"]}]}]}")
-    with bounded(15):
-        deals = list(tjson.read(data))
+    with bounded(15, megabytes=16):  # the archive is read a record at a time
+        deals = list(tjson.read(io.BytesIO(data)))
     assert deals[0].record == GOOD
-    [diag] = deals[1].diagnostics
-    assert (diag.code, diag.location.path) == (Code.LIMIT_EXCEEDED, "$.deals[1].play[0].cards")
-    assert "1,000,000 items" in diag.message
+    [diag] = deals[1].diagnostics  # a record of 13 MB: past MAX_JSON_RECORD_BYTES
+    assert (diag.code, diag.location.path) == (Code.LIMIT_EXCEEDED, "$.deals[1]")
+    assert "more than 1,048,576 bytes" in diag.message
+    # within the bytes, past MAX_ITEMS
+    cards = b",".join([b'{"card":"7H"}'] * 1001)
+    data = (b'{"tarotnotation":1,"deals":[' + tjson.dumps(GOOD) + b',{"players":4,"play":'
+            b'[{"cards":[' + cards + b"]}]}]}")
+    for source in (data, data + b" " * limits.MAX_JSON_RECORD_BYTES):  # whole, streamed
+        deals = list(tjson.read(io.BytesIO(source)))
+        assert deals[0].record == GOOD
+        [diag] = deals[1].diagnostics
+        assert (diag.code, diag.location.path) == (Code.LIMIT_EXCEEDED,
+                                                   "$.deals[1].play[0].cards")
+        assert "1,001 items" in diag.message
 
 
 @pytest.mark.parametrize("data", [

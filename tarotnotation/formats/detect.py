@@ -1,23 +1,31 @@
-"""Which format a file holds, from its content (its name is only a fallback).
+"""Which format a file or a stream holds, from its first bytes (its name is only a fallback).
 
-Five formats are told apart from the first bytes (:data:`HEAD` bytes at most):
+The formats are those of :mod:`tarotnotation.formats.registry`, asked in its order; each
+says from the first bytes (a :class:`~tarotnotation.formats.base.Head`) whether the content
+is its own:
 
 ========================  ===============================================================
-``tarot``                 the text notation: a tag ``[Event "…"]``, a ``{comment}``, or
-                          a section (``hand S:``, ``auction:``, ``result:``…)
-``json``                  one JSON value: a record object, an archive document
-                          ``{"tarotnotation": 1, "deals": […]}`` or a list of records
-``jsonl``                 JSON Lines: a complete record object on the first line, and
-                          another value after it
 ``tarotclub``             a TarotClub played-deal log (a ``deal_info`` key)
 ``tarotclub-deal``        a TarotClub deal file, hands only (``FirstPlayer``, ``Dog``)
+``jsonl``                 JSON Lines: a complete record object on the first line, and
+                          another value after it
+``json``                  one JSON value: a record object, an archive document
+                          ``{"tarotnotation": 1, "deals": […]}`` or a list of records
+``tarot``                 the text notation: a tag ``[Event "…"]``, a ``{comment}``, or
+                          a section (``hand S:``, ``auction:``, ``result:``…)
 ========================  ===============================================================
 
 A UTF-8 byte order mark and leading white space are skipped. A JSON object is
 ``{`` followed by ``"`` or ``}``; any other ``{`` opens a notation comment, and ``[``
-followed by a letter opens a notation tag. Content that looks like neither (empty, binary
-junk) takes the format of its extension (:data:`SUFFIXES`), and the text notation when
-the extension says nothing: its reader then reports what is wrong.
+followed by a letter opens a notation tag. Content that looks like none of them (empty,
+binary junk) takes the format of its extension, and the text notation when the extension
+says nothing: its reader then reports what is wrong.
+
+Detection reads at most :data:`HEAD` bytes, or the first line up to the limit of one record
+(:data:`~tarotnotation.limits.MAX_JSON_RECORD_BYTES`) and 1 KiB after it: memory is bounded
+whatever the input (``/dev/zero``, a line of a gigabyte). The stream is read once: the
+caller goes on from the bytes read (:func:`detect_stream` returns them), so a pipe or a
+FIFO is detected and read alike.
 
 >>> sniff(b'[Event "Club"]\\n[Players "4"]\\nresult: garde taker E points 48')
 'tarot'
@@ -37,119 +45,76 @@ the extension says nothing: its reader then reports what is wrong.
 
 from __future__ import annotations
 
-import re
+import io
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, Any, Final
 
-import orjson
+from ..limits import MAX_JSON_RECORD_BYTES
+from . import registry
+from .base import Format, Head
 
-__all__ = ["FORMATS", "HEAD", "SUFFIXES", "detect", "detect_stream", "format_name", "sniff"]
+__all__ = [
+    "FORMATS",
+    "HEAD",
+    "SUFFIXES",
+    "Prefixed",
+    "detect",
+    "detect_stream",
+    "detected",
+    "format_name",
+    "read_head",
+    "sniff",
+    "sniff_head",
+]
 
 #: The formats told apart, and how a person names each.
-FORMATS: Final = {
-    "tarot": "the Tarot text notation",
-    "json": "JSON (a record, or an archive of records)",
-    "jsonl": "JSON Lines (one record per line)",
-    "tarotclub": "a TarotClub played-deal log",
-    "tarotclub-deal": "a TarotClub deal file (hands only)",
-}
+FORMATS: Final = {f.name: f.title for f in registry.FORMATS}
 #: File extensions and the format each suggests (folders are searched for these).
-SUFFIXES: Final = {
-    ".tarot": "tarot",
-    ".json": "json",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-}
-#: How many bytes of a file :func:`sniff` looks at.
+SUFFIXES: Final = registry.SUFFIXES
+#: How many bytes of a stream detection reads at first.
 HEAD: Final = 1 << 16
 _AFTER_LINE: Final = 1 << 10
 
-_BOM: Final = b"\xef\xbb\xbf"
-_SECTION: Final = re.compile(
-    rb"(?:hand|chien|auction|call|ecart|poignee|chelem|misere|play|result)\b", re.IGNORECASE)
-# A key: a quote inside a JSON string is escaped, so ``{ "deal_info":`` is always a key.
-_CLUB_LOG: Final = re.compile(rb'[{,]\s*"deal_info"\s*:')
-_CLUB_DEAL: Final = re.compile(rb'[{,]\s*"(?:FirstPlayer|Dog)"\s*:')
+format_name = registry.title
 
 
-def format_name(fmt: str) -> str:
-    """How a person names a format id (``tarotclub`` → ``a TarotClub played-deal log``)."""
-    return FORMATS.get(fmt, fmt)
-
-
-def _looks_like_json(text: bytes) -> bool:
-    if text.startswith(b"{"):
-        return text[1:].lstrip()[:1] in (b'"', b"}")
-    if text.startswith(b"["):
-        return text[1:].lstrip()[:1] in (b"{", b"]", b"")
-    return False
-
-
-def _object_kind(obj: dict[str, object]) -> str | None:
-    if "deal_info" in obj:
-        return "tarotclub"
-    if "FirstPlayer" in obj or "Dog" in obj:
-        return "tarotclub-deal"
-    return None
+def sniff_head(head: Head) -> Format:
+    """The format of content that starts with ``head``: the first of the registry that
+    says it is its own, else the format of the name's suffix, else the default."""
+    if head.text:
+        for fmt in registry.FORMATS:
+            if fmt.sniff(head):
+                return fmt
+    return registry.by_suffix(head.suffix) or registry.DEFAULT
 
 
 def sniff(head: bytes, *, suffix: str = "", complete: bool = False) -> str:
-    """The format of content that starts with ``head``; ``suffix`` is the fallback.
+    """The format's name of content that starts with ``head``; ``suffix`` is the fallback.
 
     ``complete`` says that ``head`` is the whole content (it is then parsed whole when it
     looks like JSON, for an exact answer).
     """
-    if head.startswith(_BOM):
-        head = head[len(_BOM):]
-    text = head.lstrip()
-    fallback = SUFFIXES.get(suffix.lower(), "tarot")
-    if not text:
-        return fallback
-    if _looks_like_json(text):
-        return _json_kind(text, complete)
-    if (text[:1] == b"{" or (text[:1] == b"[" and text[1:].lstrip()[:1].isalpha())
-            or _SECTION.match(text)):
-        return "tarot"
-    return fallback
+    return sniff_head(Head.of(head, complete=complete, suffix=suffix)).name
 
 
-def _json_kind(text: bytes, complete: bool) -> str:
-    if text.startswith(b"["):
-        return "json"
-    first, _, rest = text.partition(b"\n")
-    try:
-        obj = orjson.loads(first)
-    except orjson.JSONDecodeError:
-        obj = None
-    if isinstance(obj, dict):  # a whole object on the first line
-        kind = _object_kind(obj)
-        if kind is not None:
-            return kind
-        return "jsonl" if rest.strip() and "deals" not in obj else "json"
-    if complete:
-        try:
-            whole = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            whole = None
-        if isinstance(whole, dict):
-            return _object_kind(whole) or "json"
-    # A pretty-printed object too long to parse here, or broken JSON (TarotClub's trailing
-    # commas): look for TarotClub's keys, which no record has.
-    if _CLUB_LOG.search(text):
-        return "tarotclub"
-    if _CLUB_DEAL.search(text):
-        return "tarotclub-deal"
-    return "json"
-
-
-def detect_stream(fh: IO[bytes], *, suffix: str = "") -> tuple[str, bytes]:
-    """The format of a binary stream and the bytes read from it to tell (at most
-    :data:`HEAD`, or the first line and 1 KiB after it); the caller reads on from there."""
+def read_head(fh: IO[bytes]) -> tuple[bytes, bool]:
+    """The first bytes of a binary stream, as detection needs them: :data:`HEAD` bytes, or
+    when no line ends in them, the first line (up to MAX_JSON_RECORD_BYTES) and 1 KiB
+    after it (is another record next?). Returns them and whether they are the whole
+    stream."""
     head = fh.read(HEAD)
     complete = len(head) < HEAD
     if not complete and b"\n" not in head:  # one long first line: a JSON Lines record?
-        head += fh.readline()
-        head += fh.read(_AFTER_LINE)  # and what follows it: another record?
+        head += fh.readline(MAX_JSON_RECORD_BYTES + 1 - len(head))
+        if head.endswith(b"\n"):
+            head += fh.read(_AFTER_LINE)  # and what follows it: another record?
+    return head, complete
+
+
+def detect_stream(fh: IO[bytes], *, suffix: str = "") -> tuple[str, bytes]:
+    """The format of a binary stream and the bytes read from it to tell (see
+    :func:`read_head`); the caller reads on from there."""
+    head, complete = read_head(fh)
     return sniff(head, suffix=suffix, complete=complete), head
 
 
@@ -161,3 +126,35 @@ def detect(path: str | Path) -> str:
     path = Path(path)
     with path.open("rb") as fh:
         return detect_stream(fh, suffix=path.suffix)[0]
+
+
+def detected(fh: IO[bytes], *, suffix: str = "") -> tuple[Format, IO[bytes]]:
+    """The format of a binary stream, and the stream to read from its start: the bytes
+    read to tell, then the rest (the stream itself is read once, never sought)."""
+    head, complete = read_head(fh)
+    fmt = sniff_head(Head.of(head, complete=complete, suffix=suffix))
+    return fmt, io.BufferedReader(Prefixed(head, fh)) if head else fh
+
+
+class Prefixed(io.RawIOBase):
+    """A binary stream: bytes already read (to detect the format), then the rest."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        """Always: it is read from."""
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill ``buffer`` from the head, then from the rest."""
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -39,8 +40,11 @@ from ..encoding import first_bad_byte, not_utf8
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
 from ..records import DealRecord, build_record
 from ..source import ReadDeal
+from .base import Format, Head
 
 __all__ = [
+    "JSON",
+    "JSON_LINES",
     "VERSION",
     "dump",
     "dumps",
@@ -50,8 +54,10 @@ __all__ = [
     "load",
     "loads",
     "read",
+    "read_lines",
     "to_dict",
     "write",
+    "write_document",
 ]
 
 #: The version of the JSON format written by this module.
@@ -217,7 +223,8 @@ def load(fp: IO[bytes] | str | Path) -> DealRecord:
 
 
 def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -> int:
-    """Write records as JSON Lines (default) or as one archive document; returns the count."""
+    """Write records as JSON Lines (default) or as one archive document, a record a line;
+    returns the count. Either is read back one record at a time."""
     count = 0
     if lines:
         for record in records:
@@ -225,13 +232,15 @@ def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -
             fp.write(b"\n")
             count += 1
         return count
-    fp.write(b'{"' + _KEY.encode() + b'":' + str(VERSION).encode() + b',"deals":[')
+    # One record a line: the reader then takes each record in one step (it reads any
+    # layout, one record at a time).
+    fp.write(b'{"' + _KEY.encode() + b'":' + str(VERSION).encode() + b',"deals":[\n')
     for record in records:
         if count:
-            fp.write(b",")
+            fp.write(b",\n")
         fp.write(dumps(record))
         count += 1
-    fp.write(b"]}\n")
+    fp.write(b"\n]}\n" if count else b"]}\n")
     return count
 
 
@@ -282,7 +291,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         return  # an empty input holds no deal
     if len(first) > limit and not first.endswith(b"\n"):  # a line past the limit
         if first.lstrip().startswith(b"[") or b'"deals"' in first[:1 << 16]:
-            yield from _read_document(first + fh.read(), name)  # an archive on one line
+            yield from _read_archive(first, fh, name, lineno, offset)  # an archive on a line
             return
         size = len(first) + _skip_line(fh)  # one record past the limit: JSON Lines go on
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
@@ -300,7 +309,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
             with contextlib.suppress(orjson.JSONDecodeError):
                 obj = orjson.loads(first.decode("utf-8", "replace"))
     if not isinstance(obj, dict) or "deals" in obj:
-        yield from _read_document(first + fh.read(), name)
+        yield from _read_archive(first, fh, name, lineno, offset)
         return
     if first_fault is not None:
         yield ReadDeal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
@@ -322,6 +331,58 @@ def _skip_line(fh: IO[bytes]) -> int:
         skipped += len(more)
         if not more or more.endswith(b"\n"):
             return skipped
+
+
+def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offset: int
+                  ) -> Iterator[ReadDeal]:
+    """A JSON document that is not JSON Lines, from ``head`` (its start) and ``fh``: read
+    whole when it is within MAX_JSON_RECORD_BYTES; beyond, an archive's records one at a
+    time as they are read (:mod:`.jsondoc`), in bounded memory whatever its size."""
+    from . import jsondoc
+
+    limit = MAX_JSON_RECORD_BYTES
+    if len(head) <= limit:
+        head += fh.read(limit + 1 - len(head))
+        if len(head) <= limit:
+            yield from _read_document(head, name)
+            return
+    count = 0
+    for piece in jsondoc.split(fh, head, line=line, offset=offset):
+        if isinstance(piece, jsondoc.Whole):
+            yield from _read_document(piece.data, name)
+            return
+        if isinstance(piece, jsondoc.Header):
+            version = piece.members.get(_KEY, VERSION)
+            if version != VERSION:
+                yield ReadDeal(count + 1, None, (Diagnostic.make(
+                    Code.JSON_VERSION, f"format version {version!r} is not known: expected"
+                    f" {VERSION}", path=f"$.{_KEY}", file=name),))
+                return
+            continue
+        if isinstance(piece, jsondoc.Fault):
+            code = Code.LIMIT_EXCEEDED if piece.limit else Code.JSON_SYNTAX
+            index = count + 1 if piece.index is None else piece.index + 1
+            if piece.index is not None:
+                count = index
+            yield ReadDeal(index, None, (Diagnostic.make(
+                code, piece.message if piece.limit else f"not valid JSON: {piece.message}",
+                file=name, line=piece.line, col=piece.col, deal=index, path=piece.path),),
+                line=piece.line, offset=piece.offset)
+            continue
+        count = piece.index + 1
+        obj = piece.parsed
+        if obj is None:
+            try:
+                obj = orjson.loads(piece.data)
+            except orjson.JSONDecodeError as err:
+                at = piece.line + err.lineno - 1
+                diag = json_fault(piece.data, err, piece.offset, at)
+                if err.lineno == 1:
+                    diag = diag.at(col=(diag.location.col or 1) + piece.col - 1)
+                yield ReadDeal(count, None, (diag.at(file=name, deal=count, path=piece.path),),
+                               line=piece.line, offset=piece.offset)
+                continue
+        yield _one(obj, count, piece.path, name, piece.line, piece.offset)
 
 
 def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
@@ -435,6 +496,58 @@ def json_schema() -> dict[str, Any]:
         **props,
     }
     return schema
+
+
+def write_document(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
+    """Write one record as one indented object, several as an archive document (a record
+    a line); returns the count."""
+    it = iter(records)
+    first = list(itertools.islice(it, 2))
+    if len(first) == 1:
+        dump(first[0], fp, indent=True)
+        return 1
+    return write(itertools.chain(first, it), fp, lines=False)
+
+
+def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno: int = 0,
+               offset: int = 0) -> Iterator[ReadDeal]:
+    """The deals of JSON Lines read from ``fh`` where it stands, counted on from ``index``
+    deals, ``lineno`` lines and ``offset`` bytes before (a piece of a file read apart,
+    as ``tarot validate -j N`` shares a file among its workers)."""
+    return _read_lines(fh, name, index=index, lineno=lineno, offset=offset)
+
+
+# --- the formats, as the registry (formats/registry.py) knows them --------------------------
+
+
+def _read_any(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+    return read(stream, name=name)
+
+
+def _sniff_lines(head: Head) -> bool:
+    """A whole record object on the first line (no ``deals`` key), and more after it."""
+    obj = head.line_object
+    return head.looks_like_json and obj is not None and "deals" not in obj and head.more_lines
+
+
+#: JSON Lines: one record a line.
+JSON_LINES: Final = Format(
+    name="jsonl",
+    title="JSON Lines (one record per line)",
+    suffixes=(".jsonl", ".ndjson"),
+    sniff=_sniff_lines,
+    read=_read_any,
+    write=lambda records, fp: write(records, fp, lines=True),
+)
+#: JSON: one record, an archive document ``{"tarotnotation": 1, "deals": [...]}`` or a list.
+JSON: Final = Format(
+    name="json",
+    title="JSON (a record, or an archive of records)",
+    suffixes=(".json",),
+    sniff=lambda head: head.looks_like_json,
+    read=_read_any,
+    write=write_document,
+)
 
 
 def _main(argv: list[str]) -> int:

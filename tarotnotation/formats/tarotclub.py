@@ -114,10 +114,13 @@ from ..records import (
 )
 from ..rules import Camp, Contract, table
 from ..source import ReadDeal, SourceMap
+from .base import Format, Head
 from .json import json_fault, json_type
 
 __all__ = [
     "CONTRACTS",
+    "DEAL_FILE",
+    "LOG",
     "PLACES",
     "VERSION",
     "card_code",
@@ -621,7 +624,7 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
     elif isinstance(source, (bytes, str)):
         data = source
     else:
-        data = source.read()
+        data = source.read(MAX_JSON_RECORD_BYTES + 1)  # never more than the limit
     src = SourceMap(file=name) if name else None
     if len(data) > MAX_JSON_RECORD_BYTES:
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
@@ -823,3 +826,55 @@ def write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
         dump(record, fp)
         count += 1
     return count
+
+
+# --- the formats, as the registry (formats/registry.py) knows them --------------------------
+
+# A key: a quote inside a JSON string is escaped, so ``{ "deal_info":`` is always a key.
+_LOG_KEY: Final = re.compile(rb'[{,]\s*"deal_info"\s*:')
+_DEAL_KEY: Final = re.compile(rb'[{,]\s*"(?:FirstPlayer|Dog)"\s*:')
+
+
+def _sniff_log(head: Head) -> bool:
+    """An object with a ``deal_info`` key (looked for as a key in the text when the object
+    cannot be parsed here: long, or with trailing commas)."""
+    if not head.looks_like_json or head.text.startswith(b"["):
+        return False
+    obj = head.json_object
+    return "deal_info" in obj if obj is not None else _LOG_KEY.search(head.text) is not None
+
+
+def _sniff_deal(head: Head) -> bool:
+    """An object with a ``FirstPlayer`` or ``Dog`` key (and no ``deal_info``)."""
+    if not head.looks_like_json or head.text.startswith(b"["):
+        return False
+    obj = head.json_object
+    if obj is not None:
+        return "deal_info" not in obj and ("FirstPlayer" in obj or "Dog" in obj)
+    return _LOG_KEY.search(head.text) is None and _DEAL_KEY.search(head.text) is not None
+
+
+def _read_one(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+    return read(stream, name=name)
+
+
+#: TarotClub's played-deal logs (read and written; a file holds one deal).
+LOG: Final = Format(
+    name="tarotclub",
+    title="a TarotClub played-deal log",
+    suffixes=(),
+    sniff=_sniff_log,
+    read=_read_one,
+    write=write,
+    cannot_hold=dropped,
+    one_deal=True,
+)
+#: TarotClub's deal files, hands only (read only).
+DEAL_FILE: Final = Format(
+    name="tarotclub-deal",
+    title="a TarotClub deal file (hands only)",
+    suffixes=(),
+    sniff=_sniff_deal,
+    read=_read_one,
+    one_deal=True,
+)
