@@ -24,18 +24,20 @@ worker processes.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import stat
 import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, cast
 
 from .diagnostics import Code, Diagnostic, Severity
-from .formats import detect
+from .formats import detect, registry
 from .limits import MAX_JSON_RECORD_BYTES
 from .quick import quick_check_record
 from .records import DealRecord
@@ -48,37 +50,108 @@ __all__ = [
     "CheckedDeal",
     "check_paths",
     "expand_paths",
+    "file_fault",
     "format_name",
     "format_of",
     "read_path",
     "read_stream",
+    "walk",
 ]
 
 #: File extensions read from folders, and the format each suggests.
-SUFFIXES: Final = detect.SUFFIXES
+SUFFIXES: Final = registry.SUFFIXES
 #: The path that names standard input.
 STDIN: Final = "-"
 
 
-def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files named (and ``-``), and the record files found (recursively, sorted) in
-    folders named: those whose extension is one of :data:`SUFFIXES`."""
+def walk(paths: Iterable[str | Path | Diagnostic]) -> Iterator[Path | Diagnostic]:
+    """Files named (and ``-``), and the record files found in folders named (recursively,
+    sorted: those whose extension is one of :data:`SUFFIXES`); in their place, a located
+    diagnostic for each path that cannot be used: F001 a path that names nothing, F003 a
+    folder that cannot be listed, F004 a symbolic link that points to nothing (named, or
+    found in a folder with a record file's name). Symbolic links to folders found inside
+    folders are not followed (as ``git`` does not). What :func:`walk` gave passes through
+    it unchanged."""
     for p in paths:
+        if isinstance(p, Diagnostic):  # walked already
+            yield p
+            continue
+        if str(p) == STDIN:
+            yield Path(STDIN)
+            continue
         path = Path(p)
-        if str(p) != STDIN and path.is_dir():
-            yield from sorted(
-                f for f in path.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
-            )
+        try:
+            mode = path.stat().st_mode
+        except OSError as err:
+            yield file_fault(str(path), err)
+            continue
+        if stat.S_ISDIR(mode):
+            yield from _walk_folder(path)
         else:
             yield path
+
+
+def _walk_folder(top: Path) -> Iterator[Path | Diagnostic]:
+    found: list[tuple[Path, Path | Diagnostic]] = []
+
+    def unlistable(err: OSError) -> None:
+        name = err.filename if isinstance(err.filename, str) else str(top)
+        found.append((Path(name), file_fault(name, err, folder=True)))
+
+    for folder, _, names in os.walk(top, onerror=unlistable):
+        for name in names:
+            path = Path(folder, name)
+            if path.suffix.lower() not in SUFFIXES:
+                continue
+            try:
+                regular = stat.S_ISREG(path.stat().st_mode)
+            except OSError as err:
+                found.append((path, file_fault(str(path), err)))
+                continue
+            if regular:  # (a FIFO or a device in a folder is not read)
+                found.append((path, path))
+    found.sort(key=lambda item: item[0])
+    for _, item in found:
+        yield item
+
+
+def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The files of :func:`walk` (those that can be used), without the diagnostics."""
+    for item in walk(paths):
+        if isinstance(item, Path):
+            yield item
+
+
+def file_fault(path: str, err: OSError, *, folder: bool = False) -> Diagnostic:
+    """The located diagnostic of a path that cannot be used: F001 it names nothing, F004
+    it is a symbolic link to nothing, F003 a folder that cannot be listed, F002 any other
+    failure to open or read a file."""
+    reason = err.strerror or str(err)
+    if isinstance(err, FileNotFoundError) or err.errno == errno.ENOENT:
+        if os.path.islink(path):
+            target = os.readlink(path)
+            return Diagnostic.make(Code.DANGLING_LINK, f"a symbolic link to {target}, which"
+                                   " does not exist", file=path)
+        if set(path) & set("*?["):
+            return Diagnostic.make(Code.NO_SUCH_PATH, "no file matches this pattern",
+                                   file=path)
+        return Diagnostic.make(Code.NO_SUCH_PATH, "no such file or folder", file=path)
+    if folder:
+        return Diagnostic.make(Code.UNREADABLE_FOLDER, f"cannot list the folder: {reason};"
+                               " the files in it are not checked", file=path)
+    if isinstance(err, IsADirectoryError):
+        return Diagnostic.make(Code.UNREADABLE_FILE, "is a folder, expected a file",
+                               file=path)
+    return Diagnostic.make(Code.UNREADABLE_FILE, f"cannot read the file: {reason}", file=path)
 
 
 def format_of(path: str | Path) -> str:
     """The format of a file, detected from its content: ``tarot``, ``json``, ``jsonl``,
     ``tarotclub`` or ``tarotclub-deal`` (:func:`format_name` names it for people).
 
-    Raises ``OSError`` when the file cannot be read. Standard input (``-``) cannot be
-    peeked at without consuming it: :func:`read_path` detects its format as it reads.
+    Raises ``OSError`` when the file cannot be read. This opens the file to look at it:
+    a stream that can be read only once (standard input, a FIFO) is detected by
+    :func:`read_path` as it reads.
     """
     return detect.detect(path)
 
@@ -86,86 +159,50 @@ def format_of(path: str | Path) -> str:
 format_name = detect.format_name
 
 
-def _unreadable(file: str, err: OSError) -> ReadDeal:
-    return ReadDeal(1, None, (Diagnostic.make(
-        Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}", file=file),))
-
-
 def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
     """Every deal of one file (``-``: standard input), in the format detected from its
-    content unless ``fmt`` names one; a file that cannot be opened gives one unreadable
-    deal."""
+    content unless ``fmt`` names one (see :mod:`tarotnotation.formats.registry`).
+
+    The path is opened once and read as a stream: a named pipe or a process substitution
+    (``<(cat x.tarot)``) is read like a file. What cannot be read, and a file that holds
+    no deal, is said by a :class:`ReadDeal` with index 0 (:attr:`ReadDeal.about_file`):
+    F001 (no such file), F002 (cannot be read), F004 (a link to nothing), F005 (no deal,
+    a warning)."""
     if str(path) == STDIN:
         yield from read_stream(sys.stdin.buffer, "<stdin>", fmt)
         return
-    path = Path(path)
+    name = str(path)
     try:
-        kind = fmt or format_of(path)
+        fh = open(path, "rb")  # noqa: SIM115 (closed below, after the generator ends)
     except OSError as err:
-        yield _unreadable(str(path), err)
+        yield ReadDeal(0, None, (file_fault(name, err),))
         return
-    try:
-        if kind in ("json", "jsonl"):
-            from .formats import json as json_format
-
-            yield from json_format.read(path, name=str(path))
-        elif kind in ("tarotclub", "tarotclub-deal"):
-            from .formats import tarotclub
-
-            yield from tarotclub.read(path)
-        else:
-            from . import notation
-
-            yield from notation.read(path)
-    except OSError as err:
-        yield _unreadable(str(path), err)
+    with fh:
+        yield from read_stream(fh, name, fmt, suffix=Path(path).suffix)
 
 
-def read_stream(fh: IO[bytes], name: str, fmt: str | None = None) -> Iterator[ReadDeal]:
+def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str = ""
+                ) -> Iterator[ReadDeal]:
     """Every deal of a binary stream (standard input, a pipe…), its format detected from
-    the first bytes unless ``fmt`` names one; JSON Lines and the notation are read as
-    they come, in constant memory."""
-    head = b""
+    the first bytes (``suffix`` is the fallback) unless ``fmt`` names one, then read on
+    from the same stream: every format's reader reads as the bytes come, in bounded
+    memory. A stream with no deal gives an F005 warning (index 0); a read that fails, an
+    F002 error."""
+    count = 0
     try:
         if fmt is None:
-            fmt, head = detect.detect_stream(fh)
-        stream: IO[bytes] = io.BufferedReader(_Prefixed(head, fh)) if head else fh
-        if fmt in ("json", "jsonl"):
-            from .formats import json as json_format
-
-            yield from json_format.read(stream, name=name)
-        elif fmt in ("tarotclub", "tarotclub-deal"):
-            from .formats import tarotclub
-
-            yield from tarotclub.read(stream, name=name)
+            kind, stream = detect.detected(fh, suffix=suffix)
         else:
-            from . import notation
-
-            yield from notation.read(stream, name=name)
+            kind, stream = registry.get(fmt), fh
+        for item in kind.read(stream, name):
+            count += not item.about_file
+            yield item
     except OSError as err:
-        yield _unreadable(name, err)
-
-
-class _Prefixed(io.RawIOBase):
-    """A binary stream: bytes already read (to detect the format), then the rest."""
-
-    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
-        super().__init__()
-        self._head = memoryview(head)
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self._head:
-            n = min(len(buffer), len(self._head))
-            buffer[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._rest.read(len(buffer))
-        buffer[:len(data)] = data
-        return len(data)
+        yield ReadDeal(0, None, (file_fault(name, err),))
+        return
+    if not count:
+        yield ReadDeal(0, None, (Diagnostic.make(
+            Code.NO_DEAL, "no deal in this file: it is empty or blank", file=name),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +211,8 @@ class CheckedDeal:
 
     file: str
     index: int
-    """1-based number of the deal in its file."""
+    """1-based number of the deal in its file; 0 for what is said of the file itself
+    (it cannot be read, or holds no deal: the F codes)."""
     diagnostics: tuple[Diagnostic, ...]
     """Reading diagnostics, then the replay's, located in the file."""
     status: Status | None
@@ -183,6 +221,14 @@ class CheckedDeal:
     taker_half: int | None = None
     replay: Replay | None = None
     """The whole replay (kept only when checked in this process)."""
+    offset: int | None = None
+    """Where the deal starts in its file, in bytes, when known (progress is counted in
+    bytes read)."""
+
+    @property
+    def about_file(self) -> bool:
+        """True for what is said of the file itself (index 0), not of one of its deals."""
+        return self.index == 0
 
     @property
     def errors(self) -> int:
@@ -208,12 +254,12 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
         d if d.location.file is not None else d.at(file=file) for d in item.diagnostics
     )
     if item.record is None:
-        return CheckedDeal(file, item.index, located, None)
+        return CheckedDeal(file, item.index, located, None, offset=item.offset)
     record: DealRecord = item.record
     if not keep:
         quick = quick_check_record(record, ruleset, default_ruleset)
         if quick is not None:  # a plain clean deal: what the replay would report
-            return CheckedDeal(file, item.index, located, *quick)
+            return CheckedDeal(file, item.index, located, *quick, offset=item.offset)
     if ruleset is not None:
         record = record.model_copy(update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
@@ -222,7 +268,7 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
     diags = tuple(d if d.location.file is not None else d.at(file=file)
                   for d in result.diagnostics)
     return CheckedDeal(file, item.index, located + diags, result.status, result.scores,
-                       result.taker_half, result if keep else None)
+                       result.taker_half, result if keep else None, item.offset)
 
 
 def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
@@ -255,7 +301,8 @@ class _Chunk:
 #: What a worker sends back of a checked deal: CheckedDeal's fields but the file, the
 #: status by its value (plain tuples, strings and ints pickle several times faster than
 #: dataclasses and enums, and every deal crosses between the processes).
-_Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | None, int | None]
+_Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | None, int | None,
+                int | None]
 _STATUS_OF: Final = {status.value: status for status in Status}
 
 
@@ -268,16 +315,17 @@ def _check_task(task: _Chunk | str, ruleset: str | None, default: str | None
     else:
         file, checked = task.path, _check_lines(task, ruleset, default)
     return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
-                   c.scores, c.taker_half) for c in checked]
+                   c.scores, c.taker_half, c.offset) for c in checked]
 
 
 def _unpack(done: tuple[str, list[_Packed]]) -> Iterator[CheckedDeal]:
     """The checked deals a worker sent back."""
     file, packed = done
     status_of = _STATUS_OF
-    for index, diagnostics, status, scores, half in packed:
+    for index, diagnostics, status, scores, half, offset in packed:
         yield CheckedDeal(file, index, diagnostics,
-                          None if status is None else status_of[status], scores, half)
+                          None if status is None else status_of[status], scores, half,
+                          None, offset)
 
 
 def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
@@ -305,7 +353,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
             head += 1
         start = min(head + 1, len(lines))
         data = b"".join(lines[:start])
-        for item in json_format._read_stream(io.BytesIO(data), path):
+        for item in json_format.read(io.BytesIO(data), name=path):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
@@ -324,10 +372,10 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                 obj = None
             quick = quick_check(obj, ruleset, default) if type(obj) is dict else None
             if quick is not None:
-                yield CheckedDeal(path, index, (), *quick)
+                yield CheckedDeal(path, index, (), *quick, offset=at)
                 continue
-        for item in json_format._read_lines(io.BytesIO(raw), path, index=index - 1,
-                                            lineno=lineno - 1, offset=at):
+        for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+                                           lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
 
 
@@ -337,8 +385,8 @@ def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
     import orjson
 
     try:
-        if format_of(path) != "jsonl":
-            return None
+        if not stat.S_ISREG(os.stat(path).st_mode) or format_of(path) != "jsonl":
+            return None  # (a FIFO can be read once only: by the reader, in one piece)
         with open(path, "rb") as fh:
             # As the JSON reader does: a byte-order mark, blank lines, a bounded line.
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
@@ -392,36 +440,51 @@ def _chunks_of(path: str) -> Iterator[_Chunk]:
             offset += len(block) + skipped
 
 
-def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | None = None,
-                default_ruleset: str | None = None, keep: bool = True
-                ) -> Iterator[CheckedDeal]:
+def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
+                ruleset: str | None = None, default_ruleset: str | None = None,
+                keep: bool = True) -> Iterator[CheckedDeal]:
     """Read and replay every deal of every file, in order; ``jobs`` worker processes.
 
     ``ruleset`` overrides every record's own; ``default_ruleset`` applies to the records
-    that do not name one. In parallel runs the deals come out in the same order as in a
-    serial run; a JSON Lines file is cut into chunks of whole lines (about
-    :data:`CHUNK_BYTES` each) shared among the workers, other files are checked whole by
-    one worker each; a bounded number of chunks is in flight, so memory does not grow with
-    the archive. Parallel results carry no replay object (``CheckedDeal.replay`` is None),
-    nor do serial ones with ``keep=False``: that lets plain clean deals of JSON Lines pass
-    a quick check (:mod:`tarotnotation.quick`) without being replayed, which is several
-    times faster and reports the same.
+    that do not name one. A path that cannot be used (:func:`walk`), a file that cannot be
+    read or holds no deal (:func:`read_path`) gives a :class:`CheckedDeal` of index 0 with
+    its F diagnostic, in its place, and the other files are checked.
+
+    In parallel runs the deals come out in the same order as in a serial run; a JSON Lines
+    file is cut into chunks of whole lines (about :data:`CHUNK_BYTES` each) shared among
+    the workers, other files are checked whole by one worker each; a bounded number of
+    chunks is in flight, so memory does not grow with the archive. The workers end with
+    the run, however it ends (an exception, an interruption, the caller leaving the
+    loop), and with this process if it is killed. Parallel results carry no replay object
+    (``CheckedDeal.replay`` is None), nor do serial ones with ``keep=False``: that lets
+    plain clean deals of JSON Lines pass a quick check (:mod:`tarotnotation.quick`)
+    without being replayed, which is several times faster and reports the same.
     """
-    files = [str(p) for p in expand_paths(paths)]
+    items = list(walk(paths))  # (paths already walked pass through unchanged)
     if jobs <= 1:
-        for f in files:
+        for item in items:
+            if isinstance(item, Diagnostic):
+                yield CheckedDeal(item.location.file or "", 0, (item,), None)
+                continue
+            f = str(item)
             chunks = None if keep or f == STDIN else _json_lines_chunks(f)
             if chunks is not None:
                 for chunk in chunks:
                     yield from _check_lines(chunk, ruleset, default_ruleset)
                 continue
-            for item in read_path(f):
-                yield check_deal(item, f, ruleset, keep=keep, default_ruleset=default_ruleset)
+            for read in read_path(f):
+                yield check_deal(read, f, ruleset, keep=keep, default_ruleset=default_ruleset)
         return
     workers = min(jobs, os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with _Workers(workers) as pool:
         pending: deque[Future[tuple[str, list[_Packed]]]] = deque()
-        for f in files:
+        for item in items:
+            if isinstance(item, Diagnostic):
+                while pending:
+                    yield from _unpack(pending.popleft().result())
+                yield CheckedDeal(item.location.file or "", 0, (item,), None)
+                continue
+            f = str(item)
             if f == STDIN:
                 # Standard input is this process's own: read here, in its place in order.
                 while pending:
@@ -435,3 +498,75 @@ def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | No
                     yield from _unpack(pending.popleft().result())
         while pending:
             yield from _unpack(pending.popleft().result())
+
+
+class _Workers:
+    """A pool of worker processes that never outlives its run.
+
+    Leaving the ``with`` block normally waits for the workers to finish; leaving it by an
+    exception (an interruption, a signal turned into an exception, the caller closing the
+    generator) terminates them at once. Each worker ignores SIGINT (Ctrl-C reaches the
+    whole process group: the parent decides), and on Linux asks the kernel to kill it
+    when its parent dies, so that even ``kill -9`` of the parent leaves no worker behind.
+    """
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+
+        self._context = _TrackingContext(multiprocessing.get_context())
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=cast(Any, self._context),
+            initializer=_worker_start, initargs=(os.getpid(),))
+
+    def __enter__(self) -> ProcessPoolExecutor:
+        return self._pool
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: object) -> None:
+        if kind is None:
+            self._pool.shutdown(wait=True)
+            return
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in self._context.processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self._context.processes:
+            process.join(timeout=2)
+            if process.is_alive():
+                process.kill()
+                process.join(timeout=2)
+
+
+class _TrackingContext:
+    """A multiprocessing context that remembers the processes it starts (the pool's
+    workers), so that they can be ended whatever happens."""
+
+    def __init__(self, context: Any) -> None:
+        self._context = context
+        self.processes: list[Any] = []
+
+    def Process(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 (the context's name)
+        process = self._context.Process(*args, **kwargs)
+        self.processes.append(process)
+        return process
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker's first act: leave SIGINT to the parent, die on SIGTERM, and die with the
+    parent (Linux: PR_SET_PDEATHSIG)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover (no libc to call)
+            pass
+    if os.getppid() != parent:  # the parent died before that: end now
+        os._exit(1)

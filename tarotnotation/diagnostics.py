@@ -23,7 +23,15 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
-__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError", "codes_markdown"]
+__all__ = [
+    "IO_CODES",
+    "Code",
+    "Diagnostic",
+    "Location",
+    "Severity",
+    "TarotError",
+    "codes_markdown",
+]
 
 
 class Severity(StrEnum):
@@ -37,8 +45,10 @@ class Code(StrEnum):
     """Stable diagnostic codes. The letter names the stage, the number never changes.
 
     ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
-    ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
-    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result.
+    ``L`` input past a size limit, ``F`` files (a path that names nothing, a file or a
+    folder that cannot be read, a file with no deal), ``X`` ruleset, ``D`` deal,
+    ``A`` auction, ``K`` called card, ``E`` chien and écart, ``H`` declarations,
+    ``P`` play, ``R`` recorded result.
     """
 
     # syntax (text notation)
@@ -57,6 +67,12 @@ class Code(StrEnum):
     MALFORMED_RECORD = "M001"
     # limits (tarotnotation.limits)
     LIMIT_EXCEEDED = "L001"
+    # files: what a path names, and whether it can be read
+    NO_SUCH_PATH = "F001"
+    UNREADABLE_FILE = "F002"
+    UNREADABLE_FOLDER = "F003"
+    DANGLING_LINK = "F004"
+    NO_DEAL = "F005"
     # rules
     UNKNOWN_RULESET = "X001"
     # deal
@@ -140,8 +156,13 @@ _WARNINGS: Final = frozenset(
         Code.PLAY_INCOMPLETE,
         Code.NOT_SCORABLE,
         Code.PETIT_IN_CHIEN,
+        Code.NO_DEAL,
     }
 )
+#: The codes of input and output failures: the files could not be read (``tarot`` exits 2).
+IO_CODES: Final = frozenset({
+    Code.NO_SUCH_PATH, Code.UNREADABLE_FILE, Code.UNREADABLE_FOLDER, Code.DANGLING_LINK,
+})
 
 _SUMMARIES: Final[dict[Code, str]] = {
     Code.SYNTAX_ERROR: "the text does not follow the notation's grammar",
@@ -158,6 +179,15 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.MALFORMED_RECORD: "the record is malformed (a card twice, a seat that does not exist, …)",
     Code.LIMIT_EXCEEDED: "the input passes a size limit of tarotnotation.limits (a line, a"
                          " record, a list, a number): that record is not read",
+    Code.NO_SUCH_PATH: "a path named on the command line names no file or folder (or a"
+                       " pattern matches none): the others are still checked",
+    Code.UNREADABLE_FILE: "a file cannot be opened or read (permissions, an I/O error):"
+                          " its deals are not checked",
+    Code.UNREADABLE_FOLDER: "a folder cannot be listed (permissions): the files in it are"
+                            " not checked",
+    Code.DANGLING_LINK: "a symbolic link (named, or found in a folder) points to nothing",
+    Code.NO_DEAL: "a file holds no deal (it is empty or blank): an error with --strict, and a"
+                  " run that reads no deal at all fails",
     Code.UNKNOWN_RULESET: "the ruleset names an unknown preset, switch or value",
     Code.PETIT_SEC: "a hand was petit sec: the deal should have been annulled",
     Code.PETIT_IN_CHIEN: "the Petit was turned up in the chien and the ruleset annuls the deal",

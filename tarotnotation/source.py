@@ -60,6 +60,8 @@ class ReadDeal:
 
     ``index`` is the 1-based number of the deal in its input; ``line`` the line where it
     starts (text formats) and ``offset`` its byte or character offset, for indexing.
+    ``index`` 0 is no deal but the input itself (:attr:`about_file`): it cannot be read,
+    or it holds no deal (the ``F`` codes), as :func:`tarotnotation.archive.read_path` says.
     """
 
     index: int
@@ -68,6 +70,11 @@ class ReadDeal:
     source: SourceMap | None = None
     line: int | None = None
     offset: int | None = None
+
+    @property
+    def about_file(self) -> bool:
+        """True for what is said of the input as a whole (index 0), not of one deal."""
+        return self.index == 0
 
     @property
     def ok(self) -> bool:
