@@ -1,16 +1,19 @@
-"""``tarot annotate``: the record back in the notation, with computed comments."""
+"""``tarot annotate``: the records with computed comments, in the notation or any format."""
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated
 
 import typer
 
 from tarotnotation.annotate import PREFIX, annotate
-from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.archive import STDIN, check_deal, format_of, read_path
 from tarotnotation.diagnostics import Severity
+from tarotnotation.formats import registry
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 
@@ -21,11 +24,14 @@ from .common import (
     diagnostic_lines,
     echo_err,
     existing_file,
+    exit_status,
+    fail,
     ruleset_spec,
     use_color,
+    worst,
 )
-from .options import ForceOpt, RulesOpt, SetOpt
-from .output import opened, write_records
+from .options import ForceOpt, RulesOpt, SetOpt, ToOpt
+from .output import opened, output_format, target, write_records
 
 EPILOG = f"""\
 Examples:
@@ -36,9 +42,13 @@ Examples:
 
   tarot annotate export.json -o deal.tarot
 
+  tarot annotate club.tarot --in-place
+
 Computed comments start with "{PREFIX}": annotating again replaces
-them, so the result does not change; other comments are kept. A file
-that cannot be read cleanly is not annotated (exit status 1).
+them, so the result does not change; other comments are kept. The
+output is in the format OUT's name says (or --to). A file that cannot
+be read cleanly is not annotated (exit status 1); a deal with a fault
+is annotated, the fault in place, and the exit status is 1.
 """
 
 
@@ -47,13 +57,17 @@ def annotate_cmd(
                                         help="A record file of any format, or -.")],
     output: Annotated[str | None, typer.Option(
         "--output", "-o", metavar="OUT",
-        help="Write to OUT (may be FILE itself; written whole or not at all);"
-        " standard output if left out.")] = None,
+        help="Write to OUT (written whole or not at all, never over FILE); standard"
+        " output if left out.")] = None,
+    to: ToOpt = None,
+    in_place: Annotated[bool, typer.Option(
+        "--in-place", "-i", help="Rewrite FILE itself, in its own format (whole or not at"
+        " all).")] = False,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
 ) -> None:
-    """Write records back in the notation with computed comments.
+    """Write records back with computed comments (the notation by default).
 
     Adds each trick's winner and both camps' running points, each
     violation at the card or bid where it happens, and the score worked
@@ -63,28 +77,57 @@ def annotate_cmd(
     forced = checked_spec(force, "--ruleset")
     if path != STDIN:
         existing_file(path)
-    items: list[ReadDeal] = list(read_path(path))
+    if in_place:
+        if path == STDIN or output is not None or to is not None:
+            fail("--in-place rewrites FILE itself: give a file, and neither -o nor --to")
+        fmt = registry.get(format_of(path))
+        if fmt.write is None or fmt.cannot_hold is not None:
+            fail(f"{path}: {fmt.title} cannot hold the comments: annotate to another file"
+                 " (-o)")
+        out: str | None = path
+    else:
+        out = target(output, inputs=[path])
+        fmt = output_format(to, out)
     color = use_color(sys.stderr)
+    regular = path != STDIN and stat.S_ISREG(os.stat(path).st_mode)
+    # A file is read twice (checked, then annotated), one deal at a time; a stream once,
+    # held, since it cannot be read again.
+    held = None if regular else list(read_path(path))
+    status = EXIT_OK
+    deals = 0
     bad = False
-    for item in items:
+    for item in held if held is not None else read_path(path):
         for d in item.diagnostics:
             for line in diagnostic_lines(d, color):
                 echo_err(line)
+        status = worst(status, exit_status(item.diagnostics))
+        if item.about_file:
+            continue
+        deals += 1
         bad |= item.record is None or any(d.severity is Severity.ERROR
                                           for d in item.diagnostics)
-    if bad:
-        echo_err(f"tarot: {path}: not annotated: it cannot be read cleanly")
-        raise typer.Exit(EXIT_FAULTS)
+    if bad or not deals:
+        if bad:
+            echo_err(f"tarot: {path}: not annotated: it cannot be read cleanly")
+        raise typer.Exit(worst(status, EXIT_FAULTS))
+    faulty = 0
 
-    def records() -> Iterator[DealRecord]:
+    def records(items: Iterable[ReadDeal]) -> Iterator[DealRecord]:
+        nonlocal faulty
         for item in items:
-            assert item.record is not None
+            if item.record is None:
+                continue
             rep = check_deal(item, path, forced, default_ruleset=default).replay
             assert rep is not None
+            faulty += not rep.ok
             yield annotate(rep.record)
 
-    with opened(output) as fh:
-        count = write_records(records(), "tarot", fh)
-    if output not in (None, "-"):
-        echo_err(f"{count} deal{'s' if count != 1 else ''} annotated in {output}")
-    raise typer.Exit(EXIT_OK)
+    with opened(out) as fh:
+        count = write_records(records(held if held is not None else read_path(path)), fmt,
+                              fh)
+    if out is not None:
+        echo_err(f"{count} deal{'s' if count != 1 else ''} annotated in {out}")
+    if faulty:
+        echo_err(f"tarot: {faulty} deal{'s' if faulty != 1 else ''} with errors (annotated"
+                 " where they happen)")
+    raise typer.Exit(worst(status, EXIT_FAULTS if faulty else EXIT_OK))

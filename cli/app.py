@@ -7,7 +7,6 @@ and no format logic lives in the CLI.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -29,14 +28,17 @@ from . import (
     validate,
 )
 from .common import command
+from .runner import TarotCommand, TarotGroup, install_signal_handlers
 
 app = typer.Typer(
     name="tarot",
+    cls=TarotGroup,
     help="Validate, replay, score, convert, annotate and format French Tarot game records.",
     epilog="Run 'tarot COMMAND --help' for a command's options and examples.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
@@ -73,9 +75,10 @@ COMMANDS = (
     ("card", card, card.card, True),
 )
 
+# A command run without its argument says what it needs in one line (not the whole help).
 for _name, _module, _fn, _needs_args in COMMANDS:
-    app.command(_name, epilog=_module.EPILOG, no_args_is_help=_needs_args)(command(_fn))
-app.command("check", hidden=True, epilog=validate.EPILOG, no_args_is_help=True)(
+    app.command(_name, cls=TarotCommand, epilog=_module.EPILOG)(command(_fn))
+app.command("check", cls=TarotCommand, hidden=True, epilog=validate.EPILOG)(
     command(validate.validate))
 
 
@@ -86,14 +89,10 @@ def version() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``tarot`` script and of ``python -m tarotnotation``."""
-    try:
-        app()
-    except BrokenPipeError:  # `tarot ... | head`: the reader went away
-        sys.stderr.close()
-        raise SystemExit(1) from None
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
+    """Entry point of the ``tarot`` script and of ``python -m tarotnotation``: the exit
+    statuses of cli/runner.py, SIGTERM and SIGHUP included."""
+    install_signal_handlers()
+    app()
 
 
 __all__ = ["COMMANDS", "app", "main"]

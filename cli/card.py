@@ -8,7 +8,7 @@ import typer
 
 from tarotnotation.cards import Card
 
-from .common import fail
+from .common import echo, fail
 
 EPILOG = "Examples:\n\n  tarot card T21\n\n  tarot card kh\n"
 
@@ -19,5 +19,5 @@ def card(code: Annotated[str, typer.Argument(help="A card code such as KH or T21
         c = Card.from_code(code.strip().upper())
     except ValueError as err:
         fail(str(err))
-    typer.echo(f"{c.code}: {c.english} / {c.french}, {c.points / 2:g} points"
-               f"{', a bout' if c.is_bout else ''}")
+    echo(f"{c.code}: {c.english} / {c.french}, {c.points / 2:g} points"
+         f"{', a bout' if c.is_bout else ''}")

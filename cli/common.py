@@ -16,13 +16,37 @@ from typing import IO, NoReturn, ParamSpec
 
 import typer
 
-from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.diagnostics import IO_CODES, Diagnostic, Severity
 from tarotnotation.rules import Ruleset, RulesetError
 
-#: Exit statuses of every command.
-EXIT_OK = 0
-EXIT_FAULTS = 1
-EXIT_USAGE = 2
+from .runner import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
+from .terminal import safe, width
+
+__all__ = [
+    "EXIT_FAULTS",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "STDIN",
+    "UsageError",
+    "checked_spec",
+    "command",
+    "diagnostic_lines",
+    "echo",
+    "echo_err",
+    "echo_styled",
+    "existing_file",
+    "exit_status",
+    "expand_arguments",
+    "fail",
+    "ruleset_spec",
+    "safe",
+    "severity_color",
+    "stdout_bytes",
+    "style",
+    "use_color",
+    "worst",
+]
 
 STDIN = "-"
 """The path that names standard input."""
@@ -44,13 +68,13 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
         try:
             fn(*args, **kwargs)
         except UsageError as err:
-            typer.echo(f"tarot: {err}", err=True)
+            echo_err(f"tarot: {err}")
             raise typer.Exit(EXIT_USAGE) from None
         except BrokenPipeError:
             raise
         except OSError as err:
             where = f"{err.filename}: " if err.filename else ""
-            typer.echo(f"tarot: {where}{err.strerror or err}", err=True)
+            echo_err(f"tarot: {where}{err.strerror or err}")
             raise typer.Exit(EXIT_USAGE) from None
 
     return run
@@ -70,8 +94,10 @@ def use_color(stream: IO[str]) -> bool:
 
 
 def style(text: str, color: bool, **how: object) -> str:
-    """``text`` styled (``fg=``, ``bold=``…) when ``color`` is on, unchanged otherwise."""
-    return typer.style(text, **how) if color else text  # type: ignore[arg-type]
+    """``text`` made safe for a terminal (:func:`cli.terminal.safe`), then styled
+    (``fg=``, ``bold=``…) when ``color`` is on."""
+    text = safe(text)
+    return typer.style(text, **how) if color and how else text  # type: ignore[arg-type]
 
 
 def severity_color(severity: Severity) -> str:
@@ -81,54 +107,61 @@ def severity_color(severity: Severity) -> str:
 
 def diagnostic_lines(d: Diagnostic, color: bool) -> list[str]:
     """A diagnostic as ``file:line:col: CODE severity: deal …: message``, then the
-    source line with its caret when the diagnostic has one."""
+    source line with its caret when the diagnostic has one; made safe for a terminal
+    (a control character in the source line is shown escaped, and the caret still points
+    at its column)."""
     lines = [style(str(d), color, fg=severity_color(d.severity))]
     if d.context:
-        lines.extend(f"    {line}" for line in d.context.rstrip("\n").split("\n"))
+        context = d.context.rstrip("\n").split("\n")
+        if len(context) == 2 and context[1].strip() and set(context[1].strip()) <= set("^~"):
+            source, marks = context
+            at = len(marks) - len(marks.lstrip())
+            shown = safe(source)
+            context = [shown, " " * width(safe(source[:at])) + marks.lstrip()]
+        lines.extend(f"    {safe(line)}" for line in context)
     return lines
+
+
+def exit_status(diagnostics: Iterable[Diagnostic], *, strict: bool = False) -> int:
+    """The exit status these diagnostics call for: 2 for a file or path that cannot be
+    read (F001–F004), 1 for an error (or a warning, with ``strict``), else 0."""
+    code = EXIT_OK
+    for d in diagnostics:
+        if d.code in IO_CODES:
+            return EXIT_USAGE
+        if d.severity is Severity.ERROR or strict:
+            code = EXIT_FAULTS
+    return code
 
 
 def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[str]:
     """Command-line paths as the library takes them: files and folders as given, glob
     patterns expanded here (a quoted ``'archive/**/*.tarot'`` reaches us unexpanded),
-    ``-`` for standard input. A path that names nothing is a usage error."""
+    ``-`` for standard input. A path that names nothing, or a pattern that matches
+    nothing, is kept as it is: the library reports it (F001) in its place and the other
+    paths are still read (exit status 2). Standard input named twice is a usage error."""
     out: list[str] = []
     for arg in args:
         if arg == STDIN:
             if not allow_stdin:
                 fail("standard input ('-') cannot be used here")
+            if STDIN in out:
+                fail("standard input ('-') can be named only once")
             out.append(arg)
-        elif os.path.lexists(arg):
-            out.append(arg)
-        elif _GLOB_MAGIC & set(arg):
-            matches = sorted(glob.glob(arg, recursive=True))
-            if not matches:
-                fail(f"{arg}: no file matches this pattern")
-            out.extend(matches)
+        elif not os.path.lexists(arg) and _GLOB_MAGIC & set(arg):
+            out.extend(sorted(glob.glob(arg, recursive=True)) or [arg])
         else:
-            fail(f"{arg}: no such file or folder")
+            out.append(arg)
     return out
 
 
-def unopenable(files: Iterable[str]) -> list[str]:
-    """The files that cannot be opened for reading (an I/O error, exit status 2, though
-    the others are still read and reported)."""
-    bad = []
-    for f in files:
-        if f == STDIN:
-            continue
-        try:
-            with open(f, "rb"):
-                pass
-        except OSError:
-            bad.append(f)
-    return bad
-
-
 def existing_file(arg: str) -> Path:
-    """A path that must name a readable file (not a folder)."""
+    """A path that must name a file (not a folder): a usage error (exit status 2) before
+    anything is read otherwise. Whether it can be read is the reader's to say."""
     path = Path(arg)
     if not path.exists():
+        if path.is_symlink():
+            fail(f"{arg}: a symbolic link to {os.readlink(path)}, which does not exist")
         fail(f"{arg}: no such file")
     if path.is_dir():
         fail(f"{arg}: is a folder, expected a file")
@@ -160,9 +193,19 @@ def checked_spec(spec: str | None, option: str) -> str | None:
         fail(f"{option}: {err}")
 
 
+def echo(line: str = "") -> None:
+    """A line of plain text on standard output, made safe for a terminal."""
+    typer.echo(safe(line))
+
+
 def echo_err(message: str) -> None:
-    """A line on standard error."""
-    typer.echo(message, err=True)
+    """A line of plain text on standard error, made safe for a terminal."""
+    typer.echo(safe(message), err=True)
+
+
+def echo_styled(line: str) -> None:
+    """A line on standard output built with :func:`style` (already safe)."""
+    typer.echo(line)
 
 
 def stdout_bytes(data: bytes) -> None:

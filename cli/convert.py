@@ -17,11 +17,13 @@ from .common import (
     diagnostic_lines,
     echo_err,
     existing_file,
+    exit_status,
     fail,
     use_color,
+    worst,
 )
 from .options import OutOpt, ToOpt
-from .output import opened, output_format, write_records
+from .output import opened, output_format, target, write_records
 
 EPILOG = """\
 Examples:
@@ -34,9 +36,15 @@ Examples:
 
   tarot convert old.tarot -o old.jsonl --skip-unreadable
 
-The input's format is recognised from its content. What the output
-format cannot hold (e.g. comments in a TarotClub log) is named in a
-warning.
+The input's format is recognised from its content; the output's comes
+from --to or OUT's name. What the output format cannot hold (e.g.
+comments in a TarotClub log) is named in a warning. OUT is written whole
+or not at all, never over IN.
+
+JSON Lines (.jsonl) is the format for archives: a record a line, read
+and checked a line at a time (and shared among workers by tarot
+validate -j N). A JSON archive document (--to json) is read a record at
+a time too, but only one process can read it.
 """
 
 def convert(
@@ -57,51 +65,58 @@ def convert(
     unless --skip-unreadable is given. On standard output the readable
     deals are written.
     """
-    fmt = output_format(to, output)
     if source != STDIN:
         existing_file(source)
-        if verbose:
-            echo_err(f"{source}: read as {format_name(format_of(source))}")
+    out = target(output, inputs=[source])  # never over the input: refused before reading
+    fmt = output_format(to, out)
+    if verbose and source != STDIN:
+        echo_err(f"{source}: read as {format_name(format_of(source))}")
     color = use_color(sys.stderr)
     unreadable = 0
+    deals = 0
+    status = EXIT_OK
 
     def records() -> Iterator[DealRecord]:
-        nonlocal unreadable
+        nonlocal unreadable, deals, status
         for item in read_path(source):
             for d in item.diagnostics:
                 for line in diagnostic_lines(d, color):
                     echo_err(line)
+            if item.about_file:
+                status = worst(status, exit_status(item.diagnostics))
+                continue
+            deals += 1
             if not item.ok:
                 unreadable += 1
                 continue
             assert item.record is not None
-            if fmt == "tarotclub":
-                from tarotnotation.formats import tarotclub
-
-                lost = tarotclub.dropped(item.record)
-                if lost:
-                    echo_err(f"tarot: warning: deal {item.index}: a TarotClub log cannot hold"
-                             f" {'; '.join(lost)}")
+            lost = fmt.cannot_hold(item.record) if fmt.cannot_hold is not None else []
+            if lost:
+                echo_err(f"tarot: warning: deal {item.index}: {fmt.title} cannot hold"
+                         f" {'; '.join(lost)}")
             yield item.record
 
-    to_file = output not in (None, "-")
+    to_file = out is not None
     try:
-        with opened(output) as fh:
+        with opened(out) as fh:
             count = write_records(records(), fmt, fh)
-            if unreadable and to_file and not skip_unreadable:
+            if to_file and (status or not deals or (unreadable and not skip_unreadable)):
                 raise _IncompleteError
     except ValueError as err:
-        fail(f"cannot write {fmt}: {err}")
+        fail(f"cannot write {fmt.name}: {err}")
     except _IncompleteError:
-        echo_err(f"tarot: {output} not written: {_deals(unreadable)} of {source} could not"
-                 " be read cleanly (see above); --skip-unreadable writes the others")
-        raise typer.Exit(EXIT_FAULTS) from None
+        if unreadable:
+            echo_err(f"tarot: {out} not written: {_deals(unreadable)} of {source} could not"
+                     " be read cleanly (see above); --skip-unreadable writes the others")
+        else:
+            echo_err(f"tarot: {out} not written: no deal was read from {source}")
+        raise typer.Exit(worst(status, EXIT_FAULTS)) from None
     if to_file:
-        echo_err(f"{_deals(count)} written to {output} ({fmt})")
+        echo_err(f"{_deals(count)} written to {out} ({fmt.name})")
     if unreadable:
         echo_err(f"tarot: {_deals(unreadable)} of {source} could not be read cleanly"
                  f" (see above){' and were left out' if to_file else ''}")
-    raise typer.Exit(EXIT_FAULTS if unreadable else EXIT_OK)
+    raise typer.Exit(worst(status, EXIT_FAULTS if unreadable or not deals else EXIT_OK))
 
 
 class _IncompleteError(Exception):

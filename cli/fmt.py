@@ -1,8 +1,12 @@
 """``tarot fmt``: rewrite text-notation files in canonical form, like black or ruff format.
 
 A file is rewritten only when every deal in it reads without an error, and only when
-its canonical text reads back to the same records (formatting never changes a meaning);
-the new text goes to a temporary file in the same folder, renamed over the old one.
+its canonical text reads back to the same records (formatting never changes a meaning).
+Files are read one record at a time (:func:`tarotnotation.notation.canonical.pieces`):
+``--check`` holds one record whatever the file's size, and a rewrite streams the canonical
+text into a temporary file in the same folder, renamed over the file at the end (through
+a symbolic link: the file it points to is rewritten, the link stays), or dropped when the
+file cannot be formatted or is already canonical. ``--diff`` holds the file, to show it.
 """
 
 from __future__ import annotations
@@ -10,27 +14,31 @@ from __future__ import annotations
 import difflib
 import io
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 
-from tarotnotation.archive import STDIN, expand_paths, format_name, format_of
-from tarotnotation.diagnostics import Severity
-from tarotnotation.records import DealRecord
-from tarotnotation.source import ReadDeal
+from tarotnotation import atomic
+from tarotnotation.archive import STDIN, file_fault, walk
+from tarotnotation.diagnostics import Code, Diagnostic, Severity
+from tarotnotation.formats import detect, registry
+from tarotnotation.notation.canonical import Piece, pieces
 
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
+    EXIT_USAGE,
     diagnostic_lines,
+    echo,
     echo_err,
     expand_arguments,
     stdout_bytes,
     use_color,
+    worst,
 )
-from .output import opened
 
 EPILOG = """\
 Examples:
@@ -48,37 +56,32 @@ file with a syntax error is left untouched and reported (exit status 1).
 """
 
 
-@dataclass(frozen=True)
-class Formatted:
-    """A file's text now and in canonical form, or why it cannot be formatted."""
-
-    old: bytes
-    new: bytes | None
-    items: list[ReadDeal]
-
-    @property
-    def changed(self) -> bool:
-        """True when the canonical text differs from the file's."""
-        return self.new is not None and self.new != self.old
+class _Keep(Exception):  # noqa: N818 (not an error: the file is left as it is)
+    """The file is not rewritten: it cannot be formatted, or is already canonical."""
 
 
-def canonical(data: bytes, name: str) -> Formatted:
-    """Read ``data`` and write it back in canonical form; ``new`` is None when a deal
-    cannot be read cleanly or (never expected) the canonical text would read back
-    differently."""
-    from tarotnotation import notation  # (the grammar loads only when text is read)
+@dataclass
+class _Run:
+    """What a run of ``tarot fmt`` found."""
 
-    items = list(notation.read(io.BytesIO(data), name=name))
-    bad = any(item.record is None or any(d.severity is Severity.ERROR
-                                         for d in item.diagnostics) for item in items)
-    if bad:
-        return Formatted(data, None, items)
-    records: list[DealRecord] = [item.record for item in items if item.record is not None]
-    text = notation.dumps(records)
-    again = [item.record for item in notation.reads(text, name=name)]
-    if again != records:
-        return Formatted(data, None, items)
-    return Formatted(data, text.encode("utf-8"), items)
+    check: bool
+    diff: bool
+    color: bool
+    changed: int = 0
+    unchanged: int = 0
+    broken: int = 0
+    deals: int = 0
+    skipped: int = 0
+    """Files of another format, left alone."""
+    status: int = EXIT_OK
+    notes: list[Diagnostic] = field(default_factory=list)
+
+    def note(self, d: Diagnostic) -> None:
+        """Print what is said of a file (F codes) and count its exit status."""
+        for line in diagnostic_lines(d, self.color):
+            echo_err(line)
+        if d.code is not Code.NO_DEAL:
+            self.status = worst(self.status, EXIT_USAGE)
 
 
 def fmt(
@@ -94,58 +97,138 @@ def fmt(
 ) -> None:
     """Rewrite records in the canonical form of the text notation."""
     args = expand_arguments(paths)
-    color = use_color(sys.stderr)
-    changed = unchanged = broken = 0
+    run = _Run(check, diff, use_color(sys.stderr))
     for arg in args:
         named = arg == STDIN or not Path(arg).is_dir()
-        for path in expand_paths([arg]):
-            name = str(path)
-            if name != STDIN and path.suffix.lower() != ".tarot":
-                kind = format_of(path)
-                if kind != "tarot":
-                    if named:
-                        echo_err(f"tarot: {name}: left alone: it is {format_name(kind)},"
-                                 " not the text notation")
-                    continue
-            data = sys.stdin.buffer.read() if name == STDIN else path.read_bytes()
-            result = canonical(data, "<stdin>" if name == STDIN else name)
-            if result.new is None:
-                broken += 1
-                for item in result.items:
-                    for d in item.diagnostics:
-                        for line in diagnostic_lines(d, color):
-                            echo_err(line)
-                echo_err(f"tarot: {name}: not formatted: it cannot be read cleanly"
-                         " (left untouched)")
-                if name == STDIN and not (check or diff):
-                    stdout_bytes(data)
-                continue
-            if not result.changed:
-                unchanged += 1
-                if name == STDIN and not (check or diff):
-                    stdout_bytes(data)
-                continue
-            changed += 1
-            if diff:
-                old = result.old.decode("utf-8", errors="replace").splitlines(keepends=True)
-                new = result.new.decode("utf-8").splitlines(keepends=True)
-                typer.echo("".join(difflib.unified_diff(old, new, fromfile=name,
-                                                        tofile=f"{name} (formatted)")),
-                           nl=False)
-            elif check:
-                typer.echo(f"would reformat {name}")
-            elif name == STDIN:
-                stdout_bytes(result.new)
+        for item in walk([arg]):
+            if isinstance(item, Diagnostic):
+                run.note(item)
+            elif str(item) == STDIN:
+                _format_stdin(run)
             else:
-                with opened(name) as fh:
-                    fh.write(result.new)
-                echo_err(f"reformatted {name}")
+                _format_file(run, item, named)
     if not quiet and (len(args) != 1 or args[0] != STDIN):
         verb = "would be reformatted" if check or diff else "reformatted"
-        parts = [f"{changed} file{'s' if changed != 1 else ''} {verb}",
-                 f"{unchanged} unchanged"]
-        if broken:
-            parts.append(f"{broken} not formatted (errors)")
+        parts = [f"{run.changed} file{'s' if run.changed != 1 else ''} {verb}",
+                 f"{run.unchanged} unchanged"]
+        if run.broken:
+            parts.append(f"{run.broken} not formatted (errors)")
         echo_err(", ".join(parts))
-    failed = broken > 0 or ((check or diff) and changed > 0)
-    raise typer.Exit(EXIT_FAULTS if failed else EXIT_OK)
+    nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
+    failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing
+    raise typer.Exit(worst(run.status, EXIT_FAULTS if failed else EXIT_OK))
+
+
+def _format_stdin(run: _Run) -> None:
+    """Standard input to standard output (held: it cannot be read twice)."""
+    data = sys.stdin.buffer.read()
+    found = list(pieces(io.BytesIO(data), "<stdin>"))
+    if not _judge(run, "<stdin>", found, data):
+        if not (run.check or run.diff):
+            stdout_bytes(data)
+        return
+    new = b"".join(p.new or b"" for p in found)
+    _count(run, "<stdin>", data, new)
+    if not (run.check or run.diff):
+        stdout_bytes(new)
+
+
+def _format_file(run: _Run, path: Path, named: bool) -> None:
+    """One file: checked, shown as a diff, or rewritten (whole, through symbolic links)."""
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            kind, stream = detect.detected(fh, suffix=path.suffix)
+            if kind is not registry.DEFAULT and path.suffix.lower() != ".tarot":
+                run.skipped += 1
+                if named:
+                    echo_err(f"tarot: {name}: left alone: it is {kind.title}, not the text"
+                             " notation")
+                return
+            if run.diff:
+                found = list(pieces(stream, name))
+                old = b"".join(p.old for p in found)
+                if _judge(run, name, found, old):
+                    new = b"".join(p.new or b"" for p in found)
+                    _count(run, name, old, new)
+                return
+            if run.check:
+                _judge_stream(run, name, pieces(stream, name), None)
+                return
+            try:
+                with atomic.writing(path) as out:
+                    if _judge_stream(run, name, pieces(stream, name), out):
+                        echo_err(f"reformatted {name}")
+                        return
+                    raise _Keep
+            except _Keep:
+                pass
+    except OSError as err:
+        run.note(file_fault(name, err))
+
+
+def _judge_stream(run: _Run, name: str, found: Iterator[Piece], out: IO[bytes] | None
+                  ) -> bool:
+    """Go through a file's records (writing the canonical text to ``out``); True when the
+    file is changed and can be rewritten."""
+    changed = False
+    bad: list[Piece] = []
+    count = 0
+    for piece in found:
+        count += 1
+        if piece.new is None:
+            bad.append(piece)
+            continue
+        changed |= piece.changed
+        if out is not None and not bad:
+            out.write(piece.new)
+    if not _verdict(run, name, count, bad):
+        return False
+    if changed:
+        run.changed += 1
+        if run.check:
+            echo(f"would reformat {name}")
+    else:
+        run.unchanged += 1
+    return changed
+
+
+def _judge(run: _Run, name: str, found: list[Piece], old: bytes) -> bool:
+    """Whether a file held whole can be formatted (its faults printed when not)."""
+    return _verdict(run, name, len(found), [p for p in found if p.new is None])
+
+
+def _verdict(run: _Run, name: str, count: int, bad: list[Piece]) -> bool:
+    run.deals += count
+    if not count:
+        run.note(Diagnostic.make(Code.NO_DEAL, "no deal in this file: it is empty or blank",
+                                 file=name))
+    if bad:
+        run.broken += 1
+        for piece in bad:
+            for d in piece.item.diagnostics:
+                if d.severity is Severity.ERROR or piece.item.record is None:
+                    for line in diagnostic_lines(d, run.color):
+                        echo_err(line)
+        echo_err(f"tarot: {name}: not formatted: it cannot be read cleanly (left untouched)")
+        return False
+    return True
+
+
+def _count(run: _Run, name: str, old: bytes, new: bytes) -> None:
+    if new == old:
+        run.unchanged += 1
+        return
+    run.changed += 1
+    _show_change(run, name, old, new)
+
+
+def _show_change(run: _Run, name: str, old: bytes, new: bytes) -> None:
+    if run.diff:
+        before = old.decode("utf-8", errors="replace").splitlines(keepends=True)
+        after = new.decode("utf-8").splitlines(keepends=True)
+        for line in difflib.unified_diff(before, after, fromfile=name,
+                                         tofile=f"{name} (formatted)"):
+            echo(line.rstrip("\n"))
+    elif run.check:
+        echo(f"would reformat {name}")

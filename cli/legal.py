@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
-from tarotnotation.archive import STDIN, read_path
+from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.replay import legal_moves
 
-from .common import diagnostic_lines, existing_file, fail
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    diagnostic_lines,
+    echo,
+    echo_err,
+    existing_file,
+    exit_status,
+    fail,
+    use_color,
+    worst,
+)
 
 EPILOG = """\
 Examples:
@@ -17,11 +29,14 @@ Examples:
   tarot legal examples/faulty/revoke.tarot --trick 3 --card 1
 
   tarot legal club.tarot --deal 2 --trick 18 --card 0
+
+Exit status 1 when the deal holds an error (the answer is still given, as
+far as the record allows).
 """
 
 
 def legal(
-    path: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
+    path: Annotated[str, typer.Argument(metavar="FILE", help="A record file, or -.")],
     trick: Annotated[int, typer.Option("--trick", "-t", min=1,
                                        help="Trick number (1-based).")],
     card: Annotated[int, typer.Option("--card", "-c", min=0,
@@ -32,30 +47,49 @@ def legal(
     """The legal cards at a point of a recorded deal, and why the others are not."""
     if path != STDIN:
         existing_file(path)
-    record = None
+    color = use_color(sys.stderr)
+    status = EXIT_OK
+    found = None
+    total = 0
     for item in read_path(path):
+        if item.about_file:
+            for d in item.diagnostics:
+                for line in diagnostic_lines(d, color):
+                    echo_err(line)
+            status = worst(status, exit_status(item.diagnostics))
+            continue
+        total += 1
         if item.index == deal:
             for d in item.diagnostics:
-                for line in diagnostic_lines(d, False):
-                    typer.echo(line, err=True)
+                for line in diagnostic_lines(d, color):
+                    echo_err(line)
             if item.record is None:
-                fail(f"{path}: deal {deal} cannot be read")
-            record = item.record
+                echo_err(f"tarot: {path}: deal {deal} cannot be read")
+                raise typer.Exit(worst(status, EXIT_FAULTS))
+            found = item
             break
-    if record is None:
+    if found is None or found.record is None:
+        if not total:  # nothing to ask about: the file's fault, not the question's
+            raise typer.Exit(worst(status, EXIT_FAULTS))
         fail(f"{path}: no deal number {deal}")
     try:
-        pos = legal_moves(record, trick, card)
+        pos = legal_moves(found.record, trick, card)
     except ValueError as err:
         fail(str(err))
-    typer.echo(f"Trick {pos.trick}, {pos.seat} to play after"
-               f" {' '.join(c.code for c in pos.played) or '(leads)'}")
-    typer.echo(f"  holds:  {pos.hand}{'' if pos.exact else '  (known part of the hand)'}")
-    typer.echo(f"  legal:  {pos.legal}")
+    echo(f"Trick {pos.trick}, {pos.seat} to play after"
+         f" {' '.join(c.code for c in pos.played) or '(leads)'}")
+    echo(f"  holds:  {pos.hand}{'' if pos.exact else '  (known part of the hand)'}")
+    echo(f"  legal:  {pos.legal}")
     illegal = pos.hand - pos.legal
     if illegal:
         first = next(iter(illegal))
         why = pos.constraint.explain(first)
-        typer.echo(f"  not:    {illegal}")
+        echo(f"  not:    {illegal}")
         if why is not None:
-            typer.echo(f"  why:    {why.code.value} {why.code.slug}: {why.message}")
+            echo(f"  why:    {why.code.value} {why.code.slug}: {why.message}")
+    rep = check_deal(found, path).replay
+    errors = 0 if rep is None else len(rep.errors)
+    if errors:
+        echo_err(f"tarot: note: deal {deal} holds {errors} error{'s' if errors != 1 else ''}"
+                 f" (tarot validate {path} lists them)")
+    raise typer.Exit(worst(status, EXIT_FAULTS if errors else EXIT_OK))

@@ -14,7 +14,7 @@ from tarotnotation.simulate import random_deal
 
 from .common import echo_err, fail, ruleset_spec
 from .options import OutOpt, RulesOpt, SetOpt, ToOpt
-from .output import opened, output_format, write_records
+from .output import opened, output_format, target, write_records
 
 EPILOG = """\
 Examples:
@@ -41,9 +41,10 @@ def new(
     sets: SetOpt = None,
 ) -> None:
     """Random complete legal deals: hands, auction, écart, play, score."""
-    fmt = output_format(to, output)
-    if fmt == "tarotclub" and count > 1:
-        fail("a TarotClub file holds one deal: use --count 1")
+    out = target(output)
+    fmt = output_format(to, out)
+    if fmt.one_deal and count > 1:
+        fail(f"{fmt.title} holds one deal: use --count 1")
     spec = ruleset_spec(rules, sets)
     ruleset = Ruleset.from_spec(spec) if spec is not None else None
     rng = random.Random(seed)
@@ -53,7 +54,7 @@ def new(
             record = random_deal(rng, players, ruleset=ruleset)
             yield record.model_copy(update={"tags": (*record.tags, ("Deal", str(i)))})
 
-    with opened(output) as fh:
+    with opened(out) as fh:
         written = write_records(records(), fmt, fh)
-    if output not in (None, "-"):
-        echo_err(f"{written} deal{'s' if written != 1 else ''} written to {output} ({fmt})")
+    if out is not None:
+        echo_err(f"{written} deal{'s' if written != 1 else ''} written to {out} ({fmt.name})")

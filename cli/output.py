@@ -1,116 +1,111 @@
-"""Writing records: the output format from ``--to`` or the file's name, files replaced
-atomically, standard output when no file is named."""
+"""Writing: where (a file, or standard output for ``-`` or nothing), in which format
+(``--to``, else the output's name), never over an input, whole or not at all.
+
+Every command that writes a file goes through :func:`target` (checked before anything is
+read or written) and :func:`opened` (the file replaced whole, by
+:func:`tarotnotation.atomic.writing`, or standard output). The format of records comes from
+the registry (:mod:`tarotnotation.formats.registry`), never from a table here.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import io
-import itertools
 import os
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Final
 
+from tarotnotation import atomic
+from tarotnotation.formats import registry
 from tarotnotation.records import DealRecord
 
-from .common import fail
+from .common import STDIN, fail
 
-#: What ``--to`` accepts.
-WRITE_FORMATS: Final = ("tarot", "json", "jsonl", "tarotclub")
-_BY_SUFFIX: Final = {".tarot": "tarot", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+#: The path that names standard output.
+STDOUT: Final = "-"
+#: What ``--to`` accepts (the text notation first).
+WRITE_FORMATS: Final = tuple(sorted(registry.names(writable=True),
+                                    key=lambda name: (name != registry.DEFAULT.name, name)))
 
 
-def output_format(to: str | None, out: str | None, default: str = "tarot") -> str:
-    """The format to write: ``--to`` if given, else from the output file's extension,
-    else ``default`` (standard output). Unknown names are usage errors."""
+def target(out: str | None, *, inputs: Iterable[str | Path] = ()) -> str | None:
+    """``out`` as a place to write: None for standard output (``-`` or left out).
+
+    A usage error (exit status 2), before anything is read or written, when ``out`` is a
+    folder, when its folder does not exist, or when it is one of the ``inputs`` (the same
+    file, whether named by the same path, a hard link or a symbolic link).
+    """
+    if out is None or out == STDOUT:
+        return None
+    path = Path(out)
+    real = atomic.target_of(path)
+    if real.is_dir():
+        fail(f"{out}: is a folder: name a file to write")
+    if not real.parent.is_dir():
+        fail(f"{out}: no such folder: {real.parent}")
+    for given in inputs:
+        if str(given) != STDIN and same_file(path, given):
+            what = "" if str(given) == out else f" (it is {given})"
+            fail(f"{out}: this is one of the inputs{what}: it would be written over;"
+                 " write to another file")
+    return out
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name the same file (its device and inode, links followed)."""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except OSError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def output_format(to: str | None, out: str | None, default: str = "tarot") -> registry.Format:
+    """The format to write records in: ``--to`` if given, else the one the output file's
+    name says (``.tarot``, ``.json``, ``.jsonl``…), else ``default`` (standard output).
+    A name that says no format, or a format that cannot be written, is a usage error: what
+    is written always matches the name, unless ``--to`` asks otherwise."""
     if to is not None:
-        fmt = to.strip().lower()
-        if fmt not in WRITE_FORMATS:
-            fail(f"--to {to}: unknown format: expected {', '.join(WRITE_FORMATS[:-1])}"
-                 f" or {WRITE_FORMATS[-1]}")
+        try:
+            fmt = registry.get(to)
+        except registry.UnknownFormatError:
+            fmt = None
+        if fmt is None or fmt.write is None:
+            fail(f"--to {to}: unknown format: expected {registry.listed(WRITE_FORMATS)}")
         return fmt
-    if out is None or out == "-":
-        return default
-    guessed = _BY_SUFFIX.get(Path(out).suffix.lower())
-    if guessed is None:
-        fail(f"{out}: cannot tell the format from the name: give --to")
-    return guessed
+    if out is None or out == STDOUT:
+        return registry.get(default)
+    named = registry.by_suffix(out)
+    if named is None:
+        fail(f"{out}: cannot tell the format from the name: give --to"
+             f" ({registry.listed(WRITE_FORMATS)})")
+    if named.write is None:
+        fail(f"{out}: {named.title} cannot be written: give --to")
+    return named
 
 
 @contextlib.contextmanager
 def opened(out: str | None) -> Iterator[IO[bytes]]:
     """A binary stream to write to: standard output for None or ``-``; otherwise a
     temporary file in the target's folder, renamed over the target only when the block
-    ends without an exception (a failed write never leaves a truncated file)."""
-    if out is None or out == "-":
+    ends without an exception (:func:`tarotnotation.atomic.writing`)."""
+    if out is None or out == STDOUT:
         sys.stdout.flush()
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    target = Path(out)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        fail(f"{out}: no such folder: {folder}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o777)
-        else:
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with atomic.writing(out) as fh:
+        yield fh
 
 
-def write_records(records: Iterable[DealRecord], fmt: str, fh: IO[bytes]) -> int:
+def write_records(records: Iterable[DealRecord], fmt: registry.Format, fh: IO[bytes]) -> int:
     """Write records in ``fmt`` as they come (constant memory); returns the count.
 
     ``json`` writes one record as one indented object and several as an archive
-    document; ``tarotclub`` holds one deal (more raise ``ValueError``).
+    document; a format that holds one deal (TarotClub) raises ``ValueError`` at the
+    second.
     """
-    if fmt == "tarot":
-        from tarotnotation import notation
-
-        text = io.TextIOWrapper(fh, encoding="utf-8", newline="\n", write_through=True)
-        counted = _Counted(records)
-        try:
-            notation.dump(counted, text)
-            text.flush()
-        finally:
-            text.detach()
-        return counted.count
-    if fmt == "tarotclub":
-        from tarotnotation.formats import tarotclub
-
-        return tarotclub.write(records, fh)
-    from tarotnotation.formats import json as json_format
-
-    if fmt == "json":
-        it = iter(records)
-        first = list(itertools.islice(it, 2))
-        if len(first) == 1:
-            json_format.dump(first[0], fh, indent=True)
-            return 1
-        return json_format.write(itertools.chain(first, it), fh, lines=False)
-    return json_format.write(records, fh, lines=True)
-
-
-class _Counted:
-    """An iterable that counts what was taken from it."""
-
-    def __init__(self, items: Iterable[DealRecord]) -> None:
-        self.items = items
-        self.count = 0
-
-    def __iter__(self) -> Iterator[DealRecord]:
-        for item in self.items:
-            self.count += 1
-            yield item
+    if fmt.write is None:  # (output_format refuses these)
+        raise ValueError(f"{fmt.title} cannot be written")
+    return fmt.write(records, fh)

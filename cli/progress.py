@@ -14,6 +14,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from .terminal import safe
+
 #: Seconds of work before a bar is drawn (``TAROT_PROGRESS_DELAY`` changes it, for tests).
 DELAY: Final = 1.0
 
@@ -26,7 +28,8 @@ def wanted() -> bool:
 
 
 class FileProgress:
-    """Progress through a list of files, measured in bytes, with the count of deals."""
+    """Progress through a list of files, measured in bytes read (the files done, and the
+    offset reached in the current one), with the count of deals."""
 
     def __init__(self, files: list[str], *, enabled: bool | None = None) -> None:
         self.enabled = wanted() if enabled is None else enabled
@@ -54,8 +57,10 @@ class FileProgress:
         if self.bar is not None:
             self.bar.stop()  # type: ignore[attr-defined]
 
-    def reached(self, file: str) -> None:
-        """One more deal, of ``file`` (the files before it are done)."""
+    def reached(self, file: str, offset: int | None = None) -> None:
+        """One more deal (or a note on a file), of ``file``, starting ``offset`` bytes in
+        (the files before it are done): the bar counts bytes read, so that a single big
+        file shows its progress and the time left."""
         if not self.enabled:
             return
         self.deals += 1
@@ -70,11 +75,12 @@ class FileProgress:
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
             bar = Progress(TextColumn("validating"), BarColumn(), TimeRemainingColumn(),
-                           TextColumn("{task.description}"),
+                           TextColumn("{task.description}", markup=False),
                            console=Console(stderr=True), transient=True)
             self.task = bar.add_task("", total=self.total)
             bar.start()
             self.bar = bar
         if self.bar is not None:
-            self.bar.update(self.task, completed=self.done,  # type: ignore[attr-defined]
-                            description=f"{self.deals} deals · {Path(file).name}")
+            within = min(offset or 0, self.sizes.get(file, 0))
+            self.bar.update(self.task, completed=self.done + within,  # type: ignore[attr-defined]
+                            description=safe(f"{self.deals} deals · {Path(file).name}"))

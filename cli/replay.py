@@ -32,14 +32,19 @@ from .common import (
     checked_spec,
     diagnostic_lines,
     echo_err,
+    echo_styled,
     existing_file,
+    exit_status,
     fail,
     ruleset_spec,
+    safe,
     severity_color,
     style,
     use_color,
+    worst,
 )
 from .options import ForceOpt, RulesOpt, SetOpt
+from .terminal import ljust, width
 
 EPILOG = """\
 Examples:
@@ -60,8 +65,9 @@ class View:
         self.lines: list[str] = []
 
     def add(self, text: str = "", **how: object) -> None:
-        """One line."""
-        self.lines.append(style(text, self.color, **how) if how else text)
+        """One line, made safe for a terminal (a tag or a comment may hold control
+        characters: they are shown escaped)."""
+        self.lines.append(style(text, self.color, **how))
 
     def head(self, text: str) -> None:
         """A section title."""
@@ -120,12 +126,12 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) 
         hands, title = dict(rep.hands), "Hands (at the first card, from the play)"
     if hands or record.chien is not None:
         v.head(title if hands else "Chien")
-        width = max(len(names[s]) for s in ids)
+        column = max(width(safe(names[s])) for s in ids)
         for seat in ids:
             if seat in hands:
-                v.add(f"  {names[seat]:<{width}}  {hands[seat]}")
+                v.add(f"  {ljust(safe(names[seat]), column)}  {hands[seat]}")
         if record.chien is not None:
-            v.add(f"  {'chien':<{width}}  {record.chien}")
+            v.add(f"  {ljust('chien', column)}  {record.chien}")
         v.faults(at.get(("chien", None, None), []), "  ")
 
     if record.auction:
@@ -237,15 +243,22 @@ def replay_cmd(
         existing_file(path)
     color = use_color(sys.stdout)
     faulty = False
+    status = EXIT_OK
     shown = 0
     total = 0
     for item in read_path(path):
+        if item.about_file:  # the file cannot be read, or holds no deal
+            for d in item.diagnostics:
+                for line in diagnostic_lines(d, use_color(sys.stderr)):
+                    echo_err(line)
+            status = worst(status, exit_status(item.diagnostics))
+            continue
         total += 1
         if deal is not None and item.index != deal:
             continue
         for d in item.diagnostics:
             for line in diagnostic_lines(d, color):
-                typer.echo(line)
+                echo_styled(line)
             faulty |= d.severity is Severity.ERROR
         if item.record is None:
             continue
@@ -253,15 +266,13 @@ def replay_cmd(
                          forced, default_ruleset=default).replay
         assert rep is not None
         if shown:
-            typer.echo("")
+            echo_styled("")
         for line in render(item.index, rep.record, rep, color=color):
-            typer.echo(line)
+            echo_styled(line)
         shown += 1
         faulty |= not rep.ok
         if deal is not None:
             break
-    if deal is not None and not shown and not faulty:
+    if deal is not None and not shown and not faulty and total:
         fail(f"{path}: no deal number {deal} (the file holds {total})")
-    if not total:
-        echo_err(f"tarot: {path}: no deal found")
-    raise typer.Exit(EXIT_FAULTS if faulty else EXIT_OK)
+    raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))

@@ -16,9 +16,9 @@ from typing import IO, Any, Final
 import orjson
 
 from tarotnotation.archive import CheckedDeal
-from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.diagnostics import IO_CODES, Code, Diagnostic, Severity
 
-from .common import diagnostic_lines, style
+from .common import EXIT_FAULTS, EXIT_OK, EXIT_USAGE, diagnostic_lines, safe, style, worst
 
 FORMATS: Final = ("text", "json", "jsonl", "github", "junit")
 
@@ -37,9 +37,25 @@ class Tally:
     errors: int = 0
     warnings: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
+    unreadable: int = 0
+    """Paths and files that could not be read (F001–F004)."""
+    empty: int = 0
+    """Files with no deal (F005)."""
 
     def add(self, checked: CheckedDeal) -> None:
-        """Count one deal."""
+        """Count one deal, or what is said of a file (it cannot be read, it is empty)."""
+        if checked.about_file:
+            for d in checked.diagnostics:
+                self.by_code[f"{d.code.value} {d.code.slug}"] += 1
+                if d.code in IO_CODES:
+                    self.unreadable += 1
+                elif d.code is Code.NO_DEAL:
+                    self.empty += 1
+                if d.severity is Severity.ERROR:
+                    self.errors += 1
+                else:
+                    self.warnings += 1
+            return
         self.files.add(checked.file)
         self.deals += 1
         if not checked.diagnostics:  # most deals: valid, nothing more to count
@@ -58,17 +74,33 @@ class Tally:
             self.by_code[f"{d.code.value} {d.code.slug}"] += 1
 
     def failed(self, strict: bool) -> bool:
-        """True when the run must exit 1: an error, or a warning under ``strict``."""
-        return self.errors > 0 or (strict and self.warnings > 0)
+        """True when the run found faults: an error, a warning under ``strict``, or no
+        deal read at all."""
+        return self.errors > 0 or (strict and self.warnings > 0) or self.deals == 0
+
+    def status(self, strict: bool) -> int:
+        """The exit status: 2 when a path or file could not be read, 1 for faults (an
+        error, a warning under ``strict``, no deal read at all), else 0."""
+        return worst(EXIT_USAGE if self.unreadable else EXIT_OK,
+                     EXIT_FAULTS if self.failed(strict) else EXIT_OK)
 
     def line(self) -> str:
         """The summary in words."""
         files = f"{len(self.files)} file{'s' if len(self.files) != 1 else ''}"
-        return (f"{self.deals} deal{'s' if self.deals != 1 else ''} read from {files}:"
+        line = (f"{self.deals} deal{'s' if self.deals != 1 else ''} read from {files}:"
                 f" {self.valid} valid, {self.with_errors} with errors,"
                 f" {self.with_warnings} with warnings"
                 f" ({self.errors} error{'s' if self.errors != 1 else ''},"
                 f" {self.warnings} warning{'s' if self.warnings != 1 else ''})")
+        notes = []
+        if self.unreadable:
+            notes.append(f"{self.unreadable} path{'s' if self.unreadable != 1 else ''}"
+                         " could not be read")
+        if self.empty:
+            notes.append(f"{self.empty} file{'s' if self.empty != 1 else ''} with no deal")
+        if not self.deals:
+            notes.append("no deal read")
+        return "; ".join([line, *notes])
 
     def to_dict(self) -> dict[str, Any]:
         """The summary for machines."""
@@ -80,13 +112,17 @@ class Tally:
             "with_warnings": self.with_warnings,
             "errors": self.errors,
             "warnings": self.warnings,
+            "unreadable": self.unreadable,
+            "empty_files": self.empty,
             "by_code": dict(self.by_code.most_common()),
         }
 
 
 def deal_dict(checked: CheckedDeal) -> dict[str, Any]:
-    """One checked deal for machines: file, deal, valid, status, scores, diagnostics."""
-    out: dict[str, Any] = {"file": checked.file, "deal": checked.index,
+    """One checked deal for machines: file, deal, valid, status, scores, diagnostics
+    (what is said of a file itself has ``"deal": null``)."""
+    out: dict[str, Any] = {"file": checked.file,
+                           "deal": None if checked.about_file else checked.index,
                            "valid": checked.errors == 0}
     if checked.status is not None:
         out["status"] = checked.status.value
@@ -166,7 +202,7 @@ class JsonReport(Reporter):
 
 
 def _gh_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return safe(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _gh_property(text: str) -> str:
@@ -222,7 +258,7 @@ class JunitReport(Reporter):
 
     def _suite(self, file: str) -> ET.Element:
         if self.suite is None or self.suite_file != file:
-            self.suite = ET.SubElement(self.root, "testsuite", name=file, tests="0",
+            self.suite = ET.SubElement(self.root, "testsuite", name=safe(file), tests="0",
                                        failures="0", errors="0", skipped="0")
             self.suite_file = file
         return self.suite
@@ -231,8 +267,8 @@ class JunitReport(Reporter):
         """Add the deal's test case."""
         suite = self._suite(checked.file)
         suite.set("tests", str(int(suite.get("tests", "0")) + 1))
-        case = ET.SubElement(suite, "testcase", classname=checked.file,
-                             name=f"deal {checked.index}")
+        case = ET.SubElement(suite, "testcase", classname=safe(checked.file),
+                             name="the file" if checked.about_file else f"deal {checked.index}")
         failing = [d for d in checked.diagnostics
                    if d.severity is Severity.ERROR or self.strict]
         others = [d for d in checked.diagnostics if d not in failing]
@@ -240,12 +276,12 @@ class JunitReport(Reporter):
             suite.set("failures", str(int(suite.get("failures", "0")) + 1))
             first = failing[0]
             failure = ET.SubElement(case, "failure", type=first.code.value,
-                                    message=f"{first.code.value} {first.code.slug}:"
-                                            f" {first.message}")
+                                    message=safe(f"{first.code.value} {first.code.slug}:"
+                                                 f" {first.message}"))
             failure.text = "\n".join("\n".join(diagnostic_lines(d, False)) for d in failing)
         if others:
             out = ET.SubElement(case, "system-out")
-            out.text = "\n".join(str(d) for d in others)
+            out.text = "\n".join(safe(str(d)) for d in others)
 
     def finish(self, tally: Tally) -> None:
         """Print the XML document."""

@@ -19,12 +19,18 @@ from .common import (
     EXIT_OK,
     checked_spec,
     diagnostic_lines,
+    echo_err,
+    echo_styled,
+    exit_status,
     expand_arguments,
     ruleset_spec,
+    safe,
     style,
     use_color,
+    worst,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .terminal import ljust, rjust, width
 
 EPILOG = """\
 Examples:
@@ -128,34 +134,34 @@ class Sheet:
 
     def print(self) -> None:
         """The sheet: a header, a row per deal with the running totals, the totals."""
-        head = [*_HEAD, *self.seats]
-        widths = [len(h) for h in head]
+        head = [*_HEAD, *(safe(s) for s in self.seats)]
+        widths = [width(h) for h in head]
         for cells, _, _ in self.rows:
             for i, cell in enumerate(cells):
-                widths[i] = max(widths[i], len(cell))
+                widths[i] = max(widths[i], width(safe(cell)))
         for i in range(len(_HEAD), len(head)):
             widths[i] = max(6, widths[i])
 
         def line(cells: list[str]) -> str:
-            out = [cell.rjust(widths[i]) if i in _RIGHT or i >= len(_HEAD)
-                   else cell.ljust(widths[i]) for i, cell in enumerate(cells)]
+            out = [rjust(safe(cell), widths[i]) if i in _RIGHT or i >= len(_HEAD)
+                   else ljust(safe(cell), widths[i]) for i, cell in enumerate(cells)]
             return "  " + "  ".join(out).rstrip()
 
         def totals(running: dict[str, int]) -> list[str]:
             return [f"{running[s]:+d}" if s in running else "" for s in self.seats]
 
-        typer.echo(style(self.file, self.color, bold=True)
-                   + f"  (score: the taker's for the deal; {' '.join(self.seats)}:"
-                   " running totals)" * bool(self.seats))
-        typer.echo(style(line(head), self.color, bold=True))
+        echo_styled(style(self.file, self.color, bold=True)
+                    + safe(f"  (score: the taker's for the deal; {' '.join(self.seats)}:"
+                           " running totals)" * bool(self.seats)))
+        echo_styled(style(line(head), self.color, bold=True))
         for cells, running, notes in self.rows:
-            typer.echo(line(cells + totals(running)))
+            echo_styled(line(cells + totals(running)))
             for note in notes:
-                typer.echo(f"      {note}")
+                echo_styled(f"      {note}")
         total = sum(self.running.values())
         check = "zero-sum" if total == 0 else f"sum {total:+d}: NOT zero-sum"
         last = ["", "total", "", "", "", "", "", "", *totals(self.running)]
-        typer.echo(style(line(last), self.color, bold=True) + f"   ({check})")
+        echo_styled(style(line(last), self.color, bold=True) + f"   ({check})")
 
 
 def score(
@@ -174,10 +180,24 @@ def score(
     files = expand_arguments(paths)
     color = output_format is ScoreFormat.TEXT and use_color(sys.stdout)
     failed = False
+    status = EXIT_OK
+    deals = 0
     sheet: Sheet | None = None
     running: dict[str, int] = {}
     current: str | None = None
     for checked in check_paths(files, ruleset=forced, default_ruleset=default):
+        status = worst(status, exit_status(checked.diagnostics))
+        if checked.about_file:  # a path that cannot be read, a file with no deal
+            if output_format is ScoreFormat.JSON:
+                sys.stdout.write(orjson.dumps({
+                    "file": checked.file, "deal": None,
+                    "violations": [d.to_dict() for d in checked.diagnostics]}).decode() + "\n")
+            else:
+                for d in checked.diagnostics:
+                    for line in diagnostic_lines(d, use_color(sys.stderr)):
+                        echo_err(line)
+            continue
+        deals += 1
         failed |= checked.errors > 0
         if output_format is ScoreFormat.JSON:
             if checked.file != current:
@@ -192,9 +212,9 @@ def score(
         if sheet is None or sheet.file != checked.file:
             if sheet is not None:
                 sheet.print()
-                typer.echo("")
+                echo_styled("")
             sheet = Sheet(checked.file, color)
         failed |= not sheet.add(checked)
     if sheet is not None:
         sheet.print()
-    raise typer.Exit(EXIT_FAULTS if failed else EXIT_OK)
+    raise typer.Exit(worst(status, EXIT_FAULTS if failed or not deals else EXIT_OK))

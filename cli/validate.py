@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -11,23 +15,21 @@ from typing import IO, Annotated
 
 import typer
 
-from tarotnotation.archive import check_paths, expand_paths, format_name, format_of
+from tarotnotation.archive import check_paths, format_name, format_of, walk
 from tarotnotation.diagnostics import Code
+from tarotnotation.formats import registry
 
 from .common import (
-    EXIT_FAULTS,
-    EXIT_OK,
-    EXIT_USAGE,
     STDIN,
     checked_spec,
     echo_err,
     expand_arguments,
     fail,
     ruleset_spec,
-    unopenable,
     use_color,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .output import opened, target
 from .progress import FileProgress
 from .report import Tally, reporter
 
@@ -60,14 +62,25 @@ Examples:
   tarot validate sheets/ --ignore D103 --ignore R1
 
 Exit status: 0 when no deal has an error (nor a warning, with --strict),
-1 when one has, 2 for a usage or I/O error (after reading the rest).
+1 when one has or no deal was read at all, 2 when a path or a file
+cannot be read (after the others were checked) or for a usage error,
+130 when interrupted. -o names the report's file (its format from the
+name: .json, .jsonl, .xml for JUnit, else text); it is written whole or
+not at all, and never over one of the files checked.
 """
+
+#: The report format an output file's name implies, when --format is not given.
+_REPORT_BY_SUFFIX = {".json": OutputFormat.JSON, ".jsonl": OutputFormat.JSONL,
+                     ".ndjson": OutputFormat.JSONL, ".xml": OutputFormat.JUNIT}
+
 
 def validate(
     paths: PathsArg,
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="Report format.",
-                                   case_sensitive=False)] = OutputFormat.TEXT,
+        OutputFormat | None, typer.Option(
+            "--format", "-f", case_sensitive=False, show_default=False,
+            help="Report format [default: text, or from the name of -o FILE: .json,"
+            " .jsonl, .xml for junit].")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="Text format: only the summary.")] = False,
@@ -82,8 +95,10 @@ def validate(
     ignore: Annotated[list[str] | None, typer.Option(
         "--ignore", metavar="CODE", help="Leave out diagnostics with this code or code"
         " prefix, e.g. D103 or R1 (repeatable; see `tarot codes`).")] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE",
-                                                help="Write the report to FILE.")] = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="Write the report to FILE (written whole or not at all; - for standard"
+        " output).")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="Say which format each file is read as"
                                           " (on standard error).")] = False,
@@ -98,48 +113,66 @@ def validate(
     forced = checked_spec(force, "--ruleset")
     ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
-    if args.count(STDIN) > 1:
-        fail("standard input ('-') can be named only once")
     if jobs == 0:
         jobs = os.cpu_count() or 1
-    files = [str(p) for p in expand_paths(args)]
-    if not files:
+    items = list(walk(args))
+    files = [str(p) for p in items if isinstance(p, Path)]
+    out = target(output, inputs=files)  # never over an input: refused before any reading
+    fmt = _report_format(output_format, out)
+    if not items:
         echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
     if verbose:
         for f in files:
-            kind = "the format its content shows" if f == STDIN else _format_of(f)
-            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {kind}")
-    broken = unopenable(files)
-    sink: IO[str] = sys.stdout
-    if output is not None:
-        try:
-            sink = output.open("w", encoding="utf-8")
-        except OSError as err:
-            fail(f"{output}: cannot write: {err.strerror or err}")
-    try:
-        report = reporter(output_format.value, color=output is None and use_color(sys.stdout),
+            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {_format_of(f)}")
+    with _report_file(out) as sink:
+        report = reporter(fmt.value, color=out is None and use_color(sys.stdout),
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)
         tally = Tally()
         with FileProgress(files) as progress:
-            for checked in check_paths(files, jobs=jobs, ruleset=forced,
+            for checked in check_paths(items, jobs=jobs, ruleset=forced,
                                        default_ruleset=default, keep=False):
-                progress.reached(checked.file)
+                progress.reached(checked.file, checked.offset)
                 if ignored and any(d.code in ignored for d in checked.diagnostics):
                     checked = replace(checked, diagnostics=tuple(
                         d for d in checked.diagnostics if d.code not in ignored))
                 tally.add(checked)
                 report.deal(checked)
         report.finish(tally)
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
-    if output is not None and output_format is not OutputFormat.TEXT:
+    if out is not None and fmt is not OutputFormat.TEXT:
         echo_err(tally.line())
-    if broken:
-        echo_err(f"tarot: {len(broken)} file{'s' if len(broken) != 1 else ''} could not be"
-                 f" read: {', '.join(broken)}")
-        raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAULTS if tally.failed(strict) else EXIT_OK)
+    raise typer.Exit(tally.status(strict))
+
+
+def _report_format(given: OutputFormat | None, out: str | None) -> OutputFormat:
+    """--format, else what the report file's name says, else text. A name that says a
+    format of records, not a report, is refused unless --format says what to write."""
+    if given is not None:
+        return given
+    if out is None:
+        return OutputFormat.TEXT
+    suffix = Path(out).suffix.lower()
+    if suffix in _REPORT_BY_SUFFIX:
+        return _REPORT_BY_SUFFIX[suffix]
+    named = registry.by_suffix(suffix)
+    if named is not None:
+        fail(f"{out}: the name says {named.title}, not a report: name the report .txt,"
+             " .json, .jsonl or .xml, or give --format")
+    return OutputFormat.TEXT
+
+
+@contextlib.contextmanager
+def _report_file(out: str | None) -> Iterator[IO[str]]:
+    """The report's text stream: standard output, or a file written whole at the end."""
+    if out is None:
+        yield sys.stdout
+        return
+    with opened(out) as fh:
+        text = io.TextIOWrapper(fh, encoding="utf-8", newline="\n")
+        try:
+            yield text
+            text.flush()
+        finally:
+            text.detach()
 
 
 def _ignored(prefixes: list[str]) -> frozenset[Code]:
@@ -156,7 +189,11 @@ def _ignored(prefixes: list[str]) -> frozenset[Code]:
 
 
 def _format_of(file: str) -> str:
+    """The format a file is read as (a stream that can be read only once is not looked
+    at here: it is detected as it is read)."""
     try:
+        if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
+            return "the format its content shows"
         return format_name(format_of(Path(file)))
     except OSError as err:
         return f"nothing: {err.strerror or err}"

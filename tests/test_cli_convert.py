@@ -66,7 +66,7 @@ def test_tarotclub_export_warns_about_what_it_drops(tmp_path: Path) -> None:
     lost = tarotclub.dropped(record)
     assert lost
     warning = next(line for line in ran.err.splitlines() if "warning" in line)
-    assert warning == ("tarot: warning: deal 1: a TarotClub log cannot hold "
+    assert warning == ("tarot: warning: deal 1: a TarotClub played-deal log cannot hold "
                        + "; ".join(lost))
     assert format_of(out) == "tarotclub"
     # what it keeps: the cards, the play and the score

@@ -140,10 +140,16 @@ def test_annotate_prints_the_deal_with_computed_comments() -> None:
 
 def test_annotate_twice_gives_the_same_file(tmp_path: Path) -> None:
     out = tmp_path / "annotated.tarot"
-    assert run_exe("annotate", rel(FAULTY / "revoke.tarot"), "-o", str(out)).code == 0
+    # a rule fault is annotated where it happens, and the exit status says it (1)
+    assert run_exe("annotate", rel(FAULTY / "revoke.tarot"), "-o", str(out)).code == 1
     once = out.read_bytes()
     assert f"{{{PREFIX}error P105 must-follow-suit".encode() in once
-    assert run_exe("annotate", str(out), "-o", str(out)).code == 0
+    refused = run_exe("annotate", str(out), "-o", str(out))  # never over its input
+    assert refused.code == 2
+    assert refused.err == (f"tarot: {out}: this is one of the inputs: it would be written"
+                           " over; write to another file\n")
+    assert out.read_bytes() == once
+    assert run_exe("annotate", str(out), "--in-place").code == 1
     assert out.read_bytes() == once
     # the comments change nothing the validator sees, but where it says it
     codes = [d.code for c in check_paths([out]) for d in c.diagnostics]

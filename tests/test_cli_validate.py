@@ -139,6 +139,7 @@ def test_json_document() -> None:
         "P105", 21, 8, 3, "S")
     assert doc["summary"] == {"files": 1, "deals": 1, "valid": 0, "with_errors": 1,
                               "with_warnings": 0, "errors": 1, "warnings": 0,
+                              "unreadable": 0, "empty_files": 0,
                               "by_code": {"P105 must-follow-suit": 1}}
 
 
@@ -317,12 +318,14 @@ def test_output_names_files_as_given() -> None:
     assert f"{FAULTY / 'revoke.tarot'}:21:8:" in ran.out
 
 
-def test_a_folder_without_records_is_a_warning_not_a_failure(tmp_path: Path) -> None:
+def test_a_folder_without_records_is_a_warning_and_a_failure(tmp_path: Path) -> None:
+    # A check that reads nothing does not pass (issue 12): a run with no deal exits 1.
     (tmp_path / "notes.txt").write_text("nothing to see", encoding="utf-8")
     ran = invoke("validate", str(tmp_path))
-    assert ran.code == 0
+    assert ran.code == 1
     assert ran.err.strip() == f"tarot: warning: no record file found in {tmp_path}"
     assert ran.out.startswith("0 deals read from 0 files")
+    assert ran.out.strip().endswith("; no deal read")
 
 
 def test_a_file_that_cannot_be_opened_is_an_io_error_after_the_rest(tmp_path: Path) -> None:
@@ -332,9 +335,11 @@ def test_a_file_that_cannot_be_opened_is_an_io_error_after_the_rest(tmp_path: Pa
     dangling.symlink_to(tmp_path / "nowhere.tarot")
     ran = invoke("validate", str(good), str(dangling))
     assert ran.code == 2
-    assert f"{dangling}: S001 error: " in ran.out
-    assert "2 deals read from 2 files: 1 valid, 1 with errors" in ran.out
-    assert ran.err.strip() == f"tarot: 1 file could not be read: {dangling}"
+    # its own code (issue 12: was S001, a syntax error), located, not counted as a deal
+    assert f"{dangling}: F004 error: a symbolic link to {tmp_path / 'nowhere.tarot'}," in ran.out
+    assert ran.out.strip().splitlines()[-1] == (
+        "1 deal read from 1 file: 1 valid, 0 with errors, 0 with warnings (1 error,"
+        " 0 warnings); 1 path could not be read")
 
 
 def test_statistics_count_each_code() -> None:

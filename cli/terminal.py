@@ -1,0 +1,70 @@
+"""Text made safe for a terminal, and its width as a terminal shows it.
+
+Records, file names and arguments come from people and other programs: a tag, a comment,
+a player's name or a file name may hold control characters, and a terminal obeys them
+(``ESC ] 52`` writes the clipboard, ``ESC ] 0`` the window title, ``ESC [ 2J`` clears the
+screen, bidirectional overrides reorder what is read). :func:`safe` shows every such
+character escaped, visibly, instead; every command prints user text through it (through
+:func:`cli.common.style`, :func:`cli.common.echo` and the reports). Alignment takes the
+width a terminal gives (:func:`width`): wide characters take two columns, combining marks
+none.
+
+>>> safe("Club\\x1b]52;c;aGk=\\x07 de Lyon")
+'Club\\\\x1b]52;c;aGk=\\\\x07 de Lyon'
+>>> safe("line\\nbreak\\ttab \\u202eevil"), safe("Sète ♥ 東京")
+('line\\\\nbreak\\\\ttab \\\\u202eevil', 'Sète ♥ 東京')
+>>> width("東京"), width("e\\u0301"), ljust("東京", 5) + "|"
+(4, 1, '東京 |')
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+__all__ = ["ljust", "rjust", "safe", "width"]
+
+# C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
+# formatting characters (embeddings, overrides, isolates, marks).
+_UNSAFE: Final = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED: Final = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    named = _NAMED.get(ch)
+    if named is not None:
+        return named
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def safe(text: str) -> str:
+    """``text`` with every character a terminal would obey (controls, bidirectional
+    overrides) written as a visible escape (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: 2 for wide characters, 0 for combining
+    marks and other zero-width ones, 1 for the rest."""
+    if text.isascii():
+        return len(text)
+    total = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        total += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return total
+
+
+def ljust(text: str, columns: int) -> str:
+    """``text`` padded with spaces on the right to ``columns`` terminal columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """``text`` padded with spaces on the left to ``columns`` terminal columns."""
+    return " " * max(0, columns - width(text)) + text

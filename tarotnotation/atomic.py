@@ -1,0 +1,115 @@
+"""Files written whole or not at all.
+
+:func:`writing` gives a binary file to write to: a temporary file in the target's folder,
+flushed to the disk (``fsync``) and renamed over the target only when the block ends
+without an exception. On any exception (an error, a full disk, Ctrl-C, a signal the
+program turns into an exception) the temporary file is removed and the target is left as
+it was: a reader never sees a half-written file, and a failed write never destroys the old
+one. Every command of ``tarot`` that writes a file writes it through here.
+
+A symbolic link is written through: the file it points to is replaced and the link stays
+(as black and ruff format do). The file keeps its permissions; a new file gets the usual
+ones (0666 less the umask).
+
+>>> import pathlib, tempfile
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> with writing(folder / "deal.tarot") as fh:
+...     _ = fh.write(b"[Players \\"4\\"]\\n")
+>>> (folder / "deal.tarot").read_bytes()
+b'[Players "4"]\\n'
+>>> try:
+...     with writing(folder / "deal.tarot") as fh:
+...         _ = fh.write(b"half")
+...         raise KeyboardInterrupt
+... except KeyboardInterrupt:
+...     pass
+>>> (folder / "deal.tarot").read_bytes(), sorted(p.name for p in folder.iterdir())
+(b'[Players "4"]\\n', ['deal.tarot'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+__all__ = ["discard_pending", "pending", "target_of", "writing"]
+
+_PENDING: set[str] = set()
+
+
+def target_of(path: str | os.PathLike[str]) -> Path:
+    """The file that writing ``path`` replaces: the end of its chain of symbolic links."""
+    return Path(os.path.realpath(path))
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """A binary file that replaces ``path`` whole when the block ends, or not at all.
+
+    Raises ``IsADirectoryError`` when ``path`` is a folder, ``FileNotFoundError`` when its
+    folder does not exist, and any ``OSError`` of writing, the target untouched.
+    """
+    target = target_of(path)
+    if target.is_dir():
+        raise IsADirectoryError(21, "is a folder", str(path))
+    folder = target.parent
+    try:
+        old = target.stat()
+    except FileNotFoundError:
+        old = None
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    _PENDING.add(tmp)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        if old is not None:
+            os.chmod(tmp, old.st_mode & 0o7777)
+            if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):
+                    os.chown(tmp, old.st_uid, old.st_gid)
+        else:
+            mask = os.umask(0o22)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+        _PENDING.discard(tmp)
+        _sync_folder(folder)
+    finally:
+        if tmp in _PENDING:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            _PENDING.discard(tmp)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable (best effort: not every system can open a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def pending() -> frozenset[str]:
+    """The temporary files being written now (each removed when its block ends)."""
+    return frozenset(_PENDING)
+
+
+def discard_pending() -> None:
+    """Remove every temporary file still being written: the last thing a program does
+    when it is stopped in a way that may skip the ``with`` blocks' endings."""
+    for tmp in list(_PENDING):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        _PENDING.discard(tmp)
