@@ -209,7 +209,11 @@ def echo_styled(line: str) -> None:
 
 
 def stdout_bytes(data: bytes) -> None:
-    """Write bytes to standard output (flushing what typer wrote before)."""
+    """Write bytes to standard output (flushing what typer wrote before); on a terminal,
+    their control characters shown escaped (line ends kept)."""
     sys.stdout.flush()
+    if sys.stdout.isatty():
+        text = data.decode("utf-8", "replace")
+        data = "\n".join(safe(line) for line in text.split("\n")).encode()
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()

@@ -9,18 +9,21 @@ the registry (:mod:`tarotnotation.formats.registry`), never from a table here.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, Any, Final, cast
 
 from tarotnotation import atomic
 from tarotnotation.formats import registry
 from tarotnotation.records import DealRecord
 
 from .common import STDIN, fail
+from .terminal import safe
 
 #: The path that names standard output.
 STDOUT: Final = "-"
@@ -92,7 +95,12 @@ def opened(out: str | None) -> Iterator[IO[bytes]]:
     ends without an exception (:func:`tarotnotation.atomic.writing`)."""
     if out is None or out == STDOUT:
         sys.stdout.flush()
-        yield sys.stdout.buffer
+        if sys.stdout.isatty():  # records shown on a terminal: made safe to show
+            shown = _Shown(sys.stdout.buffer)
+            yield cast(IO[bytes], shown)
+            shown.close()
+        else:
+            yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
     with atomic.writing(out) as fh:
@@ -109,3 +117,30 @@ def write_records(records: Iterable[DealRecord], fmt: registry.Format, fh: IO[by
     if fmt.write is None:  # (output_format refuses these)
         raise ValueError(f"{fmt.title} cannot be written")
     return fmt.write(records, fh)
+
+
+class _Shown(io.RawIOBase):
+    """Bytes written to a terminal, their control characters shown escaped (a comment of a
+    record may hold ``ESC ] 52`` and the like): line ends are kept. Piped or written to a
+    file, records are written as they are."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        super().__init__()
+        self._out = out
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        text = self._decoder.decode(bytes(data))
+        self._out.write("\n".join(safe(line) for line in text.split("\n")).encode())
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            rest = self._decoder.decode(b"", final=True)
+            if rest:
+                self._out.write(safe(rest).encode())
+            self._out.flush()
+        super().close()

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,8 +62,9 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         old = target.stat()
     except FileNotFoundError:
         old = None
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    _PENDING.add(tmp)
+    with _signals_held():  # a signal between creating and noting it would leave it
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        _PENDING.add(tmp)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -85,6 +87,22 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             _PENDING.discard(tmp)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back SIGINT, SIGTERM and SIGHUP for a moment (in the main thread, where
+    Python runs its handlers), then let them through."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from ..diagnostics import Severity
+from ..limits import MAX_RECORD_CHARS
 from ..source import ReadDeal
 from .reader import read, reads
 from .writer import write_record
@@ -45,8 +46,15 @@ class Piece:
         return self.new is not None and self.new != self.old
 
 
+#: The most bytes kept of a record's text: past it, the record passes the reader's limit
+#: (MAX_RECORD_CHARS) and will not be formatted; its text is then not kept.
+KEEP_LIMIT: Final = 3 * MAX_RECORD_CHARS
+
+
 class _Tee(io.RawIOBase):
-    """A binary stream that keeps the bytes read through it from a mark on."""
+    """A binary stream that keeps the bytes read through it, from the start of the record
+    not yet given out (never more than :data:`KEEP_LIMIT`: an endless line is dropped as
+    it is read)."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         super().__init__()
@@ -63,15 +71,20 @@ class _Tee(io.RawIOBase):
         n = len(data)
         buffer[:n] = data
         self.kept += data
+        if len(self.kept) > KEEP_LIMIT:  # a record past the limit: not kept
+            self.base += len(self.kept)
+            self.kept.clear()
         return n
 
-    def take(self, end: int | None) -> bytes:
-        """The kept bytes up to the offset ``end`` (all of them for None), dropped."""
-        cut = len(self.kept) if end is None else end - self.base
+    def take(self, start: int, end: int | None) -> bytes | None:
+        """The bytes from the offset ``start`` to ``end`` (to what is read, for None),
+        dropped from what is kept; None when some of them were not kept."""
+        cut = len(self.kept) if end is None else max(0, end - self.base)
         out = bytes(self.kept[:cut])
         del self.kept[:cut]
+        whole = self.base <= start
         self.base += cut
-        return out
+        return out if whole else None
 
 
 def _canonical(item: ReadDeal, last: bool, name: str | None) -> bytes | None:
@@ -87,13 +100,21 @@ def _canonical(item: ReadDeal, last: bool, name: str | None) -> bytes | None:
 
 def pieces(stream: IO[bytes], name: str | None = None) -> Iterator[Piece]:
     """Each record of ``stream`` as written and in canonical form (see :class:`Piece`),
-    read once, one record at a time."""
+    read once, one record at a time (memory bounded whatever the stream: a record past
+    the reader's limit is not kept, and has no canonical text)."""
     tee = _Tee(stream)
     before: ReadDeal | None = None
+    start = 0
     for item in read(io.BufferedReader(tee), name=name):
         if before is not None:
-            start = item.offset
-            yield Piece(before, tee.take(start), _canonical(before, False, name))
+            yield _piece(before, tee.take(start, item.offset), False, name)
+            start = item.offset or 0
         before = item
     if before is not None:
-        yield Piece(before, tee.take(None), _canonical(before, True, name))
+        yield _piece(before, tee.take(start, None), True, name)
+
+
+def _piece(item: ReadDeal, old: bytes | None, last: bool, name: str | None) -> Piece:
+    if old is None:  # its text was not kept (past the limit): it cannot be formatted
+        return Piece(item, b"", None)
+    return Piece(item, old, _canonical(item, last, name))

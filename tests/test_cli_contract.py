@@ -1,0 +1,328 @@
+"""What every command promises, tested on every command the CLI registers.
+
+The commands are walked from ``cli/app.py`` (its COMMANDS table and the typer app itself,
+hidden aliases included), so a command added later is held to the same promises without
+anyone adding it here:
+
+- the exit-status table of the README (0 clean, 1 faults in the records or no deal read,
+  2 could not run: usage, a path or file that cannot be read, after the others were
+  checked; the highest wins);
+- no command writes over one of its inputs (the same path, a hard link, a symbolic link):
+  exit 2 before anything is read or written, the input untouched;
+- ``-o -`` is standard output; an output's name and what is written agree;
+- a usage error is one line on standard error; help names arguments plainly;
+- control characters in records and file names never reach the output raw.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+from test_cli import EXAMPLES, FAULTY, ROOT, invoke, run_exe
+
+from tarotnotation.archive import format_of
+from tarotnotation.cli.app import COMMANDS, app
+from tarotnotation.formats import json as tjson
+
+GROUP: Any = typer.main.get_command(app)
+#: Every command the app registers (hidden aliases included), by name.
+REGISTERED: dict[str, Any] = dict(GROUP.commands)
+#: Arguments that name records to read: the project's conventions (cli/options.py).
+READS = frozenset({"FILE", "IN", "PATH..."})
+#: Arguments that are not paths.
+OTHER_ARGUMENTS = frozenset({"CODE"})
+#: The commands that read records but do not replay them: a rule fault is no fault to them.
+NOT_REPLAYING = frozenset({"fmt", "convert"})
+
+
+def _arguments(name: str) -> list[Any]:
+    return [p for p in REGISTERED[name].params if p.param_type_name == "argument"]
+
+
+def _metavar(param: Any) -> str:
+    return str(param.metavar or param.name.upper())
+
+
+def _reads(name: str) -> bool:
+    return any(_metavar(p) in READS for p in _arguments(name))
+
+
+def _many(name: str) -> bool:
+    return any(_metavar(p) == "PATH..." for p in _arguments(name))
+
+
+def _writes(name: str) -> bool:
+    return any("--output" in getattr(p, "opts", ()) for p in REGISTERED[name].params)
+
+
+def _required(name: str) -> list[str]:
+    """Values for the command's required options (1 for a number)."""
+    out: list[str] = []
+    for p in REGISTERED[name].params:
+        if p.param_type_name == "option" and p.required:
+            out += [p.opts[-1], "1"]
+    return out
+
+
+READING = sorted(n for n in REGISTERED if _reads(n))
+NOT_READING = sorted(n for n in REGISTERED if not _reads(n))
+WRITING = sorted(n for n in READING if _writes(n))
+
+
+def test_the_walk_sees_every_command_of_the_table() -> None:
+    names = {name for name, *_ in COMMANDS}
+    assert names <= set(REGISTERED)
+    assert "check" in REGISTERED  # the hidden alias is held to the same table
+    for name in REGISTERED:  # every argument is known: a path, or not one
+        for param in _arguments(name):
+            assert _metavar(param) in READS | OTHER_ARGUMENTS, (name, _metavar(param))
+    assert {"validate", "replay", "score", "convert", "annotate", "fmt", "legal"} <= set(
+        READING)
+    assert {"validate", "convert", "annotate"} <= set(WRITING)
+
+
+def _run(name: str, *args: str, cwd: Path | None = None) -> Any:
+    full = [name, *args, *_required(name)]
+    if cwd is None:
+        return invoke(*full)
+    return run_exe(*full, cwd=cwd)
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> dict[str, Path]:
+    """A copy of each case's file, so that no command can touch the examples."""
+    cases = {
+        "clean": EXAMPLES / "prise.tarot",
+        "rule-fault": FAULTY / "revoke.tarot",
+        "syntax-fault": FAULTY / "syntax-error.tarot",
+    }
+    out = {}
+    for case, source in cases.items():
+        out[case] = tmp_path / f"{case}.tarot"
+        shutil.copyfile(source, out[case])
+    out["empty"] = tmp_path / "empty.tarot"
+    out["empty"].write_bytes(b"")
+    out["blank"] = tmp_path / "blank.tarot"
+    out["blank"].write_bytes(b"\n  \n\t\n")
+    out["missing"] = tmp_path / "missing.tarot"
+    return out
+
+
+@pytest.mark.parametrize("name", READING)
+def test_exit_status_table_for_every_command_that_reads(name: str,
+                                                        inputs: dict[str, Path]) -> None:
+    expected = {"clean": 0, "rule-fault": 0 if name in NOT_REPLAYING else 1,
+                "syntax-fault": 1, "empty": 1, "blank": 1, "missing": 2}
+    for case, code in expected.items():
+        ran = _run(name, str(inputs[case]))
+        assert ran.code == code, (name, case, ran)
+    if _many(name):  # one missing path among several: reported, the rest checked, 2
+        ran = _run(name, str(inputs["missing"]), str(inputs["rule-fault"]))
+        assert ran.code == 2, ran
+        assert str(inputs["missing"]) in ran.out + ran.err
+        if name not in NOT_REPLAYING:
+            assert "P105" in ran.out + ran.err  # the other file was checked
+        ran = _run(name, str(inputs["clean"]), str(inputs["empty"]))
+        assert ran.code == 0, ran  # a file with no deal is a warning when others have some
+        assert "F005" in ran.out + ran.err
+        ran = _run(name, "--strict", str(inputs["clean"]), str(inputs["empty"])) if any(
+            "--strict" in getattr(p, "opts", ()) for p in REGISTERED[name].params) else None
+        assert ran is None or ran.code == 1
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+def test_a_usage_error_is_one_line_and_exit_two(name: str) -> None:
+    ran = invoke(name, "--no-such-option", *(["x"] if _arguments(name) else []))
+    assert ran.code == 2, ran
+    assert ran.out == ""
+    assert ran.err.startswith("tarot: no such option: --no-such-option"), ran.err
+    assert len(ran.err.strip().splitlines()) == 1
+    if _arguments(name):  # without its argument: what it needs, in one line
+        ran = invoke(name, *_required(name))
+        assert ran.code == 2
+        assert ran.err.startswith(f"tarot: {name} needs "), ran.err
+        assert len(ran.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", NOT_READING)
+def test_commands_without_records_exit_zero(name: str) -> None:
+    args = ["KH"] if _arguments(name) else []
+    ran = invoke(name, *args)
+    assert ran.code == 0, ran
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+def test_help_names_arguments_and_values_plainly(name: str) -> None:
+    ran = invoke(name, "--help")
+    assert ran.code == 0
+    for bad in ("<list[", "<int", "<bool>", "<str>", "{PATH", "╭", "│"):
+        assert bad not in ran.out, (name, bad, ran.out)
+    usage = ran.out.splitlines()[0]
+    for param in _arguments(name):
+        assert usage.endswith(_metavar(param)) or f" {_metavar(param)} " in usage, usage
+
+
+def test_a_command_typo_gets_a_suggestion() -> None:
+    ran = run_exe("valdate", "examples")
+    assert ran.code == 2
+    assert ran.err == ("tarot: no command 'valdate': did you mean 'validate'? (tarot --help"
+                       " lists the commands)\n")
+    ran = run_exe("fmt")
+    assert (ran.code, ran.err) == (2, "tarot: fmt needs PATH...: see 'tarot fmt --help'\n")
+    ran = run_exe("validate", "--formt", "json", "examples")
+    assert ran.err == ("tarot: no such option: --formt: did you mean --format? (see 'tarot"
+                       " validate --help')\n")
+
+
+# --- never over an input ---------------------------------------------------------------------
+
+
+def _aliases(tmp_path: Path, target: Path) -> Iterator[tuple[str, Path]]:
+    yield "the same path", target
+    hard = tmp_path / "hard-link.tarot"
+    os.link(target, hard)
+    yield "a hard link", hard
+    soft = tmp_path / "symbolic-link.tarot"
+    soft.symlink_to(target)
+    yield "a symbolic link", soft
+    relative = tmp_path / "sub" / ".." / target.name
+    (tmp_path / "sub").mkdir()
+    yield "another spelling", relative
+
+
+@pytest.mark.parametrize("name", WRITING)
+def test_no_command_writes_over_one_of_its_inputs(name: str, tmp_path: Path) -> None:
+    source = tmp_path / "archive.tarot"
+    data = (EXAMPLES / "score-sheet.tarot").read_bytes()
+    source.write_bytes(data)
+    for how, alias in _aliases(tmp_path, source):
+        ran = _run(name, str(source), "-o", str(alias))
+        assert ran.code == 2, (how, ran)
+        assert ran.out == ""
+        assert ran.err.startswith(f"tarot: {alias}: this is one of the inputs"), (how, ran.err)
+        assert len(ran.err.strip().splitlines()) == 1
+        assert source.read_bytes() == data, how
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "archive.tarot", "hard-link.tarot", "sub", "symbolic-link.tarot"]  # no temporary
+    if _many(name):  # a file found in a folder named is an input too
+        ran = _run(name, str(tmp_path), "-o", str(source))
+        assert ran.code == 2, ran
+        assert source.read_bytes() == data
+
+
+@pytest.mark.parametrize("name", WRITING)
+def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
+    source = tmp_path / "prise.tarot"
+    shutil.copyfile(EXAMPLES / "prise.tarot", source)
+    ran = _run(name, str(source), "-o", "-", cwd=tmp_path)
+    assert ran.code == 0, ran
+    assert ran.out
+    assert not (tmp_path / "-").exists()
+
+
+def test_new_dash_o_dash_is_standard_output(tmp_path: Path) -> None:
+    ran = run_exe("new", "--seed", "1", "-o", "-", cwd=tmp_path)
+    assert ran.code == 0
+    assert ran.out.startswith("[")
+    assert not (tmp_path / "-").exists()
+
+
+def test_the_output_name_and_what_is_written_agree(tmp_path: Path) -> None:
+    # annotate x.json -o y.json wrote the notation into y.json (issue 12): it writes JSON
+    source = tmp_path / "deal.json"
+    assert invoke("convert", str(EXAMPLES / "prise.tarot"), "-o", str(source)).code == 0
+    out = tmp_path / "annotated.json"
+    assert invoke("annotate", str(source), "-o", str(out)).code == 0
+    assert format_of(out) == "json"
+    assert tjson.load(out).play  # the record, as JSON, with its computed comments
+    assert '"tarot: E wins (defence), 9 points' in out.read_text(encoding="utf-8")
+    # --to says otherwise, explicitly
+    assert invoke("annotate", str(source), "-o", str(tmp_path / "a.json"), "--to",
+                  "tarot").code == 0
+    assert format_of(tmp_path / "a.json") == "tarot"
+    # a name that says no format is refused, unless --to says which
+    ran = invoke("annotate", str(source), "-o", str(tmp_path / "a.txt"))
+    assert ran.code == 2
+    assert "cannot tell the format from the name: give --to" in ran.err
+    # a report named like records is refused; a report's format follows its name
+    ran = invoke("validate", str(source), "-o", str(tmp_path / "report.tarot"))
+    assert (ran.code, ran.err.split(":")[0]) == (2, "tarot")
+    assert "not a report" in ran.err
+    assert not (tmp_path / "report.tarot").exists()
+    assert invoke("validate", str(source), "-o", str(tmp_path / "report.xml")).code == 0
+    assert (tmp_path / "report.xml").read_text(encoding="utf-8").startswith("<?xml")
+    assert invoke("validate", str(source), "-o", str(tmp_path / "report.json")).code == 0
+    assert (tmp_path / "report.json").read_text(encoding="utf-8").startswith('{\n  "deals"')
+
+
+def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
+    # the refusal comes before anything is read: a FIFO input is never opened
+    fifo = tmp_path / "pipe.tarot"
+    os.mkfifo(fifo)
+    ran = run_exe("convert", str(fifo), "-o", str(fifo), cwd=tmp_path)
+    assert ran.code == 2
+    assert "this is one of the inputs" in ran.err
+
+
+# --- control characters ------------------------------------------------------------------------
+
+HOSTILE = "\x1b]52;c;aGk=\x07\x1b]0;pwned\x07\x1b[2J\u202e\x9b31m"
+
+
+def _hostile_record(tmp_path: Path) -> Path:
+    text = (EXAMPLES / "prise.tarot").read_text(encoding="utf-8")
+    text = text.replace('[Event "', f'[Event "{HOSTILE} ', 1)
+    text = re.sub(r"(\n\s*1\. \S+)", lambda m: m.group(1) + " {" + HOSTILE + "}", text,
+                  count=1)
+    path = tmp_path / f"deal{HOSTILE[:6]}.tarot"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _raw_controls(text: str) -> list[str]:
+    return sorted({c for c in text if (ord(c) < 32 and c != "\n") or 0x7F <= ord(c) <= 0x9F
+                   or c == "\u202e"})
+
+
+@pytest.mark.parametrize("name", READING)
+def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path) -> None:
+    path = _hostile_record(tmp_path)
+    broken = tmp_path / f"broken{HOSTILE[:6]}.tarot"
+    broken.write_text(f'[Players "4"]\nauction: pass {HOSTILE}\n', encoding="utf-8")
+    for target in (path, broken):
+        args = [str(target)] + (["--to", "json"] if name == "convert" else [])
+        ran = run_exe(name, *args, *_required(name), cwd=tmp_path)
+        if name in ("annotate", "fmt", "convert"):  # records written out: data (shown
+            # escaped on a terminal: test_records_on_a_terminal_are_shown_escaped)
+            ran = type(ran)(ran.code, "", ran.err)
+        assert _raw_controls(ran.out + ran.err) == [], (name, target, ran)
+    # a file name with control characters, shown in a diagnostic
+    ran = run_exe(name, str(broken), *_required(name), cwd=tmp_path)
+    assert "\\x1b]52" in ran.out + ran.err
+
+
+def test_records_on_a_terminal_are_shown_escaped(tmp_path: Path) -> None:
+    from test_cli import _on_a_terminal
+
+    path = _hostile_record(tmp_path)
+    for args in (["annotate", str(path)], ["convert", str(path)], ["replay", str(path)],
+                 ["fmt", "-"]):
+        if args == ["fmt", "-"]:
+            continue  # (standard input is not a terminal here)
+        seen = _on_a_terminal(args, {"NO_COLOR": "1"})
+        assert b"\x1b" not in seen, (args, seen[:200])
+        assert b"\\x1b]52" in seen, args
+
+
+def test_the_readme_states_the_exit_status_table() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for row in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):
+        assert row in readme, row
+    assert "highest" in readme
