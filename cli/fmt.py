@@ -139,7 +139,8 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
     try:
         with open(path, "rb") as fh:
             kind, stream = detect.detected(fh, suffix=path.suffix)
-            if kind is not registry.DEFAULT and path.suffix.lower() != ".tarot":
+            named_notation = registry.by_suffix(path) is registry.DEFAULT
+            if kind is not registry.DEFAULT and not named_notation:
                 run.skipped += 1
                 if named:
                     echo_err(f"tarot: {name}: left alone: it is {kind.title}, not the text"

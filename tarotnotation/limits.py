@@ -14,7 +14,8 @@ limit                         value      what it bounds
 :data:`MAX_RECORD_CHARS`      1 MiB      the text of one record of the notation (characters),
                                          and so the longest line the text reader holds
 :data:`MAX_JSON_RECORD_BYTES` 1 MiB      one JSON Lines line, one single-record JSON document,
-                                         one TarotClub file
+                                         one record of an archive document, one TarotClub
+                                         file, and what format detection reads of a line
 :data:`MAX_ITEMS`             1,000      the items of any one list of a JSON record (cards of
                                          a trick, tricks, bids, tags, comments…)
 :data:`MAX_DIGITS`            18         the digits of a number in a record (points, scores,

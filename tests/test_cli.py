@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -188,7 +190,7 @@ def test_bad_input_never_ends_in_a_traceback(tmp_path: Path, content: bytes) -> 
             assert ran.code in (0, 1, 2), (command, ran)
 
 
-def test_pre_commit_hooks_run_existing_commands() -> None:
+def _hooks() -> dict[str, dict[str, str]]:
     text = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     hooks: dict[str, dict[str, str]] = {}
     current: dict[str, str] = {}
@@ -198,20 +200,35 @@ def test_pre_commit_hooks_run_existing_commands() -> None:
         elif line.startswith("  ") and ": " in line and current is not None:
             key, value = line.strip().split(": ", 1)
             current[key] = value
-    assert set(hooks) == {"tarot-validate", "tarot-fmt"}
+    return hooks
+
+
+def test_pre_commit_hooks_run_existing_commands(tmp_path: Path) -> None:
+    hooks = _hooks()
+    assert set(hooks) == {"tarot-validate", "tarot-fmt", "tarot-fmt-check"}
     assert hooks["tarot-validate"]["entry"] == "tarot validate"
-    assert hooks["tarot-fmt"]["entry"] == "tarot fmt --check"
+    assert hooks["tarot-fmt"]["entry"] == "tarot fmt"  # fixes, as black's hook does
+    assert hooks["tarot-fmt-check"]["entry"] == "tarot fmt --check"  # only checks
     for hook in hooks.values():
         assert hook["language"] == "python"
         pattern = re.compile(hook["files"])
         assert pattern.search("club/deal.tarot")
         assert not pattern.search("README.md")
     # as pre-commit runs them: the entry, then the staged file names
-    for hook in hooks.values():
+    for name, hook in hooks.items():
         args = hook["entry"].split()[1:]
         ran = invoke(*args, *[rel(p) for p in CLEAN_EXAMPLES])
         assert ran.code == 0, (hook, ran)
-        assert invoke(*args, rel(FAULTY / "syntax-error.tarot")).code == 1
+        broken = tmp_path / "broken.tarot"
+        broken.write_bytes((FAULTY / "syntax-error.tarot").read_bytes())
+        assert invoke(*args, str(broken)).code == 1, name
+    # tarot-fmt rewrites what tarot-fmt-check finds
+    loose = tmp_path / "loose.tarot"
+    loose.write_bytes((EXAMPLES / "prise.tarot").read_bytes().replace(b"\n", b"\r\n"))
+    assert invoke(*hooks["tarot-fmt-check"]["entry"].split()[1:], str(loose)).code == 1
+    assert invoke(*hooks["tarot-fmt"]["entry"].split()[1:], str(loose)).code == 0
+    assert loose.read_bytes() == (EXAMPLES / "prise.tarot").read_bytes()
+    assert invoke(*hooks["tarot-fmt-check"]["entry"].split()[1:], str(loose)).code == 0
 
 
 def test_readme_shows_the_commands_it_documents() -> None:
@@ -219,7 +236,44 @@ def test_readme_shows_the_commands_it_documents() -> None:
     assert ".venv/bin/tarot validate examples/*.tarot" in readme
     assert "tarot check" not in readme
     assert "tarot validate records/ --format github" in readme
-    assert "id: tarot-validate" in readme
+    for hook in _hooks():
+        assert f"id: {hook}" in readme
+
+
+def _ci_snippet() -> list[str]:
+    """The commands of the README's GitHub Actions step."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in readme.split("```yaml")[1:] if "run: |" in b).split("```")[0]
+    run = block.split("run: |", 1)[1]
+    return [line.strip() for line in run.splitlines() if line.strip()]
+
+
+def test_the_ci_snippet_installs_from_the_repository_and_its_commands_work(
+        tmp_path: Path) -> None:
+    from packaging.requirements import Requirement
+
+    install, *commands = _ci_snippet()
+    # `pip install tarotnotation` named a package the index does not have (issue 12)
+    assert install.startswith("pip install ")
+    requirement = Requirement(shlex.split(install)[2])
+    assert requirement.name == "tarotnotation"
+    assert requirement.url is not None
+    assert requirement.url.startswith("git+https://github.com/")
+    assert commands == ["tarot validate records/ --format github",
+                        "tarot fmt --check records/"]
+    records = tmp_path / "records"
+    records.mkdir()
+    for path in CLEAN_EXAMPLES[:4]:
+        shutil.copyfile(path, records / path.name)
+    for command in commands:  # (no network: the package is installed already)
+        ran = run_exe(*shlex.split(command)[1:], cwd=tmp_path)
+        assert ran.code == 0, (command, ran)
+    assert run_exe(*shlex.split(commands[0])[1:], cwd=tmp_path).out.startswith(
+        "::notice title=tarot validate::4 deals read from 4 files: 4 valid")
+    shutil.copyfile(FAULTY / "revoke.tarot", records / "revoke.tarot")
+    ran = run_exe(*shlex.split(commands[0])[1:], cwd=tmp_path)
+    assert ran.code == 1
+    assert ran.out.startswith("::error file=records/revoke.tarot,line=21,col=8,title=P105::")
 
 
 def test_help_texts_fit_an_80_column_terminal() -> None:
