@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import difflib
 import io
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -155,6 +157,11 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
                 return
             if run.check:
                 _judge_stream(run, name, pieces(stream, name), None)
+                return
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # a FIFO, a device
+                run.note(Diagnostic.make(
+                    Code.UNREADABLE_FILE, "not a regular file: it cannot be rewritten in"
+                    f" place (tarot fmt - < {name} writes its canonical form)", file=name))
                 return
             try:
                 with atomic.writing(path) as out:

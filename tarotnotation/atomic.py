@@ -9,7 +9,8 @@ one. Every command of ``tarot`` that writes a file writes it through here.
 
 A symbolic link is written through: the file it points to is replaced and the link stays
 (as black and ruff format do). The file keeps its permissions; a new file gets the usual
-ones (0666 less the umask).
+ones (0666 less the umask). What is not a regular file (``/dev/null``, a named pipe) is
+written to as it is, never replaced.
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -32,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,6 +64,11 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         old = target.stat()
     except FileNotFoundError:
         old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        # a device (/dev/null), a FIFO, a terminal: written to, never replaced
+        with open(target, "wb") as fh:
+            yield fh
+        return
     with _signals_held():  # a signal between creating and noting it would leave it
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         _PENDING.add(tmp)

@@ -439,3 +439,26 @@ def test_a_stream_written_by_the_json_writer_reads_back_a_record_at_a_time() -> 
     tjson.write(records, out, lines=False)
     assert out.getvalue().count(b"\n") == 7  # a record a line
     assert [d.record for d in tjson.read(io.BytesIO(out.getvalue()))] == records
+
+
+def test_a_device_or_a_fifo_is_written_to_never_replaced(tmp_path: Path) -> None:
+    # -o /dev/null must not rename a temporary file over /dev/null (as root it would)
+    ran = invoke("convert", str(EXAMPLES / "prise.tarot"), "-o", os.devnull, "--to", "json")
+    assert ran.code == 0, ran
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    ran = invoke("convert", str(EXAMPLES / "prise.tarot"), "-o", str(fifo))
+    reader.join(timeout=60)
+    assert ran.code == 0
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert got == [tjson.dumps(notation.loads(DEAL.decode())) + b"\n"]
+    # and fmt does not rewrite what is not a regular file
+    with _fed(tmp_path / "in.tarot", DEAL.replace(b"\n", b"\r\n")):
+        ran = invoke("fmt", str(tmp_path / "in.tarot"))
+    assert ran.code == 2
+    assert "F002 error: not a regular file: it cannot be rewritten in place" in ran.err
+    assert stat.S_ISFIFO((tmp_path / "in.tarot").lstat().st_mode)
