@@ -121,8 +121,9 @@ def rule(hand: int, trick: Sequence[int], called: int | None = None
             top = c - 55
     if led < 0:
         # Leading, or following a led Excuse: free, except the five-player first lead.
-        if called is not None and not trick:
-            suit = card_suit(called)
+        # Only a card of a suit calls a suit: a trump or the Excuse called (K103, a fault
+        # of the record) binds no lead.
+        if called is not None and not trick and (suit := card_suit(called)) < Suit.TRUMPS:
             allowed = hand & ~(SUIT_MASKS[suit] & ~(1 << called))
             # Any other card, the Excuse included, avoids the called suit; a hand of
             # nothing but that suit (without the called card) may lead any of it.
