@@ -2,7 +2,8 @@ r"""What the rules make of a deal, written back into it as comments; the score i
 
 :func:`annotate` returns a copy of a record with computed comments added: after each
 trick, its winner and both camps' running points; at each card, bid, call, écart or
-declaration where a rule is broken, the violation; and at the result (or the last trick)
+declaration where a rule is broken, the violation (when one slip explains many faults,
+its cause alone, :mod:`tarotnotation.causes`); and at the result (or the last trick)
 the score worked out the way a scorer writes it. Every computed comment starts with
 :data:`PREFIX`, so annotating again first removes them and gives the same record: the
 function is idempotent, and comments written by people are kept, in place.
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from .cards import ALL_MASK, Card, card_points, mask_of
+from .causes import explain
 from .diagnostics import Diagnostic
 from .records import DealRecord
 from .replay import Replay, Status, replay
@@ -296,7 +298,7 @@ def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
     """
     base = strip(record)
     if rep is None or rep.record != base:
-        rep = replay(base)
+        rep = explain(replay(base))
     deal: list[str] = []
     bids: dict[int, list[str]] = {}
     decls: dict[int, list[str]] = {}
@@ -306,6 +308,8 @@ def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
     ecart: list[str] = []
     result: list[str] = []
     for d in rep.diagnostics:
+        if not d.counts:
+            continue  # follows from a cause, written where the cause is
         section, i, c = place_of(d)
         if i is None and section == "auction" and base.auction:
             i = len(base.auction) - 1  # about the whole auction: after its last bid

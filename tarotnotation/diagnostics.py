@@ -15,6 +15,16 @@ column where the record came from text; the record path such as ``play[3][1]``).
 
 The one-line form is ``file:line:col: CODE severity: deal, trick, seat, card: message``,
 the parts that are unknown left out; ``code.slug`` names the code in words.
+
+When one slip explains many faults (a trick written from the wrong seat, a wrong dealer…),
+:mod:`tarotnotation.causes` adds one *cause* (a ``Y`` code) and marks the faults that
+follow from it with ``cause``: they are kept, but not counted.
+
+>>> follows = d.follows(Code.TRICK_FROM_WRONG_SEAT)
+>>> follows.counts, follows.to_dict()["cause"]
+(False, 'Y001')
+>>> str(follows)
+'P105 error: trick 3, seat E, card 7C: expected a Heart [follows from Y001]'
 """
 
 from __future__ import annotations
@@ -38,7 +48,8 @@ class Code(StrEnum):
 
     ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
     ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
-    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result.
+    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result,
+    ``Y`` the one slip that explains many faults (:mod:`tarotnotation.causes`).
     """
 
     # syntax (text notation)
@@ -115,6 +126,15 @@ class Code(StrEnum):
     CHELEM_MISMATCH = "R109"
     NOT_SCORABLE = "R110"
     ANNULMENT_MISMATCH = "R111"
+    # causes: one slip that explains many faults (tarotnotation.causes)
+    TRICK_FROM_WRONG_SEAT = "Y001"
+    WRONG_DEALER = "Y002"
+    CARD_MISSING = "Y003"
+    TRICK_MISSING = "Y004"
+    TRICKS_IN_SEAT_ORDER = "Y005"
+    TRICKS_SWAPPED = "Y006"
+    SEATS_CLOCKWISE = "Y007"
+    CARD_MISWRITTEN = "Y008"
 
     @property
     def slug(self) -> str:
@@ -208,6 +228,20 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.CHELEM_MISMATCH: "the recorded chelem differs from the play",
     Code.NOT_SCORABLE: "the record holds too little to compute a score",
     Code.ANNULMENT_MISMATCH: "the result says the deal was annulled, but nothing annuls it",
+    Code.TRICK_FROM_WRONG_SEAT: "a trick's cards are listed from another seat than its leader;"
+                                " the faults that follow are marked as its consequences",
+    Code.WRONG_DEALER: "the dealer written is not the one the cards fit: every seat speaks and"
+                       " plays one place off",
+    Code.CARD_MISSING: "a trick lacks one card (the one never played), so every later trick"
+                       " is led by the wrong seat",
+    Code.TRICK_MISSING: "a whole trick is left out (its cards are never played), so every"
+                        " later trick is led by the wrong seat",
+    Code.TRICKS_IN_SEAT_ORDER: "every trick is listed in seat order from one seat, not from"
+                               " its leader",
+    Code.TRICKS_SWAPPED: "two tricks are written in each other's place",
+    Code.SEATS_CLOCKWISE: "the seats are listed clockwise; the order of play is"
+                          " counter-clockwise",
+    Code.CARD_MISWRITTEN: "one card is written as another (the one never played)",
 }
 assert set(_SUMMARIES) == set(Code)
 
@@ -276,6 +310,10 @@ class Diagnostic:
     location: Location = field(default_factory=Location)
     context: str | None = None
     """For text input, the offending line with a caret under the column."""
+    cause: Code | None = None
+    """Set when this fault follows from a cause (a ``Y`` diagnostic of the same deal,
+    :mod:`tarotnotation.causes`): the cause's code. Such a consequence is kept (shown with
+    ``tarot validate -v``) but not counted: fix the cause and it goes away."""
 
     @classmethod
     def make(
@@ -295,6 +333,15 @@ class Diagnostic:
         """True for errors, False for warnings."""
         return self.severity is Severity.ERROR
 
+    @property
+    def counts(self) -> bool:
+        """False for a consequence of a cause (see :attr:`cause`): not counted."""
+        return self.cause is None
+
+    def follows(self, cause: Code) -> Diagnostic:
+        """A copy marked as a consequence of ``cause``."""
+        return replace(self, cause=cause)
+
     def at(self, **where: Any) -> Diagnostic:
         """A copy with location fields set (e.g. the file, line and column of its text)."""
         return replace(self, location=replace(self.location, **where))
@@ -304,6 +351,8 @@ class Diagnostic:
         where = self.location.where()
         text = f"{self.code.value} {self.severity.value}: "
         text += f"{where}: {self.message}" if where else self.message
+        if self.cause is not None:
+            text += f" [follows from {self.cause.value}]"
         return f"{pos}: {text}" if pos else text
 
     def to_dict(self) -> dict[str, Any]:
@@ -320,6 +369,8 @@ class Diagnostic:
                 out[name] = value
         if self.context is not None:
             out["context"] = self.context
+        if self.cause is not None:
+            out["cause"] = self.cause.value
         return out
 
 
