@@ -135,9 +135,12 @@ def test_a_trump_or_the_excuse_called_at_five_players_is_a_diagnostic(called: st
 
 
 def test_the_first_lead_rule_ignores_a_called_trump() -> None:
+    from tarotnotation import kernel
+
     hand = (1 << Card.T6) | (1 << Card.T15) | (1 << Card.C10)
     for called in (Card.T21, Card.T6, Card.EXCUSE):
         assert constraint(hand, [], called).legal == hand  # no suit called: no rule
+        assert kernel.rule(hand, [], called)[:2] == (hand, kernel.FREE)
     # a King called: its suit may not be led (the rule still holds)
     assert constraint(hand | (1 << Card.C2), [], Card.CK).legal == (
         (1 << Card.T6) | (1 << Card.T15))
