@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
+from .diagnostics import quote
+
 __all__ = [
     "ALL_MASK",
     "BOUTS_MASK",
@@ -203,7 +205,7 @@ class Card(IntEnum):
         card = _BY_CODE.get(code)
         if card is None:
             raise ValueError(
-                f"{code!r} is not a card code: expected a card such as 7H, KS, T21 or EX"
+                f"{quote(code)} is not a card code: expected a card such as 7H, KS, T21 or EX"
             )
         return card
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
-__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError", "codes_markdown"]
+__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError", "codes_markdown", "quote"]
 
 
 class Severity(StrEnum):
@@ -46,7 +46,8 @@ class Severity(StrEnum):
 class Code(StrEnum):
     """Stable diagnostic codes. The letter names the stage, the number never changes.
 
-    ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
+    ``S`` what is written (the notation's syntax, a value that cannot be read, in any
+    format), ``J`` JSON import, ``M`` malformed record,
     ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
     card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result,
     ``Y`` the one slip that explains many faults (:mod:`tarotnotation.causes`).
@@ -166,14 +167,18 @@ _WARNINGS: Final = frozenset(
 _SUMMARIES: Final[dict[Code, str]] = {
     Code.SYNTAX_ERROR: "the text does not follow the notation's grammar",
     Code.UNEXPECTED_END: "the text ends in the middle of a record",
-    Code.BAD_CARD_CODE: "a word where a card was expected is not a card code",
-    Code.BAD_TAG: "a tag is malformed or has a value it cannot have",
+    Code.BAD_CARD_CODE: "a word (or JSON value) where a card was expected is not a card code",
+    Code.BAD_TAG: "a tag is malformed or has a value it cannot have (in JSON: the players,"
+                  " seats, dealer or tags field)",
     Code.UNTERMINATED_COMMENT: "a { comment } is never closed",
-    Code.BAD_VALUE: "a value (seat, number, contract, ruleset) cannot be read",
+    Code.BAD_VALUE: "a value (a card twice in a list, a seat, a number, a bid, a camp…)"
+                    " cannot be read, in the notation or in JSON",
     Code.ENCODING: "the bytes are not valid UTF-8: the record is not read (the message gives"
                    " the byte offset, and how to convert a Latin-1 or cp1252 file)",
     Code.JSON_SYNTAX: "the JSON text cannot be parsed",
-    Code.JSON_SCHEMA: "the JSON does not match the record format; the path names the field",
+    Code.JSON_SCHEMA: "the JSON does not have the record's shape (a list or an object where"
+                      " another was expected, a field missing or unknown); the path names"
+                      " the field",
     Code.JSON_VERSION: "the JSON names a format version this library does not know",
     Code.MALFORMED_RECORD: "the record is malformed (a card twice, a seat that does not exist, …)",
     Code.LIMIT_EXCEEDED: "the input passes a size limit of tarotnotation.limits (a line, a"
@@ -382,6 +387,33 @@ class TarotError(ValueError):
             diagnostics = [diagnostics]
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+_QUOTED_CHARS: Final = 40
+
+
+def quote(value: object) -> str:
+    """A user's value as a message quotes it: a short text in quotes (a long one cut, with
+    its length, so a 5,000-digit number is never printed whole), a number, or what JSON
+    calls the value (``a list``, ``an object``, ``null``), never a Python type's name.
+
+    >>> quote("ZZ"), quote(12), quote([1, 2]), quote(None), quote(2 ** 300)
+    ("'ZZ'", '12', 'a list', 'null', 'a 91-digit number')
+    >>> quote("9" * 5000)
+    "'9999999999999999999999999999999999999999…' (5,000 characters)"
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        if len(value) > _QUOTED_CHARS:
+            return f"{value[:_QUOTED_CHARS]!r}"[:-1] + f"…' ({len(value):,} characters)"
+        return repr(value)
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 64 else f"a {len(str(value))}-digit number"
+    if isinstance(value, float):
+        return repr(value)
+    return {dict: "an object", list: "a list", tuple: "a list", type(None): "null"}.get(
+        type(value), "a value")
 
 
 def codes_markdown() -> str:

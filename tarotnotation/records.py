@@ -44,6 +44,7 @@ from pydantic import (
 )
 
 from .cards import Card, CardSet
+from .diagnostics import quote
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
 __all__ = [
@@ -129,7 +130,7 @@ def _to_card(value: Any) -> Card:
         return value
     if isinstance(value, str):
         return Card.from_code(value)  # raises, saying what was expected
-    raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {value!r}")
+    raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {quote(value)}")
 
 
 def _to_cardset(value: Any) -> CardSet:
@@ -138,7 +139,7 @@ def _to_cardset(value: Any) -> CardSet:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"expected a list of card codes, not {type(value).__name__}")
+        raise ValueError(f"expected a list of card codes, not {quote(value)}")
     bits = 0
     for item in value:
         card = _to_card(item)
@@ -209,14 +210,14 @@ class Points:
             try:
                 value = float(value.strip().replace(",", "."))
             except ValueError:
-                raise ValueError(f"{value!r} is not a number of points") from None
+                raise ValueError(f"{quote(value)} is not a number of points") from None
         if not isinstance(value, (int, float)):
-            raise ValueError(f"expected a number of points, not {type(value).__name__}")
+            raise ValueError(f"expected a number of points, not {quote(value)}")
         doubled = value * 2
         if isinstance(doubled, float) and not math.isfinite(doubled):  # 1e308, inf, nan
-            raise ValueError(f"points must lie between 0 and 91, not {value!r}")
+            raise ValueError(f"points must lie between 0 and 91, not {quote(value)}")
         if doubled != int(doubled):
-            raise ValueError(f"{value!r} is not a whole or half number of points")
+            raise ValueError(f"{quote(value)} is not a whole or half number of points")
         return cls(int(doubled))
 
     def as_number(self) -> int | float:
@@ -537,7 +538,7 @@ def _check_tags(tags: Iterable[tuple[str, str]]) -> None:
     """The checks of the tags field (raises ValueError)."""
     for name, text in tags:
         if not name or not name.isascii() or not name.replace("_", "").isalnum():
-            raise ValueError(f"tag name {name!r} must be ASCII letters, digits and _")
+            raise ValueError(f"tag name {quote(name)} must be ASCII letters, digits and _")
         if name.lower() in _FIELD_TAG_KEYS:
             raise ValueError(f"tag {name} is the record's {name.lower()} field: set the"
                              " field instead of a tag")
@@ -557,7 +558,7 @@ def _check_structure(rec: DealRecord) -> None:
         raise ValueError(f"seats: seat ids must differ, found {', '.join(ids)}")
 
     def bad_seat(where: str, seat: str) -> ValueError:
-        return ValueError(f"{where}: {seat!r} is not a seat of this deal"
+        return ValueError(f"{where}: {quote(seat)} is not a seat of this deal"
                           f" (seats: {', '.join(ids)})")
 
     if rec.dealer is not None and rec.dealer not in known:

@@ -51,8 +51,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from pydantic import ValidationError
 
 from ..cards import CardSet
-from ..diagnostics import Code, Diagnostic, Severity, TarotError
+from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
+from ..faults import model_faults
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..records import FIELD_TAGS, SEAT_ID_RE, DealRecord, Points, build_record, find_tag
 from ..rules import Ruleset, RulesetError, table
@@ -360,7 +361,7 @@ def _seats_entries(value: str) -> list[dict[str, Any]] | str:
             continue
         sid, sep, name = entry.partition(":")
         if not SEAT_ID_RE.fullmatch(sid):
-            return (f"Seats: {sid!r} is not a seat id (a letter, then up to 15"
+            return (f"Seats: {quote(sid)} is not a seat id (a letter, then up to 15"
                     " letters, digits or _), as in \"S:Alice, E:Bruno\"")
         seat: dict[str, Any] = {"id": sid}
         if sep:
@@ -392,7 +393,8 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
             ctx.pos(name.lower(), tok)
             if name == "Players":
                 if value.strip() not in ("3", "4", "5"):
-                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {value!r}", tok)
+                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {quote(value)}",
+                              tok)
                 else:
                     data["players"] = int(value)
             elif name == "Seats":
@@ -413,7 +415,7 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
             ctx.result_tag = (tok, value)
             continue
         if name == "Date" and not _DATE.fullmatch(value):
-            ctx.error(Code.BAD_TAG, f"Date {value!r} is not written YYYY.MM.DD (with ?? for an"
+            ctx.error(Code.BAD_TAG, f"Date {quote(value)} is not written YYYY.MM.DD (with ?? for an"
                       " unknown part); kept as written", tok, severity=Severity.WARNING)
         other.append((name, value))
     data["tags"] = tuple(other)
@@ -480,7 +482,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 ctx.error(Code.BAD_VALUE, f"points: {err}", first)
         elif name == "bouts":
             if len(first) > MAX_DIGITS or int(first) > 3:  # type: ignore[arg-type]
-                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {first}", first)
+                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {quote(str(first))}",
+                          first)
             else:
                 out[name] = int(first)  # type: ignore[arg-type]
         elif name in ("petit_au_bout", "chelem"):
@@ -632,28 +635,11 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
     return data
 
 
-_PATH_IN_MESSAGE: Final = re.compile(
-    r"^(?:Value error, )?([a-z_]+(?:\[\d+\]|\.[A-Za-z0-9_]+)*):"
-)
-
-
 def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
-    """One M001 diagnostic per pydantic error, at the part it names when known."""
-    for e in err.errors(include_url=False):
-        loc = e.get("loc", ())
-        msg = str(e.get("msg", "invalid"))
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
-        path = ""
-        for part in loc:
-            path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-        if not path:
-            m = _PATH_IN_MESSAGE.match(msg)
-            if m:  # the model's own checks name the record path first
-                path = m.group(1)
-        where = f"{path}: " if path and not msg.startswith(path.split("[")[0]) else ""
-        diag = Diagnostic.make(Code.MALFORMED_RECORD, where + msg, deal=ctx.deal, path=path or None)
-        ctx.diags.append(source.locate(diag))
+    """The model's faults (:func:`tarotnotation.faults.model_faults`), at the part each
+    names when known."""
+    for diag in model_faults(err):
+        ctx.diags.append(source.locate(diag.at(deal=ctx.deal)))
 
 
 # --- syntax errors in Tarot words ------------------------------------------------------------
@@ -787,17 +773,18 @@ def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
     elif found.startswith("["):
         if "TAG" in expected or line_text.lstrip().startswith("["):
             code = Code.BAD_TAG
-            msg = f'malformed tag: expected a tag such as [Event "Club de Lyon"], found {found!r}'
+            msg = ('malformed tag: expected a tag such as [Event "Club de Lyon"], found'
+                   f" {quote(found)}")
             if "TAG" not in expected:
                 msg = "a tag cannot follow a comment on the deal: the tags come first"
         else:
-            code, msg = Code.SYNTAX_ERROR, f"unexpected {found!r}: expected {want}"
+            code, msg = Code.SYNTAX_ERROR, f"unexpected {quote(found)}: expected {want}"
     elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
-        code, msg = Code.BAD_CARD_CODE, f"{found!r} is not a card: expected {want}"
+        code, msg = Code.BAD_CARD_CODE, f"{quote(found)} is not a card: expected {want}"
     elif "BID" in expected and _BIDISH.fullmatch(found):
-        code, msg = Code.BAD_VALUE, f"{found!r} is not a bid: expected {want}"
+        code, msg = Code.BAD_VALUE, f"{quote(found)} is not a bid: expected {want}"
     else:
-        code, msg = Code.SYNTAX_ERROR, f"unexpected {found!r}: expected {want}"
+        code, msg = Code.SYNTAX_ERROR, f"unexpected {quote(found)}: expected {want}"
     ctx.diags.append(Diagnostic.make(
         code, msg, context=_caret(line_text, col), file=ctx.name,
         line=ctx.line0 + line, col=col, deal=ctx.deal,
