@@ -23,8 +23,10 @@ as it was, and a fault that the repair reveals (one the cascade had buried under
 faults) is reported too, saying so.
 
 It is cheap on clean deals: a deal is examined only when it has at least
-:data:`MIN_FAULTS` errors, not all of them in the recorded result; each examined deal
-costs at most :data:`MAX_TRIALS` replays (0.3 to 0.6 ms each), the likeliest first.
+:data:`MIN_FAULTS` errors, not all of them in the recorded result. An examined deal costs
+at most :data:`MAX_TRIALS` replays, the likeliest repairs first; when the hands are
+recorded, a repair that gives a seat a card it was not dealt is dropped unplayed, so it
+costs one or two (about 2 to 3 ms a deal; without the hands up to about 50 ms).
 
 >>> from tarotnotation import notation
 >>> from tarotnotation.replay import replay
@@ -70,7 +72,7 @@ __all__ = ["MAX_TRIALS", "MIN_FAULTS", "Cause", "explain", "find_cause"]
 #: A deal is examined only when it has at least this many errors.
 MIN_FAULTS: Final = 4
 #: At most this many repaired records are replayed for one deal.
-MAX_TRIALS: Final = 64
+MAX_TRIALS: Final = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,9 @@ class _Trial:
     card: str | None = None
     order: tuple[int, ...] | None = None
     """When tricks moved: the original index of each repaired trick (-1: a trick added)."""
+    holds: tuple[tuple[str, Card], ...] = ()
+    """Cards the repair gives to seats: when the hands are recorded, a repair that gives a
+    seat a card it was not dealt (nor could take from the chien) is not worth a replay."""
 
 
 def explain(rep: Replay, *, deal: int | None = None, source: SourceMap | None = None
@@ -233,7 +238,22 @@ def _placed(d: Diagnostic, trial: _Trial, original: DealRecord, deal: int | None
 
 
 def _trials(rep: Replay, errors: Sequence[Diagnostic]) -> Iterator[_Trial]:
-    return islice(_all_trials(rep, errors), MAX_TRIALS)
+    rec = rep.record
+    trials = _all_trials(rep, errors)
+    if rec.hands is not None and len(rec.hands) == rec.players:
+        chien = rec.chien.bits if rec.chien is not None else ALL_MASK & ~sum(
+            h.bits for h in rec.hands.values())
+        held = {seat: hand.bits | chien for seat, hand in rec.hands.items()}
+        trials = (t for t in trials
+                  if all(held[seat] >> card & 1 for seat, card in t.holds))
+    return islice(trials, MAX_TRIALS)
+
+
+def _holds(ids: Sequence[str], leader: int, cards: Sequence[PlayedCard]
+           ) -> tuple[tuple[str, Card], ...]:
+    """Who holds each card of a trick led by ``leader``, its cards in the order played."""
+    n = len(ids)
+    return tuple((ids[(leader + i) % n], pc.card) for i, pc in enumerate(cards))
 
 
 def _all_trials(rep: Replay, errors: Sequence[Diagnostic]) -> Iterator[_Trial]:
@@ -246,27 +266,30 @@ def _all_trials(rep: Replay, errors: Sequence[Diagnostic]) -> Iterator[_Trial]:
     plain = [not any(pc.seat is not None for pc in t.cards) and t.leader is None
              and len(t.cards) == n for t in rec.play]
 
-    yield from _dealers(rec, ids)
-    yield from _clockwise(rec, ids)
+    yield from _dealers(rec, ids, plain)
+    yield from _clockwise(rec, ids, plain)
+    if first is not None:
+        yield from _rotations(rep, ids, plain, [first])
     if first is not None and all(plain[:-1]):
         yield from _seat_order(rep, ids)
-    if first is not None:
-        yield from _rotations(rec, ids, plain, [first])
     unplayed = _unplayed(rep)
     yield from _missing_card(rep, ids, unplayed, hands_known)
     if first is not None and hands_known:
         yield from _missing_trick(rep, ids, unplayed, first)
-        yield from _swaps(rec, plain, range(max(0, first - 1), first + 1))
+        yield from _swaps(rep, ids, plain, range(max(0, first - 1), first + 1))
     yield from _miswritten(rep, errors, unplayed, hands_known)
     if first is not None and not hands_known:
         # Without the hands, each seat's hand is what it went on to play, so a card put
-        # on the wrong seat can make an earlier card look illegal: the slip may be after
-        # the first fault as well as before it.
+        # on the wrong seat makes the cards its seat played before look illegal: the slip
+        # is in a trick at fault or just after the last one (seldom more than 4 after:
+        # random deals), rarely anywhere else.
         last = max(faulted)
-        near = [*range(first + 1, last + 1), *range(first - 1, -1, -1),
-                *range(last + 1, len(rec.play))]
-        yield from _rotations(rec, ids, plain, near)
-        yield from _swaps(rec, plain, range(first - 2, -1, -1))
+        at_fault = sorted(set(faulted), reverse=True)
+        near = [last + 1, *at_fault, *range(last + 2, len(rec.play)),
+                *(t for t in range(last, first, -1) if t not in at_fault),
+                *range(first - 1, -1, -1)]
+        yield from _rotations(rep, ids, plain, [t for t in near if t != first])
+        yield from _swaps(rep, ids, plain, range(first - 2, -1, -1))
 
 
 def _cards_text(cards: Sequence[PlayedCard]) -> str:
@@ -285,7 +308,17 @@ def _leader_text(rep: Replay, ids: Sequence[str], t: int) -> str:
     return f"{leader} leads it ({leader} won trick {t})"
 
 
-def _dealers(rec: DealRecord, ids: Sequence[str]) -> Iterator[_Trial]:
+def _first_trick(rec: DealRecord, plain: Sequence[bool], ids: Sequence[str], first: str
+                 ) -> tuple[tuple[str, Card], ...]:
+    """Who holds the cards of the first trick when ``first`` leads it (nothing to check
+    when a chelem is announced, or the trick names its seats)."""
+    if not rec.play or not plain[0] or any(d.kind == "chelem" for d in rec.declarations):
+        return ()
+    return _holds(ids, ids.index(first), rec.play[0].cards)
+
+
+def _dealers(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
+             ) -> Iterator[_Trial]:
     written = rec.dealer if rec.dealer is not None else ids[-1]
     for dealer in ids:
         if dealer == written:
@@ -295,17 +328,21 @@ def _dealers(rec: DealRecord, ids: Sequence[str]) -> Iterator[_Trial]:
                 else f"no dealer is written (so {ids[0]} speaks and leads first)")
         yield _Trial(Code.WRONG_DEALER, rec.model_copy(update={"dealer": dealer}),
                      f"{said}, but the cards fit {dealer} as dealer ({first} speaks and"
-                     f" leads first): write {dealer} as the dealer", "dealer")
+                     f" leads first): write {dealer} as the dealer", "dealer",
+                     holds=_first_trick(rec, plain, ids, first))
 
 
-def _clockwise(rec: DealRecord, ids: Sequence[str]) -> Iterator[_Trial]:
+def _clockwise(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
+               ) -> Iterator[_Trial]:
     seats = rec.seats
     turned: tuple[Seat, ...] = (seats[0], *seats[:0:-1])
     listed = ", ".join(ids)
-    fixed = ", ".join(s.id for s in turned)
-    yield _Trial(Code.SEATS_CLOCKWISE, rec.model_copy(update={"seats": turned}),
+    order = [s.id for s in turned]
+    record = rec.model_copy(update={"seats": turned})
+    yield _Trial(Code.SEATS_CLOCKWISE, record,
                  f"the seats are listed clockwise ({listed}); play goes counter-clockwise:"
-                 f" list them in the order of play, {fixed}", "seats")
+                 f" list them in the order of play, {', '.join(order)}", "seats",
+                 holds=_first_trick(rec, plain, order, record.first_seat))
 
 
 def _seat_order(rep: Replay, ids: Sequence[str]) -> Iterator[_Trial]:
@@ -317,12 +354,14 @@ def _seat_order(rep: Replay, ids: Sequence[str]) -> Iterator[_Trial]:
     for start in range(n):
         leader = rep.tricks[0].leader
         play = []
+        holds: list[tuple[str, Card]] = []
         for trick in rec.play:
             written = trick.cards
             if len(written) < n:
                 play.append(trick)
                 break
             order = tuple(written[(leader + i - start) % n] for i in range(n))
+            holds.extend(_holds(ids, leader, order))
             play.append(trick if order == written else trick.model_copy(
                 update={"cards": order}))
             w = winning_index([pc.card for pc in order])
@@ -332,11 +371,12 @@ def _seat_order(rep: Replay, ids: Sequence[str]) -> Iterator[_Trial]:
         yield _Trial(Code.TRICKS_IN_SEAT_ORDER, _with_play(rec, play),
                      f"the tricks are listed from {ids[start]} each time (in seat order),"
                      " not from their leaders: write each trick from the seat that leads it"
-                     " (the winner of the trick before)", "play")
+                     " (the winner of the trick before)", "play", holds=tuple(holds))
 
 
-def _rotations(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool],
+def _rotations(rep: Replay, ids: Sequence[str], plain: Sequence[bool],
                tricks: Iterator[int] | Sequence[int] | range) -> Iterator[_Trial]:
+    rec = rep.record
     n = rec.players
     for t in tricks:
         if not 0 <= t < len(rec.play) or not plain[t]:
@@ -355,8 +395,10 @@ def _rotations(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool],
                         f" {_leader_text(r, ids, t)}: list its cards from {ids[leader]}:"
                         f" {_cards_text(cards)}")
 
+            leader = rep.tricks[t].leader if t < len(rep.tricks) else None
             yield _Trial(Code.TRICK_FROM_WRONG_SEAT, _with_play(rec, play), words,
-                         f"play[{t}]", trick=t + 1, seat=None)
+                         f"play[{t}]", trick=t + 1,
+                         holds=() if leader is None else _holds(ids, leader, cards))
 
 
 def _unplayed(rep: Replay) -> list[Card]:
@@ -454,8 +496,9 @@ def _missing_trick(rep: Replay, ids: Sequence[str], unplayed: Sequence[Card],
                      trick=k + 1 if k < len(rec.play) else None, order=order)
 
 
-def _swaps(rec: DealRecord, plain: Sequence[bool], tricks: Sequence[int] | range
-           ) -> Iterator[_Trial]:
+def _swaps(rep: Replay, ids: Sequence[str], plain: Sequence[bool],
+           tricks: Sequence[int] | range) -> Iterator[_Trial]:
+    rec = rep.record
     for t in tricks:
         if not 0 <= t < len(rec.play) - 1 or not plain[t] or not plain[t + 1]:
             continue
@@ -463,9 +506,11 @@ def _swaps(rec: DealRecord, plain: Sequence[bool], tricks: Sequence[int] | range
         play[t], play[t + 1] = play[t + 1], play[t]
         order = tuple(range(len(play)))
         order = (*order[:t], t + 1, t, *order[t + 2:])
+        leader = rep.tricks[t].leader if t < len(rep.tricks) else None
         yield _Trial(Code.TRICKS_SWAPPED, _with_play(rec, play),
                      f"tricks {t + 1} and {t + 2} are written in each other's place: swap"
-                     " them", f"play[{t}]", trick=t + 1, order=order)
+                     " them", f"play[{t}]", trick=t + 1, order=order,
+                     holds=() if leader is None else _holds(ids, leader, play[t].cards))
 
 
 _MISWRITTEN_CODES: Final = frozenset({Code.PLAYED_TWICE, Code.NOT_IN_HAND})
@@ -494,7 +539,9 @@ def _miswritten(rep: Replay, errors: Sequence[Diagnostic], unplayed: Sequence[Ca
                 cards[c] = pc.model_copy(update={"card": right})
                 play = list(rec.play)
                 play[t] = trick.model_copy(update={"cards": tuple(cards)})
+                seat = rep.tricks[t].seats[c] if t < len(rep.tricks) else None
                 yield _Trial(Code.CARD_MISWRITTEN, _with_play(rec, play),
                              f"{code} in trick {t + 1} is written for {right.code}"
                              f" ({right.code} is never played): write {right.code}",
-                             f"play[{t}].cards[{c}]", trick=t + 1, card=code)
+                             f"play[{t}].cards[{c}]", trick=t + 1, card=code,
+                             holds=() if seat is None else ((rec.seat_ids[seat], right),))
