@@ -372,3 +372,30 @@ def test_replay_score_and_annotate_say_the_cause() -> None:
              if c.startswith("tarot: error")]
     assert len(notes) == 1
     assert notes[0].startswith("tarot: error Y001 trick-from-wrong-seat: trick 5 is written")
+
+
+def test_with_the_hands_recorded_a_deal_costs_few_replays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a repair that gives a seat a card it was not dealt is not replayed: with the hands
+    # recorded, an examined deal costs a few replays, not MAX_TRIALS
+    calls: list[int] = []
+
+    def counted(record: DealRecord) -> Replay:
+        calls.append(1)
+        return replay(record)
+
+    monkeypatch.setattr(causes, "replay", counted)
+    for name in CASES:
+        [item] = list(read_path(FIXTURES / name))
+        assert item.record is not None
+        if item.record.hands is None:
+            continue
+        calls.clear()
+        assert find_cause(replay(item.record)) is not None
+        assert len(calls) <= 4, (name, len(calls))
+    rng = random.Random(9)
+    for _ in range(5):
+        rec = _revoke_by_swap(_revoke_by_swap(random_deal(rng, 4), rng), rng)
+        calls.clear()
+        find_cause(replay(rec))
+        assert len(calls) <= 8, len(calls)
