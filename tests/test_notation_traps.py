@@ -118,3 +118,17 @@ def test_a_trick_numbering_fault_is_said_once(numbers: list[int],
     assert [(line, msg.split(":")[0]) for line, msg in got] == faults
     assert all(d.code is Code.BAD_VALUE for d in deal.diagnostics)
     assert any(words in msg for _, msg in got)
+
+
+def test_a_deal_line_starting_with_a_bracket_is_said_to_start_a_record() -> None:
+    # "[S] 2. …" after the sections begins a new record; it was "not in quotes: write
+    # [S "] 2. 1S…"]", a made-up tag: now what happened, at the [
+    text = '[Players "4"]\nplay:\n 1. 7H 8H 9H 10H\n[S] 2. 1S 2S 3S 4S\n'
+    deals = list(reads(text, name="t.tarot"))
+    [d] = deals[1].diagnostics
+    assert (d.code, d.location.line, d.location.col) == (Code.BAD_TAG, 4, 1)
+    assert "it begins a new record, but it is not a line of tags" in d.message
+    # a malformed tag after the sections is still said as a malformed tag
+    text = '[Players "4"]\nplay:\n 1. 7H 8H 9H 10H\n[Event "Club]\n[Players "4"]\n'
+    [d] = list(reads(text))[1].diagnostics
+    assert "has no closing quote" in d.message

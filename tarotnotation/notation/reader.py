@@ -1138,9 +1138,11 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[Read
                     context=_caret(_line_of(chunk, ahead, line), col)),),
                     None, chunk.line, chunk.offset)
                 continue
-        before = chunk
         deal = parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
                             offset=chunk.offset)
+        if chunk.follows and before is not None and deal.record is None:
+            deal = _not_a_tag_line(deal, chunk)
+        before = chunk
         if any(d.code is Code.UNTERMINATED_COMMENT for d in deal.diagnostics):
             if ahead is None:
                 ahead = next(chunks, None)
@@ -1152,6 +1154,23 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[Read
                     for d in deal.diagnostics))
                 before, ahead = ahead, None
         yield deal
+
+
+def _not_a_tag_line(deal: ReadDeal, chunk: _Chunk) -> ReadDeal:
+    """A record cut off the one before by a line that starts with ``[`` but is not a line
+    of tags: its fault there says so (not "malformed tag" with a made-up value)."""
+    first = chunk.lines[0] if chunk.lines else ""
+    if '"' in first or first.rstrip().endswith("]"):
+        return deal  # tags, well written or not: a record of its own
+    col = len(first) - len(first.lstrip(" \t")) + 1
+    message = ("this line starts with [, so it begins a new record, but it is not a line of"
+               " tags: a line of a deal cannot start with [ (a trick's leader is written"
+               " (S); in a comment, write \\[)")
+    return replace(deal, diagnostics=tuple(
+        replace(d, message=message, location=replace(d.location, col=col),
+                context=_caret(first, col))
+        if d.code is Code.BAD_TAG and d.location.line == chunk.line else d
+        for d in deal.diagnostics))
 
 
 def _tag_names(chunk: _Chunk) -> set[str] | None:
