@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from operator import attrgetter
-from typing import Final
+from typing import Final, NamedTuple
 
 from . import kernel
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
@@ -97,8 +97,7 @@ class PlayedTrick:
         return self.winner is not None
 
 
-@dataclass(frozen=True, slots=True)
-class TrickCount:
+class TrickCount(NamedTuple):
     """One complete trick's winner and both camps' points after it, as the kernel counts
     them (half-points, tricks only: the chien or écart is counted at the end)."""
 
@@ -487,6 +486,9 @@ class _Replayer:
         n = self.n
         rotation = _ROTATIONS[n]
         att = self.att
+        played_by, seats_of, cards_of = att.played_by, att.seats, att.cards
+        leaders, winners = att.leaders, att.winners
+        winner_index = kernel.winner_index
         expected = self.leader0
         play = self.rec.play
         last = len(play) - 1
@@ -507,19 +509,19 @@ class _Replayer:
             else:
                 seats = self.seats_written(t, pcs, leader)
             for s, card in zip(seats, cards, strict=True):
-                att.played_by[s] |= 1 << card
-            att.seats.append(seats)
-            att.cards.append(cards)
-            att.leaders.append(leader)
+                played_by[s] |= 1 << card
+            seats_of.append(seats)
+            cards_of.append(cards)
+            leaders.append(leader)
             winner: int | None = None
             if m == n:
-                w = kernel.winner_index(cards)
+                w = winner_index(cards)
                 winner = seats[w] if w is not None else None
             elif t < last:
                 self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {m}"
                             f" card(s): every trick but the last one recorded has {n}",
                             path=f"play[{t}]", trick=t + 1)
-            att.winners.append(winner)
+            winners.append(winner)
             if winner is not None:
                 expected = winner
         self.complete = (len(play) == self.tab.tricks
@@ -820,10 +822,13 @@ class _Replayer:
         out: list[PlayedTrick] = []
         att = self.att
         stop = self.stop
+        exact = self.exact
+        table = kernel.transitions().table
+        nothing_led = kernel.state_of(NO_SUIT, 0)
         for t, cards in enumerate(att.cards):
             bits = 0
             seats = att.seats[t]
-            led, top = NO_SUIT, 0
+            state = nothing_led
             for c, card in enumerate(cards):
                 s = seats[c]
                 called = first_lead_called if t == 0 and c == 0 else None
@@ -831,22 +836,24 @@ class _Replayer:
                     self.stop_at(t, s, hands, cards[:c], called)
                 bit = 1 << card
                 hand = hands[s]
+                forbid, after = table[state + card]
                 if played & bit:
                     self.report(Code.PLAYED_TWICE, f"{_CODES[card]} was already played",
                                 path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s, card=card)
-                elif self.exact[s] and not hand & bit:
+                elif exact[s] and not hand & bit:
                     self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {_CODES[card]}"
                                 f"{self.where(card, s)}", path=f"play[{t}].cards[{c}]",
                                 trick=t + 1, seat=s, card=card)
-                else:
-                    answer = kernel.rule_in(hand, led, top, called)
+                elif hand & forbid or called is not None:
+                    # The rule itself (the kernel's), for its words.
+                    answer = kernel.rule_in(hand, *kernel.led_top(state), called)
                     if not answer[0] & bit:
                         illegal = constraint_of(*answer).explain(card)
                         if illegal is not None:
                             self.report(illegal.code, illegal.message,
                                         path=f"play[{t}].cards[{c}]", trick=t + 1,
                                         seat=s, card=card)
-                led, top = kernel.step(led, top, card)
+                state = after
                 hands[s] = hand & ~bit
                 played |= bit
                 bits |= bit
@@ -914,32 +921,38 @@ class _Replayer:
         and the tricks the taker's camp won. A card played twice counts once, in the
         trick it was first in."""
         ids, camps = self.ids, _CAMPS
+        camp_of = [self.camp_of(s) for s in range(self.n)]
         last = self.tab.tricks - 1
+        rules, excuse_won_last = self.rules, self.excuse_won_last
         out: list[TrickCount] = []
-        taker_cards = moved = won = 0
-        running = [0, 0]
+        taker_cards = moved = won = taker_half = 0
+        total = 0  # the half-points of the tricks counted so far
         counted = 0
         for t, tr in enumerate(self.tricks):
             if tr.winner is None:
                 break
-            wcamp = self.camp_of(tr.winner)
-            bits = self.trick_bits[t] & ~counted
+            wcamp = camp_of[tr.winner]
+            bits = self.trick_bits[t]
+            points = tr.points
+            if bits & counted:
+                bits &= ~counted
+                points = card_points(bits)
+            total += points
             counted |= bits
-            owner = -1
-            if bits & EXCUSE_BIT:
-                owner = self.camp_of(tr.seats[tr.cards.index(Card.EXCUSE)])
+            owner = camp_of[tr.seats[tr.cards.index(Card.EXCUSE)]] if bits & EXCUSE_BIT else -1
             to_taker, to_defence, shift = kernel.settle_trick(
-                self.rules, bits, wcamp, owner, t == last, t == last and self.excuse_won_last)
+                rules, bits, wcamp, owner, t == last, t == last and excuse_won_last)
             taker_cards |= to_taker
             moved += shift
             won += wcamp == TAKER
-            running[TAKER] += card_points(to_taker) + shift
-            running[DEFENCE] += card_points(to_defence) - shift
+            # (the points of the whole trick are known; only a split one is counted again)
+            taker_half += (points if to_taker == bits else card_points(to_taker) if to_taker
+                           else 0) + shift
             excuse = None
             if owner >= 0 and not (to_taker if wcamp == TAKER else to_defence) & EXCUSE_BIT:
                 excuse = camps[DEFENCE if to_defence & EXCUSE_BIT else TAKER]
             out.append(TrickCount(tr.number, ids[tr.winner], camps[wcamp], tr.points,
-                                  running[TAKER], running[DEFENCE], excuse))
+                                  taker_half, total - taker_half, excuse))
         return out, taker_cards, moved, won
 
     def facts_from_play(self, counts: tuple[list[TrickCount], int, int, int]) -> DealFacts:
@@ -1016,9 +1029,8 @@ class _Replayer:
         declared = tuple((None if s is None else self.ids[s], size) for s, size in self.poignees)
         known = {self.ids[s]: CardSet(self.start[s]) for s in range(n) if self.exact[s]}
 
-        def done(status: Status, facts: DealFacts | None = None,
+        def done(status: Status, facts: DealFacts | None = None, sc: Score | None = None,
                  scores: dict[str, int] | None = None) -> Replay:
-            sc = None if facts is None else score(facts)
             return Replay(
                 record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
                 contract=self.contract, taker=taker_id, partner=partner_id,
@@ -1055,10 +1067,10 @@ class _Replayer:
             if maybe is None:
                 return done(Status.INCOMPLETE if rec.play else Status.UNSCORED)
             facts = maybe
-        seats = score(facts).seats
-        scores = {self.ids[s]: v for s, v in enumerate(seats)}
+        sc = score(facts)
+        scores = dict(zip(self.ids, sc.seats, strict=True))
         self.compare_scores(scores)
-        return done(Status.SCORED, facts, scores)
+        return done(Status.SCORED, facts, sc, scores)
 
     def compare_result(self, facts: DealFacts) -> None:
         """The recorded points, bouts, partner, petit au bout and chelem against the
