@@ -19,6 +19,8 @@ worker processes.
 ...     for d in checked.diagnostics:
 ...         print(d.location.deal, d.code.value, d.message)
 1 R102 the recorded scores sum to -2: expected 0
+1 R214 the taker (E) is recorded with +190 and each defender with -64: at 4 players the
+  taker gets 3 times what a defender pays, +192 (docs/rules.md §10)
 1 R101 E is recorded with +190; the rules give +192
 """
 

@@ -41,6 +41,7 @@ from .cards import (
 )
 from .diagnostics import Code, Diagnostic, Location, Severity
 from .legality import Constraint, constraint, constraint_of, ecart_plain, rule, winning_index
+from .plausibility import Facts, check
 from .records import ChelemAnnouncement, DealRecord, Misere, PlayedCard, Poignee
 from .rules import (
     Camp,
@@ -413,6 +414,9 @@ class _Engine:
         partner_id = None if partner is None else self.ids[partner]
         declared = tuple((None if s is None else self.ids[s], size) for s, size in poignees)
         known = {self.ids[s]: CardSet(start[s]) for s in range(n) if exact[s]}
+
+        self.check_facts(contract, taker, partner, partner_known, annulled,
+                         announcer is not None, miseres)
 
         def done(status: Status, **scored: Any) -> Replay:
             return Replay(
@@ -967,6 +971,10 @@ class _Engine:
                           poignees: list[tuple[int | None, PoigneeSize]],
                           miseres: list[int]) -> DealFacts | None:
         res = self.rec.result
+        if res is not None and (
+                (res.taker_points is not None and res.taker_points.exact_half is None)
+                or (res.bouts is not None and not 0 <= res.bouts <= 3)):
+            return None  # no score from facts that cannot be counted (check_facts said why)
         missing = []
         if res is None or res.taker_points is None:
             missing.append("the taker's points")
@@ -991,11 +999,44 @@ class _Engine:
 
     # --- the recorded result --------------------------------------------------------------------
 
+    def check_facts(self, contract: Contract | None, taker: int | None, partner: int | None,
+                    partner_known: bool, annulled: bool, announced: bool,
+                    miseres: list[int]) -> None:
+        """The recorded facts against what a deal can produce
+        (:func:`tarotnotation.plausibility.check`), for score sheets and played deals
+        alike."""
+        res = self.rec.result
+        if res is None:
+            return
+        poignees: list[tuple[int, int, int]] = []
+        declared: list[tuple[int, int, MisereKind]] = []
+        for i, decl in enumerate(self.rec.declarations):
+            s = self.index[decl.seat]
+            if isinstance(decl, Poignee) and all(p[1] != s for p in poignees):  # H106 else
+                count = (len(decl.cards) if decl.cards is not None
+                         else self.tab.poignee_count(decl.size) if decl.size is not None else 0)
+                poignees.append((i, s, count))
+            elif isinstance(decl, Misere):
+                declared.append((i, s, decl.misere))
+        scores = res.scores or {}
+        facts = Facts(
+            players=self.n, rules=self.rules, seat_ids=self.ids, contract=contract,
+            taker=taker, partner=partner, partner_known=partner_known,
+            points=None if res.taker_points is None else res.taker_points.value,
+            bouts=res.bouts, petit_au_bout=res.petit_au_bout, chelem=res.chelem,
+            chelem_announced=announced, annulled=annulled or res.annulled,
+            recorded_partner=None if res.partner is None else self.index[res.partner],
+            poignees=tuple(poignees), miseres=tuple(declared), misere_seats=tuple(miseres),
+            scores=tuple(scores.get(sid) for sid in self.ids),
+        )
+        for finding in check(facts):
+            self.report(finding.code, finding.message, path=finding.path, seat=finding.seat)
+
     def compare_result(self, facts: DealFacts, partner: int | None) -> None:
         res = self.rec.result
         if res is None:
             return
-        if res.taker_points is not None and res.taker_points.half != facts.taker_half:
+        if res.taker_points is not None and res.taker_points.exact_half != facts.taker_half:
             self.report(Code.POINTS_MISMATCH, f"the result gives the taker"
                         f" {res.taker_points} points; the play gives {_pts(facts.taker_half)}",
                         path="result.taker_points")
@@ -1024,9 +1065,6 @@ class _Engine:
         res = self.rec.result
         if res is None or res.scores is None:
             return
-        if sum(res.scores.values()) != 0 and len(res.scores) == self.n:
-            self.report(Code.SCORES_NOT_ZERO_SUM, f"the recorded scores sum to"
-                        f" {sum(res.scores.values()):+d}: expected 0", path="result.scores")
         for sid, recorded in res.scores.items():
             if scores[sid] != recorded:
                 self.report(Code.SCORE_MISMATCH, f"{sid} is recorded with {recorded:+d};"
