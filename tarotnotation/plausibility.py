@@ -418,7 +418,8 @@ class Facts:
     chelem: Camp | None = None
     chelem_announced: bool = False
     annulled: bool = False
-    """The result says the deal was annulled."""
+    """The deal is annulled (all passed, a Petit sec, the Petit in the chien under
+    ``petit_in_chien=annuls``), or the result says so."""
     recorded_partner: int | None = None
     """The partner the result names (the taker's own seat when alone)."""
     poignees: tuple[tuple[int, int, int], ...] = ()
@@ -563,13 +564,13 @@ class _Checker:
                          " last trick (or the one before it, when the Excuse is led last in"
                          " a chelem) is the chelem camp's (docs/rules.md §8)",
                          "result.petit_au_bout")
-            held = bouts if pab is Camp.TAKER else None if bouts is None else 3 - bouts
-            if held == 0:
+            elif bouts == (0 if pab is Camp.TAKER else 3):
+                gives = ("it no bout" if pab is Camp.TAKER
+                         else "the taker's camp all 3 bouts")
                 self.add(Code.PETIT_AU_BOUT_WITHOUT_PETIT, f"the petit au bout goes to the"
-                         f" {_camp(pab)}, which then ends with the Petit, but the result"
-                         f" gives the {_camp(pab)} no bout (the taker's camp"
-                         f" {bouts} bout{'s' if bouts != 1 else ''})"
-                         " (docs/rules.md §8)", "result.petit_au_bout")
+                         f" {_camp(pab)}, which then ends with the Petit in its tricks, but"
+                         f" the result gives {gives} (docs/rules.md §8)",
+                         "result.petit_au_bout")
 
     def chelem(self, camp: Camp, half: int | None, bouts: int | None) -> None:
         won = Won.EVERY if camp is Camp.TAKER else Won.NONE
@@ -599,7 +600,8 @@ class _Checker:
             return
         with_bouts = "" if bouts is None else f" with {_bouts_text(bouts)}"
         lo, hi = min(allowed), max(allowed)
-        given = f"{_half_text(half)} points{with_bouts} in {self.setting()}"
+        given = f"{_half_text(half)} point{'s' if half != 2 else ''}{with_bouts} in" \
+                f" {self.setting()}"
         if half < lo:
             self.add(Code.POINTS_BELOW_BOUTS, f"{given}: the taker's camp has at least"
                      f" {_half_text(lo)} (its bouts count 4.5 points each, and every other"
@@ -607,7 +609,8 @@ class _Checker:
                      " at least half a point; docs/rules.md §1, §4, §9)",
                      "result.taker_points")
         elif half > hi:
-            left = "" if bouts is None else f" the other {_bouts_text(3 - bouts)} and"
+            left = ("" if bouts is None or bouts == 3
+                    else f" the other {_bouts_text(3 - bouts)} and")
             self.add(Code.POINTS_ABOVE_BOUTS, f"{given}: the defence holds{left} the cards"
                      f" of its own tricks (or the chien), so the taker's camp has at most"
                      f" {_half_text(hi)} (docs/rules.md §1, §4, §9)", "result.taker_points")
@@ -648,9 +651,9 @@ class _Checker:
                                           ("a petit au bout", f.petit_au_bout),
                                           ("a chelem", f.chelem)) if value is not None]
         if facts:
-            self.add(Code.ANNULLED_WITH_FACTS, f"the result says the deal was annulled and"
-                     f" gives {_and(facts)}: an annulled deal is not played, so it has"
-                     " none (docs/rules.md §2, §3)", "result.annulled")
+            self.add(Code.ANNULLED_WITH_FACTS, f"the deal is annulled, but the result gives"
+                     f" {_and(facts)}: an annulled deal is not played, so it has none"
+                     " (docs/rules.md §2, §3)", "result")
 
     # --- scores -----------------------------------------------------------------------
 
