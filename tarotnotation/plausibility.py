@@ -49,6 +49,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Final
 
+from . import kernel
 from .cards import BOUTS_MASK, EXCUSE_BIT, KINGS_MASK, TRUMP_MASK, Card, card_points
 from .diagnostics import Code
 from .rules import (
@@ -155,87 +156,121 @@ def accountings(players: int, contract: Contract, rules: Ruleset, *, attackers: 
 
     ``attackers`` is the size of the taker's camp: 1, or 2 at five players with a
     partner. For each number ``k`` of tricks the taker's camp wins (0 to all), the chien
-    goes to the taker as the écart (Prise, Garde: §4, no King and no bout) or whole (Garde
-    sans), or to the defence (Garde contre). The Excuse is in the chien (Garde sans or
-    contre: it is then counted with it), or it is played to a trick and then (§7):
+    or écart goes where :func:`tarotnotation.kernel.unplayed_camp` sends it (an écart holds
+    no King and no bout, §4). The Excuse is in the chien (Garde sans or contre: it is
+    counted with it), or some camp plays it to a trick that some camp wins, the last one
+    or another, led or not; :func:`tarotnotation.kernel.excuse_settlement` then says where
+    it ends and whether a low card moves (§7). What decides whether such a trick can
+    happen is how tricks go:
 
-    - won by its owner's camp before the last trick: it stays. Its owner never wins the
-      trick himself, so his camp needs a second player, except in the chelem case of §7
-      (led to the last trick by a camp that won every earlier one, it wins);
-    - won by the other camp before the last trick: the owner keeps it and gives a low card;
-    - played to the last trick (not that chelem case): under ``excuse_last_trick =
-      changes_camp`` it goes whole to the camp that did not own it, under
-      ``to_trick_winner`` to the trick's winner. A lone taker who won every earlier trick
-      leads the last one, so under ``chelem_excuse_wins`` his Excuse led there wins it.
+    - the Excuse never wins a trick but in the chelem case
+      (:func:`tarotnotation.kernel.excuse_wins_last_trick`), so its owner's camp takes
+      the trick otherwise only through a second player;
+    - the camp that won the trick before the last one leads the last one: a lone player
+      whose camp won every earlier trick plays his Excuse to the last trick only as its
+      lead;
+    - a camp takes at least as many tricks as the situation gives it.
 
     >>> from tarotnotation.rules import Ruleset
     >>> ways = accountings(4, Contract.GARDE, Ruleset.fft())
     >>> for fate in sorted({a.excuse for a in ways if a.tricks == 18}):
     ...     print(fate)
-    the defence played it before the last trick
-    the defence played it to the last trick
-    the taker led it to the last trick (chelem)
+    the defence played it to a trick the taker's camp won
+    the taker's camp led it to the last trick, and it won it
+
+    (The defence playing it to the last trick gives the same accounting as the second.)
     """
-    return _accountings(players, contract, rules.excuse_last_trick, rules.chelem_excuse_wins,
-                        attackers)
+    return _accountings(players, contract, _counting_rules(rules), attackers)
+
+
+_CAMP_WORDS: Final = ("the taker's camp", "the defence")
 
 
 @lru_cache(maxsize=256)
-def _accountings(players: int, contract: Contract, excuse_last: ExcuseLastTrick,
-                 chelem_excuse_wins: bool, attackers: int) -> tuple[Accounting, ...]:
+def _accountings(players: int, contract: Contract, rules: Ruleset, attackers: int
+                 ) -> tuple[Accounting, ...]:
     if attackers not in (1, 2) or (attackers == 2 and players != 5):
         raise ValueError("the taker's camp has 1 player, or 2 at five players")
     tab = table(players)
     n, tricks, chien = players, tab.tricks, tab.chien
-    changes = excuse_last is ExcuseLastTrick.CHANGES_CAMP
+    sizes = (attackers, n - attackers)
+    unplayed = kernel.unplayed_camp(contract)
     out: list[Accounting] = []
     for k in range(tricks + 1):
-        won = Won.EVERY if k == tricks else Won.NONE if k == 0 else Won.SOME
-        taker_cards, defence_cards = k * n, (tricks - k) * n
+        wins = (k, tricks - k)
+        camp = kernel.chelem_camp(k, tricks)
+        won = Won.EVERY if camp == kernel.TAKER else Won.NONE if camp == kernel.DEFENCE \
+            else Won.SOME
+        places = [k * n, (tricks - k) * n]  # trick cards, the Excuse's place taken below
         ecart = chien if contract.takes_chien else 0
-        open_chien = chien if contract is Contract.GARDE_SANS else 0
-        defence_chien = chien if contract is Contract.GARDE_CONTRE else 0
-        # (what became of it, in the taker's piles, adjust, place taken: T, D or chien)
-        fates: list[tuple[str, bool, int, str]] = []
+        places[unplayed] += 0 if contract.takes_chien else chien
+        # (words, where the Excuse ends, the low card, the camp whose trick it was in:
+        # -1 for the chien, whose places were counted without it)
+        fates: list[tuple[str, int, int, int]] = []
         if not contract.takes_chien:
-            fates.append(("it was in the chien", contract is Contract.GARDE_SANS, 0, "C"))
-        if k >= 1 and attackers == 2:
-            fates.append(("the taker's camp won it before the last trick", True, 0, "T"))
-        if k == tricks and chelem_excuse_wins:
-            fates.append(("the taker led it to the last trick (chelem)", True, 0, "T"))
-        if k < tricks:
-            fates.append(("the defence kept it", False, 0, "D"))
-            fates.append(("the taker played it before the last trick", True, -_LOW_CARD, "D"))
-            fates.append(("the defence won the last trick with its own Excuse in it",
-                          changes, 0, "D"))
-            lone_leader = attackers == 1 and k == tricks - 1 and chelem_excuse_wins
-            if not lone_leader:
-                fates.append(("the taker played it to the last trick, won by the defence",
-                              False, 0, "D"))
-        if k >= 1:
-            fates.append(("the defence played it before the last trick", False, _LOW_CARD,
-                          "T"))
-            fates.append(("the defence played it to the last trick", True, 0, "T"))
-            if attackers == 2:
-                fates.append(("the taker's camp won the last trick with its own Excuse in"
-                              " it", not changes, 0, "T"))
-        for words, to_taker, adjust, place in fates:
-            if place == "C":
-                if contract is Contract.GARDE_SANS:
-                    taker_open = taker_cards + open_chien - 1
-                    defence = defence_cards
+            fates.append(("it was in the chien", unplayed, 0, -1))
+        for owner, winner, last, led in product((0, 1), (0, 1), (False, True),
+                                                (False, True)):
+            if led and not last:
+                continue  # a lead matters on the last trick only
+            fate = _excuse_trick(rules, tricks, sizes, wins, owner, winner, last, led)
+            if fate is not None:
+                ends, low = fate
+                trick = (f"the last trick, which {_CAMP_WORDS[winner]} won" if last
+                         else f"a trick {_CAMP_WORDS[winner]} won")
+                words = f"{_CAMP_WORDS[owner]} {'led' if led else 'played'} it to {trick}"
+                if last and led and ends == owner == winner and low == 0 and (
+                        kernel.excuse_wins_last_trick(rules, True, True)):
+                    words = f"{_CAMP_WORDS[owner]} led it to the last trick, and it won it"
+                fates.append((words, ends, low, winner))
+        seen: set[tuple[int, int, int]] = set()
+        for words, ends, low, trick_camp in fates:
+            moved = low if trick_camp == kernel.TAKER else -low
+            if (ends, moved, trick_camp) in seen:  # another way to the same accounting
+                continue
+            seen.add((ends, moved, trick_camp))
+            if trick_camp < 0:
+                taker_open, defence = places[0], places[1]
+                if ends == kernel.TAKER:
+                    taker_open -= 1
                 else:
-                    taker_open = taker_cards
-                    defence = defence_cards + defence_chien - 1
+                    defence -= 1
             else:
-                taker_open = taker_cards + open_chien - (place == "T")
-                defence = defence_cards + defence_chien - (place == "D")
-            if k == 0 and place == "D" and words == "the defence kept it":
-                words = "the defence kept it (or led it to the last trick, chelem)"
-            acc = Accounting(k, won, words, to_taker, adjust, taker_open, ecart, defence)
+                taker_open = places[0] - (trick_camp == kernel.TAKER)
+                defence = places[1] - (trick_camp == kernel.DEFENCE)
+            acc = Accounting(k, won, words, ends == kernel.TAKER, moved * _LOW_CARD,
+                             taker_open, ecart, defence)
             assert acc.taker_open + acc.taker_ecart + acc.defence_places == 77
             out.append(acc)
     return tuple(out)
+
+
+def _excuse_trick(rules: Ruleset, tricks: int, sizes: tuple[int, int],
+                  wins: tuple[int, int], owner: int, winner: int, last: bool, led: bool
+                  ) -> tuple[int, int] | None:
+    """Where the Excuse ends and the low card it costs (the kernel's answer) when
+    ``owner``'s camp plays it to a trick ``winner``'s camp takes, the last one or not,
+    led or not, in a deal where the camps take ``wins`` tricks; None when no deal plays
+    it so (see :func:`accountings`)."""
+    if wins[winner] == 0:
+        return None
+    earlier = [wins[0], wins[1]]  # tricks each camp takes before the last one
+    if last:
+        earlier[winner] -= 1
+    won_all_earlier = earlier[owner] == tricks - 1
+    if last and led:
+        if earlier[owner] == 0:
+            return None  # the leader of the last trick won the one before
+        excuse_won = kernel.excuse_wins_last_trick(rules, True, won_all_earlier)
+        if excuse_won and winner != owner:
+            return None
+    else:
+        excuse_won = False
+        if last and sizes[owner] == 1 and won_all_earlier:
+            return None  # alone, he won the trick before: he leads the last one
+    if winner == owner and not excuse_won and sizes[owner] < 2:
+        return None  # the Excuse does not win: a partner of its owner does
+    return kernel.excuse_settlement(rules, owner, winner, last, excuse_won)
 
 
 @lru_cache(maxsize=4096)
@@ -301,16 +336,21 @@ def reachable_points(players: int, contract: Contract, rules: Ruleset, won: Won,
     >>> max(sans[3]) / 2   # the chien of 4 Kings, the Petit and the 21, and the Excuse
     31.5
     """
-    return _reachable(players, contract, rules.excuse_last_trick, rules.chelem_excuse_wins,
-                      attackers, won)
+    return _reachable(players, contract, _counting_rules(rules), attackers, won)
+
+
+def _counting_rules(rules: Ruleset) -> Ruleset:
+    """The switches counting depends on (§7), the others at their defaults: one cache
+    entry for rulesets that count alike."""
+    return Ruleset(excuse_last_trick=rules.excuse_last_trick,
+                   chelem_excuse_wins=rules.chelem_excuse_wins)
 
 
 @lru_cache(maxsize=512)
-def _reachable(players: int, contract: Contract, excuse_last: ExcuseLastTrick,
-               chelem_excuse_wins: bool, attackers: int, won: Won
+def _reachable(players: int, contract: Contract, rules: Ruleset, attackers: int, won: Won
                ) -> Mapping[int, frozenset[int]]:
     found: dict[int, set[int]] = {}
-    for acc in _accountings(players, contract, excuse_last, chelem_excuse_wins, attackers):
+    for acc in _accountings(players, contract, rules, attackers):
         if acc.won is won:
             for bouts, half in _taker_points(acc).items():
                 found.setdefault(bouts, set()).update(half)
@@ -757,11 +797,11 @@ class _Checker:
         most_lost, least_made = score_bounds(contract, announced=f.chelem_announced)
         made: bool | None = None
         if half is not None and bouts is not None:
-            made = half >= threshold(bouts)
-        elif half is not None and half >= threshold(0):
-            made = True
-        elif half is not None and half < threshold(3):
-            made = False
+            made = kernel.margin(half, bouts) >= 0
+        elif half is not None and kernel.margin(half, 0) >= 0:
+            made = True  # enough with no bout
+        elif half is not None and kernel.margin(half, 3) < 0:
+            made = False  # too few even with three
         taker_id = f.seat_ids[f.taker]
         who = f"each defender pays {x}" if x >= 0 else f"each defender gets {-x}"
         path = f"result.scores.{taker_id}" if f.scores[f.taker] is not None else "result.scores"
