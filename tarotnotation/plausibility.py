@@ -415,7 +415,9 @@ def score_bounds(contract: Contract, *, announced: bool) -> tuple[int, int]:
     Worked out with :func:`tarotnotation.scoring.score` on the closest facts: made by 0
     with the petit au bout against the taker (and an announced chelem failed, when one was
     announced), and lost by the half point that goes to the defence with the petit au bout
-    for the taker. Poignées only add to the winner's side.
+    for the taker. Poignées only add to the winner's side, and a made contract never comes
+    with the defence's chelem (the taker's camp then holds no more than the chien or écart
+    and the Excuse, :func:`reachable_points`; tests/test_plausibility_bounds.py checks it).
 
     >>> score_bounds(Contract.GARDE, announced=False)
     (-32, 30)

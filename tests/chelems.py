@@ -56,6 +56,11 @@ def best_ecart(count: int) -> list[Card]:
     return sorted(faces, key=lambda c: (-c.rank, c))[:count]
 
 
+def highest_plain(count: int) -> list[Card]:
+    """The ``count`` most valuable suit cards: Kings, Queens, Knights, Jacks."""
+    return sorted(_suit_cards(), key=lambda c: (-c.rank, c))[:count]
+
+
 def best_chien(count: int) -> list[Card]:
     """The most a chien can be worth without the Excuse: the Petit, the 21, then Kings."""
     kings = [c for c in _suit_cards() if c.rank == 14]
@@ -111,6 +116,15 @@ def chelem_deal(players: int, contract: Contract, winner: Camp, *, chien: Sequen
         hands[spots[i % len(spots)]].append(card)
     if owner is not None:
         hands[owner].append(Card.EXCUSE)
+    for s in weak:  # a Petit sec would annul the deal (§2): the winning camp takes it,
+        # for its weakest card (a low trump, forced out at once, or a card of a suit the
+        # losing camp then cannot take, having no trump left)
+        trumps = [c for c in hands[s] if c.is_trump]
+        if trumps == [Card.T1] and Card.EXCUSE not in hands[s]:
+            other = strong[-1]
+            low = min((c for c in hands[other] if c != Card.EXCUSE), key=_strength)
+            hands[other][hands[other].index(low)] = Card.T1
+            hands[s][hands[s].index(Card.T1)] = low
     call: Card | None = None
     if n == 5:
         holder = 2 if partner else taker

@@ -1,0 +1,237 @@
+"""The bounds of tarotnotation.plausibility: each one reached exactly by a built deal.
+
+The reachable points are derived from the rules (``plausibility.accountings``); these tests
+hold the derivation to real deals: for every chelem, by the attack and by the defence, in
+every contract at 3, 4 and 5 players (alone or with a partner) and under the switches that
+move the Excuse, the least and the most the taker's camp can count with each number of
+bouts is reached by a legal deal built on purpose (:mod:`tests.chelems`), which replays
+clean and passes every cross-check. The parts of the derivation (the sums of plain cards,
+the shares, the least score) are checked against independent workings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Final
+
+import pytest
+from chelems import (
+    EXCUSE_PLANS,
+    best_chien,
+    best_ecart,
+    chelem_deal,
+    highest_plain,
+    low_suit_cards,
+)
+
+from tarotnotation.cards import KINGS_MASK, Card
+from tarotnotation.diagnostics import Code
+from tarotnotation.plausibility import (
+    PACK_HALF,
+    Won,
+    accountings,
+    plain_sums,
+    poignee_trumps,
+    points_bounds,
+    reachable_points,
+    score_bounds,
+    share_weights,
+)
+from tarotnotation.records import DealRecord
+from tarotnotation.replay import replay
+from tarotnotation.rules import Camp, Contract, Ruleset, table, threshold
+
+RULESETS: Final = {
+    "fft": Ruleset.fft(),
+    "pagat": Ruleset.pagat(),  # the Excuse on the last trick goes to the trick's winner
+    "no-chelem-excuse": Ruleset.from_spec("fft chelem_excuse_wins=false"),
+}
+#: (players, with a partner): the sizes of the taker's camp.
+TABLES: Final = ((3, False), (4, False), (5, False), (5, True))
+
+
+# --- the parts of the derivation --------------------------------------------------------
+
+
+def _card_sums(count: int, open_places: int) -> set[int]:
+    """Every total of ``count`` cards that are neither bouts nor the Excuse, at most
+    ``open_places`` of them Kings, worked out card by card (independently of
+    plain_sums' counting by value)."""
+    bouts = {Card.T1, Card.T21, Card.EXCUSE}
+    states: dict[tuple[int, int], set[int]] = {(0, 0): {0}}
+    for card in Card:
+        if card in bouts:
+            continue
+        king = bool(KINGS_MASK >> card & 1)
+        grown = {key: set(v) for key, v in states.items()}
+        for (taken, kings), totals in states.items():
+            if taken == count or (king and kings == open_places):
+                continue
+            grown.setdefault((taken + 1, kings + king), set()).update(
+                t + card.points for t in totals)
+        states = grown
+    return {t for (taken, _), totals in states.items() if taken == count for t in totals}
+
+
+@pytest.mark.parametrize(("count", "open_places"),
+                         [(0, 0), (1, 0), (1, 1), (3, 0), (3, 3), (6, 0), (6, 2), (6, 6),
+                          (9, 3)])
+def test_plain_sums_are_the_sums_of_real_cards(count: int, open_places: int) -> None:
+    assert plain_sums(count, open_places) == _card_sums(count, open_places)
+
+
+@pytest.mark.parametrize(("players", "partner"), TABLES)
+@pytest.mark.parametrize("contract", list(Contract))
+def test_every_way_the_cards_end_up_holds_the_pack(players: int, partner: bool,
+                                                   contract: Contract) -> None:
+    ways = accountings(players, contract, Ruleset.fft(), attackers=2 if partner else 1)
+    tricks = table(players).tricks
+    assert {a.tricks for a in ways} == set(range(tricks + 1))
+    for a in ways:
+        assert a.taker_open + a.taker_ecart + a.defence_places == 77
+        assert (a.taker_ecart > 0) == contract.takes_chien
+        assert a.won is (Won.EVERY if a.tricks == tricks else Won.NONE if a.tricks == 0
+                         else Won.SOME)
+    for won in Won:
+        for half in reachable_points(players, contract, Ruleset.fft(), won,
+                                     attackers=2 if partner else 1).values():
+            assert 0 <= min(half) <= max(half) <= PACK_HALF
+
+
+def test_the_poignees_share_21_trumps_and_the_excuse() -> None:
+    assert poignee_trumps() == len([c for c in Card if c.is_trump]) + 1
+
+
+def test_the_shares_are_the_scoring_shares() -> None:
+    # docs/rules.md §10: 4 players 3X; 3 players 2X; 5 players 2X and X, or 4X alone.
+    assert share_weights(4, False) == (3, None, -1)
+    assert share_weights(3, False) == (2, None, -1)
+    assert share_weights(5, True) == (2, 1, -1)
+    assert share_weights(5, False) == (4, None, -1)
+
+
+@pytest.mark.parametrize("contract", list(Contract))
+def test_the_least_score_of_a_made_or_lost_contract(contract: Contract) -> None:
+    m = contract.multiplier
+    # Made by 0 with the petit au bout against the taker: (25 - 10) x m; lost by the half
+    # point that goes to the defence, petit au bout for the taker: (25 + 1 - 10) x m.
+    assert score_bounds(contract, announced=False) == (-16 * m, 15 * m)
+    assert score_bounds(contract, announced=True) == (-16 * m - 200, 15 * m - 200)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS.values()), ids=list(RULESETS))
+@pytest.mark.parametrize(("players", "partner"), TABLES)
+def test_a_defence_chelem_never_leaves_the_taker_his_contract(players: int, partner: bool,
+                                                              rules: Ruleset) -> None:
+    # score_bounds leaves the defence's chelem out of a made contract's least score: the
+    # taker's camp then holds at most the chien or écart and the Excuse, never enough.
+    for contract in Contract:
+        found = reachable_points(players, contract, rules, Won.NONE,
+                                 attackers=2 if partner else 1)
+        for bouts, half in found.items():
+            assert max(half) < threshold(bouts), (contract, bouts)
+
+
+def test_bounds_for_the_defence_are_the_takers_turned_round() -> None:
+    fft = Ruleset.fft()
+    for bouts in range(4):
+        taker = points_bounds(Camp.TAKER, 3 - bouts, Won.SOME, 4, Contract.GARDE, fft)
+        defence = points_bounds(Camp.DEFENCE, bouts, Won.SOME, 4, Contract.GARDE, fft)
+        assert taker is not None
+        assert defence == (PACK_HALF - taker[1], PACK_HALF - taker[0])
+
+
+def test_a_garde_at_four_players_by_hand() -> None:
+    # Worked by hand from docs/rules.md: an attack chelem leaves 91 with every bout, or 87
+    # when the defence kept its Excuse (it counts 4); a defence chelem leaves the taker his
+    # écart (at most 4 Queens and 2 Knights: 19) and the Excuse kept (4) or given whole on
+    # the last trick (4.5).
+    fft = Ruleset.fft()
+    assert reachable_points(4, Contract.GARDE, fft, Won.EVERY) == {2: {174}, 3: {182}}
+    assert points_bounds(Camp.TAKER, 0, Won.NONE, 4, Contract.GARDE, fft) == (6, 38)
+    assert points_bounds(Camp.TAKER, 1, Won.NONE, 4, Contract.GARDE, fft) == (14, 47)
+    assert points_bounds(Camp.TAKER, 1, Won.NONE, 4, Contract.GARDE, RULESETS["pagat"]) \
+        == (14, 46)
+
+
+# --- every chelem bound, reached by a built deal ------------------------------------------
+
+
+def _chiens(players: int, contract: Contract) -> Iterator[list[Card]]:
+    """Chiens that reach the extremes: an écart of low cards or of Queens and Knights; a
+    chien of any bouts and the highest or lowest other cards."""
+    size = table(players).chien
+    if contract.takes_chien:
+        yield low_suit_cards(size)
+        yield best_ecart(size)
+        return
+    for count in range(4):
+        for bouts in combinations((Card.T1, Card.T21, Card.EXCUSE), count):
+            if len(bouts) > size:
+                continue
+            rest = size - len(bouts)
+            yield [*bouts, *low_suit_cards(rest)]
+            yield [*bouts, *highest_plain(rest)]
+
+
+def _built(players: int, partner: bool, contract: Contract, winner: Camp, rules: Ruleset
+           ) -> Iterator[DealRecord]:
+    for chien in _chiens(players, contract):
+        for plan in EXCUSE_PLANS:
+            if (plan == "chien") != (Card.EXCUSE in chien):
+                continue
+            winning_camp = (2 if partner else 1) if winner is Camp.TAKER else (
+                players - (2 if partner else 1))
+            if plan in ("winning-last", "winning-early") and winning_camp < 2:
+                continue
+            try:
+                record = chelem_deal(players, contract, winner, chien=chien, excuse=plan,
+                                     partner=partner, rules=rules)
+            except AssertionError:
+                continue  # not a legal deal that way (a chelem lost, say): not a witness
+            assert record.result is not None
+            if record.result.chelem is winner:
+                yield record
+
+
+@pytest.mark.parametrize("rules", list(RULESETS), ids=str)
+@pytest.mark.parametrize("winner", list(Camp), ids=lambda c: c.value)
+@pytest.mark.parametrize("contract", list(Contract), ids=lambda c: c.keyword)
+@pytest.mark.parametrize(("players", "partner"), TABLES,
+                         ids=lambda v: str(v) if isinstance(v, int) else
+                         ("partner" if v else "alone"))
+def test_each_chelem_bound_is_reached_by_a_built_deal(players: int, partner: bool,
+                                                      contract: Contract, winner: Camp,
+                                                      rules: str) -> None:
+    ruleset = RULESETS[rules]
+    won = Won.EVERY if winner is Camp.TAKER else Won.NONE
+    bounds = reachable_points(players, contract, ruleset, won,
+                              attackers=2 if partner else 1)
+    reached: dict[int, set[int]] = {}
+    for record in _built(players, partner, contract, winner, ruleset):
+        r = replay(record)
+        assert r.diagnostics == (), [str(d) for d in r.diagnostics]  # every fact is true
+        assert r.bouts is not None
+        assert r.taker_half is not None
+        assert r.taker_half in bounds[r.bouts]
+        reached.setdefault(r.bouts, set()).add(r.taker_half)
+    for bouts, half in bounds.items():
+        got = reached.get(bouts, set())
+        assert got, f"no built deal with {bouts} bouts"
+        assert (min(got), max(got)) == (min(half), max(half)), bouts
+
+
+def test_a_built_chelem_with_a_fact_beyond_its_bound_is_flagged() -> None:
+    # The attack chelem of a Garde contre at 4 players, with the chien of 4 Kings, the
+    # Petit and the 21 and the defence's Excuse kept: 60 points, the least it can leave.
+    record = chelem_deal(4, Contract.GARDE_CONTRE, Camp.TAKER, chien=best_chien(6),
+                         excuse="losing-early")
+    assert record.result is not None
+    assert record.result.taker_points is not None
+    assert record.result.taker_points.half == 120
+    lower = record.model_copy(update={"result": record.result.model_copy(
+        update={"taker_points": record.result.taker_points.__class__(118)})})
+    codes = [d.code for d in replay(lower).diagnostics]
+    assert Code.CHELEM_ATTACK_IMPOSSIBLE in codes
+    assert Code.POINTS_MISMATCH in codes  # and the play says 60
