@@ -16,7 +16,12 @@ Pure: ints, enums and frozen dataclasses (no pydantic, no text). Two parts:
   goes, what becomes of the Excuse), and the values of the other cards are then chosen
   freely from the pack (:func:`plain_sums`). :func:`points_bounds` gives the extremes for
   either camp. :func:`poignee_trumps` and :func:`score_bounds` bound the declarations and
-  the amount of a score.
+  the amount of a score. The derivation counts cards; of the order of play it knows what
+  the Excuse and the lead of the last trick imply (:func:`accountings`), not every
+  constraint of following suit. So the chelems' bounds are exact (a built deal reaches
+  each one: ``tests/test_plausibility_bounds.py``), and another bound may be loose (at
+  four players 81.5 points with one bout passes, though following suit forbids it): a
+  loose bound lets an impossible count pass, it never flags a true one.
 - **The cross-check.** :func:`check` takes a :class:`Facts` (the recorded result as plain
   values) and returns a :class:`Finding` for each fact that cannot be true, with the code
   (``R2xx``, or ``R102`` for scores that do not sum to zero) and words that say why. One

@@ -171,8 +171,33 @@ def _give_a_king(hands: dict[int, list[Card]], holder: int, chien: Sequence[Card
     return king
 
 
+def scripted_deal(players: int, contract: Contract, *, dealer: int,
+                  hands: dict[int, list[Card]], chien: Sequence[Card],
+                  script: dict[tuple[int, int], Card], rules: Ruleset | None = None
+                  ) -> DealRecord:
+    """A deal played out from given hands (seat 0 takes; in a Prise or Garde his écart is
+    the chien he took): ``script`` sets the card of (trick, seat), 0-based; otherwise the
+    leader plays his strongest card and the others their weakest legal one, the Excuse
+    only when scripted or last. The result is the replay's own, every fact filled in."""
+    rules = rules or Ruleset.fft()
+    n = players
+    first = (dealer + 1) % n
+    play = _play(n, rules, hands, first, None, "chien", None, script)
+    record = DealRecord(
+        ruleset=rules.spec(), players=n, dealer=SEATS[dealer],
+        hands={SEATS[s]: CardSet.from_cards(h) for s, h in hands.items()},
+        chien=CardSet.from_cards(chien),
+        auction=tuple(Bid(contract=contract if (first + i) % n == 0 else None)
+                      for i in range(n)),
+        ecart=Ecart(cards=CardSet.from_cards(chien)) if contract.takes_chien else None,
+        play=tuple(Trick(cards=tuple(PlayedCard(card=c) for c in t)) for t in play),
+    )
+    return with_replayed_result(record)
+
+
 def _play(n: int, rules: Ruleset, dealt: dict[int, list[Card]], lead: int,
-          owner: int | None, excuse: str, call: Card | None) -> list[list[Card]]:
+          owner: int | None, excuse: str, call: Card | None,
+          script: dict[tuple[int, int], Card] | None = None) -> list[list[Card]]:
     hands = {s: set(h) for s, h in dealt.items()}
     tricks = len(dealt[0])
     called = (call if n == 5 and rules.five_player_first_lead
@@ -188,7 +213,9 @@ def _play(n: int, rules: Ruleset, dealt: dict[int, list[Card]], lead: int,
             bits = CardSet.from_cards(hands[s]).bits
             allowed = constraint(bits, cards, called if t == 0 and i == 0 else None).legal
             legal = [c for c in hands[s] if allowed >> c & 1]
-            card = _choose(legal, s == owner and not played_excuse, excuse, i, last)
+            card = (script or {}).get((t, s)) or _choose(legal, s == owner and not
+                                                         played_excuse, excuse, i, last)
+            assert card in legal, (t, s, card, legal)
             played_excuse |= card == Card.EXCUSE
             hands[s].discard(card)
             cards.append(card)

@@ -23,6 +23,7 @@ from chelems import (
     chelem_deal,
     highest_plain,
     low_suit_cards,
+    scripted_deal,
 )
 
 from tarotnotation.cards import KINGS_MASK, Card
@@ -235,3 +236,70 @@ def test_a_built_chelem_with_a_fact_beyond_its_bound_is_flagged() -> None:
     codes = [d.code for d in replay(lower).diagnostics]
     assert Code.CHELEM_ATTACK_IMPOSSIBLE in codes
     assert Code.POINTS_MISMATCH in codes  # and the play says 60
+
+
+# --- the bounds of a deal that is no chelem, at four players ---------------------------------
+
+
+def _trump(number: int) -> Card:
+    return Card[f"T{number}"]
+
+
+_LOW_ECART: Final = low_suit_cards(6)
+_SUITS: Final = sorted((c for c in Card if c < Card.T1 and c not in _LOW_ECART),
+                       key=lambda c: (c.rank, c))
+
+
+def _defence_takes_the_first_trick(excuse_last: bool) -> DealRecord:
+    """E leads the 21 over the Petit (N), the taker's 2 and W's 3: the defence's only
+    trick; then S trumps E's lead and draws every trump. N's Excuse goes to a trick of the
+    taker's, or to the last one (where it changes camp)."""
+    hands = {0: [_trump(2), *(_trump(i) for i in range(4, 21))],
+             1: [_trump(21), *_SUITS[:17]],
+             2: [_trump(1), Card.EXCUSE, *_SUITS[17:33]],
+             3: [_trump(3), *_SUITS[33:50]]}
+    script = {(0, 1): _trump(21), (0, 0): _trump(2), (0, 2): _trump(1), (0, 3): _trump(3)}
+    if not excuse_last:
+        script[(1, 2)] = Card.EXCUSE
+    return scripted_deal(4, Contract.PRISE, dealer=0, hands=hands, chien=_LOW_ECART,
+                         script=script)
+
+
+def _taker_takes_the_first_trick(petit: bool) -> DealRecord:
+    """S leads the 21 over E's Petit (or E's 2) and two low trumps: his only trick; he
+    holds nothing else but the lowest cards and the Excuse, played to the second trick."""
+    hands = {0: [_trump(21), Card.EXCUSE, *_SUITS[:16]],
+             1: [_trump(1), _trump(2), *_SUITS[16:32]],
+             2: [_trump(3), *_SUITS[32:49]],
+             3: [*(_trump(i) for i in range(4, 21)), *_SUITS[49:50]]}
+    script = {(0, 0): _trump(21), (0, 1): _trump(1) if petit else _trump(2),
+              (0, 2): _trump(3), (0, 3): _trump(4), (1, 0): Card.EXCUSE}
+    return scripted_deal(4, Contract.PRISE, dealer=3, hands=hands, chien=_LOW_ECART,
+                         script=script)
+
+
+def test_the_bounds_of_a_prise_at_four_players_are_reached() -> None:
+    fft = Ruleset.fft()
+    found: dict[int, set[int]] = {}
+    for won in Won:
+        for bouts, half in reachable_points(4, Contract.PRISE, fft, won).items():
+            found.setdefault(bouts, set()).update(half)
+
+    def reached(record: DealRecord) -> tuple[int, int]:
+        r = replay(record)
+        assert r.diagnostics == (), [str(d) for d in r.diagnostics]
+        assert r.chelem is None
+        assert r.bouts is not None
+        assert r.taker_half is not None
+        return r.bouts, r.taker_half
+
+    # The least with 0 and 1 bout, the most with 2 and 3 are the chelems' (above).
+    assert reached(_defence_takes_the_first_trick(False)) == (0, max(found[0]))  # 77
+    assert reached(_taker_takes_the_first_trick(False)) == (2, min(found[2]))  # 13
+    assert reached(_taker_takes_the_first_trick(True)) == (3, min(found[3]))  # 17
+    # With 1 bout the accounting allows 81.5 (the defence's only trick the last one, the
+    # 21 and the Petit in it with its own Excuse, which changes camp); but keeping the 21
+    # to the last trick without ever being void in the suit led takes more cards of the
+    # suits than there are at four players: the deal gives 81 at most, the bound is loose
+    # by that half point (a count that passes, never a false alarm).
+    assert reached(_defence_takes_the_first_trick(True)) == (1, max(found[1]) - 1)
