@@ -14,7 +14,7 @@ Pure: ints, enums and frozen dataclasses (no pydantic, no text). Two parts:
   or none. It is *derived* from the rules, not copied from a table: :func:`accountings`
   lists every way the cards can end up (how many tricks each camp takes, where the chien
   goes, what becomes of the Excuse), and the values of the other cards are then chosen
-  freely from the pack (:func:`plain_sums`). :func:`points_bounds` gives the extremes for
+  freely from the pack (:func:`plain_range`). :func:`points_bounds` gives the extremes for
   either camp. :func:`poignee_trumps` and :func:`score_bounds` bound the declarations and
   the amount of a score. The derivation counts cards; of the order of play it knows what
   the Excuse and the lead of the last trick imply (:func:`accountings`), not every
@@ -78,6 +78,7 @@ __all__ = [
     "accountings",
     "check",
     "deal_number",
+    "plain_range",
     "plain_sums",
     "poignee_trumps",
     "points_bounds",
@@ -279,34 +280,47 @@ def _excuse_trick(rules: Ruleset, tricks: int, sizes: tuple[int, int],
 
 
 @lru_cache(maxsize=4096)
-def plain_sums(count: int, open_places: int) -> frozenset[int]:
-    """Every total, in half-points, of ``count`` cards that are neither bouts nor the
-    Excuse, of which at most ``open_places`` may be Kings (the others lie in an écart).
+def plain_range(count: int, open_places: int) -> tuple[int, int] | None:
+    """The least and the most, in half-points, that ``count`` cards worth the same parity
+    can total when they are neither bouts nor the Excuse, at most ``open_places`` of them
+    Kings (the others lie in an écart, docs/rules.md §4); None when no such cards exist.
 
     The pack has, besides the bouts, Kings, Queens, Knights, Jacks and low cards
-    (docs/rules.md §1); any number of each can be chosen, up to what the pack holds.
+    (docs/rules.md §1). Every total of the same parity in between is reached too: the
+    values are 1, 3, 5, 7 and 9 half-points, and from the least choice to the most one
+    card at a time can be swapped for one worth 2 more (``tests/test_plausibility_bounds``
+    checks it against every choice of cards).
 
-    >>> min(plain_sums(6, 0)), max(plain_sums(6, 0))   # an écart: 6 low cards, 4 Queens 2 Knights
+    >>> plain_range(6, 0)   # an écart: six low cards; four Queens and two Knights
     (6, 38)
-    >>> max(plain_sums(6, 6))
-    50
+    >>> plain_range(6, 6)   # a chien: four Kings and two Queens at most
+    (6, 50)
     """
-    if count < 0:
+    values: list[int] = []  # every card's value, lowest first
+    kings = 0
+    for value, cards, ecartable in _VALUE_CLASSES:
+        values += [value] * cards
+        kings += cards - ecartable
+    if not 0 <= count <= len(values) or count - open_places > len(values) - kings:
+        return None
+    lowest = sum(values[:count])  # Kings come last: in open places when needed at all
+    top_kings = min(kings, open_places, count)
+    king_value = max(v for v, n, e in _VALUE_CLASSES if e < n)
+    others = [v for v, n, e in _VALUE_CLASSES for _ in range(e)]  # écart-able, sorted
+    rest = count - top_kings
+    if rest > len(others):
+        return None
+    highest = top_kings * king_value + sum(others[len(others) - rest:])
+    return lowest, highest
+
+
+def plain_sums(count: int, open_places: int) -> frozenset[int]:
+    """Every total :func:`plain_range` allows: its bounds and each value of their parity
+    in between."""
+    bounds = plain_range(count, open_places)
+    if bounds is None:
         return frozenset()
-    faces = _VALUE_CLASSES[1:]
-    low_value, low_count, _ = _VALUE_CLASSES[0]
-    sums: set[int] = set()
-    for pick in product(*(range(n + 1) for _, n, _ in faces)):
-        taken = sum(pick)
-        rest = count - taken
-        if not 0 <= rest <= low_count:
-            continue
-        # Cards that may not go in an écart fill open places only.
-        if sum(p for p, (_, n, e) in zip(pick, faces, strict=True) if e < n) > open_places:
-            continue
-        sums.add(low_value * rest + sum(p * v for p, (v, _, _) in zip(pick, faces,
-                                                                         strict=True)))
-    return frozenset(sums)
+    return frozenset(range(bounds[0], bounds[1] + 1, 2))
 
 
 def _taker_points(acc: Accounting) -> dict[int, set[int]]:
@@ -318,9 +332,10 @@ def _taker_points(acc: Accounting) -> dict[int, set[int]]:
         open_left = acc.taker_open - trump_bouts
         base = (trump_bouts * _TRUMP_BOUT_HALF + (_EXCUSE_HALF if acc.taker_excuse else 0)
                 + acc.adjust)
-        sums = plain_sums(open_left + acc.taker_ecart, open_left)
-        if sums:
-            out.setdefault(trump_bouts + acc.taker_excuse, set()).update(base + s for s in sums)
+        bounds = plain_range(open_left + acc.taker_ecart, open_left)
+        if bounds is not None:
+            out.setdefault(trump_bouts + acc.taker_excuse, set()).update(
+                range(base + bounds[0], base + bounds[1] + 1, 2))
     return out
 
 
@@ -347,8 +362,12 @@ def reachable_points(players: int, contract: Contract, rules: Ruleset, won: Won,
 def _counting_rules(rules: Ruleset) -> Ruleset:
     """The switches counting depends on (§7), the others at their defaults: one cache
     entry for rulesets that count alike."""
-    return Ruleset(excuse_last_trick=rules.excuse_last_trick,
-                   chelem_excuse_wins=rules.chelem_excuse_wins)
+    return _counting(rules.excuse_last_trick, rules.chelem_excuse_wins)
+
+
+@lru_cache(maxsize=8)
+def _counting(excuse_last: ExcuseLastTrick, chelem_excuse_wins: bool) -> Ruleset:
+    return Ruleset(excuse_last_trick=excuse_last, chelem_excuse_wins=chelem_excuse_wins)
 
 
 @lru_cache(maxsize=512)
@@ -399,6 +418,7 @@ def poignee_trumps() -> int:
     return TRUMP_MASK.bit_count() + 1
 
 
+@lru_cache(maxsize=16)
 def share_weights(players: int, partner: bool) -> tuple[int, int | None, int]:
     """What the taker, the partner (None when alone) and each defender get, in units of
     what one defender pays (docs/rules.md §10), as :func:`tarotnotation.scoring.score`
@@ -413,6 +433,7 @@ def share_weights(players: int, partner: bool) -> tuple[int, int | None, int]:
     return s.seats[0] // s.x, (s.seats[1] // s.x if partner else None), s.seats[-1] // s.x
 
 
+@lru_cache(maxsize=16)
 def score_bounds(contract: Contract, *, announced: bool) -> tuple[int, int]:
     """``(most, least)``: a lost contract has each defender paying at most ``most`` (a
     negative number), a made one at least ``least`` (docs/rules.md §9, §10).
@@ -540,6 +561,9 @@ class _Checker:
         points = self.f.points
         if points is None:
             return None
+        doubled = points * 2
+        if doubled.denominator == 1 and 0 <= doubled.numerator <= PACK_HALF:
+            return doubled.numerator  # card points, as nearly every record gives them
         text = _number_text(points)
         usable = True
         if not 0 <= points <= Fraction(PACK_HALF, 2):
@@ -579,17 +603,9 @@ class _Checker:
             return (2,) if f.partner is not None else (1,)
         return (1, 2)
 
-    def reachable(self, won: Iterable[Won]) -> dict[int, set[int]]:
-        out: dict[int, set[int]] = {}
-        wons = tuple(won)
-        for contract in self.contracts():
-            for size in self.camp_sizes():
-                for w in wons:
-                    found = reachable_points(self.f.players, contract, self.f.rules, w,
-                                             attackers=size)
-                    for b, half in found.items():
-                        out.setdefault(b, set()).update(half)
-        return out
+    def reachable(self, won: Iterable[Won]) -> Mapping[int, frozenset[int]]:
+        return _reachable_any(self.f.players, self.contracts(), _counting_rules(self.f.rules),
+                              self.camp_sizes(), tuple(won))
 
     def setting(self) -> str:
         """``a Garde at 4 players``: where the bound holds."""
@@ -831,6 +847,20 @@ class _Checker:
                      f" {contract.french}: a made contract pays each defender's share at"
                      f" least {least_made}, a lost one at least {-most_lost} the other way"
                      " (docs/rules.md §10)", path, f.taker)
+
+
+@lru_cache(maxsize=256)
+def _reachable_any(players: int, contracts: tuple[Contract, ...], rules: Ruleset,
+                   sizes: tuple[int, ...], wons: tuple[Won, ...]
+                   ) -> Mapping[int, frozenset[int]]:
+    """Bouts -> the points any of these contracts, camp sizes and outcomes allow."""
+    out: dict[int, set[int]] = {}
+    for contract in contracts:
+        for size in sizes:
+            for w in wons:
+                for b, half in _reachable(players, contract, rules, size, w).items():
+                    out.setdefault(b, set()).update(half)
+    return {b: frozenset(half) for b, half in sorted(out.items())}
 
 
 def _fit(known: Mapping[int, int], weights: Sequence[int]) -> int | None:

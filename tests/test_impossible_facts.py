@@ -10,6 +10,7 @@ reaches each one) and ``tests/test_plausibility_properties.py`` (no deal trips t
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Final
 
@@ -298,3 +299,18 @@ def test_the_shared_corpus_of_real_records_raises_no_false_alarm(corpus: Path) -
     assert checked
     flagged = [str(d) for c in checked for d in c.diagnostics if d.code in _WATCHED]
     assert flagged == []
+
+
+def test_validate_counts_the_impossible_facts_and_fails() -> None:
+    from test_cli import invoke
+
+    ran = invoke("validate", "-q", "--statistics", str(FIXTURES))
+    assert ran.code == 1
+    counts = {m.group(2): int(m.group(1))
+              for m in re.finditer(r"^\s+(\d+)\s+(R\d{3}|H\d{3})\s", ran.out, re.M)}
+    for name, (code, _, _) in EXPECTED.items():
+        assert counts.get(code.value, 0) >= 1, (name, code, ran.out)
+    assert counts["R207"] == 8  # five chelems with points, three with bouts, none left
+    ignored = invoke("validate", "-q", "--ignore", "R2", "--ignore", "R3", "--ignore", "R1",
+                     "--ignore", "H106", "--ignore", "A105", str(FIXTURES))
+    assert ignored.code == 0, ignored.out

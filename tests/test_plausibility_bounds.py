@@ -12,7 +12,7 @@ the shares, the least score) are checked against independent workings.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, product
 from typing import Final
 
 import pytest
@@ -73,6 +73,26 @@ def _card_sums(count: int, open_places: int) -> set[int]:
                 t + card.points for t in totals)
         states = grown
     return {t for (taken, _), totals in states.items() if taken == count for t in totals}
+
+
+def _every_choice(count: int, open_places: int) -> set[int]:
+    """Every total of ``count`` plain cards, choosing how many Kings (at most
+    ``open_places``), Queens, Knights and Jacks, the rest low cards."""
+    faces = [c for c in Card if c < Card.T1 and c.rank >= 11]
+    lows = [c for c in Card if c not in faces and c not in (Card.T1, Card.T21, Card.EXCUSE)]
+    totals = set()
+    for kings, queens, knights, jacks in product(range(5), repeat=4):
+        low = count - kings - queens - knights - jacks
+        if kings <= open_places and 0 <= low <= len(lows):
+            totals.add(9 * kings + 7 * queens + 5 * knights + 3 * jacks + low)
+    return totals
+
+
+def test_plain_sums_are_every_choice_of_cards() -> None:
+    for count in range(78):
+        for open_places in range(count + 1):
+            assert plain_sums(count, open_places) == _every_choice(count, open_places), (
+                count, open_places)
 
 
 @pytest.mark.parametrize(("count", "open_places"),
