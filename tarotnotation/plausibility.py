@@ -55,7 +55,7 @@ from itertools import product
 from typing import Final
 
 from . import kernel
-from .cards import BOUTS_MASK, EXCUSE_BIT, KINGS_MASK, TRUMP_MASK, Card, card_points
+from .cards import BOUTS_MASK, EXCUSE_BIT, KINGS_MASK, TRUMP_MASK, Card, card_points, points_text
 from .diagnostics import Code
 from .rules import (
     Camp,
@@ -113,11 +113,6 @@ def _classes() -> tuple[tuple[int, int, int], ...]:
 _VALUE_CLASSES: Final = _classes()
 #: The low card given for the Excuse in the exchange (docs/rules.md §7).
 _LOW_CARD: Final = _VALUE_CLASSES[0][0]
-
-
-def _half_text(half: int) -> str:
-    """``45`` or ``45.5``: half-points as points."""
-    return str(half // 2) if half % 2 == 0 else f"{half // 2}.5"
 
 
 # --- how the cards end up (docs/rules.md §4, §6, §7, §9) ---------------------------------
@@ -481,6 +476,8 @@ class Facts:
     """True when it is known whether (and with whom) the taker played with a partner."""
     points: Fraction | None = None
     """The taker's camp's points as recorded (any number: this module judges it)."""
+    points_written: str | None = None
+    """Those points as the record writes them (``45.3``), for the messages."""
     bouts: int | None = None
     petit_au_bout: Camp | None = None
     chelem: Camp | None = None
@@ -564,11 +561,11 @@ class _Checker:
         doubled = points * 2
         if doubled.denominator == 1 and 0 <= doubled.numerator <= PACK_HALF:
             return doubled.numerator  # card points, as nearly every record gives them
-        text = _number_text(points)
+        text = self.f.points_written or str(float(points))
         usable = True
         if not 0 <= points <= Fraction(PACK_HALF, 2):
             self.add(Code.POINTS_OUT_OF_RANGE, f"{text} points: a camp's card points lie"
-                     f" between 0 and {_half_text(PACK_HALF)}, the value of the whole pack"
+                     f" between 0 and {points_text(PACK_HALF)}, the value of the whole pack"
                      " (docs/rules.md §1)", "result.taker_points")
             usable = False
         doubled = points * 2
@@ -576,8 +573,8 @@ class _Checker:
             below = Fraction(int(doubled // 1), 2)
             self.add(Code.POINTS_NOT_HALF, f"{text} points: every card is worth a whole"
                      " number of half points, so a camp's points are whole or end in .5"
-                     f" (docs/rules.md §1): expected {_number_text(below)} or"
-                     f" {_number_text(below + Fraction(1, 2))}", "result.taker_points")
+                     f" (docs/rules.md §1): expected {points_text(int(below * 2))} or"
+                     f" {points_text(int(below * 2) + 1)}", "result.taker_points")
             usable = False
         return int(doubled) if usable else None
 
@@ -649,7 +646,7 @@ class _Checker:
             return
         allowed = found[bouts] if bouts is not None else set().union(*found.values())
         if half not in allowed:
-            given = f"{_half_text(half)}" + ("" if bouts is None
+            given = f"{points_text(half)}" + ("" if bouts is None
                                              else f" with {_bouts_text(bouts)}")
             self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
                      f" {_whom(camp)} {_describe(found, camp)}: not {given}",
@@ -663,11 +660,11 @@ class _Checker:
             return
         with_bouts = "" if bouts is None else f" with {_bouts_text(bouts)}"
         lo, hi = min(allowed), max(allowed)
-        given = f"{_half_text(half)} point{'s' if half != 2 else ''}{with_bouts} in" \
+        given = f"{points_text(half)} point{'s' if half != 2 else ''}{with_bouts} in" \
                 f" {self.setting()}"
         if half < lo:
             self.add(Code.POINTS_BELOW_BOUTS, f"{given}: the taker's camp has at least"
-                     f" {_half_text(lo)} (its bouts count 4.5 points each, and every other"
+                     f" {points_text(lo)} (its bouts count 4.5 points each, and every other"
                      " card it counts, in its tricks or the chien or écart that goes to it,"
                      " at least half a point; docs/rules.md §1, §4, §9)",
                      "result.taker_points")
@@ -676,12 +673,12 @@ class _Checker:
                     else f" the other {_bouts_text(3 - bouts)} and")
             self.add(Code.POINTS_ABOVE_BOUTS, f"{given}: the defence holds{left} the cards"
                      f" of its own tricks (or the chien), so the taker's camp has at most"
-                     f" {_half_text(hi)} (docs/rules.md §1, §4, §9)", "result.taker_points")
+                     f" {points_text(hi)} (docs/rules.md §1, §4, §9)", "result.taker_points")
         else:
             below = max(h for h in allowed if h < half)
             above = min(h for h in allowed if h > half)
             self.add(Code.POINTS_UNREACHABLE, f"{given}: no deal counts so; the nearest"
-                     f" counts are {_half_text(below)} and {_half_text(above)}"
+                     f" counts are {points_text(below)} and {points_text(above)}"
                      f"{_why_gap(self.f, half)} (docs/rules.md §7, §9)",
                      "result.taker_points")
 
@@ -831,14 +828,14 @@ class _Checker:
         if made is True and x < least_made:
             need = threshold(bouts if bouts is not None else 0)
             self.add(Code.SCORE_AGAINST_RESULT, f"the taker ({taker_id}) made the"
-                     f" {contract.french} ({_half_text(half or 0)} points"
+                     f" {contract.french} ({points_text(half or 0)} points"
                      f"{'' if bouts is None else ' with ' + _bouts_text(bouts)}; "
-                     f"{_half_text(need)} needed), so each defender pays at least"
+                     f"{points_text(need)} needed), so each defender pays at least"
                      f" {least_made}, but the scores say {who}"
                      " (docs/rules.md §9, §10)", path, f.taker)
         elif made is False and x > most_lost:
             self.add(Code.SCORE_AGAINST_RESULT, f"the taker ({taker_id}) lost the"
-                     f" {contract.french} ({_half_text(half or 0)} points"
+                     f" {contract.french} ({points_text(half or 0)} points"
                      f"{'' if bouts is None else ' with ' + _bouts_text(bouts)}), so each"
                      f" defender gets at least {-most_lost}, but the scores say {who}"
                      " (docs/rules.md §9, §10)", path, f.taker)
@@ -901,32 +898,15 @@ def _and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _number_text(value: Fraction) -> str:
-    """A number as written: ``45``, ``45.5``, ``45.3`` (a finite decimal)."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    sign = "-" if value < 0 else ""
-    value = abs(value)
-    whole = value.numerator // value.denominator
-    rest = value - whole
-    digits = ""
-    while rest and len(digits) < 30:
-        rest *= 10
-        digit = rest.numerator // rest.denominator
-        digits += str(digit)
-        rest -= digit
-    return f"{sign}{whole}.{digits}"
-
-
 def _describe(found: Mapping[int, Collection[int]], camp: Camp) -> str:
     """The taker's camp's possible counts by bouts, in words."""
     parts = []
     for bouts in sorted(found, reverse=True):
         values = sorted(found[bouts])
         if len(values) <= 3:
-            text = " or ".join(_half_text(v) for v in values)
+            text = " or ".join(points_text(v) for v in values)
         else:
-            text = f"between {_half_text(values[0])} and {_half_text(values[-1])}"
+            text = f"between {points_text(values[0])} and {points_text(values[-1])}"
         parts.append((text, bouts))
     words = []
     for i, (text, bouts) in enumerate(parts):

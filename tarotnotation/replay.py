@@ -1088,6 +1088,7 @@ class _Replayer:
             players=self.n, rules=self.rules, seat_ids=self.ids, contract=self.contract,
             taker=self.taker, partner=self.partner, partner_known=self.partner_known,
             points=None if res.taker_points is None else res.taker_points.value,
+            points_written=None if res.taker_points is None else str(res.taker_points),
             bouts=res.bouts, petit_au_bout=res.petit_au_bout, chelem=res.chelem,
             chelem_announced=self.announcer is not None,
             annulled=self.annulled or res.annulled,
