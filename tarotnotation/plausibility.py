@@ -55,7 +55,7 @@ from itertools import product
 from typing import Final
 
 from . import kernel
-from .cards import BOUTS_MASK, EXCUSE_BIT, KINGS_MASK, TRUMP_MASK, Card, card_points, points_text
+from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points, points_text
 from .diagnostics import Code
 from .rules import (
     Camp,
@@ -96,7 +96,7 @@ _TRUMP_BOUTS: Final = (Card.T1, Card.T21)
 _TRUMP_BOUT_HALF: Final = card_points(1 << Card.T1)
 assert card_points(1 << Card.T21) == _TRUMP_BOUT_HALF
 #: The other cards: neither a bout nor the Excuse, by value in half-points, and how many
-#: of each value may go in an écart (no King, docs/rules.md §4).
+#: of each value may go in an écart (no King, docs/rules.md §4: kernel.ecart_forbidden).
 _PLAIN: Final = tuple(c for c in range(78) if not BOUTS_MASK >> c & 1)
 
 
@@ -105,7 +105,7 @@ def _classes() -> tuple[tuple[int, int, int], ...]:
     for c in _PLAIN:
         slot = counts.setdefault(card_points(1 << c), [0, 0])
         slot[0] += 1
-        slot[1] += 0 if KINGS_MASK >> c & 1 else 1
+        slot[1] += 0 if kernel.ecart_forbidden(1 << c) else 1
     return tuple(sorted((v, n, e) for v, (n, e) in counts.items()))
 
 
@@ -276,9 +276,9 @@ def _excuse_trick(rules: Ruleset, tricks: int, sizes: tuple[int, int],
 
 @lru_cache(maxsize=4096)
 def plain_range(count: int, open_places: int) -> tuple[int, int] | None:
-    """The least and the most, in half-points, that ``count`` cards worth the same parity
-    can total when they are neither bouts nor the Excuse, at most ``open_places`` of them
-    Kings (the others lie in an écart, docs/rules.md §4); None when no such cards exist.
+    """The least and the most, in half-points, that ``count`` cards can total when they
+    are neither bouts nor the Excuse, at most ``open_places`` of them Kings (the others lie
+    in an écart, docs/rules.md §4); None when the pack has no such cards.
 
     The pack has, besides the bouts, Kings, Queens, Knights, Jacks and low cards
     (docs/rules.md §1). Every total of the same parity in between is reached too: the
