@@ -727,16 +727,16 @@ class _Checker:
             if total != 0:
                 self.add(Code.SCORES_NOT_ZERO_SUM, f"the recorded scores sum to {total:+d}:"
                          " expected 0", "result.scores")
-        if f.annulled or f.taker is None or f.contract is None:
+        if f.annulled or f.taker is None:
             return
         misere = [0] * f.players
-        if f.misere_seats:
+        if f.misere_seats:  # settled apart from the contract, whatever it is
             misere = list(score(DealFacts(players=f.players, taker=f.taker,
-                                          contract=f.contract, taker_half=threshold(0),
+                                          contract=Contract.PRISE, taker_half=threshold(0),
                                           bouts=0, miseres=f.misere_seats)).misere_amounts)
         own = [None if s is None else s - m for s, m in zip(recorded, misere, strict=True)]
         x = self.shares(own)
-        if x is not None:
+        if x is not None and f.contract is not None:
             self.sign(x, half, bouts)
 
     def weights(self, partner: int | None) -> list[int]:
