@@ -711,9 +711,9 @@ class _Checker:
                                           ("a petit au bout", f.petit_au_bout),
                                           ("a chelem", f.chelem)) if value is not None]
         if facts:
-            self.add(Code.ANNULLED_WITH_FACTS, f"the deal is annulled, but the result gives"
-                     f" {_and(facts)}: an annulled deal is not played, so it has none"
-                     " (docs/rules.md §2, §3)", "result")
+            self.add(Code.ANNULLED_WITH_FACTS, f"the result gives {_and(facts)} for an"
+                     " annulled deal (by its auction, or as the result says): an annulled"
+                     " deal is not played, so it has none (docs/rules.md §2, §3)", "result")
 
     # --- scores -----------------------------------------------------------------------
 
