@@ -37,6 +37,7 @@ from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, 
 from .diagnostics import Code, Diagnostic, Location, Severity
 from .kernel import DEFENCE, NO_SUIT, TAKER
 from .legality import Constraint, constraint, constraint_of
+from .plausibility import Facts, check
 from .records import ChelemAnnouncement, DealRecord, Misere, PlayedCard, Poignee
 from .rules import (
     Camp,
@@ -988,6 +989,10 @@ class _Replayer:
         assert self.contract is not None
         assert self.taker is not None
         res = self.rec.result
+        if res is not None and (
+                (res.taker_points is not None and res.taker_points.exact_half is None)
+                or (res.bouts is not None and not 0 <= res.bouts <= 3)):
+            return None  # no score from facts that cannot be counted (check_facts said why)
         missing = []
         if res is None or res.taker_points is None:
             missing.append("the taker's points")
@@ -1046,6 +1051,7 @@ class _Replayer:
             )
 
         res = rec.result
+        self.check_facts()
         if self.annulled:
             self.check_annulled_result()
             return done(Status.ANNULLED)
@@ -1072,13 +1078,46 @@ class _Replayer:
         self.compare_scores(scores)
         return done(Status.SCORED, facts, sc, scores)
 
+    def check_facts(self) -> None:
+        """The recorded facts against what a deal can produce
+        (:func:`tarotnotation.plausibility.check`), for score sheets and played deals
+        alike."""
+        res = self.rec.result
+        if res is None:
+            return
+        poignees: list[tuple[int, int, int]] = []
+        declared: list[tuple[int, int, MisereKind]] = []
+        for i, decl in enumerate(self.rec.declarations):
+            s = self.index[decl.seat]
+            if isinstance(decl, Poignee) and all(p[1] != s for p in poignees):  # H106 else
+                count = (len(decl.cards) if decl.cards is not None
+                         else self.tab.poignee_count(decl.size) if decl.size is not None else 0)
+                poignees.append((i, s, count))
+            elif isinstance(decl, Misere):
+                declared.append((i, s, decl.misere))
+        scores = res.scores or {}
+        facts = Facts(
+            players=self.n, rules=self.rules, seat_ids=self.ids, contract=self.contract,
+            taker=self.taker, partner=self.partner, partner_known=self.partner_known,
+            points=None if res.taker_points is None else res.taker_points.value,
+            points_written=None if res.taker_points is None else str(res.taker_points),
+            bouts=res.bouts, petit_au_bout=res.petit_au_bout, chelem=res.chelem,
+            chelem_announced=self.announcer is not None,
+            annulled=self.annulled or res.annulled,
+            recorded_partner=None if res.partner is None else self.index[res.partner],
+            poignees=tuple(poignees), miseres=tuple(declared),
+            misere_seats=tuple(self.miseres), scores=tuple(scores.get(sid) for sid in self.ids),
+        )
+        for finding in check(facts):
+            self.report(finding.code, finding.message, path=finding.path, seat=finding.seat)
+
     def compare_result(self, facts: DealFacts) -> None:
         """The recorded points, bouts, partner, petit au bout and chelem against the
         play's."""
         res = self.rec.result
         if res is None:
             return
-        if res.taker_points is not None and res.taker_points.half != facts.taker_half:
+        if res.taker_points is not None and res.taker_points.exact_half != facts.taker_half:
             self.report(Code.POINTS_MISMATCH, f"the result gives the taker"
                         f" {res.taker_points} points; the play gives {_pts(facts.taker_half)}",
                         path="result.taker_points")
@@ -1104,13 +1143,10 @@ class _Replayer:
                         path="result.chelem")
 
     def compare_scores(self, scores: dict[str, int]) -> None:
-        """Each recorded score against the rules', and their sum (zero)."""
+        """Each recorded score against the rules' (their sum: :meth:`check_facts`)."""
         res = self.rec.result
         if res is None or res.scores is None:
             return
-        if sum(res.scores.values()) != 0 and len(res.scores) == self.n:
-            self.report(Code.SCORES_NOT_ZERO_SUM, f"the recorded scores sum to"
-                        f" {sum(res.scores.values()):+d}: expected 0", path="result.scores")
         for sid, recorded in res.scores.items():
             if scores[sid] != recorded:
                 self.report(Code.SCORE_MISMATCH, f"{sid} is recorded with {recorded:+d};"
