@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from test_cli import ROOT, invoke
 
 from tarotnotation import notation
-from tarotnotation.archive import check_paths
+from tarotnotation.archive import check_deal, check_paths
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.faults import model_faults
 from tarotnotation.formats import json as tjson
@@ -173,21 +173,27 @@ SAME_FAULT: Final = [
     ('[Players "4"]\n[Ruleset "zzz"]\n', {"players": 4, "ruleset": "zzz"},
      Code.UNKNOWN_RULESET),
     ('[Players "4"]\nresult: points 95\n', {"players": 4, "result": {"taker_points": 95}},
-     Code.BAD_VALUE),
+     Code.POINTS_OUT_OF_RANGE),
     ('[Players "4"]\nresult: bouts 5\n', {"players": 4, "result": {"bouts": 5}},
-     Code.BAD_VALUE),
+     Code.BOUTS_OUT_OF_RANGE),
 ]
+
+
+def _codes(deal: Any) -> list[Code]:
+    """The codes a check gives a deal: reading it, then replaying it."""
+    return [d.code for d in check_deal(deal, "x").diagnostics]
 
 
 @pytest.mark.parametrize(("text", "fields", "code"), SAME_FAULT)
 def test_the_same_fault_has_the_same_code_in_every_format(
         text: str, fields: dict[str, Any], code: Code) -> None:
     [deal] = notation.reads(text, name="x.tarot")
-    assert [d.code for d in deal.diagnostics] == [code], deal.diagnostics
+    assert code in _codes(deal)
+    assert {c for c in _codes(deal) if c.value[0] in "SJMX" or c is code} == {code}
     one = orjson.dumps({"tarotnotation": 1, **fields})
     for data in (one, one + b"\n" + one, b'{"tarotnotation": 1, "deals": [' + one + b"]}"):
         for deal in tjson.read(data, name="x.json"):
-            assert [d.code for d in deal.diagnostics] == [code], deal.diagnostics
+            assert {c for c in _codes(deal) if c.value[0] in "SJMX" or c is code} == {code}
 
 
 def test_ignore_names_a_fault_once_for_every_format(tmp_path: Any) -> None:
@@ -274,8 +280,10 @@ def test_positions_are_found_only_for_faulty_records(tmp_path: Any,
         return real(data, start, path)
 
     monkeypatch.setattr(jsonpos, "_find", counting)
-    clean = tjson.dumps(notation.load(ROOT / "examples" / "prise.tarot"))
+    rec = notation.load(ROOT / "examples" / "prise.tarot")
+    clean = [tjson.dumps(rec.model_copy(update={"tags": (("Deal", str(i)),)}))
+             for i in range(50)]
     path = tmp_path / "a.json"
-    path.write_bytes(b'{"tarotnotation": 1, "deals": [' + b",".join([clean] * 50) + b"]}")
+    path.write_bytes(b'{"tarotnotation": 1, "deals": [' + b",".join(clean) + b"]}")
     assert all(not c.diagnostics for c in check_paths([path]))
     assert walked == []
