@@ -16,10 +16,12 @@ from typing import IO, Annotated
 import typer
 
 from tarotnotation.archive import check_paths, format_name, format_of, walk
-from tarotnotation.diagnostics import Code
+from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.formats import registry
 
 from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
     STDIN,
     checked_spec,
     echo_err,
@@ -61,12 +63,15 @@ Examples:
 
   tarot validate sheets/ --ignore D103 --ignore R1
 
+  tarot validate club/ -v --max-errors 5
+
 Exit status: 0 when no deal has an error (nor a warning, with --strict),
 1 when one has or no deal was read at all, 2 when a path or a file
 cannot be read (after the others were checked) or for a usage error,
-130 when interrupted. -o names the report's file (its format from the
-name: .json, .jsonl, .xml for JUnit, else text); it is written whole or
-not at all, and never over one of the files checked.
+130 when interrupted. --exit-zero: 0 even when faults are found (2 and
+130 still mean what they say). -o names the report's file (its format
+from the name: .json, .jsonl, .xml for JUnit, else text); it is written
+whole or not at all, and never over one of the files checked.
 """
 
 #: The report format an output file's name implies, when --format is not given.
@@ -100,14 +105,25 @@ def validate(
         help="Write the report to FILE (written whole or not at all; - for standard"
         " output).")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
-                                          help="Say which format each file is read as"
-                                          " (on standard error).")] = False,
+                                          help="Also show the faults that follow from a"
+                                          " cause (Y codes), and say which format each"
+                                          " file is read as (on standard error).")] = False,
+    max_errors: Annotated[int | None, typer.Option(
+        "--max-errors", min=1, metavar="N",
+        help="Show at most N faults of each deal (all are counted).")] = None,
+    exit_zero: Annotated[bool, typer.Option(
+        "--exit-zero", help="Exit 0 even when faults are found (2 still means the command"
+        " could not run).")] = False,
 ) -> None:
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
     Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
     each fault as "file:line:col: CODE severity: deal, trick, seat:
-    message", then a summary of the deals read.
+    message", then a summary of the deals read. When one slip explains
+    many faults of a deal (a trick written from the wrong seat, a wrong
+    dealer, a card or a trick left out...), it is said once with its fix
+    (a Y code) and the faults that follow from it are not counted (-v
+    shows them).
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
@@ -132,15 +148,34 @@ def validate(
             for checked in check_paths(items, jobs=jobs, ruleset=forced,
                                        default_ruleset=default, keep=False):
                 progress.reached(checked.file, checked.offset)
-                if ignored and any(d.code in ignored for d in checked.diagnostics):
-                    checked = replace(checked, diagnostics=tuple(
-                        d for d in checked.diagnostics if d.code not in ignored))
+                if ignored and any(d.code in ignored or d.cause in ignored
+                                   for d in checked.diagnostics):
+                    checked = replace(checked, diagnostics=_without(checked.diagnostics,
+                                                                    ignored))
                 tally.add(checked)
+                shown = [d for d in checked.diagnostics if verbose or d.counts]
+                hidden = 0
+                if max_errors is not None and len(shown) > max_errors:
+                    hidden = len(shown) - max_errors
+                    shown = shown[:max_errors]
+                if len(shown) != len(checked.diagnostics):
+                    checked = replace(checked, diagnostics=tuple(shown))
                 report.deal(checked)
+                if hidden:
+                    report.more(checked, hidden)
         report.finish(tally)
     if out is not None and fmt is not OutputFormat.TEXT:
         echo_err(tally.line())
-    raise typer.Exit(tally.status(strict))
+    status = tally.status(strict)
+    raise typer.Exit(EXIT_OK if exit_zero and status == EXIT_FAULTS else status)
+
+
+def _without(diagnostics: tuple[Diagnostic, ...], ignored: frozenset[Code]
+             ) -> tuple[Diagnostic, ...]:
+    """The diagnostics whose code is not ignored; a fault whose cause is ignored counts
+    again as it was (``--ignore Y`` shows every fault of the replay)."""
+    return tuple(d if d.cause not in ignored else replace(d, cause=None)
+                 for d in diagnostics if d.code not in ignored)
 
 
 def _report_format(given: OutputFormat | None, out: str | None) -> OutputFormat:

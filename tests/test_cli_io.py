@@ -57,8 +57,15 @@ def _fed(fifo: Path, *parts: bytes) -> Iterator[None]:
 # --- streams are opened once ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("content", [DEAL, tjson.dumps(notation.loads(DEAL.decode())) * 1,
-                                     (tjson.dumps(notation.loads(DEAL.decode())) + b"\n") * 3])
+def _numbered(count: int) -> bytes:
+    """The example deal as JSON Lines, ``count`` times, each with its own Deal number."""
+    record = notation.loads(DEAL.decode())
+    return b"".join(tjson.dumps(record.model_copy(update={"tags": (("Deal", str(i)),)}))
+                    + b"\n" for i in range(1, count + 1))
+
+
+@pytest.mark.parametrize("content", [DEAL, tjson.dumps(notation.loads(DEAL.decode())),
+                                     _numbered(3)])
 def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
     fifo = tmp_path / "deals"
     with _fed(fifo, content):
@@ -90,7 +97,7 @@ def test_process_substitution(tmp_path: Path) -> None:
 
 def test_a_pipe_on_standard_input_is_detected_from_its_first_bytes() -> None:
     as_json = tjson.dumps(notation.loads(DEAL.decode()))
-    for data in (DEAL, as_json, as_json + b"\n" + as_json + b"\n"):
+    for data in (DEAL, as_json, _numbered(2)):
         ran = run_exe("validate", "-", stdin=data)
         assert ran.code == 0, ran
 
@@ -175,7 +182,8 @@ def _archive(path: Path, deals: int, *, lines: bool) -> Path:
     rng = random.Random(7)
     records = [random_deal(rng, 4) for _ in range(50)]
     with path.open("wb") as fh:
-        tjson.write((records[i % 50] for i in range(deals)), fh, lines=lines)
+        tjson.write((records[i % 50].model_copy(update={"tags": (("Deal", str(i)),)})
+                     for i in range(deals)), fh, lines=lines)
     return path
 
 
