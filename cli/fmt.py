@@ -24,7 +24,7 @@ from typing import IO, Annotated
 import typer
 
 from tarotnotation import atomic
-from tarotnotation.archive import STDIN, file_fault, walk
+from tarotnotation.archive import STDIN, file_fault, open_input, stdin_stream, walk
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
 from tarotnotation.formats import detect, registry
 from tarotnotation.notation.canonical import Piece, pieces
@@ -123,7 +123,7 @@ def fmt(
 
 def _format_stdin(run: _Run) -> None:
     """Standard input to standard output (held: it cannot be read twice)."""
-    data = sys.stdin.buffer.read()
+    data = stdin_stream().read()
     found = list(pieces(io.BytesIO(data), "<stdin>"))
     if not _judge(run, "<stdin>", found, data):
         if not (run.check or run.diff):
@@ -139,7 +139,7 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
     """One file: checked, shown as a diff, or rewritten (whole, through symbolic links)."""
     name = str(path)
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             kind, stream = detect.detected(fh, suffix=path.suffix)
             named_notation = registry.by_suffix(path) is registry.DEFAULT
             if kind is not registry.DEFAULT and not named_notation:

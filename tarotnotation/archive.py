@@ -57,8 +57,10 @@ __all__ = [
     "file_fault",
     "format_name",
     "format_of",
+    "open_input",
     "read_path",
     "read_stream",
+    "stdin_stream",
     "walk",
 ]
 
@@ -173,16 +175,83 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
     F001 (no such file), F002 (cannot be read), F004 (a link to nothing), F005 (no deal,
     a warning)."""
     if str(path) == STDIN:
-        yield from read_stream(sys.stdin.buffer, "<stdin>", fmt)
+        yield from read_stream(stdin_stream(), "<stdin>", fmt)
         return
     name = str(path)
     try:
-        fh = open(path, "rb")  # noqa: SIM115 (closed below, after the generator ends)
+        fh = open_input(path)
     except OSError as err:
         yield ReadDeal(0, None, (file_fault(name, err),))
         return
     with fh:
         yield from read_stream(fh, name, fmt, suffix=Path(path).suffix)
+
+
+def open_input(path: str | Path) -> IO[bytes]:
+    """A path opened to be read once, as a binary stream: a file as usual; a named pipe,
+    a terminal or a device so that a signal is never missed while it waits for bytes
+    (:class:`_Interruptible`)."""
+    raw = open(path, "rb", buffering=0)  # noqa: SIM115 (the caller closes it)
+    try:
+        regular = stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+    except OSError:
+        regular = True
+    return io.BufferedReader(raw if regular else _Interruptible(raw))
+
+
+def stdin_stream() -> IO[bytes]:
+    """Standard input as a binary stream, read as :func:`open_input` reads a pipe."""
+    buffer = sys.stdin.buffer
+    raw = getattr(buffer, "raw", None)
+    try:
+        regular = raw is None or stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        regular = True
+    if regular or raw is None:
+        return buffer
+    return io.BufferedReader(_Interruptible(raw))
+
+
+#: How long a read of a pipe waits at most before Python may run its signal handlers.
+_POLL: Final = 0.25
+
+
+class _Interruptible(io.RawIOBase):
+    """A pipe, a FIFO or a terminal, read so that a signal is never missed.
+
+    Python runs its signal handlers between two steps of Python code: a signal that
+    arrives just before a blocking read(2) starts would wait for the next bytes, which
+    may never come (``kill`` of a ``tarot validate`` reading a quiet FIFO). Each read
+    here first waits in select(2) a quarter of a second at most, then again, so that a
+    pending handler runs within that time, and the read itself never blocks.
+    """
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        super().__init__()
+        self._raw = raw
+        self._fd = raw.fileno()
+
+    def readable(self) -> bool:
+        """Always: it is read from."""
+        return True
+
+    def fileno(self) -> int:
+        """The file descriptor read."""
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        """Wait for bytes (a quarter of a second at a time), then read them."""
+        import select
+
+        while not select.select([self._fd], [], [], _POLL)[0]:
+            pass
+        return self._raw.readinto(buffer)  # type: ignore[attr-defined,no-any-return]
+
+    def close(self) -> None:
+        """Close the stream read."""
+        if not self.closed:
+            self._raw.close()
+        super().close()
 
 
 def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str = ""

@@ -161,17 +161,14 @@ def test_a_long_first_line_on_a_fifo_is_skipped_in_bounded_memory(tmp_path: Path
     block = b"x" * MB
     fifo = tmp_path / "deals.jsonl"
     parts = [b'{"players": 4, "comments": ["', *([block] * 200), b'"]}\n', good, b"\n"]
-    with _fed(fifo, *parts):
-        proc = subprocess.Popen([str(TAROT), "validate", str(fifo)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, preexec_fn=_limit_memory)
-        peak = 0
-        while proc.poll() is None:
-            try:
-                peak = max(peak, _peak_rss(proc.pid))
-            except OSError:
-                break
-            time.sleep(0.05)
-        out, err = proc.communicate(timeout=120)
+    out_file, err_file = tmp_path / "out.txt", tmp_path / "err.txt"
+    with _fed(fifo, *parts), out_file.open("wb") as out_fh, err_file.open("wb") as err_fh:
+        proc = subprocess.Popen([str(TAROT), "validate", str(fifo)], stdout=out_fh,
+                                stderr=err_fh, preexec_fn=_limit_memory)
+        _, status, usage = os.wait4(proc.pid, 0)  # (its peak RSS, race-free)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    peak = usage.ru_maxrss * 1024
+    out, err = out_file.read_bytes(), err_file.read_bytes()
     assert proc.returncode == 1, err
     assert b":1:1: L001 error: deal 1, $: this line has more than 1,048,576 bytes" in out
     assert b"2 deals read from 1 file: 1 valid, 1 with errors" in out
