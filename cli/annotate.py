@@ -80,6 +80,8 @@ def annotate_cmd(
     if in_place:
         if path == STDIN or output is not None or to is not None:
             fail("--in-place rewrites FILE itself: give a file, and neither -o nor --to")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            fail(f"{path}: not a regular file: it cannot be rewritten in place")
         fmt = registry.get(format_of(path))
         if fmt.write is None or fmt.cannot_hold is not None:
             fail(f"{path}: {fmt.title} cannot hold the comments: annotate to another file"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import glob
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -39,6 +40,7 @@ __all__ = [
     "exit_status",
     "expand_arguments",
     "fail",
+    "read_as",
     "ruleset_spec",
     "safe",
     "severity_color",
@@ -181,6 +183,20 @@ def ruleset_spec(rules: str | None, sets: Iterable[str] | None) -> str | None:
             fail(f"--set {item!r}: expected switch=value, e.g. --set misere=on")
         words.append(f"{name.strip()}={value.strip()}")
     return checked_spec(" ".join(words), "--rules/--set")
+
+
+def read_as(file: str) -> str:
+    """The format a file is read as, for ``-v``. A stream that can be read only once
+    (standard input, a FIFO, ``<(…)``) is not opened here: its format is told as it is
+    read."""
+    from tarotnotation.archive import format_name, format_of
+
+    try:
+        if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
+            return "the format its content shows"
+        return format_name(format_of(file))
+    except OSError as err:
+        return f"nothing: {err.strerror or err}"
 
 
 def checked_spec(spec: str | None, option: str) -> str | None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from tarotnotation.archive import STDIN, format_name, format_of, read_path
+from tarotnotation.archive import STDIN, read_path
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -19,6 +19,7 @@ from .common import (
     existing_file,
     exit_status,
     fail,
+    read_as,
     use_color,
     worst,
 )
@@ -70,7 +71,7 @@ def convert(
     out = target(output, inputs=[source])  # never over the input: refused before reading
     fmt = output_format(to, out)
     if verbose and source != STDIN:
-        echo_err(f"{source}: read as {format_name(format_of(source))}")
+        echo_err(f"{source}: read as {read_as(source)}")
     color = use_color(sys.stderr)
     unreadable = 0
     deals = 0

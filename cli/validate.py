@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -15,7 +14,7 @@ from typing import IO, Annotated
 
 import typer
 
-from tarotnotation.archive import check_paths, format_name, format_of, walk
+from tarotnotation.archive import check_paths, walk
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.formats import registry
 
@@ -27,6 +26,7 @@ from .common import (
     echo_err,
     expand_arguments,
     fail,
+    read_as,
     ruleset_spec,
     use_color,
 )
@@ -139,7 +139,7 @@ def validate(
         echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
     if verbose:
         for f in files:
-            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {_format_of(f)}")
+            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {read_as(f)}")
     with _report_file(out) as sink:
         report = reporter(fmt.value, color=out is None and use_color(sys.stdout),
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)
@@ -221,14 +221,3 @@ def _ignored(prefixes: list[str]) -> frozenset[Code]:
                  " (see `tarot codes`)")
         out |= matched
     return frozenset(out)
-
-
-def _format_of(file: str) -> str:
-    """The format a file is read as (a stream that can be read only once is not looked
-    at here: it is detected as it is read)."""
-    try:
-        if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
-            return "the format its content shows"
-        return format_name(format_of(Path(file)))
-    except OSError as err:
-        return f"nothing: {err.strerror or err}"

@@ -75,13 +75,24 @@ def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
     assert ran.out.startswith(f"{count} deal{'s' if count > 1 else ''} read from 1 file:")
 
 
-@pytest.mark.parametrize("command", [["validate"], ["score"], ["replay"], ["convert"],
-                                     ["annotate"], ["fmt", "--check"], ["legal", "-t", "1"]])
+@pytest.mark.parametrize("command", [["validate"], ["validate", "-v"], ["score"], ["replay"],
+                                     ["convert"], ["convert", "-v"], ["annotate"],
+                                     ["fmt", "--check"], ["legal", "-t", "1"]])
 def test_every_reading_command_reads_a_fifo(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "deal.tarot"
     with _fed(fifo, DEAL):
         ran = run_exe(*command, str(fifo), cwd=tmp_path)
-    assert ran.code == 0, ran
+    assert ran.code == 0, ran  # (-v does not open it to tell its format: read once)
+    if "-v" in command:
+        assert f"{fifo}: read as the format its content shows" in ran.err
+
+
+def test_a_fifo_is_not_rewritten_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "deal.tarot"
+    with _fed(fifo, DEAL):
+        ran = invoke("annotate", str(fifo), "--in-place")
+    assert ran.code == 2
+    assert ran.err.endswith("not a regular file: it cannot be rewritten in place\n")
 
 
 def test_process_substitution(tmp_path: Path) -> None:
