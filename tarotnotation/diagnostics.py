@@ -38,7 +38,8 @@ class Code(StrEnum):
 
     ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
     ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
-    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result.
+    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result,
+    ``Q`` card-play analysis (positions written by hand, and what stops an analysis).
     """
 
     # syntax (text notation)
@@ -115,6 +116,18 @@ class Code(StrEnum):
     CHELEM_MISMATCH = "R109"
     NOT_SCORABLE = "R110"
     ANNULMENT_MISMATCH = "R111"
+    # card-play analysis (tarotnotation.analysis)
+    POSITION_SYNTAX = "Q101"
+    POSITION_CARD = "Q102"
+    POSITION_CARD_TWICE = "Q103"
+    POSITION_HAND_SIZES = "Q104"
+    POSITION_MISSING = "Q105"
+    POSITION_ILLEGAL_TRICK = "Q106"
+    POSITION_WON = "Q107"
+    POSITION_SEAT = "Q108"
+    ANALYSIS_IMPOSSIBLE = "Q110"
+    ANALYSIS_STOPPED = "Q111"
+    ANALYSIS_INEXACT = "Q112"
 
     @property
     def slug(self) -> str:
@@ -140,6 +153,7 @@ _WARNINGS: Final = frozenset(
         Code.PLAY_INCOMPLETE,
         Code.NOT_SCORABLE,
         Code.PETIT_IN_CHIEN,
+        Code.ANALYSIS_INEXACT,
     }
 )
 
@@ -208,6 +222,27 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.CHELEM_MISMATCH: "the recorded chelem differs from the play",
     Code.NOT_SCORABLE: "the record holds too little to compute a score",
     Code.ANNULMENT_MISMATCH: "the result says the deal was annulled, but nothing annuls it",
+    Code.POSITION_SYNTAX: "a word of a written position cannot be read (expected field=value:"
+                          " a seat's hand, taker, lead, trick, won, tricks, …)",
+    Code.POSITION_CARD: "a card of a written position is not a card code",
+    Code.POSITION_CARD_TWICE: "a card of a written position is given twice (in two hands, or in"
+                              " a hand and the trick)",
+    Code.POSITION_HAND_SIZES: "the hands of a written position do not fit one deal in play"
+                              " (each holds the cards left, one fewer once it played to the"
+                              " trick)",
+    Code.POSITION_MISSING: "a written position lacks a field it needs (the taker, who leads,"
+                           " the partner at five players, …)",
+    Code.POSITION_ILLEGAL_TRICK: "a card of the trick in progress could not have been played"
+                                 " from that hand",
+    Code.POSITION_WON: "the points, bouts or tricks said won cannot be (more than the cards"
+                       " no longer in the hands, …)",
+    Code.POSITION_SEAT: "a seat of a written position is unknown, repeated, or the number of"
+                        " hands is not 3, 4 or 5",
+    Code.ANALYSIS_IMPOSSIBLE: "the deal cannot be analysed: the hands, the taker, the contract"
+                              " or (at five players) the partner are not known",
+    Code.ANALYSIS_STOPPED: "the analysis stops before a card that is not legal (or not in the"
+                           " player's hand)",
+    Code.ANALYSIS_INEXACT: "a time or node limit was reached: the values given are bounds",
 }
 assert set(_SUMMARIES) == set(Code)
 
