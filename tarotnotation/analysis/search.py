@@ -50,7 +50,7 @@ from enum import StrEnum
 from typing import Final, Protocol
 
 from .. import native
-from ..cards import BOUTS_MASK, EXCUSE_BIT, SUIT_MASKS, Card, card_points
+from ..cards import BOUTS_MASK, EXCUSE_BIT, SUIT_MASKS, TRUMP_MASK, Card, card_points
 from ..kernel import (
     TAKER,
     PlayState,
@@ -247,11 +247,13 @@ class PythonSearch:
         sure_bouts = [0, 0]
         left = st.tricks - st.trick_number
         excuse_camp = -1
+        excuse_early = False
         if live & EXCUSE_BIT:
             holder = next(s for s in range(n) if st.hands[s] & EXCUSE_BIT)
             excuse_camp = st.camps[holder]
             offset = (holder - st.leader) % n
-            if (offset >= len(st.trick) and left >= 2) or left >= 3:
+            excuse_early = (offset >= len(st.trick) and left >= 2) or left >= 3
+            if excuse_early:
                 sure_half[excuse_camp] += 8
                 sure_bouts[excuse_camp] += 1
         elif in_trick & EXCUSE_BIT:
@@ -259,7 +261,27 @@ class PythonSearch:
             if left >= 2:
                 sure_half[excuse_camp] += 8
                 sure_bouts[excuse_camp] += 1
-        if out >> _T21 & 1:
+        if not st.trick:
+            trumps = [0, 0]
+            for i in range(n):
+                trumps[st.camps[i]] |= st.hands[i] & TRUMP_MASK
+            for c in (0, 1):
+                if not trumps[c]:
+                    continue
+                other = trumps[1 - c]
+                masters = trumps[c] & ~((1 << other.bit_length()) - 1) if other else trumps[c]
+                if not masters:
+                    continue
+                most = max((st.hands[i] & masters).bit_count() for i in range(n)
+                           if st.camps[i] == c)
+                if (most < 2 and excuse_camp == 1 - c and st.rules.chelem_excuse_wins
+                        and st.tricks_won[c] == 0):
+                    continue
+                sure_half[c] += card_points(masters) - masters.bit_count() + n * most
+                if excuse_camp == c and live & EXCUSE_BIT and not excuse_early:
+                    sure_half[c] -= 1
+                sure_bouts[c] += (masters & BOUTS_MASK).bit_count()
+        elif out >> _T21 & 1:
             if in_trick >> _T21 & 1:
                 camp21 = st.camps[(st.leader + st.trick.index(_T21)) % n]
             else:
@@ -595,14 +617,18 @@ class Solver:
         lo, hi = self.core.bounds(pt)
         best_lo: int | None = None
         best_hi: int | None = None
-        g = lo if guess is None else min(max(guess, lo), hi)
+        # The first test at the guess (the contract's threshold, 0, without one), then
+        # steps doubling away from it while the answers point the same way, then
+        # halving the interval once a test has failed each way.
+        beta = 0 if guess is None else guess
+        step = 1
+        raised = lowered = False
         while lo < hi:
             if at_least is not None:
                 if lo >= at_least or hi < at_least:
                     break
                 beta = at_least
-            else:
-                beta = g + 1 if g == lo else g
+            beta = min(max(beta, lo + 1), hi)
             if clock.out():
                 return lo, hi, None, False
             r, move, nodes, complete = self.core.test(pt, beta, clock.node_budget(),
@@ -612,9 +638,16 @@ class Solver:
                 return lo, hi, None, False
             if r >= beta:
                 lo, best_lo = max(lo, r), (move if move >= 0 else None)
+                step = step * 2 if raised and not lowered else step
+                raised = True
+                beta = lo + step
             else:
                 hi, best_hi = min(hi, r), (move if move >= 0 else None)
-            g = r
+                step = step * 2 if lowered and not raised else step
+                lowered = True
+                beta = hi - step + 1
+            if raised and lowered:
+                beta = (lo + hi + 1) // 2
         if lo > hi:
             raise RuntimeError(f"the search's bounds crossed ({lo} > {hi}): a bug")
         return lo, hi, best_lo if maxing else best_hi, True

@@ -422,7 +422,7 @@ static int ts_check_limits(ts_search *S)
 static void Search_dealloc(SearchObject *self)
 {
     if (self->S) {
-        PyMem_RawFree(self->S->table);
+        free(self->S->table);
         PyMem_RawFree(self->S);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -492,18 +492,20 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kw)
     S->aside_half = aside_half;
     S->aside_bouts = aside_bouts;
     size_t entries = (size_t)(table_mb * 1048576.0) / sizeof(ts_entry);
-    size_t buckets = 1;
-    while (buckets * 2 * TS_BUCKET <= entries)
-        buckets *= 2;
-    S->table = PyMem_RawCalloc(buckets * TS_BUCKET, sizeof(ts_entry));
+    size_t max_buckets = 1;
+    while (max_buckets * 2 * TS_BUCKET <= entries)
+        max_buckets *= 2;
+    size_t buckets = max_buckets < 4096 ? max_buckets : 4096;
+    S->table = ts_alloc(buckets);
     if (!S->table) {
         PyMem_RawFree(S);
         PyErr_NoMemory();
         return -1;
     }
     S->buckets = buckets;
+    S->max_buckets = max_buckets;
     if (self->S) {
-        PyMem_RawFree(self->S->table);
+        free(self->S->table);
         PyMem_RawFree(self->S);
     }
     self->S = S;
@@ -599,7 +601,7 @@ static int set_position(ts_search *S, PyObject *pos)
         return -1;
     st->prev_len = prev;
     st->petit = -1;
-    S->ply = 0;
+    ts_reset_out(S);
     return 0;
 }
 
@@ -643,6 +645,26 @@ static PyObject *Search_bounds(SearchObject *self, PyObject *pos)
     return Py_BuildValue("(ii)", lo, hi);
 }
 
+static PyObject *Search_profile(SearchObject *self, PyObject *unused)
+{
+    ts_search *S = self->S;
+    PyObject *exp = PyList_New(25);
+    if (!exp)
+        return NULL;
+    for (int i = 0; i < 25; i++)
+        PyList_SET_ITEM(exp, i, PyLong_FromUnsignedLongLong(S->expanded[i]));
+    return Py_BuildValue("((KKKK)(KKKK)N(KKKK)(KKKK))", (unsigned long long)S->visits[0],
+                         (unsigned long long)S->visits[1], (unsigned long long)S->visits[2],
+                         (unsigned long long)S->visits[3], (unsigned long long)S->bound_cuts[0],
+                         (unsigned long long)S->bound_cuts[1],
+                         (unsigned long long)S->bound_cuts[2],
+                         (unsigned long long)S->bound_cuts[3], exp,
+                         (unsigned long long)S->all_nodes[0], (unsigned long long)S->all_nodes[1],
+                         (unsigned long long)S->all_nodes[2], (unsigned long long)S->all_nodes[3],
+                         (unsigned long long)S->all_moves[0], (unsigned long long)S->all_moves[1],
+                         (unsigned long long)S->all_moves[2], (unsigned long long)S->all_moves[3]);
+}
+
 static PyObject *Search_next_generation(SearchObject *self, PyObject *unused)
 {
     ts_search *S = self->S;
@@ -656,10 +678,10 @@ static PyObject *Search_next_generation(SearchObject *self, PyObject *unused)
 static PyObject *Search_stats(SearchObject *self, PyObject *unused)
 {
     ts_search *S = self->S;
-    size_t used = 0, total = S->buckets * TS_BUCKET;
-    for (size_t i = 0; i < total; i++)
-        used += S->table[i].used;
-    return Py_BuildValue("{sKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
+    size_t used = S->used, total = S->max_buckets * TS_BUCKET;
+    return Py_BuildValue("{sKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
+                         "beta_cuts", (unsigned long long)S->beta_cuts, "first_cuts",
+                         (unsigned long long)S->first_cuts,
                          "probes", (unsigned long long)S->probes, "hits",
                          (unsigned long long)S->hits, "cuts", (unsigned long long)S->cuts,
                          "stores", (unsigned long long)S->stores, "entries", (Py_ssize_t)used,
@@ -674,6 +696,8 @@ static PyMethodDef Search_methods[] = {
     {"next_generation", (PyCFunction)Search_next_generation, METH_NOARGS,
      "Mark the table's entries as older (a new position is searched)."},
     {"stats", (PyCFunction)Search_stats, METH_NOARGS, "The search's counters."},
+    {"profile", (PyCFunction)Search_profile, METH_NOARGS,
+     "Nodes and quick-bound cut-offs by position in the trick."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -60,9 +60,27 @@ static inline cards_t tk_trumps_above(int n)
     return TK_TRUMP_MASK & ~((((cards_t)1) << (56 + n)) - 1);
 }
 
+/* Population counts without the POPCNT instruction (a portable build has no -mpopcnt,
+ * and the compiler's fallback is a function call). */
+static inline int tk_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+static inline int tk_popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
 static inline int tk_popcount(cards_t x)
 {
-    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+    return tk_popcount64((uint64_t)x) + tk_popcount64((uint64_t)(x >> 64));
 }
 
 static inline int tk_lowest(cards_t x)
@@ -105,9 +123,18 @@ static inline int tk_card_points(cards_t bits)
         + 2 * tk_popcount(bits & TK_JACKS);
 }
 
+/* The half-points of one card: 9 for a King or bout, 7 Queen, 5 Knight, 3 Jack, else 1. */
 static inline int tk_points_of(int card)
 {
-    return tk_card_points(TK_BIT(card));
+    static const int8_t rank_points[14] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 5, 7, 9};
+    if (card < 56)
+        return rank_points[card % 14];
+    return (card == 56 || card >= 76) ? 9 : 1;
+}
+
+static inline int tk_is_bout(int card)
+{
+    return card == 56 || card >= 76;
 }
 
 /* step: the trick's (led, top) after CARD. */

@@ -55,10 +55,18 @@ typedef struct {
     int32_t leaf[TS_LEAF_SIZE];
     ts_entry *table;
     size_t buckets;         /* a power of two */
+    size_t max_buckets;     /* the size cap: the table doubles up to it */
+    size_t used;            /* entries in use */
     uint8_t age;
     uint32_t history[TK_MAX_PLAYERS][78];
     tk_undo undo[96];
     int ply;
+    /* the cards still out (in the hands or the trick), their points and bouts; each
+     * ply's values before its card, to take back */
+    cards_t out;
+    int out_points, out_bouts;
+    cards_t saved_out[96];
+    int saved_points[96], saved_bouts[96];
     /* limits */
     uint64_t node_limit;    /* 0: none */
     double deadline;        /* monotonic seconds, 0: none */
@@ -66,6 +74,10 @@ typedef struct {
     int interrupted;        /* a signal (Ctrl-C): a Python exception is set */
     /* statistics */
     uint64_t nodes, probes, hits, cuts, stores;
+    uint64_t beta_cuts, first_cuts;   /* cut-offs by a card, and by the first card tried */
+    uint64_t bound_cuts[4], visits[4];  /* by position in the trick */
+    uint64_t expanded[25];              /* boundaries searched, by tricks left */
+    uint64_t all_nodes[4], all_moves[4];  /* nodes without a cut-off and their cards */
 } ts_search;
 
 static double ts_now(void)
@@ -137,7 +149,7 @@ static void ts_make_key(const ts_search *S, ts_key *k)
     ts_writer w = {k, 0};
     for (int s = 0; s < 5; s++) {
         uint32_t ls = ts_suit_bits(live, s);
-        int count = __builtin_popcount(ls);
+        int count = tk_popcount32(ls);
         ts_put(&w, (uint64_t)count, 5);
         if (s < 4)
             ts_put(&w, (ls >> 10) & 0xFu, 4);
@@ -175,9 +187,8 @@ static inline ts_entry *ts_bucket(const ts_search *S, const ts_key *k)
     return S->table + (ts_hash(k) & (S->buckets - 1)) * TS_BUCKET;
 }
 
-static ts_entry *ts_probe(ts_search *S, const ts_key *k)
+static ts_entry *ts_probe_bucket(ts_search *S, ts_entry *b, const ts_key *k)
 {
-    ts_entry *b = ts_bucket(S, k);
     S->probes++;
     for (int i = 0; i < TS_BUCKET; i++)
         if (b[i].used && memcmp(&b[i].key, k, sizeof(*k)) == 0) {
@@ -187,9 +198,51 @@ static ts_entry *ts_probe(ts_search *S, const ts_key *k)
     return NULL;
 }
 
+/* A zeroed table of BUCKETS buckets, aligned on cache lines. */
+static ts_entry *ts_alloc(size_t buckets)
+{
+    size_t size = buckets * TS_BUCKET * sizeof(ts_entry);
+    ts_entry *table = aligned_alloc(64, size);
+    if (table)
+        memset(table, 0, size);
+    return table;
+}
+
+/* Double the table (while under its cap) once it is half full: small searches stay in a
+ * small table, large ones get the whole allowance. Returns 0, or -1 when out of memory
+ * (the table then stays as it is). */
+static int ts_grow(ts_search *S)
+{
+    size_t buckets = S->buckets * 2;
+    ts_entry *table = ts_alloc(buckets);
+    if (!table)
+        return -1;
+    ts_entry *old = S->table;
+    size_t total = S->buckets * TS_BUCKET;
+    S->table = table;
+    S->buckets = buckets;
+    S->used = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (!old[i].used)
+            continue;
+        ts_entry *b = ts_bucket(S, &old[i].key);
+        for (int j = 0; j < TS_BUCKET; j++)
+            if (!b[j].used) {
+                b[j] = old[i];
+                S->used++;
+                break;
+            }
+    }
+    free(old);
+    return 0;
+}
+
 static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, int left)
 {
+    if (S->used * 2 > S->buckets * TS_BUCKET && S->buckets < S->max_buckets)
+        ts_grow(S);
     ts_entry *b = ts_bucket(S, k);
+    /* note: after a growth the bucket moved; ts_bucket recomputes it */
     ts_entry *victim = NULL;
     int worst = 1 << 30;
     S->stores++;
@@ -211,6 +264,8 @@ static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, in
             victim = e;
         }
     }
+    if (!victim->used)
+        S->used++;
     victim->key = *k;
     victim->lo = (int16_t)lo;
     victim->hi = (int16_t)hi;
@@ -228,7 +283,7 @@ static inline int ts_relative_move(cards_t live, int card)
     int s = tk_suit_of(card);
     int index = s < 4 ? card - 14 * s : card - 56;
     uint32_t below = ts_suit_bits(live, s) & ((1u << index) - 1u);
-    return (s << 5) | __builtin_popcount(below);
+    return (s << 5) | tk_popcount32(below);
 }
 
 static inline int ts_absolute_move(cards_t live, int move)
@@ -260,17 +315,16 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
 {
     const tk_state *st = &S->st;
     int n = st->n;
-    cards_t live = 0, in_trick = 0;
-    for (int i = 0; i < n; i++)
-        live |= st->hand[i];
+    cards_t out = S->out;
+    int points = S->out_points;
+    int bouts_out = S->out_bouts;
+    cards_t in_trick = 0;
     for (int i = 0; i < st->len; i++)
         in_trick |= TK_BIT(st->trick[i]);
-    cards_t out = live | in_trick;
-    int points = tk_card_points(out);
-    int bouts_out = tk_popcount(out & TK_BOUTS_MASK);
+    cards_t live = out & ~in_trick;
     int sure_half[2] = {0, 0}, sure_bouts[2] = {0, 0};
     int left = st->tricks - st->trick_number;   /* this trick included */
-    int excuse_camp = -1;
+    int excuse_camp = -1, excuse_early = 0;
     if (live & TK_EXCUSE_BIT) {
         int holder = 0;
         while (!(st->hand[holder] & TK_EXCUSE_BIT))
@@ -280,7 +334,8 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
         int offset = (holder - st->leader + n) % n;
         int can_now = st->len <= offset && left >= 2;
         int can_later = left >= 3 || (left >= 2 && st->len == 0);
-        if (can_now || can_later) {
+        excuse_early = can_now || can_later;
+        if (excuse_early) {
             sure_half[excuse_camp] += 8;
             sure_bouts[excuse_camp] += 1;
         }
@@ -291,7 +346,41 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
             sure_bouts[excuse_camp] += 1;
         }
     }
-    if (out & TK_BIT(TK_21)) {
+    if (st->len == 0) {
+        /* Master trumps: a trump above every trump of the other camp wins the trick it
+         * is played to for its camp, with every card of that trick (one at least for
+         * each seat). A seat's master trumps fall in as many different tricks. */
+        cards_t trumps[2] = {0, 0};
+        for (int i = 0; i < n; i++)
+            trumps[st->camp[i]] |= st->hand[i] & TK_TRUMP_MASK;
+        for (int c = 0; c < 2; c++) {
+            if (!trumps[c])
+                continue;
+            cards_t other = trumps[1 - c];
+            cards_t masters = other ? trumps[c] & ~((TK_BIT(tk_highest(other)) << 1) - 1)
+                                    : trumps[c];
+            if (!masters)
+                continue;
+            int most = 0;
+            for (int i = 0; i < n; i++)
+                if (st->camp[i] == c) {
+                    int k = tk_popcount(st->hand[i] & masters);
+                    if (k > most)
+                        most = k;
+                }
+            /* The Excuse led to the last trick by a camp that won every trick beats a
+             * master trump. With two master tricks or more, one comes before the last
+             * trick and that camp cannot have won them all. */
+            if (most < 2 && excuse_camp == 1 - c && (st->flags & TK_CHELEM_EXCUSE)
+                && st->tricks_won[c] == 0)
+                continue;
+            sure_half[c] += tk_card_points(masters) - tk_popcount(masters) + n * most;
+            /* its own Excuse, if it must go to the last trick, may change camp there */
+            if (excuse_camp == c && (live & TK_EXCUSE_BIT) && !excuse_early)
+                sure_half[c] -= 1;
+            sure_bouts[c] += tk_popcount(masters & TK_BOUTS_MASK);
+        }
+    } else if (out & TK_BIT(TK_21)) {
         int camp21;
         if (in_trick & TK_BIT(TK_21)) {
             int i = 0;
@@ -353,11 +442,7 @@ static int ts_moves(ts_search *S, int *moves, int hint)
     int seat = tk_to_play(st);
     int my = st->camp[seat];
     cards_t legal = tk_legal(st);
-    cards_t live = 0;
-    for (int i = 0; i < n; i++)
-        live |= st->hand[i];
-    for (int i = 0; i < st->len; i++)
-        live |= TK_BIT(st->trick[i]);
+    cards_t live = S->out;
     int scores[TS_MAX_MOVES];
     int count = 0;
     int wcamp = -1;
@@ -412,6 +497,53 @@ static int ts_moves(ts_search *S, int *moves, int hint)
 
 /* --- the search --------------------------------------------------------------------- */
 
+/* Play a card, keeping the cards still out up to date. */
+static inline void ts_play(ts_search *S, int card)
+{
+    int ply = S->ply++;
+    tk_undo *u = &S->undo[ply];
+    tk_state *st = &S->st;
+    tk_play(st, card, u);
+    if (u->ended) {
+        S->saved_out[ply] = S->out;
+        S->saved_points[ply] = S->out_points;
+        S->saved_bouts[ply] = S->out_bouts;
+        for (int i = 0; i < st->prev_len; i++) {
+            int c = st->prev[i];
+            S->out &= ~TK_BIT(c);
+            S->out_points -= tk_points_of(c);
+            S->out_bouts -= tk_is_bout(c);
+        }
+    }
+}
+
+static inline void ts_unplay(ts_search *S)
+{
+    int ply = --S->ply;
+    tk_undo *u = &S->undo[ply];
+    if (u->ended) {
+        S->out = S->saved_out[ply];
+        S->out_points = S->saved_points[ply];
+        S->out_bouts = S->saved_bouts[ply];
+    }
+    tk_unplay(&S->st, u);
+}
+
+/* Set the cards still out from the state (after a new position is set). */
+static void ts_reset_out(ts_search *S)
+{
+    tk_state *st = &S->st;
+    cards_t out = 0;
+    for (int i = 0; i < st->n; i++)
+        out |= st->hand[i];
+    for (int i = 0; i < st->len; i++)
+        out |= TK_BIT(st->trick[i]);
+    S->out = out;
+    S->out_points = tk_card_points(out);
+    S->out_bouts = tk_popcount(out & TK_BOUTS_MASK);
+    S->ply = 0;
+}
+
 static int ts_value(const ts_search *S)
 {
     const tk_state *st = &S->st;
@@ -424,15 +556,12 @@ static int ts_value(const ts_search *S)
 static int ts_last_trick(ts_search *S)
 {
     tk_state *st = &S->st;
-    int n = st->n, base = S->ply;
-    while (st->trick_number < st->tricks) {
-        int seat = tk_to_play(st);
-        tk_play(st, tk_lowest(st->hand[seat]), &S->undo[S->ply++]);
-    }
+    int base = S->ply;
+    while (st->trick_number < st->tricks)
+        tk_play(st, tk_lowest(st->hand[tk_to_play(st)]), &S->undo[S->ply++]);
     int v = ts_value(S);
     while (S->ply > base)
         tk_unplay(st, &S->undo[--S->ply]);
-    (void)n;
     return v;
 }
 
@@ -452,24 +581,39 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     int left = st->tricks - st->trick_number;
     if (st->len == 0 && left == 1 && !root)
         return ts_last_trick(S);
-    int lo, hi;
-    ts_bounds(S, &lo, &hi);
-    if (!root) {
-        if (lo >= beta)
-            return lo;
-        if (hi < beta)
-            return hi;
-    }
     int boundary = st->len == 0 && left >= 2 && !(st->trick_number == 0 && st->called >= 0);
     ts_key key;
+    ts_entry *bucket = NULL;
+    if (boundary) {
+        /* fetch the table's bucket while the bounds are worked out */
+        ts_make_key(S, &key);
+        bucket = ts_bucket(S, &key);
+        __builtin_prefetch(bucket);
+        __builtin_prefetch((const char *)bucket + 64);
+        __builtin_prefetch((const char *)bucket + 128);
+    }
+    int lo = -TS_INF, hi = TS_INF;
+    S->visits[st->len < 4 ? st->len : 3]++;
+    /* Within a trick the bounds are never tighter than at its start (the window does
+     * not move), so only trick boundaries and the root work them out. */
+    if (st->len == 0 || root) {
+        ts_bounds(S, &lo, &hi);
+        if (!root) {
+            if (lo >= beta) {
+                S->bound_cuts[0]++;
+                return lo;
+            }
+            if (hi < beta) {
+                S->bound_cuts[0]++;
+                return hi;
+            }
+        }
+    }
     int hint = -1;
     int offset = S->additive ? st->half : 0;
-    cards_t live = 0;
+    cards_t live = S->out;
     if (boundary) {
-        for (int i = 0; i < st->n; i++)
-            live |= st->hand[i];
-        ts_make_key(S, &key);
-        ts_entry *e = ts_probe(S, &key);
+        ts_entry *e = ts_probe_bucket(S, bucket, &key);
         if (e) {
             if (e->lo != TS_NONE_LO && e->lo + offset > lo)
                 lo = e->lo + offset;
@@ -488,6 +632,8 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
             hint = ts_absolute_move(live, e->move);
         }
     }
+    if (boundary)
+        S->expanded[left]++;
     int moves[TS_MAX_MOVES];
     int count = ts_moves(S, moves, hint);
     int seat = tk_to_play(st);
@@ -496,9 +642,9 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     int chosen = -1;
     for (int i = 0; i < count; i++) {
         int c = moves[i];
-        tk_play(st, c, &S->undo[S->ply++]);
+        ts_play(S, c);
         int v = ts_search_node(S, beta, 0, NULL);
-        tk_unplay(st, &S->undo[--S->ply]);
+        ts_unplay(S);
         if (S->aborted)
             return 0;
         if (maxing ? v > g : v < g) {
@@ -506,10 +652,16 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
             chosen = c;
         }
         if (maxing ? g >= beta : g < beta) {
+            S->beta_cuts++;
+            S->first_cuts += i == 0;
             uint32_t *h = &S->history[seat][c];
             *h += (uint32_t)(left * left);
             break;
         }
+    }
+    if (maxing ? g < beta : g >= beta) {
+        S->all_nodes[st->len < 4 ? st->len : 3]++;
+        S->all_moves[st->len < 4 ? st->len : 3] += (uint64_t)count;
     }
     if (g >= beta) {
         if (g < lo)

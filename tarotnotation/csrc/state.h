@@ -75,14 +75,10 @@ static inline int tk_end_trick(tk_state *s)
     }
     int winner = (s->leader + index) % n;
     int wcamp = s->camp[winner];
-    cards_t bits = 0;
-    for (int i = 0; i < s->len; i++)
-        bits |= TK_BIT(s->trick[i]);
     int owner = s->excuse_owner;
     if (owner >= 0) {
         int ends, low;
         tk_excuse_settlement(s->flags, owner, wcamp, last, excuse_won, &ends, &low);
-        bits &= ~TK_EXCUSE_BIT;
         if (ends == TK_TAKER) {
             s->half += 9;
             s->bouts += 1;
@@ -91,8 +87,14 @@ static inline int tk_end_trick(tk_state *s)
             s->half += wcamp == TK_TAKER ? 1 : -1;
     }
     if (wcamp == TK_TAKER) {
-        s->half += tk_card_points(bits);
-        s->bouts += tk_popcount(bits & TK_BOUTS_MASK);
+        /* the trick's cards but the Excuse (card_points of the trick's bits) */
+        for (int i = 0; i < s->len; i++) {
+            int c = s->trick[i];
+            if (c != TK_EXCUSE) {
+                s->half += tk_points_of(c);
+                s->bouts += tk_is_bout(c);
+            }
+        }
     }
     s->tricks_won[wcamp] += 1;
     if (last) {
