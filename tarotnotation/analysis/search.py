@@ -28,15 +28,17 @@ Both cores share the design (see ``docs/analysis.md``):
 - **move ordering**: the table's best lead, then what the card does to the trick (win it,
   feed a partner's trick, discard cheaply), then the history of cut-offs;
 - **quick bounds** from the points still out: each camp's gain lies between nothing and
-  all of them, the Excuse stays with its holder's camp when it can be played before the
-  last trick, the 21 wins its trick (unless the Excuse led to the last trick by a camp
-  that won every trick could beat it).
+  all of them; the Excuse stays with its holder's camp when it can still be played before
+  the last trick; at a trick boundary, a camp's master trumps (above every trump of the
+  other camp) each win a trick for it, one trick per card of a seat, with at least a
+  card of every seat in it (unless the Excuse led to the last trick by a camp that won
+  every trick could beat the only one); within a trick, the 21 wins it.
 
 >>> from tarotnotation.analysis.position import Position
 >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7")
 >>> sol = Solver(pos).solve(pos)
 >>> sol.value, sol.exact, Card(sol.best).code, sol.taker_half, sol.taker_bouts
-(-20, True, 'KH', 82, 2)
+(62, True, 'KH', 144, 2)
 """
 
 from __future__ import annotations
@@ -611,10 +613,17 @@ class Solver:
     # the searches
 
     def _mtdf(self, pt: CoreTuple, maxing: bool, guess: int | None, clock: _Clock,
-              at_least: int | None) -> tuple[int, int, int | None, bool]:
+              at_least: int | None, known: tuple[int | None, int | None] = (None, None)
+              ) -> tuple[int, int, int | None, bool]:
         """Narrow the bounds of ``pt``: exact, or until ``at_least`` is decided, or a
         limit. Returns ``(lower, upper, best card, complete)``."""
         lo, hi = self.core.bounds(pt)
+        if known[0] is not None:
+            lo = max(lo, known[0])
+        if known[1] is not None:
+            hi = min(hi, known[1])
+        if lo > hi:
+            raise ValueError(f"known bounds {known} exclude the position's bounds")
         best_lo: int | None = None
         best_hi: int | None = None
         # The first test at the guess (the contract's threshold, 0, without one), then
@@ -686,7 +695,9 @@ class Solver:
 
     def solve(self, pos: Position, *, guess: int | None = None,
               time_limit: float | None = None, node_limit: int | None = None,
-              line: bool = True, at_least: int | None = None) -> Solution:
+              line: bool = True, at_least: int | None = None,
+              known_lower: int | None = None, known_upper: int | None = None,
+              find_best: bool = True) -> Solution:
         """The value of ``pos`` with best play by both camps, exact unless a limit
         (seconds, nodes) ends the search first; then the bounds reached. ``guess`` (a
         value near the answer, such as the previous position's) speeds it up.
@@ -694,7 +705,11 @@ class Solver:
         ``at_least=k`` asks only whether the value is at least ``k`` (the bounds then
         decide it: ``lower >= k`` or ``upper < k``), much faster than an exact value:
         ``at_least=0`` asks whether the contract is makeable. ``line`` also finds the
-        best line's end (exact values only)."""
+        best line's end (exact values only); ``find_best=False`` spares the search
+        for a best card when the tests did not name one. ``known_lower`` and
+        ``known_upper`` are
+        bounds already proved (the value after a card is a bound of the value before
+        it); they must hold, or the answer is wrong."""
         self._check(pos)
         start = time.monotonic()
         clock = _Clock(time_limit, node_limit)
@@ -706,10 +721,11 @@ class Solver:
             return Solution(v, v, self.objective, None, (), half, bouts, petit, chelem, 0,
                             0.0, self.engine)
         maxing = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
-        lo, hi, best, _ = self._mtdf(core_tuple(st), maxing, guess, clock, at_least)
+        lo, hi, best, _ = self._mtdf(core_tuple(st), maxing, guess, clock, at_least,
+                                     (known_lower, known_upper))
         sol = Solution(lo, hi, self.objective, best, nodes=clock.nodes,
                        seconds=time.monotonic() - start, engine=self.engine)
-        if lo != hi:
+        if lo != hi or (best is None and not find_best and not line):
             return sol
         if best is None:
             best = self._best_card(st, lo, clock)
@@ -731,6 +747,15 @@ class Solver:
         half, bouts, petit, chelem = st.result()
         return Solution(lo, hi, self.objective, best, tuple(cards), half, bouts, petit,
                         chelem, clock.nodes, time.monotonic() - start, self.engine)
+
+    def best_card(self, pos: Position, value: int, *, time_limit: float | None = None,
+                  node_limit: int | None = None) -> int | None:
+        """A card of the player to move that keeps ``value``, the position's exact value
+        (None when a limit stops the search first)."""
+        self._check(pos)
+        if pos.over:
+            return None
+        return self._best_card(pos.state(), value, _Clock(time_limit, node_limit))
 
     def best_cards(self, pos: Position, *, time_limit: float | None = None,
                    node_limit: int | None = None) -> list[CardValue]:
