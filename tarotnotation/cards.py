@@ -5,7 +5,7 @@ Spades, Hearts, Diamonds, Clubs, each from the 1 up to the King, then the trumps
 then the Excuse. A :class:`CardSet` is an immutable bitset over those 78 integers, so a
 hand, a trick or a pile is one Python ``int`` and set operations are single instructions.
 
-Card values are in **half-points** (RULES.md §1): the whole pack is worth 182.
+Card values are in **half-points** (docs/rules.md §1): the whole pack is worth 182.
 
 >>> Card.T21.code, Card.HK.code, Card.EXCUSE.code
 ('T21', 'KH', 'EX')
@@ -30,7 +30,9 @@ from typing import Final
 
 __all__ = [
     "ALL_MASK",
+    "BIT_OF_CODE",
     "BOUTS_MASK",
+    "CARD_OF_CODE",
     "EXCUSE_BIT",
     "FACES_MASK",
     "KINGS_MASK",
@@ -44,6 +46,7 @@ __all__ = [
     "card_suit",
     "lowest",
     "mask_of",
+    "points_text",
     "popcount",
 ]
 
@@ -81,9 +84,13 @@ _RANK_POINTS: Final = (1,) * 10 + (3, 5, 7, 9)
 class Card(IntEnum):
     """One of the 78 cards; the value is its index in the canonical order.
 
-    Member names put the suit first (``HK`` is the King of Hearts); the card *code*, used
-    in the notation and in JSON, puts the rank first (``KH``). Ranks: 1-10, ``J`` Jack,
+    Member names put the suit first (``Card.HK`` is the King of Hearts) so that they sort
+    and complete by suit; the card *code*, used in the notation and in JSON, puts the rank
+    first (``KH``), and ``Card("KH")`` is the card of a code. Ranks: 1-10, ``J`` Jack,
     ``N`` Knight, ``Q`` Queen, ``K`` King. Trumps are ``T1``..``T21``; the Excuse is ``EX``.
+
+    >>> Card("KH") is Card.HK is Card.from_code("KH") is Card(27)
+    True
     """
 
     S1 = 0
@@ -166,6 +173,13 @@ class Card(IntEnum):
     EXCUSE = 77
 
     @classmethod
+    def _missing_(cls, value: object) -> Card | None:
+        """``Card("KH")``: a card from its canonical code, as :meth:`from_code`."""
+        if isinstance(value, str):
+            return CARD_OF_CODE.get(value)
+        return None
+
+    @classmethod
     def suited(cls, suit: Suit, rank: int) -> Card:
         """The card of a plain ``suit`` and ``rank`` (1-10, 11 Jack, 12 Knight, 13 Queen, 14 King).
 
@@ -200,7 +214,7 @@ class Card(IntEnum):
         ...
         ValueError: 'ZZ' is not a card code: expected a card such as 7H, KS, T21 or EX
         """
-        card = _BY_CODE.get(code)
+        card = CARD_OF_CODE.get(code)
         if card is None:
             raise ValueError(
                 f"{code!r} is not a card code: expected a card such as 7H, KS, T21 or EX"
@@ -296,7 +310,10 @@ def _build_tables() -> tuple[
 
 
 _SUIT_OF, _RANK_OF, _POINTS_OF, _CODES, _ENGLISH, _FRENCH = _build_tables()
-_BY_CODE: Final[dict[str, Card]] = {code: Card(i) for i, code in enumerate(_CODES)}
+#: The card of each canonical code (``"KH"``, ``"T21"``, ``"EX"``…).
+CARD_OF_CODE: Final[dict[str, Card]] = {code: Card(i) for i, code in enumerate(_CODES)}
+#: The bit of each canonical code's card in a bitset.
+BIT_OF_CODE: Final[dict[str, int]] = {code: 1 << i for i, code in enumerate(_CODES)}
 _CARDS: Final[tuple[Card, ...]] = tuple(Card)
 
 #: Bitset of all 78 cards.
@@ -347,6 +364,18 @@ def popcount(bits: int) -> int:
 def lowest(bits: int) -> int:
     """Index of the lowest card in a non-empty bitset."""
     return (bits & -bits).bit_length() - 1
+
+
+def points_text(half: int) -> str:
+    """Half-points (the unit of every point count in the library) as a scorer writes
+    them: ``12`` or ``12.5``.
+
+    >>> points_text(25), points_text(24), points_text(-3)
+    ('12.5', '12', '-1.5')
+    """
+    sign = "-" if half < 0 else ""
+    whole, odd = divmod(abs(half), 2)
+    return f"{sign}{whole}.5" if odd else f"{sign}{whole}"
 
 
 def card_points(bits: int) -> int:
