@@ -9,7 +9,10 @@
  *   excuse_wins_last_trick(flags, excuse_led, leader_won_all) -> bool
  *   petit_trick_before_last(excuse_led, leader_won_all, same_camp_takes_last) -> bool
  *   excuse_settlement(flags, owner, winner, last, excuse_won) -> (camp, low)
- *   trick_count(flags, bits, winner, owner, last, excuse_won) -> (taker, defence, ends)
+ *   settle_trick(flags, bits, winner, owner, last, excuse_won)
+ *       -> (to_taker, to_defence, moved)
+ *   winning_card(bits, led) -> card
+ *   rule_in(hand, led, top, called=None) -> (legal, kind, led, top)
  *   unplayed_camp(contract) -> int
  *   petit_au_bout(flags, cards, winner) -> int
  *   chelem_camp(taker_tricks, tricks) -> int
@@ -222,19 +225,72 @@ static PyObject *k_excuse_settlement(PyObject *self, PyObject *args)
     return Py_BuildValue("(ii)", camp, low);
 }
 
-static PyObject *k_trick_count(PyObject *self, PyObject *args)
+static PyObject *k_settle_trick(PyObject *self, PyObject *args)
 {
     PyObject *bits_obj;
-    int flags, winner, owner, last, excuse_won, taker, defence, ends;
-    cards_t bits;
-    if (!PyArg_ParseTuple(args, "iOiipp:trick_count", &flags, &bits_obj, &winner, &owner,
+    int flags, winner, owner, last, excuse_won, moved;
+    cards_t bits, to_taker, to_defence;
+    if (!PyArg_ParseTuple(args, "iOiipp:settle_trick", &flags, &bits_obj, &winner, &owner,
                           &last, &excuse_won)
         || to_cards(bits_obj, &bits) < 0 || check_camp(winner, "winner") < 0)
         return NULL;
     if (owner != -1 && check_camp(owner, "owner") < 0)
         return NULL;
-    tk_trick_count(flags, bits, winner, owner, last, excuse_won, &taker, &defence, &ends);
-    return Py_BuildValue("(iii)", taker, defence, ends);
+    tk_settle_trick(flags, bits, winner, owner, last, excuse_won, &to_taker, &to_defence,
+                    &moved);
+    PyObject *t = from_cards(to_taker);
+    PyObject *d = t ? from_cards(to_defence) : NULL;
+    if (!d) {
+        Py_XDECREF(t);
+        return NULL;
+    }
+    return Py_BuildValue("(NNi)", t, d, moved);
+}
+
+static PyObject *k_winning_card(PyObject *self, PyObject *args)
+{
+    PyObject *bits_obj;
+    int led;
+    cards_t bits;
+    if (!PyArg_ParseTuple(args, "Oi:winning_card", &bits_obj, &led)
+        || to_cards(bits_obj, &bits) < 0)
+        return NULL;
+    if (led < 0 || led > 4) {
+        PyErr_SetString(PyExc_ValueError, "led is 0 to 4");
+        return NULL;
+    }
+    return PyLong_FromLong(tk_winning_card(bits, led));
+}
+
+static PyObject *k_rule_in(PyObject *self, PyObject *args)
+{
+    PyObject *hand_obj, *called_obj = Py_None;
+    int led, top, kind;
+    cards_t hand;
+    if (!PyArg_ParseTuple(args, "Oii|O:rule_in", &hand_obj, &led, &top, &called_obj)
+        || to_cards(hand_obj, &hand) < 0)
+        return NULL;
+    if (led < -1 || led > 4 || top < 0 || top > 21) {
+        PyErr_SetString(PyExc_ValueError, "led is -1 to 4 and top 0 to 21");
+        return NULL;
+    }
+    if (called_obj != Py_None) {
+        long called = PyLong_AsLong(called_obj);
+        if ((called == -1 && PyErr_Occurred()) || check_card((int)called) < 0)
+            return NULL;
+        cards_t legal = tk_first_lead(hand, (int)called, &kind);
+        if (kind == TK_CALLED_SUIT) {
+            PyObject *l = from_cards(legal);
+            if (!l)
+                return NULL;
+            return Py_BuildValue("(Niii)", l, kind, tk_suit_of((int)called), 0);
+        }
+    }
+    cards_t legal = tk_legal_in(hand, led, top, &kind);
+    PyObject *l = from_cards(legal);
+    if (!l)
+        return NULL;
+    return Py_BuildValue("(Niii)", l, kind, led, top);
 }
 
 static PyObject *k_unplayed_camp(PyObject *self, PyObject *arg)
@@ -724,8 +780,12 @@ static PyMethodDef methods[] = {
      "petit_trick_before_last(excuse_led, leader_won_all, same_camp_takes_last) -> bool"},
     {"excuse_settlement", k_excuse_settlement, METH_VARARGS,
      "excuse_settlement(flags, owner, winner, last, excuse_won) -> (camp, low)"},
-    {"trick_count", k_trick_count, METH_VARARGS,
-     "trick_count(flags, bits, winner, owner, last, excuse_won) -> (taker, defence, ends)"},
+    {"settle_trick", k_settle_trick, METH_VARARGS,
+     "settle_trick(flags, bits, winner, owner, last, excuse_won)\n"
+     "-> (to_taker, to_defence, moved)"},
+    {"winning_card", k_winning_card, METH_VARARGS, "winning_card(bits, led) -> card"},
+    {"rule_in", k_rule_in, METH_VARARGS,
+     "rule_in(hand, led, top, called=None) -> (legal, kind, led, top)"},
     {"unplayed_camp", k_unplayed_camp, METH_O, "unplayed_camp(contract) -> camp"},
     {"petit_au_bout", k_petit_au_bout, METH_VARARGS,
      "petit_au_bout(flags, cards, winner) -> camp or -1"},

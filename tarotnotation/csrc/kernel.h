@@ -203,30 +203,39 @@ static inline cards_t tk_first_lead(cards_t hand, int called, int *kind)
     return hand;
 }
 
+/* CAN_WIN[led]: the cards that can win a trick whose suit led is LED (its suit and the
+ * trumps; any trump when trumps are led). */
+static inline cards_t tk_can_win(int led)
+{
+    if (led < 4)
+        return tk_suit_mask(led) | TK_TRUMP_MASK;
+    return TK_TRUMP_MASK;
+}
+
+/* winning_card: the card that wins a trick of the cards BITS whose suit led is LED: the
+ * highest-numbered card of CAN_WIN[led]. */
+static inline int tk_winning_card(cards_t bits, int led)
+{
+    return tk_highest(bits & tk_can_win(led));
+}
+
 /* winner_index: the index of the card that wins a trick, -1 for none (only the Excuse). */
 static inline int tk_winner_index(const int *trick, int len)
 {
-    int best = -1, best_key = -1, led = TK_NO_SUIT;
+    int led = TK_NO_SUIT;
+    cards_t bits = 0;
     for (int i = 0; i < len; i++) {
-        int card = trick[i];
-        if (card == TK_EXCUSE)
-            continue;
-        int suit = tk_suit_of(card);
-        if (led == TK_NO_SUIT)
-            led = suit;
-        int key;
-        if (suit == 4)
-            key = 100 + card;
-        else if (suit == led)
-            key = card;
-        else
-            continue;
-        if (key > best_key) {
-            best = i;
-            best_key = key;
-        }
+        bits |= TK_BIT(trick[i]);
+        if (led == TK_NO_SUIT && trick[i] != TK_EXCUSE)
+            led = tk_suit_of(trick[i]);
     }
-    return best;
+    if (led == TK_NO_SUIT)
+        return -1;
+    int card = tk_winning_card(bits, led);
+    for (int i = 0; i < len; i++)
+        if (trick[i] == card)
+            return i;
+    return -1;
 }
 
 /* excuse_wins_last_trick (§7). */
@@ -258,23 +267,25 @@ static inline void tk_excuse_settlement(int flags, int owner, int winner, int la
     *low = owner != winner;
 }
 
-/* trick_count (§7): what one trick brings each camp; *ends is the Excuse's camp or -1. */
-static inline void tk_trick_count(int flags, cards_t bits, int winner, int owner, int last,
-                                  int excuse_won, int *taker, int *defence, int *ends)
+/* settle_trick (§7): the cards to each camp's pile, the Excuse where it ends, and the
+ * half-point the low card moves to the taker's camp (*moved: +1, -1 or 0). */
+static inline void tk_settle_trick(int flags, cards_t bits, int winner, int owner, int last,
+                                   int excuse_won, cards_t *to_taker, cards_t *to_defence,
+                                   int *moved)
 {
-    int gains[2] = {0, 0};
-    *ends = -1;
+    cards_t piles[2] = {0, 0};
+    *moved = 0;
     if (owner >= 0) {
-        int low;
-        tk_excuse_settlement(flags, owner, winner, last, excuse_won, ends, &low);
+        int ends, low;
+        tk_excuse_settlement(flags, owner, winner, last, excuse_won, &ends, &low);
         bits &= ~TK_EXCUSE_BIT;
-        gains[*ends] += 9;
-        gains[owner] -= low;
-        gains[winner] += low;
+        piles[ends] = TK_EXCUSE_BIT;
+        if (low)
+            *moved = winner == TK_TAKER ? 1 : -1;
     }
-    gains[winner] += tk_card_points(bits);
-    *taker = gains[0];
-    *defence = gains[1];
+    piles[winner] |= bits;
+    *to_taker = piles[0];
+    *to_defence = piles[1];
 }
 
 /* unplayed_camp (§9): the defence in a Garde contre (contract 4), else the taker's camp. */

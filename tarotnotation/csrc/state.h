@@ -75,6 +75,7 @@ static inline int tk_end_trick(tk_state *s)
     }
     int winner = (s->leader + index) % n;
     int wcamp = s->camp[winner];
+    /* settle_trick, counted as it goes: the taker's camp's half-points and bouts */
     int owner = s->excuse_owner;
     if (owner >= 0) {
         int ends, low;
@@ -87,7 +88,6 @@ static inline int tk_end_trick(tk_state *s)
             s->half += wcamp == TK_TAKER ? 1 : -1;
     }
     if (wcamp == TK_TAKER) {
-        /* the trick's cards but the Excuse (card_points of the trick's bits) */
         for (int i = 0; i < s->len; i++) {
             int c = s->trick[i];
             if (c != TK_EXCUSE) {
