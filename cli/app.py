@@ -15,6 +15,7 @@ import typer
 from tarotnotation import __version__
 
 from . import (
+    analyze,
     annotate,
     card,
     codes,
@@ -26,6 +27,7 @@ from . import (
     rules,
     schema,
     score,
+    solve,
     validate,
 )
 from .common import command
@@ -64,6 +66,8 @@ COMMANDS = (
     ("score", score, score.score, True),
     ("convert", convert, convert.convert, True),
     ("annotate", annotate, annotate.annotate_cmd, True),
+    ("analyze", analyze, analyze.analyze, True),
+    ("solve", solve, solve.solve, True),
     ("fmt", fmt, fmt.fmt, True),
     ("schema", schema, schema.schema, False),
     ("new", new, new.new, False),

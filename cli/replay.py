@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from tarotnotation.analysis.comments import analyse_record, cost_text, note_text, parse_comment
 from tarotnotation.annotate import (
     place_of,
     points_text,
@@ -86,8 +87,10 @@ def _glyph(glyph: str | None) -> str:
     return glyph or ""
 
 
-def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) -> list[str]:
-    """The replay view of one deal."""
+def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
+           analysis: bool = False) -> list[str]:
+    """The replay view of one deal; ``analysis``: each card's cost beside it, from the
+    record's analysis comments (``tarot analyze``)."""
     v = View(color)
     ids = record.seat_ids
     names = {s.id: f"{s.id} ({s.name})" if s.name else s.id for s in record.seats}
@@ -175,6 +178,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) 
                          f"{'':<35}winner points   taker  defence"))
         for t, (trick, played) in enumerate(zip(record.play, rep.tricks, strict=False)):
             cells = [f"{ids[seat]}:{pc.card.code}{_glyph(pc.glyph)}"
+                     + (_cost(pc.comments) if analysis else "")
                      for pc, seat in zip(trick.cards, played.seats, strict=False)]
             tc = counts.get(played.number)
             if played.winner is None:
@@ -193,7 +197,11 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) 
             v.faults(at.get(("play", t, None), []), "      ")
             for c, pc in enumerate(trick.cards):
                 for comment in pc.comments:
-                    v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
+                    note = parse_comment(comment) if analysis else None
+                    if note is None:
+                        v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
+                    elif note.cost is not None and note.cost[1] > 0:
+                        v.add(f"      {pc.card.code}: {note_text(note)}", fg="magenta")
                 v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
         rest = unplayed_points(rep)
         if rest is not None and rest[0]:
@@ -215,11 +223,26 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) 
     return v.lines
 
 
+def _cost(comments: tuple[str, ...]) -> str:
+    """A card's cost from its analysis comment, to show beside it: ``(-1.5)``."""
+    for comment in comments:
+        note = parse_comment(comment)
+        if note is not None and note.cost is not None and note.cost[1] > 0:
+            return f"({cost_text(note)})"
+    return ""
+
+
 def replay_cmd(
     path: Annotated[str, typer.Argument(metavar="FILE",
                                         help="A record file of any format, or -.")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", min=1,
                                              help="Only this deal (1-based).")] = None,
+    analysis: Annotated[bool, typer.Option(
+        "--analysis", help="Show each card's double-dummy cost beside it: from the"
+        " record's analysis comments, or analysed now (see tarot analyze).")] = False,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0.001, metavar="S",
+        help="With --analysis: seconds for each position's search.")] = 30.0,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
@@ -252,9 +275,17 @@ def replay_cmd(
         rep = check_deal(item, item.source.file if item.source and item.source.file else path,
                          forced, default_ruleset=default).replay
         assert rep is not None
+        shown_record = rep.record
+        if analysis and not any(parse_comment(c) for t in shown_record.play
+                                for pc in t.cards for c in pc.comments):
+            shown_record, _, diags = analyse_record(rep.record, rep=rep,
+                                                    time_limit=time_limit)
+            for d in diags:
+                for line in diagnostic_lines(d.at(deal=item.index), color):
+                    typer.echo(line)
         if shown:
             typer.echo("")
-        for line in render(item.index, rep.record, rep, color=color):
+        for line in render(item.index, shown_record, rep, color=color, analysis=analysis):
             typer.echo(line)
         shown += 1
         faulty |= not rep.ok

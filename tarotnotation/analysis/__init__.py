@@ -33,7 +33,13 @@ on its pure-Python twin (a warning says so; endgames only are practical then).
 from __future__ import annotations
 
 from .analyse import CardAnalysis, PlayAnalysis, analyse_play
-from .comments import AnalysisNote, annotate_analysis, parse_comment, strip_analysis
+from .comments import (
+    AnalysisNote,
+    analyse_record,
+    annotate_analysis,
+    parse_comment,
+    strip_analysis,
+)
 from .position import Position, PositionError, deal_start, position_at
 from .search import DEFAULT_TABLE_MB, CardValue, Objective, Solution, Solver
 
@@ -49,6 +55,7 @@ __all__ = [
     "Solution",
     "Solver",
     "analyse_play",
+    "analyse_record",
     "annotate_analysis",
     "best_cards",
     "deal_start",

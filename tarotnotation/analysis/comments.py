@@ -36,16 +36,22 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
 from ..annotate import PREFIX
 from ..cards import Card
+from ..diagnostics import Diagnostic
 from ..records import DealRecord, Glyph, PlayedCard, Trick
-from .analyse import CardAnalysis, PlayAnalysis
+from ..replay import Replay
+from .analyse import CardAnalysis, PlayAnalysis, analyse_play
+from .position import PositionError
+from .search import DEFAULT_TABLE_MB
 
-__all__ = ["DD", "AnalysisNote", "annotate_analysis", "card_comment", "deal_comment",
-           "outcome_text", "parse_comment", "strip_analysis"]
+__all__ = ["DD", "AnalysisNote", "analyse_record", "annotate_analysis", "card_comment",
+           "cost_text", "deal_comment", "note_text", "outcome_text", "parse_comment",
+           "strip_analysis"]
 
 #: What every analysis comment starts with.
 DD: Final = PREFIX + "dd "
@@ -232,3 +238,66 @@ def annotate_analysis(record: DealRecord, analysis: PlayAnalysis, *, mistake: in
         tricks.append(trick.model_copy(update={"cards": tuple(cards)}))
     return base.model_copy(update={"play": tuple(tricks),
                                    "comments": (*base.comments, deal_comment(analysis))})
+
+
+def analyse_record(record: DealRecord, *, from_trick: int = 1,
+                   time_limit: float | None = None, node_limit: int | None = None,
+                   table_mb: float = DEFAULT_TABLE_MB, engine: str | None = None,
+                   mistake: int = 1, blunder: int | None = None, rep: Replay | None = None,
+                   progress: Callable[[int, int], None] | None = None
+                   ) -> tuple[DealRecord, PlayAnalysis | None, tuple[Diagnostic, ...]]:
+    """Analyse a record's play and write the analysis into it (what ``tarot analyze``
+    does to each deal): ``(record, analysis, diagnostics)``. A deal that cannot be
+    analysed comes back unchanged (but for earlier analysis comments, which are kept)
+    with the diagnostic that says why (Q110); a card that is not legal stops the analysis
+    before it (Q111, the cards before it analysed)."""
+    base = strip_analysis(record)
+    try:
+        analysis = analyse_play(base, from_trick=from_trick, time_limit=time_limit,
+                                node_limit=node_limit, table_mb=table_mb, engine=engine,
+                                rep=rep, progress=progress)
+    except PositionError as err:
+        return record, None, tuple(err.diagnostics)
+    out = annotate_analysis(base, analysis, mistake=mistake, blunder=blunder)
+    return out, analysis, analysis.diagnostics
+
+
+def cost_text(note: AnalysisNote) -> str:
+    """A card's cost as shown beside it: ``-1.5``, ``-3..0`` (bounds), or ``0``.
+
+    >>> cost_text(parse_comment("tarot: dd -1.5, best T12; made by 1 with best play"))
+    '-1.5'
+    """
+    if note.cost is None:
+        return ""
+    lo, hi = note.cost
+    if hi == 0:
+        return "0"
+    if lo == hi:
+        return f"-{_points(lo)}"
+    return f"-{_points(hi)}..{'-' + _points(lo) if lo else '0'}"
+
+
+def note_text(note: AnalysisNote) -> str:
+    """An analysis note in words, for a person: ``costs 1.5 points (best T12); made by 1
+    with best play``.
+
+    >>> note_text(parse_comment("tarot: dd -3, best KS; lost by 1 with best play,"
+    ...                         " was made by 2; ?? added"))
+    'costs 3 points (best KS): lost by 1 with best play, was made by 2'
+    """
+    if note.cost is None:
+        return ""
+    lo, hi = note.cost
+    cost = ("costs nothing" if hi == 0 else f"costs {_points(lo)} points" if lo == hi
+            else f"costs {_points(lo)} to {_points(hi)} points")
+    best = f" (best {' '.join(c.code for c in note.best)})" if note.best else ""
+    after = "made" if note.made else "lost" if note.made is False else "undecided"
+    if note.by is not None:
+        after += f" by {note.by}"
+    text = f"{cost}{best}: {after} with best play"
+    if note.was_made is not None:
+        text += f", was {'made' if note.was_made else 'lost'}"
+        if note.was_by is not None:
+            text += f" by {note.was_by}"
+    return text
