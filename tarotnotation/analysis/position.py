@@ -99,6 +99,8 @@ class Position:
     chelem_announced: bool = False
     miseres: tuple[int, ...] = ()
     """Seats that declared a misère (for the score only)."""
+    petit: int = -1
+    """Once the deal is over, the camp that scored petit au bout (-1 none)."""
     history: tuple[int, ...] = field(default=(), compare=False)
     """The cards played from the first lead to here, when known (for the notation)."""
 
@@ -126,11 +128,13 @@ class Position:
 
     def state(self) -> PlayState:
         """The kernel's play state for this position (a new, mutable object)."""
-        return PlayState(self.rules, self.hands, self.camps, self.leader, aside=self.aside,
-                         contract=self.contract, called=self.first_lead_card(),
-                         trick=self.trick, trick_number=self.trick_number,
-                         tricks=self.tricks, won=self.won, tricks_won=self.tricks_won,
-                         adjust=self.adjust, previous=self.previous)
+        st = PlayState(self.rules, self.hands, self.camps, self.leader, aside=self.aside,
+                       contract=self.contract, called=self.first_lead_card(),
+                       trick=self.trick, trick_number=self.trick_number,
+                       tricks=self.tricks, won=self.won, tricks_won=self.tricks_won,
+                       adjust=self.adjust, previous=self.previous)
+        st.petit = self.petit
+        return st
 
     def first_lead_card(self) -> int | None:
         """The called card when it restricts this trick's lead, else None."""
@@ -158,7 +162,7 @@ class Position:
         return replace(self, hands=tuple(st.hands), leader=st.leader, trick=tuple(st.trick),
                        trick_number=st.trick_number, won=(st.won[0], st.won[1]),
                        adjust=st.adjust, tricks_won=(st.tricks_won[0], st.tricks_won[1]),
-                       previous=tuple(st.previous), history=history)
+                       previous=tuple(st.previous), petit=st.petit, history=history)
 
     def half(self, camp: int = TAKER) -> int:
         """A camp's half-points so far (its tricks; the cards aside once the deal is over,
@@ -396,13 +400,15 @@ class _Parser:
                 if key in fields:
                     self.fault(Code.POSITION_SYNTAX, f"{name} is given twice", at)
                 fields[key] = (value, at + len(name) + 1)
-            elif SEAT_ID_RE.fullmatch(name):
+            elif SEAT_ID_RE.fullmatch(name) and (value == "-" or any(
+                    parse_card(w.strip()) is not None for w in value.split(","))):
                 if name in hands:
                     self.fault(Code.POSITION_SEAT, f"the hand of {name} is given twice", at)
                 hands[name] = (self.cards(value, at + len(name) + 1, f"{name}'s hand"), at)
             else:
-                self.fault(Code.POSITION_SYNTAX, f"{name!r} is neither a seat id nor a"
-                           " field (" + ", ".join(_FIELDS) + ")", at)
+                self.fault(Code.POSITION_SYNTAX, f"{word!r}: {name} is not a field ("
+                           + ", ".join(_FIELDS) + ") and its value holds no card, so it is"
+                           " not a seat's hand either", at)
         if self.diags:
             raise self.stop()
         return self.build(hands, fields)

@@ -106,8 +106,29 @@ def _camp(value: int) -> Camp | None:
 def leaf_table(pos: Position, objective: Objective) -> array.array[int]:
     """The value of every end of the deal of ``pos``: ``table[_leaf_index(half, bouts,
     petit, chelem)]`` for the taker's camp's final half-points (0-182) and bouts (0-3),
-    petit au bout's camp and the chelem's (-1 none, 0 taker's, 1 defence)."""
+    petit au bout's camp and the chelem's (-1 none, 0 taker's, 1 defence). A copy of a
+    table built once for the same facts."""
+    if objective is Objective.MARGIN:
+        facts: tuple[object, ...] = (objective,)
+    else:
+        facts = (objective, pos.players, pos.taker, pos.contract, pos.partner, pos.poignees,
+                 pos.chelem_announced, pos.miseres)
+    return array.array("i", _leaf_table(facts, pos))
+
+
+_LEAF_CACHE: dict[tuple[object, ...], array.array[int]] = {}
+
+
+def _leaf_table(facts: tuple[object, ...], pos: Position) -> array.array[int]:
+    cached = _LEAF_CACHE.get(facts)
+    if cached is not None:
+        return cached
+    if len(_LEAF_CACHE) >= 256:
+        _LEAF_CACHE.clear()
+    objective = facts[0]
     out = array.array("i", bytes(4 * _LEAF_SIZE))
+    # The score depends on the points and bouts through the margin only.
+    by_margin: dict[tuple[int, int, int], int] = {}
     for half in range(183):
         for bouts in range(4):
             base = margin(half, bouts)
@@ -115,15 +136,19 @@ def leaf_table(pos: Position, objective: Objective) -> array.array[int]:
                 for chelem in (-1, 0, 1):
                     if objective is Objective.MARGIN:
                         value = base
+                    elif (base, petit, chelem) in by_margin:
+                        value = by_margin[base, petit, chelem]
                     else:
-                        facts = DealFacts(
+                        deal = DealFacts(
                             players=pos.players, taker=pos.taker, contract=pos.contract,
                             taker_half=half, bouts=bouts, partner=pos.partner,
                             petit_au_bout=_camp(petit), poignees=pos.poignees,
                             chelem_announced=pos.chelem_announced, chelem=_camp(chelem),
                             miseres=pos.miseres)
-                        value = score(facts).seats[pos.taker]
+                        value = score(deal).seats[pos.taker]
+                        by_margin[base, petit, chelem] = value
                     out[_leaf_index(half, bouts, petit, chelem)] = value
+    _LEAF_CACHE[facts] = out
     return out
 
 
