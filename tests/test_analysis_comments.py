@@ -39,11 +39,15 @@ def test_card_comments_read_back() -> None:
 
 def test_the_examples_of_the_docs_read_back() -> None:
     note = parse_comment("tarot: dd -6, best T12; made by 3 with best play")
-    assert note is not None and note.cost == (12, 12) and note.best == (Card.T12,)
+    assert note is not None
+    assert note.cost == (12, 12)
+    assert note.best == (Card.T12,)
     assert parse_comment("tarot: dd 0; made by 2 with best play") is not None
     assert parse_comment("tarot: dd -3..0; made with best play") is not None
     deal = parse_comment("tarot: dd from trick 4; lost by 3 with best play")
-    assert deal is not None and deal.from_trick == 4 and deal.cost is None
+    assert deal is not None
+    assert deal.from_trick == 4
+    assert deal.cost is None
     for other in ("tarot: S wins (taker), 4 points; taker 4, defence 0", "dd -3",
                   "tarot: dd -3, best ZZ; made with best play", "tarot: dd -x; made"):
         assert parse_comment(other) is None, other
@@ -63,11 +67,13 @@ def test_analysing_twice_gives_the_same_record_and_keeps_peoples_comments() -> N
     play[15] = Trick(cards=tuple(cards))
     rec = rec.model_copy(update={"play": tuple(play), "comments": ("a deal to study",)})
     once, analysis, diags = analyse_record(rec, from_trick=14)
-    assert analysis is not None and not diags
+    assert analysis is not None
+    assert not diags
     twice, _, _ = analyse_record(once, from_trick=14)
     assert twice == once
     kept = once.play[15].cards[1]
-    assert kept.glyph == "!?" and kept.comments[0] == "my own note"
+    assert kept.glyph == "!?"
+    assert kept.comments[0] == "my own note"
     assert once.comments[0] == "a deal to study"
     assert deal_comment(analysis) in once.comments
     assert strip_analysis(once) == rec

@@ -28,7 +28,8 @@ def test_the_one_line_form_reads_back_what_it_writes() -> None:
     again = Position.parse(pos.fen())
     assert again == pos
     assert again.holding(TAKER) == (120, 1)
-    assert pos.tricks_left == 2 and pos.seats[pos.to_play] == "S"
+    assert pos.tricks_left == 2
+    assert pos.seats[pos.to_play] == "S"
 
 
 def test_positions_of_generated_deals_round_trip_through_the_one_line_form() -> None:
@@ -42,14 +43,16 @@ def test_positions_of_generated_deals_round_trip_through_the_one_line_form() -> 
         assert (again.hands, again.leader, again.trick, again.trick_number) == (
             pos.hands, pos.leader, pos.trick, pos.trick_number)
         assert again.holding(TAKER) == pos.holding(TAKER)
-        assert again.tricks_won == pos.tricks_won and again.camps == pos.camps
+        assert again.tricks_won == pos.tricks_won
+        assert again.camps == pos.camps
         assert again.legal() == pos.legal()
 
 
 def test_a_trick_in_progress_and_the_rules() -> None:
     pos = Position.parse("S=KH,T21 E=2H,T5 N=EX W=4H,T2 taker=S lead=N trick=3H won=60/1"
                          " tricks=9/7 rules=pagat,petit_au_bout=wins_last_trick contract=prise")
-    assert pos.trick == (Card.H3,) and pos.seats[pos.to_play] == "W"
+    assert pos.trick == (Card.H3,)
+    assert pos.seats[pos.to_play] == "W"
     assert pos.rules.spec() == "pagat petit_au_bout=wins_last_trick"
     assert str(pos.legal()) == "4H"
 
@@ -61,7 +64,8 @@ def test_the_whole_deal_at_its_first_lead_needs_no_won_field() -> None:
                     for s, h in zip(start.seats, start.hands, strict=True))
     pos = Position.parse(f"{text} taker={start.seats[start.taker]}"
                          f" lead={start.seats[start.leader]} contract={start.contract.keyword}")
-    assert pos.aside == start.aside and pos.trick_number == 0
+    assert pos.aside == start.aside
+    assert pos.trick_number == 0
 
 
 @pytest.mark.parametrize(("text", "code"), [
@@ -95,13 +99,15 @@ def test_the_column_points_at_the_word_at_fault() -> None:
     [d] = err.value.diagnostics
     assert d.code is Code.POSITION_CARD
     assert str(d).startswith("puzzle.txt:3:6: Q102 error:")
+    assert d.location.col is not None
     assert text[d.location.col - 1:].startswith("T22")
 
 
 def test_from_record_needs_hands_and_stops_at_an_illegal_card() -> None:
     rec = random_deal(random.Random(7), 4, with_result=False)
     pos = Position.from_record(rec, trick=3, card=2)
-    assert pos.trick_number == 2 and len(pos.trick) == 2
+    assert pos.trick_number == 2
+    assert len(pos.trick) == 2
     with pytest.raises(PositionError) as err:
         Position.from_record(rec.model_copy(update={"hands": None, "play": ()}))
     assert err.value.diagnostics[0].code is Code.ANALYSIS_IMPOSSIBLE
@@ -116,5 +122,6 @@ def test_from_record_needs_hands_and_stops_at_an_illegal_card() -> None:
     with pytest.raises(PositionError) as err:
         Position.from_record(rec.model_copy(update={"play": tuple(play)}), trick=5)
     d = err.value.diagnostics[0]
-    assert d.code is Code.ANALYSIS_STOPPED and d.location.trick == 2
+    assert d.code is Code.ANALYSIS_STOPPED
+    assert d.location.trick == 2
     assert d.location.path == "play[1].cards[0]"

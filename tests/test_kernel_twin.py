@@ -16,14 +16,14 @@ import random
 from types import ModuleType
 
 import pytest
+from solver_cases import RULESETS
 
 from tarotnotation import kernel
 from tarotnotation.cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, card_points, mask_of
 from tarotnotation.native import compiled, rule_flags
+from tarotnotation.records import DealRecord
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
-
-from solver_cases import RULESETS
 
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
 DEALS = int(os.environ.get("TAROT_TWIN_DEALS", 20000 if SLOW else 1500))
@@ -39,9 +39,9 @@ def twin() -> ModuleType:
     return module
 
 
-def _deals(count: int, seed: int) -> list[tuple[Ruleset, object]]:
+def _deals(count: int, seed: int) -> list[tuple[Ruleset, DealRecord]]:
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[Ruleset, DealRecord]] = []
     for _ in range(count):
         rules = rng.choice(RULESETS)
         players = rng.choice((3, 4, 5))
@@ -57,7 +57,7 @@ def test_every_card_of_generated_deals_agrees(twin: ModuleType) -> None:
     checked = 0
     for rules, rec in _deals(DEALS, 1):
         try:
-            start, cards = deal_start(rec)  # type: ignore[arg-type]
+            start, cards = deal_start(rec)
         except PositionError:
             continue  # annulled (the Petit in the chien)
         flags = rule_flags(rules)
@@ -93,7 +93,7 @@ def test_every_card_of_generated_deals_agrees(twin: ModuleType) -> None:
             st.play(card)
             checked += 1
         # The whole deal's count: the C play state against PlayState.
-        played, winners, half, bouts, won, petit = twin.play(
+        played, _winners, half, bouts, won, petit = twin.play(
             flags, start.hands, start.camps, start.leader, cards,
             called=-1 if called is None else called)
         assert played == len(cards)

@@ -52,9 +52,11 @@ def test_random_endgames_match_the_oracle(engine: str, block: int) -> None:
         assert lo <= want <= hi, (seed, pos.fen())
         sol = solver.solve(pos)
         assert (sol.lower, sol.upper) == (want, want), (seed, objective, pos.fen())
-        assert sol.best is not None and pos.legal().bits >> sol.best & 1
+        assert sol.best is not None
+        assert pos.legal().bits >> sol.best & 1
         assert oracle(pos.play(sol.best), objective, leaf) == want, (seed, pos.fen())
-        assert sol.line is not None and sol.taker_half is not None
+        assert sol.line is not None
+        assert sol.taker_half is not None
         st = pos.state()
         for card in sol.line:
             assert st.legal() >> card & 1
@@ -70,7 +72,7 @@ def test_random_endgames_match_the_oracle(engine: str, block: int) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_every_cards_value_matches_the_oracle(engine: str) -> None:
-    for seed in range(0, CASES // 4):
+    for seed in range(CASES // 4):
         pos, objective = _case(10_000 + seed)
         want = children(pos, objective)
         got = {cv.card: cv.value for cv in Solver(pos, objective=objective,
@@ -119,7 +121,8 @@ def test_chelem_excuse_wins_false_lets_the_21_take_the_last_trick() -> None:
     pos = Position.parse("S=EX E=T21 N=2H W=3H taker=S lead=S won=80/1 tricks=17/0"
                          " rules=fft,chelem_excuse_wins=false")
     sol = Solver(pos).solve(pos)
-    assert sol.chelem == -1 and sol.value == oracle(pos)
+    assert sol.chelem == -1
+    assert sol.value == oracle(pos)
 
 
 def test_petit_au_bout_counts_for_the_score_objective() -> None:
@@ -137,7 +140,8 @@ def test_petit_au_bout_in_the_trick_before_when_the_excuse_is_led_last() -> None
     text = "S=T1,EX E=2H,3S N=4H,5S W=6H,7S taker=S lead=S won=60/1 tricks=16/0"
     pos = Position.parse(text)
     sol = Solver(pos, objective=Objective.SCORE).solve(pos)
-    assert sol.petit_au_bout == 0 and sol.chelem == 0
+    assert sol.petit_au_bout == 0
+    assert sol.chelem == 0
     assert sol.value == oracle(pos, Objective.SCORE)
 
 

@@ -54,7 +54,8 @@ def test_the_value_never_exceeds_the_points_still_out_and_those_won(seed: int) -
     sol = Solver(pos, engine=ENGINE).solve(pos)
     half, _ = pos.holding(TAKER)
     out = points_out(pos)
-    assert sol.value is not None and sol.taker_half is not None
+    assert sol.value is not None
+    assert sol.taker_half is not None
     assert half <= sol.taker_half <= half + out
     assert half - threshold(0) <= sol.value <= half + out - threshold(3)
 
