@@ -342,7 +342,14 @@ def _profile(name: str, folder: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Generate (or reuse) the archives, run every stage, print the table, write the JSON."""
+    """Generate (or reuse) the archives, run every stage, print the table, write the JSON.
+    ``--solver`` runs the solver's benchmark instead (``bench/solver.py``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if "--solver" in argv:
+        sys.path.insert(0, str(HERE))
+        import solver
+
+        return int(solver.main([a for a in argv if a != "--solver"]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=None,
