@@ -14,9 +14,11 @@ searches. A time or node limit per position leaves bounds (``exact`` False).
 
 >>> from tarotnotation import notation
 >>> rec = notation.load("examples/analysis.tarot")
->>> analysis = analyse_play(rec, from_trick=16)
->>> [(c.trick, c.seat, c.card.code, c.cost) for c in analysis.costly]
-[(17, 'E', 'KS', 18)]
+>>> analysis = analyse_play(rec)
+>>> analysis.exact, analysis.value              # made by 3 with best play from the start
+(True, (6, 6))
+>>> [(c.trick, c.seat, c.card.code, c.cost, c.changed, c.best.code) for c in analysis.costly]
+[(6, 'S', 'T1', 32, True, '7H')]
 """
 
 from __future__ import annotations

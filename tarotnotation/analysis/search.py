@@ -32,7 +32,9 @@ Both cores share the design (see ``docs/analysis.md``):
   the last trick; at a trick boundary, a camp's master trumps (above every trump of the
   other camp) each win a trick for it, one trick per card of a seat, with at least a
   card of every seat in it (unless the Excuse led to the last trick by a camp that won
-  every trick could beat the only one); within a trick, the 21 wins it.
+  every trick could beat the only one), and a leader with as many master trumps as the
+  other camp's longest trump holding draws all its trumps, then wins a trick with each
+  of its trumps and plain masters; within a trick, the 21 wins it.
 
 >>> from tarotnotation.analysis.position import Position
 >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7")
@@ -304,10 +306,13 @@ class PythonSearch:
                 if (most < 2 and excuse_camp == 1 - c and st.rules.chelem_excuse_wins
                         and st.tricks_won[c] == 0):
                     continue
-                sure_half[c] += card_points(masters) - masters.bit_count() + n * most
+                gain = card_points(masters) - masters.bit_count() + n * most
+                bouts = (masters & BOUTS_MASK).bit_count()
+                gain, bouts = self._draw_trumps(c, masters, gain, bouts)
+                sure_half[c] += gain
                 if excuse_camp == c and live & EXCUSE_BIT and not excuse_early:
                     sure_half[c] -= 1
-                sure_bouts[c] += (masters & BOUTS_MASK).bit_count()
+                sure_bouts[c] += bouts
         elif out >> _T21 & 1:
             if in_trick >> _T21 & 1:
                 camp21 = st.camps[(st.leader + st.trick.index(_T21)) % n]
@@ -337,6 +342,38 @@ class PythonSearch:
                 lo = min(lo, a)
                 hi = max(hi, b)
         return lo, hi
+
+    def _draw_trumps(self, camp: int, masters: int, gain: int, bouts: int
+                     ) -> tuple[int, int]:
+        """Drawing trumps (see ``ts_bounds``): the leader of ``camp``, with as many master
+        trumps as the other camp's longest trump holding, draws every trump of the other
+        camp, then wins a trick with each of its trumps and plain masters in turn."""
+        st = self.state
+        p = st.leader
+        if (st.camps[p] != camp or st.hands[p] & EXCUSE_BIT
+                or (st.trick_number == 0 and st.called is not None)):
+            return gain, bouts
+        theirs = 0
+        longest = 0
+        for i in range(st.n):
+            if st.camps[i] != camp:
+                # the Excuse may stand in for a trump once: one draw more
+                longest = max(longest, (st.hands[i] & (TRUMP_MASK | EXCUSE_BIT)).bit_count())
+                theirs |= st.hands[i]
+        mine = st.hands[p]
+        if (mine & masters).bit_count() < longest:
+            return gain, bouts
+        sure = mine & TRUMP_MASK
+        for suit in range(4):
+            other = theirs & SUIT_MASKS[suit]
+            above = ~((1 << other.bit_length()) - 1) if other else -1
+            sure |= mine & SUIT_MASKS[suit] & above
+        drawn = theirs & TRUMP_MASK
+        run = sure.bit_count()
+        gain2 = (card_points(sure) - run + st.n * run + card_points(drawn)
+                 - drawn.bit_count())
+        bouts2 = ((sure | drawn) & BOUTS_MASK).bit_count()
+        return max(gain, gain2), max(bouts, bouts2)
 
     def _key(self) -> tuple[object, ...]:
         st = self.state

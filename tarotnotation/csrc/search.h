@@ -374,11 +374,56 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
             if (most < 2 && excuse_camp == 1 - c && (st->flags & TK_CHELEM_EXCUSE)
                 && st->tricks_won[c] == 0)
                 continue;
-            sure_half[c] += tk_card_points(masters) - tk_popcount(masters) + n * most;
+            int gain = tk_card_points(masters) - tk_popcount(masters) + n * most;
+            int bouts = tk_popcount(masters & TK_BOUTS_MASK);
+            /* Drawing trumps: the leader of this camp, with as many master trumps as the
+             * other camp's longest trump holding (the Excuse counted, as it may be
+             * played instead of a trump once), leads them and draws every trump of
+             * the other camp into tricks it wins; then each of its trumps and of its
+             * plain cards above the other camp's cards of their suit wins a trick in
+             * turn: a run of tricks from now on. (Not when the leader holds the Excuse,
+             * which must go before the last trick, nor at a first lead the called suit
+             * restricts.) */
+            int p = st->leader;
+            if (st->camp[p] == c && !(st->hand[p] & TK_EXCUSE_BIT)
+                && !(st->trick_number == 0 && st->called >= 0)) {
+                int longest = 0;
+                cards_t theirs = 0;
+                for (int i = 0; i < n; i++)
+                    if (st->camp[i] != c) {
+                        /* the Excuse may stand in for a trump once: one draw more */
+                        int t = tk_popcount(st->hand[i] & (TK_TRUMP_MASK | TK_EXCUSE_BIT));
+                        if (t > longest)
+                            longest = t;
+                        theirs |= st->hand[i];
+                    }
+                cards_t mine = st->hand[p];
+                if (tk_popcount(mine & masters) >= longest) {
+                    cards_t sure = mine & TK_TRUMP_MASK;
+                    for (int suit = 0; suit < 4; suit++) {
+                        cards_t m = tk_suit_mask(suit);
+                        cards_t other_suit = theirs & m;
+                        cards_t above = other_suit
+                            ? ~((TK_BIT(tk_highest(other_suit)) << 1) - 1) : ~(cards_t)0;
+                        sure |= mine & m & above;
+                    }
+                    cards_t drawn = theirs & TK_TRUMP_MASK;
+                    int run = tk_popcount(sure);
+                    int g2 = tk_card_points(sure) - run + n * run
+                        + tk_card_points(drawn) - tk_popcount(drawn);
+                    int b2 = tk_popcount((sure | drawn) & TK_BOUTS_MASK);
+                    /* both hold on that line of play: the larger of each */
+                    if (g2 > gain)
+                        gain = g2;
+                    if (b2 > bouts)
+                        bouts = b2;
+                }
+            }
+            sure_half[c] += gain;
             /* its own Excuse, if it must go to the last trick, may change camp there */
             if (excuse_camp == c && (live & TK_EXCUSE_BIT) && !excuse_early)
                 sure_half[c] -= 1;
-            sure_bouts[c] += tk_popcount(masters & TK_BOUTS_MASK);
+            sure_bouts[c] += bouts;
         }
     } else if (out & TK_BIT(TK_21)) {
         int camp21;
@@ -582,20 +627,11 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     if (st->len == 0 && left == 1 && !root)
         return ts_last_trick(S);
     int boundary = st->len == 0 && left >= 2 && !(st->trick_number == 0 && st->called >= 0);
-    ts_key key;
-    ts_entry *bucket = NULL;
-    if (boundary) {
-        /* fetch the table's bucket while the bounds are worked out */
-        ts_make_key(S, &key);
-        bucket = ts_bucket(S, &key);
-        __builtin_prefetch(bucket);
-        __builtin_prefetch((const char *)bucket + 64);
-        __builtin_prefetch((const char *)bucket + 128);
-    }
     int lo = -TS_INF, hi = TS_INF;
     S->visits[st->len < 4 ? st->len : 3]++;
     /* Within a trick the bounds are never tighter than at its start (the window does
-     * not move), so only trick boundaries and the root work them out. */
+     * not move), so only trick boundaries and the root work them out; before the key,
+     * which a cut-off on the bounds spares. */
     if (st->len == 0 || root) {
         ts_bounds(S, &lo, &hi);
         if (!root) {
@@ -608,6 +644,12 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
                 return hi;
             }
         }
+    }
+    ts_key key;
+    ts_entry *bucket = NULL;
+    if (boundary) {
+        ts_make_key(S, &key);
+        bucket = ts_bucket(S, &key);
     }
     int hint = -1;
     int offset = S->additive ? st->half : 0;
