@@ -14,7 +14,8 @@ stopped (``--limit``, 60 s by default: their time counts as the limit's):
 - ``deal-yesno``: the whole deal from the first lead, "is the contract makeable?" (one
   null-window test at the threshold);
 - ``analyze``: ``analyse_play`` of a whole deal from the first card (every card's cost;
-  the limit applies to each position);
+  ``--analyze-limit`` bounds each position, 10 s by default: a deal is capped when one of
+  its positions is);
 - the same at 3 and 5 players (``dd-8-3p``, ``dd-12-3p``, ``deal-yesno-3p``, and
   ``-5p``): 8 and 12 tricks are a third and a half of a deal at 3 players, more than half
   at 5;
@@ -95,9 +96,10 @@ def positions(stage: Stage, count: int, seed: int) -> list[tuple[Position, DealR
     return out
 
 
-def measure(name: str, count: int, seed: int, limit: float,
+def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float = 10.0,
             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Search every position of a stage; the row of the table."""
+    """Search every position of a stage; the row of the table. ``analyze_limit`` bounds
+    each position of an analysed deal (``tarot analyze --time-limit``)."""
     stage = STAGES[name]
     walls: list[float] = []
     cpus: list[float] = []
@@ -107,7 +109,7 @@ def measure(name: str, count: int, seed: int, limit: float,
             progress(f"{name} {i + 1}/{count}")
         wall, cpu = time.perf_counter(), time.process_time()
         if stage.kind == "analyze":
-            analysis = analyse_play(rec, time_limit=limit)
+            analysis = analyse_play(rec, time_limit=analyze_limit)
             nodes += analysis.nodes
             capped += not analysis.exact
         else:
@@ -161,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", choices=list(STAGES), help="only these stages")
     parser.add_argument("--limit", type=float, default=60.0,
                         help="seconds a position may take (then counted capped)")
+    parser.add_argument("--analyze-limit", type=float, default=10.0,
+                        help="seconds for each position of an analysed deal")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=HERE / "solver-results.json")
     args = parser.parse_args(argv)
@@ -168,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.only or list(STAGES):
         count = args.positions if STAGES[name].kind != "analyze" else max(
             3, args.positions // 6)
-        rows[name] = measure(name, count, args.seed, args.limit,
+        rows[name] = measure(name, count, args.seed, args.limit, args.analyze_limit,
                              lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"))
     load = os.getloadavg()
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
