@@ -88,14 +88,17 @@ def _glyph(glyph: str | None) -> str:
 
 
 def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
-           analysis: bool = False) -> list[str]:
-    """The replay view of one deal; ``analysis``: each card's cost beside it, from the
-    record's analysis comments (``tarot analyze``)."""
+           verbose: bool = False, analysis: bool = False) -> list[str]:
+    """The replay view of one deal (``verbose``: with the faults that follow from a
+    cause; ``analysis``: each card's cost beside it, from the record's analysis comments,
+    ``tarot analyze``)."""
     v = View(color)
     ids = record.seat_ids
     names = {s.id: f"{s.id} ({s.name})" if s.name else s.id for s in record.seats}
     at: dict[tuple[str, int | None, int | None], list[Diagnostic]] = {}
     for d in rep.diagnostics:
+        if not (verbose or d.counts):
+            continue
         section, i, c = place_of(d)
         key: tuple[str, int | None, int | None]
         if section in ("play", "auction", "declarations") and i is not None:
@@ -246,6 +249,9 @@ def replay_cmd(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
+    ] = False,
 ) -> None:
     """Replay deals as a person follows them, trick by trick, then the score.
 
@@ -285,7 +291,8 @@ def replay_cmd(
                     typer.echo(line)
         if shown:
             typer.echo("")
-        for line in render(item.index, shown_record, rep, color=color, analysis=analysis):
+        for line in render(item.index, shown_record, rep, color=color, verbose=verbose,
+                           analysis=analysis):
             typer.echo(line)
         shown += 1
         faulty |= not rep.ok

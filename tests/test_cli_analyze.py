@@ -59,7 +59,8 @@ def test_the_readme_example_one_card_lost_the_contract() -> None:
 
 def test_the_new_commands_are_registered_with_help_and_examples() -> None:
     names = [name for name, *_ in COMMANDS]
-    assert "analyze" in names and "solve" in names
+    assert "analyze" in names
+    assert "solve" in names
     for command in ("analyze", "solve"):
         ran = invoke(command, "--help")
         assert ran.code == 0
@@ -109,13 +110,15 @@ def test_analyze_exit_statuses(tmp_path: Path) -> None:
                      encoding="utf-8")
     ran = invoke("analyze", str(sheet))
     assert ran.code == 1
-    assert "Q110" in ran.err and "sheet.tarot" in ran.err
+    assert "Q110" in ran.err
+    assert "sheet.tarot" in ran.err
     assert "result: garde" in ran.out
     # An illegal card stops the analysis there: 1, with Q111 at the card's line.
     ran = invoke("analyze", str(ROOT / "examples" / "faulty" / "revoke.tarot"),
                  "--time-limit", "0.05")
     assert ran.code == 1
-    assert "Q111" in ran.err and "revoke.tarot:21:8:" in ran.err
+    assert "Q111" in ran.err
+    assert "revoke.tarot:21:8:" in ran.err
     # Usage errors: 2.
     assert invoke("analyze", str(tmp_path / "missing.tarot")).code == 2
     assert invoke("analyze", str(sheet), "--mistake", "0.3").code == 2
@@ -164,7 +167,8 @@ def test_solve_prints_the_value_and_every_card() -> None:
     ran = invoke("solve", "--position", PUZZLE)
     assert ran.code == 0, ran.err
     assert "Value: +31 (margin), made by 31 with best play" in ran.out
-    assert "KH" in ran.out and "T21" in ran.out
+    assert "KH" in ran.out
+    assert "T21" in ran.out
     ran = invoke("solve", "--position", PUZZLE, "--format", "json")
     data = json.loads(ran.out)
     assert (data["lower"], data["upper"], data["exact"]) == (62, 62, True)
