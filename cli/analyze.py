@@ -84,6 +84,9 @@ def analyze(
     time_limit: Annotated[float, typer.Option(
         "--time-limit", min=0.001, metavar="S",
         help="Seconds for each position's search; past it, bounds.")] = 30.0,
+    node_limit: Annotated[int | None, typer.Option(
+        "--node-limit", min=1, metavar="N",
+        help="Positions each search may visit; past them, bounds.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
                                       help="Worker processes (0: one per core).")] = 1,
     mistake: Annotated[float, typer.Option(
@@ -126,7 +129,7 @@ def analyze(
     fmt = "tarot" if in_place else output_format(None, output)
     if fmt not in _COMMENT_FORMATS:
         fail(f"{output}: {fmt} files cannot hold the analysis's comments")
-    options = {"from_trick": from_trick, "time_limit": time_limit,
+    options = {"from_trick": from_trick, "time_limit": time_limit, "node_limit": node_limit,
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
                "table_mb": table_mb}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -34,6 +37,7 @@ from .common import (
     use_color,
 )
 from .options import ForceOpt, RulesOpt, SetOpt
+from .progress import wanted
 
 EPILOG = """\
 Examples:
@@ -100,6 +104,9 @@ def solve(
     time_limit: Annotated[float | None, typer.Option(
         "--time-limit", min=0.001, metavar="S",
         help="Seconds for the search; past it, bounds (default: none).")] = None,
+    node_limit: Annotated[int | None, typer.Option(
+        "--node-limit", min=1, metavar="N",
+        help="Positions the search may visit; past them, bounds.")] = None,
     table_mb: Annotated[float, typer.Option(
         "--table-mb", min=1, metavar="MB",
         help="Memory for the search's table.")] = DEFAULT_TABLE_MB,
@@ -151,9 +158,13 @@ def solve(
     if pos.over:
         fail(f"{where}: the deal is over: nothing left to solve")
     solver = Solver(pos, objective=objective, table_mb=table_mb)
-    sol = solver.solve(pos, time_limit=time_limit)
-    left = None if time_limit is None else max(time_limit - sol.seconds, 0.001)
-    cards = solver.best_cards(pos, time_limit=left)
+    with _Progress(objective) as progress:
+        sol = solver.solve(pos, time_limit=time_limit, node_limit=node_limit,
+                           progress=progress.bounds)
+        left = None if time_limit is None else max(time_limit - sol.seconds, 0.001)
+        nodes = None if node_limit is None else max(node_limit - sol.nodes, 1)
+        progress.text("each legal card")
+        cards = solver.best_cards(pos, time_limit=left, node_limit=nodes)
     seat = pos.seats[pos.to_play]
     camp = "taker" if pos.camps[pos.to_play] == TAKER else "defence"
     if output_format is SolveFormat.JSON:
@@ -173,7 +184,7 @@ def solve(
     typer.echo(f"{where.capitalize()}: {seat} to play ({camp})")
     typer.echo(f"  {pos.fen()}")
     unit = "taker's score" if objective is Objective.SCORE else "margin"
-    exact = "exact" if sol.exact else "bounds only: the time limit was reached"
+    exact = "exact" if sol.exact else "bounds only: a time or node limit was reached"
     typer.echo(f"Value: {_bounds(sol.lower, sol.upper, objective)} ({unit}),"
                f" {_outcome(sol.lower, sol.upper, objective)} with best play")
     typer.echo(f"  {exact}; {sol.nodes:,} nodes in {sol.seconds:.2f} s ({sol.engine} core)")
@@ -202,3 +213,35 @@ def solve(
         typer.echo(f"  {Card(cv.card).code:<4} {_bounds(cv.lower, cv.upper, objective):>9}"
                    f"  {_outcome(cv.lower, cv.upper, objective):<14} {note}")
     raise typer.Exit(EXIT_OK)
+
+
+class _Progress:
+    """A transient line on a terminal while a search runs: the bounds so far."""
+
+    def __init__(self, objective: Objective) -> None:
+        self.objective = objective
+        self.enabled = wanted()
+        self.start = time.monotonic()
+        self.delay = float(os.environ.get("TAROT_PROGRESS_DELAY", "1.0"))
+        self.shown = False
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+    def text(self, message: str) -> None:
+        """Say what the search does now (after the delay, on a terminal)."""
+        if not self.enabled or time.monotonic() - self.start < self.delay:
+            return
+        elapsed = time.monotonic() - self.start
+        sys.stderr.write(f"\r\x1b[2Ksearching ({elapsed:.0f} s): {message}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def bounds(self, lower: int, upper: int) -> None:
+        """The value's bounds after a test."""
+        self.text(f"the value lies in {_bounds(lower, upper, self.objective)}")

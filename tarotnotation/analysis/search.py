@@ -48,7 +48,7 @@ from __future__ import annotations
 import array
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, Protocol
@@ -675,7 +675,8 @@ class Solver:
     # the searches
 
     def _mtdf(self, pt: CoreTuple, maxing: bool, guess: int | None, clock: _Clock,
-              at_least: int | None, known: tuple[int | None, int | None] = (None, None)
+              at_least: int | None, known: tuple[int | None, int | None] = (None, None),
+              progress: Callable[[int, int], None] | None = None
               ) -> tuple[int, int, int | None, bool]:
         """Narrow the bounds of ``pt``: exact, or until ``at_least`` is decided, or a
         limit. Returns ``(lower, upper, best card, complete)``."""
@@ -719,6 +720,8 @@ class Solver:
                 beta = hi - step + 1
             if raised and lowered:
                 beta = (lo + hi + 1) // 2
+            if progress is not None:
+                progress(lo, hi)
         if lo > hi:
             raise RuntimeError(f"the search's bounds crossed ({lo} > {hi}): a bug")
         return lo, hi, best_lo if maxing else best_hi, True
@@ -759,7 +762,8 @@ class Solver:
               time_limit: float | None = None, node_limit: int | None = None,
               line: bool = True, at_least: int | None = None,
               known_lower: int | None = None, known_upper: int | None = None,
-              find_best: bool = True) -> Solution:
+              find_best: bool = True,
+              progress: Callable[[int, int], None] | None = None) -> Solution:
         """The value of ``pos`` with best play by both camps, exact unless a limit
         (seconds, nodes) ends the search first; then the bounds reached. ``guess`` (a
         value near the answer, such as the previous position's) speeds it up.
@@ -771,7 +775,8 @@ class Solver:
         for a best card when the tests did not name one. ``known_lower`` and
         ``known_upper`` are
         bounds already proved (the value after a card is a bound of the value before
-        it); they must hold, or the answer is wrong."""
+        it); they must hold, or the answer is wrong. ``progress(lower, upper)`` is
+        called after each test of the search."""
         self._check(pos)
         start = time.monotonic()
         clock = _Clock(time_limit, node_limit)
@@ -784,7 +789,7 @@ class Solver:
                             0.0, self.engine)
         maxing = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
         lo, hi, best, _ = self._mtdf(core_tuple(st), maxing, guess, clock, at_least,
-                                     (known_lower, known_upper))
+                                     (known_lower, known_upper), progress)
         sol = Solution(lo, hi, self.objective, best, nodes=clock.nodes,
                        seconds=time.monotonic() - start, engine=self.engine)
         if lo != hi or (best is None and not find_best and not line):
