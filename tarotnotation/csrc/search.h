@@ -491,6 +491,9 @@ static int ts_moves(ts_search *S, int *moves, int hint)
     int scores[TS_MAX_MOVES];
     int count = 0;
     int wcamp = -1;
+    cards_t trick_bits = 0;
+    for (int i = 0; i < st->len; i++)
+        trick_bits |= TK_BIT(st->trick[i]);
     if (st->len) {
         int w = tk_winner_index(st->trick, st->len);
         if (w >= 0)
@@ -517,8 +520,12 @@ static int ts_moves(ts_search *S, int *moves, int hint)
         } else if (!st->len) {
             score = 0;
         } else {
-            st->trick[st->len] = c;
-            int wins = tk_winner_index(st->trick, st->len + 1) == st->len;
+            /* would the card win the trick? (winning_card of the trick with it) */
+            int wins = 0;
+            if (c != TK_EXCUSE) {
+                int led = st->led == TK_NO_SUIT ? tk_suit_of(c) : st->led;
+                wins = tk_winning_card(trick_bits | TK_BIT(c), led) == c;
+            }
             int rank = c & 127;
             if (wins)
                 score = last ? 3000000 + pts * 1000 - rank : 3000000 + rank * 10;
