@@ -168,3 +168,28 @@ def test_card_sets_out_of_range_are_refused(twin: ModuleType) -> None:
     with pytest.raises(TypeError):
         twin.card_points("T21")
     assert twin.card_points(TRUMP_MASK) == card_points(TRUMP_MASK)
+
+
+def test_the_first_lead_at_five_players_may_not_be_the_called_suit(twin: ModuleType) -> None:
+    from tarotnotation.analysis.position import deal_start
+
+    rng = random.Random(8)
+    checked = 0
+    while checked < 20:
+        rec = random_deal(rng, 5, with_result=False)
+        start, cards = deal_start(rec)
+        called = start.first_lead_card()
+        if called is None:
+            continue
+        hand = start.hands[start.leader]
+        suit = kernel.SUIT_OF[called]
+        wrong = [c for c in range(78) if hand >> c & 1 and kernel.SUIT_OF[c] == suit
+                 and c != called]
+        if not wrong or hand == kernel.first_lead(hand, called)[0]:
+            continue
+        args = (rule_flags(start.rules), start.hands, start.camps, start.leader)
+        assert twin.play(*args, [wrong[0]], called=called)[0] == 0
+        assert twin.play(*args, [wrong[0]])[0] == 1   # without the rule, it is legal
+        assert twin.play(*args, cards, called=called)[0] == len(cards)
+        checked += 1
+
