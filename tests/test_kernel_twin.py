@@ -193,3 +193,26 @@ def test_the_first_lead_at_five_players_may_not_be_the_called_suit(twin: ModuleT
         assert twin.play(*args, cards, called=called)[0] == len(cards)
         checked += 1
 
+
+
+def test_the_search_core_refuses_what_it_cannot_search(twin: ModuleType) -> None:
+    blank = twin.Search.__new__(twin.Search)
+    with pytest.raises(RuntimeError, match="not initialised"):
+        blank.stats()
+    leaf = bytes(4 * twin.LEAF_SIZE)
+    search = twin.Search(4, 0, (0, 1, 1, 1), -1, 18, 0, 0, leaf, True, 1.0)
+    with pytest.raises(ValueError, match="leaf table"):
+        twin.Search(4, 0, (0, 1, 1, 1), -1, 18, 0, 0, b"x", True, 1.0)
+    hands = (1 << 0 | 1 << 1, 1 << 2 | 1 << 3, 1 << 4 | 1 << 5, 1 << 6 | 1 << 7)
+    good = (hands, 0, (), 16, 0, 0, (8, 8), ())
+    assert search.bounds(good)[0] <= search.bounds(good)[1]
+    for bad, message in [
+        (((1, 1, 4, 8), 0, (), 17, 0, 0, (9, 8), ()), "two hands"),
+        ((hands, 0, (), 17, 0, 0, (9, 8), ()), "holds 2 cards"),
+        ((hands, 5, (), 16, 0, 0, (8, 8), ()), "no seat"),
+        ((hands, 0, (), 16, 0, 0, (8, 7), ()), "tricks won"),
+        ((hands, 0, (), 16, 200, 0, (8, 8), ()), "out of range"),
+        ((hands, 0, (0,), 16, 0, 0, (8, 8), ()), "trick is in a hand"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            search.test(bad, 0)

@@ -661,6 +661,14 @@ static int set_position(ts_search *S, PyObject *pos)
     return 0;
 }
 
+/* The search of an object whose __init__ ran, or NULL with RuntimeError set. */
+static ts_search *search_of(SearchObject *self)
+{
+    if (!self->S)
+        PyErr_SetString(PyExc_RuntimeError, "Search is not initialised");
+    return self->S;
+}
+
 static PyObject *Search_test(SearchObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"position", "beta", "node_limit", "time_limit", NULL};
@@ -671,12 +679,8 @@ static PyObject *Search_test(SearchObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|Kd:test", names, &pos, &beta,
                                      &node_limit, &time_limit))
         return NULL;
-    ts_search *S = self->S;
-    if (!S) {
-        PyErr_SetString(PyExc_RuntimeError, "Search is not initialised");
-        return NULL;
-    }
-    if (set_position(S, pos) < 0)
+    ts_search *S = search_of(self);
+    if (!S || set_position(S, pos) < 0)
         return NULL;
     S->node_limit = node_limit ? S->nodes + node_limit : 0;
     S->deadline = time_limit > 0 ? ts_now() + time_limit : 0.0;
@@ -693,8 +697,8 @@ static PyObject *Search_test(SearchObject *self, PyObject *args, PyObject *kw)
 
 static PyObject *Search_bounds(SearchObject *self, PyObject *pos)
 {
-    ts_search *S = self->S;
-    if (set_position(S, pos) < 0)
+    ts_search *S = search_of(self);
+    if (!S || set_position(S, pos) < 0)
         return NULL;
     int lo, hi;
     ts_bounds(S, &lo, &hi);
@@ -703,7 +707,9 @@ static PyObject *Search_bounds(SearchObject *self, PyObject *pos)
 
 static PyObject *Search_profile(SearchObject *self, PyObject *unused)
 {
-    ts_search *S = self->S;
+    ts_search *S = search_of(self);
+    if (!S)
+        return NULL;
     PyObject *exp = PyList_New(25);
     if (!exp)
         return NULL;
@@ -723,7 +729,9 @@ static PyObject *Search_profile(SearchObject *self, PyObject *unused)
 
 static PyObject *Search_next_generation(SearchObject *self, PyObject *unused)
 {
-    ts_search *S = self->S;
+    ts_search *S = search_of(self);
+    if (!S)
+        return NULL;
     S->age++;
     for (int i = 0; i < TK_MAX_PLAYERS; i++)
         for (int c = 0; c < 78; c++)
@@ -733,7 +741,9 @@ static PyObject *Search_next_generation(SearchObject *self, PyObject *unused)
 
 static PyObject *Search_stats(SearchObject *self, PyObject *unused)
 {
-    ts_search *S = self->S;
+    ts_search *S = search_of(self);
+    if (!S)
+        return NULL;
     size_t used = S->used, total = S->max_buckets * TS_BUCKET;
     return Py_BuildValue("{sKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
                          "beta_cuts", (unsigned long long)S->beta_cuts, "first_cuts",
