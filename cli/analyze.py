@@ -83,7 +83,7 @@ def analyze(
         "--from-trick", min=1, metavar="N", help="Analyse from trick N on.")] = 1,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", min=0.001, metavar="S",
-        help="Seconds for each position's search; past it, bounds.")] = 30.0,
+        help="Seconds for each position's search; past it, bounds.")] = 10.0,
     node_limit: Annotated[int | None, typer.Option(
         "--node-limit", min=1, metavar="N",
         help="Positions each search may visit; past them, bounds.")] = None,

@@ -245,7 +245,7 @@ def replay_cmd(
         " record's analysis comments, or analysed now (see tarot analyze).")] = False,
     time_limit: Annotated[float, typer.Option(
         "--time-limit", min=0.001, metavar="S",
-        help="With --analysis: seconds for each position's search.")] = 30.0,
+        help="With --analysis: seconds for each position's search.")] = 10.0,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
