@@ -141,7 +141,7 @@ def _time(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def table(rows: dict[str, dict[str, Any]], limit: float) -> str:
+def table(rows: dict[str, dict[str, Any]], limit: float, analyze_limit: float = 10.0) -> str:
     """The rows as a text table."""
     head = (f"{'stage':<44} {'median':>9} {'p95':>9} {'max':>9} {'cpu med':>9}"
             f" {'nodes/s':>11} {'hits':>5} {'capped':>7}")
@@ -152,7 +152,9 @@ def table(rows: dict[str, dict[str, Any]], limit: float) -> str:
                      f" {_time(row['max_s']):>9} {_time(row['cpu_median_s']):>9}"
                      f" {row['nodes_per_cpu_s']:>11,.0f} {hit:>5}"
                      f" {row['capped']:>3}/{row['positions']:<3}")
-    lines.append(f"(capped: stopped by the {limit:g} s limit, counted at the limit)")
+    lines.append(f"(capped: a search stopped by the {limit:g} s limit, counted at the limit;"
+                 f" for an analysed deal, a deal with a position stopped by the"
+                 f" {analyze_limit:g} s limit)")
     return "\n".join(lines)
 
 
@@ -177,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores, load {load[0]:.2f}")
-    print(table(rows, args.limit))
+    print(table(rows, args.limit, args.analyze_limit))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
         "seed": args.seed, "limit_s": args.limit, "load_average": load,
