@@ -27,7 +27,7 @@ from .common import (
     unopenable,
     use_color,
 )
-from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .options import ColumnsOpt, ForceOpt, PathsArg, RulesOpt, SetOpt, use_columns
 from .progress import FileProgress
 from .report import Tally, reporter
 
@@ -87,15 +87,18 @@ def validate(
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="Say which format each file is read as"
                                           " (on standard error).")] = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
-    Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
+    Reads the text notation, JSON, JSON Lines, TarotClub files, CSV and
+    Excel score sheets, ScoreIt's and Matocolotoe's files. Prints
     each fault as "file:line:col: CODE severity: deal, trick, seat:
     message", then a summary of the deals read.
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
+    use_columns(columns)
     ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
     if args.count(STDIN) > 1:
