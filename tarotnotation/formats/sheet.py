@@ -52,6 +52,7 @@ result: garde taker E points 48 bouts 2 scores S-64 E+192 N-64 W-64
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -60,7 +61,7 @@ from pydantic import ValidationError
 
 from ..diagnostics import Code, Diagnostic, Severity
 from ..records import DEFAULT_SEATS, DealRecord, Misere, Poignee
-from ..rules import Camp, Contract, MisereKind, Ruleset, table
+from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
 from ..source import ReadDeal, SourceMap
 from .sheetwords import (
@@ -117,7 +118,7 @@ _ALONE: Final = frozenset({"personne", "none", "seul", "seule", "alone", "lui me
                            "elle meme", "soi meme", "himself", "herself", "self", "aucun",
                            "nobody", "no one", "sans", "preneur", "le preneur", "taker",
                            "solo"})
-_SEAT_WORDS: Final = ("joueur", "joueuse", "j", "player", "p")
+_NUMBERED: Final = re.compile(r"(?:(?:joueur|joueuse|j|player|p)\s*)?(\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +147,8 @@ def column_name(col: int) -> str:
 class _Player:
     name: str
     key: str
+    aliases: set[str] = field(default_factory=set)
+    """The headers of its columns when a mapping renamed them (normalized)."""
     score: int | None = None
     """Column (0-based) of the deal's score."""
     total: int | None = None
@@ -348,6 +351,7 @@ class _SheetReader:
                     continue
                 ph = player_header(value)
                 who = player(ph.name if ph else value)
+                who.aliases.add(norm(text))
                 self.take_player(who, col, bool(ph and ph.total))
                 continue
             role = role_of(text)
@@ -511,13 +515,15 @@ def _match(players: Sequence[_Player], text: str) -> int | None:
     for i, p in enumerate(players):
         if p.key == key:
             return i
+    for i, p in enumerate(players):
+        if key in p.aliases:
+            return i
     ids = DEFAULT_SEATS.get(len(players), ())
     if text.strip() in ids:
         return ids.index(text.strip())
-    words = key.split()
-    if words and words[-1].isdigit() and (len(words) == 1 or (
-            len(words) == 2 and words[0] in _SEAT_WORDS)):
-        number = int(words[-1])
+    numbered = _NUMBERED.fullmatch(key)
+    if numbered is not None:
+        number = int(numbered.group(1))
         if 1 <= number <= len(players):
             return number - 1
     if len(key) >= 2:
@@ -1249,10 +1255,11 @@ def cannot_hold(record: DealRecord) -> list[str]:
     notes = []
     if record.glyph is not None:
         notes.append("the deal's glyph")
-    if len(record.comments) > 1:
-        notes.append("the deal's comments (joined into one with ' | ')")
-    elif record.comments and "\n" in record.comments[0] and False:
-        notes.append("line breaks in the comment")
+    joined = " | ".join(record.comments)
+    if record.comments and (is_blank(joined) or [
+            c.strip() for c in joined.split(" | ") if c.strip()] != list(record.comments)):
+        notes.append("the deal's comments as they are split (one cell holds them, joined"
+                     " with ' | ', each stripped)")
     parts = [("the call", record.call), ("the result", record.result)]
     for what, part in parts:
         if part is not None and (part.glyph is not None or part.comments):
@@ -1261,10 +1268,6 @@ def cannot_hold(record: DealRecord) -> list[str]:
         notes.append("annotations on declarations")
     if notes:
         out.append(f"comments and glyphs ({', '.join(notes)})")
-    try:
-        Ruleset.from_spec(record.ruleset)
-    except ValueError:  # pragma: no cover - the model refuses an unknown ruleset
-        out.append("the ruleset")
     return out
 
 
