@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sheetgen import evening
 from strategies import outcome_records
+
 from tarotnotation import archive, notation
 from tarotnotation.archive import check_paths, read_path
 from tarotnotation.diagnostics import Code, Severity
@@ -162,7 +162,8 @@ def test_a_played_deal_is_written_with_the_facts_the_replay_gives(tmp_path: Path
     assert any(p.startswith("the hands") for p in lost)
     [back] = list(csvsheet.read(csvsheet.dumps([prise]), name="p.csv"))
     rep = replay(prise)
-    assert back.record is not None and back.record.result is not None
+    assert back.record is not None
+    assert back.record.result is not None
     assert back.record.result.scores == dict(rep.scores or {})
     assert back.record.result.taker_points is not None
     assert back.record.result.taker_points.half == rep.taker_half
@@ -194,20 +195,29 @@ def test_the_messy_sheet_reports_every_problem_at_its_row_and_drops_nothing() ->
         *[("R101", 11, c) for c in range(11, 16)],  # deal 6's scores are not the rules'
     ])
     first, second, third, annulled, _, sixth = (d.record for d in deals)
-    assert first and second and third and annulled and sixth
+    assert first
+    assert second
+    assert third
+    assert annulled
+    assert sixth
     assert [s.name for s in first.seats] == ["alice", "BRUNO", "Chloé", "david", "Émilie"]
-    assert first.result and first.result.partner == "N" and first.call
+    assert first.result
+    assert first.result.partner == "N"
+    assert first.call
     assert first.call.card.code == "KH"
     assert "sheet: the partner, Chloé, is inferred from the scores (2 : 1 : −1)" in (
         first.comments)
-    assert second.result and second.result.taker_points
+    assert second.result
+    assert second.result.taker_points
     assert str(second.result.taker_points) == "40.5"  # the decimal comma
     assert second.result.petit_au_bout is not None
     assert second.result.petit_au_bout.value == "defence"  # inferred from the scores
     assert any("poignée's holder is not on the sheet" in c for c in second.comments)
-    assert third.result and third.result.partner == third.result.taker == "N"  # alone
+    assert third.result
+    assert third.result.partner == third.result.taker == "N"
     assert third.result.bouts == 2  # "Excuse + 21"
-    assert annulled.result and annulled.result.annulled
+    assert annulled.result
+    assert annulled.result.annulled
     assert sixth.tag("Date") == "2026.11.19"
 
 
@@ -242,19 +252,25 @@ def test_english_headers_comma_separator_and_quoted_decimal_comma() -> None:
             '656,-164,-164,-164,-164\n')
     [deal] = _read(text)
     rec = deal.record
-    assert rec is not None and rec.result is not None
-    assert rec.dealer == "F" and rec.result.partner == "S"
+    assert rec is not None
+    assert rec.result is not None
+    assert rec.dealer == "F"
+    assert rec.result.partner == "S"
     assert str(rec.result.taker_points) == "56.5"
-    assert rec.result.contract is not None and rec.result.contract.keyword == "garde_sans"
-    assert not deal.diagnostics and not deal.replay().diagnostics
+    assert rec.result.contract is not None
+    assert rec.result.contract.keyword == "garde_sans"
+    assert not deal.diagnostics
+    assert not deal.replay().diagnostics
 
 
 def test_tab_separated_and_seat_number_references() -> None:
     text = "N°\tPreneur\tContrat\tPoints\tBouts\tJ1\tJ2\tJ3\n" \
            "1\tJ2\tGarde\t49\t2\t-66\t132\t-66\n"
     [deal] = _read(text, name="t.tsv")
-    assert deal.record is not None and deal.record.result is not None
-    assert deal.record.result.taker == "E" and not deal.replay().diagnostics
+    assert deal.record is not None
+    assert deal.record.result is not None
+    assert deal.record.result.taker == "E"
+    assert not deal.replay().diagnostics
 
 
 def test_an_unknown_header_is_reported_once_with_the_known_names() -> None:
@@ -264,7 +280,8 @@ def test_an_unknown_header_is_reported_once_with_the_known_names() -> None:
     diags = [x for d in deals for x in d.diagnostics]
     assert [(x.code.value, x.location.line, x.location.col) for x in diags] == [
         ("C101", 1, 6)]
-    assert "Preneur/Taker" in diags[0].message and "--columns" in diags[0].message
+    assert "Preneur/Taker" in diags[0].message
+    assert "--columns" in diags[0].message
 
 
 def test_a_mapping_names_players_and_columns(tmp_path: Path) -> None:
@@ -275,9 +292,11 @@ def test_a_mapping_names_players_and_columns(tmp_path: Path) -> None:
                "Joueur 2=Bruno,Joueur 3=Chloé,Joueur 4=David,Couleur=-")
     for columns in (Columns.parse(mapping), _toml(tmp_path, mapping)):
         [deal] = _read(text, columns=columns)
-        assert deal.record is not None and not deal.diagnostics
+        assert deal.record is not None
+        assert not deal.diagnostics
         assert [s.name for s in deal.record.seats] == ["Alice", "Bruno", "Chloé", "David"]
-        assert deal.record.result is not None and deal.record.result.taker == "N"
+        assert deal.record.result is not None
+        assert deal.record.result.taker == "N"
         assert not deal.replay().diagnostics
 
 
@@ -334,7 +353,8 @@ def test_cells_that_cannot_be_read_are_errors_at_their_cell() -> None:
     assert got == [("C102", 9), ("C102", 10), ("C102", 3), ("C102", 2), ("C102", 4),
                    ("C102", 7), ("C102", 6), ("C102", 5)]
     assert "'Zoé' is not a player of this deal" in deal.diagnostics[3].message
-    assert deal.record is not None and deal.record.rules.misere  # Bruno's misère
+    assert deal.record is not None
+    assert deal.record.rules.misere
 
 
 def test_a_csv_file_that_is_no_sheet_is_not_a_record_file(tmp_path: Path) -> None:
@@ -347,7 +367,8 @@ def test_a_csv_file_that_is_no_sheet_is_not_a_record_file(tmp_path: Path) -> Non
     assert [(Path(c.file).name, c.status is not None) for c in checked] == [
         ("jeudi.csv", True), ("members.csv", False)]
     [fault] = checked[1].diagnostics
-    assert fault.code is Code.SHEET_NOT_A_SHEET and "not a record file" in fault.message
+    assert fault.code is Code.SHEET_NOT_A_SHEET
+    assert "not a record file" in fault.message
     assert detect.sniff(b"name,email\nAnn,ann@example.org\n", suffix=".txt") == "tarot"
 
 
@@ -378,7 +399,8 @@ def test_standard_input_and_the_command_line(tmp_path: Path) -> None:
     assert back.returncode == 0, back.stdout
     bad = subprocess.run([str(TAROT), "validate", "--columns", "Joueur 1", str(sheet)],
                          capture_output=True, check=False)
-    assert bad.returncode == 2 and b"--columns" in bad.stderr
+    assert bad.returncode == 2
+    assert b"--columns" in bad.stderr
     mapped = tmp_path / "j.csv"
     mapped.write_text("Qui;Contrat;Points;Bouts;J1;J2;J3;J4\nJ1;Garde;48;2;192;-64;-64;-64\n",
                       encoding="utf-8")
@@ -395,5 +417,6 @@ def test_rows_api_reads_any_table() -> None:
     rows = [Row(1, ("Preneur", "Contrat", "Points", "Bouts", "Score A", "Score B", "Score C")),
             Row(2, ("A", "Garde", "50", "2", "", "", ""))]
     [deal] = read_rows(rows, file="t")
-    assert deal.record is not None and deal.record.result is not None
+    assert deal.record is not None
+    assert deal.record.result is not None
     assert deal.record.result.scores is None  # what the sheet does not say stays unknown
