@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import glob
-
 import io
 import os
 import pty
