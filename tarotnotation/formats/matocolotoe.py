@@ -172,8 +172,9 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     diags: list[Diagnostic] = []
     notes: list[str] = []
 
-    def bad(key: str, message: str, code: Code = Code.SHEET_BAD_CELL) -> None:
-        diags.append(Diagnostic.make(code, f"{message}: left out", file=file, deal=index,
+    def bad(key: str, message: str, code: Code = Code.SHEET_BAD_CELL,
+            tail: str = ": left out") -> None:
+        diags.append(Diagnostic.make(code, message + tail, file=file, deal=index,
                                      path=f"{base}.{key}"))
 
     def ordinal(obj: dict[str, Any], key: str, size: int, where: str) -> int | None:
@@ -235,7 +236,8 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
                          " the file; recorded as atout")
             if misery == 1:
                 bad(f"{where}.misery", "a double misère (20 points in the app): the notation"
-                    " holds one misère per player, worth 10", Code.SHEET_NOT_HELD)
+                    " holds one misère per player (10 points); the second is left out",
+                    Code.SHEET_NOT_HELD, "")
     if names is None:
         notes.insert(0, "the players' names are in players.json, which is not beside this"
                      " file")
