@@ -4,8 +4,8 @@ column, inferences noted, round trips notation -> CSV -> notation (issue 19)."""
 from __future__ import annotations
 
 import io
-import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,15 +18,16 @@ from tarotnotation import archive, notation
 from tarotnotation.archive import check_paths, read_path
 from tarotnotation.diagnostics import Code, Severity
 from tarotnotation.formats import csvsheet, detect
-from tarotnotation.formats.sheet import cannot_hold, read_rows
-from tarotnotation.formats.sheetwords import Columns
+from tarotnotation.formats.sheet import read_rows
+from tarotnotation.formats.sheetwords import Columns, is_blank
+from tarotnotation.formats.sheetwriter import cannot_hold
 from tarotnotation.records import DealRecord
 from tarotnotation.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 FIXTURES = ROOT / "tests" / "fixtures" / "sheets"
-TAROT = Path(os.environ.get("TAROT_EXE", ROOT / ".venv" / "bin" / "tarot"))
+TAROT = Path(sys.executable).parent / "tarot"  # the installed script, as test_cli
 
 
 def _read(text: str, name: str = "sheet.csv", **kw: object) -> list:  # type: ignore[type-arg]
@@ -80,7 +81,7 @@ def sheet_records(draw: st.DrawFn) -> list[DealRecord]:
     seats = [{"id": s, "name": nm} for s, nm in zip(ids, names, strict=True)]
     text = st.text(st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp")),
                    min_size=1, max_size=12).map(str.strip).filter(
-        lambda t: bool(t) and " | " not in t and "|" not in t)
+        lambda t: bool(t) and "|" not in t and not is_blank(t))
     out = []
     for number in range(1, draw(st.integers(1, 4)) + 1):
         tags = [(k, draw(text)) for k in ("Event", "Site") if draw(st.booleans())]

@@ -21,7 +21,7 @@ openpyxl = pytest.importorskip("openpyxl")
 
 ROOT = Path(__file__).resolve().parents[1]
 SEASON = ROOT / "examples" / "sheets" / "club-season.xlsx"
-TAROT = ROOT / ".venv" / "bin" / "tarot"
+TAROT = Path(sys.executable).parent / "tarot"  # the installed script, as test_cli
 
 
 def _book(*tabs: tuple[str, list[list[Any]]]) -> bytes:
@@ -118,7 +118,7 @@ def test_without_openpyxl_the_workbook_says_how_to_install_it(
 
 
 def test_the_command_line_reads_a_workbook(tmp_path: Path) -> None:
-    exe = str(TAROT) if TAROT.exists() else "tarot"
+    exe = str(TAROT)
     ran = subprocess.run([exe, "validate", "-v", str(SEASON)], capture_output=True,
                          check=False)
     assert ran.returncode == 0, ran.stdout

@@ -50,8 +50,9 @@ from ..encoding import first_bad_byte
 from ..limits import MAX_RECORD_CHARS, exceeded
 from ..records import DealRecord
 from ..source import ReadDeal
-from .sheet import Row, cannot_hold, is_header, read_rows, recognised, sheet_rows
+from .sheet import Row, is_header, read_rows, recognised
 from .sheetwords import Columns
+from .sheetwriter import cannot_hold, sheet_rows
 
 __all__ = ["DELIMITERS", "SUFFIXES", "cannot_hold", "read", "sniff", "write"]
 

@@ -2,9 +2,10 @@
 
 This is the part of the CSV and spreadsheet formats that does not depend on the file:
 :func:`read_rows` takes the rows of a table (strings, with their line and column numbers)
-and yields a :class:`~tarotnotation.source.ReadDeal` per deal; :func:`sheet_rows` turns
-records into the rows of a sheet. :mod:`tarotnotation.formats.csvsheet` and
-:mod:`tarotnotation.formats.xlsx` bring the rows in and out of their files.
+and yields a :class:`~tarotnotation.source.ReadDeal` per deal
+(:mod:`tarotnotation.formats.sheetwriter` turns records into rows).
+:mod:`tarotnotation.formats.csvsheet` and :mod:`tarotnotation.formats.xlsx` bring the rows
+in and out of their files.
 
 **Reading.** The header row is the first row (of the first ten that are not blank) whose
 cells name a column this reader knows (:mod:`tarotnotation.formats.sheetwords`, French or
@@ -34,11 +35,6 @@ totals row that does not add up (**C103**), a row that is no deal (**C106**). Th
 own diagnostics (a score that the rules do not give, R101) are located the same way,
 through the record's :class:`~tarotnotation.source.SourceMap`.
 
-**Writing.** :func:`sheet_rows` gives a header and a row per record, in French, with a
-column per player (named by the seat's name, or its id): the layout above, read back to
-the same facts. One sheet holds one table: every record must have the same seats.
-:func:`cannot_hold` lists what a record loses in it.
-
 >>> rows = [Row(1, ("Donne", "Preneur", "Contrat", "Points", "Bouts", "Alice", "Bruno",
 ...                 "Chloé", "David")),
 ...         Row(2, ("1", "Bruno", "Garde", "48", "2", "-64", "192", "-64", "-64"))]
@@ -53,14 +49,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from pydantic import ValidationError
 
 from ..diagnostics import Code, Diagnostic, Severity
-from ..records import DEFAULT_SEATS, DealRecord, Misere, Poignee
+from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
 from ..source import ReadDeal, SourceMap
@@ -68,6 +64,8 @@ from .sheetwords import (
     ALL_PASSED,
     KNOWN_HEADERS,
     ROLE_TITLES,
+    SEAT_HEADERS,
+    TAG_ROLES,
     TOTALS_WORDS,
     Columns,
     bouts_of,
@@ -94,12 +92,10 @@ __all__ = [
     "LOOKAHEAD",
     "NOTE",
     "Row",
-    "cannot_hold",
     "column_name",
     "is_header",
     "read_rows",
     "recognised",
-    "sheet_rows",
     "validated",
 ]
 
@@ -112,8 +108,6 @@ HEADER_SEARCH: Final = 10
 LOOKAHEAD: Final = 100
 #: How the comments the reader adds begin.
 NOTE: Final = "sheet: "
-_TAG_ROLES: Final = (("event", "Event"), ("site", "Site"), ("date", "Date"),
-                     ("round", "Round"), ("table", "Table"), ("deal", "Deal"))
 _ALONE: Final = frozenset({"personne", "none", "seul", "seule", "alone", "lui meme",
                            "elle meme", "soi meme", "himself", "herself", "self", "aucun",
                            "nobody", "no one", "sans", "preneur", "le preneur", "taker",
@@ -336,7 +330,11 @@ class _SheetReader:
                 players[key] = _Player(name.strip(), key)
             return players[key]
 
+        seat_ids = len({c.strip() for c in header.cells} & SEAT_HEADERS) >= 3
         for col, text in enumerate(header.cells):
+            if seat_ids and text.strip() in SEAT_HEADERS:
+                candidates.append(col)
+                continue
             if not text.strip():
                 if any(col < len(r.cells) and not is_blank(r.cells[col]) for r in ahead):
                     candidates.append(col)
@@ -371,7 +369,7 @@ class _SheetReader:
             cells = [r.cells[col] for r in ahead if col < len(r.cells)
                      and not is_blank(r.cells[col]) and not self.is_totals(r)]
             numeric = bool(cells) and all(_is_whole(c) for c in cells)
-            if text and (_named(key, named) or numeric or text in ("S", "E", "N", "W", "F")):
+            if text and (_named(key, named) or numeric or (seat_ids and text in SEAT_HEADERS)):
                 self.take_player(player(text), col, False)
             else:
                 unknown.append(col)
@@ -673,7 +671,7 @@ class _Deal:
 
     def read_tags(self) -> None:
         tags = list(self.sheet.tags)
-        for role, tag in _TAG_ROLES:
+        for role, tag in TAG_ROLES:
             got = self.cell(role)
             if got is None:
                 continue
@@ -685,7 +683,6 @@ class _Deal:
                              " 19/11/2026 or 2026.11.19")
                     continue
                 text = value
-            text = " ".join(text.split())
             tags = [(k, v) for k, v in tags if k != tag]
             tags.append((tag, text))
             self.at(f"tags.{tag}", col)
@@ -999,8 +996,10 @@ class _Deal:
     def make_record(self) -> DealRecord | None:
         data: dict[str, Any] = {
             "players": len(self.ids),
-            "seats": [{"id": s, "name": p.name} for s, p in zip(self.ids, self.players,
-                                                                  strict=True)],
+            # A column headed by its seat's own id names no one (how unnamed seats are
+            # written).
+            "seats": [{"id": s, "name": None if p.name == s else p.name}
+                      for s, p in zip(self.ids, self.players, strict=True)],
             **self.record,
         }
         if self.declarations:
@@ -1065,210 +1064,6 @@ def _camps_of(values: Sequence[int]) -> tuple[int, int | None] | None:
             if len(part) >= 1 and all(v == -half for v in rest) and half != -half:
                 return taker, part[0]
     return None
-
-
-# --- writing -------------------------------------------------------------------------------
-
-#: The columns the writer makes before the players' (roles, in order).
-WRITTEN_ROLES: Final = ("event", "site", "date", "round", "table", "deal", "dealer", "taker",
-                        "contract", "partner", "call", "points", "bouts", "poignee", "petit",
-                        "chelem", "misere", "rules")
-_TAG_OF_ROLE: Final = dict(_TAG_ROLES)
-_CAMP_WORD: Final = {Camp.TAKER: "attaque", Camp.DEFENCE: "défense"}
-
-
-def _seat_label(record: DealRecord, seat: str) -> str:
-    for s in record.seats:
-        if s.id == seat:
-            return s.name if s.name else s.id
-    return seat
-
-
-def _table_key(record: DealRecord) -> tuple[tuple[str, str | None], ...]:
-    return tuple((s.id, s.name) for s in record.seats)
-
-
-def sheet_rows(records: Iterable[DealRecord]) -> Iterator[list[str]]:
-    """The header, then one row per record (the layout :func:`read_rows` reads back).
-
-    Every record must be played by the same seats (ids and names) as the first:
-    ValueError otherwise, before its row. A played deal's missing facts (contract, taker,
-    points, bouts, the scores…) are worked out by the replay.
-    """
-    first: tuple[tuple[str, str | None], ...] | None = None
-    for count, record in enumerate(records, 1):
-        if first is None:
-            first = _table_key(record)
-            full = record.result is not None and record.result.scores is not None and len(
-                record.result.scores) == record.players
-            names = [s.name or s.id for s in record.seats]
-            header = [ROLE_TITLES[r] for r in WRITTEN_ROLES]
-            header += names if full or _facts(record)[1] else [f"Score {n}" for n in names]
-            header.append(ROLE_TITLES["comment"])
-            yield header
-        elif _table_key(record) != first:
-            seats = ", ".join(f"{s.id}:{s.name}" if s.name else s.id for s in record.seats)
-            raise ValueError(f"deal {count} is played by {seats}, not by the players of the"
-                             " first deal: a score sheet has one column per player of one"
-                             " table; write each table to its own sheet")
-        yield _row(record)
-
-
-def _facts(record: DealRecord) -> tuple[dict[str, Any], bool]:
-    """The result's facts, missing ones taken from the replay for a played deal; and
-    whether every seat's score is then known."""
-    res = record.result
-    facts: dict[str, Any] = {} if res is None else {
-        k: getattr(res, k) for k in ("contract", "taker", "partner", "taker_points", "bouts",
-                                     "petit_au_bout", "chelem", "annulled", "scores")}
-    if record.play:
-        from ..replay import Status, replay  # the replay reads no format: no cycle
-
-        rep = replay(record)
-        if rep.status is Status.SCORED:
-            from ..records import Points
-
-            fill = {"contract": rep.contract, "taker": rep.taker,
-                    "partner": (rep.partner or rep.taker) if record.players == 5 else None,
-                    "taker_points": None if rep.taker_half is None else Points(rep.taker_half),
-                    "bouts": rep.bouts, "petit_au_bout": rep.petit_au_bout,
-                    "chelem": rep.chelem, "scores": dict(rep.scores or {}) or None}
-            for k, v in fill.items():
-                if facts.get(k) is None:
-                    facts[k] = v
-        elif rep.status is Status.ANNULLED:
-            facts["annulled"] = True
-    scores: Mapping[str, int] | None = facts.get("scores")
-    return facts, scores is not None and len(scores) == record.players
-
-
-def _row(record: DealRecord) -> list[str]:
-    facts, _ = _facts(record)
-    label = {s.id: s.name or s.id for s in record.seats}
-    cells: dict[str, str] = {}
-    for role in ("event", "site", "date", "round", "table", "deal"):
-        value = record.tag(_TAG_OF_ROLE[role])
-        if value is not None:
-            cells[role] = value.replace(".", "-") if role == "date" and "?" not in value \
-                else value
-    if record.dealer is not None:
-        cells["dealer"] = label[record.dealer]
-    taker = facts.get("taker")
-    if taker is not None:
-        cells["taker"] = label[taker]
-    if facts.get("annulled"):
-        cells["contract"] = "Passe"
-    elif facts.get("contract") is not None:
-        cells["contract"] = facts["contract"].french
-    partner = facts.get("partner")
-    if partner is not None and record.players == 5:
-        cells["partner"] = "Personne" if partner == taker else label[partner]
-    if record.call is not None:
-        cells["call"] = record.call.card.french
-    if facts.get("taker_points") is not None:
-        cells["points"] = str(facts["taker_points"]).replace(".", ",")
-    if facts.get("bouts") is not None:
-        cells["bouts"] = str(facts["bouts"])
-    poignees, miseres, announced = [], [], False
-    for decl in record.declarations:
-        if isinstance(decl, Poignee):
-            size = decl.size
-            if size is None and decl.cards is not None:
-                size = record.table.poignee_size(len(decl.cards))
-            if size is not None:
-                poignees.append(f"{size.value} {label[decl.seat]}")
-        elif isinstance(decl, Misere):
-            kind = "tête" if decl.misere.value == "tete" else "atout"
-            miseres.append(f"{label[decl.seat]} {kind}")
-        else:
-            announced = True
-    if poignees:
-        cells["poignee"] = " + ".join(poignees)
-    if facts.get("petit_au_bout") is not None:
-        cells["petit"] = _CAMP_WORD[facts["petit_au_bout"]]
-    chelem = facts.get("chelem")
-    if announced or chelem is not None:
-        if announced and chelem is None:
-            cells["chelem"] = "annoncé chuté"
-        elif announced:
-            cells["chelem"] = "annoncé" if chelem is Camp.TAKER else "annoncé, défense"
-        else:
-            cells["chelem"] = "oui" if chelem is Camp.TAKER else "défense"
-    if miseres:
-        cells["misere"] = " + ".join(miseres)
-    cells["rules"] = record.ruleset
-    row = [cells.get(role, "") for role in WRITTEN_ROLES]
-    scores: Mapping[str, int] = facts.get("scores") or {}
-    row += [str(scores[s]) if s in scores else "" for s in record.seat_ids]
-    row.append(" | ".join(record.comments))
-    return row
-
-
-def cannot_hold(record: DealRecord) -> list[str]:
-    """What a score sheet written from ``record`` by :func:`sheet_rows` cannot hold: one
-    short phrase per kind of information lost (empty when nothing is).
-
-    >>> rec = DealRecord(players=4, tags={"Event": "Club", "Annotator": "G."},
-    ...                  result={"contract": "garde", "taker": "E"})
-    >>> cannot_hold(rec)
-    ['tags (Annotator)']
-    """
-    out: list[str] = []
-    kept = set(_TAG_OF_ROLE.values())
-    tags = [name for name, _ in record.tags if name not in kept]
-    counts: dict[str, int] = {}
-    for name, _ in record.tags:
-        counts[name] = counts.get(name, 0) + 1
-    twice = [name for name in kept if counts.get(name, 0) > 1]
-    if tags:
-        out.append(f"tags ({', '.join(tags)})")
-    if twice:
-        out.append(f"a tag given twice ({', '.join(twice)}: the first is kept)")
-    if record.seat_ids != DEFAULT_SEATS[record.players]:
-        out.append(f"the seat ids ({' '.join(record.seat_ids)} become"
-                   f" {' '.join(DEFAULT_SEATS[record.players])}, in the same order)")
-    if record.hands or record.chien is not None:
-        out.append("the hands and the chien")
-    annulled = record.result is not None and record.result.annulled
-    if record.auction and not (annulled and all(b.is_pass for b in record.auction)
-                               and len(record.auction) == record.players
-                               and all(b.seat is None and b.glyph is None and not b.comments
-                                       for b in record.auction)):
-        out.append(f"the auction ({len(record.auction)} bid(s): the contract and taker are"
-                   " kept)")
-    if record.ecart is not None:
-        out.append("the écart")
-    if record.play:
-        out.append(f"the play ({len(record.play)} trick(s): the facts and scores the replay"
-                   " works out from it are written)")
-    shown = [d.seat for d in record.declarations if isinstance(d, Poignee) and d.cards]
-    if shown:
-        out.append(f"the trumps shown in poignées ({', '.join(shown)}: the size is kept)")
-    chelems = [d.seat for d in record.declarations
-               if d.kind == "chelem" and d.seat != (record.result.taker
-                                                    if record.result else None)]
-    if chelems:
-        out.append(f"a chelem announced by another seat than the recorded taker"
-                   f" ({', '.join(chelems)})")
-    if record.result is not None and record.result.partner is not None and record.players != 5:
-        out.append(f"a partner at {record.players} players")
-    notes = []
-    if record.glyph is not None:
-        notes.append("the deal's glyph")
-    joined = " | ".join(record.comments)
-    if record.comments and (is_blank(joined) or [
-            c.strip() for c in joined.split(" | ") if c.strip()] != list(record.comments)):
-        notes.append("the deal's comments as they are split (one cell holds them, joined"
-                     " with ' | ', each stripped)")
-    parts = [("the call", record.call), ("the result", record.result)]
-    for what, part in parts:
-        if part is not None and (part.glyph is not None or part.comments):
-            notes.append(f"annotations on {what}")
-    if any(d.glyph is not None or d.comments for d in record.declarations):
-        notes.append("annotations on declarations")
-    if notes:
-        out.append(f"comments and glyphs ({', '.join(notes)})")
-    return out
 
 
 def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int

@@ -41,6 +41,8 @@ __all__ = [
     "KNOWN_HEADERS",
     "ROLES",
     "ROLE_TITLES",
+    "SEAT_HEADERS",
+    "TAG_ROLES",
     "TOTALS_WORDS",
     "ChelemCell",
     "Columns",
@@ -120,6 +122,10 @@ ROLES: Final[dict[str, frozenset[str]]] = {
                          "check", "total donne"}),
 }
 
+#: The columns that are tags, and the tag each fills.
+TAG_ROLES: Final = (("event", "Event"), ("site", "Site"), ("date", "Date"),
+                    ("round", "Round"), ("table", "Table"), ("deal", "Deal"))
+
 #: How each column is named in messages, and in the sheets the writer makes (French).
 ROLE_TITLES: Final[dict[str, str]] = {
     "deal": "Donne", "date": "Date", "event": "Événement", "site": "Lieu", "round": "Ronde",
@@ -146,8 +152,17 @@ TOTALS_WORDS: Final = frozenset({"total", "totaux", "totals", "somme", "sum", "s
                                  "total general", "grand total", "totaux cumules"})
 
 
+#: Seat ids that head the columns of unnamed players, when three or more of them head a
+#: sheet's columns (alone, ``N`` is the deal number, as ``N°``).
+SEAT_HEADERS: Final = frozenset({"S", "E", "N", "W", "F"})
+
+
 def role_of(header: str) -> str | None:
-    """The column a header names, or None (a player's name, or a header not known)."""
+    """The column a header names, or None (a player's name, or a header not known).
+
+    >>> role_of("N°"), role_of("Appelé"), role_of("Alice")
+    ('deal', 'partner', None)
+    """
     key = norm(header)
     if not key:
         return "deal" if header.strip() == "#" else None
@@ -180,14 +195,16 @@ def player_header(header: str) -> PlayerHeader | None:
     (True, True)
     """
     key = norm(header)
-    if not key or key in _ROLE_OF:
+    if not key or role_of(header) is not None:
         return None
     words = header.strip()
     for pattern, total in ((_TOTAL_PREFIX, True), (_TOTAL_SUFFIX, True),
                            (_SCORE_PREFIX, False), (_SCORE_SUFFIX, False)):
         m = pattern.match(key)
-        if m is not None and m.group(1) not in _ROLE_OF:
-            return PlayerHeader(_original_words(words, m.group(1)), total)
+        if m is not None:
+            name = _original_words(words, m.group(1))
+            if role_of(name) is None or name in SEAT_HEADERS:
+                return PlayerHeader(name, total)
     return None
 
 
