@@ -55,6 +55,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
+from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, Severity
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
@@ -1010,6 +1011,11 @@ class _Deal:
         notes = [NOTE + note for note in self.notes]
         if notes:
             data["comments"] = [*data.get("comments", ()), *notes]
+        if "tags" in data:
+            data["tags"] = [list(t) for t in data["tags"]]
+        fast = build_record(data)  # the usual shape, without pydantic's validation
+        if fast is not None:
+            return fast
         for _ in range(8):
             try:
                 return DealRecord.model_validate(data)
@@ -1072,6 +1078,11 @@ def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int
     model is reported (C102, at ``path``, the app file's JSON path) and that part left
     out, as a sheet's cell is."""
     diags: list[Diagnostic] = []
+    if "tags" in data:
+        data["tags"] = [list(t) for t in data["tags"]]
+    fast = build_record(data)
+    if fast is not None:
+        return fast, diags
     for _ in range(8):
         try:
             return DealRecord.model_validate(data), diags

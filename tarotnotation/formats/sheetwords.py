@@ -23,6 +23,7 @@ sheet reader (:mod:`tarotnotation.formats.sheet`) locates and reports their faul
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 import unicodedata
@@ -66,6 +67,7 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def norm(text: str) -> str:
     """A header or word as it is compared: no accents, lower case, anything but letters
     and digits as one space.
