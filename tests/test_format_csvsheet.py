@@ -412,6 +412,10 @@ def test_standard_input_and_the_command_line(tmp_path: Path) -> None:
                          capture_output=True, check=False)
     assert ran.returncode == 0, ran.stderr
     assert b'[Seats "S:Alice, E:Bruno, N:Chlo\xc3\xa9, W:David"]' in ran.stdout
+    piped = subprocess.run([str(TAROT), "convert", "-", "--columns",
+                            "Qui=Preneur,J1=Alice,J2=Bruno,J3=Chloé,J4=David"],
+                           input=mapped.read_bytes(), capture_output=True, check=False)
+    assert piped.stdout == ran.stdout  # the mapping tells standard input's format too
 
 
 def test_rows_api_reads_any_table() -> None:

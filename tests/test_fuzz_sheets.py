@@ -19,7 +19,7 @@ from tarotnotation.source import ReadDeal
 ROOT = Path(__file__).resolve().parents[1]
 MESSY = (ROOT / "tests" / "fixtures" / "sheets" / "messy-five-player-evening.csv").read_bytes()
 WRITTEN = csvsheet.dumps(evening(5, 6, seed=7))
-EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "100"))
 
 
 def _checked(deals: list[ReadDeal], name: str) -> None:

@@ -103,7 +103,8 @@ def _delimiter(lines: list[str], columns: Columns | None = None) -> str:
 
 def sniff(head: bytes, columns: Columns | None = None) -> bool:
     """True when content starting with ``head`` is a CSV score sheet: its first rows
-    hold a sheet's header (:func:`tarotnotation.formats.sheet.recognised`).
+    hold a sheet's header (:func:`tarotnotation.formats.sheet.recognised`), as the user's
+    mapping (``columns``, default ``TAROT_COLUMNS``) names them.
 
     >>> sniff("Donne;Preneur;Contrat;Points\\n1;Alice;Garde;48\\n".encode())
     True
@@ -113,6 +114,8 @@ def sniff(head: bytes, columns: Columns | None = None) -> bool:
     text = _decode(head.removeprefix(_BOM))
     if text.lstrip()[:1] in ("[", "{"):
         return False
+    if columns is None:
+        columns = environment_columns()  # a mapping names headers for detection too
     lines = text.splitlines(keepends=True)[:_SNIFF_LINES]
     if len(lines) > 1 and not lines[-1].endswith(("\n", "\r")):
         lines = lines[:-1]  # cut short by the head's end
