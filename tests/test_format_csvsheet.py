@@ -329,7 +329,7 @@ def test_scores_only_sheet_and_running_totals() -> None:
                for d in deals if d.record)
     # David's third total is off by 4: the scores it gives do not add up.
     assert [(x.code.value, x.location.line, x.location.col) for d in deals
-            for x in d.replay().diagnostics] == [("R102", 4, 6), ("R101", 4, 9)]
+            for x in d.replay().diagnostics] == [("R102", 4, 6), ("R214", 4, 9), ("R101", 4, 9)]
     with_scores = "Donne;Preneur;Contrat;Points;Bouts;Alice;Bruno;Chloé;David;Total David\n" \
         "1;Alice;Garde;48;2;192;-64;-64;-64;-64\n2;Bruno;Prise;56;0;-25;75;-25;-25;-89\n" \
         "3;Bruno;Prise;56;0;-25;75;-25;-25;-110\nTotal;;;;;142;86;-114;-114;-114\n"
@@ -353,11 +353,17 @@ def test_cells_that_cannot_be_read_are_errors_at_their_cell() -> None:
            "-1.5;\n"
     [deal] = _read(text)
     got = [(x.code.value, x.location.col) for x in deal.diagnostics]
-    assert got == [("C102", 9), ("C102", 10), ("C102", 3), ("C102", 2), ("C102", 4),
-                   ("C102", 7), ("C102", 6), ("C102", 5)]
+    assert got == [("C102", 9), ("C102", 10), ("C102", 3), ("C102", 2), ("C102", 7),
+                   ("C102", 6)]
     assert "'Zoé' is not a player of this deal" in deal.diagnostics[3].message
     assert deal.record is not None
-    assert deal.record.rules.misere
+    assert deal.record.rules.misere  # Bruno's misère
+    # Points and bouts that no deal gives are kept, and the facts' cross-checks flag them
+    # at their cells.
+    replayed = [(x.code.value, x.location.line, x.location.col)
+                for x in deal.replay().diagnostics]
+    assert ("R202", 2, 4) in replayed
+    assert ("R203", 2, 5) in replayed
 
 
 def test_a_csv_file_that_is_no_sheet_is_not_a_record_file(tmp_path: Path) -> None:

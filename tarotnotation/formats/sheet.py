@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -1030,7 +1030,7 @@ class _Deal:
         """Report the model's first fault at its cell and leave that fact out."""
         first = err.errors()[0]
         loc = [str(p) for p in first["loc"]]
-        message = str(first["msg"]).removeprefix("Value error, ")
+        message = _words(err, first)
         if loc[:1] == ["result"] and len(loc) >= 2 and loc[1] in data["result"]:
             key = loc[1]
             path = f"result.{key}"
@@ -1050,6 +1050,14 @@ class _Deal:
             del data[loc[0]]
             return True
         return False
+
+
+def _words(err: ValidationError, first: Mapping[str, Any]) -> str:
+    """The model's first fault in Tarot words (:func:`tarotnotation.faults.model_faults`)."""
+    from ..faults import model_faults
+
+    worded = model_faults(err)
+    return worded[0].message if worded else str(first.get("msg", "not a valid value"))
 
 
 def _camps_of(values: Sequence[int]) -> tuple[int, int | None] | None:
@@ -1089,9 +1097,9 @@ def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int
         except ValidationError as err:
             first = err.errors()[0]
             loc = [str(p) for p in first["loc"]]
-            message = str(first["msg"]).removeprefix("Value error, ")
             where = ".".join(loc)
-            diags.append(Diagnostic.make(Code.SHEET_BAD_CELL, f"{where}: {message}: left out",
+            diags.append(Diagnostic.make(Code.SHEET_BAD_CELL,
+                                         f"{where}: {_words(err, first)}: left out",
                                          file=file, deal=deal, path=path))
             if loc[:1] == ["result"] and len(loc) >= 2 and loc[1] in data.get("result", {}):
                 del data["result"][loc[1]]
