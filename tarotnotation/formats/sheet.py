@@ -736,20 +736,18 @@ class _Deal:
         got = self.cell("partner")
         if got is not None:
             text, col = got
-            if norm(text) in _ALONE or (taker is not None and _match(self.players, text)
-                                        == taker):
-                alone = n == 5
-            elif n != 5:
-                self.bad(col, f"{text!r}: a partner is called only at five players, and"
-                         f" this deal has {n}")
+            if norm(text) in _ALONE:
+                alone = n == 5  # at three or four players: no partner, as it should be
             else:
                 partner = self.who(text, col, "partner")
-            if n == 5 and (partner is not None or alone):
+                if n == 5 and partner is not None and partner == taker:
+                    partner, alone = None, True
+            if partner is not None or alone:
                 self.at("result.partner", col)
-        if n == 5 and taker is not None and alone:
+        if alone and taker is not None:
             res["partner"] = ids[taker]
         elif partner is not None:
-            res["partner"] = ids[partner]
+            res["partner"] = ids[partner]  # at three or four players, R213 says so
         got = self.cell("call")
         if got is not None:
             card = call_of(got[0])

@@ -120,8 +120,9 @@ def _row(record: DealRecord) -> list[str]:
     elif facts.get("contract") is not None:
         cells["contract"] = facts["contract"].french
     partner = facts.get("partner")
-    if partner is not None and record.players == 5:
-        cells["partner"] = "Personne" if partner == taker else label[partner]
+    if partner is not None:
+        alone = partner == taker and record.players == 5
+        cells["partner"] = "Personne" if alone else label[partner]
     if record.call is not None:
         cells["call"] = record.call.card.french
     if facts.get("taker_points") is not None:
@@ -228,8 +229,6 @@ def cannot_hold(record: DealRecord) -> list[str]:
     if chelems:
         out.append(f"a chelem announced by another seat than the recorded taker"
                    f" ({', '.join(chelems)})")
-    if record.result is not None and record.result.partner is not None and record.players != 5:
-        out.append(f"a partner at {record.players} players")
     notes = []
     if record.glyph is not None:
         notes.append("the deal's glyph")
