@@ -1,4 +1,4 @@
-"""Score sheets: a table with one row per deal, read into outcome-only records, and written.
+"""Score sheets: a table with one row per deal, read into outcome-only records.
 
 This is the part of the CSV and spreadsheet formats that does not depend on the file:
 :func:`read_rows` takes the rows of a table (strings, with their line and column numbers)
@@ -32,8 +32,9 @@ holds the likeliest value and the comment says it was not on the sheet.
 Every fault is located at its row and column (``sheet.csv:14:5``, the column counted from
 1 = A): a cell that cannot be read (**C102**, the fact left out), a running total or a
 totals row that does not add up (**C103**), a row that is no deal (**C106**). The replay's
-own diagnostics (a score that the rules do not give, R101) are located the same way,
-through the record's :class:`~tarotnotation.source.SourceMap`.
+own diagnostics (a score that the rules do not give, R101; a fact no deal can produce,
+R2xx) are located the same way, through the record's
+:class:`~tarotnotation.source.SourceMap`.
 
 >>> rows = [Row(1, ("Donne", "Preneur", "Contrat", "Points", "Bouts", "Alice", "Bruno",
 ...                 "Chloé", "David")),
