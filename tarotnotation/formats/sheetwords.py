@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Final
 
 from ..cards import Card
+from ..lexicon import CAMPS, CONTRACTS, MISERES, SIZES
 from ..records import Points
 from ..rules import Camp, Contract, MisereKind, PoigneeSize
 
@@ -236,6 +237,8 @@ ALL_PASSED: Final = frozenset({"passe", "pass", "passes", "annulee", "annule", "
                                "redonne", "nul", "nulle", "0"})
 
 _CONTRACTS: Final[dict[str, Contract]] = {
+    # the notation's own spellings (tarotnotation.lexicon), then the sheets'
+    **{norm(word): Contract.from_keyword(bid) for word, bid in CONTRACTS.items()},
     **dict.fromkeys(("prise", "petite", "petit", "p", "take", "small", "1", "pr"),
                     Contract.PRISE),
     **dict.fromkeys(("garde", "g", "guard", "2", "gd"), Contract.GARDE),
@@ -323,7 +326,8 @@ def bouts_of(text: str) -> int | None:
 
 _POIGNEE_NONE: Final = frozenset({"non", "no", "aucune", "aucun", "none", "pas de poignee",
                                   "sans", "0", "sans poignee", "pas de", "n"})
-_SIZES: Final = {"simple": PoigneeSize.SIMPLE, "double": PoigneeSize.DOUBLE,
+_SIZES: Final = {**{norm(w): PoigneeSize(v) for w, v in SIZES.items()},
+                 "simple": PoigneeSize.SIMPLE, "double": PoigneeSize.DOUBLE,
                  "triple": PoigneeSize.TRIPLE, "poignee": PoigneeSize.SIMPLE,
                  "single": PoigneeSize.SIMPLE, "s": PoigneeSize.SIMPLE,
                  "d": PoigneeSize.DOUBLE, "t": PoigneeSize.TRIPLE,
@@ -388,6 +392,7 @@ _TRUMP_WORDS: Final = frozenset({"atouts", "atout", "trumps", "trump", "a"})
 
 #: The words of a camp (``attaque``, ``défense``…), normalized.
 _CAMP_WORDS: Final = {
+    **{norm(word): Camp(camp) for word, camp in CAMPS.items()},
     **dict.fromkeys(("attaque", "attack", "preneur", "taker", "att", "a", "pour",
                      "attaquant", "camp du preneur", "taker s camp", "preneuse"), Camp.TAKER),
     **dict.fromkeys(("defense", "defence", "def", "d", "contre", "defenseurs", "defenders",
@@ -460,7 +465,8 @@ def chelem_of(text: str) -> ChelemCell | None:
     return ChelemCell(announced, Camp.DEFENCE if defence else Camp.TAKER)
 
 
-_MISERE_KINDS: Final = {"atout": MisereKind.ATOUT, "atouts": MisereKind.ATOUT,
+_MISERE_KINDS: Final = {**{norm(w): MisereKind(v) for w, v in MISERES.items()},
+                        "atout": MisereKind.ATOUT, "atouts": MisereKind.ATOUT,
                         "d atout": MisereKind.ATOUT, "trump": MisereKind.ATOUT,
                         "trumps": MisereKind.ATOUT, "tete": MisereKind.TETE,
                         "tetes": MisereKind.TETE, "de tete": MisereKind.TETE,
