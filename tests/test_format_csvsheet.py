@@ -303,6 +303,17 @@ def test_a_mapping_names_players_and_columns(tmp_path: Path) -> None:
         assert not deal.replay().diagnostics
 
 
+def test_a_mapping_in_the_environment_that_cannot_be_read_is_said(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAROT_COLUMNS", "Joueur 1")
+    [deal] = _read("Donne;Preneur\n1;A\n")
+    assert deal.record is None
+    assert deal.diagnostics[0].message.startswith("the column mapping TAROT_COLUMNS")
+    monkeypatch.setenv("TAROT_COLUMNS", "missing-file.toml")
+    [deal] = _read("Donne;Preneur\n1;A\n")
+    assert "missing-file.toml" in deal.diagnostics[0].message
+
+
 def _toml(tmp_path: Path, mapping: str) -> Columns:
     lines = ["[columns]"] + [f'"{k}" = "{v}"' for k, v in (
         item.split("=") for item in mapping.split(","))]

@@ -115,7 +115,10 @@ def sniff(head: bytes, columns: Columns | None = None) -> bool:
     if text.lstrip()[:1] in ("[", "{"):
         return False
     if columns is None:
-        columns = environment_columns()  # a mapping names headers for detection too
+        try:
+            columns = environment_columns()  # a mapping names headers for detection too
+        except ValueError:
+            columns = None  # the reader says what is wrong with it
     lines = text.splitlines(keepends=True)[:_SNIFF_LINES]
     if len(lines) > 1 and not lines[-1].endswith(("\n", "\r")):
         lines = lines[:-1]  # cut short by the head's end
@@ -131,7 +134,12 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
     bytes themselves. ``name`` is the file's name in diagnostics; ``columns`` the user's
     mapping (default: the ``TAROT_COLUMNS`` environment variable, if set)."""
     if columns is None:
-        columns = environment_columns()
+        try:
+            columns = environment_columns()
+        except ValueError as err:
+            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, str(err),
+                                                     file=name),))
+            return
     if isinstance(source, (str, Path)):
         path = Path(source)
         with path.open("rb") as fh:
@@ -145,11 +153,16 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
 
 def environment_columns() -> Columns | None:
     """The mapping ``TAROT_COLUMNS`` gives (what ``--columns`` sets for every reader of
-    the run, worker processes included), or None."""
+    the run, worker processes included), or None; ValueError when it cannot be read."""
     import os
 
     spec = os.environ.get("TAROT_COLUMNS", "")
-    return Columns.of(spec) if spec.strip() else None
+    if not spec.strip():
+        return None
+    try:
+        return Columns.of(spec)
+    except (ValueError, OSError) as err:
+        raise ValueError(f"the column mapping TAROT_COLUMNS cannot be read: {err}") from None
 
 
 class _Lines:

@@ -95,7 +95,12 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
     from .csvsheet import environment_columns
 
     if columns is None:
-        columns = environment_columns()
+        try:
+            columns = environment_columns()
+        except ValueError as err:
+            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, str(err),
+                                                     file=name or str(source)),))
+            return
     if isinstance(source, (str, Path)):
         name = name or str(source)
         with Path(source).open("rb") as fh:
