@@ -60,7 +60,7 @@ from typing import IO, Any, Final
 
 import orjson
 
-from ..diagnostics import Code, Diagnostic
+from ..diagnostics import Code, Diagnostic, quote
 from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
@@ -79,6 +79,13 @@ _FILE_NAME: Final = re.compile(r"games_(\d{4})_(\d{2})\.json$", re.IGNORECASE)
 _GAME_KEY: Final = re.compile(rb'"attack_score"\s*:')
 _PLAYER_KEYS: Final = frozenset({"id", "name", "monthNicks", "yearNicks"})
 NOTE: Final = "Matocolotoe: "
+
+
+def _shown(value: object) -> str:
+    """A value of the file as a message quotes it (a list or an object as its JSON text)."""
+    if isinstance(value, (list, dict)):
+        return quote(orjson.dumps(value).decode())
+    return quote(value)
 
 
 def sniff(head: bytes) -> bool:
@@ -182,7 +189,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         if value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
-            bad(where, f"{value!r}: expected 0 to {size - 1}")
+            bad(where, f"{_shown(value)}: expected 0 to {size - 1}")
             return None
         return value
 
@@ -265,7 +272,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
             notes.append("a chelem by the defence, from the attack's 0 points (as the app"
                          " counts it)")
     else:
-        bad("attack_score", f"{score!r}: expected the taker's points, a whole number 0 to 91")
+        bad("attack_score", f"{_shown(score)}: expected the taker's points, a whole number 0 to 91")
     oudlers = ordinal(game, "oudlers", 4, "oudlers")
     if oudlers is not None:
         res["bouts"] = oudlers

@@ -60,7 +60,7 @@ from typing import IO, Any, Final
 
 import orjson
 
-from ..diagnostics import Code, Diagnostic
+from ..diagnostics import Code, Diagnostic, quote
 from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
@@ -83,6 +83,13 @@ _OUDLERS: Final = ("PETIT", "EXCUSE", "TWENTY_ONE")
 _HEAD: Final = re.compile(rb'^\s*\{\s*"type"\s*:\s*"(?:TAROT|UNIVERSAL|BELOTE|COINCHE)"')
 _GAMES: Final = {"UNIVERSAL": "a ScoreIt game of the universal score sheet",
                  "BELOTE": "a ScoreIt Belote game", "COINCHE": "a ScoreIt Coinche game"}
+
+
+def _shown(value: object) -> str:
+    """A value of the file as a message quotes it (a list or an object as its JSON text)."""
+    if isinstance(value, (list, dict)):
+        return quote(orjson.dumps(value).decode())
+    return quote(value)
 
 
 def sniff(head: bytes) -> bool:
@@ -141,7 +148,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         return
     kind = doc.get("type")
     if kind != "TAROT":
-        what = _GAMES.get(str(kind), f"a ScoreIt game of type {kind!r}")
+        what = _GAMES.get(str(kind), f"a ScoreIt game of type {_shown(kind)}")
         yield fail(Code.SHEET_NOT_A_SHEET, f"{what}, not Tarot: not a record file", "$.type")
         return
     try:
@@ -183,12 +190,12 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
             path=base),))
     count = lap.get("playerCount", n)
     if count != n:
-        bad("playerCount", f"{count!r}: the game has {n} players")
+        bad("playerCount", f"{_shown(count)}: the game has {n} players")
 
     def position(key: str, default: str) -> int | None:
         value = lap.get(key, default)
         if value not in _POSITIONS:
-            bad(key, f"{value!r} is not a player position: expected ONE to"
+            bad(key, f"{_shown(value)} is not a player position: expected ONE to"
                 f" {_POSITIONS[n]} (or NONE)")
             return None
         pos = _POSITIONS.index(value) - 1
@@ -219,23 +226,23 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
         if partner is not None:
             res["partner"] = ids[partner]
     elif lap.get("partner", "NONE") != "NONE":
-        bad("partner", f"{lap.get('partner')!r}: no partner at {n} players")
+        bad("partner", f"{_shown(lap.get('partner'))}: no partner at {n} players")
     bid = lap.get("bid", "SMALL")
     if bid in BIDS:
         res["contract"] = BIDS[bid]
     else:
-        bad("bid", f"{bid!r} is not a bid: expected {', '.join(BIDS)}")
+        bad("bid", f"{_shown(bid)} is not a bid: expected {', '.join(BIDS)}")
     oudlers = lap.get("oudlers", [])
     if isinstance(oudlers, list) and all(o in _OUDLERS for o in oudlers) and len(
             set(oudlers)) == len(oudlers):
         res["bouts"] = len(oudlers)
     else:
-        bad("oudlers", f"{oudlers!r}: expected a list of distinct PETIT, EXCUSE, TWENTY_ONE")
+        bad("oudlers", f"{_shown(oudlers)}: expected a list of distinct PETIT, EXCUSE, TWENTY_ONE")
     points = lap.get("points", 56)
     if isinstance(points, int) and not isinstance(points, bool) and 0 <= points <= 91:
         res["taker_points"] = points
     else:
-        bad("points", f"{points!r}: expected the taker's points, a whole number 0 to 91")
+        bad("points", f"{_shown(points)}: expected the taker's points, a whole number 0 to 91")
     declarations: list[dict[str, Any]] = []
     bonuses = lap.get("bonuses", [])
     if not isinstance(bonuses, list):
@@ -245,13 +252,13 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
         where = f"bonuses[{b}]"
         if not isinstance(bonus, dict) or bonus.get("bonus") not in BONUSES:
             got = bonus.get("bonus") if isinstance(bonus, dict) else bonus
-            bad(where, f"{got!r} is not a bonus: expected {', '.join(BONUSES)}")
+            bad(where, f"{_shown(got)} is not a bonus: expected {', '.join(BONUSES)}")
             continue
         value = bonus["bonus"]
         player = bonus.get("player")
         pos = _POSITIONS.index(player) - 1 if player in _POSITIONS else None
         if pos is None or not 0 <= pos < n:
-            bad(f"{where}.player", f"{player!r} is not a player of this game")
+            bad(f"{where}.player", f"{_shown(player)} is not a player of this game")
             continue
         if value == "PETIT_AU_BOUT":
             if taker is None:

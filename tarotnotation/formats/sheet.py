@@ -57,7 +57,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from ..builder import build_record
-from ..diagnostics import Code, Diagnostic, Severity
+from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
@@ -476,7 +476,7 @@ class _SheetReader:
                     continue
                 if value is None:
                     out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
-                                         f" totals row: {row.cells[col].strip()!r} is not a"
+                                         f" totals row: {quote(row.cells[col].strip())} is not a"
                                          " whole number", row.line, col))
                 elif expected is not None and value != expected:
                     out.append(self.diag(
@@ -569,7 +569,7 @@ class _Deal:
         found = _match(self.players, text)
         if found is None:
             names = ", ".join(p.name for p in self.players)
-            self.bad(col, f"{text!r} is not a player of this deal: expected the {what}'s"
+            self.bad(col, f"{quote(text)} is not a player of this deal: expected the {what}'s"
                      f" name ({names})")
         return found
 
@@ -667,7 +667,7 @@ class _Deal:
             self.bad(col, str(err))
             return None
         if value is None:
-            self.bad(col, f"{text.strip()!r} is not a score: expected {name}'s score for"
+            self.bad(col, f"{quote(text.strip())} is not a score: expected {name}'s score for"
                      " the deal, a whole number such as -64 or +192")
         return value
 
@@ -681,7 +681,7 @@ class _Deal:
             if role == "date":
                 value = date_of(text)
                 if value is None:
-                    self.bad(col, f"{text!r} is not a date: expected 2026-11-19,"
+                    self.bad(col, f"{quote(text)} is not a date: expected 2026-11-19,"
                              " 19/11/2026 or 2026.11.19")
                     continue
                 text = value
@@ -723,7 +723,7 @@ class _Deal:
                 self.at("result.annulled", col)
                 self.at("auction", col)
             else:
-                self.bad(col, f"{text!r} is not a contract: expected Prise (Petite), Garde,"
+                self.bad(col, f"{quote(text)} is not a contract: expected Prise (Petite), Garde,"
                          " Garde sans, Garde contre, or Passe for a deal everyone passed")
         taker: int | None = None
         got = self.cell("taker")
@@ -753,7 +753,7 @@ class _Deal:
         if got is not None:
             card = call_of(got[0])
             if card is None:
-                self.bad(got[1], f"{got[0]!r} is not a card: expected the called King, e.g."
+                self.bad(got[1], f"{quote(got[0])} is not a card: expected the called King, e.g."
                          " Roi de Cœur, KH or cœur")
             else:
                 self.record["call"] = {"card": card.code}
@@ -766,7 +766,7 @@ class _Deal:
                 self.bad(got[1], str(err))
             else:
                 if pts is None:
-                    self.bad(got[1], f"{got[0]!r} is not a number of points: expected the"
+                    self.bad(got[1], f"{quote(got[0])} is not a number of points: expected the"
                              " taker's card points, such as 41 or 40,5")
                 else:
                     res["taker_points"] = pts.as_number()
@@ -775,7 +775,7 @@ class _Deal:
         if got is not None:
             bouts = bouts_of(got[0])
             if bouts is None:
-                self.bad(got[1], f"{got[0]!r} is not a number of bouts: expected 0 to 3"
+                self.bad(got[1], f"{quote(got[0])} is not a number of bouts: expected 0 to 3"
                          " (or the bouts named: petit, 21, excuse)")
             else:
                 res["bouts"] = bouts
@@ -856,7 +856,7 @@ class _Deal:
                                   " from the scores")
                 return
         self.notes.append("petit au bout: the camp is not on the sheet")
-        self.bad(col, f"{text!r} says a petit au bout but not whose, and the scores do not"
+        self.bad(col, f"{quote(text)} says a petit au bout but not whose, and the scores do not"
                  " tell: the score leaves it out", Code.SHEET_FACT_UNKNOWN)
 
     def camp_of(self, seat: int) -> Camp | None:
@@ -934,7 +934,7 @@ class _Deal:
         for part in parts:
             size, rest = poignee_size_of(part, counts)
             if size is None:
-                self.bad(col, f"{part!r} is not a poignée: expected simple, double or triple"
+                self.bad(col, f"{quote(part)} is not a poignée: expected simple, double or triple"
                          f" (or {counts[0]}, {counts[1]} or {counts[2]} atouts at"
                          f" {len(self.ids)} players), and the player's name if known")
                 continue
@@ -975,7 +975,7 @@ class _Deal:
         for part in poignee_parts(text) or ():
             kind, who_text = misere_of(part)
             if not who_text:
-                self.bad(col, f"{part!r}: a misère, but not whose: expected the player's"
+                self.bad(col, f"{quote(part)}: a misère, but not whose: expected the player's"
                          " name (and atout or tête)")
                 continue
             who = self.who(who_text, col, "misère declarer")

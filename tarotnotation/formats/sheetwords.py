@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Final
 
 from ..cards import Card
+from ..diagnostics import quote
 from ..lexicon import CAMPS, CONTRACTS, MISERES, SIZES
 from ..records import Points
 from ..rules import Camp, Contract, MisereKind, PoigneeSize
@@ -284,7 +285,7 @@ def points_of(text: str) -> Points | None:
         return None
     sign, whole, frac = got
     if sign < 0:
-        raise ValueError(f"{text.strip()!r}: the taker's points are never negative")
+        raise ValueError(f"{quote(text.strip())}: the taker's points are never negative")
     return Points.parse(f"{whole}.{frac or 0}")
 
 
@@ -296,7 +297,7 @@ def score_of(text: str) -> int | None:
         return None
     sign, whole, frac = got
     if frac.strip("0"):
-        raise ValueError(f"{text.strip()!r} is not a whole number: a score is")
+        raise ValueError(f"{quote(text.strip())} is not a whole number: a score is")
     return sign * whole
 
 
@@ -458,7 +459,7 @@ def chelem_of(text: str) -> ChelemCell | None:
     for w in _CHELEM_FAILED:
         rest = rest.replace(w, "")
     if rest.strip():
-        raise ValueError(f"{text.strip()!r} is not a chelem: expected oui (made), annoncé"
+        raise ValueError(f"{quote(text.strip())} is not a chelem: expected oui (made), annoncé"
                          " (announced and made), annoncé chuté, or défense")
     if failed:
         return ChelemCell(announced or True, Camp.DEFENCE if defence else None)
@@ -613,7 +614,7 @@ class Columns:
                 continue
             parts = re.split(r"(?<!\\)=", item, maxsplit=1)
             if len(parts) != 2 or not parts[0].strip():
-                raise ValueError(f"{item.strip()!r}: expected HEADER=COLUMN or HEADER=NAME"
+                raise ValueError(f"{quote(item.strip())}: expected HEADER=COLUMN or HEADER=NAME"
                                  " (e.g. 'Joueur 1=Alice,Pts=Points')")
             key, value = (p.strip().replace("\\,", ",").replace("\\=", "=") for p in parts)
             out[norm(key) or key] = value

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
+from ..diagnostics import quote
 from ..records import DEFAULT_SEATS, DealRecord, Misere, Poignee
 from ..rules import Camp
 from .sheetwords import (
@@ -184,7 +185,7 @@ def cannot_hold(record: DealRecord) -> list[str]:
         out.append(f"tags ({', '.join(tags)})")
     if twice:
         out.append(f"a tag given twice ({', '.join(twice)}: the first is kept)")
-    odd = [f"{name} {value!r}" for name, value in record.tags if name in kept and (
+    odd = [f"{name} {quote(value)}" for name, value in record.tags if name in kept and (
         value != value.strip() or is_blank(value)
         or (name == "Date" and date_of(value) is None))]
     if odd:

@@ -27,7 +27,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import IO, Any, Final
 
-from ..diagnostics import Code, Diagnostic, Severity
+from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..source import ReadDeal
 from .sheet import HEADER_SEARCH, Row, read_rows, recognised
 from .sheetwords import Columns
@@ -149,7 +149,7 @@ def _read_book(book: Any, name: str | None, label: str, columns: Columns | None
             sheets.append(sheet)
         elif any(any(c.strip() for c in cells) for cells in head):
             pending.append(Diagnostic.make(
-                Code.SHEET_NOT_A_SHEET, f"the worksheet {sheet.title!r} holds no score"
+                Code.SHEET_NOT_A_SHEET, f"the worksheet {quote(sheet.title)} holds no score"
                 " sheet (no header a sheet has in its first rows): left out",
                 severity=Severity.WARNING, file=f"{label}[{sheet.title}]"))
     if not sheets:
