@@ -246,6 +246,8 @@ class _SheetReader:
     def header_text(self, col: int) -> str:
         head = self.layout.header
         name = head[col].strip() if col < len(head) and head[col].strip() else "no header"
+        if len(name) > 40:
+            name = name[:40] + "…"
         return f"column {column_name(col + 1)} ({name})"
 
     # --- the run ---------------------------------------------------------------------
