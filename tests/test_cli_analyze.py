@@ -151,7 +151,7 @@ def test_ctrl_c_stops_cleanly_and_writes_nothing(tmp_path: Path, jobs: str) -> N
     proc = subprocess.Popen([str(TAROT), "analyze", str(path), "-o", str(out), "-j", jobs,
                              "--time-limit", "600"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
-    time.sleep(3.0 if jobs == "1" else 6.0)
+    time.sleep(1.5 if jobs == "1" else 4.0)
     assert proc.poll() is None, proc.communicate()
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
