@@ -22,6 +22,7 @@ from . import (
     fmt,
     legal,
     new,
+    query,
     replay,
     rules,
     schema,
@@ -71,6 +72,7 @@ COMMANDS = (
     ("rules", rules, rules.rules, False),
     ("codes", codes, codes.codes, False),
     ("card", card, card.card, True),
+    ("query", query, query.query, True),
 )
 
 for _name, _module, _fn, _needs_args in COMMANDS:

@@ -1,0 +1,136 @@
+"""Archives as a stream of :class:`ArchiveDeal` values: each deal read, judged, summarized.
+
+:func:`scan` reads every deal of every file (any format, ``-`` for standard input) in
+order and yields one :class:`ArchiveDeal` per deal: its summary, or, when it cannot be
+read, the diagnostics that say why (the same as ``tarot validate`` prints). With
+``jobs > 1`` the files, and the chunks of a JSON Lines file, are read by worker
+processes (:func:`tarotnotation.archive.parts_of`), the deals coming out in the same
+order; a bounded number of parts is in flight, so memory does not grow with the archive.
+
+>>> deals = list(scan(["examples/garde-poignee.tarot"]))
+>>> [(d.index, d.summary.contract.keyword, d.summary.made) for d in deals]
+[(1, 'garde', False)]
+
+``replay=False`` reads the records without replaying them (for the tools that only
+need the cards and the tags: ``dedupe``, ``split``, ``sort``); the summaries then carry
+no facts (``status`` is None).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
+from ..diagnostics import Diagnostic
+from ..records import DealRecord
+from ..source import ReadDeal
+from .summary import DealSummary, summarize, summarize_record
+
+__all__ = ["ArchiveDeal", "Options", "scan"]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveDeal:
+    """One deal of an archive: its summary, or why it could not be read."""
+
+    file: str
+    index: int
+    summary: DealSummary | None
+    """None when the deal could not be read."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """Why the deal could not be read (empty for a deal that was read)."""
+    record: DealRecord | None = None
+    """The record, when the scan was asked for it (``records=``)."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the deal was read."""
+        return self.summary is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a scan does with each deal (picklable: workers get it)."""
+
+    ruleset: str | None = None
+    """Replay every record under this ruleset."""
+    default_ruleset: str | None = None
+    """Replay the records that name no ruleset under this one."""
+    replay: bool = True
+    """Replay each deal for its facts; False reads the records only."""
+    records: bool | Callable[[DealSummary], bool] = False
+    """Keep the records: all (True), none (False), or those a predicate picks."""
+
+
+def _summarize(item: ReadDeal, file: str, options: Options) -> ArchiveDeal:
+    """The deal of one read record: the one place where a deal gets its summary."""
+    if not options.replay:
+        if not item.ok or item.record is None:
+            return _unreadable(item, file)
+        summary = summarize_record(item.record, file=file, index=item.index, line=item.line)
+    else:
+        if item.record is None or not item.ok:
+            return _unreadable(item, file)
+        checked = check_deal(item, file, options.ruleset, keep=True,
+                             default_ruleset=options.default_ruleset)
+        assert checked.replay is not None
+        summary = summarize(item.record, checked.replay, file=file, index=item.index,
+                            line=item.line,
+                            codes=tuple(d.code.value for d in checked.diagnostics),
+                            errors=checked.errors, warnings=checked.warnings)
+    keep = options.records
+    record = item.record if keep is True or (callable(keep) and keep(summary)) else None
+    return ArchiveDeal(file, item.index, summary, (), record)
+
+
+def _unreadable(item: ReadDeal, file: str) -> ArchiveDeal:
+    located = tuple(d if d.location.file is not None else d.at(file=file)
+                    for d in item.diagnostics)
+    return ArchiveDeal(file, item.index, None, located)
+
+
+def _read(part: Part, options: Options) -> list[ArchiveDeal]:
+    """A worker's task: every deal of a part."""
+    file = part if isinstance(part, str) else part.path
+    out = []
+    for item in read_part(part):
+        assert isinstance(item, ReadDeal)
+        out.append(_summarize(item, file, options))
+    return out
+
+
+def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None = None
+         ) -> Iterator[ArchiveDeal]:
+    """Every deal of every file, in order (see the module doc); ``jobs`` processes."""
+    options = options or Options()
+    files = [str(p) for p in expand_paths(paths)]
+    if jobs <= 1:
+        for f in files:
+            for part in parts_of(f):
+                for item in read_part(part):
+                    assert isinstance(item, ReadDeal)
+                    yield _summarize(item, f, options)
+        return
+    workers = min(jobs, os.cpu_count() or 1)
+    pool = ProcessPoolExecutor(max_workers=workers)
+    pending: deque[Future[list[ArchiveDeal]]] = deque()
+    try:
+        for f in files:
+            if f == STDIN:  # this process's own: read here, in its place in the order
+                while pending:
+                    yield from pending.popleft().result()
+                yield from _read(f, options)
+                continue
+            for part in parts_of(f):
+                pending.append(pool.submit(_read, part, options))
+                while len(pending) > 2 * workers:
+                    yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
