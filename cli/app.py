@@ -27,6 +27,7 @@ from . import (
     rules,
     schema,
     score,
+    stats,
     validate,
 )
 from .common import command
@@ -73,6 +74,7 @@ COMMANDS = (
     ("codes", codes, codes.codes, False),
     ("card", card, card.card, True),
     ("query", query, query.query, True),
+    ("stats", stats, stats.stats, True),
 )
 
 for _name, _module, _fn, _needs_args in COMMANDS:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from typing import Final
 
-__all__ = ["for_csv", "for_html", "for_terminal"]
+__all__ = ["for_csv", "for_html", "for_terminal", "ljust", "rjust", "sort_key", "width"]
 
 # C0 and C1 controls, DEL, and the Unicode marks that reorder text (bidi overrides and
 # isolates), which can make a line read other than it is.
@@ -53,3 +54,39 @@ def for_html(text: str) -> str:
     """``text`` for an HTML page (text or a quoted attribute), control characters
     escaped too."""
     return html.escape(for_terminal(text), quote=True)
+
+
+def width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: wide characters count two, combining
+    marks none.
+
+    >>> width("Chloé"), width("Chloe\u0301"), width("王芳")
+    (5, 5, 4)
+    """
+    total = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return total
+
+
+def ljust(text: str, columns: int) -> str:
+    """``text`` padded on the right to ``columns`` visible columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """``text`` padded on the left to ``columns`` visible columns."""
+    return " " * max(0, columns - width(text)) + text
+
+
+def sort_key(text: str) -> tuple[str, str]:
+    """A key that sorts names as people expect: case and accents second.
+
+    >>> sorted(["Élodie", "luc", "Emma", "Alice"], key=sort_key)
+    ['Alice', 'Élodie', 'Emma', 'luc']
+    """
+    plain = "".join(c for c in unicodedata.normalize("NFD", text)
+                    if not unicodedata.combining(c))
+    return plain.casefold(), text

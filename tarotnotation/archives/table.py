@@ -22,7 +22,7 @@ from typing import IO, Any, Final
 import orjson
 
 from .query import FIELDS
-from .safety import for_csv, for_terminal
+from .safety import for_csv, for_terminal, ljust, width
 from .summary import DealSummary
 
 __all__ = ["DEFAULT_COLUMNS", "TABLE_FORMATS", "Column", "TableWriter", "cell", "columns"]
@@ -174,7 +174,7 @@ class TableWriter:
 
     def _flush(self) -> None:
         rows = self.held
-        self.widths = [max([len(c.name), *(len(r[i]) for r in rows)])
+        self.widths = [max([width(c.name), *(width(r[i]) for r in rows)])
                        for i, c in enumerate(self.cols)]
         self._line([c.name for c in self.cols])
         for cells in rows:
@@ -185,10 +185,10 @@ class TableWriter:
         assert self.widths is not None
         parts = []
         for i, text in enumerate(cells):
-            width = self.widths[i]
-            if len(text) > width:
-                self.widths[i] = width = len(text)
-            parts.append(text.ljust(width))
+            columns = self.widths[i]
+            if width(text) > columns:
+                self.widths[i] = columns = width(text)
+            parts.append(ljust(text, columns))
         self.out.write("  ".join(parts).rstrip() + "\n")
 
     def close(self) -> None:
