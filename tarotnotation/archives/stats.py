@@ -17,7 +17,7 @@ names no players counts its seats as players (``S``, ``E``...), with a note.
 ...     stats.add(deal.summary)
 >>> row = next(r for r in stats.rows() if r["key"] == "Alice Martin")
 >>> row["deals"], row["taker"], row["made"], row["total_score"]
-(2, 2, 0, -438)
+(2, 2, 0, -393)
 """
 
 from __future__ import annotations
