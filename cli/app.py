@@ -27,6 +27,7 @@ from . import (
     rules,
     schema,
     score,
+    standings,
     stats,
     validate,
 )
@@ -75,6 +76,7 @@ COMMANDS = (
     ("card", card, card.card, True),
     ("query", query, query.query, True),
     ("stats", stats, stats.stats, True),
+    ("standings", standings, standings.standings, True),
 )
 
 for _name, _module, _fn, _needs_args in COMMANDS:
