@@ -19,6 +19,7 @@ from . import (
     card,
     codes,
     convert,
+    dedupe,
     fmt,
     legal,
     new,
@@ -27,6 +28,8 @@ from . import (
     rules,
     schema,
     score,
+    sort,
+    split,
     standings,
     stats,
     validate,
@@ -77,6 +80,9 @@ COMMANDS = (
     ("query", query, query.query, True),
     ("stats", stats, stats.stats, True),
     ("standings", standings, standings.standings, True),
+    ("dedupe", dedupe, dedupe.dedupe, True),
+    ("split", split, split.split, True),
+    ("sort", sort, sort.sort, True),
 )
 
 for _name, _module, _fn, _needs_args in COMMANDS:

@@ -97,6 +97,8 @@ class DealSummary:
     """Each seat's hand as dealt (card bitsets), when every one is known."""
     play: bytes = b""
     """The cards played, in order (one byte per card: its number)."""
+    auction: bytes = b""
+    """The bids, in order (one byte per bid: 0 for a pass, else the contract's rank)."""
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or None."""
@@ -215,6 +217,7 @@ def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
         tricks=len(record.play),
         hands=dealt_hands(record, result),
         play=bytes(chain.from_iterable(trick.cards for trick in result.tricks)),
+        auction=_auction(record),
     )
 
 
@@ -245,7 +248,12 @@ def summarize_record(record: DealRecord, *, file: str, index: int, line: int | N
         tricks=len(record.play),
         hands=dealt_hands(record, None),
         play=bytes([p.card for trick in record.play for p in trick.cards]),
+        auction=_auction(record),
     )
+
+
+def _auction(record: DealRecord) -> bytes:
+    return bytes([0 if bid.contract is None else bid.contract for bid in record.auction])
 
 
 def dealt_hands(record: DealRecord, result: Replay | None) -> tuple[int, ...] | None:
@@ -288,9 +296,10 @@ def deal_fingerprint(summary: DealSummary) -> bytes | None:
 
 
 def play_fingerprint(summary: DealSummary) -> bytes | None:
-    """16 bytes that stand for the cards dealt and the cards played, in order (a record
-    without its hands counts by its play alone). None when no card was played."""
+    """16 bytes that stand for the cards dealt, the bids and the cards played, in order
+    (a record without its hands counts by its auction and play alone). None when no card
+    was played."""
     if not summary.play:
         return None
     dealt = b"" if summary.hands is None else b"".join(sorted(map(hand_key, summary.hands)))
-    return _digest(b"play" + dealt + b"|" + summary.play)
+    return _digest(b"play" + dealt + b"|" + summary.auction + b"|" + summary.play)
