@@ -23,13 +23,16 @@ Examples:
 
   tarot query club/ --where 'contract >= garde and not made'
 
-  tarot query season.jsonl --where 'player = "Alice Martin" and taker = player' -o alice.tarot
+  tarot query season.jsonl -o alice.tarot
+      --where 'player = "Alice Martin" and taker = player'
 
-  tarot query season.jsonl --where 'Event ~ "Lyon" and Date >= 2026.01.01' --count
+  tarot query season.jsonl --count
+      --where 'Event ~ "Lyon" and Date >= 2026.01.01'
 
-  tarot query season.jsonl --where 'poignee or chelem' --fields Date,contract,taker,made,margin --format table-csv > big.csv
+  tarot query season.jsonl --where 'poignee or chelem' --format table-csv
+      --fields Date,contract,taker,made,margin > big.csv
 
-  tarot query archive/ --where 'has P105' -j 2 --format jsonl > revokes.jsonl
+  tarot query archive/ --where 'has P105' -j 2 -f jsonl > revokes.jsonl
 
 The language is described with examples in docs/query.md: fields
 (contract, taker, made, margin, points, bouts, petit_au_bout, chelem,

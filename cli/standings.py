@@ -23,7 +23,7 @@ Examples:
 
   tarot standings club/2026-11-14/
 
-  tarot standings tournament/*.tarot --method matchpoints --html standings.html
+  tarot standings tournament/*.tarot -m matchpoints --html standings.html
 
   tarot standings season.jsonl --method mean --format csv -o season.csv
 
