@@ -11,7 +11,7 @@ import orjson
 import typer
 
 from tarotnotation.archives.safety import for_csv, for_terminal, ljust, rjust, width
-from tarotnotation.archives.standings import Standings, html_page, lines
+from tarotnotation.archives.standings import Standings, html_page, lines, session_text
 
 from .common import echo_err, stdout_bytes
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
@@ -87,7 +87,7 @@ def standings(
         reading.stopped()
     for repeat in table.repeats:
         echo_err(for_terminal(f"{repeat.where}: the same deal as {repeat.first} in the same"
-                              f" session (Event, Round, Table = {', '.join(repeat.session)}):"
+                              f" session ({session_text(repeat.session)}):"
                               " left out (see tarot dedupe)"))
     if fmt is StandingsFormat.JSON:
         data = orjson.dumps(table.to_json(), option=orjson.OPT_INDENT_2) + b"\n"

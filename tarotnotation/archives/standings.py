@@ -35,7 +35,7 @@ from typing import Any, Final
 from .safety import for_html, sort_key
 from .summary import DealSummary, deal_fingerprint
 
-__all__ = ["METHODS", "Repeat", "Row", "Standings", "html_page"]
+__all__ = ["METHODS", "Repeat", "Row", "Standings", "html_page", "session_text"]
 
 #: What ``--method`` accepts.
 METHODS: Final = ("total", "mean", "matchpoints")
@@ -127,37 +127,39 @@ class Standings:
         if not s.scored or s.scores is None:
             self.unscored += 1
             return
-        if not s.named:
-            self.unnamed += 1
         event = s.tag("Event")
-        if event:
-            self.events.setdefault(event, None)
         session: Session = (event or "", s.tag("Round") or "", s.tag("Table") or "")
         key = deal_fingerprint(s)
-        hands = s.hands or (0,) * s.players
-        entries = []
-        for seat in range(s.players):
-            self.order += 1
-            entries.append(_Entry(self.order, self._player(s.player(seat)), s.scores[seat],
-                                  hands[seat]))
+        board = None
         if key is None:  # the cards are not known: it cannot be compared
             same = _record_key(s, session)
             if same in self.seen:
                 self.repeats.append(Repeat(s.where, self.seen[same], session))
                 return
             self.seen[same] = s.where
+        else:
+            board = self.boards.get(key)
+            if board is None:
+                board = self.boards[key] = _Board(first=s.where)
+            if session in board.sessions:
+                self.repeats.append(Repeat(s.where, board.first, session))
+                return
+        if event:
+            self.events.setdefault(event, None)
+        if not s.named:
+            self.unnamed += 1
+        hands = s.hands or (0,) * s.players
+        entries = []
+        for seat in range(s.players):
+            self.order += 1
+            entries.append(_Entry(self.order, self._player(s.player(seat)), s.scores[seat],
+                                  hands[seat]))
+        self.deals += 1
+        if board is None:
             self.single.extend(entries)
             self.uncompared += 1
-            self.deals += 1
-            return
-        board = self.boards.get(key)
-        if board is None:
-            board = self.boards[key] = _Board(first=s.where)
-        if session in board.sessions:
-            self.repeats.append(Repeat(s.where, board.first, session))
-            return
-        board.sessions[session] = entries
-        self.deals += 1
+        else:
+            board.sessions[session] = entries
 
     def _results(self) -> list[_Entry]:
         """Every entry with its result, in the order played."""
@@ -281,6 +283,18 @@ class Standings:
         return {"total": "total", "mean": "mean", "matchpoints": "matchpoints %"}[self.method]
 
 
+def session_text(session: Session) -> str:
+    """A session for people: ``Event "X", Round 2, Table 3`` (the tags it has).
+
+    >>> session_text(("Club", "", "4"))
+    'Event "Club", Table 4'
+    """
+    parts = [f'{name} "{value}"' if name == "Event" else f"{name} {value}"
+             for name, value in zip(("Event", "Round", "Table"), session, strict=True)
+             if value]
+    return ", ".join(parts) or "no Event, Round or Table tag"
+
+
 def _record_key(s: DealSummary, session: Session) -> bytes:
     """What tells a deal whose hands are not known from another of its session: its
     number, players, contract, taker and scores."""
@@ -386,7 +400,7 @@ def html_page(table: Standings, title: str | None = None) -> str:
     notes = "".join(f"<li>{for_html(n)}</li>" for n in table.notes())
     repeats = "".join(
         f"<li>{for_html(r.where)} repeats {for_html(r.first)} in the same session"
-        " (left out)</li>" for r in table.repeats)
+        f" ({for_html(session_text(r.session))}): left out</li>" for r in table.repeats)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
