@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from itertools import chain
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from ..cards import ALL_MASK, Card
@@ -93,11 +93,11 @@ class DealSummary:
     """Each seat's score, in seat order (None when the deal is not scored)."""
     tricks: int = 0
     """Tricks recorded (complete or not)."""
-    hands: tuple[int, ...] | None = None
+    hands: tuple[int, ...] | None = field(default=None, repr=False)
     """Each seat's hand as dealt (card bitsets), when every one is known."""
-    play: bytes = b""
+    play: bytes = field(default=b"", repr=False)
     """The cards played, in order (one byte per card: its number)."""
-    auction: bytes = b""
+    auction: bytes = field(default=b"", repr=False)
     """The bids, in order (one byte per bid: 0 for a pass, else the contract's rank)."""
 
     def tag(self, name: str) -> str | None:
