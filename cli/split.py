@@ -84,8 +84,8 @@ def split(
                     stem = "stdin" if deal.file == STDIN else Path(deal.file).stem
                     name = names.take(f"{safe_name(stem)}-{deal.index:04d}", suffix)
                     path = stage / f"{len(made):08d}"
-                    with path.open("wb") as fh:
-                        write_records([record], fmt, fh)
+                    with path.open("wb") as one:
+                        write_records([record], fmt, one)
                     made.append((path, name))
                     continue
                 key = tuple(find_tag(record.tags, t) for t in tags)
@@ -93,25 +93,25 @@ def split(
                     label = "-".join(safe_name(v) if v else f"no-{safe_name(t)}"
                                      for v, t in zip(key, tags, strict=True))
                     groups[key] = (names.take(label, suffix), stage / f"{len(groups):08d}")
-                fh = handles.get(key)
-                if fh is None:
+                group = handles.get(key)
+                if group is None:
                     if len(handles) >= _OPEN_AT_ONCE:
                         handles.pop(next(iter(handles))).close()
-                    fh = handles[key] = groups[key][1].open("ab")
-                fh.write(json_format.dumps(record) + b"\n")
+                    group = handles[key] = groups[key][1].open("ab")
+                group.write(json_format.dumps(record) + b"\n")
         except StrictStopError:
             reading.stopped()
         finally:
-            for fh in handles.values():
-                fh.close()
+            for group in handles.values():
+                group.close()
         for name, path in groups.values():
             if fmt == "jsonl":
                 made.append((path, name))
                 continue
             final = path.with_suffix(".out")
-            with final.open("wb") as fh:
+            with final.open("wb") as whole:
                 write_records((item.record for item in json_format.read(path)
-                               if item.record is not None), fmt, fh)
+                               if item.record is not None), fmt, whole)
             path.unlink()
             made.append((final, name))
         targets = [out / name for _, name in made]

@@ -10,7 +10,7 @@ from typing import Annotated
 import orjson
 import typer
 
-from tarotnotation.archives.safety import for_csv, for_terminal
+from tarotnotation.archives.safety import for_csv
 from tarotnotation.archives.stats import Stats, csv_header
 
 from .common import stdout_bytes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections.abc import Iterator
 
 import pytest
 from test_cli import invoke, run_exe
@@ -45,7 +46,8 @@ PINNED = {
 
 def _as_text(date: str, players: int) -> dict[str, str]:
     record = daily_deal(datetime.date.fromisoformat(date), players)
-    assert record.hands is not None and record.chien is not None
+    assert record.hands is not None
+    assert record.chien is not None
     return {**{seat: str(hand) for seat, hand in record.hands.items()},
             "chien": str(record.chien)}
 
@@ -57,7 +59,7 @@ def test_the_deal_of_a_date_never_changes(date: str, players: int) -> None:
 
 def _from_the_spec(date: str, players: int) -> dict[str, str]:
     """docs/daily.md, written again without the library's generator."""
-    def stream():  # type: ignore[no-untyped-def]
+    def stream() -> Iterator[int]:
         counter = 0
         while True:
             block = hashlib.sha256(b"tarotnotation daily deal v1\0" + date.encode() + b"\0"
@@ -70,7 +72,7 @@ def _from_the_spec(date: str, players: int) -> dict[str, str]:
 
     def below(n: int) -> int:
         while True:
-            b = next(bytes_)
+            b: int = next(bytes_)
             if b < 256 - 256 % n:
                 return b % n
 
@@ -107,7 +109,8 @@ def test_each_deal_of_the_day_is_a_deal_that_is_played() -> None:
         for k in range(30):
             record = daily_deal(day + datetime.timedelta(days=k), players)
             assert all(d.code.value != "D103" for d in replay(record).diagnostics)
-            assert record.hands is not None and len(record.hands) == players
+            assert record.hands is not None
+            assert len(record.hands) == players
 
 
 def test_the_command() -> None:

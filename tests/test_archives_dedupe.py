@@ -26,7 +26,8 @@ def test_the_table_remembers_the_first_meeting_through_growth() -> None:
     random.Random(1).shuffle(order)
     for ordinal, i in enumerate(order, 1):
         assert seen.first(_fp(i), ordinal) is None
-    assert len(seen) == 5000 and not seen.on_disk
+    assert len(seen) == 5000
+    assert not seen.on_disk
     assert len(seen.table) <= 16 * 8192  # 16 bytes a slot, at most 3/4 full: <= 2**13
     for ordinal, i in enumerate(order, 1):
         assert seen.first(_fp(i), 99_999) == ordinal
@@ -127,7 +128,8 @@ def test_play_fingerprint_counts_the_auction() -> None:
     [a, b] = [d.summary for d in scan([FAULTY / "wrong-score.tarot",
                                        FAULTY.parent / "garde-contre.tarot"],
                                       options=Options(replay=False))]
-    assert a is not None and b is not None
+    assert a is not None
+    assert b is not None
     assert deal_fingerprint(a) == deal_fingerprint(b)
     assert a.play == b.play
     assert play_fingerprint(a) != play_fingerprint(b)

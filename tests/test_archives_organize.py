@@ -28,10 +28,14 @@ from tarotnotation.records import DealRecord
 @given(st.text())
 def test_a_safe_name_never_escapes_its_folder(value: str) -> None:
     name = safe_name(value)
-    assert name and name not in (".", "..")
-    assert "/" not in name and "\\" not in name and ".." not in name
+    assert name
+    assert name not in (".", "..")
+    assert "/" not in name
+    assert "\\" not in name
+    assert ".." not in name
     assert not any(unicodedata.category(c) == "Cc" for c in name)
-    assert not name.startswith((".", "-")) and not name.endswith((".", " "))
+    assert not name.startswith((".", "-"))
+    assert not name.endswith((".", " "))
     assert len(name.encode("utf-8")) <= MAX_NAME_BYTES
     assert name.split(".")[0].lower() not in ("con", "nul", "aux", "prn", "com1", "lpt1")
 
@@ -137,7 +141,8 @@ def test_split_writes_all_files_or_none(tmp_path: Path) -> None:
     (out / "x-0002.tarot").write_text("keep me", encoding="utf-8")
     ran = invoke("split", str(path), "-o", str(out))
     assert ran.code == 2
-    assert "is already there" in ran.err and "nothing was written" in ran.err
+    assert "is already there" in ran.err
+    assert "nothing was written" in ran.err
     assert sorted(os.listdir(out)) == ["x-0002.tarot"]
     assert (out / "x-0002.tarot").read_text(encoding="utf-8") == "keep me"
     assert invoke("split", str(path), "-o", str(out), "--force").code == 0
@@ -147,7 +152,8 @@ def test_split_writes_all_files_or_none(tmp_path: Path) -> None:
     own = write_tarot(out / "a.tarot", [record.model_copy(update={"tags": (("Event", "a"),)})])
     before = own.read_bytes()
     ran = invoke("split", str(own), "--by", "Event", "-o", str(out), "--force")
-    assert ran.code == 2 and "is one of the inputs" in ran.err
+    assert ran.code == 2
+    assert "is one of the inputs" in ran.err
     assert own.read_bytes() == before
 
 
@@ -158,7 +164,8 @@ def test_split_reports_unreadable_deals(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path / "o")) == ["syntax-error-0002.tarot"]
     ran = invoke("split", rel(FAULTY / "syntax-error.tarot"), "-o", str(tmp_path / "p"),
                  "--strict")
-    assert ran.code == 1 and os.listdir(tmp_path / "p") == []
+    assert ran.code == 1
+    assert os.listdir(tmp_path / "p") == []
 
 
 def test_convert_merges_several_inputs(tmp_path: Path) -> None:

@@ -49,11 +49,13 @@ def test_fields_agree_with_the_replay(archive: Path, summaries: list[DealSummary
         r = replay(record)
         assert s.contract == r.contract
         assert s.taker is None or s.seats[s.taker] == r.taker
+        assert r.scores is not None
         assert s.scores == tuple(r.scores[seat] for seat in s.seats)
         assert r.score is not None
         assert s.made == r.score.made
         assert s.margin == (r.score.margin if r.score.made else -r.score.margin)
-        assert s.petit_au_bout == r.petit_au_bout and s.chelem == r.chelem
+        assert s.petit_au_bout == r.petit_au_bout
+        assert s.chelem == r.chelem
         assert s.hands == tuple(record.hands[seat].bits for seat in s.seats)  # type: ignore[index]
 
 
@@ -70,7 +72,7 @@ def test_fields_agree_with_the_replay(archive: Path, summaries: list[DealSummary
     ("margin <= -10", lambda s: s.margin <= -10),
     ("10 < margin", lambda s: s.margin > 10),
     ("points > 45.5", lambda s: s.taker_half > 91),
-    ("bouts = 3 or (bouts = 0 and made)", lambda s: s.bouts == 3 or s.bouts == 0 and s.made),
+    ("bouts = 3 or (bouts = 0 and made)", lambda s: s.bouts == 3 or (s.bouts == 0 and s.made)),
     ('Event ~ "soirée 2"', lambda s: s.tag("Event") == "Soirée 2"),
     ("Event = 'Soirée 1'", lambda s: s.tag("Event") == "Soirée 1"),
     ("Date >= 2026.11.20", lambda s: int(s.tag("Date")[-2:]) >= 20),
@@ -147,7 +149,8 @@ def test_the_caret_stays_under_the_fault_with_control_characters() -> None:
     with pytest.raises(QueryError) as info:
         compile_query('Event ~ "\x1b" and contrat')
     text, caret = info.value.show().split("\n")
-    assert "\x1b" not in text and "\\x1b" in text
+    assert "\x1b" not in text
+    assert "\\x1b" in text
     assert text[caret.index("^"):].startswith("contrat")
 
 
@@ -202,7 +205,8 @@ def test_query_in_parallel_gives_the_same_output(archive: Path) -> None:
     one = invoke("query", str(archive), "-w", "made and poignee", "-f", "jsonl")
     two = invoke("query", str(archive), "-w", "made and poignee", "-f", "jsonl", "-j", "2")
     assert one.code == two.code == 0
-    assert one.out == two.out and one.out
+    assert one.out == two.out
+    assert one.out
 
 
 def test_query_reports_unreadable_deals_and_skips_them(tmp_path: Path) -> None:
@@ -256,6 +260,7 @@ def test_query_never_writes_over_an_input(tmp_path: Path) -> None:
 def test_scan_without_replay_reads_cards_and_tags_only() -> None:
     [deal] = scan([EXAMPLES / "garde-poignee.tarot"], options=Options(replay=False))
     assert deal.summary is not None
-    assert deal.summary.status is None and deal.summary.contract is None
+    assert deal.summary.status is None
+    assert deal.summary.contract is None
     assert deal.summary.tag("Site") == "Lyon"
     assert len(deal.summary.play) == 72

@@ -41,7 +41,9 @@ def test_per_player_figures_agree_with_the_replays(archive: Path) -> None:
     margins: dict[str, list[int]] = {}
     for record in records:
         r = replay(record)
-        assert r.score is not None and r.scores is not None and r.taker is not None
+        assert r.score is not None
+        assert r.scores is not None
+        assert r.taker is not None
         names = {s.id: s.name or s.id for s in record.seats}
         for seat, value in r.scores.items():
             deals[names[seat]] += 1
@@ -165,7 +167,8 @@ def test_names_are_made_safe_for_the_terminal(tmp_path: Path) -> None:
         for i, s in enumerate(record.seats))})
     path = write_tarot(tmp_path / "evil.tarot", [evil])
     ran = invoke("stats", str(path))
-    assert "\x1b" not in ran.out and "\x07" not in ran.out
+    assert "\x1b" not in ran.out
+    assert "\x07" not in ran.out
     assert "Eve\\x1b]0;pwned\\x07" in ran.out
     ran = invoke("stats", str(path), "-f", "csv")
     assert "\x1b" not in ran.out

@@ -212,6 +212,9 @@ _VALUE_WORDS: Final = {
     "contract": "prise, garde, garde_sans or garde_contre", "camp": "taker or defence",
     "sizes": "simple, double or triple", "status": "scored, annulled, incomplete or unscored",
     "bool": "true or false"}
+_WORDS: Final[dict[str, dict[str, Any]]] = {
+    "contract": _CONTRACT_WORDS, "camp": _CAMP_WORDS, "sizes": _SIZE_WORDS,
+    "status": _STATUS_WORDS, "bool": _BOOL_WORDS}
 _KEYWORDS: Final = frozenset({"and", "or", "not", "has"})
 _DATE_RE: Final = re.compile(r"^\s*(\d{4}|\?{4})[.\-/](\d\d|\?\?)[.\-/](\d\d|\?\?)\s*$")
 _FLIP: Final = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!=", "~": "~"}
@@ -297,7 +300,7 @@ def _expected(names: set[str]) -> str:
 
 def _syntax(text: str, err: UnexpectedInput) -> QueryError:
     if isinstance(err, UnexpectedCharacters):
-        at = err.pos_in_stream
+        at = err.pos_in_stream or 0
         char = text[at]
         if char in "\"'":
             return QueryError(f"this text is never closed: add the closing {char}", text, at,
@@ -429,7 +432,7 @@ class _Compiler:
             raise self.fail("unexpected", node)
         kind = node.data
         if kind in ("and_", "or_"):
-            parts = [self.expr(child) for child in node.children]  # type: ignore[arg-type]
+            parts = [self.expr(child) for child in node.children]
             fns = [f for f, _ in parts]
             return (_and if kind == "and_" else _or)(fns), any(u for _, u in parts)
         if kind == "neg":
@@ -582,7 +585,7 @@ class _Compiler:
                 return _cmp(op, get(s, p), number)
 
             return num
-        if fk in ("seat", "names") and kind == "string" or fk == "text":
+        if (fk in ("seat", "names") and kind == "string") or fk == "text":
             if kind not in ("string", "name") and fk != "text":
                 raise self.fail(f"expected a name in quotes after {op}", token)
             value = _unquote(text) if kind == "string" else text
@@ -637,9 +640,7 @@ class _Compiler:
             return seat_id
         if fk == "names":
             raise self.fail("expected a name in quotes, e.g. names = \"Alice Martin\"", token)
-        words: dict[str, Any] = {
-            "contract": _CONTRACT_WORDS, "camp": _CAMP_WORDS, "sizes": _SIZE_WORDS,
-            "status": _STATUS_WORDS, "bool": _BOOL_WORDS}[fk]
+        words: dict[str, Any] = _WORDS[fk]
         if kind not in ("name", "string") or _unquote(text).lower() not in words:
             if fk == "bool":
                 raise self.fail(f"{field.name} is true or false, not {_unquote(text)!r}",
@@ -652,14 +653,14 @@ class _Compiler:
                 sizes = get(s, p)
                 if sizes is None:
                     return None
-                return (wanted in sizes) == (op == "=")
+                return bool(wanted in sizes) == (op == "=")
 
             return has_size
         if fk == "camp" and field.bare:
             def camp_is(s: DealSummary, p: int) -> Truth:
                 if s.status is not Status.SCORED:
                     return None
-                return (get(s, p) == wanted) == (op == "=")
+                return bool(get(s, p) == wanted) == (op == "=")
 
             return camp_is
 

@@ -98,6 +98,7 @@ def _read(part: Part, options: Options) -> list[ArchiveDeal]:
     """A worker's task: every deal of a part."""
     file = part if isinstance(part, str) else part.path
     out = []
+    item: ReadDeal | tuple[int, object]
     for item in read_part(part):
         assert isinstance(item, ReadDeal)
         out.append(_summarize(item, file, options))
@@ -112,9 +113,7 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
     if jobs <= 1:
         for f in files:
             for part in parts_of(f):
-                for item in read_part(part):
-                    assert isinstance(item, ReadDeal)
-                    yield _summarize(item, f, options)
+                yield from _read(part, options)
         return
     workers = min(jobs, os.cpu_count() or 1)
     pool = ProcessPoolExecutor(max_workers=workers)

@@ -25,8 +25,8 @@ facts come from; a fast path that judges plain records without a replay (see
 from __future__ import annotations
 
 import hashlib
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Final
 
 from ..cards import ALL_MASK, Card

@@ -65,10 +65,10 @@ def _seat(getter: Callable[[DealSummary, int], Any]) -> Callable[[DealSummary], 
 
 def _plain(getter: Callable[[DealSummary, int], Any]) -> Callable[[DealSummary], Cell]:
     def get(s: DealSummary) -> Cell:
-        value = getter(s, -1)
-        if value is None or isinstance(value, (bool, int, float)) and not hasattr(
-                value, "value"):
-            return value  # type: ignore[no-any-return]
+        value: Any = getter(s, -1)
+        if value is None or (isinstance(value, (bool, int, float)) and not hasattr(
+                value, "value")):
+            return value
         if isinstance(value, tuple):
             return ",".join(str(getattr(v, "value", v)) for v in value if v is not None)
         keyword = getattr(value, "keyword", None)
