@@ -9,20 +9,25 @@ and the solver all call these functions, so they cannot disagree, and the compil
 
 The rules are those of ``docs/rules.md``; each function cites its section.
 
+The deal, the auction, the écart and the declarations (docs/rules.md §2-§5):
+:func:`petit_sec`, :func:`petit_in_chien_annuls`, :func:`outbids`, :func:`first_leader`,
+:func:`ecart_forbidden`, :func:`ecart_plain`, :func:`ecart_trumps_allowed`,
+:func:`poignee_wrong_cards`, :func:`poignee_hidden_trumps`, :func:`misere_faults`.
+
 Play (docs/rules.md §6):
 
 - :func:`step` and :func:`trick_state`: what a trick asks of the next player (the suit
   led and the highest trump so far);
-- :func:`legal_in`, :func:`first_lead` and :func:`rule`: the legal cards of a hand, and
-  which rule restricts them;
-- :func:`winner_index`: the card that wins a trick.
+- :func:`legal_in`, :func:`first_lead`, :func:`rule_in` and :func:`rule`: the legal
+  cards of a hand, and which rule restricts them;
+- :func:`winning_card` and :func:`winner_index`: the card that wins a trick.
 
 Counting (docs/rules.md §7-§9):
 
 - :func:`excuse_wins_last_trick` and :func:`petit_trick_before_last`: the chelem cases of
   the Excuse led to the last trick;
 - :func:`excuse_settlement`: where the Excuse ends and the low card it costs;
-- :func:`trick_count`: what one trick brings each camp;
+- :func:`settle_trick`: what one trick brings each camp;
 - :func:`unplayed_camp`: who counts the chien or the écart;
 - :func:`petit_au_bout` and :func:`chelem_camp`: the bonuses' camps;
 - :func:`margin`: the taker's camp's points against the threshold its bouts set.
@@ -49,42 +54,66 @@ from typing import Final
 from .cards import (
     BOUTS_MASK,
     EXCUSE_BIT,
+    FACES_MASK,
+    KINGS_MASK,
     SUIT_MASKS,
     TRUMP_MASK,
     TRUMPS_ABOVE,
     Card,
     card_points,
 )
-from .rules import Contract, ExcuseLastTrick, PetitAuBout, Ruleset, threshold
+from .rules import (
+    Contract,
+    ExcuseLastTrick,
+    MisereKind,
+    PetitAuBout,
+    PetitInChien,
+    Ruleset,
+    threshold,
+)
 
 __all__ = [
     "CALLED_SUIT",
+    "CAN_WIN",
     "DEFENCE",
     "FOLLOW",
     "FREE",
     "NO_SUIT",
     "OVERTRUMP",
     "OVERTRUMP_LED",
+    "SUIT_OF",
     "TAKER",
     "TRUMP",
     "TRUMPS_LED",
     "TRUMP_LED",
     "PlayState",
     "chelem_camp",
+    "ecart_forbidden",
+    "ecart_plain",
+    "ecart_trumps_allowed",
     "excuse_settlement",
     "excuse_wins_last_trick",
     "first_lead",
+    "first_leader",
     "legal_in",
     "margin",
+    "misere_faults",
+    "outbids",
     "petit_au_bout",
+    "petit_in_chien_annuls",
+    "petit_sec",
     "petit_trick_before_last",
+    "poignee_hidden_trumps",
+    "poignee_wrong_cards",
     "rule",
+    "rule_in",
+    "settle_trick",
     "step",
     "suit_of",
-    "trick_count",
     "trick_state",
     "unplayed_camp",
     "winner_index",
+    "winning_card",
 ]
 
 #: The camps, as ints: the taker's camp (the attack) and the defence.
@@ -101,8 +130,11 @@ FREE, CALLED_SUIT, FOLLOW, OVERTRUMP, TRUMP, OVERTRUMP_LED, TRUMP_LED = range(7)
 
 _EXCUSE: Final = int(Card.EXCUSE)
 _PETIT: Final = int(Card.T1)
-#: suit_of[card]: 0-3 the plain suits, 4 the trumps, 5 the Excuse.
-_SUITS: Final[tuple[int, ...]] = (*(c // 14 for c in range(56)), *(4,) * 21, 5)
+#: ``SUIT_OF[card]``: 0-3 the plain suits, 4 the trumps, 5 the Excuse.
+SUIT_OF: Final[tuple[int, ...]] = (*(c // 14 for c in range(56)), *(4,) * 21, 5)
+#: ``CAN_WIN[led]``: the cards that can win a trick whose suit led is ``led`` (its suit
+#: and the trumps; any trump, when trumps are led).
+CAN_WIN: Final[tuple[int, ...]] = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
 
 
 def suit_of(card: int) -> int:
@@ -111,7 +143,120 @@ def suit_of(card: int) -> int:
     >>> suit_of(Card.HK), suit_of(Card.T1), suit_of(Card.EXCUSE)
     (1, 4, 5)
     """
-    return _SUITS[card]
+    return SUIT_OF[card]
+
+
+# --- the deal, the auction, the écart and the declarations (docs/rules.md §2-§5) ------------
+
+
+def petit_sec(hand: int) -> bool:
+    """True for a hand whose only trump is the Petit, without the Excuse (§2): the deal
+    is annulled.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> petit_sec(CardSet.parse("T1 KH 2S").bits), petit_sec(CardSet.parse("T1 EX").bits)
+    (True, False)
+    """
+    return hand & TRUMP_MASK == 1 << _PETIT and not hand & EXCUSE_BIT
+
+
+def petit_in_chien_annuls(rules: Ruleset, contract: Contract, chien: int) -> bool:
+    """True when the Petit turned up in the chien of a Prise or Garde annuls the deal
+    (``petit_in_chien = annuls``, §12).
+
+    >>> petit_in_chien_annuls(Ruleset.fft(), Contract.GARDE, 1 << Card.T1)
+    False
+    """
+    return (rules.petit_in_chien is PetitInChien.ANNULS and contract.takes_chien
+            and bool(chien >> _PETIT & 1))
+
+
+def outbids(bid: Contract, best: Contract | None) -> bool:
+    """True when ``bid`` may follow the highest bid so far (§3): it must be higher.
+
+    >>> outbids(Contract.GARDE, Contract.PRISE), outbids(Contract.GARDE, Contract.GARDE)
+    (True, False)
+    """
+    return best is None or bid > best
+
+
+def first_leader(first: int, announcer: int | None) -> int:
+    """Who leads the first trick (§2, §5): the dealer's right-hand neighbour ``first``,
+    or the taker who announced a chelem.
+
+    >>> first_leader(1, None), first_leader(1, 3)
+    (1, 3)
+    """
+    return first if announcer is None else announcer
+
+
+def ecart_forbidden(ecart: int) -> int:
+    """The cards that may never go to the écart (§4): Kings and bouts.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> str(CardSet(ecart_forbidden(CardSet.parse("KH 7H T1 EX T5").bits)))
+    'KH T1 EX'
+    """
+    return ecart & (KINGS_MASK | BOUTS_MASK)
+
+
+def ecart_plain(pool: int) -> int:
+    """The cards of ``pool`` (hand and chien) that may always go to the écart (§4): no
+    trump, no King, not the Excuse.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> str(CardSet(ecart_plain(CardSet.parse("KH 7H T5 EX 2C").bits)))
+    '7H 2C'
+    """
+    return pool & ~TRUMP_MASK & ~KINGS_MASK & ~EXCUSE_BIT
+
+
+def ecart_trumps_allowed(pool: int, size: int) -> int:
+    """How many trumps an écart of ``size`` cards may hold (§4): only those needed when
+    the cards of :func:`ecart_plain` are too few.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> ecart_trumps_allowed(CardSet.parse("7H 2C T5 T6 T7 KH").bits, 6)
+    4
+    """
+    return max(0, size - ecart_plain(pool).bit_count())
+
+
+def poignee_wrong_cards(shown: int) -> int:
+    """The cards a poignée may not show (§5): anything but trumps and the Excuse.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> str(CardSet(poignee_wrong_cards(CardSet.parse("T2 T3 KH EX").bits)))
+    'KH'
+    """
+    return shown & ~TRUMP_MASK & ~EXCUSE_BIT
+
+
+def poignee_hidden_trumps(hand: int, shown: int) -> int:
+    """The trumps a poignée leaves hidden while the Excuse stands in for a trump (§5: it
+    may only when no other trump is left unshown); 0 when the poignée is right.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> hand = CardSet.parse("T2 T3 T4 EX").bits
+    >>> str(CardSet(poignee_hidden_trumps(hand, CardSet.parse("T2 T3 EX").bits)))
+    'T4'
+    """
+    if not shown & EXCUSE_BIT:
+        return 0
+    return hand & TRUMP_MASK & ~shown
+
+
+def misere_faults(hand: int, kind: MisereKind) -> int:
+    """The cards that make a misère false (§12, ``misere = on``): trumps and the Excuse
+    for a misère d'atout, face cards for a misère de tête; 0 when it is true.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> str(CardSet(misere_faults(CardSet.parse("KH 2C T4").bits, MisereKind.TETE)))
+    'KH'
+    """
+    if kind is MisereKind.ATOUT:
+        return hand & (TRUMP_MASK | EXCUSE_BIT)
+    return hand & FACES_MASK
 
 
 # --- play (docs/rules.md §6) ---------------------------------------------------------------
@@ -133,7 +278,7 @@ def step(led: int, top: int, card: int) -> tuple[int, int]:
     """
     if card == _EXCUSE:
         return led, top
-    suit = _SUITS[card]
+    suit = SUIT_OF[card]
     if led == NO_SUIT:
         led = suit
     if suit == 4 and card - 55 > top:
@@ -205,7 +350,7 @@ def first_lead(hand: int, called: int) -> tuple[int, int]:
     >>> str(CardSet(first_lead(hand, Card.HQ)[0]))
     '4C'
     """
-    suit = _SUITS[called]
+    suit = SUIT_OF[called]
     allowed = hand & ~(SUIT_MASKS[suit] & ~(1 << called))
     if allowed != hand and allowed:
         return allowed, CALLED_SUIT
@@ -215,52 +360,74 @@ def first_lead(hand: int, called: int) -> tuple[int, int]:
 def rule(hand: int, trick: Sequence[int], called: int | None = None
          ) -> tuple[int, int, int, int]:
     """The rule that binds the player holding ``hand`` after ``trick``'s cards (from the
-    leader's), as ``(legal, kind, led, top)`` (see :func:`legal_in`). Pass ``called``
-    only for the first lead at five players under ``no_called_suit``
-    (:func:`first_lead`); for the first lead, ``led`` is then the called suit.
+    leader's), as ``(legal, kind, led, top)``: see :func:`rule_in`. Pass ``called`` only
+    for the first trick at five players under ``no_called_suit`` (it binds the lead
+    only).
 
     >>> from tarotnotation.cards import CardSet
     >>> legal, kind, led, top = rule(CardSet.parse("T4 T9 3C KC EX").bits, [Card.H5, Card.T18])
     >>> str(CardSet(legal)), kind == TRUMP, led, top
     ('T4 T9 EX', True, 1, 18)
     """
-    if called is not None and not trick:
+    led, top = trick_state(trick)
+    return rule_in(hand, led, top, None if trick else called)
+
+
+def rule_in(hand: int, led: int, top: int, called: int | None = None
+            ) -> tuple[int, int, int, int]:
+    """The rule that binds the player holding ``hand`` in a trick whose state is
+    ``(led, top)`` (:func:`step`), as ``(legal, kind, led, top)``: the legal cards, the
+    rule that restricts them (:func:`legal_in`), the suit led and the highest trump.
+    ``called``, given for the first lead at five players, applies :func:`first_lead`;
+    ``led`` is then the called suit when it binds.
+
+    >>> from tarotnotation.cards import CardSet
+    >>> legal, kind, led, top = rule_in(CardSet.parse("3H KH 4C").bits, NO_SUIT, 0, Card.HQ)
+    >>> str(CardSet(legal)), kind == CALLED_SUIT, led
+    ('4C', True, 1)
+    """
+    if called is not None:
         legal, kind = first_lead(hand, called)
         if kind == CALLED_SUIT:
-            return legal, kind, _SUITS[called], 0
-    led, top = trick_state(trick)
+            return legal, kind, SUIT_OF[called], 0
     legal, kind = legal_in(hand, led, top)
     return legal, kind, led, top
 
 
-def winner_index(trick: Sequence[int]) -> int | None:
-    """Index of the card that wins a trick: the highest trump, else the highest card of
-    the suit led (§6). The Excuse never wins here (its chelem case is
-    :func:`excuse_wins_last_trick`); a trick of only the Excuse has no winner.
+def winning_card(bits: int, led: int) -> int:
+    r"""The card that wins a trick of the cards ``bits`` whose suit led is ``led``: the
+    highest trump, else the highest card of the suit led (§6). Cards are numbered so that
+    the trumps come above the suits and each suit runs from its 1 to its King: the
+    winner is the highest-numbered card of :data:`CAN_WIN`\ ``[led]``.
 
+    >>> from tarotnotation.cards import CardSet
+    >>> Card(winning_card(CardSet.parse("5H KH 2S QH").bits, 1))
+    <Card.HK: 27>
+    """
+    return (bits & CAN_WIN[led]).bit_length() - 1
+
+
+def winner_index(trick: Sequence[int]) -> int | None:
+    """Index of the card that wins a trick (:func:`winning_card`). The Excuse never wins
+    here (its chelem case is :func:`excuse_wins_last_trick`); a trick of only the Excuse
+    has no winner.
+
+    >>> winner_index([Card.H5, Card.HK, Card.T2, Card.EXCUSE])
+    2
     >>> winner_index([Card.EXCUSE, Card.D3, Card.DQ, Card.S1])
     2
     >>> winner_index([Card.EXCUSE]) is None
     True
     """
-    best = -1
-    best_key = -1
+    bits = 0
     led = NO_SUIT
-    for i, card in enumerate(trick):
-        if card == _EXCUSE:
-            continue
-        suit = _SUITS[card]
-        if led == NO_SUIT:
-            led = suit
-        if suit == 4:
-            key = 100 + card
-        elif suit == led:
-            key = card
-        else:
-            continue
-        if key > best_key:
-            best, best_key = i, key
-    return best if best >= 0 else None
+    for card in trick:
+        bits |= 1 << card
+        if led == NO_SUIT and card != _EXCUSE:
+            led = SUIT_OF[card]
+    if led == NO_SUIT:
+        return None
+    return trick.index(winning_card(bits, led))
 
 
 # --- counting (docs/rules.md §7-§10) -------------------------------------------------------
@@ -317,30 +484,37 @@ def excuse_settlement(rules: Ruleset, owner: int, winner: int, last: bool,
     return owner, int(owner != winner)
 
 
-def trick_count(rules: Ruleset, bits: int, winner: int, owner: int, last: bool,
-                excuse_won: bool) -> tuple[int, int, int]:
-    """What one trick brings each camp, in half-points, with the Excuse settled (§7):
-    ``(taker's camp, defence, camp the Excuse ends with or -1)``.
+def settle_trick(rules: Ruleset, bits: int, winner: int, owner: int, last: bool,
+                 excuse_won: bool) -> tuple[int, int, int]:
+    """What one trick brings each camp, the Excuse settled (§7): ``(cards to the taker's
+    camp, cards to the defence, half-points the low card moves to the taker's camp)``.
 
     ``bits`` are the trick's cards (a card counted in an earlier trick left out),
-    ``winner`` the winner's camp, ``owner`` the camp that played the Excuse (-1 if it is
-    not in ``bits``); ``last`` and ``excuse_won`` as in :func:`excuse_settlement`.
+    ``winner`` the winner's camp, ``owner`` the camp that played the Excuse (-1 when it
+    is not in ``bits``); ``last`` and ``excuse_won`` as in :func:`excuse_settlement`. The
+    winner's camp takes the cards, except the Excuse, which goes where
+    :func:`excuse_settlement` sends it; the low card given in exchange is counted as
+    one half-point moved from the owner's camp to the winner's (the last element: +1, -1
+    or 0), so that a camp's points are ``card_points(its cards) ± moved``.
 
-    >>> fft = Ruleset.fft()
-    >>> trick = (1 << Card.HK) | (1 << Card.H2) | (1 << Card.H3) | EXCUSE_BIT
-    >>> trick_count(fft, trick, TAKER, DEFENCE, False, False)     # 9 + 1 + 1, the low card
-    (12, 8, 1)
+    >>> from tarotnotation.cards import CardSet
+    >>> trick = CardSet.parse("2H 3H KH EX").bits
+    >>> taker, defence, moved = settle_trick(Ruleset.fft(), trick, TAKER, DEFENCE, False, False)
+    >>> str(CardSet(taker)), str(CardSet(defence)), moved      # the low card: +1 to the taker
+    ('2H 3H KH', 'EX', 1)
+    >>> card_points(taker) + moved, card_points(defence) - moved
+    (12, 8)
     """
-    gains = [0, 0]
-    ends = -1
+    piles = [0, 0]
+    moved = 0
     if owner >= 0:
         ends, low = excuse_settlement(rules, owner, winner, last, excuse_won)
         bits &= ~EXCUSE_BIT
-        gains[ends] += 9
-        gains[owner] -= low
-        gains[winner] += low
-    gains[winner] += card_points(bits)
-    return gains[0], gains[1], ends
+        piles[ends] = EXCUSE_BIT
+        if low:
+            moved = 1 if winner == TAKER else -1
+    piles[winner] |= bits
+    return piles[0], piles[1], moved
 
 
 def unplayed_camp(contract: Contract) -> int:
@@ -551,14 +725,11 @@ class PlayState:
         bits = 0
         for c in trick:
             bits |= 1 << c
-        owner = self.excuse_owner
-        if owner >= 0:
-            ends, low = excuse_settlement(rules, owner, wcamp, last, excuse_won)
-            bits &= ~EXCUSE_BIT
-            self.won[ends] |= EXCUSE_BIT
-            if low:
-                self.adjust += 1 if wcamp == TAKER else -1
-        self.won[wcamp] |= bits
+        to_taker, to_defence, moved = settle_trick(rules, bits, wcamp, self.excuse_owner,
+                                                   last, excuse_won)
+        self.won[0] |= to_taker
+        self.won[1] |= to_defence
+        self.adjust += moved
         self.tricks_won[wcamp] += 1
         if last:
             if petit_trick_before_last(excuse_led, leader_won_all, wcamp == leader_camp):
