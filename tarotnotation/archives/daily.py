@@ -19,7 +19,7 @@ between versions) and nothing of the machine.
 4. **The deal**: the seats in order of play get the first hand-size cards, the next, and
    so on (18, 18, 18, 18 at four players; 24 at three; 15 at five); the rest is the chien.
    If a hand holds the Petit sec (the Petit as its only trump, without the Excuse), the
-   deal would be annulled: the shuffled pack is shuffled again, the stream going on, until
+   deal would be annulled (docs/rules.md §2): the shuffled pack is shuffled again, the stream going on, until
    no hand does.
 5. **The record**: default seats (``S E N`` / ``S E N W`` / ``S E N W F``), the last seat
    deals (so ``S`` speaks and leads first), tags ``Event "Deal of the day"``, ``Date``
@@ -43,9 +43,8 @@ from collections.abc import Iterator
 from typing import Final
 
 from ..cards import Card, CardSet
-from ..diagnostics import Code
+from ..kernel import petit_sec
 from ..records import DEFAULT_SEATS, DealRecord
-from ..replay import replay
 from ..rules import table
 
 __all__ = ["PREFIX", "daily_deal", "parse_date", "random_stream", "shuffled"]
@@ -108,15 +107,14 @@ def daily_deal(date: datetime.date, players: int = 4) -> DealRecord:
     cards = list(range(78))
     while True:
         shuffled(stream, cards)
-        record = DealRecord(
+        hands = [sum(1 << c for c in cards[i * size:(i + 1) * size]) for i in range(players)]
+        if any(petit_sec(hand) for hand in hands):  # the deal would be annulled
+            continue
+        return DealRecord(
             tags=(("Event", "Deal of the day"), ("Date", date.strftime("%Y.%m.%d")),
                   ("Daily", f"{day}/{players}")),
             players=players,
             dealer=seats[-1],
-            hands={seat: CardSet.from_cards(Card(c) for c in cards[i * size:(i + 1) * size])
-                   for i, seat in enumerate(seats)},
+            hands={seat: CardSet(hand) for seat, hand in zip(seats, hands, strict=True)},
             chien=CardSet.from_cards(Card(c) for c in cards[players * size:]),
         )
-        # The rules say whether a hand holds the Petit sec (the replay's check, D103).
-        if not any(d.code is Code.PETIT_SEC for d in replay(record).diagnostics):
-            return record
