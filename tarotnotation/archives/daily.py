@@ -19,8 +19,8 @@ between versions) and nothing of the machine.
 4. **The deal**: the seats in order of play get the first hand-size cards, the next, and
    so on (18, 18, 18, 18 at four players; 24 at three; 15 at five); the rest is the chien.
    If a hand holds the Petit sec (the Petit as its only trump, without the Excuse), the
-   deal would be annulled (docs/rules.md §2): the shuffled pack is shuffled again, the stream going on, until
-   no hand does.
+   deal would be annulled (docs/rules.md §2): the shuffled pack is shuffled again, the
+   stream going on, until no hand does.
 5. **The record**: default seats (``S E N`` / ``S E N W`` / ``S E N W F``), the last seat
    deals (so ``S`` speaks and leads first), tags ``Event "Deal of the day"``, ``Date``
    (``YYYY.MM.DD``) and ``Daily`` (``YYYY-MM-DD/PLAYERS``), the ``fft`` ruleset.
