@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
 from ..diagnostics import Diagnostic
@@ -51,6 +52,10 @@ class ArchiveDeal:
     def ok(self) -> bool:
         """True when the deal was read."""
         return self.summary is not None
+
+    def __reduce__(self) -> tuple[type[ArchiveDeal], tuple[Any, ...]]:
+        return (ArchiveDeal, (self.file, self.index, self.summary, self.diagnostics,
+                              self.record))
 
 
 @dataclass(frozen=True, slots=True)
