@@ -121,7 +121,7 @@ def dedupe(
         echo_err(summary)
     else:
         echo_err(f"{summary}; {written:,} written to {for_terminal(output)}")
-    if reading.unreadable or reading.broken:
+    if reading.unreadable or reading.broken or not reading.read:
         reading.finish()
     raise typer.Exit(EXIT_FAULTS if judge.duplicates and output is None else EXIT_OK)
 

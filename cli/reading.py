@@ -97,7 +97,11 @@ class Reading:
 
     def finish(self, *, faults: bool = False) -> None:
         """Say what was left out and end with the exit status: 2 when a file could not be
-        opened, 1 when a deal could not be read (or ``faults``), 0 otherwise."""
+        opened, 1 when a deal could not be read, when no deal was read at all, or on
+        ``faults``; 0 otherwise."""
+        empty = self.read == 0 and self.unreadable == 0
+        if empty and not self.broken:
+            echo_err("tarot: no deal was read")
         if self.unreadable:
             echo_err(f"tarot: {_deals(self.unreadable)} could not be read and"
                      f" {'was' if self.unreadable == 1 else 'were'} left out (see above)")
@@ -105,7 +109,7 @@ class Reading:
             echo_err(f"tarot: {len(self.broken)} file{'s' if len(self.broken) != 1 else ''}"
                      f" could not be read: {', '.join(self.broken)}")
             raise typer.Exit(2)
-        raise typer.Exit(EXIT_FAULTS if self.unreadable or faults else EXIT_OK)
+        raise typer.Exit(EXIT_FAULTS if self.unreadable or faults or empty else EXIT_OK)
 
     def stopped(self) -> None:
         """End a command stopped by ``--strict``."""

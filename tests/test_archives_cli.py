@@ -110,3 +110,12 @@ def test_names_on_a_terminal_are_made_safe(tmp_path: Path) -> None:
         assert "\x07" not in shown, args
         assert "\u202e" not in shown, args
         assert ran.code == (1 if args[0] in ("dedupe", "standings") else 0), (args, ran)
+
+
+@pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
+def test_reading_nothing_does_not_pass(command: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.tarot"
+    empty.write_text("", encoding="utf-8")
+    ran = invoke(command, str(empty), *_args(command, tmp_path))
+    assert ran.code == 1, ran
+    assert "no deal was read" in ran.err
