@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Annotated
 
 import typer
 
-from tarotnotation.archive import STDIN
-from tarotnotation.archives.organize import Names, replace_into, safe_name, staging
+from tarotnotation.archives.organize import Splitter
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.formats import json as json_format
-from tarotnotation.records import find_tag
+from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
 from .options import PathsArg, ToOpt
@@ -37,7 +36,6 @@ with --force, and never one of the inputs.
 """
 
 _SUFFIX = {"tarot": ".tarot", "json": ".json", "jsonl": ".jsonl", "tarotclub": ".json"}
-_OPEN_AT_ONCE = 64
 
 
 def split(
@@ -69,52 +67,19 @@ def split(
         fail(f"{folder}: is not a folder")
     reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
     out.mkdir(parents=True, exist_ok=True)
-    suffix = _SUFFIX[fmt]
-    names = Names()
-    made: list[tuple[Path, str]] = []
-    with staging(out) as stage_name:
-        stage = Path(stage_name)
-        groups: dict[tuple[str | None, ...], tuple[str, Path]] = {}
-        handles: dict[tuple[str | None, ...], IO[bytes]] = {}
+
+    def write(records: Iterable[DealRecord], fh: IO[bytes]) -> int:
+        return write_records(records, fmt, fh)
+
+    with Splitter(out, None if per_deal else tags, _SUFFIX[fmt], write,
+                  lines=fmt == "jsonl") as splitter:
         try:
             for deal in reading.deals(records=True):
-                record = deal.record
-                assert record is not None
-                if per_deal:
-                    stem = "stdin" if deal.file == STDIN else Path(deal.file).stem
-                    name = names.take(f"{safe_name(stem)}-{deal.index:04d}", suffix)
-                    path = stage / f"{len(made):08d}"
-                    with path.open("wb") as one:
-                        write_records([record], fmt, one)
-                    made.append((path, name))
-                    continue
-                key = tuple(find_tag(record.tags, t) for t in tags)
-                if key not in groups:
-                    label = "-".join(safe_name(v) if v else f"no-{safe_name(t)}"
-                                     for v, t in zip(key, tags, strict=True))
-                    groups[key] = (names.take(label, suffix), stage / f"{len(groups):08d}")
-                group = handles.get(key)
-                if group is None:
-                    if len(handles) >= _OPEN_AT_ONCE:
-                        handles.pop(next(iter(handles))).close()
-                    group = handles[key] = groups[key][1].open("ab")
-                group.write(json_format.dumps(record) + b"\n")
+                assert deal.record is not None
+                splitter.add(deal.file, deal.index, deal.record)
         except StrictStopError:
             reading.stopped()
-        finally:
-            for group in handles.values():
-                group.close()
-        for name, path in groups.values():
-            if fmt == "jsonl":
-                made.append((path, name))
-                continue
-            final = path.with_suffix(".out")
-            with final.open("wb") as whole:
-                write_records((item.record for item in json_format.read(path)
-                               if item.record is not None), fmt, whole)
-            path.unlink()
-            made.append((final, name))
-        targets = [out / name for _, name in made]
+        targets = splitter.finish()
         for target in targets:
             refuse_overwrite(str(target), reading.files)
         there = [t for t in targets if os.path.lexists(t)]
@@ -122,8 +87,7 @@ def split(
             fail(f"{for_terminal(str(there[0]))} is already there"
                  f"{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}: nothing was"
                  " written; --force replaces them")
-        for (path, _), target in zip(made, targets, strict=True):
-            replace_into(path, target)
-    echo_err(f"{len(made):,} file{'s' if len(made) != 1 else ''} written to"
+        made = splitter.place()
+    echo_err(f"{made:,} file{'s' if made != 1 else ''} written to"
              f" {for_terminal(str(out))} ({reading.read:,} deals)")
     reading.finish()

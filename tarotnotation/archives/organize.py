@@ -23,11 +23,11 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from ..records import DealRecord, find_tag
 
-__all__ = ["Names", "safe_name", "sort_key", "sorted_records"]
+__all__ = ["Names", "Splitter", "safe_name", "sort_key", "sorted_records"]
 
 _UNSAFE: Final = re.compile(r'[\x00-\x1f\x7f-\x9f/\\:*?"<>|\u061c\u200e\u200f\u202a-\u202e'
                             r"\u2066-\u2069]+")
@@ -169,10 +169,102 @@ def sorted_records(records: Iterable[DealRecord], key: Callable[[DealRecord], An
                 scratch.cleanup()
 
 
-def staging(folder: Path) -> tempfile.TemporaryDirectory[str]:
-    """A hidden folder inside ``folder`` where files are made before they are moved into
-    place (a rename within one file system), removed at the end."""
-    return tempfile.TemporaryDirectory(prefix=".tarot-split-", dir=folder)
+#: Writes records to a binary file in some format; returns how many.
+Writer = Callable[[Iterable[DealRecord], IO[bytes]], int]
+
+#: Group files kept open at once while splitting by tags (the others are reopened).
+OPEN_AT_ONCE: Final = 64
+
+
+class Splitter:
+    """Records sorted into files, one per deal or per value of some tags, made aside in a
+    hidden folder inside ``folder`` and moved into place only by :meth:`place`: all the
+    files or none. Memory holds the group names only; records are appended to their
+    group's file (JSON Lines) as they come, then written in the output format.
+
+    ``tags`` None makes one file per deal (named after its file and number); ``write``
+    writes records in the output format, ``suffix`` is that format's file extension,
+    ``lines`` says the format is JSON Lines (a group's file is then kept as it is).
+    """
+
+    def __init__(self, folder: Path, tags: list[str] | None, suffix: str, write: Writer,
+                 *, lines: bool = False) -> None:
+        self.folder = folder
+        self.tags = tags
+        self.suffix = suffix
+        self.write = write
+        self.lines = lines
+        self.names = Names()
+        self.scratch = tempfile.TemporaryDirectory(prefix=".tarot-split-", dir=folder)
+        self.stage = Path(self.scratch.name)
+        self.made: list[tuple[Path, str]] = []
+        self.groups: dict[tuple[str | None, ...], tuple[str, Path]] = {}
+        self.open: dict[tuple[str | None, ...], IO[bytes]] = {}
+
+    def add(self, file: str, index: int, record: DealRecord) -> None:
+        """One more deal, deal ``index`` of ``file``."""
+        if self.tags is None:
+            stem = "stdin" if file == "-" else Path(file).stem
+            name = self.names.take(f"{safe_name(stem)}-{index:04d}", self.suffix)
+            path = self.stage / f"{len(self.made):08d}"
+            with path.open("wb") as one:
+                self.write([record], one)
+            self.made.append((path, name))
+            return
+        from ..formats import json as json_format
+
+        key = tuple(find_tag(record.tags, tag) for tag in self.tags)
+        if key not in self.groups:
+            label = "-".join(safe_name(value) if value else f"no-{safe_name(tag)}"
+                             for value, tag in zip(key, self.tags, strict=True))
+            self.groups[key] = (self.names.take(label, self.suffix),
+                                self.stage / f"{len(self.groups):08d}")
+        fh = self.open.get(key)
+        if fh is None:
+            if len(self.open) >= OPEN_AT_ONCE:
+                self.open.pop(next(iter(self.open))).close()
+            fh = self.open[key] = self.groups[key][1].open("ab")
+        fh.write(json_format.dumps(record) + b"\n")
+
+    def finish(self) -> list[Path]:
+        """Write each group in the output format (still aside); the targets, in order."""
+        from ..formats import json as json_format
+
+        for fh in self.open.values():
+            fh.close()
+        self.open.clear()
+        for name, path in self.groups.values():
+            if self.lines:
+                self.made.append((path, name))
+                continue
+            final = path.with_suffix(".out")
+            with final.open("wb") as fh:
+                self.write((item.record for item in json_format.read(path)
+                            if item.record is not None), fh)
+            path.unlink()
+            self.made.append((final, name))
+        self.groups.clear()
+        return [self.folder / name for _, name in self.made]
+
+    def place(self) -> int:
+        """Move every file made into place; how many."""
+        for path, name in self.made:
+            replace_into(path, self.folder / name)
+        return len(self.made)
+
+    def close(self) -> None:
+        """Remove what is left aside (everything, unless :meth:`place` ran)."""
+        for fh in self.open.values():
+            fh.close()
+        self.open.clear()
+        with contextlib.suppress(OSError):
+            self.scratch.cleanup()
+
+    def __enter__(self) -> Splitter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def replace_into(made: Path, target: Path) -> None:
