@@ -463,14 +463,15 @@ def parts_of(path: str | Path) -> Iterator[Part]:
 
 
 def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = None
-              ) -> Iterator[ReadDeal | tuple[int, _T]]:
+              ) -> Iterator[ReadDeal | tuple[int, int, _T]]:
     """Every deal of a part, as :func:`read_path` reads them (numbers, lines and offsets
     count from the file's start).
 
     ``fast``, when given, is offered each JSON Lines record after the file's first as a
-    parsed ``dict``: when it returns a value, ``(index, value)`` stands for that deal and
-    the record is not built; when it returns None the line is read as usual. This is
-    where a fast path that judges plain records from their data plugs in.
+    parsed ``dict``: when it returns a value, ``(index, line, value)`` stands for that
+    deal and the line is not read further; when it returns None the line is read as
+    usual (and its faults reported). This is where a fast path that judges plain records
+    from their data plugs in.
     """
     if isinstance(part, str):
         yield from read_path(part)
@@ -508,7 +509,7 @@ def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = N
                 obj = None
             value = fast(obj) if type(obj) is dict else None
             if value is not None:
-                yield index, value
+                yield index, lineno, value
                 continue
         yield from json_format._read_lines(io.BytesIO(raw), path, index=index - 1,
                                            lineno=lineno - 1, offset=at)

@@ -27,10 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, TarotError
+from ..formats import json as json_format
+from ..quick import quick_check
 from ..records import DealRecord
 from ..source import ReadDeal
-from .summary import DealSummary, summarize, summarize_record
+from .summary import DealSummary, summarize, summarize_json, summarize_record
 
 __all__ = ["ArchiveDeal", "Options", "scan"]
 
@@ -99,13 +101,48 @@ def _unreadable(item: ReadDeal, file: str) -> ArchiveDeal:
     return ArchiveDeal(file, item.index, None, located)
 
 
+# --- the fast paths of JSON Lines (see archive.read_part) -----------------------------------
+#
+# A fast path takes a parsed JSON Lines record and returns what stands for the deal, or
+# None: the line is then read by the reader, which words its faults. The one place where
+# the quick check plugs in is :func:`_fast`.
+
+
+def _record(obj: dict[str, Any]) -> DealRecord | dict[str, Any] | None:
+    """The record, when the data reads cleanly (as the reader would read it)."""
+    try:
+        return json_format.from_dict(obj)
+    except TarotError:
+        return None
+
+
+def _plain(obj: dict[str, Any]) -> DealRecord | dict[str, Any] | None:
+    """The data itself, when the quick check finds the deal clean: its summary (tags,
+    players, cards; no facts) is then made straight from it, no record built."""
+    return obj if quick_check(obj) is not None else None
+
+
+def _fast(options: Options) -> Callable[[dict[str, Any]], DealRecord | dict[str, Any] | None]:
+    """The fast path for a scan: the data itself, for a summary without facts
+    (``replay=False``, no records kept); the record otherwise, replayed for its facts."""
+    if not options.replay and options.records is False:
+        return _plain
+    return _record
+
+
 def _read(part: Part, options: Options) -> list[ArchiveDeal]:
     """A worker's task: every deal of a part."""
     file = part if isinstance(part, str) else part.path
     out = []
-    item: ReadDeal | tuple[int, object]
-    for item in read_part(part):
-        assert isinstance(item, ReadDeal)
+    for item in read_part(part, _fast(options)):
+        if not isinstance(item, ReadDeal):
+            index, line, value = item
+            if isinstance(value, dict):
+                out.append(ArchiveDeal(file, index, summarize_json(
+                    value, file=file, index=index, line=line)))
+                continue
+            assert isinstance(value, DealRecord)
+            item = ReadDeal(index, value, line=line)
         out.append(_summarize(item, file, options))
     return out
 

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Final
 
-from ..cards import ALL_MASK, Card
-from ..records import DealRecord, find_tag
+from ..cards import ALL_MASK, BIT_OF_CODE, CARD_OF_CODE, Card
+from ..records import BID_WORDS, DEFAULT_SEATS, DealRecord, find_tag
 from ..replay import Replay, Status
-from ..rules import Camp, Contract, PoigneeSize
+from ..rules import Camp, Contract, PoigneeSize, Ruleset
 
 __all__ = [
     "DealSummary",
@@ -41,6 +42,7 @@ __all__ = [
     "hand_key",
     "play_fingerprint",
     "summarize",
+    "summarize_json",
     "summarize_record",
 ]
 
@@ -263,6 +265,67 @@ def summarize_record(record: DealRecord, *, file: str, index: int, line: int | N
 
 def _auction(record: DealRecord) -> bytes:
     return bytes([0 if bid.contract is None else bid.contract for bid in record.auction])
+
+
+_NUMBER_OF_CODE: Final = {code: int(card) for code, card in CARD_OF_CODE.items()}
+_BID_NUMBER: Final = {word: 0 if c is None else int(c) for word, c in BID_WORDS.items()}
+_CARD: Final = itemgetter("card")
+_CARDS: Final = itemgetter("cards")
+_CONTRACT: Final = itemgetter("contract")
+
+
+@lru_cache(maxsize=64)
+def _canonical(spec: str) -> str:
+    return Ruleset.from_spec(spec).spec()
+
+
+def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | None = None
+                   ) -> DealSummary:
+    """:func:`summarize_record` of a JSON record in the usual shape, straight from its
+    data: the record is not built. Only for data that :func:`tarotnotation.quick.
+    quick_check` found clean (so it is a record, every hand and every trick recorded);
+    ``tests/test_archives_fast.py`` holds it to :func:`summarize_record`.
+
+    >>> import orjson
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation import notation
+    >>> rec = notation.load("examples/prise.tarot")
+    >>> obj = orjson.loads(tjson.dumps(rec))
+    >>> summarize_json(obj, file="p", index=1) == summarize_record(rec, file="p", index=1)
+    True
+    """
+    n = obj["players"]
+    seats = obj.get("seats")
+    if seats:
+        ids = tuple(seat["id"] for seat in seats)
+        names = tuple(seat.get("name") for seat in seats)
+    else:
+        ids = DEFAULT_SEATS[n]
+        names = (None,) * n
+    dealer = obj.get("dealer")
+    hands = obj["hands"]
+    spec = obj.get("ruleset")
+    play = obj["play"]
+    return DealSummary(
+        file=file,
+        index=index,
+        line=line,
+        tags=tuple((key, value) for key, value in obj.get("tags", ())),
+        ruleset="fft" if spec is None else _canonical(spec),
+        players=n,
+        seats=ids,
+        names=names,
+        dealer=None if dealer is None else ids.index(dealer),
+        status=None,
+        codes=(),
+        errors=0,
+        warnings=0,
+        tricks=len(play),
+        hands=tuple(sum(map(BIT_OF_CODE.__getitem__, hands[seat])) for seat in ids),
+        play=bytes(map(_NUMBER_OF_CODE.__getitem__, map(_CARD, chain.from_iterable(
+            map(_CARDS, play))))),
+        auction=bytes(map(_BID_NUMBER.__getitem__, map(_CONTRACT, obj["auction"]))),
+    )
 
 
 def dealt_hands(record: DealRecord, result: Replay | None) -> tuple[int, ...] | None:
