@@ -100,14 +100,16 @@ def query(
             with opened(output) as fh:
                 text = io.TextIOWrapper(fh, encoding="utf-8", newline="\n",
                                         write_through=True)
-                writer = TableWriter(kind, cols, text)
-                for summary in reading.summaries():
-                    if matcher(summary):
-                        matched += 1
-                        writer.row(summary)
-                writer.close()
-                text.flush()
-                text.detach()
+                try:
+                    writer = TableWriter(kind, cols, text)
+                    for summary in reading.summaries():
+                        if matcher(summary):
+                            matched += 1
+                            writer.row(summary)
+                    writer.close()
+                finally:
+                    text.flush()
+                    text.detach()  # the stream stays open for whoever owns it
         else:
             def records() -> Iterator[DealRecord]:
                 nonlocal matched
