@@ -114,7 +114,7 @@ class Reading:
     def stopped(self) -> None:
         """End a command stopped by ``--strict``."""
         echo_err("tarot: stopped at the first deal that could not be read (--strict);"
-                 " nothing was written")
+                 " no output file was written")
         raise typer.Exit(EXIT_FAULTS)
 
 
