@@ -119,3 +119,39 @@ def test_reading_nothing_does_not_pass(command: str, tmp_path: Path) -> None:
     ran = invoke(command, str(empty), *_args(command, tmp_path))
     assert ran.code == 1, ran
     assert "no deal was read" in ran.err
+
+
+def _running(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+def test_no_worker_outlives_the_command(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "workers-marker.jsonl", generated(40, seed=5) * 40)
+    proc = subprocess.Popen([str(TAROT), "stats", str(path), "-j", "2"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while len(_running(str(path))) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the command and its two workers
+        if proc.poll() is not None:
+            pytest.skip("the command ended before it could be stopped")
+        proc.send_signal(signal.SIGTERM)  # no handler can run: only the parent ends
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while _running(str(path)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _running(str(path)) == []
+    finally:
+        for pid in _running(str(path)):
+            os.kill(pid, signal.SIGKILL)

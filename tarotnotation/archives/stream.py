@@ -19,6 +19,10 @@ no facts (``status`` is None).
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -147,6 +151,31 @@ def _read(part: Part, options: Options) -> list[ArchiveDeal]:
     return out
 
 
+def _watch_parent(parent: int) -> None:
+    """In each worker: end it when the process that started it ends, whatever ended that
+    one (a signal it could not catch included), so that no worker outlives the command.
+    On Linux the kernel sends the signal (``PR_SET_PDEATHSIG``); elsewhere a thread
+    looks for a new parent twice a second."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # it ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
+
+
+def _orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None = None
          ) -> Iterator[ArchiveDeal]:
     """Every deal of every file, in order (see the module doc); ``jobs`` processes."""
@@ -158,7 +187,8 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
                 yield from _read(part, options)
         return
     workers = min(jobs, os.cpu_count() or 1)
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent,
+                               initargs=(os.getpid(),))
     pending: deque[Future[list[ArchiveDeal]]] = deque()
     try:
         for f in files:
