@@ -88,7 +88,10 @@ def query(
             fail(f"--fields: {err}")
     elif fields is not None and not count:
         fail(f"--fields makes a table: give --format {' or '.join(TABLE_FORMATS)}")
-    reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
+    # A query of tags, players and files alone reads the records without replaying them.
+    replay = matcher.needs_replay or any(c.needs_replay for c in cols or ())
+    reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict,
+                      replay=replay)
     reading.refuse_overwrite(output)
     matched = 0
     try:

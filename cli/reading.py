@@ -71,7 +71,8 @@ class Reading:
                        replay=self.replay, records=records)  # type: ignore[arg-type]
 
     def deals(self, records: object = False) -> Iterator[ArchiveDeal]:
-        """Every deal that could be read, in order (see the class doc)."""
+        """Every deal that could be read, in order (see the class doc); ``records``: the
+        records of all (True), none (False), or those a predicate picks."""
         for deal in scan(self.files, jobs=self.jobs, options=self.options(records)):
             if deal.summary is None:
                 self.unreadable += 1

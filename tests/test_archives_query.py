@@ -264,3 +264,19 @@ def test_scan_without_replay_reads_cards_and_tags_only() -> None:
     assert deal.summary.contract is None
     assert deal.summary.tag("Site") == "Lyon"
     assert len(deal.summary.play) == 72
+
+
+def test_a_query_of_tags_alone_reads_without_replaying(archive: Path,
+                                                       tmp_path: Path) -> None:
+    expr = 'Event ~ "soirée 1" and player = "Alice" and dealer = S'
+    assert not compile_query(expr).needs_replay
+    replayed = f"({expr}) and errors >= 0"  # the same deals, through the replay
+    assert compile_query(replayed).needs_replay
+    for args in (["--count"], ["-f", "jsonl"], ["--fields", "Date,Deal,names,line"]):
+        fast = invoke("query", str(archive), "-w", expr, *args)
+        slow = invoke("query", str(archive), "-w", replayed, *args)
+        assert fast.code == slow.code == 0
+        assert fast.out == slow.out
+        assert fast.out.strip() not in ("", "0")
+    two = invoke("query", str(archive), "-w", expr, "-f", "jsonl", "-j", "2")
+    assert two.out == invoke("query", str(archive), "-w", expr, "-f", "jsonl").out

@@ -202,6 +202,10 @@ FIELDS: Final[dict[str, Field]] = dict([
        per_player=True),
 ])
 
+#: The fields known from the record alone, without a replay (tags too).
+READ_FIELDS: Final = frozenset({"players", "dealer", "names", "file", "deal", "ruleset",
+                                "tricks", "player"})
+
 _CONTRACT_WORDS: Final = {c.keyword: c for c in Contract} | {"petite": Contract.PRISE}
 _CAMP_WORDS: Final = {"taker": Camp.TAKER, "attack": Camp.TAKER, "defence": Camp.DEFENCE,
                       "defense": Camp.DEFENCE}
@@ -240,6 +244,19 @@ class Query:
         """The fields and tags it names, in the order written."""
         self.per_player = per_player
         """True when it names ``player`` (or a field of the player)."""
+
+    @property
+    def needs_replay(self) -> bool:
+        """True when it names a field that only the replay knows (the contract, the
+        score, the diagnostics...): tags, players, names, seats and files are read from
+        the record alone, much faster.
+
+        >>> compile_query('Event ~ "Lyon" and players = 4').needs_replay
+        False
+        >>> compile_query('Event ~ "Lyon" and made').needs_replay
+        True
+        """
+        return any(not (name[:1].isupper() or name in READ_FIELDS) for name in self.fields)
 
     def __call__(self, summary: DealSummary) -> bool:
         return self._fn(summary, -1) is True

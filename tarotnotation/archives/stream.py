@@ -128,8 +128,9 @@ def _plain(obj: dict[str, Any]) -> DealRecord | dict[str, Any] | None:
 
 def _fast(options: Options) -> Callable[[dict[str, Any]], DealRecord | dict[str, Any] | None]:
     """The fast path for a scan: the data itself, for a summary without facts
-    (``replay=False``, no records kept); the record otherwise, replayed for its facts."""
-    if not options.replay and options.records is False:
+    (``replay=False``, no record kept for every deal); the record otherwise, replayed
+    for its facts."""
+    if not options.replay and options.records is not True:
         return _plain
     return _record
 
@@ -142,8 +143,11 @@ def _read(part: Part, options: Options) -> list[ArchiveDeal]:
         if not isinstance(item, ReadDeal):
             index, line, value = item
             if isinstance(value, dict):
-                out.append(ArchiveDeal(file, index, summarize_json(
-                    value, file=file, index=index, line=line)))
+                summary = summarize_json(value, file=file, index=index, line=line)
+                keep = options.records
+                record = (json_format.from_dict(value)
+                          if callable(keep) and keep(summary) else None)
+                out.append(ArchiveDeal(file, index, summary, (), record))
                 continue
             assert isinstance(value, DealRecord)
             item = ReadDeal(index, value, line=line)

@@ -21,7 +21,7 @@ from typing import IO, Any, Final
 
 import orjson
 
-from .query import FIELDS
+from .query import FIELDS, READ_FIELDS
 from .safety import for_csv, for_terminal, ljust, width
 from .summary import DealSummary
 
@@ -41,6 +41,12 @@ class Column:
 
     name: str
     get: Callable[[DealSummary], Cell]
+
+    @property
+    def needs_replay(self) -> bool:
+        """True when only the replay knows the cell (see :attr:`.Query.needs_replay`)."""
+        return not (self.name[:1].isupper() or self.name in READ_FIELDS
+                    or self.name in ("line", "names"))
 
 
 def _points(s: DealSummary) -> Cell:
