@@ -316,7 +316,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         lineno += 1
         at = offset
         offset += len(raw)
-        line = raw.strip()
+        line = _content(raw)
         if not line:
             continue
         index += 1
@@ -332,6 +332,13 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         for item in json_format._read_lines(io.BytesIO(raw), path, index=index - 1,
                                             lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+
+
+def _content(raw: bytes) -> bytes:
+    """What a JSON Lines line holds, as the reader sees it: blanks around it and a
+    byte-order mark before it (where files were concatenated) are not a deal."""
+    line = raw.strip()
+    return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
 def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
@@ -385,9 +392,7 @@ def _chunks_of(path: str) -> Iterator[_Chunk]:
                         if not more or more.endswith(b"\n"):
                             break
             lines = tuple(io.BytesIO(block).readlines())
-            deals = len(lines) - list(map(bytes.strip, lines)).count(b"")
-            if first and lines[0].strip() and not lines[0].removeprefix(b"\xef\xbb\xbf").strip():
-                deals -= 1  # a byte-order mark alone on the file's first line
+            deals = sum(1 for raw in lines if _content(raw))
             yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
@@ -498,7 +503,7 @@ def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = N
         lineno += 1
         at = offset
         offset += len(raw)
-        line = raw.strip()
+        line = _content(raw)
         if not line:
             continue
         index += 1

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import orjson
+import pytest
 from archive_builders import generated, write_jsonl
 
 from tarotnotation.archives.stream import Options, scan
@@ -65,3 +66,35 @@ def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:
     one = list(scan([path], options=Options(replay=False)))
     two = list(scan([path], jobs=2, options=Options(replay=False)))
     assert [(d.index, d.summary) for d in two] == [(d.index, d.summary) for d in one]
+
+
+def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # Files concatenated leave a byte-order mark alone on a line: the reader skips it,
+    # and so must the chunks of JSON Lines (validate's quick path, -j N, the archive
+    # tools), or every later deal is numbered one too far.
+    from tarotnotation import archive
+
+    lines = write_jsonl(tmp_path / "x.jsonl", generated(12, seed=3)).read_bytes().splitlines(
+        keepends=True)
+    bom = b"\xef\xbb\xbf"
+    data = bom + b"\n" + b"".join(lines[:4]) + bom + b"\n" + b"".join(lines[4:9]) + bom + (
+        b"  \n") + b"".join(lines[9:]) + b'{"players": 9}\n'
+    path = tmp_path / "cat.jsonl"
+    path.write_bytes(data)
+    monkeypatch.setattr(archive, "CHUNK_BYTES", 4096)  # several chunks
+    assert len(list(archive.parts_of(path))) > 3
+
+    def where(checked: list[archive.CheckedDeal]) -> list[tuple[int, list[object]]]:
+        return [(c.index, [(d.location.deal, d.location.line) for d in c.diagnostics])
+                for c in checked]
+
+    serial = where(list(archive.check_paths([path], keep=True)))
+    assert [i for i, _ in serial] == list(range(1, 14))
+    assert serial[-1][1] == [(13, 16)]  # 3 lines of marks, 12 deals, then the 16th
+    assert where(list(archive.check_paths([path], keep=False))) == serial
+    assert where(list(archive.check_paths([path], keep=False, jobs=2))) == serial
+    scanned = list(scan([path], options=Options(replay=False)))
+    assert [(d.index, [(x.location.deal, x.location.line) for x in d.diagnostics])
+            for d in scanned] == serial
