@@ -10,13 +10,12 @@ import typer
 
 from tarotnotation.archives.dedupe import DEFAULT_LIMIT, Dedupe
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.archives.stream import scan
 from tarotnotation.records import DealRecord
 
-from .common import EXIT_FAULTS, EXIT_OK, diagnostic_lines, echo_err, fail
+from .common import EXIT_FAULTS, EXIT_OK, echo_err, fail
 from .options import OutOpt, PathsArg, ToOpt
 from .output import opened, output_format, write_records
-from .reading import JobsOpt, Reading, StrictOpt
+from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
 
 EPILOG = """\
 Examples:
@@ -66,7 +65,6 @@ def dedupe(
     reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
     reading.refuse_overwrite(output)
     judge = Dedupe(by.value, limit=memory << 20)
-    stopped = False
 
     def say(line: str) -> None:
         if output is None:
@@ -75,20 +73,9 @@ def dedupe(
             echo_err(for_terminal(line))
 
     def kept() -> Iterator[DealRecord]:
-        nonlocal stopped
-        options = reading.options(records=output is not None)
-        for deal in scan(reading.files, jobs=reading.jobs, options=options):
-            if deal.summary is None:
-                reading.unreadable += 1
-                judge.met(deal.file, deal.index)
-                for d in deal.diagnostics:
-                    for line in diagnostic_lines(d, reading.color):
-                        echo_err(line)
-                if strict:
-                    stopped = True
-                    raise _StopError
-                continue
-            reading.read += 1
+        for deal in reading.deals(records=output is not None,
+                                  skipped=lambda d: judge.met(d.file, d.index)):
+            assert deal.summary is not None
             duplicate = judge.judge(deal.summary)
             if duplicate is not None:
                 say(f"{duplicate.where}: the same {'deal' if by is By.DEAL else 'deal and play'}"
@@ -97,6 +84,7 @@ def dedupe(
             if deal.record is not None:
                 yield deal.record
 
+    written = 0
     try:
         if output is None:
             for _ in kept():
@@ -105,7 +93,7 @@ def dedupe(
             assert fmt is not None
             with opened(output) as fh:
                 written = write_records(kept(), fmt, fh)
-    except _StopError:
+    except StrictStopError:
         judge.close()
         reading.stopped()
     except ValueError as err:
@@ -124,7 +112,3 @@ def dedupe(
     if reading.unreadable or reading.broken or not reading.read:
         reading.finish()
     raise typer.Exit(EXIT_FAULTS if judge.duplicates and output is None else EXIT_OK)
-
-
-class _StopError(Exception):
-    """--strict: a deal could not be read."""

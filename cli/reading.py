@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated
 
 import typer
@@ -70,12 +70,16 @@ class Reading:
         return Options(ruleset=self.forced, default_ruleset=self.default,
                        replay=self.replay, records=records)  # type: ignore[arg-type]
 
-    def deals(self, records: object = False) -> Iterator[ArchiveDeal]:
+    def deals(self, records: object = False,
+              skipped: Callable[[ArchiveDeal], None] | None = None) -> Iterator[ArchiveDeal]:
         """Every deal that could be read, in order (see the class doc); ``records``: the
-        records of all (True), none (False), or those a predicate picks."""
+        records of all (True), none (False), or those a predicate picks; ``skipped`` is
+        told of each deal that could not be read."""
         for deal in scan(self.files, jobs=self.jobs, options=self.options(records)):
             if deal.summary is None:
                 self.unreadable += 1
+                if skipped is not None:
+                    skipped(deal)
                 for d in deal.diagnostics:
                     for line in diagnostic_lines(d, self.color):
                         echo_err(line)

@@ -124,7 +124,7 @@ def record_key(tags: list[str], reverse: bool = False) -> Callable[[DealRecord],
 
 
 #: Records held in memory at once while sorting (then a run is written to disk).
-RUN: Final = 5000
+RUN: Final = 2000
 
 
 def sorted_records(records: Iterable[DealRecord], key: Callable[[DealRecord], Any], *,
