@@ -85,7 +85,9 @@ def test_interrupted_is_130_and_leaves_no_temporary_file(tmp_path: Path) -> None
     proc = subprocess.Popen([str(TAROT), "sort", str(path), "--by", "Date", "-o",
                              str(out / "sorted.jsonl")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(2.0)
+    deadline = time.monotonic() + 60
+    while not os.listdir(out) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # until the output is being written (its temporary file)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     if proc.returncode == 0:
