@@ -69,8 +69,9 @@ def query(
 ) -> None:
     """The deals that match an expression, streamed, in any format.
 
-    Every deal is read and replayed under its rules, and kept when the
-    expression is true of it. Matching deals are written as records
+    Every deal is read and replayed under its rules (a query of tags,
+    names and files alone only reads), and kept when the expression is
+    true of it. Matching deals are written as records
     (tarot, json, jsonl, tarotclub) or as a table of chosen fields
     (table, table-csv, table-jsonl); --count prints only their number.
     """
