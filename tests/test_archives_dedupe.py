@@ -142,3 +142,21 @@ def test_dedupe_in_parallel(tmp_path: Path, jobs: str) -> None:
     ran = invoke("dedupe", str(path), "-j", jobs)
     assert ran.out.splitlines() == [f"{path}, deal {21 + i}: the same deal as {path}, deal"
                                     f" {6 + i}" for i in range(3)]
+
+
+def test_the_table_holds_16_bytes_a_deal_even_while_it_grows() -> None:
+    import tracemalloc
+
+    keys = [_fp(i) for i in range(20_000)]
+    seen = Seen()
+    tracemalloc.start()
+    try:
+        for ordinal, key in enumerate(keys, 1):
+            seen.first(key, ordinal)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    table = len(seen.table)
+    assert table == 16 << 15  # 20,000 deals, at most three quarters full: 2**15 slots
+    # At its peak, growing from 2**14 to 2**15 slots, both tables are held, no more.
+    assert peak < table * 1.5 + (1 << 20), (peak, table)

@@ -25,6 +25,7 @@ import os
 import sqlite3
 import tempfile
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -87,28 +88,26 @@ class Seen:
                 self._grow()
         return None
 
-    def _entries(self) -> list[tuple[bytes, int]]:
+    def _entries(self) -> Iterator[tuple[bytes, int]]:
+        """The fingerprints and first deals in the table, one at a time (a list of them
+        would take ten times the table)."""
         table = self.table
-        out = []
         for at in range(0, len(table), _SLOT):
             found = int.from_bytes(table[at + _KEY:at + _SLOT], "little")
             if found:
-                out.append((bytes(table[at:at + _KEY]), found))
-        return out
+                yield bytes(table[at:at + _KEY]), found
 
     def _grow(self) -> None:
-        entries = self._entries()
+        old = self._entries()
         self.bits += 1
-        self.table = bytearray(_SLOT << self.bits)
-        self.count = 0
+        new = bytearray(_SLOT << self.bits)
         mask = (1 << self.bits) - 1
-        table = self.table
-        for key, ordinal in entries:
+        for key, ordinal in old:  # reads the old table while the new one fills
             i = int.from_bytes(key[:8], "little") & mask
-            while int.from_bytes(table[i * _SLOT + _KEY:(i + 1) * _SLOT], "little"):
+            while int.from_bytes(new[i * _SLOT + _KEY:(i + 1) * _SLOT], "little"):
                 i = (i + 1) & mask
-            table[i * _SLOT:(i + 1) * _SLOT] = key + ordinal.to_bytes(4, "little")
-            self.count += 1
+            new[i * _SLOT:(i + 1) * _SLOT] = key + ordinal.to_bytes(4, "little")
+        self.table = new
 
     def _to_disk(self) -> None:
         fd, self.path = tempfile.mkstemp(prefix="tarot-dedupe-", suffix=".sqlite",
