@@ -326,31 +326,40 @@ def _run_tool(tool: str, jobs: int, path: Path, n: int) -> dict[str, Any]:
             "command": " ".join(["tarot", *words, "-j", str(jobs), path.name])}
 
 
-def _distinct_archive(folder: Path, n: int, total: int) -> Path:
-    """A JSON Lines archive of ``total`` different deals for dedupe: the generated ones,
-    then again with the cards renamed by a random permutation each round (readable
-    records, not legal ones: dedupe reads, it does not replay)."""
+def _distinct_archive(folder: Path, n: int, total: int, seed: int) -> Path:
+    """A JSON Lines archive of ``total`` different legal deals, for dedupe: the generated
+    ones, then the same with their plain suits renamed (each of the 24 orders of the four
+    suits gives other deals, as legal, scoring the same), then more deals generated with
+    the next seeds, renamed again, until there are enough. Written line by line."""
     import orjson
+
+    from tarotnotation.formats import json as tjson
 
     big = folder / f"distinct-{total}.jsonl"
     if big.exists():
         return big
-    rng = random.Random(total)
+    orders = list(itertools.permutations("SHDC"))
+    written = 0
     with (folder / "distinct.tmp").open("wb") as out:
-        for start in range(0, total, n):
-            codes = list(_CODES)
-            if start:
-                rng.shuffle(codes)
-            rename = dict(zip(_CODES, codes, strict=True))
+        for base in itertools.count():
+            source = folder / "deals.jsonl" if base == 0 else folder / f"deals-{base}.jsonl"
+            if not source.exists():
+                with (folder / "base.tmp").open("wb") as made:
+                    for record in _deals(n, seed + base):
+                        made.write(tjson.dumps(record) + b"\n")
+                (folder / "base.tmp").replace(source)
+            for order in orders:
+                rename = {code: code[:-1] + order["SHDC".index(code[-1])]
+                          if code[-1] in "SHDC" and not code.startswith("T") else code
+                          for code in _CODES}
 
-            def cards(value: Any, rename: dict[str, str] = rename) -> Any:
-                return [rename[c] for c in value] if isinstance(value, list) else value
+                def cards(value: Any, rename: dict[str, str] = rename) -> Any:
+                    return [rename[c] for c in value] if isinstance(value, list) else value
 
-            with (folder / "deals.jsonl").open("rb") as fh:
-                for line in itertools.islice(fh, min(n, total - start)):
-                    deal = orjson.loads(line)
-                    if start:
-                        deal["hands"] = {s: cards(h) for s, h in deal.get("hands", {}).items()}
+                with source.open("rb") as fh:
+                    for line in fh:
+                        deal = orjson.loads(line)
+                        deal["hands"] = {s: cards(h) for s, h in deal["hands"].items()}
                         deal["chien"] = cards(deal.get("chien"))
                         ecart = deal.get("ecart") or {}
                         for key in ("cards", "shown"):
@@ -362,7 +371,14 @@ def _distinct_archive(folder: Path, n: int, total: int) -> Path:
                         for trick in deal.get("play", []):
                             for played in trick["cards"]:
                                 played["card"] = rename[played["card"]]
-                    out.write(orjson.dumps(deal) + b"\n")
+                        out.write(orjson.dumps(deal) + b"\n")
+                        written += 1
+                        if written == total:
+                            break
+                if written == total:
+                    break
+            if written == total:
+                break
     (folder / "distinct.tmp").replace(big)
     return big
 
@@ -497,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             row["rate"] = row["count"] / row["seconds"]
             rows[name] = row
-        distinct = _distinct_archive(folder, n, args.memory)
+        distinct = _distinct_archive(folder, n, args.memory, args.seed)
         for tool, jobs in (("query", 1), ("stats", 1), ("dedupe", 1), ("query", 2)):
             name = f"memory-{tool}-j{jobs}"
             print(f"  {name} ({args.memory:,} deals) ...", file=sys.stderr, flush=True)
