@@ -537,7 +537,7 @@ def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = N
             head += 1
         start = min(head + 1, len(lines))
         data = b"".join(lines[:start])
-        yield from json_format._read_stream(io.BytesIO(data), path)
+        yield from json_format.read_stream(io.BytesIO(data), path)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
     for raw in lines[start:]:
@@ -557,5 +557,5 @@ def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = N
             if value is not None:
                 yield index, lineno, value
                 continue
-        yield from json_format._read_lines(io.BytesIO(raw), path, index=index - 1,
-                                           lineno=lineno - 1, offset=at)
+        yield from json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+                                          lineno=lineno - 1, offset=at)
