@@ -136,6 +136,8 @@ def query(
 
 
 def _format(fmt: str | None, output: str | None, fields: str | None) -> str:
+    """The output format: ``--format``; else a table with ``--fields`` (CSV when OUT ends
+    in .csv); else from OUT's name (a .csv is the score-sheet format, a row per deal)."""
     if fmt is not None:
         kind = fmt.strip().lower()
         if kind not in FORMATS:
@@ -146,6 +148,4 @@ def _format(fmt: str | None, output: str | None, fields: str | None) -> str:
         if output not in (None, "-") and str(output).lower().endswith(".csv"):
             return "table-csv"
         return "table"
-    if output not in (None, "-") and str(output).lower().endswith(".csv"):
-        return "table-csv"
     return output_format(None, output)

@@ -35,7 +35,8 @@ at the end, all of them or none; a file already there is replaced only
 with --force, and never one of the inputs.
 """
 
-_SUFFIX = {"tarot": ".tarot", "json": ".json", "jsonl": ".jsonl", "tarotclub": ".json"}
+_SUFFIX = {"tarot": ".tarot", "json": ".json", "jsonl": ".jsonl", "tarotclub": ".json",
+           "csv": ".csv"}
 
 
 def split(
@@ -55,7 +56,7 @@ def split(
     """Split archives into one file per deal or per tag value."""
     fmt = (to or "tarot").strip().lower()
     if fmt not in _SUFFIX:
-        fail(f"--to {to}: unknown format: expected tarot, json, jsonl or tarotclub")
+        fail(f"--to {to}: unknown format: expected tarot, json, jsonl, tarotclub or csv")
     tags = [t.strip() for t in by.split(",") if t.strip()]
     per_deal = tags == ["deal"]
     if not tags or ("deal" in tags and not per_deal):

@@ -280,3 +280,16 @@ def test_a_query_of_tags_alone_reads_without_replaying(archive: Path,
         assert fast.out.strip() not in ("", "0")
     two = invoke("query", str(archive), "-w", expr, "-f", "jsonl", "-j", "2")
     assert two.out == invoke("query", str(archive), "-w", expr, "-f", "jsonl").out
+
+
+def test_a_csv_output_is_a_score_sheet_unless_fields_make_a_table(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.csv"
+    ran = invoke("query", rel(EXAMPLES / "score-sheet.tarot"), "-w", "made", "-o", str(sheet))
+    assert ran.code == 0, ran
+    made = [d for d in scan([EXAMPLES / "score-sheet.tarot"]) if d.summary and d.summary.made]
+    assert len(list(scan([sheet]))) == len(made)
+    table = tmp_path / "table.csv"
+    ran = invoke("query", rel(EXAMPLES / "score-sheet.tarot"), "-w", "made", "--fields",
+                 "contract,margin", "-o", str(table))
+    assert ran.code == 0, ran
+    assert table.read_text(encoding="utf-8").splitlines()[0] == "contract,margin"
