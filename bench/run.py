@@ -15,6 +15,8 @@ that the peak RSS is that stage's own), on one core:
 - writing each format (the records are loaded first, outside the timing);
 - ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive (process
   start-up included; RSS is the largest single process);
+- the archive tools end to end on the ``.jsonl`` archive: ``tarot query --count``
+  (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
   parsed and played on a board), the reference that makes the figures comparable from one
   machine to another.
@@ -27,7 +29,9 @@ beside it. It prints one table and writes it as JSON (``--json``, default
 ``--profile STAGE`` runs one stage in this process under pyinstrument instead (e.g.
 ``--profile validate-jsonl``), to see where the time goes. ``--memory DEALS`` adds
 ``tarot validate -j 1`` and ``-j 2`` on a JSON Lines archive of that many deals (the
-generated ones repeated), to see that the peak RSS does not grow with the archive.
+generated ones repeated), to see that the peak RSS does not grow with the archive, and
+``tarot query``, ``stats`` and ``dedupe`` on it (dedupe on as many *different* deals: the
+generated ones with their cards renamed, a permutation a round).
 """
 
 from __future__ import annotations
@@ -62,6 +66,10 @@ STAGES = (
     "write-jsonl",
     "cli-j1",
     "cli-j2",
+    "query-j1",
+    "stats-j1",
+    "dedupe-j1",
+    "query-j2",
     "pgn-read",
 )
 LABELS = {
@@ -75,6 +83,10 @@ LABELS = {
     "write-jsonl": "write .jsonl",
     "cli-j1": "tarot validate -j 1 (.jsonl, end to end)",
     "cli-j2": "tarot validate -j 2 (.jsonl, end to end)",
+    "query-j1": "tarot query --count -j 1 (.jsonl)",
+    "stats-j1": "tarot stats -j 1 (.jsonl)",
+    "dedupe-j1": "tarot dedupe -j 1 (.jsonl)",
+    "query-j2": "tarot query --count -j 2 (.jsonl)",
     "pgn-read": "python-chess: read PGN (~80 plies)",
 }
 
@@ -285,9 +297,107 @@ def _run_cli(jobs: int, path: Path, n: int) -> dict[str, Any]:
             "peak_rss_mb": usage.ru_maxrss / 1024, "command": " ".join(cmd[-5:])}
 
 
+#: The archive tools' stages: the command's words (before the file), and what its output
+#: must hold (a number of deals) for the run to count.
+TOOLS = {
+    "query": (["query", "--where", "contract >= garde and not made", "--count"], None),
+    "stats": (["stats", "--format", "json"], '"deals": {n}'),
+    "dedupe": (["dedupe"], "of {n:,} deals"),
+}
+
+
+def _run_tool(tool: str, jobs: int, path: Path, n: int) -> dict[str, Any]:
+    """``tarot TOOL -j JOBS PATH`` end to end (start-up included): time, CPU, peak RSS."""
+    words, expect = TOOLS[tool]
+    base = _tarot_command()[:-1]
+    cmd = [*base, *words, "-j", str(jobs), str(path)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    out = (proc.stdout.read() if proc.stdout else b"").decode()
+    err = (proc.stderr.read() if proc.stderr else b"").decode()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1 if tool == "dedupe" else 0) or (
+            expect is not None and expect.format(n=n) not in out + err):
+        raise StageError(f"{' '.join(cmd)} failed ({code}):\n{out[-2000:]}\n{err[-2000:]}")
+    return {"count": n, "seconds": elapsed, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "peak_rss_mb": usage.ru_maxrss / 1024,
+            "command": " ".join(["tarot", *words, "-j", str(jobs), path.name])}
+
+
+def _distinct_archive(folder: Path, n: int, total: int, seed: int) -> Path:
+    """A JSON Lines archive of ``total`` different legal deals, for dedupe: the generated
+    ones, then the same with their plain suits renamed (each of the 24 orders of the four
+    suits gives other deals, as legal, scoring the same), then more deals generated with
+    the next seeds, renamed again, until there are enough. Written line by line."""
+    import orjson
+
+    from tarotnotation.formats import json as tjson
+
+    big = folder / f"distinct-{total}.jsonl"
+    if big.exists():
+        return big
+    orders = list(itertools.permutations("SHDC"))
+    written = 0
+    with (folder / "distinct.tmp").open("wb") as out:
+        for base in itertools.count():
+            source = folder / "deals.jsonl" if base == 0 else folder / f"deals-{base}.jsonl"
+            if not source.exists():
+                with (folder / "base.tmp").open("wb") as made:
+                    for record in _deals(n, seed + base):
+                        made.write(tjson.dumps(record) + b"\n")
+                (folder / "base.tmp").replace(source)
+            for order in orders:
+                rename = {code: code[:-1] + order["SHDC".index(code[-1])]
+                          if code[-1] in "SHDC" and not code.startswith("T") else code
+                          for code in _CODES}
+
+                def cards(value: Any, rename: dict[str, str] = rename) -> Any:
+                    return [rename[c] for c in value] if isinstance(value, list) else value
+
+                with source.open("rb") as fh:
+                    for line in fh:
+                        deal = orjson.loads(line)
+                        deal["hands"] = {s: cards(h) for s, h in deal["hands"].items()}
+                        deal["chien"] = cards(deal.get("chien"))
+                        ecart = deal.get("ecart") or {}
+                        for key in ("cards", "shown"):
+                            if key in ecart:
+                                ecart[key] = cards(ecart[key])
+                        for decl in deal.get("declarations", []):
+                            if "cards" in decl:
+                                decl["cards"] = cards(decl["cards"])
+                        for trick in deal.get("play", []):
+                            for played in trick["cards"]:
+                                played["card"] = rename[played["card"]]
+                        out.write(orjson.dumps(deal) + b"\n")
+                        written += 1
+                        if written == total:
+                            break
+                if written == total:
+                    break
+            if written == total:
+                break
+    (folder / "distinct.tmp").replace(big)
+    return big
+
+
+def _card_codes() -> list[str]:
+    from tarotnotation.cards import Card
+
+    return [c.code for c in Card]
+
+
+_CODES = _card_codes()
+
+
 def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
     if name in ("cli-j1", "cli-j2"):
         return _run_cli(int(name[-1]), folder / "deals.jsonl", n)
+    tool, _, jobs = name.partition("-j")
+    if tool in TOOLS:
+        return _run_tool(tool, int(jobs), folder / "deals.jsonl", n)
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--measure", name, "--dir", str(folder)],
         capture_output=True, text=True, check=False)
@@ -405,6 +515,19 @@ def main(argv: list[str] | None = None) -> int:
             LABELS[name] = f"tarot validate -j {jobs}, {args.memory:,} deals"
             try:
                 row = _run_cli(jobs, big, args.memory)
+            except StageError as err:
+                rows[name] = {"error": str(err).splitlines()[0]}
+                continue
+            row["rate"] = row["count"] / row["seconds"]
+            rows[name] = row
+        distinct = _distinct_archive(folder, n, args.memory, args.seed)
+        for tool, jobs in (("query", 1), ("stats", 1), ("dedupe", 1), ("query", 2)):
+            name = f"memory-{tool}-j{jobs}"
+            print(f"  {name} ({args.memory:,} deals) ...", file=sys.stderr, flush=True)
+            LABELS[name] = f"tarot {tool} -j {jobs}, {args.memory:,} deals"
+            try:
+                row = _run_tool(tool, jobs, distinct if tool == "dedupe" else big,
+                                args.memory)
             except StageError as err:
                 rows[name] = {"error": str(err).splitlines()[0]}
                 continue

@@ -20,14 +20,20 @@ from . import (
     card,
     codes,
     convert,
+    dedupe,
     fmt,
     legal,
     new,
+    query,
     replay,
     rules,
     schema,
     score,
     solve,
+    sort,
+    split,
+    standings,
+    stats,
     validate,
 )
 from .common import command
@@ -75,6 +81,12 @@ COMMANDS = (
     ("rules", rules, rules.rules, False),
     ("codes", codes, codes.codes, False),
     ("card", card, card.card, True),
+    ("query", query, query.query, True),
+    ("stats", stats, stats.stats, True),
+    ("standings", standings, standings.standings, True),
+    ("dedupe", dedupe, dedupe.dedupe, True),
+    ("split", split, split.split, True),
+    ("sort", sort, sort.sort, True),
 )
 
 for _name, _module, _fn, _needs_args in COMMANDS:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from tarotnotation.archive import STDIN, format_name, format_of, read_path
+from tarotnotation.archive import STDIN, expand_paths, format_name, format_of, read_path
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -17,6 +17,7 @@ from .common import (
     diagnostic_lines,
     echo_err,
     existing_file,
+    expand_arguments,
     fail,
     use_color,
 )
@@ -38,15 +39,19 @@ Examples:
 
   tarot convert old.tarot -o old.jsonl --skip-unreadable
 
+  tarot convert club/*.tarot online.jsonl -o all.jsonl
+
+Several inputs are merged into one output, in the order named.
+
 The input's format is recognised from its content. What the output
 format cannot hold (e.g. comments in a TarotClub log) is named in a
 warning.
 """
 
 def convert(
-    source: Annotated[str, typer.Argument(metavar="IN",
-                                          help="A record file of any format, or - for"
-                                          " standard input.")],
+    sources: Annotated[list[str], typer.Argument(
+        metavar="IN...", help="Record files of any format (folders, globs), or - for"
+        " standard input; several are merged in order.")],
     output: OutOpt = None,
     to: ToOpt = None,
     skip_unreadable: Annotated[bool, typer.Option(
@@ -65,16 +70,19 @@ def convert(
     """
     fmt = output_format(to, output)
     use_columns(columns)
-    if source != STDIN:
-        existing_file(source)
-        if verbose:
-            echo_err(f"{source}: read as {format_name(format_of(source))}")
+    files = [str(p) for p in expand_paths(expand_arguments(sources))]
+    for source in files:
+        if source != STDIN:
+            existing_file(source)
+            if verbose:
+                echo_err(f"{source}: read as {format_name(format_of(source))}")
+    source = ", ".join(files)
     color = use_color(sys.stderr)
     unreadable = 0
 
     def records() -> Iterator[DealRecord]:
         nonlocal unreadable
-        for item in read_path(source):
+        for item in (item for f in files for item in read_path(f)):
             for d in item.diagnostics:
                 for line in diagnostic_lines(d, color):
                     echo_err(line)

@@ -31,11 +31,11 @@ import io
 import os
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
@@ -51,10 +51,13 @@ __all__ = [
     "STDIN",
     "SUFFIXES",
     "CheckedDeal",
+    "Part",
     "check_paths",
     "expand_paths",
     "format_name",
     "format_of",
+    "parts_of",
+    "read_part",
     "read_path",
     "read_stream",
 ]
@@ -348,7 +351,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         lineno += 1
         at = offset
         offset += len(raw)
-        line = raw.strip()
+        line = _content(raw)
         if not line:
             continue
         index += 1
@@ -365,6 +368,13 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                             lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+
+
+def _content(raw: bytes) -> bytes:
+    """What a JSON Lines line holds, as the reader sees it: blanks around it and a
+    byte-order mark before it (where files were concatenated) are not a deal."""
+    line = raw.strip()
+    return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
 def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
@@ -418,9 +428,7 @@ def _chunks_of(path: str) -> Iterator[_Chunk]:
                         if not more or more.endswith(b"\n"):
                             break
             lines = tuple(io.BytesIO(block).readlines())
-            deals = len(lines) - list(map(bytes.strip, lines)).count(b"")
-            if first and lines[0].strip() and not lines[0].removeprefix(b"\xef\xbb\xbf").strip():
-                deals -= 1  # a byte-order mark alone on the file's first line
+            deals = sum(1 for raw in lines if _content(raw))
             yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
@@ -495,3 +503,78 @@ def _check_paths(paths: Iterable[str | Path], jobs: int, ruleset: str | None,
                     yield from _unpack(pending.popleft().result())
         while pending:
             yield from _unpack(pending.popleft().result())
+
+
+# --- the parts of an archive, for tools that read deals in parallel -------------------------
+
+Part = str | _Chunk
+"""What a worker reads on its own: a whole file (its path), or a chunk of whole lines of a
+JSON Lines file (a picklable value that knows where its lines start in the file)."""
+
+_T = TypeVar("_T")
+
+
+def parts_of(path: str | Path) -> Iterator[Part]:
+    """The parts of one file, in order: the chunks of a JSON Lines file (about
+    :data:`CHUNK_BYTES` each, as ``check_paths`` shares them among its workers), or the
+    file whole. Standard input is one part, read in this process.
+
+    >>> list(parts_of("examples/prise.tarot"))
+    ['examples/prise.tarot']
+    """
+    name = str(path)
+    chunks = None if name == STDIN else _json_lines_chunks(name)
+    return chunks if chunks is not None else iter((name,))
+
+
+def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = None
+              ) -> Iterator[ReadDeal | tuple[int, int, _T]]:
+    """Every deal of a part, as :func:`read_path` reads them (numbers, lines and offsets
+    count from the file's start).
+
+    ``fast``, when given, is offered each JSON Lines record after the file's first as a
+    parsed ``dict``: when it returns a value, ``(index, line, value)`` stands for that
+    deal and the line is not read further; when it returns None the line is read as
+    usual (and its faults reported). This is where a fast path that judges plain records
+    from their data plugs in.
+    """
+    if isinstance(part, str):
+        yield from read_path(part)
+        return
+    import orjson
+
+    from .formats import json as json_format
+
+    path, lines = part.path, part.lines
+    index, lineno, offset = part.index, part.lineno, part.offset
+    start = 0
+    if part.first:  # the file's start: a byte-order mark, blank lines, the first record
+        head = 0
+        while head < len(lines) and not (
+                lines[head].removeprefix(b"\xef\xbb\xbf") if head == 0 else lines[head]
+        ).strip():
+            head += 1
+        start = min(head + 1, len(lines))
+        data = b"".join(lines[:start])
+        yield from json_format.read_stream(io.BytesIO(data), path)
+        index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
+    limit = MAX_JSON_RECORD_BYTES
+    for raw in lines[start:]:
+        lineno += 1
+        at = offset
+        offset += len(raw)
+        line = _content(raw)
+        if not line:
+            continue
+        index += 1
+        if fast is not None and len(line) <= limit:
+            try:
+                obj = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                obj = None
+            value = fast(obj) if type(obj) is dict else None
+            if value is not None:
+                yield index, lineno, value
+                continue
+        yield from json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+                                          lineno=lineno - 1, offset=at)
