@@ -18,11 +18,11 @@ from tarotnotation.archive import expand_paths
 from tarotnotation.html import (
     DealSource,
     Tally,
+    build_site,
     read_sources,
     site_problem,
     write_book,
     write_page,
-    write_site,
 )
 
 from .common import (
@@ -76,11 +76,12 @@ def _same_file(a: str, b: str) -> bool:
 def write_pages(files: list[str], output: str, *, site: bool | None = None,
                 single_file: bool = False, title: str | None = None,
                 forced: str | None = None, default: str | None = None,
-                deal: int | None = None, what: str = "-o") -> Tally:
+                deal: int | None = None, jobs: int = 1, what: str = "-o") -> Tally:
     """Read the deals of ``files`` and write them to ``output``: a site (a folder) when
     ``site`` is true, else one page (one deal, or every deal in one file when
     ``single_file``); ``site`` None decides by the name (:func:`html_cmd`). ``deal``
-    keeps only that deal of each file; ``what`` names the option that set ``output``."""
+    keeps only that deal of each file (pages only); ``jobs`` worker processes write a
+    site; ``what`` names the option that set ``output``."""
     if site is None:
         site = not _is_page(output)
     if single_file and site:
@@ -96,6 +97,15 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
         folder = Path(output).parent
         if not folder.is_dir():
             fail(f"{what} {output}: no such folder: {folder}")
+    if site:
+        with FileProgress([f for f in files if f != STDIN], enabled=None if jobs <= 1
+                          else False) as progress:
+            try:
+                return build_site(files, output, jobs=jobs, ruleset=forced,
+                                  default_ruleset=default, title=title,
+                                  on_deal=lambda src: progress.reached(src.file or STDIN))
+            except ValueError:
+                fail(f"no deal found in {', '.join(files)}: nothing written")
     sources = read_sources(files, ruleset=forced, default_ruleset=default)
     with FileProgress([f for f in files if f != STDIN]) as progress:
         def counted(items: Iterator[DealSource]) -> Iterator[DealSource]:
@@ -110,12 +120,10 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
             if deal is not None:
                 fail(f"{', '.join(files)}: no deal number {deal}")
             fail(f"no deal found in {', '.join(files)}: nothing written")
-        if not site and len(first) > 1 and not single_file:
+        if len(first) > 1 and not single_file:
             fail(f"{what} {output}: the input holds more than one deal: give a folder"
                  " (such as site/) for a site, or --single-file for one page")
         deals = itertools.chain(first, stream)
-        if site:
-            return write_site(deals, output, title=title)
         with opened(output) as fh:
             if len(first) == 1:
                 tally = Tally()
@@ -136,6 +144,9 @@ def html_cmd(
     title: Annotated[str | None, typer.Option(
         "--title", metavar="TEXT", help="The index's title (default: the event of"
         " every deal, else 'Tarot deals').")] = None,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, metavar="N",
+        help="Worker processes writing a site (0: one per core).")] = 1,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
@@ -158,8 +169,10 @@ def html_cmd(
     broken = unopenable(files)
     if broken:
         fail(f"cannot read {', '.join(broken)}")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
-                        default=default)
+                        default=default, jobs=jobs)
     where = "standard output" if output == STDIN else output
     if not _is_page(output):
         where = str(Path(output) / "index.html")

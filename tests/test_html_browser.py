@@ -74,10 +74,14 @@ class Tab:
         self.errors: list[str] = []
         self.console: list[str] = []
         self.requests: list[str] = []
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("dialog", self._dialog)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
         self.page.on("request", lambda r: self.requests.append(r.url))
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
 
     def open(self, path: Path, fragment: str = "") -> Any:
         """Open a page from the disk and wait for its script to be ready."""

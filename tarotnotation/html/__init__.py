@@ -19,11 +19,20 @@ True
 
 from .data import DealSource, deal_data, index_row
 from .page import deal_page, index_page
-from .site import Tally, read_sources, site_problem, write_book, write_page, write_site
+from .site import (
+    Tally,
+    build_site,
+    read_sources,
+    site_problem,
+    write_book,
+    write_page,
+    write_site,
+)
 
 __all__ = [
     "DealSource",
     "Tally",
+    "build_site",
     "deal_data",
     "deal_page",
     "index_page",

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..annotate import (
     is_computed,
@@ -40,7 +40,7 @@ from ..annotate import (
     speakers,
     unplayed_points,
 )
-from ..cards import Card, CardSet
+from ..cards import Card
 from ..diagnostics import Diagnostic, Severity
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status
@@ -84,8 +84,13 @@ class DealSource:
         return sum(d.severity is Severity.WARNING for d in self.diagnostics)
 
 
+#: Each card's code, by its number (a tuple lookup is the fastest way there).
+_CODE: Final = tuple(c.code for c in Card)
+
+
 def _codes(cards: Iterable[Card]) -> list[str]:
-    return [c.code for c in cards]
+    code = _CODE
+    return [code[c] for c in cards]
 
 
 def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[str, Any]:
@@ -95,12 +100,13 @@ def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[st
     if glyph:
         out["g"] = glyph
     comments: tuple[str, ...] = getattr(item, "comments", ())
-    people = [clean(c) for c in comments if not is_computed(c)]
-    computed = [clean(c) for c in comments if is_computed(c)]
-    if people:
-        out["m"] = people
-    if computed:
-        out["k"] = computed
+    if comments:
+        people = [clean(c) for c in comments if not is_computed(c)]
+        computed = [clean(c) for c in comments if is_computed(c)]
+        if people:
+            out["m"] = people
+        if computed:
+            out["k"] = computed
     if diags:
         out["d"] = list(diags)
     return out
@@ -147,7 +153,7 @@ class _Places:
 
     def get(self, section: str, i: int | None = None, c: int | None = None) -> list[int]:
         """The indices of the diagnostics at that place."""
-        return self.at.get((section, i, c), [])
+        return self.at.get((section, i, c), []) if self.at else []
 
 
 def _diagnostic(d: Diagnostic) -> dict[str, Any]:
@@ -159,16 +165,15 @@ def _diagnostic(d: Diagnostic) -> dict[str, Any]:
     return out
 
 
-def _hands(record: DealRecord, rep: Replay | None,
-           seats_of_play: Mapping[int, list[Card]]) -> tuple[list[list[str]], list[bool]]:
-    """Each seat's hand at the first card (sorted codes) and whether it is exact: the
-    replay's hands, else the recorded ones, else the cards the seat went on to play."""
-    ids = record.seat_ids
+def _hands(record: DealRecord, rep: Replay | None, cards: Sequence[Mapping[str, Any]]
+           ) -> tuple[list[list[str]], list[bool]]:
+    """Each seat's hand at the first card (codes) and whether it is exact: the replay's
+    hands, else the recorded ones, else the cards the seat went on to play."""
     known = dict(rep.hands) if rep is not None else {}
     recorded = record.hands or {}
     hands: list[list[str]] = []
     exact: list[bool] = []
-    for i, seat in enumerate(ids):
+    for i, seat in enumerate(record.seat_ids):
         hand = known.get(seat)
         if hand is None and seat in recorded and not (rep is not None and rep.taker == seat):
             hand = recorded[seat]
@@ -176,7 +181,7 @@ def _hands(record: DealRecord, rep: Replay | None,
             hands.append(_codes(hand))
             exact.append(True)
         else:
-            hands.append(_codes(CardSet.from_cards(seats_of_play.get(i, ()))))
+            hands.append([c["c"] for c in cards if c["s"] == i])
             exact.append(False)
     return hands, exact
 
@@ -224,21 +229,21 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     # the cards played, with their seats and notes; the tricks
     cards: list[dict[str, Any]] = []
     tricks: list[dict[str, Any]] = []
-    played_by: dict[int, list[Card]] = {}
     counts = {tc.number: tc for tc in running_points(rep)} if rep is not None else {}
+    code = _CODE
+    card_places = places.at if diags else {}
     for t, trick in enumerate(record.play):
         replayed = rep.tricks[t] if rep is not None and t < len(rep.tricks) else None
+        seats = replayed.seats if replayed is not None else ()
         at = len(cards)
         for c, pc in enumerate(trick.cards):
             seat: int | None
-            if replayed is not None and c < len(replayed.seats):
-                seat = replayed.seats[c]
-            else:
-                seat = index_of.get(pc.seat) if pc.seat else None
-            card: dict[str, Any] = {"c": pc.card.code, "s": seat, "t": t}
-            cards.append(_notes(pc, card, places.get("play", t, c)))
-            if seat is not None:
-                played_by.setdefault(seat, []).append(pc.card)
+            seat = seats[c] if c < len(seats) else index_of.get(pc.seat) if pc.seat else None
+            card: dict[str, Any] = {"c": code[pc.card], "s": seat, "t": t}
+            here = card_places.get(("play", t, c)) if card_places else None
+            if pc.glyph or pc.comments or here:
+                _notes(pc, card, here or ())
+            cards.append(card)
         entry: dict[str, Any] = {"n": replayed.number if replayed else t + 1, "at": at,
                                  "len": len(trick.cards)}
         if replayed is not None and replayed.winner is not None:
@@ -254,7 +259,7 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     data["cards"] = cards
     data["tricks"] = tricks
 
-    hands, exact = _hands(record, rep, played_by)
+    hands, exact = _hands(record, rep, cards)
     data["hands"] = hands
     data["exact"] = exact
     data["handsNote"] = places.get("hands")
@@ -276,8 +281,8 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     if called is None and record.call is not None:
         called = record.call.card
     data["called"] = called.code if called is not None else None
-    data["calledAt"] = next((k for k, c in enumerate(cards) if c["c"] == data["called"]),
-                            None)
+    data["calledAt"] = None if called is None else next(
+        (k for k, c in enumerate(cards) if c["c"] == data["called"]), None)
     data["call"] = (None if record.call is None else
                     _notes(record.call, {"card": record.call.card.code}, places.get("call")))
     ecart = record.ecart

@@ -41,6 +41,8 @@ def clean(value: str) -> str:
     >>> clean("a\x00b\x1b[31mc\ud800")
     'ab[31mc\ufffd'
     """
+    if value.isprintable():  # no control character, no surrogate: the usual case
+        return value
     if _CONTROLS.search(value):
         value = _CONTROLS.sub("", value)
     try:

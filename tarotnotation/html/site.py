@@ -27,7 +27,8 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Final, TypeVar
@@ -50,6 +51,7 @@ from .page import (
 __all__ = [
     "PAGE_NAME",
     "Tally",
+    "build_site",
     "read_sources",
     "site_problem",
     "write_book",
@@ -75,6 +77,13 @@ class Tally:
     with_errors: int = 0
     with_warnings: int = 0
     unreadable: int = 0
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's counts."""
+        self.deals += other.deals
+        self.with_errors += other.with_errors
+        self.with_warnings += other.with_warnings
+        self.unreadable += other.unreadable
 
     def count(self, src: DealSource) -> None:
         """Count one deal."""
@@ -149,25 +158,48 @@ def read_sources(paths: Iterable[str], *, ruleset: str | None = None,
     ``ruleset`` overrides every record's own; ``default_ruleset`` applies to records
     that name none.
     """
-    number = 0
-    for path in expand_paths(paths):
-        name = str(path)
-        texts = _Texts(name)
-        try:
-            items = read_path(name)
-            item = next(items, None)
-            while item is not None:
-                nxt = next(items, None)
-                number += 1
-                text, text_name = texts.of(item, nxt)
-                file = "<stdin>" if name == STDIN else name
-                checked = check_deal(item, file, ruleset, default_ruleset=default_ruleset)
-                yield DealSource(number, None if name == STDIN else name, item.index,
-                                 item.record, checked.replay, checked.diagnostics, text,
-                                 text_name)
-                item = nxt
-        finally:
-            texts.close()
+    for src, _ in _sources(paths, ruleset, default_ruleset):
+        yield src
+
+
+def _sources(paths: Iterable[str], ruleset: str | None, default_ruleset: str | None,
+             select: Callable[[int], bool] | None = None, seen: list[int] | None = None
+             ) -> Iterator[tuple[DealSource, bool]]:
+    """Each deal whose number ``select`` keeps (all by default), with whether another
+    deal follows it. Every deal is read (and numbered); only those kept are replayed and
+    get their text. ``seen`` receives the number of deals read."""
+    def read() -> Iterator[tuple[int, str, ReadDeal, str, str]]:
+        number = 0
+        for path in expand_paths(paths):
+            name = str(path)
+            texts = _Texts(name)
+            try:
+                items = read_path(name)
+                item = next(items, None)
+                while item is not None:
+                    nxt = next(items, None)
+                    number += 1
+                    if seen is not None:
+                        seen[:] = [number]
+                    text, text_name = (texts.of(item, nxt) if select is None or select(number)
+                                       else ("", ""))
+                    yield number, name, item, text, text_name
+                    item = nxt
+            finally:
+                texts.close()
+
+    deals = read()
+    cur = next(deals, None)
+    while cur is not None:
+        nxt = next(deals, None)
+        number, name, item, text, text_name = cur
+        if select is None or select(number):
+            file = "<stdin>" if name == STDIN else name
+            checked = check_deal(item, file, ruleset, default_ruleset=default_ruleset)
+            yield DealSource(number, None if name == STDIN else name, item.index,
+                             item.record, checked.replay, checked.diagnostics, text,
+                             text_name), nxt is not None
+        cur = nxt
 
 
 def _with_next(items: Iterable[_T]) -> Iterator[tuple[_T, bool]]:
@@ -237,11 +269,46 @@ def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> 
     return None
 
 
-def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
-               title: str | None = None) -> Tally:
-    """A folder: ``index.html``, a page per deal and the script and stylesheet they
-    share. Built beside ``folder`` and renamed into place whole (see the module's doc);
-    a site written there before is replaced. Check :func:`site_problem` first."""
+def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
+           on_deal: Callable[[DealSource], None] | None = None
+           ) -> tuple[list[dict[str, object]], Tally]:
+    """Write each deal's page into ``folder``; its index row, and the tally."""
+    tally = Tally()
+    rows: list[dict[str, object]] = []
+    for src, more in deals:
+        if on_deal is not None:
+            on_deal(src)
+        tally.count(src)
+        n = src.number
+        href = PAGE_NAME.format(n=n)
+        rows.append(index_row(src, href))
+        nav = {"index": "index.html",
+               "prev": PAGE_NAME.format(n=n - 1) if n > 1 else None,
+               "next": PAGE_NAME.format(n=n + 1) if more else None}
+        page = deal_page(deal_data(src, nav), inline=False).encode("utf-8")
+        fd = os.open(folder / href, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            os.write(fd, page)
+        finally:
+            os.close(fd)
+    return rows, tally
+
+
+def _part(task: tuple[list[str], str, int, int, str | None, str | None]
+          ) -> tuple[list[dict[str, object]], Tally, int]:
+    """A worker's share of a site: the deals whose number modulo ``parts`` is ``part``
+    (every worker reads every deal; each replays and writes only its own)."""
+    paths, folder, part, parts, ruleset, default = task
+    seen = [0]
+    rows, tally = _pages(_sources(paths, ruleset, default,
+                                  lambda n: n % parts == part, seen), Path(folder))
+    return rows, tally, seen[0]
+
+
+@contextlib.contextmanager
+def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
+    """A hidden folder beside ``folder`` to build a site in, renamed over ``folder``
+    when the block ends without an exception, removed whatever happens."""
     target = Path(folder)
     parent = target.parent
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
@@ -252,21 +319,7 @@ def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
         os.chmod(tmp, 0o777 & ~mask)
         (tmp / SCRIPT_NAME).write_text(asset(SCRIPT_NAME), encoding="utf-8")
         (tmp / STYLE_NAME).write_text(asset(STYLE_NAME), encoding="utf-8")
-        tally = Tally()
-        rows: list[dict[str, object]] = []
-        for src, more in _with_next(sources):
-            tally.count(src)
-            n = src.number
-            href = PAGE_NAME.format(n=n)
-            rows.append(index_row(src, href))
-            nav = {"index": "index.html",
-                   "prev": PAGE_NAME.format(n=n - 1) if n > 1 else None,
-                   "next": PAGE_NAME.format(n=n + 1) if more else None}
-            (tmp / href).write_bytes(deal_page(deal_data(src, nav), inline=False)
-                                     .encode("utf-8"))
-        (tmp / "index.html").write_bytes(
-            index_page(title or _title(rows), index_rows(rows), len(rows), pages=PAGE_NAME
-                       ).encode("utf-8"))
+        yield tmp
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=parent))
             os.replace(target, old / "site")
@@ -277,9 +330,60 @@ def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
                 raise
         else:
             os.replace(tmp, target)
-        return tally
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def _index(tmp: Path, rows: list[dict[str, object]], title: str | None) -> None:
+    (tmp / "index.html").write_bytes(
+        index_page(title or _title(rows), index_rows(rows), len(rows), pages=PAGE_NAME
+                   ).encode("utf-8"))
+
+
+def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
+               title: str | None = None) -> Tally:
+    """A folder: ``index.html``, a page per deal and the script and stylesheet they
+    share. Built beside ``folder`` and renamed into place whole (see the module's doc);
+    a site written there before is replaced. Check :func:`site_problem` first."""
+    with _site_folder(folder) as tmp:
+        rows, tally = _pages(_with_next(sources), tmp)
+        _index(tmp, rows, title)
+    return tally
+
+
+def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: int = 1,
+               ruleset: str | None = None, default_ruleset: str | None = None,
+               title: str | None = None,
+               on_deal: Callable[[DealSource], None] | None = None) -> Tally:
+    """:func:`write_site` of the deals of ``paths``, in ``jobs`` worker processes: every
+    worker reads every deal (reading is the cheap part), then replays and writes the
+    pages of its share; this process writes the index. ``on_deal`` is called with each
+    deal as it is done (one process only). Raises ``ValueError`` when the files hold no
+    deal (nothing is written)."""
+    names = [str(p) for p in paths]
+    if jobs <= 1 or STDIN in names:
+        seen = [0]
+        with _site_folder(folder) as tmp:
+            rows, tally = _pages(_sources(names, ruleset, default_ruleset, None, seen), tmp,
+                                 on_deal)
+            if not seen[0]:
+                raise ValueError("no deal found")
+            _index(tmp, rows, title)
+        return tally
+    with _site_folder(folder) as tmp:
+        tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset)
+                 for part in range(jobs)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done = list(pool.map(_part, tasks))
+        if not max(total for _, _, total in done):
+            raise ValueError("no deal found")
+        rows = sorted((row for part_rows, _, _ in done for row in part_rows),
+                      key=lambda row: int(str(row["n"])))
+        tally = Tally()
+        for _, part_tally, _ in done:
+            tally.add(part_tally)
+        _index(tmp, rows, title)
+    return tally
