@@ -54,7 +54,7 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int]) -> dict[str, Any]:
         "file": checked.file, "deal": checked.index,
         "status": None if checked.status is None else checked.status.value,
         "contract": None, "taker": None, "partner": None, "made": None, "points": None,
-        "bouts": None, "taker_score": None, "scores": None,
+        "bouts": None, "taker_score": None, "scores": None, "breakdown": None,
     }
     if rep is not None:
         out["contract"] = None if rep.contract is None else rep.contract.keyword
@@ -66,6 +66,7 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int]) -> dict[str, Any]:
             out["bouts"] = rep.bouts
             out["scores"] = dict(rep.scores)
             out["taker_score"] = rep.scores.get(rep.taker or "")
+            out["breakdown"] = rep.score.breakdown(rep.record.seat_ids)
     out["running"] = dict(running)
     out["violations"] = [
         {"code": d.code.value, "name": d.code.slug, "severity": d.severity.value,

@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from .cards import ALL_MASK, Card, card_points, mask_of
 from .diagnostics import Diagnostic
 from .records import DealRecord
-from .replay import Replay, Status, replay
-from .rules import Camp, Contract, ExcuseLastTrick
+from .replay import Replay, Status, TrickCount, replay
+from .rules import Camp, Contract
 
 __all__ = [
     "PREFIX",
@@ -80,68 +79,16 @@ def points_text(half: int) -> str:
     return str(half // 2) if half % 2 == 0 else f"{half // 2}.5"
 
 
-@dataclass(frozen=True, slots=True)
-class TrickCount:
-    """One trick's winner and both camps' points after it (half-points, tricks only)."""
-
-    number: int
-    winner: str
-    camp: Camp
-    """The camp of the trick's winner."""
-    points: int
-    """Half-points of the trick's cards."""
-    taker_half: int
-    defence_half: int
-    excuse: Camp | None = None
-    """The camp the Excuse of this trick went to, when it did not go to the winner's."""
-
-
 def running_points(rep: Replay) -> list[TrickCount]:
-    """Each complete trick's winner and the camps' running points, from the replay.
+    """Each complete trick's winner and the camps' running points, as the replay counted
+    them (:attr:`Replay.counts`).
 
     Points are those won in tricks, with the Excuse exchange (the Excuse stays with its
     owner's camp, which gives a half-point card in exchange) and the ruleset's Excuse on
     the last trick; the chien or écart is counted only in the final score. Empty when
     the camps are unknown (no taker, or the partner unknown at five players).
     """
-    if not rep.camps:
-        return []
-    ids = rep.record.seat_ids
-    camp_of = [rep.camps[s] for s in ids]
-    total = rep.record.table.tricks
-    taker = defence = 0
-    counted = 0
-    out: list[TrickCount] = []
-    for tr in rep.tricks:
-        if tr.winner is None:
-            break
-        bits = mask_of(tr.cards) & ~counted  # a card played twice counts once
-        counted |= bits
-        won = {Camp.TAKER: 0, Camp.DEFENCE: 0}
-        winner_camp = camp_of[tr.winner]
-        won[winner_camp] += card_points(bits)
-        if Card.EXCUSE in tr.cards and bits >> Card.EXCUSE & 1:
-            owner_seat = tr.seats[tr.cards.index(Card.EXCUSE)]
-            owner = camp_of[owner_seat]
-            last = tr.number == total
-            chelem_last = last and owner_seat == tr.winner
-            goes_to, low_card = owner, owner is not winner_camp
-            if last and not chelem_last:
-                low_card = False
-                goes_to = (owner.other if rep.rules.excuse_last_trick
-                           is ExcuseLastTrick.CHANGES_CAMP else winner_camp)
-            won[winner_camp] -= _EXCUSE_HALF
-            won[goes_to] += _EXCUSE_HALF
-            if low_card:
-                won[owner] -= _LOW_CARD_HALF
-                won[winner_camp] += _LOW_CARD_HALF
-        else:
-            goes_to = winner_camp
-        taker += won[Camp.TAKER]
-        defence += won[Camp.DEFENCE]
-        out.append(TrickCount(tr.number, ids[tr.winner], winner_camp, tr.points, taker,
-                              defence, None if goes_to is winner_camp else goes_to))
-    return out
+    return list(rep.counts)
 
 
 def trick_note(tc: TrickCount) -> str:
@@ -196,10 +143,8 @@ def score_lines(rep: Replay) -> list[str]:
     if sc.poignee_amount:
         sizes = " + ".join(f"{size.value} {size.bonus}" for _, size in rep.poignees)
         lines.append(f"poignée {sizes} = {sc.poignee_amount:+d}")
-    if sc.chelem_amount:
-        kind = "announced and made" if sc.chelem_amount == 400 else (
-            "made unannounced" if sc.chelem_amount == 200 else "failed or to the defence")
-        lines.append(f"chelem {kind} = {sc.chelem_amount:+d}")
+    for term, amount in sc.chelem_terms:
+        lines.append(f"chelem {term.value} = {amount:+d}")
     if any(sc.misere_amounts):
         ids = rep.record.seat_ids
         lines.append("misère " + ", ".join(f"{ids[i]} {v:+d}" for i, v

@@ -5,7 +5,7 @@ Spades, Hearts, Diamonds, Clubs, each from the 1 up to the King, then the trumps
 then the Excuse. A :class:`CardSet` is an immutable bitset over those 78 integers, so a
 hand, a trick or a pile is one Python ``int`` and set operations are single instructions.
 
-Card values are in **half-points** (RULES.md §1): the whole pack is worth 182.
+Card values are in **half-points** (docs/rules.md §1): the whole pack is worth 182.
 
 >>> Card.T21.code, Card.HK.code, Card.EXCUSE.code
 ('T21', 'KH', 'EX')
@@ -30,7 +30,9 @@ from typing import Final
 
 __all__ = [
     "ALL_MASK",
+    "BIT_OF_CODE",
     "BOUTS_MASK",
+    "CARD_OF_CODE",
     "EXCUSE_BIT",
     "FACES_MASK",
     "KINGS_MASK",
@@ -200,7 +202,7 @@ class Card(IntEnum):
         ...
         ValueError: 'ZZ' is not a card code: expected a card such as 7H, KS, T21 or EX
         """
-        card = _BY_CODE.get(code)
+        card = CARD_OF_CODE.get(code)
         if card is None:
             raise ValueError(
                 f"{code!r} is not a card code: expected a card such as 7H, KS, T21 or EX"
@@ -296,7 +298,10 @@ def _build_tables() -> tuple[
 
 
 _SUIT_OF, _RANK_OF, _POINTS_OF, _CODES, _ENGLISH, _FRENCH = _build_tables()
-_BY_CODE: Final[dict[str, Card]] = {code: Card(i) for i, code in enumerate(_CODES)}
+#: The card of each canonical code (``"KH"``, ``"T21"``, ``"EX"``…).
+CARD_OF_CODE: Final[dict[str, Card]] = {code: Card(i) for i, code in enumerate(_CODES)}
+#: The bit of each canonical code's card in a bitset.
+BIT_OF_CODE: Final[dict[str, int]] = {code: 1 << i for i, code in enumerate(_CODES)}
 _CARDS: Final[tuple[Card, ...]] = tuple(Card)
 
 #: Bitset of all 78 cards.

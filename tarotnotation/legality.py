@@ -1,10 +1,12 @@
-"""Which cards a player may play (RULES.md §6), with the reason a card is illegal.
+"""Which cards a player may play (docs/rules.md §6), and why a card is illegal, in words.
 
-Pure functions over bitsets: no records, no pydantic. The replay engine calls
-:func:`constraint` for every card, and the legal-move API is the same function, so
+The rule itself is the kernel's (:func:`tarotnotation.kernel.rule`); this module puts
+its answer into words: a :class:`Constraint` says which cards are legal and which rule
+restricts them, and :meth:`Constraint.explain` what was expected instead of a card. The
+replay words every illegal card with it, and the legal-move API answers with it, so
 validation and move generation can never disagree.
 
-Example 6 of RULES.md §11: Hearts led, the taker trumped with the 18; a defender with no
+Example 6 of docs/rules.md §11: Hearts led, the taker trumped with the 18; a defender with no
 Hearts holding trumps 4 and 9 and some Clubs must play the 4 or the 9 (or the Excuse).
 
 >>> hand = CardSet.of(Card.T4, Card.T9, Card.C3, Card.CK, Card.EXCUSE)
@@ -25,28 +27,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import (
-    EXCUSE_BIT,
-    KINGS_MASK,
-    SUIT_MASKS,
-    TRUMP_MASK,
-    TRUMPS_ABOVE,
-    Card,
-    CardSet,
-    Suit,
-    card_suit,
-)
+from .cards import EXCUSE_BIT, Card, CardSet
 from .diagnostics import Code
+from .kernel import (
+    CALLED_SUIT,
+    FOLLOW,
+    FREE,
+    OVERTRUMP,
+    OVERTRUMP_LED,
+    TRUMP,
+    rule,
+    winner_index,
+)
 
 __all__ = [
     "Constraint",
     "Illegal",
     "constraint",
     "constraint_of",
-    "ecart_plain",
     "legal_cards",
     "legal_mask",
-    "rule",
     "why_illegal",
     "winning_index",
 ]
@@ -90,72 +90,14 @@ def _describe(bits: int) -> str:
     return text
 
 
-# What binds the player: the kinds of :func:`rule`'s answer.
-FREE, CALLED_SUIT, FOLLOW, OVERTRUMP, TRUMP, OVERTRUMP_LED, TRUMP_LED = range(7)
-
-
-def rule(hand: int, trick: Sequence[int], called: int | None = None
-         ) -> tuple[int, int, int, int]:
-    """The rule of §6 that binds the player to move, as plain ints (the fast path).
-
-    Returns ``(legal, kind, led, top)``: the bitset of legal cards, which rule restricts
-    them (``FREE``, ``CALLED_SUIT``, ``FOLLOW``, ``OVERTRUMP``, ``TRUMP``,
-    ``OVERTRUMP_LED``, ``TRUMP_LED``), the suit led (-1 if none yet) and the highest trump
-    in the trick (0 if none). :func:`constraint` turns it into words.
-
-    ``trick`` holds the cards already played to the trick, from the leader's. Pass
-    ``called`` (the called card) only for the lead of the first trick at five players
-    under ``five_player_first_lead = no_called_suit``: the called suit may not be led,
-    except the called card itself (if the hand holds nothing else, not even the Excuse,
-    any card is allowed).
-    """
-    excuse = hand & EXCUSE_BIT
-    led: int = -1
-    top = 0
-    for c in trick:
-        if c == 77:
-            continue
-        if led < 0:
-            led = card_suit(c)
-        if 56 <= c <= 76 and c - 55 > top:
-            top = c - 55
-    if led < 0:
-        # Leading, or following a led Excuse: free, except the five-player first lead.
-        if called is not None and not trick:
-            suit = card_suit(called)
-            allowed = hand & ~(SUIT_MASKS[suit] & ~(1 << called))
-            # Any other card, the Excuse included, avoids the called suit; a hand of
-            # nothing but that suit (without the called card) may lead any of it.
-            if allowed != hand and allowed:
-                return allowed, CALLED_SUIT, suit, 0
-        return hand, FREE, led, top
-    trumps = hand & TRUMP_MASK
-    if led != Suit.TRUMPS:
-        same = hand & SUIT_MASKS[led]
-        if same:
-            return same | excuse, FOLLOW, led, top
-        if not trumps:
-            return hand, FREE, led, top
-        higher = trumps & TRUMPS_ABOVE[top]
-        if top and higher:
-            return higher | excuse, OVERTRUMP, led, top
-        return trumps | excuse, TRUMP, led, top
-    if not trumps:
-        return hand, FREE, led, top
-    higher = trumps & TRUMPS_ABOVE[top]
-    if higher:
-        return higher | excuse, OVERTRUMP_LED, led, top
-    return trumps | excuse, TRUMP_LED, led, top
-
-
 def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Constraint:
     """The legal cards for a player holding ``hand`` (a bitset) after ``trick``'s cards,
-    and the rule that restricts them, in words (see :func:`rule`)."""
+    and the rule that restricts them, in words (see :func:`tarotnotation.kernel.rule`)."""
     return constraint_of(*rule(hand, trick, called))
 
 
 def constraint_of(legal: int, kind: int, led: int, top: int) -> Constraint:
-    """A :class:`Constraint` from :func:`rule`'s answer."""
+    """A :class:`Constraint` from :func:`tarotnotation.kernel.rule`'s answer."""
     if kind == FREE:
         return Constraint(legal, None, "free")
     if kind == CALLED_SUIT:
@@ -178,18 +120,8 @@ def constraint_of(legal: int, kind: int, led: int, top: int) -> Constraint:
     return Constraint(legal, Code.MUST_TRUMP, "trumps led and the player holds trumps")
 
 
-def ecart_plain(pool: int) -> int:
-    """The cards of ``pool`` (hand and chien) that may always go to the écart (§4): no
-    trump, no King, not the Excuse. Trumps may go only when these are too few.
-
-    >>> print(CardSet(ecart_plain(CardSet.parse("KH 7H T5 EX 2C").bits)))
-    7H 2C
-    """
-    return pool & ~TRUMP_MASK & ~KINGS_MASK & ~EXCUSE_BIT
-
-
 def legal_mask(hand: int, trick: Sequence[int], called: int | None = None) -> int:
-    """Bitset of the legal cards (see :func:`rule`)."""
+    """Bitset of the legal cards (see :func:`tarotnotation.kernel.rule`)."""
     return rule(hand, trick, called)[0]
 
 
@@ -208,32 +140,5 @@ def why_illegal(
     return constraint(hand.bits, trick, called).explain(card)
 
 
-def winning_index(trick: Sequence[int]) -> int | None:
-    """Index of the card that wins a trick (highest trump, else highest of the suit led).
-
-    The Excuse never wins here (the chelem case of RULES.md §7 is the replay's concern);
-    a trick holding only the Excuse has no winner yet.
-
-    >>> winning_index([Card.H5, Card.HK, Card.T2, Card.EXCUSE])
-    2
-    >>> winning_index([Card.EXCUSE, Card.D3, Card.DQ, Card.S1])
-    2
-    """
-    best = -1
-    best_key = -1
-    led = -1
-    for i, c in enumerate(trick):
-        if c == 77:
-            continue
-        suit = 4 if c >= 56 else c // 14  # Suit.TRUMPS is 4
-        if led < 0:
-            led = suit
-        if suit == 4:
-            key = 100 + c
-        elif suit == led:
-            key = c
-        else:
-            continue
-        if key > best_key:
-            best, best_key = i, key
-    return best if best >= 0 else None
+#: The card that wins a trick (:func:`tarotnotation.kernel.winner_index`).
+winning_index = winner_index

@@ -35,26 +35,23 @@ True
 
 from __future__ import annotations
 
-from itertools import accumulate, chain, compress, repeat
-from operator import and_, call, itemgetter, methodcaller, or_
+from itertools import accumulate, chain, compress
+from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final
 
-from .cards import (
-    BOUTS_MASK,
-    EXCUSE_BIT,
-    KINGS_MASK,
-    SUIT_MASKS,
-    TRUMP_MASK,
-    TRUMPS_ABOVE,
-    Card,
-    card_points,
+from . import kernel
+from .builder import (
+    DECL_KEYS,
+    ECART_KEYS,
+    NOTE_KEYS,
+    SEAT_KEYS,
+    UnusualDataError,
+    check_notes,
+    keys_of,
 )
+from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
+from .kernel import DEFENCE, NO_SUIT, SUIT_OF, TAKER
 from .records import (
-    _BIT_OF_CODE,
-    _DECL_KEYS,
-    _ECART_KEYS,
-    _NOTE_KEYS,
-    _SEAT_KEYS,
     BID_WORDS,
     DEFAULT_SEATS,
     GLYPH_SET,
@@ -63,52 +60,41 @@ from .records import (
     ChelemAnnouncement,
     DealRecord,
     Poignee,
-    _check_notes,
-    _check_tags,
-    _keys,
-    _UnusualError,
+    check_tags,
 )
-from .replay import _CARD_OF, _PLAIN, _SEAT_OF, _SUIT_OF, Status
-from .rules import (
-    Camp,
-    Contract,
-    ExcuseLastTrick,
-    PetitAuBout,
-    PetitInChien,
-    Ruleset,
-    table,
-)
+from .replay import Status
+from .rules import Camp, Contract, Ruleset, table
 from .scoring import DealFacts, score
 
 __all__ = ["quick_check", "quick_check_record"]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
-# The keys of the usual shape: narrower than the record's own (records._*_KEYS) where the
+# The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
 # quick check leaves something to the replay (a call, written seats and leaders, a
 # poignée's size, a result beyond the scores).
 _RECORD_KEYS: Final = frozenset({"tarotnotation", "tags", "ruleset", "players", "seats",
                                  "dealer", "hands", "chien", "auction", "ecart",
-                                 "declarations", "play", "result"}) | _NOTE_KEYS
-_CARD_KEYS: Final = frozenset({"card"}) | _NOTE_KEYS
-_TRICK_KEYS: Final = frozenset({"cards"}) | _NOTE_KEYS
-_BID_KEYS: Final = frozenset({"contract"}) | _NOTE_KEYS
-_POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | _NOTE_KEYS
-_RESULT_KEYS: Final = frozenset({"scores"}) | _NOTE_KEYS
+                                 "declarations", "play", "result"}) | NOTE_KEYS
+_CARD_KEYS: Final = frozenset({"card"}) | NOTE_KEYS
+_TRICK_KEYS: Final = frozenset({"cards"}) | NOTE_KEYS
+_BID_KEYS: Final = frozenset({"contract"}) | NOTE_KEYS
+_POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | NOTE_KEYS
+_RESULT_KEYS: Final = frozenset({"scores"}) | NOTE_KEYS
 #: _BY_SEAT[n][leader](cards): the cards of a trick led by ``leader``, by seat.
 _BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
                    for n in (3, 4)}
 _FIRST: Final = itemgetter(0)
 _ALL: Final = (1 << 78) - 1
-_PETIT_SEC: Final = 1 << Card.T1
 _MINUS_ONE: Final = (-1).__add__
 _MORE_THAN_ONE: Final = (1).__lt__
-#: _WINNING[suit led]: the cards that may win the trick (its suit and the trumps).
-_WINNING: Final = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
-#: _OFF_SUIT[suit led]: the cards that do not follow it (any card, when trumps are led).
-_OFF_SUIT: Final = (*(_ALL & ~(SUIT_MASKS[s] | EXCUSE_BIT) for s in range(4)), _ALL)
 #: _FOLLOWERS[n][leader]: the seats that play after the leader, in turn.
 _FOLLOWERS: Final = {n: tuple(tuple((lead + c) % n for c in range(1, n)) for lead in range(n))
                      for n in (3, 4)}
+_CARD_OF: Final = attrgetter("card")
+_SEAT_OF: Final = attrgetter("seat")
+_PLAIN: Final = tuple(range(78))
+#: A kernel camp (0, 1, or -1 for none) as a Camp.
+_CAMP_OF: Final = {0: Camp.TAKER, 1: Camp.DEFENCE, -1: None}
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
 _BITS: Final = tuple(1 << c for c in range(78))
@@ -133,11 +119,16 @@ _SCORES_KEPT: Final = 16384
 
 def _legal_table() -> tuple[tuple[int, int], ...]:
     """``_LEGAL[state + card]``: the cards that make ``card`` illegal when in the player's
-    hand, and the state after it. A state is ``(led * 22 + top) * 78``: ``led`` the suit
-    led (4 the trumps, 5 none yet, as when the Excuse leads), ``top`` the rank of the
-    highest trump played so far (0 none). RULES.md §6: follow the suit led; else trump;
-    trumping, overtrump; the Excuse goes on anything.
+    hand, and the state after it, for every state of a trick. A state is
+    ``(led * 22 + top) * 78`` (:func:`tarotnotation.kernel.step`'s ``led``, 5 standing for
+    ``NO_SUIT``, and ``top``). The table is worked out from the kernel's rule
+    (:func:`tarotnotation.kernel.legal_in`), not written again: a card is illegal when
+    the hand holds a card the rule prefers, and one such card is enough to make it so, so
+    the forbidding cards are found by asking the rule about hands of the card and one
+    other card (one of each group the rule tells apart: each suit, the trumps above the
+    highest one played, the others, the Excuse).
 
+    >>> from tarotnotation.cards import SUIT_MASKS, TRUMPS_ABOVE
     >>> nothing_led = 5 * 22 * 78
     >>> forbid, state = _LEGAL[nothing_led + Card.HK]       # the King of Hearts leads
     >>> forbid, state == (1 * 22 + 0) * 78                  # Hearts led, no trump yet
@@ -149,25 +140,30 @@ def _legal_table() -> tuple[tuple[int, int], ...]:
     >>> forbid == SUIT_MASKS[1] | TRUMPS_ABOVE[5]           # no trump above the 5
     True
     """
+    from .cards import SUIT_MASKS, TRUMPS_ABOVE
+
     out = []
-    for led in range(6):
+    known: dict[tuple[int, int, int, bool], int] = {}
+    for state_led in range(6):
+        led = NO_SUIT if state_led == 5 else state_led
         for top in range(22):
+            groups = (*SUIT_MASKS[:4], TRUMPS_ABOVE[top], TRUMP_MASK & ~TRUMPS_ABOVE[top],
+                      EXCUSE_BIT)
             for card in range(78):
-                if card == Card.EXCUSE:
-                    out.append((0, (led * 22 + top) * 78))
-                    continue
-                suit = _SUIT_OF[card]
-                rank = card - 55 if suit == 4 else 0
-                if led == 5:
-                    forbid, after = 0, suit
-                elif suit == led:
-                    forbid, after = (TRUMPS_ABOVE[top] if suit == 4 and rank <= top else 0), led
-                elif led == 4:
-                    forbid, after = TRUMP_MASK, led
-                else:
-                    forbid, after = SUIT_MASKS[led] | (
-                        TRUMP_MASK if suit != 4 else TRUMPS_ABOVE[top] if rank <= top else 0), led
-                out.append((forbid, (after * 22 + max(top, rank)) * 78))
+                bit = 1 << card
+                key = (led, top, SUIT_OF[card], bool(bit & TRUMPS_ABOVE[top]))
+                forbid = known.get(key)
+                if forbid is None:
+                    forbid = 0
+                    for group in groups:
+                        other = group & ~bit
+                        if other and not kernel.legal_in(bit | (other & -other), led,
+                                                         top)[0] & bit:
+                            forbid |= other
+                    known[key] = forbid
+                after, after_top = kernel.step(led, top, card)
+                out.append((forbid & ~bit,
+                            ((5 if after == NO_SUIT else after) * 22 + after_top) * 78))
     return tuple(out)
 
 
@@ -175,12 +171,18 @@ _LEGAL: Final = _legal_table()
 _NOTHING_LED: Final = 5 * 22 * 78
 #: _AFTER_LEAD[card]: the state after the card that leads (any card may lead).
 _AFTER_LEAD: Final = tuple(_LEGAL[_NOTHING_LED + card][1] for card in range(78))
+#: _CAN_BE_ILLEGAL[suit led]: the cards that the table may forbid after that lead (a trick
+#: of none of them is legal as a whole: every card followed the suit led).
+_CAN_BE_ILLEGAL: Final = tuple(
+    sum(1 << card for card in range(78)
+        if any(_LEGAL[(led * 22 + top) * 78 + card][0] for top in range(22)))
+    for led in range(5))
 
 
-class _LookCloserError(_UnusualError):
+class _LookCloserError(UnusualDataError):
     """Not a plain clean deal: the caller reads and replays it. (It is the fast record
     builder's "unusual data", so the checks shared with it, records._keys and
-    records._check_notes, say it too.)"""
+    records.check_notes, say it too.)"""
 
 
 def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | None = None
@@ -191,7 +193,7 @@ def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     :func:`tarotnotation.archive.check_deal`."""
     try:
         return _check(obj, ruleset, default_ruleset)
-    except (_UnusualError, ValueError, KeyError, TypeError, IndexError):
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
@@ -201,7 +203,7 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
     """:func:`quick_check` of a record already read (from the text notation, say)."""
     try:
         return _check_record(record, ruleset, default_ruleset)
-    except (_UnusualError, ValueError, KeyError, TypeError, IndexError):
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
@@ -267,7 +269,7 @@ def _fail() -> _LookCloserError:
 
 
 def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
-    """``_check_notes(_keys(item, allowed))`` of each item, a few passes over them all."""
+    """``check_notes(keys_of(item, allowed))`` of each item, a few passes over them all."""
     if set(map(type, items)) - _DICT or not all(map(allowed.issuperset, items)):
         raise _fail()
     glyphs = set(map(_GLYPH_OF, items))  # TypeError: a glyph that is not a string
@@ -282,7 +284,7 @@ def _bits(codes: Any, size: int) -> int:
     """The cards of a list of ``size`` card codes (a code twice: not ``size`` bits)."""
     if type(codes) is not list or len(codes) != size:
         raise _fail()
-    return sum(map(_BIT_OF_CODE.__getitem__, codes))  # KeyError, TypeError: not card codes
+    return sum(map(BIT_OF_CODE.__getitem__, codes))  # KeyError, TypeError: not card codes
 
 
 def _seat(value: Any) -> str:
@@ -293,20 +295,20 @@ def _seat(value: Any) -> str:
 
 def _check(obj: Any, override: str | None, default: str | None
            ) -> tuple[Status, dict[str, int], int]:
-    data = _keys(obj, _RECORD_KEYS)
+    data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
         raise _fail()
     n = data["players"]
     if type(n) is not int or n not in (3, 4):
         raise _fail()
     tab = table(n)
-    _check_notes(data)
+    check_notes(data)
     tags = data.get("tags", [])
     if type(tags) is not list or len(tags) > _MAX_ITEMS or any(
             type(t) is not list or len(t) != 2 or type(t[0]) is not str
             or type(t[1]) is not str for t in tags):
         raise _fail()
-    _check_tags(tags)
+    check_tags(tags)
     if len(data.get("comments", ())) > _MAX_ITEMS:
         raise _fail()
     own = data.get("ruleset")
@@ -326,7 +328,7 @@ def _check(obj: Any, override: str | None, default: str | None
             raise _fail()
         out = []
         for item in seats:
-            item = _keys(item, _SEAT_KEYS)
+            item = keys_of(item, SEAT_KEYS)
             name = item.get("name")
             if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
                 raise _fail()
@@ -344,7 +346,7 @@ def _check(obj: Any, override: str | None, default: str | None
     held = list(map(hands_data.__getitem__, ids))  # KeyError: another seat
     if set(map(type, held)) != _LIST or set(map(len, held)) != {tab.hand}:
         raise _fail()
-    given = [sum(map(_BIT_OF_CODE.__getitem__, codes)) for codes in held]  # KeyError, TypeError
+    given = [sum(map(BIT_OF_CODE.__getitem__, codes)) for codes in held]  # KeyError, TypeError
     chien = _bits(data["chien"], tab.chien)
 
     # Auction: one bid each (the seats follow from the order of speech).
@@ -355,7 +357,7 @@ def _check(obj: Any, override: str | None, default: str | None
         raise _fail()
     if sum(map(len, auction)) != len(auction):  # notes on bids
         for bid in auction:
-            _check_notes(_keys(bid, _BID_KEYS))
+            check_notes(keys_of(bid, _BID_KEYS))
     words = list(map(_CONTRACT_KEY, auction))  # KeyError: a bid without a contract
     if set(map(type, words)) - _STR:
         raise _fail()
@@ -365,8 +367,8 @@ def _check(obj: Any, override: str | None, default: str | None
     ecart_data = data.get("ecart")
     ecart: int | None = None
     if ecart_data is not None:
-        ecart_data = _keys(ecart_data, _ECART_KEYS)
-        _check_notes(ecart_data)
+        ecart_data = keys_of(ecart_data, ECART_KEYS)
+        check_notes(ecart_data)
         if ecart_data.get("shown", []) != []:
             raise _fail()
         ecart = _bits(ecart_data["cards"], tab.chien)
@@ -379,11 +381,11 @@ def _check(obj: Any, override: str | None, default: str | None
     announcers = []
     for decl in declarations:
         if type(decl) is dict and decl.get("kind") == "chelem":
-            _check_notes(_keys(decl, _DECL_KEYS["chelem"]))
+            check_notes(keys_of(decl, DECL_KEYS["chelem"]))
             announcers.append(ids.index(_seat(decl["seat"])))
             continue
-        decl = _keys(decl, _POIGNEE_KEYS)
-        _check_notes(decl)
+        decl = keys_of(decl, _POIGNEE_KEYS)
+        check_notes(decl)
         if decl["kind"] != "poignee":
             raise _fail()
         codes = decl["cards"]
@@ -403,7 +405,7 @@ def _check(obj: Any, override: str | None, default: str | None
     by_trick = list(map(_CARDS_KEY, play))  # KeyError: a trick without cards
     if sum(map(len, play)) != len(play):  # notes on tricks
         for trick in compress(play, map(_MORE_THAN_ONE, map(len, play))):
-            _check_notes(_keys(trick, _TRICK_KEYS))
+            check_notes(keys_of(trick, _TRICK_KEYS))
     if set(map(len, by_trick)) != {n}:
         raise _fail()
     pcs = list(chain.from_iterable(by_trick))
@@ -416,8 +418,8 @@ def _check(obj: Any, override: str | None, default: str | None
     result = data.get("result")
     recorded: dict[str, int] | None = None
     if result is not None:
-        result = _keys(result, _RESULT_KEYS)
-        _check_notes(result)
+        result = keys_of(result, _RESULT_KEYS)
+        check_notes(result)
         recorded = result.get("scores")
         if recorded is not None:
             if type(recorded) is not dict:
@@ -444,7 +446,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     if (list(map(int.bit_count, given)) != [tab.hand] * n or chien.bit_count() != tab.chien
             or sum(given) + chien != _ALL or len(tricks) != tab.tricks):
         raise _fail()
-    if _PETIT_SEC in map(and_, given, repeat(TRUMP_MASK | EXCUSE_BIT)):
+    if any(map(kernel.petit_sec, given)):
         raise _fail()  # the Petit sec: the deal is annulled
 
     # Auction: one bid each, in turn, each higher.
@@ -454,20 +456,20 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     taker = -1
     for i, wanted in enumerate(bids):
         if wanted is not None:
-            if contract is not None and wanted <= contract:
+            if not kernel.outbids(wanted, contract):
                 raise _fail()
             contract, taker = wanted, (first + i) % n
     if contract is None:
         raise _fail()  # all passed
 
-    # Chien and écart.
+    # Chien and écart (an écart with trumps, which are shown, goes to the replay).
     start = list(given)
     if contract.takes_chien:
-        if chien & (1 << Card.T1) and rules.petit_in_chien is PetitInChien.ANNULS:
+        if kernel.petit_in_chien_annuls(rules, contract, chien):
             raise _fail()
         pool = given[taker] | chien
         if (ecart is None or ecart.bit_count() != tab.chien or ecart & ~pool
-                or ecart & (KINGS_MASK | BOUTS_MASK | TRUMP_MASK)):
+                or kernel.ecart_forbidden(ecart) or ecart & TRUMP_MASK):
             raise _fail()
         start[taker] = pool & ~ecart
     elif ecart is not None:
@@ -482,20 +484,20 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
             raise _fail()
         seen.add(s)
         size = tab.poignee_size(shown.bit_count())
-        if (size is None or shown & ~(TRUMP_MASK | EXCUSE_BIT) or shown & ~start[s]
-                or (shown & EXCUSE_BIT and start[s] & TRUMP_MASK & ~shown)):
+        if (size is None or kernel.poignee_wrong_cards(shown) or shown & ~start[s]
+                or kernel.poignee_hidden_trumps(start[s], shown)):
             raise _fail()
         sizes.append(size)
     if announcers and announcers != [taker]:
         raise _fail()
-    leader = taker if announcers else first
+    leader = kernel.first_leader(first, taker if announcers else None)
 
     # The play, in two passes, each over all the tricks at once. First who won each
-    # trick: that needs only its cards (the highest trump, else the highest card of the
-    # suit led), and each trick's leader is the last one's winner. Then each seat's hand
-    # before each trick: the cards it played from then on, which is the hand when every
-    # seat played exactly the cards it held (checked); with it, the tricks where not
-    # everyone followed the suit led are checked card by card.
+    # trick: that needs only its cards (kernel.winning_card), and each trick's leader is
+    # the last one's winner. Then each seat's hand before each trick: the cards it played
+    # from then on, which is the hand when every seat played exactly the cards it held
+    # (checked); with it, the tricks where not everyone followed the suit led are checked
+    # card by card, against the table worked out from the kernel's rule.
     if set(map(len, tricks)) != {n}:
         raise _fail()
     last = tab.tricks - 1
@@ -508,19 +510,18 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     firsts = list(map(_FIRST, tricks))
     if 77 in firsts:  # the Excuse led: the next card gives the suit
         firsts = [cards[cards[0] == 77] for cards in tricks]
-    led = list(map(_SUIT_OF.__getitem__, firsts))
-    # Each trick's winning card: its highest trump or card of the suit led (trumps have
-    # the higher bits), and where it is in the trick.
-    tops = map(_MINUS_ONE, map(int.bit_length, map(and_, bits, map(_WINNING.__getitem__, led))))
+    led = list(map(SUIT_OF.__getitem__, firsts))
+    tops = map(kernel.winning_card, bits, led)
     # seats[t]: the leader of trick t, and seats[t + 1] its winner.
     seats = list(map(n.__rmod__, accumulate(map(tuple.index, tricks, tops), initial=leader)))
-    chelem_last = False
-    if tricks[last][0] == 77 and last and rules.chelem_excuse_wins:
-        # The Excuse led to the last trick by a camp that won every other one wins it.
-        leader = seats[last]
-        if seats[1:last + 1].count(taker) == (last if leader == taker else 0):
-            seats[last + 1] = leader
-            chelem_last = True
+    # The Excuse led to the last trick by a camp that won every other one (§7, §8).
+    excuse_led = tricks[last][0] == 77
+    last_leader = seats[last]
+    leader_camp = TAKER if last_leader == taker else DEFENCE
+    leader_won_all = seats[1:last + 1].count(taker) == (last if leader_camp == TAKER else 0)
+    excuse_won = kernel.excuse_wins_last_trick(rules, excuse_led, leader_won_all)
+    if excuse_won:
+        seats[last + 1] = last_leader
     leaders = seats[:-1]
     winners = seats[1:]
     # later[s][last - t]: the cards seat s played from trick t on.
@@ -530,7 +531,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     if [cards[-1] for cards in later] != start:
         raise _fail()  # a card not in the player's hand
     legal = _LEGAL
-    checks = compress(range(tab.tricks), map(and_, bits, map(_OFF_SUIT.__getitem__, led)))
+    checks = compress(range(tab.tricks), map(and_, bits, map(_CAN_BE_ILLEGAL.__getitem__, led)))
     if n == 4:  # the loop below, unrolled
         for t in checks:
             r = last - t
@@ -553,38 +554,29 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
                 if forbid and later[s][r] & forbid:
                     raise _fail()  # must follow suit, trump or overtrump
 
-    # Counting (RULES.md §7, §8), as the replay counts.
+    # Counting (§7-§10), with the kernel: the taker's camp is the taker alone here.
     taken = sum(compress(bits, map(taker.__eq__, winners)))
     piles = [taken, played - taken]
-    piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= ~played & _ALL
-    adjust = 0
-    if played & EXCUSE_BIT:  # camps: 0 the taker's, 1 the defence
-        excuse_trick, at = divmod(flat.index(77), n)
-        excuse_owner = int((leaders[excuse_trick] + at) % n != taker)
-        excuse_winner = int(winners[excuse_trick] != taker)
-        goes_to = excuse_owner
-        if excuse_trick == last and not chelem_last:
-            if rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
-                goes_to = 1 - excuse_owner
-            else:
-                goes_to = excuse_winner
-        elif excuse_winner != excuse_owner:
-            adjust = 1 if excuse_winner == 0 else -1
-        piles[excuse_winner] &= ~EXCUSE_BIT
-        piles[goes_to] |= EXCUSE_BIT
-    taker_half = card_points(piles[0]) + adjust
-    bouts = (piles[0] & BOUTS_MASK).bit_count()
+    moved = 0
+    if played & EXCUSE_BIT:
+        t, at = divmod(flat.index(77), n)
+        owner = TAKER if (leaders[t] + at) % n == taker else DEFENCE
+        wcamp = TAKER if winners[t] == taker else DEFENCE
+        to_taker, to_defence, moved = kernel.settle_trick(
+            rules, bits[t], wcamp, owner, t == last, t == last and excuse_won)
+        piles[wcamp] &= ~bits[t]
+        piles[TAKER] |= to_taker
+        piles[DEFENCE] |= to_defence
+    piles[kernel.unplayed_camp(contract)] |= ~played & _ALL
+    taker_half = card_points(piles[TAKER]) + moved
+    bouts = (piles[TAKER] & BOUTS_MASK).bit_count()
     won = winners.count(taker)
-    chelem = Camp.TAKER if won == tab.tricks else Camp.DEFENCE if not won else None
-    # Petit au bout: the Petit in the last trick (the one before, in the chelem case).
-    p = last - 1 if chelem_last else last
-    pcards, pwinner = tricks[p], winners[p]
-    pab: Camp | None = None
-    if 56 in pcards:
-        wins_itself = ((leaders[p] + pcards.index(56)) % n == pwinner
-                       and not any(57 <= c <= 76 for c in pcards))
-        if rules.petit_au_bout is PetitAuBout.IN_LAST_TRICK or wins_itself:
-            pab = Camp.TAKER if pwinner == taker else Camp.DEFENCE
+    chelem = _CAMP_OF[kernel.chelem_camp(won, tab.tricks)]
+    last_camp = TAKER if winners[last] == taker else DEFENCE
+    p = last - 1 if kernel.petit_trick_before_last(excuse_led, leader_won_all,
+                                                   last_camp == leader_camp) else last
+    pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p],
+                                        TAKER if winners[p] == taker else DEFENCE)]
     key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
     by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
     if by_taker is None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import Annotated, Any, Final, Literal, TypeVar
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -43,7 +43,7 @@ from pydantic import (
     model_validator,
 )
 
-from .cards import Card, CardSet
+from .cards import CARD_OF_CODE, Card, CardSet
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
 __all__ = [
@@ -70,7 +70,8 @@ __all__ = [
     "Result",
     "Seat",
     "Trick",
-    "build_record",
+    "check_record",
+    "check_tags",
     "find_tag",
 ]
 
@@ -117,12 +118,9 @@ def find_tag(tags: Iterable[tuple[str, str]], name: str, default: str | None = N
 _CARD_PATTERN: Final = r"^(10|[1-9JNQK])[SHDC]$|^T([1-9]|1[0-9]|2[01])$|^EX$"
 
 
-_BY_CODE: Final[dict[str, Card]] = {c.code: c for c in Card}
-_BIT_OF_CODE: Final[dict[str, int]] = {c.code: 1 << c for c in Card}
-
 
 def _to_card(value: Any) -> Card:
-    card = _BY_CODE.get(value) if isinstance(value, str) else None
+    card = CARD_OF_CODE.get(value) if isinstance(value, str) else None
     if card is not None:
         return card
     if isinstance(value, Card):
@@ -461,7 +459,7 @@ class DealRecord(_Model):
     @field_validator("tags")
     @classmethod
     def _tag_names(cls, value: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-        _check_tags(value)
+        check_tags(value)
         return value
 
     @field_validator("hands", mode="after")
@@ -479,8 +477,8 @@ class DealRecord(_Model):
         return data
 
     @model_validator(mode="after")
-    def _check_structure(self) -> DealRecord:
-        _check_structure(self)
+    def check_structure(self) -> DealRecord:
+        check_record(self)
         return self
 
     # --- derived views ----------------------------------------------------------------
@@ -533,7 +531,7 @@ class DealRecord(_Model):
         )
 
 
-def _check_tags(tags: Iterable[tuple[str, str]]) -> None:
+def check_tags(tags: Iterable[tuple[str, str]]) -> None:
     """The checks of the tags field (raises ValueError)."""
     for name, text in tags:
         if not name or not name.isascii() or not name.replace("_", "").isalnum():
@@ -545,7 +543,7 @@ def _check_tags(tags: Iterable[tuple[str, str]]) -> None:
             raise ValueError(f"tag {name}: a tag value is one line")
 
 
-def _check_structure(rec: DealRecord) -> None:
+def check_record(rec: DealRecord) -> None:
     """The record-wide checks of the model (raises ValueError naming the field first)."""
     n = rec.players
     tab = table(n)
@@ -622,370 +620,3 @@ def _check_structure(rec: DealRecord) -> None:
         for seat in res.scores or {}:
             if seat not in known:
                 raise bad_seat("result.scores", seat)
-
-
-# --- building records fast ----------------------------------------------------------------------
-#
-# Validating a record through pydantic costs more than replaying it. :func:`build_record`
-# builds the same record from plain data in the JSON layout without pydantic, for data in
-# the usual shape (canonical card codes, exact types, no unknown key); on anything else it
-# returns None and the caller validates through the model, which gives the diagnostics.
-# tests/test_fast_paths.py checks that both ways give equal records with equal field sets.
-
-_M = TypeVar("_M", bound=BaseModel)
-_NEW: Final = object.__new__
-_SET: Final = object.__setattr__
-_KEYWORDS: Final = {c.keyword: c for c in Contract}
-_CAMPS: Final = {c.value: c for c in Camp}
-_SIZES: Final = {s.value: s for s in PoigneeSize}
-_MISERES: Final = {m.value: m for m in MisereKind}
-_CACHE_LIMIT: Final = 4096
-_seat_ok: dict[str, bool] = {}
-_plain_cards: dict[str, PlayedCard] = {}
-_plain_bids: dict[str, Bid] = {}
-_plain_seats: dict[str, Seat] = {}
-
-
-class _UnusualError(Exception):
-    """Data the fast path does not take: the model validates it instead."""
-
-
-def _new(cls: type[_M], values: dict[str, Any], given: Iterable[str]) -> _M:
-    obj = _NEW(cls)
-    _SET(obj, "__dict__", values)
-    _SET(obj, "__pydantic_fields_set__", set(given))
-    _SET(obj, "__pydantic_extra__", None)
-    _SET(obj, "__pydantic_private__", None)
-    return obj
-
-
-def _seat(value: Any) -> str:
-    ok = _seat_ok.get(value) if type(value) is str else False
-    if ok is None:
-        ok = SEAT_ID_RE.fullmatch(value) is not None
-        if len(_seat_ok) < _CACHE_LIMIT:
-            _seat_ok[value] = ok
-    if not ok:
-        raise _UnusualError
-    return value  # type: ignore[no-any-return]
-
-
-def _opt_seat(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    return None if value is None else _seat(value)
-
-
-def _cardset(value: Any) -> CardSet:
-    if type(value) is not list:
-        raise _UnusualError
-    try:
-        bits = sum(map(_BIT_OF_CODE.__getitem__, value))
-    except (KeyError, TypeError):
-        raise _UnusualError from None
-    if bits.bit_count() != len(value):  # a card twice
-        raise _UnusualError
-    return CardSet(bits)
-
-
-def _card(value: Any) -> Card:
-    card = _BY_CODE.get(value) if type(value) is str else None
-    if card is None:
-        raise _UnusualError
-    return card
-
-
-def _check_notes(data: dict[str, Any]) -> None:
-    """A glyph of the notation's and comments that are a list of strings, or neither."""
-    glyph = data.get("glyph")
-    if glyph is not None and (type(glyph) is not str or glyph not in GLYPH_SET):
-        raise _UnusualError
-    if "comments" in data:
-        comments = data["comments"]
-        if type(comments) is not list or any(type(c) is not str for c in comments):
-            raise _UnusualError
-
-
-def _notes(data: dict[str, Any], values: dict[str, Any]) -> None:
-    _check_notes(data)
-    values["glyph"] = data.get("glyph")
-    values["comments"] = tuple(data.get("comments", ()))
-
-
-def _keys(data: Any, allowed: frozenset[str]) -> dict[str, Any]:
-    if type(data) is not dict or not data.keys() <= allowed:
-        raise _UnusualError
-    return data
-
-
-_NOTE_KEYS: Final = frozenset({"glyph", "comments"})
-_PLAYED_KEYS: Final = frozenset({"card", "seat"}) | _NOTE_KEYS
-_TRICK_KEYS: Final = frozenset({"cards", "leader"}) | _NOTE_KEYS
-_BID_KEYS: Final = frozenset({"contract", "seat"}) | _NOTE_KEYS
-_CALL_KEYS: Final = frozenset({"card"}) | _NOTE_KEYS
-_ECART_KEYS: Final = frozenset({"cards", "shown"}) | _NOTE_KEYS
-_SEAT_KEYS: Final = frozenset({"id", "name"})
-_DECL_KEYS: Final = {
-    "poignee": frozenset({"kind", "seat", "size", "cards"}) | _NOTE_KEYS,
-    "chelem": frozenset({"kind", "seat"}) | _NOTE_KEYS,
-    "misere": frozenset({"kind", "seat", "misere"}) | _NOTE_KEYS,
-}
-_RESULT_KEYS: Final = frozenset({"contract", "taker", "partner", "taker_points", "bouts",
-                                 "petit_au_bout", "chelem", "annulled", "scores"}) | _NOTE_KEYS
-
-
-def _played(data: Any) -> PlayedCard:
-    if type(data) is dict and len(data) == 1:
-        code = data.get("card")
-        plain = _plain_cards.get(code) if type(code) is str else None
-        if plain is not None:
-            return plain
-    data = _keys(data, _PLAYED_KEYS)
-    values: dict[str, Any] = {}
-    _notes(data, values)
-    values["card"] = _card(data.get("card"))
-    values["seat"] = _opt_seat(data, "seat")
-    out = _new(PlayedCard, values, data)
-    if len(data) == 1:
-        _plain_cards[values["card"].code] = out
-    return out
-
-
-def _trick(data: Any) -> Trick:
-    if type(data) is dict and len(data) == 1:
-        cards = data.get("cards")
-        if type(cards) is list:
-            plain = _plain_cards
-            try:
-                out = tuple([plain[c["card"]] for c in cards])
-            except (KeyError, TypeError):
-                out = None
-            if out is None or sum(map(len, cards)) != len(cards):  # not all plain
-                out = tuple([_played(c) for c in cards])
-            return _new(Trick, {"glyph": None, "comments": (), "cards": out,
-                                "leader": None}, _CARDS_ONLY)
-    data = _keys(data, _TRICK_KEYS)
-    cards = data.get("cards")
-    if type(cards) is not list:
-        raise _UnusualError
-    values: dict[str, Any] = {}
-    _notes(data, values)
-    values["cards"] = tuple([_played(c) for c in cards])
-    values["leader"] = _opt_seat(data, "leader")
-    return _new(Trick, values, data)
-
-
-def _bid(data: Any) -> Bid:
-    if type(data) is dict and len(data) == 1:
-        word = data.get("contract")
-        plain = _plain_bids.get(word) if type(word) is str else None
-        if plain is not None:
-            return plain
-    data = _keys(data, _BID_KEYS)
-    word = data.get("contract")
-    if type(word) is not str or word not in BID_WORDS:
-        raise _UnusualError
-    values: dict[str, Any] = {}
-    _notes(data, values)
-    values["contract"] = BID_WORDS[word]
-    values["seat"] = _opt_seat(data, "seat")
-    out = _new(Bid, values, data)
-    if len(data) == 1:
-        _plain_bids[word] = out
-    return out
-
-
-def _declaration(data: Any) -> Poignee | ChelemAnnouncement | Misere:
-    kind = data.get("kind") if type(data) is dict else None
-    allowed = _DECL_KEYS.get(kind) if type(kind) is str else None
-    if allowed is None:
-        raise _UnusualError
-    data = _keys(data, allowed)
-    values: dict[str, Any] = {}
-    _notes(data, values)
-    values["kind"] = kind
-    values["seat"] = _seat(data.get("seat"))
-    if kind == "poignee":
-        size = data.get("size")
-        if size is not None and (type(size) is not str or size not in _SIZES):
-            raise _UnusualError
-        values["size"] = None if size is None else _SIZES[size]
-        cards = data.get("cards")
-        values["cards"] = None if cards is None else _cardset(cards)
-        if size is None and cards is None:
-            raise _UnusualError
-        return _new(Poignee, values, data)
-    if kind == "chelem":
-        return _new(ChelemAnnouncement, values, data)
-    misere = data.get("misere")
-    if type(misere) is not str or misere not in _MISERES:
-        raise _UnusualError
-    values["misere"] = _MISERES[misere]
-    return _new(Misere, values, data)
-
-
-def _result(data: Any) -> Result:
-    data = _keys(data, _RESULT_KEYS)
-    values: dict[str, Any] = {}
-    _notes(data, values)
-    contract = data.get("contract")
-    if contract is not None and (type(contract) is not str or contract not in _KEYWORDS):
-        raise _UnusualError
-    values["contract"] = None if contract is None else _KEYWORDS[contract]
-    values["taker"] = _opt_seat(data, "taker")
-    values["partner"] = _opt_seat(data, "partner")
-    points = data.get("taker_points")
-    if points is not None:
-        if type(points) is not int and type(points) is not float:
-            raise _UnusualError
-        try:
-            points = Points.parse(points)
-        except (ValueError, OverflowError):
-            raise _UnusualError from None
-    values["taker_points"] = points
-    bouts = data.get("bouts")
-    if bouts is not None and (type(bouts) is not int or not 0 <= bouts <= 3):
-        raise _UnusualError
-    values["bouts"] = bouts
-    for key in ("petit_au_bout", "chelem"):
-        camp = data.get(key)
-        if camp is not None and (type(camp) is not str or camp not in _CAMPS):
-            raise _UnusualError
-        values[key] = None if camp is None else _CAMPS[camp]
-    annulled = data.get("annulled", False)
-    if type(annulled) is not bool:
-        raise _UnusualError
-    values["annulled"] = annulled
-    scores = data.get("scores")
-    if scores is not None:
-        if type(scores) is not dict:
-            raise _UnusualError
-        for seat, value in scores.items():
-            _seat(seat)
-            if type(value) is not int or not -(2**63) <= value < 2**63:
-                raise _UnusualError
-        scores = dict(scores) or None
-    values["scores"] = scores
-    return _new(Result, values, data)
-
-
-def _seats(data: Any) -> tuple[Seat, ...]:
-    if type(data) is not list:
-        raise _UnusualError
-    out = []
-    for item in data:
-        if type(item) is dict and len(item) == 1:
-            sid = item.get("id")
-            plain = _plain_seats.get(sid) if type(sid) is str else None
-            if plain is not None:
-                out.append(plain)
-                continue
-        item = _keys(item, _SEAT_KEYS)
-        name = item.get("name")
-        if name is not None and (type(name) is not str or NAME_RE.fullmatch(name) is None):
-            raise _UnusualError
-        seat = _new(Seat, {"id": _seat(item.get("id")), "name": name}, item)
-        if len(item) == 1 and len(_plain_seats) < _CACHE_LIMIT:
-            _plain_seats[seat.id] = seat
-        out.append(seat)
-    return tuple(out)
-
-
-_RECORD_KEYS: Final = frozenset(DealRecord.model_fields)
-
-
-def build_record(data: Any) -> DealRecord | None:
-    """The record of ``data`` (the JSON layout, parsed), built without pydantic; None when
-    ``data`` is not in the usual shape or is not a valid record: validate it through the
-    model then (``DealRecord.model_validate``), which says what is wrong.
-
-    >>> rec = build_record({"players": 4, "auction": [{"contract": "garde"}]})
-    >>> rec == DealRecord.model_validate({"players": 4, "auction": [{"contract": "garde"}]})
-    True
-    >>> build_record({"players": 4, "dealer": "X"}) is None
-    True
-    """
-    try:
-        return _build(data)
-    except (_UnusualError, ValueError):
-        return None
-
-
-def _build(data: Any) -> DealRecord:
-    data = _keys(data, _RECORD_KEYS)
-    given = set(data)
-    players = data.get("players")
-    if type(players) is not int or not 3 <= players <= 5:
-        raise _UnusualError
-    values: dict[str, Any] = {}
-    tags = data.get("tags", ())
-    if type(tags) is not list and tags != ():
-        raise _UnusualError
-    if tags:
-        pairs = []
-        for pair in tags:
-            if (type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str
-                    or type(pair[1]) is not str):
-                raise _UnusualError
-            pairs.append((pair[0], pair[1]))
-        tags = tuple(pairs)
-        _check_tags(tags)
-    values["tags"] = tags or ()
-    ruleset = data.get("ruleset", "fft")
-    if type(ruleset) is not str:
-        raise _UnusualError
-    values["ruleset"] = ruleset if ruleset == "fft" else Ruleset.from_spec(ruleset).spec()
-    values["players"] = players
-    seats = data.get("seats")
-    if not seats:
-        given.add("seats")
-        seats = [{"id": s} for s in DEFAULT_SEATS[players]]
-    values["seats"] = _seats(seats)
-    values["dealer"] = _opt_seat(data, "dealer")
-    hands = data.get("hands")
-    if hands is not None:
-        if type(hands) is not dict:
-            raise _UnusualError
-        hands = {_seat(k): _cardset(v) for k, v in hands.items()} or None
-    values["hands"] = hands
-    chien = data.get("chien")
-    values["chien"] = None if chien is None else _cardset(chien)
-    auction = data.get("auction", ())
-    if type(auction) is not list and auction != ():
-        raise _UnusualError
-    values["auction"] = tuple([_bid(b) for b in auction])
-    call = data.get("call")
-    if call is not None:
-        call = _keys(call, _CALL_KEYS)
-        call_values: dict[str, Any] = {}
-        _notes(call, call_values)
-        call_values["card"] = _card(call.get("card"))
-        call = _new(Call, call_values, call)
-    values["call"] = call
-    ecart = data.get("ecart")
-    if ecart is not None:
-        ecart = _keys(ecart, _ECART_KEYS)
-        ecart_values: dict[str, Any] = {}
-        _notes(ecart, ecart_values)
-        cards = ecart.get("cards")
-        ecart_values["cards"] = None if cards is None else _cardset(cards)
-        ecart_values["shown"] = _cardset(ecart["shown"]) if "shown" in ecart else _NO_CARDS
-        ecart = _new(Ecart, ecart_values, ecart)
-    values["ecart"] = ecart
-    declarations = data.get("declarations", ())
-    if type(declarations) is not list and declarations != ():
-        raise _UnusualError
-    values["declarations"] = tuple([_declaration(d) for d in declarations])
-    play = data.get("play", ())
-    if type(play) is not list and play != ():
-        raise _UnusualError
-    values["play"] = tuple([_trick(t) for t in play])
-    result = data.get("result")
-    values["result"] = None if result is None else _result(result)
-    _notes(data, values)
-    record = _new(DealRecord, values, given)
-    _check_structure(record)
-    return record
-
-
-_NO_CARDS: Final = CardSet()
-_CARDS_ONLY: Final = ("cards",)

@@ -2,18 +2,26 @@
 
 :func:`replay` takes a :class:`~tarotnotation.records.DealRecord` and returns a
 :class:`Replay`: the contract, taker, partner and camps, every trick with its leader,
-seats, winner and points, each camp's points, the bouts, the bonuses, the
-:class:`~tarotnotation.scoring.Score`, and every :class:`~tarotnotation.diagnostics.Diagnostic`
-found on the way. It never stops at the first fault: a revoke at trick 3 does not hide an
-underplayed trump at trick 7 nor a wrong recorded score.
+seats, winner and points, both camps' running points, each camp's points, the bouts, the
+bonuses, the :class:`~tarotnotation.scoring.Score`, and every
+:class:`~tarotnotation.diagnostics.Diagnostic` found on the way. It never stops at the
+first fault: a revoke at trick 3 does not hide an underplayed trump at trick 7 nor a wrong
+recorded score.
+
+Every rule comes from the rules kernel (:mod:`tarotnotation.kernel`); this module goes
+through a record in phases (:meth:`_Replayer.run` lists them), asks the kernel at each
+step, and puts what it finds into words. It steps the kernel's functions rather than a
+:class:`~tarotnotation.kernel.PlayState` because a record may break what a state assumes
+(a card played out of turn or twice, a leader who did not win the last trick), and the
+replay must go on through such faults to find the next ones.
 
 Hands need not be recorded. When they are missing, the engine knows at least the cards
 each seat went on to play, and judges every card against that: a player who failed to
-follow Hearts and later played a Heart is caught; nothing legal is ever flagged. With the
-play complete, those known cards *are* the hands.
+follow Hearts and later played a Heart is caught; nothing legal is ever flagged (legality
+is monotone in the hand). With the play complete, those known cards *are* the hands.
 
 :func:`legal_moves` gives the legal cards at any point of a recorded deal, from the same
-rule function the validator uses (:func:`tarotnotation.legality.constraint`).
+rule function the validator uses (:func:`tarotnotation.kernel.rule`).
 """
 
 from __future__ import annotations
@@ -22,42 +30,36 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Final
+from typing import Final
 
-from .cards import (
-    ALL_MASK,
-    BOUTS_MASK,
-    EXCUSE_BIT,
-    FACES_MASK,
-    KINGS_MASK,
-    SUIT_MASKS,
-    TRUMP_MASK,
-    TRUMPS_ABOVE,
-    Card,
-    CardSet,
-    Suit,
-    card_points,
-    card_suit,
-)
+from . import kernel
+from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
 from .diagnostics import Code, Diagnostic, Location, Severity
-from .legality import Constraint, constraint, constraint_of, ecart_plain, rule, winning_index
+from .kernel import DEFENCE, NO_SUIT, TAKER
+from .legality import Constraint, constraint, constraint_of
 from .records import ChelemAnnouncement, DealRecord, Misere, PlayedCard, Poignee
 from .rules import (
     Camp,
     Contract,
     EcartTrumps,
-    ExcuseLastTrick,
     FivePlayerFirstLead,
     MisereKind,
-    PetitAuBout,
-    PetitInChien,
+    PlayerTable,
     PoigneeSize,
     Ruleset,
 )
 from .scoring import DealFacts, Score, score
 from .source import SourceMap
 
-__all__ = ["PlayedTrick", "Position", "Replay", "Status", "legal_moves", "replay"]
+__all__ = [
+    "PlayedTrick",
+    "Position",
+    "Replay",
+    "Status",
+    "TrickCount",
+    "legal_moves",
+    "replay",
+]
 
 _RANK_NAMES: Final = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
 
@@ -96,6 +98,23 @@ class PlayedTrick:
 
 
 @dataclass(frozen=True, slots=True)
+class TrickCount:
+    """One complete trick's winner and both camps' points after it, as the kernel counts
+    them (half-points, tricks only: the chien or écart is counted at the end)."""
+
+    number: int
+    winner: str
+    camp: Camp
+    """The camp of the trick's winner."""
+    points: int
+    """Half-points of the trick's cards."""
+    taker_half: int
+    defence_half: int
+    excuse: Camp | None = None
+    """The camp the Excuse of this trick went to, when it did not go to the winner's."""
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
     """What the rules make of a record. ``diagnostics`` lists every fault found."""
 
@@ -110,6 +129,9 @@ class Replay:
     called: Card | None = None
     camps: Mapping[str, Camp] = field(default_factory=dict)
     tricks: tuple[PlayedTrick, ...] = ()
+    counts: tuple[TrickCount, ...] = ()
+    """Each complete trick's winner and both camps' running points, once the camps are
+    known (empty without a taker, or at five players with the partner unknown)."""
     taker_half: int | None = None
     """The taker's camp's points in half-points."""
     defence_half: int | None = None
@@ -119,6 +141,8 @@ class Replay:
     chelem: Camp | None = None
     chelem_announced: bool = False
     poignees: tuple[tuple[str | None, PoigneeSize], ...] = ()
+    facts: DealFacts | None = None
+    """What the score was computed from (from the play, or from the recorded result)."""
     score: Score | None = None
     scores: Mapping[str, int] | None = None
     """Each seat's recomputed score, by seat id."""
@@ -188,8 +212,7 @@ def replay(
     ``deal`` (the 1-based index of the record in its file) and ``source`` (text positions
     from the notation reader) are added to every diagnostic's location.
     """
-    engine = _Engine(record, None)
-    result = engine.run()
+    result = _Replayer(record, None).run()
     if (deal is None and source is None) or not result.diagnostics:
         return result
     diags = []
@@ -219,9 +242,8 @@ def legal_moves(record: DealRecord, trick: int, index: int) -> Position:
     """
     if trick < 1 or index < 0:
         raise ValueError("tricks are numbered from 1 and cards from 0")
-    engine = _Engine(record, (trick - 1, index))
     try:
-        engine.run()
+        _Replayer(record, (trick - 1, index)).run()
     except _StopError as stop:
         return stop.position
     raise ValueError(
@@ -234,26 +256,75 @@ def _cards_text(bits: int) -> str:
     return str(CardSet(bits))
 
 
-class _Engine:
-    """One run over one record. Seats are indices; hands are int bitsets."""
+@dataclass(frozen=True, slots=True)
+class _Attribution:
+    """Who played each card and who won each trick, from the written order alone."""
+
+    seats: list[Sequence[int]]
+    """The seat of each card, trick by trick."""
+    leaders: list[int]
+    winners: list[int | None]
+    """The seat that won each trick (None while incomplete); the chelem case of the
+    Excuse led to the last trick is applied once the camps are known."""
+    cards: list[list[int]]
+    """Each trick's cards as plain ints."""
+    played_by: list[int]
+    """The cards each seat played (a bitset per seat)."""
+
+
+class _Replayer:
+    """One run over one record. Seats are indices; hands and card sets are int bitsets.
+
+    :meth:`run` calls the phases in order; each phase reads what the earlier ones found
+    (attributes set in ``__init__``) and reports what is wrong with :meth:`report`.
+    """
 
     def __init__(self, record: DealRecord, stop: tuple[int, int] | None) -> None:
         self.rec = record
         self.stop = stop
-        self.rules = record.rules
-        self.n = record.players
-        self.tab = record.table
-        self.ids = record.seat_ids
+        """Where :func:`legal_moves` wants the position: (trick, card), 0-based."""
+        self.rules: Ruleset = record.rules
+        self.n: int = record.players
+        self.tab: PlayerTable = record.table
+        self.ids: tuple[str, ...] = record.seat_ids
         self.index = {s: i for i, s in enumerate(self.ids)}
         self.diags: list[Diagnostic] = []
+        # What the phases find, in order.
+        self.given: list[int | None] = [None] * self.n
+        """Each hand as dealt, where recorded."""
+        self.chien: int | None = None
+        self.contract: Contract | None = None
+        self.taker: int | None = None
+        self.annulled = False
+        self.announcer: int | None = None
+        """The seat that announced a chelem (the taker), who then leads."""
+        self.leader0 = 0
+        self.att = _Attribution([], [], [], [], [0] * self.n)
+        self.complete = False
+        """Every trick recorded, each with every card."""
+        self.called: Card | None = None
+        self.partner: int | None = None
+        self.partner_known = self.n != 5
+        self.excuse_won_last = False
+        """The Excuse led to the last trick won it (the chelem case, §7)."""
+        self.petit_before_last = False
+        """Petit au bout counts in the second-to-last trick (the chelem case, §8)."""
+        self.ecart: int | None = None
+        self.start: list[int] = [0] * self.n
+        """Each seat's hand at the first card: exactly, or the cards it went on to play."""
+        self.exact: list[bool] = [False] * self.n
+        self.poignees: list[tuple[int | None, PoigneeSize]] = []
+        self.miseres: list[int] = []
+        self.tricks: tuple[PlayedTrick, ...] = ()
         self.trick_bits: list[int] = []
-        """The bitset of each trick's cards (filled by :meth:`play`)."""
+        """The bitset of each trick's cards."""
 
     # --- helpers ----------------------------------------------------------------------
 
     def report(self, code: Code, message: str, *, path: str | None = None,
                trick: int | None = None, seat: int | None = None,
                card: int | None = None) -> None:
+        """Add a diagnostic of ``code`` (its default severity) at a place of the record."""
         self.diags.append(
             Diagnostic(
                 code,
@@ -262,218 +333,84 @@ class _Engine:
                 Location(
                     trick=trick,
                     seat=None if seat is None else self.ids[seat],
-                    card=None if card is None else Card(card).code,
+                    card=None if card is None else _CODES[card],
                     path=path,
                 ),
             )
         )
 
-    def seat_of(self, seat_id: str | None) -> int | None:
-        return None if seat_id is None else self.index[seat_id]
+    def camp_of(self, seat: int) -> int:
+        """The kernel's camp of a seat (0 the taker's, 1 the defence), camps known."""
+        return TAKER if seat in (self.taker, self.partner) else DEFENCE
 
     # --- the run ------------------------------------------------------------------------
 
     def run(self) -> Replay:
+        """Every phase in turn, then the score and the comparison with the record."""
+        self.read_cards()
+        self.read_auction()
+        self.check_result_contract()
+        self.check_dealt_hands()
+        self.check_petit_in_chien()
+        self.find_first_leader()
+        self.attribute()
+        self.find_partner()
+        self.apply_excuse_led_last()
+        self.check_chien_and_ecart()
+        self.find_hands_at_first_card()
+        self.check_declarations()
+        self.check_play()
+        return self.conclude()
+
+    # --- the deal ---------------------------------------------------------------------
+
+    def read_cards(self) -> None:
+        """The hands as dealt and the chien, where recorded (the chien derived when every
+        hand is)."""
         rec = self.rec
-        n = self.n
-        first = self.index[rec.first_seat]
-        given: list[int | None] = [None] * n
         if rec.hands is not None:
             for sid, dealt in rec.hands.items():
-                given[self.index[sid]] = dealt.bits
-        chien = rec.chien.bits if rec.chien is not None else None
-        if chien is None and all(h is not None for h in given):
-            chien = ALL_MASK & ~_union(given)
+                self.given[self.index[sid]] = dealt.bits
+        self.chien = rec.chien.bits if rec.chien is not None else None
+        if self.chien is None and all(h is not None for h in self.given):
+            self.chien = ALL_MASK & ~_union(self.given)
 
-        # Auction.
-        contract, taker, annulled = self.auction(first)
-        res = rec.result
-        if res is not None:
-            if res.contract is not None:
-                if contract is None and not rec.auction:
-                    contract = res.contract
-                elif contract is not None and res.contract != contract:
-                    self.report(Code.CONTRACT_MISMATCH,
-                                f"the result says {res.contract.keyword}, the auction"
-                                f" {contract.keyword}", path="result.contract")
-            if res.taker is not None:
-                rt = self.index[res.taker]
-                if taker is None and not rec.auction:
-                    taker = rt
-                elif taker is not None and rt != taker:
-                    self.report(Code.TAKER_MISMATCH,
-                                f"the result names {res.taker} as taker, the auction"
-                                f" {self.ids[taker]}", path="result.taker")
-        for s, hand in enumerate(given):
+    def check_dealt_hands(self) -> None:
+        """A recorded hand that is petit sec (§2): a warning, or the annulment the
+        record's result declares."""
+        res = self.rec.result
+        for s, hand in enumerate(self.given):
             if hand is not None:
-                if res is not None and res.annulled and _is_petit_sec(hand):
-                    annulled = True  # declared before bidding: no score (RULES.md §2)
+                if res is not None and res.annulled and kernel.petit_sec(hand):
+                    self.annulled = True  # declared before bidding: no score (§2)
                 else:
                     self.check_petit_sec(s, hand, f"hands.{self.ids[s]}")
-        if (contract is not None and contract.takes_chien and chien is not None
-                and chien >> Card.T1 & 1
-                and self.rules.petit_in_chien is PetitInChien.ANNULS):
-            self.report(Code.PETIT_IN_CHIEN, "the Petit is in the chien of a "
-                        f"{contract.french}: under petit_in_chien=annuls the deal is annulled",
-                        path="chien")
-            annulled = True
-
-        # Chelem announcer leads first.
-        announcer: int | None = None
-        for i, decl in enumerate(rec.declarations):
-            if isinstance(decl, ChelemAnnouncement):
-                s = self.index[decl.seat]
-                if taker is not None and s != taker:
-                    self.report(Code.CHELEM_NOT_TAKER,
-                                f"only the taker ({self.ids[taker]}) may announce a chelem",
-                                path=f"declarations[{i}]", seat=s)
-                elif announcer is None:
-                    announcer = s
-        leader0 = announcer if announcer is not None else first
-        self.leader0 = leader0
-
-        # Attribution: who played each card, and who won each trick.
-        seats_of, leaders, winners, cards_of, played_by = self.attribute(leader0)
-        played_all = _union(played_by)
-        tricks_total = self.tab.tricks
-        complete = (len(rec.play) == tricks_total
-                    and all(len(t.cards) == n for t in rec.play))
-
-        # Call (five players) and the partner.
-        called = rec.call.card if rec.call is not None else None
-        partner: int | None = None
-        partner_known = n != 5
-        if n != 5 and rec.call is not None:
-            self.report(Code.CALL_NOT_ALLOWED,
-                        f"a card is called only at five players, not at {n}", path="call")
-            called = None
-        if n == 5 and contract is not None and not annulled:
-            partner, partner_known = self.call(called, taker, given, chien, seats_of,
-                                               complete)
-
-        chelem_last = False
-        if taker is not None and partner_known:
-            team = {taker} if partner is None else {taker, partner}
-            chelem_last = self.chelem_excuse(seats_of, winners, team)
-
-        # Écart; each seat's hand at the first card (exact, or the known part of it).
-        ecart = None
-        if contract is not None and taker is not None and not annulled:
-            ecart = self.chien_and_ecart(contract, taker, given, chien, played_all, complete)
-        start: list[int] = [0] * n
-        exact: list[bool] = [False] * n
-        for s in range(n):
-            at_start = given[s]
-            if (at_start is not None and s == taker and contract is not None
-                    and contract.takes_chien):
-                if chien is not None and ecart is not None:
-                    at_start = (at_start | chien) & ~ecart
-                else:
-                    at_start = None
-            if at_start is not None:
-                start[s], exact[s] = at_start, True
-            else:
-                start[s] = played_by[s]
-                exact[s] = complete
-        if complete and rec.hands is None:
-            for s in range(n):
-                as_dealt: int | None = start[s]
-                if s == taker and contract is not None and contract.takes_chien:
-                    # He took the chien and discarded the écart: undo both.
-                    as_dealt = (None if chien is None or ecart is None
-                                else (start[s] | ecart) & ~chien)
-                if as_dealt is not None:
-                    self.check_petit_sec(s, as_dealt, None)
-
-        # Declarations.
-        poignees, miseres = self.declarations(start, exact, played_by, ecart, taker)
-
-        # The play.
-        if annulled and rec.play:
-            self.report(Code.PLAY_AFTER_ANNULMENT, "the deal is annulled: no card should be"
-                        " played", path="play[0]")
-        first_lead_called = (
-            called if n == 5 and self.rules.five_player_first_lead
-            is FivePlayerFirstLead.NO_CALLED_SUIT else None
-        )
-        tricks = self.play(seats_of, leaders, winners, cards_of, start, exact, given, chien,
-                           ecart, first_lead_called)
-        if not complete and rec.play and not annulled:
-            self.report(Code.PLAY_INCOMPLETE,
-                        f"the play stops at trick {len(rec.play)} of {tricks_total}"
-                        f" ({_played_count(rec)} of {n * tricks_total})",
-                        path=f"play[{len(rec.play) - 1}]")
-
-        # Camps, points, score.
-        camps: dict[str, Camp] = {}
-        if taker is not None and partner_known:
-            for s in range(n):
-                camps[self.ids[s]] = Camp.TAKER if s in (taker, partner) else Camp.DEFENCE
-        taker_id = None if taker is None else self.ids[taker]
-        partner_id = None if partner is None else self.ids[partner]
-        declared = tuple((None if s is None else self.ids[s], size) for s, size in poignees)
-        known = {self.ids[s]: CardSet(start[s]) for s in range(n) if exact[s]}
-
-        def done(status: Status, **scored: Any) -> Replay:
-            return Replay(
-                record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
-                contract=contract, taker=taker_id, partner=partner_id, called=called,
-                camps=camps, tricks=tricks, chelem_announced=announcer is not None,
-                poignees=declared, hands=known, **scored,
-            )
-
-        if annulled:
-            self.check_annulled_result()
-            return done(Status.ANNULLED)
-        if res is not None and res.annulled:
-            self.report(Code.ANNULMENT_MISMATCH, "the result says the deal was annulled, but"
-                        " nobody held the Petit sec, not every player passed"
-                        " and the ruleset does not annul it: expected a score",
-                        path="result.annulled")
-        if contract is None or taker is None:
-            if rec.play or rec.result is not None:
-                self.report(Code.NOT_SCORABLE, "no contract and taker can be found (no"
-                            " auction, and the result names none): the deal is not scored")
-            return done(Status.UNSCORED)
-
-        if complete and partner_known:
-            facts = self.count(contract, taker, partner, tricks, chelem_last, played_all,
-                               announcer is not None, poignees, miseres)
-            self.compare_result(facts, partner)
-        else:
-            maybe = self.facts_from_result(contract, taker, partner, partner_known,
-                                           announcer is not None, poignees, miseres)
-            if maybe is None:
-                status = Status.INCOMPLETE if rec.play else Status.UNSCORED
-                return done(status)
-            facts = maybe
-        sc = score(facts)
-        scores = {self.ids[s]: v for s, v in enumerate(sc.seats)}
-        self.compare_scores(scores)
-        return done(
-            Status.SCORED,
-            taker_half=facts.taker_half,
-            defence_half=182 - facts.taker_half,
-            bouts=facts.bouts,
-            petit_au_bout=facts.petit_au_bout,
-            chelem=facts.chelem,
-            score=sc,
-            scores=scores,
-        )
-
-    # --- deal -----------------------------------------------------------------------------
 
     def check_petit_sec(self, seat: int, hand: int, path: str | None) -> None:
-        if _is_petit_sec(hand):
+        """Report a hand held petit sec (§2)."""
+        if kernel.petit_sec(hand):
             self.report(Code.PETIT_SEC, f"{self.ids[seat]} held the Petit sec (the Petit as"
                         " only trump, no Excuse): the deal should have been annulled",
                         path=path, seat=seat)
 
-    # --- auction --------------------------------------------------------------------------
+    def check_petit_in_chien(self) -> None:
+        """The Petit in the chien of a Prise or Garde annuls the deal under
+        ``petit_in_chien = annuls`` (§12)."""
+        if (self.contract is not None and self.chien is not None
+                and kernel.petit_in_chien_annuls(self.rules, self.contract, self.chien)):
+            self.report(Code.PETIT_IN_CHIEN, "the Petit is in the chien of a "
+                        f"{self.contract.french}: under petit_in_chien=annuls the deal is"
+                        " annulled", path="chien")
+            self.annulled = True
 
-    def auction(self, first: int) -> tuple[Contract | None, int | None, bool]:
+    # --- auction ----------------------------------------------------------------------
+
+    def read_auction(self) -> None:
+        """The auction (§3): each player speaks once, in turn from the dealer's right;
+        each bid higher than the last; all passing annuls the deal."""
         bids = self.rec.auction
         n = self.n
+        first = self.index[self.rec.first_seat]
         best: Contract | None = None
         taker: int | None = None
         for i, bid in enumerate(bids):
@@ -488,7 +425,8 @@ class _Engine:
                 self.report(Code.BID_OUT_OF_TURN, f"it is {self.ids[expected]}'s turn to"
                             f" speak, not {bid.seat}'s", path=path, seat=seat)
             if bid.contract is not None:
-                if best is not None and bid.contract <= best:
+                if not kernel.outbids(bid.contract, best):
+                    assert best is not None
                     self.report(Code.BID_NOT_HIGHER, f"{bid.contract.keyword} is not higher"
                                 f" than {best.keyword}: expected pass or a higher contract",
                                 path=path, seat=seat)
@@ -497,219 +435,59 @@ class _Engine:
         if bids and len(bids) < n:
             self.report(Code.AUCTION_INCOMPLETE, f"{len(bids)} bids for {n} players: every"
                         " player speaks once", path=f"auction[{len(bids) - 1}]")
-        annulled = bool(bids) and len(bids) >= n and best is None
-        if annulled:
+        self.annulled = bool(bids) and len(bids) >= n and best is None
+        if self.annulled:
             self.report(Code.ALL_PASSED, "every player passed: the deal is annulled",
                         path="auction")
-        return best, taker, annulled
+        self.contract, self.taker = best, taker
 
-    # --- call -----------------------------------------------------------------------------
-
-    def call(self, called: Card | None, taker: int | None, given: list[int | None],
-             chien: int | None, seats_of: Sequence[Sequence[int]],
-             complete: bool) -> tuple[int | None, bool]:
+    def check_result_contract(self) -> None:
+        """The result's contract and taker: taken when there is no auction (a score
+        sheet), compared with the auction's otherwise."""
         res = self.rec.result
-        if called is None:
-            if self.rec.play or self.rec.hands is not None:
-                self.report(Code.CALL_MISSING, "at five players the taker calls a card"
-                            " (a King) before the chien is turned", path="call")
-            if res is not None and res.partner is not None:
-                p = self.index[res.partner]
-                return (None if p == taker else p), True
-            return None, False
-        if called.suit is Suit.TRUMPS or called.suit is Suit.EXCUSE or called.rank < 11:
-            self.report(Code.CALL_WRONG_RANK, f"{called.code} cannot be called: expected a"
-                        " King (or a Queen, Knight or Jack when holding every higher card)",
-                        path="call", card=called)
-        elif taker is not None and given[taker] is not None:
-            hand = given[taker]
-            assert hand is not None
-            for rank in range(14, called.rank, -1):
-                mask = sum(1 << (14 * s + rank - 1) for s in range(4))
-                if hand & mask != mask:
-                    self.report(Code.CALL_WRONG_RANK, f"the taker may call a"
-                                f" {_RANK_NAMES[called.rank]} only when holding all four"
-                                f" {_RANK_NAMES[rank]}s: expected a"
-                                f" {_RANK_NAMES[rank]}", path="call", card=called)
-                    break
-        holder: int | None = None
-        found = False
-        for s, hand in enumerate(given):
-            if hand is not None and hand >> called & 1:
-                holder, found = s, True
-        if not found and chien is not None and chien >> called & 1:
-            found = True
-        if not found:
-            for t, trick in enumerate(self.rec.play):
-                for c, pc in enumerate(trick.cards):
-                    if pc.card == called:
-                        holder, found = seats_of[t][c], True
-            if not found and complete:
-                found = True  # never played: in the chien or the écart, the taker is alone
-        if not found:
-            if res is not None and res.partner is not None:
-                # A score sheet: the cards do not tell, the recorded partner does.
-                p = self.index[res.partner]
-                return (None if p == taker else p), True
-            return None, False
-        partner = None if holder == taker else holder
-        return partner, True
+        if res is None:
+            return
+        no_auction = not self.rec.auction
+        if res.contract is not None:
+            if self.contract is None and no_auction:
+                self.contract = res.contract
+            elif self.contract is not None and res.contract != self.contract:
+                self.report(Code.CONTRACT_MISMATCH,
+                            f"the result says {res.contract.keyword}, the auction"
+                            f" {self.contract.keyword}", path="result.contract")
+        if res.taker is not None:
+            rt = self.index[res.taker]
+            if self.taker is None and no_auction:
+                self.taker = rt
+            elif self.taker is not None and rt != self.taker:
+                self.report(Code.TAKER_MISMATCH,
+                            f"the result names {res.taker} as taker, the auction"
+                            f" {self.ids[self.taker]}", path="result.taker")
 
-    # --- chien and écart ---------------------------------------------------------------------
-
-    def chien_and_ecart(self, contract: Contract, taker: int, given: list[int | None],
-                        chien: int | None, played_all: int, complete: bool) -> int | None:
-        rec = self.rec
-        size = self.tab.chien
-        recorded = rec.ecart
-        if not contract.takes_chien:
-            if recorded is not None and recorded.cards:
-                self.report(Code.ECART_NOT_ALLOWED, f"in a {contract.french} the chien is not"
-                            " taken: expected no écart", path="ecart", seat=taker)
-            return None
-        ecart = recorded.cards.bits if recorded is not None and recorded.cards is not None else None
-        if ecart is None and complete:
-            ecart = ALL_MASK & ~played_all
-        if ecart is None:
-            if recorded is not None and recorded.shown:
-                self.check_shown(recorded.shown.bits, None, taker)
-            return None
-        dealt = given[taker]
-        pool = None if dealt is None or chien is None else dealt | chien
-        if recorded is not None and recorded.cards is not None:
-            if len(recorded.cards) != size:
-                self.report(Code.ECART_SIZE, f"the écart has {size} cards at {self.n}"
-                            f" players, found {len(recorded.cards)}", path="ecart", seat=taker)
-            if pool is not None and ecart & ~pool:
-                self.report(Code.ECART_NOT_IN_HAND, f"{_cards_text(ecart & ~pool)} not in"
-                            " the taker's hand and the chien", path="ecart", seat=taker)
-        bad = ecart & (KINGS_MASK | BOUTS_MASK)
-        if bad:
-            self.report(Code.ECART_KING_OR_BOUT, f"{_cards_text(bad)} in the écart: expected"
-                        " no King and no bout", path="ecart", seat=taker)
-        trumps = ecart & TRUMP_MASK & ~BOUTS_MASK
-        if trumps:
-            if pool is not None:
-                plain = ecart_plain(pool)
-                allowed = max(0, size - plain.bit_count())
-                if trumps.bit_count() > allowed:
-                    spare = plain & ~ecart
-                    self.report(Code.ECART_TRUMP_AVOIDABLE,
-                                f"{_cards_text(trumps)} in the écart, but the taker could"
-                                f" discard {_cards_text(spare)}: expected at most {allowed}"
-                                " trump(s)", path="ecart", seat=taker)
-            elif self.rules.ecart_trumps is EcartTrumps.NEVER:
-                self.report(Code.ECART_TRUMP_AVOIDABLE,
-                            f"{_cards_text(trumps)} in the écart: ecart_trumps=never allows"
-                            " trumps only when no other écart exists, and the hands are not"
-                            " recorded to show it", path="ecart", seat=taker)
-            shown = recorded.shown.bits if recorded is not None else 0
-            if (recorded is not None and recorded.cards is not None) or shown:
-                missing = trumps & ~shown
-                if missing:
-                    self.report(Code.ECART_TRUMP_NOT_SHOWN, f"{_cards_text(missing)} discarded"
-                                " but not shown: expected every trump of the écart shown",
-                                path="ecart", seat=taker)
-        if recorded is not None and recorded.shown:
-            self.check_shown(recorded.shown.bits, ecart, taker)
-        return ecart
-
-    def check_shown(self, shown: int, ecart: int | None, taker: int) -> None:
-        wrong = shown & ~TRUMP_MASK
-        if ecart is not None:
-            wrong |= shown & ~ecart
-        if wrong:
-            self.report(Code.ECART_SHOWN_WRONG, f"{_cards_text(wrong)} shown with the écart:"
-                        " expected only the trumps of the écart", path="ecart", seat=taker)
-
-    # --- declarations -------------------------------------------------------------------------
-
-    def declarations(self, start: list[int], exact: list[bool], played_by: list[int],
-                     ecart: int | None, taker: int | None
-                     ) -> tuple[list[tuple[int | None, PoigneeSize]], list[int]]:
-        poignees: list[tuple[int | None, PoigneeSize]] = []
-        miseres: list[int] = []
-        seen: set[tuple[int, str]] = set()
-        counts = self.tab.poignee
+    def find_first_leader(self) -> None:
+        """Who leads the first trick: the dealer's right, or the taker who announced a
+        chelem (§5); a chelem announced by another player is a fault."""
         for i, decl in enumerate(self.rec.declarations):
-            path = f"declarations[{i}]"
-            s = self.index[decl.seat]
-            key = (s, decl.kind)
-            if key in seen:
-                self.report(Code.DECLARATION_TWICE, f"{decl.seat} declares a {decl.kind}"
-                            " twice: expected one", path=path, seat=s)
-                continue
-            seen.add(key)
-            if isinstance(decl, Poignee):
-                size = decl.size
-                if decl.cards is not None:
-                    shown = decl.cards.bits
-                    derived = self.tab.poignee_size(len(decl.cards))
-                    if derived is None:
-                        self.report(Code.POIGNEE_SIZE, f"{len(decl.cards)} cards shown: a"
-                                    f" poignée shows exactly {counts[0]}, {counts[1]} or"
-                                    f" {counts[2]} trumps at {self.n} players",
-                                    path=path, seat=s)
-                    elif size is not None and size is not derived:
-                        self.report(Code.POIGNEE_DECLARED_SIZE, f"a {size.value} poignée"
-                                    f" shows {self.tab.poignee_count(size)} trumps; these"
-                                    f" {len(decl.cards)} make a {derived.value}",
-                                    path=path, seat=s)
-                    size = size or derived
-                    not_trump = shown & ~TRUMP_MASK & ~EXCUSE_BIT
-                    if not_trump:
-                        self.report(Code.POIGNEE_NOT_TRUMP, f"{_cards_text(not_trump)} shown:"
-                                    " expected only trumps (and the Excuse)", path=path, seat=s)
-                    elsewhere = 0
-                    for other in range(self.n):
-                        if other != s:
-                            elsewhere |= played_by[other] | (start[other] if exact[other] else 0)
-                    if s != taker and ecart is not None:
-                        elsewhere |= ecart
-                    missing = shown & (~start[s] if exact[s] else elsewhere)
-                    if missing:
-                        self.report(Code.POIGNEE_NOT_IN_HAND, f"{_cards_text(missing)} shown"
-                                    f" but not in {decl.seat}'s hand", path=path, seat=s)
-                    if shown & EXCUSE_BIT and start[s] & TRUMP_MASK & ~shown:
-                        self.report(Code.POIGNEE_EXCUSE, "the Excuse stands in for a trump"
-                                    f" while {_cards_text(start[s] & TRUMP_MASK & ~shown)}"
-                                    " stay hidden: expected those trumps shown instead",
-                                    path=path, seat=s)
-                if size is not None:
-                    poignees.append((s, size))
-            elif isinstance(decl, Misere):
-                if not self.rules.misere:
-                    self.report(Code.MISERE_NOT_ALLOWED, "misère is declared but the ruleset"
-                                " has misere=off", path=path, seat=s)
-                    continue
-                if decl.misere is MisereKind.ATOUT:
-                    bad = start[s] & (TRUMP_MASK | EXCUSE_BIT)
-                    what = "no trump and no Excuse"
-                else:
-                    bad = start[s] & FACES_MASK
-                    what = "no King, Queen, Knight or Jack"
-                if bad:
-                    self.report(Code.MISERE_FALSE, f"{decl.seat} holds {_cards_text(bad)}:"
-                                f" a misère {decl.misere.value} needs {what}",
-                                path=path, seat=s)
-                else:
-                    miseres.append(s)
-        return poignees, miseres
+            if isinstance(decl, ChelemAnnouncement):
+                s = self.index[decl.seat]
+                if self.taker is not None and s != self.taker:
+                    self.report(Code.CHELEM_NOT_TAKER,
+                                f"only the taker ({self.ids[self.taker]}) may announce a"
+                                " chelem", path=f"declarations[{i}]", seat=s)
+                elif self.announcer is None:
+                    self.announcer = s
+        self.leader0 = kernel.first_leader(self.index[self.rec.first_seat], self.announcer)
 
-    # --- play -----------------------------------------------------------------------------------
+    # --- who played what ----------------------------------------------------------------
 
-    def attribute(self, leader0: int) -> tuple[list[Sequence[int]], list[int],
-                                               list[int | None], list[list[int]], list[int]]:
-        """Seats of every card, leaders and winners, from the written order alone; also the
-        cards of each trick (as plain ints) and the cards each seat played."""
+    def attribute(self) -> None:
+        """The seat of every card and the winner of every trick, from the written order
+        alone (§6: the winner of a trick leads the next); a written leader or seat that
+        is not the one whose turn it is is reported, and taken as the one that played."""
         n = self.n
         rotation = _ROTATIONS[n]
-        seats_of: list[Sequence[int]] = []
-        leaders: list[int] = []
-        winners: list[int | None] = []
-        cards_of: list[list[int]] = []
-        played_by = [0] * n
-        expected = leader0
+        att = self.att
+        expected = self.leader0
         play = self.rec.play
         last = len(play) - 1
         for t, trick in enumerate(play):
@@ -729,22 +507,23 @@ class _Engine:
             else:
                 seats = self.seats_written(t, pcs, leader)
             for s, card in zip(seats, cards, strict=True):
-                played_by[s] |= 1 << card
-            seats_of.append(seats)
-            cards_of.append(cards)
-            leaders.append(leader)
+                att.played_by[s] |= 1 << card
+            att.seats.append(seats)
+            att.cards.append(cards)
+            att.leaders.append(leader)
             winner: int | None = None
             if m == n:
-                w = winning_index(cards)
+                w = kernel.winner_index(cards)
                 winner = seats[w] if w is not None else None
             elif t < last:
                 self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {m}"
                             f" card(s): every trick but the last one recorded has {n}",
                             path=f"play[{t}]", trick=t + 1)
-            winners.append(winner)
+            att.winners.append(winner)
             if winner is not None:
                 expected = winner
-        return seats_of, leaders, winners, cards_of, played_by
+        self.complete = (len(play) == self.tab.tricks
+                         and all(len(t.cards) == n for t in play))
 
     def seats_written(self, t: int, pcs: Sequence[PlayedCard], leader: int) -> list[int]:
         """The seats of a trick's cards where some are written: a written seat that is not
@@ -760,219 +539,448 @@ class _Engine:
             seats.append(s)
         return seats
 
-    def chelem_excuse(self, seats_of: Sequence[Sequence[int]], winners: list[int | None],
-                      team: set[int]) -> bool:
-        """The chelem case of RULES.md §7: the Excuse led to the last trick by a camp that
-        won every earlier trick wins it. Updates ``winners`` and says whether it applied."""
+    # --- the call (five players) --------------------------------------------------------
+
+    def find_partner(self) -> None:
+        """The called card and its holder, the partner (§3, five players only)."""
+        rec = self.rec
+        self.called = rec.call.card if rec.call is not None else None
+        if self.n != 5 and rec.call is not None:
+            self.report(Code.CALL_NOT_ALLOWED,
+                        f"a card is called only at five players, not at {self.n}", path="call")
+            self.called = None
+        if self.n == 5 and self.contract is not None and not self.annulled:
+            self.partner, self.partner_known = self.call()
+
+    def call(self) -> tuple[int | None, bool]:
+        """The partner at five players, and whether it is known: from the hands, from
+        who played the called card (never played in a complete deal: it is in the chien
+        or the écart, the taker alone), or from the recorded result."""
+        res = self.rec.result
+        called, taker = self.called, self.taker
+        if called is None:
+            if self.rec.play or self.rec.hands is not None:
+                self.report(Code.CALL_MISSING, "at five players the taker calls a card"
+                            " (a King) before the chien is turned", path="call")
+            if res is not None and res.partner is not None:
+                p = self.index[res.partner]
+                return (None if p == taker else p), True
+            return None, False
+        self.check_call_rank(called)
+        holder: int | None = None
+        found = False
+        for s, hand in enumerate(self.given):
+            if hand is not None and hand >> called & 1:
+                holder, found = s, True
+        if not found and self.chien is not None and self.chien >> called & 1:
+            found = True
+        if not found:
+            for t, trick in enumerate(self.rec.play):
+                for c, pc in enumerate(trick.cards):
+                    if pc.card == called:
+                        holder, found = self.att.seats[t][c], True
+            if not found and self.complete:
+                found = True  # never played: in the chien or the écart, the taker is alone
+        if not found:
+            if res is not None and res.partner is not None:
+                # A score sheet: the cards do not tell, the recorded partner does.
+                p = self.index[res.partner]
+                return (None if p == taker else p), True
+            return None, False
+        return (None if holder == taker else holder), True
+
+    def check_call_rank(self, called: Card) -> None:
+        """A King is called; a Queen, Knight or Jack only by a taker holding every card
+        of each higher rank (§3). A trump or the Excuse cannot be called."""
+        if called.suit.is_plain and called.rank >= 11:
+            taker = self.taker
+            hand = None if taker is None else self.given[taker]
+            if hand is None:
+                return
+            for rank in range(14, called.rank, -1):
+                mask = sum(1 << (14 * s + rank - 1) for s in range(4))
+                if hand & mask != mask:
+                    self.report(Code.CALL_WRONG_RANK, f"the taker may call a"
+                                f" {_RANK_NAMES[called.rank]} only when holding all four"
+                                f" {_RANK_NAMES[rank]}s: expected a"
+                                f" {_RANK_NAMES[rank]}", path="call", card=called)
+                    return
+            return
+        self.report(Code.CALL_WRONG_RANK, f"{called.code} cannot be called: expected a"
+                    " King (or a Queen, Knight or Jack when holding every higher card)",
+                    path="call", card=called)
+
+    def apply_excuse_led_last(self) -> None:
+        """The chelem cases of the Excuse led to the last trick by a camp that won every
+        earlier trick (§7, §8): it wins that trick under ``chelem_excuse_wins``, and petit
+        au bout then counts in the trick before whenever that camp takes the last trick."""
         play = self.rec.play
         last = self.tab.tricks - 1
-        if (not self.rules.chelem_excuse_wins or len(play) != last + 1 or last == 0
-                or len(play[last].cards) != self.n or play[last].cards[0].card != Card.EXCUSE):
-            return False
-        leader = seats_of[last][0]
-        camp = team if leader in team else set(range(self.n)) - team
-        if all(w in camp for w in winners[:last]):
-            winners[last] = leader
-            return True
-        return False
+        if (self.taker is None or not self.partner_known or len(play) != last + 1
+                or last == 0 or len(play[last].cards) != self.n
+                or play[last].cards[0].card != Card.EXCUSE):
+            return
+        att = self.att
+        leader_camp = self.camp_of(att.seats[last][0])
+        won_all = all(w is not None and self.camp_of(w) == leader_camp
+                      for w in att.winners[:last])
+        self.excuse_won_last = kernel.excuse_wins_last_trick(self.rules, True, won_all)
+        if self.excuse_won_last:
+            att.winners[last] = att.seats[last][0]
+        winner = att.winners[last]
+        self.petit_before_last = kernel.petit_trick_before_last(
+            True, won_all, winner is not None and self.camp_of(winner) == leader_camp)
 
-    def play(self, seats_of: list[Sequence[int]], leaders: list[int],
-             winners: list[int | None], cards_of: list[list[int]], start: list[int],
-             exact: list[bool], given: list[int | None], chien: int | None,
-             ecart: int | None, first_lead_called: Card | None) -> tuple[PlayedTrick, ...]:
-        hands = list(start)
+    # --- chien and écart ---------------------------------------------------------------
+
+    def check_chien_and_ecart(self) -> None:
+        """The écart (§4): only in a Prise or Garde; its size; cards of the taker's hand
+        and the chien; no King nor bout; trumps only when unavoidable, and shown."""
+        if self.contract is None or self.taker is None or self.annulled:
+            return
+        contract, taker = self.contract, self.taker
+        rec = self.rec
+        size = self.tab.chien
+        recorded = rec.ecart
+        if not contract.takes_chien:
+            if recorded is not None and recorded.cards:
+                self.report(Code.ECART_NOT_ALLOWED, f"in a {contract.french} the chien is not"
+                            " taken: expected no écart", path="ecart", seat=taker)
+            return
+        ecart = recorded.cards.bits if recorded is not None and recorded.cards is not None else None
+        if ecart is None and self.complete:
+            ecart = ALL_MASK & ~_union(self.att.played_by)
+        if ecart is None:
+            if recorded is not None and recorded.shown:
+                self.check_shown(recorded.shown.bits, None, taker)
+            return
+        dealt = self.given[taker]
+        pool = None if dealt is None or self.chien is None else dealt | self.chien
+        if recorded is not None and recorded.cards is not None:
+            if len(recorded.cards) != size:
+                self.report(Code.ECART_SIZE, f"the écart has {size} cards at {self.n}"
+                            f" players, found {len(recorded.cards)}", path="ecart", seat=taker)
+            if pool is not None and ecart & ~pool:
+                self.report(Code.ECART_NOT_IN_HAND, f"{_cards_text(ecart & ~pool)} not in"
+                            " the taker's hand and the chien", path="ecart", seat=taker)
+        bad = kernel.ecart_forbidden(ecart)
+        if bad:
+            self.report(Code.ECART_KING_OR_BOUT, f"{_cards_text(bad)} in the écart: expected"
+                        " no King and no bout", path="ecart", seat=taker)
+        trumps = ecart & TRUMP_MASK & ~BOUTS_MASK
+        if trumps:
+            if pool is not None:
+                allowed = kernel.ecart_trumps_allowed(pool, size)
+                if trumps.bit_count() > allowed:
+                    spare = kernel.ecart_plain(pool) & ~ecart
+                    self.report(Code.ECART_TRUMP_AVOIDABLE,
+                                f"{_cards_text(trumps)} in the écart, but the taker could"
+                                f" discard {_cards_text(spare)}: expected at most {allowed}"
+                                " trump(s)", path="ecart", seat=taker)
+            elif self.rules.ecart_trumps is EcartTrumps.NEVER:
+                self.report(Code.ECART_TRUMP_AVOIDABLE,
+                            f"{_cards_text(trumps)} in the écart: ecart_trumps=never allows"
+                            " trumps only when no other écart exists, and the hands are not"
+                            " recorded to show it", path="ecart", seat=taker)
+            shown = recorded.shown.bits if recorded is not None else 0
+            if (recorded is not None and recorded.cards is not None) or shown:
+                missing = trumps & ~shown
+                if missing:
+                    self.report(Code.ECART_TRUMP_NOT_SHOWN, f"{_cards_text(missing)} discarded"
+                                " but not shown: expected every trump of the écart shown",
+                                path="ecart", seat=taker)
+        if recorded is not None and recorded.shown:
+            self.check_shown(recorded.shown.bits, ecart, taker)
+        self.ecart = ecart
+
+    def check_shown(self, shown: int, ecart: int | None, taker: int) -> None:
+        """The cards shown with the écart are its trumps, and only them (§4)."""
+        wrong = shown & ~TRUMP_MASK
+        if ecart is not None:
+            wrong |= shown & ~ecart
+        if wrong:
+            self.report(Code.ECART_SHOWN_WRONG, f"{_cards_text(wrong)} shown with the écart:"
+                        " expected only the trumps of the écart", path="ecart", seat=taker)
+
+    def find_hands_at_first_card(self) -> None:
+        """Each seat's hand at the first card: recorded (the taker's with the chien taken
+        and the écart made), or the cards it went on to play, which are the hand exactly
+        when the play is complete; a derived hand is then checked for the Petit sec."""
+        taker, contract, chien, ecart = self.taker, self.contract, self.chien, self.ecart
+        takes_chien = contract is not None and contract.takes_chien
+        for s in range(self.n):
+            at_start = self.given[s]
+            if at_start is not None and s == taker and takes_chien:
+                at_start = None if chien is None or ecart is None else (at_start | chien) & ~ecart
+            if at_start is not None:
+                self.start[s], self.exact[s] = at_start, True
+            else:
+                self.start[s] = self.att.played_by[s]
+                self.exact[s] = self.complete
+        if self.complete and self.rec.hands is None:
+            for s in range(self.n):
+                as_dealt: int | None = self.start[s]
+                if s == taker and takes_chien:
+                    # He took the chien and discarded the écart: undo both.
+                    as_dealt = (None if chien is None or ecart is None
+                                else (self.start[s] | ecart) & ~chien)
+                if as_dealt is not None:
+                    self.check_petit_sec(s, as_dealt, None)
+
+    # --- declarations -------------------------------------------------------------------
+
+    def check_declarations(self) -> None:
+        """Poignées (§5: size, trumps from the hand, the Excuse only when no trump is
+        left hidden) and misères (§12); one of each kind a seat."""
+        seen: set[tuple[int, str]] = set()
+        for i, decl in enumerate(self.rec.declarations):
+            path = f"declarations[{i}]"
+            s = self.index[decl.seat]
+            key = (s, decl.kind)
+            if key in seen:
+                self.report(Code.DECLARATION_TWICE, f"{decl.seat} declares a {decl.kind}"
+                            " twice: expected one", path=path, seat=s)
+                continue
+            seen.add(key)
+            if isinstance(decl, Poignee):
+                self.check_poignee(decl, s, path)
+            elif isinstance(decl, Misere):
+                self.check_misere(decl, s, path)
+
+    def check_poignee(self, decl: Poignee, s: int, path: str) -> None:
+        """One poignée: its size at this table, its cards, and the Excuse rule (§5)."""
+        counts = self.tab.poignee
+        size = decl.size
+        if decl.cards is not None:
+            shown = decl.cards.bits
+            derived = self.tab.poignee_size(len(decl.cards))
+            if derived is None:
+                self.report(Code.POIGNEE_SIZE, f"{len(decl.cards)} cards shown: a"
+                            f" poignée shows exactly {counts[0]}, {counts[1]} or"
+                            f" {counts[2]} trumps at {self.n} players", path=path, seat=s)
+            elif size is not None and size is not derived:
+                self.report(Code.POIGNEE_DECLARED_SIZE, f"a {size.value} poignée"
+                            f" shows {self.tab.poignee_count(size)} trumps; these"
+                            f" {len(decl.cards)} make a {derived.value}", path=path, seat=s)
+            size = size or derived
+            not_trump = kernel.poignee_wrong_cards(shown)
+            if not_trump:
+                self.report(Code.POIGNEE_NOT_TRUMP, f"{_cards_text(not_trump)} shown:"
+                            " expected only trumps (and the Excuse)", path=path, seat=s)
+            elsewhere = 0
+            for other in range(self.n):
+                if other != s:
+                    elsewhere |= self.att.played_by[other] | (
+                        self.start[other] if self.exact[other] else 0)
+            if s != self.taker and self.ecart is not None:
+                elsewhere |= self.ecart
+            missing = shown & (~self.start[s] if self.exact[s] else elsewhere)
+            if missing:
+                self.report(Code.POIGNEE_NOT_IN_HAND, f"{_cards_text(missing)} shown"
+                            f" but not in {decl.seat}'s hand", path=path, seat=s)
+            hidden = kernel.poignee_hidden_trumps(self.start[s], shown)
+            if hidden:
+                self.report(Code.POIGNEE_EXCUSE, "the Excuse stands in for a trump"
+                            f" while {_cards_text(hidden)} stay hidden: expected those"
+                            " trumps shown instead", path=path, seat=s)
+        if size is not None:
+            self.poignees.append((s, size))
+
+    def check_misere(self, decl: Misere, s: int, path: str) -> None:
+        """A misère (``misere = on``, §12): no trump nor Excuse, or no face card."""
+        if not self.rules.misere:
+            self.report(Code.MISERE_NOT_ALLOWED, "misère is declared but the ruleset"
+                        " has misere=off", path=path, seat=s)
+            return
+        bad = kernel.misere_faults(self.start[s], decl.misere)
+        if bad:
+            what = ("no trump and no Excuse" if decl.misere is MisereKind.ATOUT
+                    else "no King, Queen, Knight or Jack")
+            self.report(Code.MISERE_FALSE, f"{decl.seat} holds {_cards_text(bad)}:"
+                        f" a misère {decl.misere.value} needs {what}", path=path, seat=s)
+        else:
+            self.miseres.append(s)
+
+    # --- the play -----------------------------------------------------------------------
+
+    def check_play(self) -> None:
+        """Every card (§6): in the hand, not played before, and legal where it was
+        played; then the cards left in a hand after the last trick, and a play that stops
+        early."""
+        rec, n = self.rec, self.n
+        if self.annulled and rec.play:
+            self.report(Code.PLAY_AFTER_ANNULMENT, "the deal is annulled: no card should be"
+                        " played", path="play[0]")
+        first_lead_called = (
+            int(self.called) if self.called is not None and n == 5
+            and self.rules.five_player_first_lead is FivePlayerFirstLead.NO_CALLED_SUIT
+            else None)
+        hands = list(self.start)
         played = 0
         out: list[PlayedTrick] = []
+        att = self.att
         stop = self.stop
-        suit_of = _SUIT_OF
-        suit_masks = SUIT_MASKS
-        above = TRUMPS_ABOVE
-        for t, cards in enumerate(cards_of):
+        for t, cards in enumerate(att.cards):
             bits = 0
-            seats = seats_of[t]
-            led = -1  # the suit led (the Excuse does not lead a suit), -1 before it
-            top = 0  # the highest trump in the trick so far, 0 if none
+            seats = att.seats[t]
+            led, top = NO_SUIT, 0
             for c, card in enumerate(cards):
                 s = seats[c]
+                called = first_lead_called if t == 0 and c == 0 else None
                 if stop is not None and stop == (t, c):
-                    self._stop(t, s, hands, exact, cards[:c], first_lead_called)
+                    self.stop_at(t, s, hands, cards[:c], called)
                 bit = 1 << card
                 hand = hands[s]
                 if played & bit:
                     self.report(Code.PLAYED_TWICE, f"{_CODES[card]} was already played",
                                 path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s, card=card)
-                elif exact[s] and not hand & bit:
-                    where = self._where(card, s, given, chien, ecart)
+                elif self.exact[s] and not hand & bit:
                     self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {_CODES[card]}"
-                                f"{where}", path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s,
-                                card=card)
+                                f"{self.where(card, s)}", path=f"play[{t}].cards[{c}]",
+                                trick=t + 1, seat=s, card=card)
                 else:
-                    # The card is in the hand here. The common cases of legality.rule,
-                    # inline; the rule itself (and its words) for the rest.
-                    suit = suit_of[card]
-                    if card == 77:
-                        legal = True
-                    elif led < 0:
-                        legal = not (c == 0 and t == 0 and first_lead_called is not None)
-                    elif led == 4:
-                        legal = (not hand & above[top] or card - 55 > top if suit == 4
-                                 else not hand & TRUMP_MASK)
-                    elif suit == led:
-                        legal = True
-                    elif hand & suit_masks[led]:
-                        legal = False
-                    elif not hand & TRUMP_MASK:
-                        legal = True
-                    elif suit != 4:
-                        legal = False
-                    else:
-                        legal = not top or not hand & above[top] or card - 55 > top
-                    if not legal:
-                        called = first_lead_called if t == 0 and c == 0 else None
-                        answer = rule(hand, cards[:c], called)
-                        if not answer[0] & bit:  # words only for the faults
-                            illegal = constraint_of(*answer).explain(card)
-                            if illegal is not None:
-                                self.report(illegal.code, illegal.message,
-                                            path=f"play[{t}].cards[{c}]", trick=t + 1,
-                                            seat=s, card=card)
-                if card != 77:
-                    if led < 0:
-                        led = suit_of[card]
-                    if card >= 56 and card - 55 > top:
-                        top = card - 55
+                    answer = kernel.rule_in(hand, led, top, called)
+                    if not answer[0] & bit:
+                        illegal = constraint_of(*answer).explain(card)
+                        if illegal is not None:
+                            self.report(illegal.code, illegal.message,
+                                        path=f"play[{t}].cards[{c}]", trick=t + 1,
+                                        seat=s, card=card)
+                led, top = kernel.step(led, top, card)
                 hands[s] = hand & ~bit
                 played |= bit
                 bits |= bit
             self.trick_bits.append(bits)
-            out.append(PlayedTrick(t + 1, leaders[t], tuple(map(_CARDS.__getitem__, cards)),
-                                   tuple(seats), winners[t], card_points(bits)))
+            out.append(PlayedTrick(t + 1, att.leaders[t], tuple(map(_CARDS.__getitem__, cards)),
+                                   tuple(seats), att.winners[t], card_points(bits)))
         if stop is not None:
-            self._stop_after(stop, leaders, winners, hands, exact, first_lead_called)
-        if len(self.rec.play) == self.tab.tricks and all(len(x.cards) == self.n
-                                                        for x in self.rec.play):
-            for s in range(self.n):
-                if exact[s] and hands[s]:
+            self.stop_after(stop, hands, first_lead_called)
+        if self.complete:
+            for s in range(n):
+                if self.exact[s] and hands[s]:
                     self.report(Code.CARDS_LEFT, f"{self.ids[s]} still holds"
                                 f" {_cards_text(hands[s])} after the last trick", seat=s,
                                 path=f"hands.{self.ids[s]}")
-        return tuple(out)
+        self.tricks = tuple(out)
+        if not self.complete and rec.play and not self.annulled:
+            tricks_total = self.tab.tricks
+            self.report(Code.PLAY_INCOMPLETE,
+                        f"the play stops at trick {len(rec.play)} of {tricks_total}"
+                        f" ({_played_count(rec)} of {n * tricks_total})",
+                        path=f"play[{len(rec.play) - 1}]")
 
-    def _stop_after(self, stop: tuple[int, int], leaders: list[int],
-                    winners: list[int | None], hands: list[int], exact: list[bool],
-                    first_lead_called: Card | None) -> None:
-        """Stop just past the recorded play: the next card of the last trick, or the lead
-        of the next trick."""
+    def stop_after(self, stop: tuple[int, int], hands: list[int],
+                   first_lead_called: int | None) -> None:
+        """For :func:`legal_moves` just past the recorded play: the next card of the last
+        trick, or the lead of the next trick."""
         t, c = stop
         play = self.rec.play
         if play and t == len(play) - 1 and c == len(play[t].cards) < self.n:
-            self._stop(t, (leaders[t] + c) % self.n, hands, exact,
-                       [pc.card for pc in play[t].cards], first_lead_called)
+            self.stop_at(t, (self.att.leaders[t] + c) % self.n, hands,
+                         [pc.card for pc in play[t].cards],
+                         first_lead_called if t == 0 and c == 0 else None)
         if t == len(play) and c == 0 and t < self.tab.tricks:
-            leader = winners[-1] if play else self.leader0
+            leader = self.att.winners[-1] if play else self.leader0
             if leader is not None:
-                self._stop(t, leader, hands, exact, [], first_lead_called)
+                self.stop_at(t, leader, hands, [], first_lead_called if t == 0 else None)
 
-    def _stop(self, t: int, s: int, hands: list[int], exact: list[bool],
-              cards: Sequence[int], first_lead_called: Card | None) -> None:
-        called = first_lead_called if t == 0 and not cards else None
+    def stop_at(self, t: int, s: int, hands: list[int], cards: Sequence[int],
+                called: int | None) -> None:
+        """Stop the run with the position of seat ``s`` before its card of trick ``t``."""
         raise _StopError(Position(
-            trick=t + 1, seat=self.ids[s], hand=CardSet(hands[s]), exact=exact[s],
+            trick=t + 1, seat=self.ids[s], hand=CardSet(hands[s]), exact=self.exact[s],
             played=tuple(Card(c) for c in cards),
             constraint=constraint(hands[s], cards, called),
         ))
 
-    def _where(self, card: int, seat: int, given: list[int | None], chien: int | None,
-               ecart: int | None) -> str:
+    def where(self, card: int, seat: int) -> str:
+        """Where a card played by a seat that did not hold it was: another hand, the
+        écart or the chien."""
         bit = 1 << card
-        for s, hand in enumerate(given):
+        for s, hand in enumerate(self.given):
             if hand is not None and hand & bit and s != seat:
                 return f": it was dealt to {self.ids[s]}"
-        if ecart is not None and ecart & bit:
+        if self.ecart is not None and self.ecart & bit:
             return ": it is in the écart"
-        if chien is not None and chien & bit:
+        if self.chien is not None and self.chien & bit:
             return ": it is in the chien"
         return ""
 
-    # --- counting ---------------------------------------------------------------------------------
+    # --- counting -------------------------------------------------------------------------
 
-    def count(self, contract: Contract, taker: int, partner: int | None,
-              tricks: tuple[PlayedTrick, ...], chelem_last: bool, played_all: int,
-              announced: bool, poignees: list[tuple[int | None, PoigneeSize]],
-              miseres: list[int]) -> DealFacts:
-        rules = self.rules
-        # Camps as indices: 0 the taker's, 1 the defence (_CAMPS).
-        camp_of = [0 if s in (taker, partner) else 1 for s in range(self.n)]
-        piles = [0, 0]
-        adjust = 0  # half-points moved to the taker's camp by the Excuse exchange
-        last = len(tricks) - 1
-        excuse_owner = -1
-        excuse_trick = -1
+    def count_tricks(self) -> tuple[list[TrickCount], int, int, int]:
+        """Each complete trick's count (§7), camps known: the running counts, and over
+        the tricks the taker's camp's cards, the half-points the Excuse's low card moved,
+        and the tricks the taker's camp won. A card played twice counts once, in the
+        trick it was first in."""
+        ids, camps = self.ids, _CAMPS
+        last = self.tab.tricks - 1
+        out: list[TrickCount] = []
+        taker_cards = moved = won = 0
+        running = [0, 0]
         counted = 0
-        won = 0  # bit 0: the taker's camp won a trick; bit 1: the defence did
-        trick_bits = self.trick_bits
-        for t, tr in enumerate(tricks):
-            assert tr.winner is not None
-            wcamp = camp_of[tr.winner]
-            won |= 1 << wcamp
-            # A card played twice (reported) counts once, in the trick it was first in.
-            bits = trick_bits[t] & ~counted
+        for t, tr in enumerate(self.tricks):
+            if tr.winner is None:
+                break
+            wcamp = self.camp_of(tr.winner)
+            bits = self.trick_bits[t] & ~counted
             counted |= bits
-            piles[wcamp] |= bits
+            owner = -1
             if bits & EXCUSE_BIT:
-                excuse_owner = camp_of[tr.seats[tr.cards.index(Card.EXCUSE)]]
-                excuse_trick = t
-        unplayed = ALL_MASK & ~played_all
-        piles[0 if contract is not Contract.GARDE_CONTRE else 1] |= unplayed
-        if excuse_owner >= 0:
-            winner = tricks[excuse_trick].winner
-            assert winner is not None
-            winner_camp = camp_of[winner]
-            goes_to = excuse_owner
-            low_card = winner_camp != excuse_owner
-            if excuse_trick == last and not chelem_last:
-                low_card = False
-                if rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
-                    goes_to = 1 - excuse_owner
-                else:
-                    goes_to = winner_camp
-            piles[winner_camp] &= ~EXCUSE_BIT
-            piles[goes_to] |= EXCUSE_BIT
-            if low_card:
-                adjust = 1 if winner_camp == 0 else -1
-        taker_half = card_points(piles[0]) + adjust
-        assert taker_half + card_points(piles[1]) - adjust == 182
-        bouts = (piles[0] & BOUTS_MASK).bit_count()
-        # Chelem: one camp won every trick.
-        chelem = _CAMPS[0] if won == 1 else _CAMPS[1] if won == 2 else None
-        # Petit au bout: the Petit in the last trick (the one before, in the chelem case).
-        pab_index = last - 1 if chelem_last else last
-        pab: Camp | None = None
-        ptrick = tricks[pab_index] if pab_index >= 0 else None
-        if ptrick is not None and Card.T1 in ptrick.cards:
-            assert ptrick.winner is not None
-            wins_itself = ptrick.seats[ptrick.cards.index(Card.T1)] == ptrick.winner and (
-                _top_is_petit(ptrick.cards))
-            if rules.petit_au_bout is PetitAuBout.IN_LAST_TRICK or wins_itself:
-                pab = _CAMPS[camp_of[ptrick.winner]]
+                owner = self.camp_of(tr.seats[tr.cards.index(Card.EXCUSE)])
+            to_taker, to_defence, shift = kernel.settle_trick(
+                self.rules, bits, wcamp, owner, t == last, t == last and self.excuse_won_last)
+            taker_cards |= to_taker
+            moved += shift
+            won += wcamp == TAKER
+            running[TAKER] += card_points(to_taker) + shift
+            running[DEFENCE] += card_points(to_defence) - shift
+            excuse = None
+            if owner >= 0 and not (to_taker if wcamp == TAKER else to_defence) & EXCUSE_BIT:
+                excuse = camps[DEFENCE if to_defence & EXCUSE_BIT else TAKER]
+            out.append(TrickCount(tr.number, ids[tr.winner], camps[wcamp], tr.points,
+                                  running[TAKER], running[DEFENCE], excuse))
+        return out, taker_cards, moved, won
+
+    def facts_from_play(self, counts: tuple[list[TrickCount], int, int, int]) -> DealFacts:
+        """The deal's facts from a complete play (§7-§10): each camp's points with the
+        cards never played, the bouts, petit au bout and chelem."""
+        assert self.contract is not None
+        assert self.taker is not None
+        _, taker_cards, moved, won = counts
+        unplayed = ALL_MASK & ~_union(self.att.played_by)
+        if kernel.unplayed_camp(self.contract) == TAKER:
+            taker_cards |= unplayed
+        taker_half = card_points(taker_cards) + moved
+        bouts = (taker_cards & BOUTS_MASK).bit_count()
+        last = self.tab.tricks - 1
+        p = last - 1 if self.petit_before_last else last
+        ptrick = self.tricks[p] if p >= 0 else None
+        pab = -1
+        if ptrick is not None and ptrick.winner is not None:
+            pab = kernel.petit_au_bout(self.rules, ptrick.cards, self.camp_of(ptrick.winner))
+        chelem = kernel.chelem_camp(won, self.tab.tricks)
         return DealFacts(
-            players=self.n, taker=taker, contract=contract, taker_half=taker_half,
-            bouts=bouts, partner=partner, petit_au_bout=pab,
-            poignees=tuple(size for _, size in poignees), chelem_announced=announced,
-            chelem=chelem, miseres=tuple(miseres),
+            players=self.n, taker=self.taker, contract=self.contract, taker_half=taker_half,
+            bouts=bouts, partner=self.partner,
+            petit_au_bout=None if pab < 0 else _CAMPS[pab],
+            poignees=tuple(size for _, size in self.poignees),
+            chelem_announced=self.announcer is not None,
+            chelem=None if chelem < 0 else _CAMPS[chelem], miseres=tuple(self.miseres),
         )
 
-    def facts_from_result(self, contract: Contract, taker: int, partner: int | None,
-                          partner_known: bool, announced: bool,
-                          poignees: list[tuple[int | None, PoigneeSize]],
-                          miseres: list[int]) -> DealFacts | None:
+    def facts_from_result(self) -> DealFacts | None:
+        """The deal's facts from the recorded result (a score sheet, or a play that stops
+        early), or None when it lacks what the score needs."""
+        assert self.contract is not None
+        assert self.taker is not None
         res = self.rec.result
         missing = []
         if res is None or res.taker_points is None:
             missing.append("the taker's points")
         if res is None or res.bouts is None:
             missing.append("the bouts")
-        if not partner_known:
+        if not self.partner_known:
             missing.append("the partner")
         if missing:
             if res is not None and (res.scores or res.taker_points is not None):
@@ -983,15 +991,78 @@ class _Engine:
         assert res.taker_points is not None
         assert res.bouts is not None
         return DealFacts(
-            players=self.n, taker=taker, contract=contract, taker_half=res.taker_points.half,
-            bouts=res.bouts, partner=partner, petit_au_bout=res.petit_au_bout,
-            poignees=tuple(size for _, size in poignees), chelem_announced=announced,
-            chelem=res.chelem, miseres=tuple(miseres),
+            players=self.n, taker=self.taker, contract=self.contract,
+            taker_half=res.taker_points.half, bouts=res.bouts, partner=self.partner,
+            petit_au_bout=res.petit_au_bout,
+            poignees=tuple(size for _, size in self.poignees),
+            chelem_announced=self.announcer is not None, chelem=res.chelem,
+            miseres=tuple(self.miseres),
         )
 
-    # --- the recorded result --------------------------------------------------------------------
+    # --- the conclusion -------------------------------------------------------------------
 
-    def compare_result(self, facts: DealFacts, partner: int | None) -> None:
+    def conclude(self) -> Replay:
+        """The camps, the running counts, the deal's facts and score, and the
+        comparison with the recorded result."""
+        n, rec = self.n, self.rec
+        camps: dict[str, Camp] = {}
+        counts: tuple[list[TrickCount], int, int, int] | None = None
+        if self.taker is not None and self.partner_known:
+            for s in range(n):
+                camps[self.ids[s]] = _CAMPS[self.camp_of(s)]
+            counts = self.count_tricks()
+        taker_id = None if self.taker is None else self.ids[self.taker]
+        partner_id = None if self.partner is None else self.ids[self.partner]
+        declared = tuple((None if s is None else self.ids[s], size) for s, size in self.poignees)
+        known = {self.ids[s]: CardSet(self.start[s]) for s in range(n) if self.exact[s]}
+
+        def done(status: Status, facts: DealFacts | None = None,
+                 scores: dict[str, int] | None = None) -> Replay:
+            sc = None if facts is None else score(facts)
+            return Replay(
+                record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
+                contract=self.contract, taker=taker_id, partner=partner_id,
+                called=self.called, camps=camps, tricks=self.tricks,
+                counts=() if counts is None else tuple(counts[0]),
+                chelem_announced=self.announcer is not None, poignees=declared,
+                hands=known, facts=facts, score=sc, scores=scores,
+                taker_half=None if facts is None else facts.taker_half,
+                defence_half=None if facts is None else 182 - facts.taker_half,
+                bouts=None if facts is None else facts.bouts,
+                petit_au_bout=None if facts is None else facts.petit_au_bout,
+                chelem=None if facts is None else facts.chelem,
+            )
+
+        res = rec.result
+        if self.annulled:
+            self.check_annulled_result()
+            return done(Status.ANNULLED)
+        if res is not None and res.annulled:
+            self.report(Code.ANNULMENT_MISMATCH, "the result says the deal was annulled, but"
+                        " nobody held the Petit sec, not every player passed"
+                        " and the ruleset does not annul it: expected a score",
+                        path="result.annulled")
+        if self.contract is None or self.taker is None:
+            if rec.play or rec.result is not None:
+                self.report(Code.NOT_SCORABLE, "no contract and taker can be found (no"
+                            " auction, and the result names none): the deal is not scored")
+            return done(Status.UNSCORED)
+        if self.complete and counts is not None:
+            facts = self.facts_from_play(counts)
+            self.compare_result(facts)
+        else:
+            maybe = self.facts_from_result()
+            if maybe is None:
+                return done(Status.INCOMPLETE if rec.play else Status.UNSCORED)
+            facts = maybe
+        seats = score(facts).seats
+        scores = {self.ids[s]: v for s, v in enumerate(seats)}
+        self.compare_scores(scores)
+        return done(Status.SCORED, facts, scores)
+
+    def compare_result(self, facts: DealFacts) -> None:
+        """The recorded points, bouts, partner, petit au bout and chelem against the
+        play's."""
         res = self.rec.result
         if res is None:
             return
@@ -1004,7 +1075,7 @@ class _Engine:
                         f" the play gives {facts.bouts}", path="result.bouts")
         if self.n == 5 and res.partner is not None:
             rp = self.index[res.partner]
-            actual = facts.taker if partner is None else partner
+            actual = facts.taker if self.partner is None else self.partner
             if rp != actual:
                 self.report(Code.PARTNER_MISMATCH, f"the result names {res.partner} as"
                             f" partner; the called card was held by {self.ids[actual]}",
@@ -1021,6 +1092,7 @@ class _Engine:
                         path="result.chelem")
 
     def compare_scores(self, scores: dict[str, int]) -> None:
+        """Each recorded score against the rules', and their sum (zero)."""
         res = self.rec.result
         if res is None or res.scores is None:
             return
@@ -1034,6 +1106,7 @@ class _Engine:
                             seat=self.index[sid])
 
     def check_annulled_result(self) -> None:
+        """An annulled deal scores nothing: every recorded score is 0."""
         res = self.rec.result
         if res is None or res.scores is None:
             return
@@ -1044,11 +1117,6 @@ def _played_count(rec: DealRecord) -> str:
     """``1 card`` or ``n cards``: how many cards a record's play holds."""
     played = sum(len(t.cards) for t in rec.play)
     return f"{played} card" if played == 1 else f"{played} cards"
-
-
-def _is_petit_sec(hand: int) -> bool:
-    """The Petit as only trump, and no Excuse (RULES.md §2)."""
-    return hand & TRUMP_MASK == 1 << Card.T1 and not hand & EXCUSE_BIT
 
 
 def _pts(half: int) -> str:
@@ -1063,15 +1131,8 @@ def _union(hands: Sequence[int | None]) -> int:
     return out
 
 
-def _top_is_petit(cards: tuple[Card, ...]) -> bool:
-    return not any(c.is_trump and c != Card.T1 for c in cards)
-
-
-
-
 _CARD_OF: Final = attrgetter("card")
 _SEAT_OF: Final = attrgetter("seat")
-_SUIT_OF: Final = tuple(int(card_suit(c)) for c in range(78))
 _ROTATIONS: Final = {n: tuple(tuple((leader + c) % n for c in range(n)) for leader in range(n))
                      for n in (3, 4, 5)}
 _PLAIN: Final = tuple(range(78))

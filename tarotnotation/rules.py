@@ -1,4 +1,4 @@
-"""Rulesets, switches and the fixed tables of the game (RULES.md §2, §3, §5, §9, §12).
+"""Rulesets, switches and the fixed tables of the game (docs/rules.md §2, §3, §5, §9, §12).
 
 A :class:`Ruleset` is an immutable value: a preset (``fft``, the default, or ``pagat``)
 with any switch overridden by name. Its *spec* is a short string that records carry.
@@ -137,7 +137,7 @@ class MisereKind(StrEnum):
     TETE = "tete"
 
 
-# --- switches (RULES.md §12) -----------------------------------------------------------
+# --- switches (docs/rules.md §12) -----------------------------------------------------------
 
 
 class ExcuseLastTrick(StrEnum):
@@ -180,7 +180,7 @@ _ON_OFF: Final = {"on": True, "off": False, "true": True, "false": False}
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """A preset of the rule switches of RULES.md §12, with any of them overridden.
+    """A preset of the rule switches of docs/rules.md §12, with any of them overridden.
 
     Build one with :meth:`fft`, :meth:`pagat`, :meth:`preset` or :meth:`from_spec`; change
     a switch with :meth:`with_switch`. Equal rulesets compare equal whatever their preset.
@@ -217,7 +217,7 @@ class Ruleset:
 
     @staticmethod
     def switch_names() -> tuple[str, ...]:
-        """The names of the switches, in the order of RULES.md §12."""
+        """The names of the switches, in the order of docs/rules.md §12."""
         return _SWITCHES
 
     @staticmethod
@@ -342,7 +342,7 @@ _PRESETS: Final[dict[str, Ruleset]] = {
 
 @dataclass(frozen=True, slots=True)
 class PlayerTable:
-    """What depends on the number of players (RULES.md §2, §5, §6, §10)."""
+    """What depends on the number of players (docs/rules.md §2, §5, §6, §10)."""
 
     players: int
     hand: int
@@ -392,7 +392,7 @@ def table(players: int) -> PlayerTable:
         raise ValueError(f"French Tarot is played by 3, 4 or 5 players, not {players}") from None
 
 
-#: Points to make, in half-points, by number of bouts held (RULES.md §9).
+#: Points to make, in half-points, by number of bouts held (docs/rules.md §9).
 BOUT_THRESHOLDS: Final = (112, 102, 82, 72)
 
 

@@ -1,11 +1,11 @@
-"""The score of a deal from its facts (RULES.md §9, §10). Pure: ints in, ints out.
+"""The score of a deal from its facts (docs/rules.md §9, §10). Pure: ints in, ints out.
 
 :func:`score` takes a :class:`DealFacts` (who took, which contract, the taker's camp's
 points in half-points, bouts, bonuses) and returns a :class:`Score` with every term of
 the computation and each seat's share. The replay engine builds the facts from the play;
 an outcome-only record (a score sheet) gives them directly.
 
-Worked example 1 of RULES.md §11: Garde, 2 bouts, 48 points.
+Worked example 1 of docs/rules.md §11: Garde, 2 bouts, 48 points.
 
 >>> s = score(DealFacts(players=4, taker=0, contract=Contract.GARDE, taker_half=96, bouts=2))
 >>> s.made, s.margin, s.x, s.seats
@@ -22,10 +22,12 @@ Example 3: Garde sans, 2 bouts, 56 points, the defence took the Petit au bout.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
 
 from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
 
-__all__ = ["DealFacts", "Score", "score"]
+__all__ = ["CHELEM_AMOUNTS", "ChelemTerm", "DealFacts", "Score", "score"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,20 @@ class DealFacts:
     """Seats that declared a misère (only under ``misere=on``)."""
 
 
+class ChelemTerm(StrEnum):
+    """The terms of a chelem in the score (docs/rules.md §10)."""
+
+    ANNOUNCED_MADE = "announced and made"
+    MADE = "made unannounced"
+    ANNOUNCED_FAILED = "announced, not made"
+    DEFENCE = "by the defence"
+
+
+#: The amount of each chelem term (docs/rules.md §10).
+CHELEM_AMOUNTS: Final = {ChelemTerm.ANNOUNCED_MADE: 400, ChelemTerm.MADE: 200,
+                         ChelemTerm.ANNOUNCED_FAILED: -200, ChelemTerm.DEFENCE: -200}
+
+
 @dataclass(frozen=True, slots=True)
 class Score:
     """Every term of a deal's score, and each seat's share (zero-sum)."""
@@ -68,6 +84,10 @@ class Score:
     """The sum of the poignées' bonuses, + when the taker won the deal."""
     chelem_amount: int
     """+400, +200, −200 (announced, failed), −200 (the defence took every trick)."""
+    chelem_terms: tuple[tuple[ChelemTerm, int], ...]
+    """The chelem's terms, each with its amount (their sum is ``chelem_amount``)."""
+    poignee_amounts: tuple[tuple[PoigneeSize, int], ...]
+    """Each poignée with its signed bonus (their sum is ``poignee_amount``)."""
     x: int
     """What each defender pays the taker (negative: receives)."""
     misere_amounts: tuple[int, ...]
@@ -79,6 +99,32 @@ class Score:
     def threshold(self) -> int:
         """Points to make, in whole points."""
         return self.threshold_half // 2
+
+    def breakdown(self, seat_ids: tuple[str, ...]) -> dict[str, object]:
+        """Every term of the score as plain data (for JSON), each seat's share by id.
+
+        >>> s = score(DealFacts(players=4, taker=1, contract=Contract.GARDE, taker_half=96,
+        ...                     bouts=2, poignees=(PoigneeSize.SIMPLE,)))
+        >>> b = s.breakdown(("S", "E", "N", "W"))
+        >>> b["threshold"], b["margin"], b["contract"], b["poignees"], b["x"], b["seats"]["E"]
+        (41, 7, 64, [{'size': 'simple', 'amount': 20}], 84, 252)
+        """
+        return {
+            "threshold": self.threshold,
+            "made": self.made,
+            "margin": self.margin,
+            "multiplier": self.multiplier,
+            "contract": self.contract_amount,
+            "petit_au_bout": self.petit_au_bout_amount,
+            "poignees": [{"size": size.value, "amount": amount}
+                         for size, amount in self.poignee_amounts],
+            "chelem": [{"term": term.value, "amount": amount}
+                       for term, amount in self.chelem_terms],
+            "x": self.x,
+            "misere": {sid: amount for sid, amount in zip(seat_ids, self.misere_amounts,
+                                                           strict=True) if amount},
+            "seats": dict(zip(seat_ids, self.seats, strict=True)),
+        }
 
 
 def score(facts: DealFacts) -> Score:
@@ -103,15 +149,18 @@ def score(facts: DealFacts) -> Score:
     pab = 0
     if facts.petit_au_bout is not None:
         pab = (10 if facts.petit_au_bout is Camp.TAKER else -10) * m
-    poignee = sign * sum(POIGNEE_BONUS[p] for p in facts.poignees)
-    chelem = 0
+    poignees = tuple((p, sign * POIGNEE_BONUS[p]) for p in facts.poignees)
+    poignee = sum(amount for _, amount in poignees)
+    terms: list[ChelemTerm] = []
     if facts.chelem is Camp.TAKER:
-        chelem = 400 if facts.chelem_announced else 200
+        terms.append(ChelemTerm.ANNOUNCED_MADE if facts.chelem_announced else ChelemTerm.MADE)
     else:
         if facts.chelem_announced:
-            chelem -= 200
+            terms.append(ChelemTerm.ANNOUNCED_FAILED)
         if facts.chelem is Camp.DEFENCE:
-            chelem -= 200
+            terms.append(ChelemTerm.DEFENCE)
+    chelem_terms = tuple((term, CHELEM_AMOUNTS[term]) for term in terms)
+    chelem = sum(amount for _, amount in chelem_terms)
     x = contract_amount + pab + poignee + chelem
     seats = [-x] * n
     partner = facts.partner if facts.partner != facts.taker else None
@@ -134,6 +183,8 @@ def score(facts: DealFacts) -> Score:
         petit_au_bout_amount=pab,
         poignee_amount=poignee,
         chelem_amount=chelem,
+        chelem_terms=chelem_terms,
+        poignee_amounts=poignees,
         x=x,
         misere_amounts=tuple(misere),
         seats=tuple(s + v for s, v in zip(seats, misere, strict=True)),

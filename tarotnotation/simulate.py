@@ -2,7 +2,7 @@
 
 :func:`random_deal` deals the cards, runs a legal auction, call, écart and declarations,
 and plays every card at random among the legal ones (from
-:func:`tarotnotation.legality.constraint`, the rule function the validator uses). The
+:func:`tarotnotation.kernel.rule`, the rule function the validator uses). The
 recorded result is the replay's own score, so a generated record replays clean (under
 ``petit_in_chien=annuls`` a Petit turned up in the chien gives an annulled deal, unplayed).
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, mask_of
-from .legality import constraint, ecart_plain, winning_index
+from .kernel import ecart_plain, petit_sec, rule, winner_index
 from .records import (
     Bid,
     Call,
@@ -74,8 +74,7 @@ def random_deal(
         if deck is None:
             rng.shuffle(order)
         hands = [mask_of(order[i * tab.hand:(i + 1) * tab.hand]) for i in range(players)]
-        if deck is not None or not any(
-                h & TRUMP_MASK == 1 << Card.T1 and not h & EXCUSE_BIT for h in hands):
+        if deck is not None or not any(map(petit_sec, hands)):
             break
     chien = mask_of(order[players * tab.hand:])
     seats = ("S", "E", "N", "W", "F")[:players]
@@ -139,7 +138,7 @@ def random_deal(
             if remaining == 0:
                 break
             s = (leader + i) % players
-            legal = constraint(live[s], cards, lead_rule if t == 0 and i == 0 else None).legal
+            legal = rule(live[s], cards, lead_rule if t == 0 and i == 0 else None)[0]
             card = rng.choice([c for c in range(78) if legal >> c & 1])
             live[s] &= ~(1 << card)
             cards.append(card)
@@ -149,7 +148,7 @@ def random_deal(
         tricks.append(Trick(cards=tuple(PlayedCard(card=Card(c)) for c in cards)))
         if len(cards) < players:
             break
-        w = winning_index(cards)
+        w = winner_index(cards)
         assert w is not None
         leader = (leader + w) % players
     record = DealRecord(

@@ -1,6 +1,6 @@
 """Shared builders for the rule tests.
 
-Everything here that computes an *expected* value does so from RULES.md directly and
+Everything here that computes an *expected* value does so from docs/rules.md directly and
 independently of the library: card values come from the table of §1 written out below,
 trick winners from the sentence of §6, and the camps' points from §7 and §9. The library
 is used only to build records (the pydantic model) and, in :func:`seeded_deal`, to
@@ -31,13 +31,14 @@ from tarotnotation.records import (
     Result,
     Trick,
 )
+from tarotnotation.replay import replay
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 
 SEATS4 = ("S", "E", "N", "W")
 SEATS5 = ("S", "E", "N", "W", "F")
 
-# --- RULES.md §1, written out independently of tarotnotation.cards ----------------------
+# --- docs/rules.md §1, written out independently of tarotnotation.cards ----------------------
 
 _FACE_HALF = {"K": 9, "Q": 7, "N": 5, "J": 3}
 
@@ -209,7 +210,7 @@ def camp_half_points(
     *,
     excuse_last: str = "changes_camp",
 ) -> tuple[int, int]:
-    """The taker's camp's half-points and bouts from a complete play, by RULES.md §7 and §9.
+    """The taker's camp's half-points and bouts from a complete play, by docs/rules.md §7 and §9.
 
     Trick winners come from :func:`trick_winner` (no chelem-Excuse case); the cards not
     played (écart or chien) go to the taker's camp except in a Garde contre.
@@ -400,3 +401,110 @@ def taker_excuse_tail() -> list[dict[str, str]]:
         {"W": "T14", "S": "T21", "E": "T4", "N": "T9"},
         *_tail("T20 T3 T8 T13", "T19 T2 T7 T12", "T18 T1 T6 T11", "T17 1C 2C T16"),
     ]
+
+
+# --- deals played out by a script -------------------------------------------------------
+# Each seat plays the first legal card of its own order of preference, so the tricks
+# follow from the hands (rules.md §8's chelem cases, tests/test_rules_excuse.py).
+
+
+def scripted_deal(players: int, hands: dict[str, str], orders: dict[str, str], chien: str,
+              taker: str, dealer: str, ruleset: str, call: str | None = None) -> DealRecord:
+    """A complete deal: each seat holds ``hands[seat]`` and plays the first legal card of
+    ``orders[seat]`` (then of its hand in canonical order)."""
+    from tarotnotation.cards import CardSet
+    from tarotnotation.kernel import rule, winner_index
+    from tarotnotation.records import Bid, Call, Result, Trick
+    from tarotnotation.records import PlayedCard as Played
+
+    seats = ("S", "E", "N", "W", "F")[:players]
+    held = {s: CardSet.parse(hands[s]).bits for s in seats}
+    prefs = {s: [Card.from_code(code) for code in orders.get(s, "").split()] for s in seats}
+    first = (seats.index(dealer) + 1) % players
+    leader = first
+    tricks = []
+    called = None if call is None else int(Card.from_code(call))
+    for t in range(len(CardSet.parse(hands[seats[0]]))):
+        cards: list[int] = []
+        for i in range(players):
+            s = seats[(leader + i) % players]
+            legal = rule(held[s], cards, called if t == 0 and i == 0 else None)[0]
+            choice = next((int(c) for c in prefs[s] if legal >> c & 1),
+                          (legal & -legal).bit_length() - 1)
+            held[s] &= ~(1 << choice)
+            cards.append(choice)
+        tricks.append(Trick(cards=tuple(Played(card=Card(c)) for c in cards)))
+        w = winner_index(cards)
+        assert w is not None
+        leader = (leader + w) % players
+    auction = tuple(Bid(contract=Contract.GARDE_SANS if seats[(first + i) % players] == taker
+                        else None) for i in range(players))
+    rec = DealRecord(players=players, ruleset=ruleset, dealer=dealer,
+                     hands={s: CardSet.parse(hands[s]) for s in seats},
+                     chien=CardSet.parse(chien), auction=auction,
+                     call=None if call is None else Call(card=Card.from_code(call)),
+                     play=tuple(tricks))
+    scores = replay(rec).scores
+    return rec.model_copy(update={"result": Result(scores=dict(scores or {}))})
+
+
+def plain_cards(suit: str, ranks: str) -> str:
+    return " ".join(f"{r}{suit}" for r in ranks.split())
+
+
+def defence_chelem_excuse_led_last(last_winner: str,
+                                   ruleset: str = "fft chelem_excuse_wins=false") -> DealRecord:
+    """A 4-player defence chelem with the Excuse led to the last trick (see the comment)."""
+    # S takes a Garde sans holding the low trumps; W (defence) holds T1, T6-T21 and the
+    # Excuse: W leads T21 down to T6 (16 tricks), then the Petit (trick 17, won alone),
+    # then the Excuse to trick 18. S plays first after it and sets Hearts; the last trick
+    # goes to E (a fellow defender) or to S (the taker's camp). Each order ends with the
+    # card kept for the last trick.
+    spades = plain_cards("S", "1 2 3 4 5 6 7 8 9 10")
+    diamonds = plain_cards("D", "1 2 3 4 5 6 7 8 9 10 J N Q K")
+    clubs = plain_cards("C", "1 2 3 4 5 6 7 8 9 10 J N Q")
+    hands = {
+        "W": "T1 " + " ".join(f"T{n}" for n in range(6, 22)) + " EX",
+        "N": f"{clubs} JS NS QS KS 6H",
+    }
+    orders = {
+        "W": " ".join(f"T{n}" for n in range(21, 5, -1)) + " T1 EX",
+        "N": f"{clubs} JS NS QS KS 6H",
+    }
+    if last_winner == "E":
+        hands["S"] = f"T2 T3 T4 T5 {spades} 2H 3H 5H KC"
+        orders["S"] = f"{spades} KC 3H 5H 2H"
+        hands["E"] = f"{diamonds} 1H 4H QH KH"
+        orders["E"] = f"{diamonds} 1H 4H QH KH"
+    else:
+        hands["S"] = f"T2 T3 T4 T5 {spades} 2H 3H 5H KH"
+        orders["S"] = f"{spades} 2H 3H 5H KH"
+        hands["E"] = f"{diamonds} 1H 4H QH KC"
+        orders["E"] = f"{diamonds} 1H QH KC 4H"
+    return scripted_deal(4, hands, orders, "7H 8H 9H 10H JH NH", taker="S", dealer="N",
+                     ruleset=ruleset)
+
+
+def attack_chelem_excuse_led_last(partner_takes_last: bool) -> DealRecord:
+    """A 5-player attack chelem with the Excuse led to the last trick (see the comment)."""
+    # S takes a Garde sans and calls the King of Hearts, held by E. S holds T1, T9-T21 and
+    # the Excuse: he leads T21 down to T9 (13 tricks; the defenders' trumps fall in the
+    # first three), then the Petit (trick 14, won alone), then the Excuse to trick 15. E
+    # plays first after it: the King of Hearts takes the last trick, or a low Spade that N
+    # beats with the King of Spades.
+    hands = {
+        "S": "T1 " + " ".join(f"T{n}" for n in range(9, 22)) + " EX",
+        "E": "KH 3S " + plain_cards("D", "1 2 3 4 5 6 7 8 9 10 J N Q"),
+        "N": "T2 T3 T4 KS " + plain_cards("C", "1 2 3 4 5 6 7 8 9 10 J"),
+        "W": "T5 T6 2S 4S 5S 6S 7S 8S 9S 10S JS NS QS KD QC",
+        "F": "T7 T8 1S 1H 2H 3H 4H 5H 6H 7H 8H 9H 10H JH NH",
+    }
+    chien = "QH KC NC"
+    if partner_takes_last:
+        orders = {"E": plain_cards("D", "1 2 3 4 5 6 7 8 9 10 J N Q") + " 3S KH"}
+    else:
+        orders = {"E": plain_cards("D", "1 2 3 4 5 6 7 8 9 10 J N Q") + " KH 3S"}
+    orders["N"] = "T2 T3 T4 " + plain_cards("C", "1 2 3 4 5 6 7 8 9 10 J") + " KS"
+    orders["S"] = " ".join(f"T{n}" for n in range(21, 8, -1)) + " T1 EX"
+    return scripted_deal(5, hands, orders, chien, taker="S", dealer="F",
+                     ruleset="fft chelem_excuse_wins=false", call="KH")

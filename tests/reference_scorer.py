@@ -1,4 +1,4 @@
-"""A second, deliberately simple scorer, written from RULES.md §1–§10 and §12 alone.
+"""A second, deliberately simple scorer, written from docs/rules.md §1–§10 and §12 alone.
 
 It shares no code with the library: it takes a record as the plain JSON data of the
 format (``tarotnotation.formats.json.to_dict``; card codes as strings), and works with
@@ -206,11 +206,12 @@ def score_deal(deal: dict[str, Any]) -> Outcome:
     d = abs(points - threshold)
     x = (25 + d) * m if made else -(25 + d) * m
 
-    # §8 petit au bout: the last trick, or the one before when the chelem case applies
-    # (the Excuse led to the last trick wins it; under chelem_excuse_wins=false it does
-    # not, the last trick is played out, and it is the last one: docs/rulings.md)
-    excuse_took_last = chelem_lead and rules["chelem_excuse_wins"] == "true"
-    t_last = size - 2 if excuse_took_last else size - 1
+    # §8 petit au bout: the last trick, or the one before when the chelem case applies:
+    # the camp that leads the Excuse to the last trick after winning every other one
+    # takes the last trick too (the Excuse itself, or under chelem_excuse_wins=false a
+    # partner; docs/rulings.md)
+    same_camp_last = (winners[-1] in taker_camp) == leads_last_is_taker
+    t_last = size - 2 if chelem_lead and same_camp_last else size - 1
     cards = tricks[t_last]
     if "T1" in cards:
         scorer_taker = winners[t_last] in taker_camp

@@ -1,6 +1,6 @@
 """The fast paths report exactly what the slow ones do.
 
-- ``records.build_record`` (records without pydantic) gives the record pydantic gives, with
+- ``builder.build_record`` (records without pydantic) gives the record pydantic gives, with
   the same fields set at every level, or None (then pydantic validates and words faults);
 - ``quick.quick_check`` says *clean* only of deals that the reader and the replay find
   clean, with the same status, scores and taker's points;
@@ -25,10 +25,11 @@ from pydantic import BaseModel, ValidationError
 
 from tarotnotation import archive, notation
 from tarotnotation.archive import check_deal, check_paths
+from tarotnotation.builder import build_record
 from tarotnotation.formats import json as tjson
 from tarotnotation.limits import MAX_JSON_RECORD_BYTES
 from tarotnotation.quick import quick_check, quick_check_record
-from tarotnotation.records import DealRecord, build_record
+from tarotnotation.records import DealRecord
 from tarotnotation.replay import Status, replay
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal

@@ -1,4 +1,4 @@
-"""Full deals played through to the score (RULES.md §9, §10), checked by counting.
+"""Full deals played through to the score (docs/rules.md §9, §10), checked by counting.
 
 The deals are written out literally (they were first drawn by the simulator, then frozen
 here). For each, the taker's camp's points are counted independently by

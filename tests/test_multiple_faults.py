@@ -1,4 +1,4 @@
-"""RULES.md §13: one record with several faults yields all of them, each located.
+"""docs/rules.md §13: one record with several faults yields all of them, each located.
 
 A legal 4-player deal (drawn by the simulator, then frozen here) is spoiled in three
 places, keeping everything else consistent by swapping cards between two tricks of the

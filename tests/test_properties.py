@@ -1,7 +1,7 @@
 """Property tests (hypothesis): invariants of deals, legality, scoring, cards and JSON.
 
 The legal-move function is checked against :func:`reference_legal`, a second, deliberately
-plain implementation of RULES.md §6 written here from the rules text: it works on card
+plain implementation of docs/rules.md §6 written here from the rules text: it works on card
 *codes* (strings), with lists, and shares nothing with :mod:`tarotnotation.legality` or
 the bitsets of :mod:`tarotnotation.cards`.
 
@@ -37,7 +37,7 @@ from tarotnotation.rules import (
 )
 from tarotnotation.scoring import DealFacts, score
 
-# --- RULES.md, written out independently of the library ---------------------------------
+# --- docs/rules.md, written out independently of the library ---------------------------------
 
 _FACES = {"K": 9, "Q": 7, "N": 5, "J": 3}
 _FACE_RANKS = {"J": 11, "N": 12, "Q": 13, "K": 14}
@@ -71,7 +71,7 @@ def rank_of(code: str) -> int:
 
 def reference_legal(hand: Sequence[str], trick: Sequence[str], called: str | None = None
                     ) -> set[str]:
-    """The cards of ``hand`` that may be played after ``trick`` (RULES.md §6), by the text.
+    """The cards of ``hand`` that may be played after ``trick`` (docs/rules.md §6), by the text.
 
     ``called`` is the called card, passed for the first trick at five players under
     ``five_player_first_lead = no_called_suit``.

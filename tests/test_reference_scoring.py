@@ -1,6 +1,6 @@
 """Differential scoring: the engine and tests/reference_scorer.py agree, deal by deal.
 
-The reference is written from RULES.md alone and shares no code with the library (it
+The reference is written from docs/rules.md alone and shares no code with the library (it
 reads the record as the JSON data of the format). Both score the same generated legal
 deals, at 3, 4 and 5 players, under every contract and every rule switch, and must give
 the same status, the same taker's half-points and the same score for every seat.
@@ -141,7 +141,7 @@ def test_the_cases_are_covered() -> None:
 
 
 def test_reference_on_rules_md_examples() -> None:
-    # RULES.md §6 and §7 by hand: who wins a trick
+    # docs/rules.md §6 and §7 by hand: who wins a trick
     assert trick_winner(["7H", "KH", "T1", "10H"]) == 2
     assert trick_winner(["EX", "3S", "KS", "T2"]) == 3
     assert trick_winner(["EX", "3S", "KS", "1S"]) == 2
@@ -151,11 +151,12 @@ def test_reference_on_rules_md_examples() -> None:
     assert Outcome("annulled").scores == {}
 
 
-def test_petit_before_a_led_excuse_is_au_bout_only_when_the_excuse_wins() -> None:
-    # docs/rulings.md: a disagreement the differential run found (strong-taker deal 4727,
-    # 5 players): the taker's camp won every trick, the Petit won the 14th alone, and the
-    # Excuse was led to the 15th. Petit au bout counts at the 14th only when the Excuse
-    # takes the 15th (chelem_excuse_wins=true).
+def test_petit_before_a_led_excuse_is_not_au_bout_when_the_other_camp_takes_the_last() -> None:
+    # docs/rulings.md: a case the differential run found (strong-taker deal 4727, 5
+    # players): the taker's camp won every trick, the Petit won the 14th alone, and the
+    # Excuse was led to the 15th, which a defender took under chelem_excuse_wins=false:
+    # the 15th is then the last trick (no petit au bout); when the Excuse takes it
+    # (chelem_excuse_wins=true), the 14th counts as the last (rules.md §8).
     rec = strong_case(4727)
     assert rec.ruleset == "pagat petit_au_bout=wins_last_trick chelem_excuse_wins=false"
     assert rec.play[-1].cards[0].card is Card.EXCUSE

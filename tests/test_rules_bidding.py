@@ -1,4 +1,4 @@
-"""RULES.md §3: bidding, and the five-player call."""
+"""docs/rules.md §3: bidding, and the five-player call."""
 
 from __future__ import annotations
 

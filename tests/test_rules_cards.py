@@ -1,4 +1,4 @@
-"""RULES.md §1 (cards) and §2 (players, seats, deal)."""
+"""docs/rules.md §1 (cards) and §2 (players, seats, deal)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §5: poignées and the chelem announcement, before the first card."""
+"""docs/rules.md §5: poignées and the chelem announcement, before the first card."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §4: the chien and the écart."""
+"""docs/rules.md §4: the chien and the écart."""
 
 from __future__ import annotations
 

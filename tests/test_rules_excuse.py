@@ -1,4 +1,4 @@
-"""RULES.md §7 (the Excuse) and §8 (petit au bout), on the crafted deal of builders.
+"""docs/rules.md §7 (the Excuse) and §8 (petit au bout), on the crafted deal of builders.
 
 In the crafted deal S takes a Garde (×2) and wins the first twelve tricks; the écart is the
 chien ``1S 2S 1H 2H 1D 2D`` (6 half-points, for S). Every expected number below is counted
@@ -15,12 +15,16 @@ from builders import (
     TAIL_PETIT_LAST_DEFENCE,
     TAIL_PETIT_LOST_LAST,
     TAIL_PETIT_WINS_LAST,
+    attack_chelem_excuse_led_last,
     camp_half_points,
+    defence_chelem_excuse_led_last,
     petit_au_bout_camp,
     slam_deal,
     taker_excuse_tail,
 )
 
+from tarotnotation.cards import Card
+from tarotnotation.quick import quick_check_record
 from tarotnotation.records import ChelemAnnouncement
 from tarotnotation.replay import Replay, replay
 from tarotnotation.rules import Camp, Contract
@@ -180,3 +184,71 @@ def test_rule_7_chelem_announced_and_made() -> None:
     assert r.score is not None
     assert (r.score.chelem_amount, r.score.x) == (400, 542)
     assert r.scores == {"S": 1626, "E": -542, "N": -542, "W": -542}
+
+
+# --- §8: the Excuse led to the last trick by a camp that won every other trick ------------
+# (rules.md §8, docs/rulings.md), on the scripted deals of builders.
+
+
+
+def test_rule_8_excuse_led_last_petit_before_counts_when_a_fellow_defender_takes_the_last() -> None:
+    # 4 players, chelem_excuse_wins=false: the defence won tricks 1-17 (the Petit won
+    # trick 17 alone), W leads the Excuse to trick 18 and E, a fellow defender, takes it:
+    # the defence took the last trick too, so trick 17 counts as the last one for petit au
+    # bout (rules.md §8): 10 × 4 to the defence.
+    rec = defence_chelem_excuse_led_last("E")
+    r = replay(rec)
+    assert r.ok, [str(d) for d in r.diagnostics]
+    assert Card.T1 in r.tricks[16].cards
+    assert r.tricks[16].winner == 3
+    assert r.tricks[17].cards[0] is Card.EXCUSE
+    assert r.tricks[17].winner == 1
+    assert r.chelem is Camp.DEFENCE
+    assert r.petit_au_bout is Camp.DEFENCE
+    assert r.score is not None
+    assert r.score.petit_au_bout_amount == -40
+    # The quick check of archives counts it the same way (it calls the same kernel).
+    assert quick_check_record(rec) == (r.status, r.scores, r.taker_half)
+
+
+def test_rule_8_excuse_led_last_last_trick_counts_when_the_other_camp_takes_it() -> None:
+    # The same deal but S, the taker, takes the last trick: it is the last one, as usual,
+    # and the Petit is not in it: no petit au bout (and no chelem).
+    rec = defence_chelem_excuse_led_last("S")
+    r = replay(rec)
+    assert r.ok, [str(d) for d in r.diagnostics]
+    assert r.tricks[17].cards[0] is Card.EXCUSE
+    assert r.tricks[17].winner == 0
+    assert r.chelem is None
+    assert r.petit_au_bout is None
+    assert quick_check_record(rec) == (r.status, r.scores, r.taker_half)
+
+
+def test_rule_8_excuse_led_last_petit_before_counts_when_the_partner_takes_the_last() -> None:
+    # 5 players, chelem_excuse_wins=false: S and his partner E won tricks 1-14 (the Petit
+    # won trick 14 alone); S leads the Excuse to trick 15, E takes it with the called
+    # King: trick 14 counts as the last one, petit au bout to the taker's camp, 10 × 4.
+    rec = attack_chelem_excuse_led_last(True)
+    r = replay(rec)
+    assert r.ok, [str(d) for d in r.diagnostics]
+    assert r.partner == "E"
+    assert Card.T1 in r.tricks[13].cards
+    assert r.tricks[13].winner == 0
+    assert r.tricks[14].cards[0] is Card.EXCUSE
+    assert r.tricks[14].winner == 1
+    assert r.chelem is Camp.TAKER
+    assert r.petit_au_bout is Camp.TAKER
+    assert r.score is not None
+    assert r.score.petit_au_bout_amount == 40
+
+
+def test_rule_8_excuse_led_last_five_players_other_camp_takes_the_last() -> None:
+    # The same deal but E leads a low Spade after the Excuse and N (defence) takes the
+    # last trick with the King of Spades: it is the last trick, without the Petit.
+    rec = attack_chelem_excuse_led_last(False)
+    r = replay(rec)
+    assert r.ok, [str(d) for d in r.diagnostics]
+    assert r.tricks[14].cards[0] is Card.EXCUSE
+    assert r.tricks[14].winner == 2
+    assert r.chelem is None
+    assert r.petit_au_bout is None

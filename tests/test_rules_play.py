@@ -1,4 +1,4 @@
-"""RULES.md §6: the play, and the legal-move API that says what was expected."""
+"""docs/rules.md §6: the play, and the legal-move API that says what was expected."""
 
 from __future__ import annotations
 

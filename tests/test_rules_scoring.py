@@ -1,4 +1,4 @@
-"""RULES.md §9 (counting the taker's points) and §10 (the score of a deal)."""
+"""docs/rules.md §9 (counting the taker's points) and §10 (the score of a deal)."""
 
 from __future__ import annotations
 

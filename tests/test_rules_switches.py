@@ -1,4 +1,4 @@
-"""RULES.md §12: every switch, both values, and the presets."""
+"""docs/rules.md §12: every switch, both values, and the presets."""
 
 from __future__ import annotations
 

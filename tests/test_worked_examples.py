@@ -1,4 +1,4 @@
-"""RULES.md §11: every worked example is a test (all fft, 4 players unless said)."""
+"""docs/rules.md §11: every worked example is a test (all fft, 4 players unless said)."""
 
 from __future__ import annotations
 

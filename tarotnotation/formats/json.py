@@ -34,10 +34,11 @@ from typing import IO, Any, Final
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
+from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
-from ..records import DealRecord, build_record
+from ..records import DealRecord
 from ..source import ReadDeal
 
 __all__ = [

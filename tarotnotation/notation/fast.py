@@ -7,7 +7,7 @@ or French card codes, seats glued to the cards, glyphs and comments. For those,
 :func:`scan` builds the record's data in one pass over its words, most of it in bulk (a
 run of card codes is checked and turned into canonical codes or played cards at once): the
 same record as the grammar path's data, in the JSON layout (canonical card codes, lists),
-which :func:`~tarotnotation.records.build_record` turns into a record without pydantic.
+which :func:`~tarotnotation.builder.build_record` turns into a record without pydantic.
 The rest (the model, when the data is unusual or wrong, and its faults) is shared with the
 grammar path.
 

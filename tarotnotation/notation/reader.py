@@ -50,11 +50,12 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from pydantic import ValidationError
 
+from ..builder import build_record
 from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
-from ..records import FIELD_TAGS, SEAT_ID_RE, DealRecord, Points, build_record, find_tag
+from ..records import FIELD_TAGS, SEAT_ID_RE, DealRecord, Points, find_tag
 from ..rules import Ruleset, RulesetError, table
 from ..source import ReadDeal, SourceMap
 from .cardcodes import parse_card
@@ -852,7 +853,7 @@ def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, 
     """The record from the built data (either path): the model and its faults.
 
     ``record`` is the record already built from ``data`` without pydantic, if it could be
-    (:func:`~tarotnotation.records.build_record`, for the fast path's data in the JSON
+    (:func:`~tarotnotation.builder.build_record`, for the fast path's data in the JSON
     layout); else the model validates ``data`` and words its faults.
     """
     deal = ctx.deal

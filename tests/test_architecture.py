@@ -1,0 +1,315 @@
+"""The house rules of the code: one source of truth for every rule, no private reach, no
+import circle.
+
+- Each rule of play and counting lives in one function of :mod:`tarotnotation.kernel`.
+  The proof: replace each of them in turn by a wrong one, and the replay, the quick check
+  of archives and the annotations all change their answer on the examples (none of them
+  has a copy of its own that would go on giving the right one).
+- No module takes a private name (``_x``) from another module of the project, neither by
+  ``from m import _x`` nor as ``m._x``.
+- No import circle among the project's modules (imports inside functions included).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pathlib
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from builders import defence_chelem_excuse_led_last
+
+from tarotnotation import kernel, notation
+from tarotnotation.annotate import annotate
+from tarotnotation.cards import Card, CardSet
+from tarotnotation.notation import dumps
+from tarotnotation.records import DealRecord, Poignee
+from tarotnotation.replay import replay
+from tarotnotation.rules import Contract, Ruleset
+from tarotnotation.simulate import random_deal
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGES = (("tarotnotation", "tarotnotation"), ("cli", "tarotnotation.cli"),
+            ("grammar", "tarotnotation.grammar"))
+
+
+# --- the import graph ---------------------------------------------------------------------
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    mods = {}
+    for folder, package in PACKAGES:
+        root = ROOT / folder
+        for f in root.rglob("*.py"):
+            parts = [p for p in f.relative_to(root).with_suffix("").parts if p != "__init__"]
+            mods[".".join([package, *parts])] = f
+    return mods
+
+
+def _target(module: str, path: pathlib.Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if path.name != "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports() -> tuple[dict[str, set[str]], list[str]]:
+    """The project's import graph, and every private name taken from another module."""
+    mods = _modules()
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    private: list[str] = []
+    for module, path in mods.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases: dict[str, str] = {}  # local name -> project module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _target(module, path, node)
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    if full in mods:
+                        graph[module].add(full)
+                        aliases[alias.asname or alias.name] = full
+                    elif target in mods:
+                        graph[module].add(target)
+                        if (alias.name.startswith("_") and not alias.name.startswith("__")
+                                and target != module):
+                            private.append(f"{path.relative_to(ROOT)}:{node.lineno}"
+                                           f" takes {alias.name} from {target}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in mods:
+                        graph[module].add(alias.name)
+                        aliases[alias.asname or alias.name] = alias.name
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and aliases[node.value.id] != module):
+                private.append(f"{path.relative_to(ROOT)}:{node.lineno} uses"
+                               f" {node.value.id}.{node.attr}")
+    return graph, private
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_import_checks_can_fail() -> None:
+    # The checks above are not vacuous: they see the graph and find a planted circle.
+    graph, _ = _imports()
+    assert "tarotnotation.kernel" in graph["tarotnotation.replay"]
+    planted = {**graph, "tarotnotation.kernel": graph["tarotnotation.kernel"]
+               | {"tarotnotation.replay"}}
+    assert _cycles(planted) != []
+
+
+# --- one source of truth ------------------------------------------------------------------
+
+
+def _deals() -> list[DealRecord]:
+    """Deals that exercise every kernel rule where the quick check takes them (3 or 4
+    players, the usual shape): the examples, generated deals under every switch, the
+    scripted chelems with the Excuse led to the last trick, and generated deals each with
+    one fault that a rule of the deal catches (a bid not higher, the Petit sec, a King in
+    the écart, the Excuse in a poignée hiding a trump, a card not following suit)."""
+    out = [deal.record for path in sorted((ROOT / "examples").rglob("*.tarot"))
+           for deal in notation.read(path) if deal.record is not None]
+    specs = ("fft", "pagat", "fft chelem_excuse_wins=false",
+             "fft petit_au_bout=wins_last_trick", "fft petit_in_chien=annuls")
+    rng = random.Random(13)
+    for i in range(40):
+        out.append(random_deal(rng, 3 + i % 2, ruleset=Ruleset.from_spec(specs[i % len(specs)]),
+                               chelem_chance=0.3))
+    for ruleset in ("fft", "fft chelem_excuse_wins=false"):
+        for last in ("E", "S"):
+            out.append(defence_chelem_excuse_led_last(last, ruleset))
+    out.extend(_faulty(fault) for fault in FAULTS)
+    return out
+
+
+def _faulty(fault: str) -> DealRecord:
+    """A generated 4-player deal with one fault, whose only fault code is ``fault``."""
+    for seed in range(2000):
+        rec = _inject(fault, random.Random(seed))
+        if rec is not None and {d.code.value for d in replay(rec).diagnostics} == {fault}:
+            return rec
+    raise AssertionError(f"no deal with the fault {fault} alone")
+
+
+FAULTS = ("A102", "D103", "E102", "H103", "H104", "P105")
+
+
+def _inject(fault: str, rng: random.Random) -> DealRecord | None:
+    if fault == "D103":  # a hand petit sec: deal a pack where one is
+        order = list(range(78))
+        rng.shuffle(order)
+        rec = random_deal(rng, 4, deck=[Card(c) for c in order], contract=Contract.GARDE_SANS)
+        return rec if any(kernel.petit_sec(h.bits) for h in (rec.hands or {}).values()) else None
+    rec = random_deal(rng, 4, contract=Contract.GARDE_SANS if fault == "A102" else None,
+                      poignee_chance=1.0 if fault in ("H103", "H104") else 0.0)
+    assert rec.hands is not None
+    if fault == "A102":  # the next player bids the taker's contract again
+        bids = list(rec.auction)
+        at = next(i for i, b in enumerate(bids) if b.contract is not None)
+        if at == len(bids) - 1:
+            return None
+        bids[at + 1] = bids[at]
+        return rec.model_copy(update={"auction": tuple(bids), "result": None})
+    if fault == "E102":  # a King of the écart swapped with a small card the taker played
+        if rec.ecart is None or rec.ecart.cards is None:
+            return None
+        small = next(iter(rec.ecart.cards), None)
+        played = [(t, c, pc.card) for t, tr in enumerate(rec.play)
+                  for c, pc in enumerate(tr.cards) if pc.card.is_king]
+        if small is None or not played:
+            return None
+        t, c, king = played[0]
+        play = [list(tr.cards) for tr in rec.play]
+        play[t][c] = play[t][c].model_copy(update={"card": small})
+        ecart = rec.ecart.cards - CardSet.of(small) | CardSet.of(king)
+        taker = next(s for s, h in rec.hands.items() if king in h or small in h)
+        hands = dict(rec.hands)
+        hands[taker] = hands[taker] - CardSet.of(king) | CardSet.of(small)
+        chien = rec.chien
+        if chien is not None and small in chien:
+            chien = chien - CardSet.of(small) | CardSet.of(king)
+            hands[taker] = hands[taker] - CardSet.of(small) | CardSet.of(king)
+        return rec.model_copy(update={
+            "play": tuple(tr.model_copy(update={"cards": tuple(cards)})
+                          for tr, cards in zip(rec.play, play, strict=True)),
+            "ecart": rec.ecart.model_copy(update={"cards": ecart}), "hands": hands,
+            "chien": chien, "result": None})
+    if fault in ("H103", "H104"):  # the Excuse, or a plain card, shown in place of a trump
+        decls = list(rec.declarations)
+        for i, d in enumerate(decls):
+            if isinstance(d, Poignee) and d.cards is not None and Card.EXCUSE not in d.cards:
+                hand = rec.hands.get(d.seat, CardSet())
+                instead = (Card.EXCUSE if fault == "H104" and Card.EXCUSE in hand
+                           else next((c for c in hand if c.suit.is_plain), None)
+                           if fault == "H103" else None)
+                if instead is not None:
+                    shown = d.cards - CardSet.of(next(iter(d.cards))) | CardSet.of(instead)
+                    decls[i] = d.model_copy(update={"cards": shown})
+                    return rec.model_copy(update={"declarations": tuple(decls),
+                                                  "result": None})
+        return None
+    # P105: two cards of one player swapped between two tricks
+    play = [list(tr.cards) for tr in rec.play]
+    t1, t2 = rng.sample(range(len(play)), 2)
+    r = replay(rec)
+    seat = rng.randrange(4)
+    c1 = r.tricks[t1].seats.index(seat)
+    c2 = r.tricks[t2].seats.index(seat)
+    play[t1][c1], play[t2][c2] = play[t2][c2], play[t1][c1]
+    return rec.model_copy(update={
+        "play": tuple(tr.model_copy(update={"cards": tuple(cards)})
+                      for tr, cards in zip(rec.play, play, strict=True)), "result": None})
+
+
+def _answers(deals: list[DealRecord]) -> tuple[list[Any], list[Any], list[str]]:
+    """What the replay, the quick check and the annotations say of each deal."""
+    quick = importlib.reload(importlib.import_module("tarotnotation.quick"))
+    replays, quicks, notes = [], [], []
+    for rec in deals:
+        r = replay(rec)
+        replays.append((r.status, tuple(d.code for d in r.diagnostics),
+                        None if r.scores is None else tuple(r.scores.items()), r.counts))
+        quicks.append(quick.quick_check_record(rec))
+        notes.append(dumps([annotate(rec)]))
+    return replays, quicks, notes
+
+
+def _lowest(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _everything_legal(hand: int, led: int, top: int) -> tuple[int, int]:
+    return hand, kernel.FREE
+
+
+#: Each kernel function the quick check calls, and a wrong one in its place (the rules
+#: the quick check leaves to the replay, such as five-player calls, misères or trumps in
+#: the écart, are held by the replay's own tests).
+WRONG: dict[str, Callable[..., Any]] = {
+    "legal_in": _everything_legal,
+    "step": lambda led, top, card: (led, top),
+    "winning_card": lambda bits, led: _lowest(bits & kernel.CAN_WIN[led]),
+    "excuse_settlement": lambda rules, owner, winner, last, won: (winner, 0),
+    "settle_trick": lambda rules, bits, winner, owner, last, won: (
+        (bits, 0, 0) if winner == kernel.TAKER else (0, bits, 0)),
+    "unplayed_camp": lambda contract: kernel.DEFENCE,
+    "petit_au_bout": lambda rules, trick, winner: -1,
+    "chelem_camp": lambda taker_tricks, tricks: -1,
+    "petit_sec": lambda hand: False,
+    "outbids": lambda bid, best: True,
+    "ecart_forbidden": lambda ecart: 0,
+    "poignee_hidden_trumps": lambda hand, shown: 0,
+    "excuse_wins_last_trick": lambda rules, led, won_all: False,
+    "petit_trick_before_last": lambda led, won_all, same_camp: False,
+    "petit_in_chien_annuls": lambda rules, contract, chien: contract.takes_chien,
+    "first_leader": lambda first, announcer: first,
+    "poignee_wrong_cards": lambda shown: 0,
+}
+
+
+@pytest.fixture(scope="module")
+def deals() -> list[DealRecord]:
+    return _deals()
+
+
+@pytest.fixture(scope="module")
+def baseline(deals: list[DealRecord]) -> tuple[list[Any], list[Any], list[str]]:
+    return _answers(deals)
+
+
+@pytest.fixture
+def restore_quick() -> Iterator[None]:
+    yield
+    importlib.reload(importlib.import_module("tarotnotation.quick"))
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_each_kernel_rule_is_the_one_every_caller_uses(
+        name: str, deals: list[DealRecord], baseline: tuple[list[Any], list[Any], list[str]],
+        monkeypatch: pytest.MonkeyPatch, restore_quick: None) -> None:
+    monkeypatch.setattr(kernel, name, WRONG[name])
+    replays, quicks, notes = _answers(deals)
+    assert replays != baseline[0], f"the replay does not use kernel.{name}"
+    assert quicks != baseline[1], f"the quick check does not use kernel.{name}"
+    assert notes != baseline[2], f"the annotations do not use kernel.{name}"
