@@ -443,7 +443,7 @@ def filtered(page: Any, query: str) -> list[str]:
     page.fill(".filter", query)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return list(page.eval_on_selector_all(
-        ".deals tbody tr", "rs => rs.filter(r => !r.hidden).map(r => r.textContent)"))
+        ".deals tbody tr:not(.spacer)", "rs => rs.map(r => r.textContent)"))
 
 
 def test_the_index_filters_as_you_type_and_sorts(tab: Tab, pages: dict[str, Path]) -> None:
@@ -453,7 +453,7 @@ def test_the_index_filters_as_you_type_and_sorts(tab: Tab, pages: dict[str, Path
     assert page.inner_text(".count") == f"{total} deals"
     shown = filtered(page, "garde sans")
     contracts = page.eval_on_selector_all(
-        ".deals tbody tr", "rs => rs.filter(r => !r.hidden).map(r => r.cells[5].textContent)")
+        ".deals tbody tr:not(.spacer)", "rs => rs.map(r => r.cells[5].textContent)")
     assert shown
     assert set(contracts) == {"Garde sans"}
     assert page.inner_text(".count") == f"{len(shown)} of {total} deals"
@@ -463,18 +463,44 @@ def test_the_index_filters_as_you_type_and_sorts(tab: Tab, pages: dict[str, Path
     assert len(filtered(page, "")) == total
     page.click("th:nth-child(9) button")  # Score, ascending
     scores = page.eval_on_selector_all(
-        ".deals tbody tr", "rs => rs.map(r => r.cells[8].textContent).filter(Boolean)"
+        ".deals tbody tr:not(.spacer)", "rs => rs.map(r => r.cells[8].textContent).filter(Boolean)"
         ".map(Number)")
     assert scores == sorted(scores)
     assert page.get_attribute("th:nth-child(9)", "aria-sort") == "ascending"
     page.click("th:nth-child(9) button")
     scores = page.eval_on_selector_all(
-        ".deals tbody tr", "rs => rs.map(r => r.cells[8].textContent).filter(Boolean)"
+        ".deals tbody tr:not(.spacer)", "rs => rs.map(r => r.cells[8].textContent).filter(Boolean)"
         ".map(Number)")
     assert scores == sorted(scores, reverse=True)
     page.click(".deals tbody tr:first-child a")
     page.wait_for_selector("body[data-ready][data-page=deal]")
     assert "Score" in page.inner_text(".score h2")
+
+
+def test_a_long_index_draws_only_the_rows_in_view(tab: Tab, tmp_path: Path) -> None:
+    archive = tmp_path / "many.jsonl"
+    assert invoke("new", "--count", "400", "--seed", "5", "-o", str(archive)).code == 0
+    site = tmp_path / "site"
+    assert invoke("html", str(archive), "-o", str(site), "-j", "2").code == 0
+    page = tab.open(site / "index.html")
+    drawn = page.eval_on_selector_all(".deals tbody tr:not(.spacer)", "rs => rs.length")
+    assert 20 < drawn < 120
+    assert page.get_attribute("table.deals", "aria-rowcount") == "401"
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("() => [...document.querySelectorAll('.deals tbody a')]"
+                           ".some(a => a.textContent === '400')")
+    assert page.get_attribute(".deals tbody tr:not(.spacer):last-child", "aria-rowindex") == "401"
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shown = filtered(page, "garde contre")
+    assert shown
+    assert all("Garde contre" in row for row in shown)
+    assert page.inner_text(".count").endswith(" of 400 deals")
+    page.click("th:nth-child(1) button")
+    page.click("th:nth-child(1) button")  # descending
+    first = page.inner_text(".deals tbody tr:not(.spacer) a")
+    numbers = [int(row.split("/")[0]) for row in filtered(page, "garde contre")[:3]]
+    assert numbers == sorted(numbers, reverse=True)
+    assert int(first) == numbers[0]
 
 
 def test_an_index_link_with_a_deal_opens_that_deals_page(tab: Tab,

@@ -326,13 +326,13 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     return data
 
 
-def index_row(src: DealSource, href: str) -> dict[str, Any]:
+def index_row(src: DealSource) -> dict[str, Any]:
     """One row of an archive's index: where the deal is, its tags, the contract, the
     taker, made or lost and by how much, the taker's score, the faults."""
     rep = src.replay
     record = rep.record if rep is not None else src.record
     row: dict[str, Any] = {
-        "n": src.number, "href": href, "file": clean(src.file or "<stdin>"),
+        "n": src.number, "file": clean(src.file or "<stdin>"),
         "index": src.index, "errors": src.errors, "warnings": src.warnings,
         "event": "", "round": "", "table": "", "date": "", "players": "",
         "contract": "", "taker": "", "outcome": "", "margin": None, "score": None,

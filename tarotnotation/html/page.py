@@ -36,8 +36,8 @@ __all__ = [
     "compact",
     "csp",
     "deal_page",
+    "index_data",
     "index_page",
-    "index_rows",
 ]
 
 SCRIPT_NAME: Final = "tarot.js"
@@ -153,54 +153,33 @@ def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
     )
 
 
-#: The index's columns: (heading, key, numeric, shown on phones).
+#: The index's columns: (heading, numeric, class). ``wide`` ones are left out on phones.
 _COLUMNS: Final = (
-    ("#", "n", True, True), ("File", "file", False, False), ("Event", "event", False, False),
-    ("Round", "round", True, True), ("Table", "table", True, False),
-    ("Contract", "contract", False, True), ("Taker", "taker", False, True),
-    ("Result", "outcome", True, True), ("Score", "score", True, True),
-    ("Faults", "faults", True, True),
+    ("#", True, "c-n"), ("File", False, "c-file wide"), ("Event", False, "c-event wide"),
+    ("Round", True, "c-round wide"), ("Table", True, "c-table wide"),
+    ("Contract", False, "c-contract"), ("Taker", False, "c-taker"),
+    ("Result", True, "c-result"), ("Score", True, "c-score wide"),
+    ("Faults", True, "c-faults"),
 )
 
 
-def _row(row: Mapping[str, Any]) -> str:
-    n = row["n"]
-    margin = row.get("margin")
-    outcome = str(row.get("outcome") or "")
-    shown = f"{outcome} by {abs(margin)}" if margin is not None else outcome
-    score = row.get("score")
-    errors, warnings = int(row.get("errors") or 0), int(row.get("warnings") or 0)
-    faults = ", ".join(p for p in (errors and f"{errors} error{'s' * (errors > 1)}",
-                                   warnings and f"{warnings} warning{'s' * (warnings > 1)}")
-                       if p)
-    fault_class = "num bad" if errors else "num warn" if warnings else "num"
-    where = f"{row['file']}:{row['index']}"
-    return (
-        f'<tr><td class="num"><a href="{text(str(row["href"]))}">{n}</a></td>'
-        f'<td class="wide">{text(where)}</td>'
-        f'<td class="wide">{text(str(row.get("event") or ""))}</td>'
-        f'<td class="num">{text(str(row.get("round") or ""))}</td>'
-        f'<td class="num wide">{text(str(row.get("table") or ""))}</td>'
-        f'<td>{text(str(row.get("contract") or ""))}</td>'
-        f'<td>{text(str(row.get("taker") or ""))}</td>'
-        f'<td class="{text(outcome)}" data-v="{"" if margin is None else margin}">'
-        f"{text(shown)}</td>"
-        f'<td class="num">{"" if score is None else f"{int(score):+d}"}</td>'
-        f'<td class="{fault_class}" data-v="{errors * 100000 + warnings}">{faults}</td></tr>'
-    )
+def index_data(rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
+    """The rows of an index (:func:`~.data.index_row` dicts) as the page's script takes
+    them, one list a deal: number, file:deal, event, round, table, contract, taker,
+    outcome, signed margin, the taker's score, errors, warnings."""
+    return [[r["n"], f"{r['file']}:{r['index']}", r.get("event") or "", r.get("round") or "",
+             r.get("table") or "", r.get("contract") or "", r.get("taker") or "",
+             r.get("outcome") or "", r.get("margin"), r.get("score"),
+             int(r.get("errors") or 0), int(r.get("warnings") or 0)] for r in rows]
 
 
-def index_rows(rows: Iterable[Mapping[str, Any]]) -> str:
-    """The table rows of an index (:func:`~.data.index_row` dicts), as HTML."""
-    return "\n".join(_row(r) for r in rows)
-
-
-def _index_table(title: str, rows_html: str, count: int) -> str:
-    num, wide = ' data-type="num"', ' class="wide"'
+def _index_table(title: str, rows: list[list[Any]]) -> str:
+    num = ' data-type="num"'
     heads = "".join(
-        f'<th scope="col"{num if numeric else ""}{"" if phone else wide}>'
+        f'<th scope="col" class="{cls}"{num if numeric else ""}>'
         f'<button type="button">{label}</button></th>'
-        for label, _, numeric, phone in _COLUMNS)
+        for label, numeric, cls in _COLUMNS)
+    count = len(rows)
     deals = f"{count} deal{'s' if count != 1 else ''}"
     return (
         f"<h1>{text(title)}</h1>\n"
@@ -208,29 +187,33 @@ def _index_table(title: str, rows_html: str, count: int) -> str:
         ' placeholder="event, player, contract…" aria-label="Filter the deals by any text"'
         ' autocomplete="off"></label>'
         f'<p class="count" role="status" aria-live="polite">{deals}</p></div>\n'
-        '<table class="deals"><caption class="sr-only">The deals; choose a column heading'
-        f" to sort</caption>\n<thead><tr>{heads}</tr></thead>\n<tbody>\n{rows_html}\n"
-        "</tbody></table>\n"
+        f'<table class="deals" aria-rowcount="{count + 1}"><caption class="sr-only">The'
+        " deals; choose a column heading to sort them</caption>\n"
+        f"<thead><tr>{heads}</tr></thead>\n<tbody></tbody></table>\n"
+        "<noscript><p>The index lists the deals with JavaScript, which is turned off.</p>"
+        "</noscript>\n"
+        '<script type="application/json" id="tarot-index">'
+        + json_bytes(rows).decode("utf-8") + "</script>\n"
     )
 
 
-def index_page(title: str, rows_html: str, count: int, *, pages: str = "deal-{n}.html"
-               ) -> str:
-    """A site's index: the table of the deals (sortable, filterable by typing), linking
-    to each deal's page (``pages`` names them); the site's script and stylesheet."""
+def index_page(title: str, rows: list[list[Any]], *, pages: str = "deal-{n}.html") -> str:
+    """A site's index: the table of the deals (:func:`index_data`; sortable, filtered
+    as you type, only the rows in view drawn), linking to each deal's page (``pages``
+    names them); the site's script and stylesheet."""
     return (
         _head(title, False, "index", f' data-pages="{text(pages)}"')
-        + f'<main id="index">\n{_index_table(title, rows_html, count)}</main>\n'
+        + f'<main id="index">\n{_index_table(title, rows)}</main>\n'
         + _script(False) + "\n</body>\n</html>\n"
     )
 
 
-def book_start(fh: IO[bytes], title: str, rows_html: str, count: int) -> None:
+def book_start(fh: IO[bytes], title: str, rows: list[list[Any]]) -> None:
     """The start of one file holding every deal: the index, then the deals' data
     (:func:`book_deal`), then :func:`book_end`."""
     fh.write((
-        _head(title, True, "book")
-        + f'<section id="index">\n{_index_table(title, rows_html, count)}</section>\n'
+        _head(title, True, "book", ' data-pages="#deal={n}"')
+        + f'<section id="index">\n{_index_table(title, rows)}</section>\n'
         + '<main id="tarot" class="is-hidden"></main>\n'
     ).encode("utf-8"))
 

@@ -44,8 +44,8 @@ from .page import (
     book_end,
     book_start,
     deal_page,
+    index_data,
     index_page,
-    index_rows,
 )
 
 __all__ = [
@@ -233,11 +233,11 @@ def write_book(sources: Iterable[DealSource], fh: IO[bytes], *, title: str | Non
         for src, more in _with_next(sources):
             tally.count(src)
             n = src.number
-            rows.append(index_row(src, f"#deal={n}"))
+            rows.append(index_row(src))
             nav = {"index": "#index", "prev": f"#deal={n - 1}" if n > 1 else None,
                    "next": f"#deal={n + 1}" if more else None}
             book_deal(spool, deal_data(src, nav))
-        book_start(fh, title or _title(rows), index_rows(rows), len(rows))
+        book_start(fh, title or _title(rows), index_data(rows))
         spool.seek(0)
         shutil.copyfileobj(spool, fh, 1 << 20)
     book_end(fh)
@@ -281,7 +281,7 @@ def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
         tally.count(src)
         n = src.number
         href = PAGE_NAME.format(n=n)
-        rows.append(index_row(src, href))
+        rows.append(index_row(src))
         nav = {"index": "index.html",
                "prev": PAGE_NAME.format(n=n - 1) if n > 1 else None,
                "next": PAGE_NAME.format(n=n + 1) if more else None}
@@ -339,8 +339,7 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
 
 def _index(tmp: Path, rows: list[dict[str, object]], title: str | None) -> None:
     (tmp / "index.html").write_bytes(
-        index_page(title or _title(rows), index_rows(rows), len(rows), pages=PAGE_NAME
-                   ).encode("utf-8"))
+        index_page(title or _title(rows), index_data(rows), pages=PAGE_NAME).encode("utf-8"))
 
 
 def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,

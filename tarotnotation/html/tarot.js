@@ -826,47 +826,147 @@
     return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
-  function Index(root) {
+  function plural(n, word) {
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
+
+  /* A row of the index (number, file:deal, event, round, table, contract, taker, outcome,
+     margin, score, errors, warnings) as the cells shown: [text, class, sort key]. */
+  function indexCells(r) {
+    var result = r[8] === null ? r[7] : r[7] + " by " + Math.abs(r[8]);
+    var faults = [];
+    if (r[10]) { faults.push(plural(r[10], "error")); }
+    if (r[11]) { faults.push(plural(r[11], "warning")); }
+    return [
+      [String(r[0]), "c-n", r[0]], [r[1], "c-file wide", r[1]], [r[2], "c-event wide", r[2]],
+      [r[3], "c-round wide", parseFloat(r[3])], [r[4], "c-table wide", parseFloat(r[4])],
+      [r[5], "c-contract", r[5]], [r[6], "c-taker", r[6]],
+      [result, "c-result " + r[7], r[8] === null ? NaN : r[8]],
+      [r[9] === null ? "" : (r[9] > 0 ? "+" : "") + r[9], "c-score wide",
+        r[9] === null ? NaN : r[9]],
+      [faults.join(", "), "c-faults" + (r[10] ? " bad" : r[11] ? " warn" : ""),
+        r[10] * 100000 + r[11]]
+    ];
+  }
+
+  /* The index: a table of every deal, filtered as you type and sorted by any column. Only
+     the rows in view are in the page (spacer rows stand for the others), so ten thousand
+     deals open, filter and sort at once. */
+  function Index(root, rows, pages) {
     var self = this;
+    this.root = root;
+    this.rows = rows;
+    this.pages = pages;
     this.table = root.querySelector("table.deals");
     this.body = this.table.tBodies[0];
-    this.rows = Array.prototype.slice.call(this.body.rows);
-    this.texts = null;
     this.count = root.querySelector(".count");
     this.input = root.querySelector("input.filter");
-    this.total = this.rows.length;
+    this.order = rows.map(function (r, i) { return i; });
+    this.shown = this.order;
+    this.texts = null;
+    this.keys = {};
+    this.rowHeight = 0;
+    this.span = null;
     this.pending = 0;
     this.sortCol = -1;
+    this.sortDir = 1;
     this.input.addEventListener("input", function () {
-      if (self.pending) { return; }
-      self.pending = requestAnimationFrame(function () {
-        self.pending = 0;
-        self.filter(self.input.value);
+      if (self.filterPending) { return; }
+      self.filterPending = requestAnimationFrame(function () {
+        self.filterPending = 0;
+        self.filter();
       });
     });
-    var heads = this.table.tHead.rows[0].cells;
-    Array.prototype.forEach.call(heads, function (th, col) {
+    Array.prototype.forEach.call(this.table.tHead.rows[0].cells, function (th, col) {
       var b = th.querySelector("button");
       if (b) { b.addEventListener("click", function () { self.sort(col, th); }); }
     });
-    if (this.input.value) { this.filter(this.input.value); }
+    var later = function () {
+      if (self.pending) { return; }
+      self.pending = requestAnimationFrame(function () {
+        self.pending = 0;
+        self.render(false);
+      });
+    };
+    window.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("resize", function () { self.rowHeight = 0; later(); });
+    window.addEventListener("beforeprint", function () { self.render(false, true); });
+    window.addEventListener("afterprint", function () { self.render(true); });
+    if (this.input.value) { this.filter(); } else { this.render(true); }
   }
 
-  Index.prototype.filter = function (query) {
+  Index.prototype.rowEl = function (i, at) {
+    var tr = el("tr");
+    tr.setAttribute("aria-rowindex", String(at + 2));
+    var cells = indexCells(this.rows[i]);
+    for (var c = 0; c < cells.length; c += 1) {
+      var td = add(tr, el("td", cells[c][1]));
+      if (c === 0) {
+        var a = add(td, el("a", "", cells[c][0]));
+        a.href = this.pages.replace("{n}", cells[c][0]);
+      } else {
+        td.textContent = cells[c][0];
+        if (cells[c][0]) { td.title = cells[c][0]; }
+      }
+    }
+    return tr;
+  };
+
+  Index.prototype.spacer = function (rows) {
+    var tr = el("tr", "spacer");
+    tr.setAttribute("aria-hidden", "true");
+    var td = add(tr, el("td"));
+    td.colSpan = 10;
+    td.style.height = (rows * (this.rowHeight || 30)) + "px";
+    return tr;
+  };
+
+  /* Draw the rows in view (all of them to print). */
+  Index.prototype.render = function (force, all) {
+    var n = this.shown.length;
+    if (!this.rowHeight && n) {
+      clear(this.body);
+      var probe = add(this.body, this.rowEl(this.shown[0], 0));
+      this.rowHeight = probe.getBoundingClientRect().height;
+    }
+    var first = 0;
+    var last = n;
+    if (!all) {
+      var top = this.body.getBoundingClientRect().top;
+      var h = this.rowHeight || 30;
+      first = Math.max(0, Math.floor(-top / h) - 15);
+      last = Math.min(n, first + Math.ceil(window.innerHeight / h) + 30);
+      first = Math.max(0, Math.min(first, last - Math.ceil(window.innerHeight / h) - 30));
+    }
+    var span = first + ":" + last + ":" + n;
+    if (!force && span === this.span) { return; }
+    this.span = span;
+    var frag = doc.createDocumentFragment();
+    if (first > 0) { frag.appendChild(this.spacer(first)); }
+    for (var k = first; k < last; k += 1) { frag.appendChild(this.rowEl(this.shown[k], k)); }
+    if (last < n) { frag.appendChild(this.spacer(n - last)); }
+    clear(this.body);
+    this.body.appendChild(frag);
+  };
+
+  Index.prototype.filter = function () {
+    var rows = this.rows;
     if (!this.texts) {
-      this.texts = this.rows.map(function (r) { return fold(r.textContent); });
+      this.texts = rows.map(function (r) {
+        return fold(indexCells(r).map(function (c) { return c[0]; }).join(" "));
+      });
     }
-    var words = fold(query).split(/\s+/).filter(Boolean);
-    var shown = 0;
-    for (var i = 0; i < this.rows.length; i += 1) {
-      var text = this.texts[i];
-      var ok = true;
-      for (var w = 0; w < words.length && ok; w += 1) { ok = text.indexOf(words[w]) >= 0; }
-      if (this.rows[i].hidden === ok) { this.rows[i].hidden = !ok; }
-      if (ok) { shown += 1; }
-    }
-    this.count.textContent = (words.length ? shown + " of " : "") + this.total +
-      " deal" + (this.total === 1 ? "" : "s");
+    var words = fold(this.input.value).split(/\s+/).filter(Boolean);
+    var texts = this.texts;
+    this.shown = !words.length ? this.order : this.order.filter(function (i) {
+      for (var w = 0; w < words.length; w += 1) {
+        if (texts[i].indexOf(words[w]) < 0) { return false; }
+      }
+      return true;
+    });
+    this.count.textContent = (words.length ? this.shown.length + " of " : "") +
+      plural(rows.length, "deal");
+    this.render(true);
   };
 
   Index.prototype.sort = function (col, th) {
@@ -874,29 +974,23 @@
     var dir = this.sortCol === col && this.sortDir === 1 ? -1 : 1;
     this.sortCol = col;
     this.sortDir = dir;
-    var keyed = this.rows.map(function (r, i) {
-      var cell = r.cells[col];
-      var v = cell.getAttribute("data-v");
-      if (v === null) { v = cell.textContent; }
-      if (numeric) {
-        v = parseFloat(v);
-        if (isNaN(v)) { v = -Infinity; }
-      }
-      return { row: r, v: v, i: i, text: null };
+    var keys = this.keys[col];
+    if (!keys) {
+      keys = this.keys[col] = this.rows.map(function (r) {
+        var v = indexCells(r)[col][2];
+        return numeric ? (isNaN(v) ? -Infinity : v) : fold(String(v));
+      });
+    }
+    this.order = this.rows.map(function (r, i) { return i; }).sort(function (a, b) {
+      var x = keys[a];
+      var y = keys[b];
+      return (x < y ? -dir : x > y ? dir : 0) || a - b;
     });
-    keyed.sort(function (a, b) {
-      if (numeric) { return (a.v === b.v ? 0 : a.v < b.v ? -dir : dir) || a.i - b.i; }
-      return a.v.localeCompare(b.v) * dir || a.i - b.i;
-    });
-    var frag = doc.createDocumentFragment();
-    var texts = this.texts;
-    this.rows = keyed.map(function (x) { frag.appendChild(x.row); return x.row; });
-    if (texts) { this.texts = keyed.map(function (x) { return texts[x.i]; }); }
-    this.body.appendChild(frag);
     Array.prototype.forEach.call(this.table.tHead.rows[0].cells, function (cell) {
       cell.removeAttribute("aria-sort");
     });
     th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+    this.filter();
   };
 
   /* --- start ------------------------------------------------------------------------------ */
@@ -927,9 +1021,10 @@
         location.replace(pages.replace("{n}", h.deal) + location.hash);
         return;
       }
-      new Index(doc.getElementById("index")); /* eslint-disable-line no-new */
+      new Index(doc.getElementById("index"), readData("tarot-index"), pages); /* eslint-disable-line no-new */
     } else if (page === "book") {
       var index = doc.getElementById("index");
+      var book = null;
       var shownDeal = null;
       var showBook = function () {
         var hh = readHash();
@@ -939,6 +1034,7 @@
         if (!data) {
           viewer = null;
           shownDeal = null;
+          if (book) { book.render(true); }
           return;
         }
         if (shownDeal !== hh.deal) {
@@ -949,8 +1045,8 @@
           viewer.applyHash(hh);
         }
       };
-      new Index(index); /* eslint-disable-line no-new */
       showBook();
+      book = new Index(index, readData("tarot-index"), body.getAttribute("data-pages"));
       window.addEventListener("hashchange", showBook);
     }
     doc.addEventListener("keydown", function (e) {
@@ -963,6 +1059,7 @@
       if (viewer.key(e)) { e.preventDefault(); }
     });
     body.setAttribute("data-ready", "1");
+    if (window.performance && performance.mark) { performance.mark("tarot-ready"); }
   }
 
   if (doc.readyState === "loading") {
