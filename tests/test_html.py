@@ -263,6 +263,16 @@ def _no_temporary_files(folder: Path) -> None:
     assert not left, left
 
 
+def test_tarot_html_help_shows_examples_and_the_readme_shows_the_viewer() -> None:
+    ran = invoke("html", "--help")
+    assert ran.code == 0
+    assert "tarot html examples/ -o site/" in ran.out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "tarot html examples/ -o site/" in readme
+    assert "![A deal page after trick 9](docs/viewer.png)" in readme
+    assert (ROOT / "docs" / "viewer.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_tarot_html_writes_one_self_contained_page_for_one_deal(tmp_path: Path) -> None:
     out = tmp_path / "deal.html"
     ran = invoke("html", rel(EXAMPLES / "annotated.tarot"), "-o", str(out))
