@@ -152,7 +152,8 @@ def _run(name: str, folder: Path, n: int, seed: int) -> dict[str, float]:
 
 def _baseline() -> float:
     """The peak RSS of a process that only imports the library and reads one deal."""
-    code = ("import resource; from tarotnotation import archive, notation, replay;"
+    code = ("import resource; from tarotnotation import archive, notation;"
+            " from tarotnotation.replay import replay;"
             " from tarotnotation.formats import json;"
             " print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -2,7 +2,8 @@
 
 Read a deal, replay it under the rules, name every fault, recompute the score:
 
->>> from tarotnotation import DealRecord, replay, Card, CardSet
+>>> from tarotnotation import DealRecord, Card, CardSet
+>>> from tarotnotation.replay import replay
 >>> rec = DealRecord(players=4, auction=[{"contract": "pass"}, {"contract": "garde"},
 ...                  {"contract": "pass"}, {"contract": "pass"}],
 ...                  result={"taker_points": 48, "bouts": 2, "scores": {"S": -64,
@@ -10,31 +11,39 @@ Read a deal, replay it under the rules, name every fault, recompute the score:
 >>> r = replay(rec)
 >>> r.status.value, r.taker, r.scores["E"], r.ok
 ('scored', 'E', 192, True)
+
+The names below are loaded when first used (``import tarotnotation`` alone loads nothing
+else), so a program pays only for what it uses. ``tarotnotation.replay`` is the replay
+module; its function is ``tarotnotation.replay.replay`` (and ``ReadDeal.replay()`` on
+what a reader yields).
 """
 
-from .cards import Card, CardSet, Suit
-from .diagnostics import Code, Diagnostic, Location, Severity, TarotError
-from .legality import constraint, legal_cards, why_illegal, winning_index
-from .records import (
-    Bid,
-    Call,
-    ChelemAnnouncement,
-    DealRecord,
-    Ecart,
-    Misere,
-    PlayedCard,
-    Poignee,
-    Points,
-    Result,
-    Seat,
-    Trick,
-)
-from .replay import PlayedTrick, Position, Replay, Status, legal_moves, replay
-from .rules import Camp, Contract, PoigneeSize, Ruleset, table
-from .scoring import DealFacts, Score, score
-from .source import ReadDeal, SourceMap
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Each public name and the module it lives in.
+_EXPORTS = {
+    "Card": "cards", "CardSet": "cards", "Suit": "cards", "points_text": "cards",
+    "Code": "diagnostics", "Diagnostic": "diagnostics", "Location": "diagnostics",
+    "Severity": "diagnostics", "TarotError": "diagnostics",
+    "constraint": "legality", "legal_cards": "legality", "why_illegal": "legality",
+    "winning_index": "legality",
+    "Bid": "records", "Call": "records", "ChelemAnnouncement": "records",
+    "DealRecord": "records", "Ecart": "records", "Misere": "records",
+    "PlayedCard": "records", "Poignee": "records", "Points": "records", "Result": "records",
+    "Seat": "records", "Trick": "records",
+    "PlayedTrick": "replay", "Position": "replay", "Replay": "replay", "Status": "replay",
+    "TrickCount": "replay", "legal_moves": "replay",
+    "Camp": "rules", "Contract": "rules", "PoigneeSize": "rules", "Ruleset": "rules",
+    "table": "rules",
+    "DealFacts": "scoring", "Score": "scoring", "score": "scoring",
+    "ReadDeal": "source", "SourceMap": "source",
+    "PlayState": "kernel",
+}
 
 __all__ = [
     "Bid",
@@ -51,6 +60,7 @@ __all__ = [
     "Ecart",
     "Location",
     "Misere",
+    "PlayState",
     "PlayedCard",
     "PlayedTrick",
     "Poignee",
@@ -69,13 +79,52 @@ __all__ = [
     "Suit",
     "TarotError",
     "Trick",
+    "TrickCount",
     "__version__",
     "constraint",
     "legal_cards",
     "legal_moves",
-    "replay",
+    "points_text",
     "score",
     "table",
     "why_illegal",
     "winning_index",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tarotnotation' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+if TYPE_CHECKING:
+    from .cards import Card, CardSet, Suit, points_text
+    from .diagnostics import Code, Diagnostic, Location, Severity, TarotError
+    from .kernel import PlayState
+    from .legality import constraint, legal_cards, why_illegal, winning_index
+    from .records import (
+        Bid,
+        Call,
+        ChelemAnnouncement,
+        DealRecord,
+        Ecart,
+        Misere,
+        PlayedCard,
+        Poignee,
+        Points,
+        Result,
+        Seat,
+        Trick,
+    )
+    from .replay import PlayedTrick, Position, Replay, Status, TrickCount, legal_moves
+    from .rules import Camp, Contract, PoigneeSize, Ruleset, table
+    from .scoring import DealFacts, Score, score
+    from .source import ReadDeal, SourceMap

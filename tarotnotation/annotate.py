@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-from .cards import ALL_MASK, Card, card_points, mask_of
+from .cards import ALL_MASK, Card, card_points, mask_of, points_text
 from .diagnostics import Diagnostic
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
@@ -68,15 +68,6 @@ _PATH: Final = re.compile(r"^(?P<section>[a-z_]+)(?:\[(?P<i>\d+)\])?"
 def is_computed(comment: str) -> bool:
     """True for a comment written by :func:`annotate`."""
     return comment.startswith(PREFIX)
-
-
-def points_text(half: int) -> str:
-    """Half-points as a scorer writes them: ``12`` or ``12.5``.
-
-    >>> points_text(25), points_text(24)
-    ('12.5', '12')
-    """
-    return str(half // 2) if half % 2 == 0 else f"{half // 2}.5"
 
 
 def running_points(rep: Replay) -> list[TrickCount]:

@@ -46,6 +46,7 @@ __all__ = [
     "card_suit",
     "lowest",
     "mask_of",
+    "points_text",
     "popcount",
 ]
 
@@ -83,9 +84,13 @@ _RANK_POINTS: Final = (1,) * 10 + (3, 5, 7, 9)
 class Card(IntEnum):
     """One of the 78 cards; the value is its index in the canonical order.
 
-    Member names put the suit first (``HK`` is the King of Hearts); the card *code*, used
-    in the notation and in JSON, puts the rank first (``KH``). Ranks: 1-10, ``J`` Jack,
+    Member names put the suit first (``Card.HK`` is the King of Hearts) so that they sort
+    and complete by suit; the card *code*, used in the notation and in JSON, puts the rank
+    first (``KH``), and ``Card("KH")`` is the card of a code. Ranks: 1-10, ``J`` Jack,
     ``N`` Knight, ``Q`` Queen, ``K`` King. Trumps are ``T1``..``T21``; the Excuse is ``EX``.
+
+    >>> Card("KH") is Card.HK is Card.from_code("KH") is Card(27)
+    True
     """
 
     S1 = 0
@@ -166,6 +171,13 @@ class Card(IntEnum):
     T20 = 75
     T21 = 76
     EXCUSE = 77
+
+    @classmethod
+    def _missing_(cls, value: object) -> Card | None:
+        """``Card("KH")``: a card from its canonical code, as :meth:`from_code`."""
+        if isinstance(value, str):
+            return CARD_OF_CODE.get(value)
+        return None
 
     @classmethod
     def suited(cls, suit: Suit, rank: int) -> Card:
@@ -352,6 +364,18 @@ def popcount(bits: int) -> int:
 def lowest(bits: int) -> int:
     """Index of the lowest card in a non-empty bitset."""
     return (bits & -bits).bit_length() - 1
+
+
+def points_text(half: int) -> str:
+    """Half-points (the unit of every point count in the library) as a scorer writes
+    them: ``12`` or ``12.5``.
+
+    >>> points_text(25), points_text(24), points_text(-3)
+    ('12.5', '12', '-1.5')
+    """
+    sign = "-" if half < 0 else ""
+    whole, odd = divmod(abs(half), 2)
+    return f"{sign}{whole}.5" if odd else f"{sign}{whole}"
 
 
 def card_points(bits: int) -> int:

@@ -520,6 +520,36 @@ class DealRecord(_Model):
             for played in trick.cards:
                 yield played.card
 
+    def __str__(self) -> str:
+        """The record in the text notation, in canonical form (as ``tarot fmt`` writes it).
+
+        >>> print(DealRecord(players=4, auction=[{"contract": "garde"}]), end="")
+        [Players "4"] [Ruleset "fft"]
+        auction: garde
+        """
+        from .notation.writer import write_record  # the notation is a layer above
+
+        return write_record(self)
+
+    def __repr__(self) -> str:
+        """A short description: its tags, players, tricks and result.
+
+        >>> DealRecord(players=4, tags={"Event": "Club"}, result={"contract": "garde",
+        ...            "taker": "E", "taker_points": 48, "bouts": 2})
+        <DealRecord Event='Club', 4 players, 0 tricks, result garde by E>
+        """
+        parts = [f"{name}={value!r}" for name, value in self.tags[:3]]
+        parts.append(f"{self.players} players")
+        parts.append(f"{len(self.play)} trick{'s' if len(self.play) != 1 else ''}")
+        res = self.result
+        if res is not None:
+            if res.annulled:
+                parts.append("annulled")
+            elif res.contract is not None:
+                who = f" by {res.taker}" if res.taker is not None else ""
+                parts.append(f"result {res.contract.keyword}{who}")
+        return f"<DealRecord {', '.join(parts)}>"
+
     @property
     def is_outcome_only(self) -> bool:
         """True for a score-sheet record: a result and no cards at all."""

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity
 from .records import DealRecord
+
+if TYPE_CHECKING:
+    from .replay import Replay
 
 __all__ = ["ReadDeal", "SourceMap"]
 
@@ -75,3 +79,18 @@ class ReadDeal:
         return self.record is not None and not any(
             d.severity is Severity.ERROR for d in self.diagnostics
         )
+
+    def replay(self) -> Replay:
+        """What the rules make of this deal (:func:`tarotnotation.replay.replay`), its
+        faults located in its file; ValueError for a deal that could not be read.
+
+        >>> from tarotnotation import notation
+        >>> [deal] = notation.read("examples/faulty/revoke.tarot")
+        >>> print(deal.replay().diagnostics[0])
+        examples/faulty/revoke.tarot:21:8: P105 error: deal 1, trick 3, seat S, card T19: ...
+        """
+        from .replay import replay  # the replay is a layer above the readers
+
+        if self.record is None:
+            raise ValueError(f"deal {self.index} could not be read: nothing to replay")
+        return replay(self.record, deal=self.index, source=self.source)
