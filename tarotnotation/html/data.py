@@ -11,7 +11,8 @@ points, the score) is applied here, by the replay and :mod:`tarotnotation.annota
 Each card is a small dict; the card-play analysis, when a record carries it, is one more
 field of it (``"a"``).
 
->>> from tarotnotation import notation, replay
+>>> from tarotnotation import notation
+>>> from tarotnotation.replay import replay
 >>> rec = notation.load("examples/annotated.tarot")
 >>> data = deal_data(DealSource(1, "annotated.tarot", 1, rec, replay(rec), (), "", "x"))
 >>> data["contract"], data["seats"][data["taker"]]["id"], len(data["cards"])
