@@ -6,8 +6,10 @@ picks the output from the command line, checks it and reports.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
@@ -73,6 +75,24 @@ def _same_file(a: str, b: str) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the command as Ctrl-C does: what it was writing is removed (a page's
+    temporary file, a site's folder) and its worker processes are stopped."""
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def write_pages(files: list[str], output: str, *, site: bool | None = None,
                 single_file: bool = False, title: str | None = None,
                 forced: str | None = None, default: str | None = None,
@@ -97,6 +117,14 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
         folder = Path(output).parent
         if not folder.is_dir():
             fail(f"{what} {output}: no such folder: {folder}")
+    with _terminate_as_interrupt():
+        return _write(files, output, site, single_file, title, forced, default, deal, jobs,
+                      what)
+
+
+def _write(files: list[str], output: str, site: bool, single_file: bool, title: str | None,
+           forced: str | None, default: str | None, deal: int | None, jobs: int,
+           what: str) -> Tally:
     if site:
         with FileProgress([f for f in files if f != STDIN], enabled=None if jobs <= 1
                           else False) as progress:

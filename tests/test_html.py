@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 import webbrowser
 from pathlib import Path
@@ -366,6 +367,63 @@ def test_a_failed_site_leaves_the_earlier_one_and_no_temporary_folder(tmp_path: 
         write_site(broken(), out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     _no_temporary_files(tmp_path)
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """The processes still alive in a process group."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive of 500 random deals (JSON Lines)."""
+    archive = tmp_path_factory.mktemp("many") / "many.jsonl"
+    assert invoke("new", "--count", "500", "--seed", "3", "-o", str(archive)).code == 0
+    return archive
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the processes")
+@pytest.mark.parametrize("how", ["SIGTERM to the command", "SIGINT to its group"])
+def test_an_interrupted_site_leaves_no_folder_and_no_process(tmp_path: Path, many: Path,
+                                                             how: str) -> None:
+    import signal
+    import subprocess
+    import time
+
+    from test_cli import TAROT
+
+    archive = tmp_path / "many.jsonl"
+    archive.write_bytes(many.read_bytes())
+    out = tmp_path / "site"
+    proc = subprocess.Popen([str(TAROT), "html", str(archive), "-o", str(out), "-j", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not any(p.name.endswith(".tmp") and any(p.glob("deal-*.html"))
+                  for p in tmp_path.iterdir() if p.is_dir()):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    if how.startswith("SIGTERM"):
+        proc.send_signal(signal.SIGTERM)
+    else:
+        os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 10
+    while _group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _group_alive(proc.pid) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.jsonl"]
 
 
 def test_site_problem_names_what_is_wrong(tmp_path: Path) -> None:

@@ -23,12 +23,13 @@ interrupted leaves the target as it was and no temporary folder behind.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import re
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Final, TypeVar
@@ -305,6 +306,11 @@ def _part(task: tuple[list[str], str, int, int, str | None, str | None]
     return rows, tally, seen[0]
 
 
+def _worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
     """A hidden folder beside ``folder`` to build a site in, renamed over ``folder``
@@ -375,8 +381,11 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
     with _site_folder(folder) as tmp:
         tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset)
                  for part in range(jobs)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(_part, tasks))
+        # Pool, not ProcessPoolExecutor: leaving the block terminates the workers, so an
+        # interrupted run stops them at once, before the folder is removed. They ignore
+        # Ctrl-C themselves (this process stops them), so none prints a traceback.
+        with multiprocessing.Pool(jobs, initializer=_worker_start) as pool:
+            done = pool.map(_part, tasks, chunksize=1)
         if not max(total for _, _, total in done):
             raise ValueError("no deal found")
         rows = sorted((row for part_rows, _, _ in done for row in part_rows),
