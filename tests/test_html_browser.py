@@ -317,6 +317,10 @@ def test_one_seats_view_hides_the_other_hands(tab: Tab, pages: dict[str, Path]) 
         page.keyboard.press("ArrowRight")
     assert page.inner_text(".seat[data-seat=E] .backs") == "17 cards"
     assert trick(page) == [("10 of Hearts", "N")]  # the cards played stay public
+    # the trick list shows the cards played so far, not those to come
+    assert page.is_visible(".tricklist [data-k='5'] .rank")
+    assert not page.is_visible(".tricklist [data-k='6'] .rank")
+    assert not page.is_visible(".trick-row:nth-child(2) .tafter")
     page.click("button[aria-label='Show only what N (Chloé Dubois) sees']")
     assert len(page.query_selector_all(".facts .cards")) == 2  # the taker sees her écart
     page.wait_for_function("() => location.hash.endsWith('&seat=N')")
@@ -536,6 +540,16 @@ def test_the_single_file_shows_each_deal_and_its_index(tab: Tab,
 
 
 # --- phones, print, screenshots --------------------------------------------------------------
+
+
+def test_a_score_sheets_deal_shows_its_facts_and_score(tab: Tab, pages: dict[str, Path]) -> None:
+    page = tab.open(pages["book"], "#deal=2")
+    assert page.query_selector("#tarot .controls") is None
+    assert page.query_selector("#tarot .table") is None
+    assert "S +32, E +32, N +32, W -96" in page.inner_text("#tarot .score-lines")
+    assert page.is_visible("#tarot .score-lines")
+    page.keyboard.press("End")  # no play to step through: nothing happens
+    assert page.evaluate("location.hash") == "#deal=2"
 
 
 def test_print_shows_the_whole_deal(tab: Tab, pages: dict[str, Path]) -> None:

@@ -294,11 +294,13 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     if ecart is None and places.get("ecart"):
         data["ecart"] = {"cards": None, "shown": [], "d": places.get("ecart")}
     decls = []
+    sizes = dict(rep.poignees) if rep is not None else {}
     for i, decl in enumerate(record.declarations):
         item: dict[str, Any] = {"s": index_of.get(decl.seat)}
         if isinstance(decl, Poignee):
             item["kind"] = "poignée"
-            item["size"] = decl.size.value if decl.size is not None else None
+            size = decl.size or sizes.get(decl.seat)  # written, else from the cards shown
+            item["size"] = size.value if size is not None else None
             item["cards"] = None if decl.cards is None else _codes(decl.cards)
         elif isinstance(decl, Misere):
             item["kind"] = "misère"

@@ -203,17 +203,25 @@
       this.buildRecord(root);
       return;
     }
-    this.buildControls(root);
-    this.buildTable(root);
-    this.live = add(root, el("p", "sr-only"));
-    this.live.setAttribute("role", "status");
-    this.live.setAttribute("aria-live", "polite");
-    var panels = add(root, el("div", "panels"));
+    /* a score sheet's deal: no card to show, the facts and the score only */
+    this.sheet = !this.total && !(data.hands || []).some(function (h) { return h.length; });
+    if (!this.sheet) {
+      this.buildControls(root);
+      this.buildTable(root);
+      this.live = add(root, el("p", "sr-only"));
+      this.live.setAttribute("role", "status");
+      this.live.setAttribute("aria-live", "polite");
+    }
+    var panels = add(root, el("div", "panels" + (this.sheet ? " sheet" : "")));
     this.buildAuction(panels);
-    this.buildTrickList(panels);
+    if (!this.sheet) { this.buildTrickList(panels); }
     this.buildScore(panels);
     this.buildFaults(panels);
     this.buildRecord(root);
+    if (this.sheet) {
+      show(this.scoreWait, false);
+      this.renderBidding();
+    }
   };
 
   Viewer.prototype.buildHeader = function (root) {
@@ -412,14 +420,17 @@
     if (!this.tricks.length) {
       add(sec, el("p", "none", "No card play recorded."));
       this.listButtons = [];
+      this.listRows = [];
       return;
     }
     add(sec, el("p", "hint",
       "Choose a card to go there. Keys: ← → card, ↑ ↓ trick, Home, End."));
     var ol = add(sec, el("ol", "tricklist"));
     this.listButtons = [];
+    this.listRows = [];
     this.tricks.forEach(function (t) {
       var li = add(ol, el("li", "trick-row"));
+      self.listRows.push(li);
       var head = add(li, el("span", "tn", t.n + "."));
       if (t.g) { add(head, el("span", "glyph", t.g)); }
       var cardsBox = add(li, el("span", "tcards"));
@@ -664,6 +675,7 @@
       this.stepButtons[5].disabled = k === this.total;
     var atEnd = k === this.total;
     this.root.classList.toggle("at-end", atEnd);
+    this.root.classList.toggle("seat-view", view !== null);
     show(this.scoreWait, !atEnd);
     show(this.scoreBody, atEnd);
   };
@@ -673,7 +685,7 @@
     var view = this.view;
     if (this.chienBox) {
       clear(this.chienBox);
-      if (view !== null && !d.chienSeen) {
+      if (view !== null && view !== undefined && !d.chienSeen) {
         add(this.chienBox, el("span", "face-down", "face down (" + d.chien.length + " cards)"));
       } else {
         add(this.chienBox, cardRow(d.chien));
@@ -682,7 +694,7 @@
     if (this.ecartBox) {
       clear(this.ecartBox);
       var e = d.ecart;
-      var own = view === null || view === d.taker;
+      var own = view === null || view === undefined || view === d.taker;
       if (own && e.cards) {
         add(this.ecartBox, cardRow(e.cards));
       } else {
@@ -762,6 +774,9 @@
     for (var i = 0; i < this.listButtons.length; i += 1) {
       this.listButtons[i].classList.toggle("done", i < this.k);
     }
+    for (var t = 0; t < this.listRows.length; t += 1) {
+      this.listRows[t].classList.toggle("complete", this.tricks[t].at + this.tricks[t].len <= this.k);
+    }
     if (b) {
       b.classList.add("cur");
       b.setAttribute("aria-current", "step");
@@ -793,7 +808,7 @@
   };
 
   Viewer.prototype.applyHash = function (h) {
-    if (!this.data.seats) { return; }
+    if (!this.data.seats || this.sheet) { return; }
     if (h.seat !== undefined) {
       var idx = -1;
       (this.data.seats || []).forEach(function (s, i) { if (s.id === h.seat) { idx = i; } });
@@ -808,7 +823,7 @@
   };
 
   Viewer.prototype.key = function (e) {
-    if (!this.data.seats) { return false; }
+    if (!this.data.seats || this.sheet) { return false; }
     switch (e.key) {
       case "ArrowRight": this.go(this.k + 1); return true;
       case "ArrowLeft": this.go(this.k - 1); return true;
