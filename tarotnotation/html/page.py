@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import IO, Any, Final
@@ -34,6 +35,7 @@ __all__ = [
     "book_end",
     "book_start",
     "compact",
+    "compact_css",
     "csp",
     "deal_page",
     "index_data",
@@ -92,10 +94,36 @@ def compact(source: str) -> str:
     return "\n".join(out) + "\n"
 
 
+_CSS_SPACE: Final = re.compile(r"\s*([{};,>])\s*|(:)\s+")
+
+
+def compact_css(source: str) -> str:
+    """A stylesheet :func:`compact`, without the spaces around ``{ } ; , >`` and after
+    ``:`` (on lines without a string).
+
+    >>> compact_css(".a > b, .c { color: red; margin: 0 1px; }\\n.d::after { content: ' x'; }")
+    ".a>b,.c{color:red;margin:0 1px;}\\n.d::after { content: ' x'; }\\n"
+    """
+    lines = compact(source).splitlines()
+    return "\n".join(line if "'" in line or '"' in line else
+                     _CSS_SPACE.sub(lambda m: m.group(1) or m.group(2), line)
+                     for line in lines) + "\n"
+
+
+_INDEX_PART: Final = re.compile(r"^ */\* index: begin.*?^ */\* index: end \*/\n", re.S | re.M)
+
+
 @functools.cache
-def asset(name: str) -> str:
-    """The script or the stylesheet (package data), compacted (:func:`compact`)."""
-    return compact(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
+def asset(name: str, index: bool = True) -> str:
+    """The script or the stylesheet (package data), compacted (:func:`compact`,
+    :func:`compact_css`); the script without the index's part unless ``index``."""
+    source = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    if name.endswith(".css"):
+        return compact_css(source)
+    if not index:
+        source, cut = _INDEX_PART.subn("", source)
+        assert cut == 1, "the script's index part is marked once"
+    return compact(source)
 
 
 def _sha256(source: str) -> str:
@@ -104,12 +132,12 @@ def _sha256(source: str) -> str:
 
 
 @functools.cache
-def csp(inline: bool) -> str:
+def csp(inline: bool, index: bool = True) -> str:
     """The Content Security Policy of a page: nothing from the network, no inline event
     handler, no script or style but the page's own (by hash when inline, else the
     site's files), Trusted Types required (no string reaches an HTML or script sink)."""
     if inline:
-        script, style = _sha256(asset(SCRIPT_NAME)), _sha256(asset(STYLE_NAME))
+        script, style = _sha256(asset(SCRIPT_NAME, index)), _sha256(asset(STYLE_NAME))
     else:
         script = style = "'self'"
     return (f"default-src 'none'; script-src {script}; style-src {style}; img-src 'none';"
@@ -117,13 +145,13 @@ def csp(inline: bool) -> str:
             " require-trusted-types-for 'script'; trusted-types 'none'")
 
 
-def _head(title: str, inline: bool, page: str, extra: str = "") -> str:
+def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = True) -> str:
     style = (f"<style>{asset(STYLE_NAME)}</style>" if inline
              else f'<link rel="stylesheet" href="{STYLE_NAME}">')
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{csp(inline)}">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp(inline, index)}">\n'
         '<meta name="referrer" content="no-referrer">\n'
         f'<meta name="generator" content="tarotnotation {text(__version__)}">\n'
         f"<title>{text(title)}</title>\n{style}\n</head>\n"
@@ -131,8 +159,8 @@ def _head(title: str, inline: bool, page: str, extra: str = "") -> str:
     )
 
 
-def _script(inline: bool) -> str:
-    return (f"<script>{asset(SCRIPT_NAME)}</script>" if inline
+def _script(inline: bool, index: bool = True) -> str:
+    return (f"<script>{asset(SCRIPT_NAME, index)}</script>" if inline
             else f'<script src="{SCRIPT_NAME}"></script>')
 
 
@@ -145,11 +173,11 @@ def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
     ``inline``, else using the site's shared script and stylesheet."""
     title = str(data.get("title") or "Deal")
     return (
-        _head(title, inline, "deal")
+        _head(title, inline, "deal", index=False)
         + f'<main id="tarot"><h1>{text(title)}</h1>{_NOSCRIPT}</main>\n'
         + '<script type="application/json" id="tarot-data">'
         + json_bytes(data).decode("utf-8") + "</script>\n"
-        + _script(inline) + "\n</body>\n</html>\n"
+        + _script(inline, index=False) + "\n</body>\n</html>\n"
     )
 
 

@@ -1,4 +1,4 @@
-/* tarotnotation: the deal viewer and the archive index (https://github.com/tarotnotation).
+/* tarotnotation: the deal viewer and the archive index.
  *
  * This script only steps through data worked out by the Python side (who played which
  * card, who won each trick, both camps' points, the score): it holds no rule of the game.
@@ -835,6 +835,7 @@
     }
   };
 
+  /* index: begin (a page of one deal is written without this part) */
   /* --- the archive index ---------------------------------------------------------------- */
 
   function fold(s) {
@@ -1008,6 +1009,7 @@
     this.filter();
   };
 
+  /* index: end */
   /* --- start ------------------------------------------------------------------------------ */
 
   var viewer = null;
