@@ -263,7 +263,12 @@ def test_buttons_clicks_and_a_held_key_step_through_the_play(
     assert page.get_attribute(".tc.cur", "data-k") == "30"
     page.click("button[aria-label='Last: the end and the score (End)']")
     assert position(page) == "Card 72 of 72"
-    assert page.is_disabled("button[aria-label='Next card (Right arrow)']")
+    next_card = "button[aria-label='Next card (Right arrow)']"
+    assert page.get_attribute(next_card, "aria-disabled") == "true"
+    page.focus(next_card)
+    page.keyboard.press("Enter")  # at the end: nothing happens, the focus stays
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        "Next card (Right arrow)")
     page.keyboard.press("ArrowRight")
     assert position(page) == "Card 72 of 72"
 

@@ -669,10 +669,10 @@
     this.renderTrick();
     this.renderList();
     /* the buttons and the end */
-    this.stepButtons[0].disabled = this.stepButtons[1].disabled =
-      this.stepButtons[2].disabled = k === 0;
-    this.stepButtons[3].disabled = this.stepButtons[4].disabled =
-      this.stepButtons[5].disabled = k === this.total;
+    /* aria-disabled, not disabled: a button keeps the focus at either end */
+    for (var b = 0; b < 6; b += 1) {
+      this.stepButtons[b].setAttribute("aria-disabled", String(b < 3 ? k === 0 : k === this.total));
+    }
     var atEnd = k === this.total;
     this.root.classList.toggle("at-end", atEnd);
     this.root.classList.toggle("seat-view", view !== null);
