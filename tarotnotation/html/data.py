@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..annotate import (
+    TrickCount,
     is_computed,
     place_of,
     points_text,
@@ -213,8 +214,7 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
         data["deal"] = {"d": list(range(len(diags)))}
         return data
     places = _Places(record, diags)
-    ids = record.seat_ids
-    index_of = {s: i for i, s in enumerate(ids)}
+    index_of = {s: i for i, s in enumerate(record.seat_ids)}
     camps = rep.camps if rep is not None else {}
     data.update({
         "tags": [[clean(k), clean(v)] for k, v in record.tags],
@@ -226,19 +226,31 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
                   for s in record.seats],
         "deal": _notes(record, {}, places.get("")),
     })
+    counts = {tc.number: tc for tc in running_points(rep)} if rep is not None else {}
+    data["cards"], data["tricks"] = _play(record, rep, places, index_of, counts)
+    data["hands"], data["exact"] = _hands(record, rep, data["cards"])
+    data["handsNote"] = places.get("hands")
+    data["chien"] = _codes(record.chien) if record.chien is not None else None
+    data["chienNote"] = places.get("chien")
+    data.update(_bidding(record, rep, places, index_of, data["cards"]))
+    data.update(_end(record, rep, places, counts))
+    return data
 
-    # the cards played, with their seats and notes; the tricks
+
+def _play(record: DealRecord, rep: Replay | None, places: _Places,
+          index_of: Mapping[str, int], counts: Mapping[int, TrickCount]
+          ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every card played (code ``c``, seat ``s``, trick ``t``, notes) and every trick
+    (number, first card ``at``, ``len``, winner ``w``, points, both camps' points)."""
     cards: list[dict[str, Any]] = []
     tricks: list[dict[str, Any]] = []
-    counts = {tc.number: tc for tc in running_points(rep)} if rep is not None else {}
     code = _CODE
-    card_places = places.at if diags else {}
+    card_places = places.at
     for t, trick in enumerate(record.play):
         replayed = rep.tricks[t] if rep is not None and t < len(rep.tricks) else None
         seats = replayed.seats if replayed is not None else ()
         at = len(cards)
         for c, pc in enumerate(trick.cards):
-            seat: int | None
             seat = seats[c] if c < len(seats) else index_of.get(pc.seat) if pc.seat else None
             card: dict[str, Any] = {"c": code[pc.card], "s": seat, "t": t}
             here = card_places.get(("play", t, c)) if card_places else None
@@ -257,42 +269,39 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
                 if tc.excuse is not None:
                     entry["ex"] = tc.excuse.value
         tricks.append(_notes(trick, entry, places.get("play", t)))
-    data["cards"] = cards
-    data["tricks"] = tricks
+    return cards, tricks
 
-    hands, exact = _hands(record, rep, cards)
-    data["hands"] = hands
-    data["exact"] = exact
-    data["handsNote"] = places.get("hands")
-    data["chien"] = _codes(record.chien) if record.chien is not None else None
-    data["chienNote"] = places.get("chien")
 
-    # the auction, the contract, the call, the écart, the declarations
-    data["auction"] = [
+def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
+             index_of: Mapping[str, int], cards: Sequence[Mapping[str, Any]]
+             ) -> dict[str, Any]:
+    """The auction, the contract and camps, the call, the écart, the declarations."""
+    out: dict[str, Any] = {}
+    out["auction"] = [
         _notes(bid, {"s": index_of.get(seat), "bid": "pass" if bid.contract is None
                      else bid.contract.french}, places.get("auction", i))
         for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True))]
     contract = rep.contract if rep is not None else None
-    data["contract"] = contract.french if contract is not None else None
-    data["chienSeen"] = bool(contract is not None and contract.takes_chien)
-    data["taker"] = index_of.get(rep.taker) if rep is not None and rep.taker else None
+    out["contract"] = contract.french if contract is not None else None
+    out["chienSeen"] = bool(contract is not None and contract.takes_chien)
+    out["taker"] = index_of.get(rep.taker) if rep is not None and rep.taker else None
     partner = rep.partner if rep is not None else None
-    data["partner"] = index_of.get(partner) if partner is not None else None
+    out["partner"] = index_of.get(partner) if partner is not None else None
     called = rep.called if rep is not None else None
     if called is None and record.call is not None:
         called = record.call.card
-    data["called"] = called.code if called is not None else None
-    data["calledAt"] = None if called is None else next(
-        (k for k, c in enumerate(cards) if c["c"] == data["called"]), None)
-    data["call"] = (None if record.call is None else
-                    _notes(record.call, {"card": record.call.card.code}, places.get("call")))
+    out["called"] = called.code if called is not None else None
+    out["calledAt"] = None if called is None else next(
+        (k for k, c in enumerate(cards) if c["c"] == out["called"]), None)
+    out["call"] = (None if record.call is None else
+                   _notes(record.call, {"card": record.call.card.code}, places.get("call")))
     ecart = record.ecart
-    data["ecart"] = (
+    out["ecart"] = (
         None if ecart is None else _notes(ecart, {
             "cards": None if ecart.cards is None else _codes(ecart.cards),
             "shown": _codes(ecart.shown)}, places.get("ecart")))
     if ecart is None and places.get("ecart"):
-        data["ecart"] = {"cards": None, "shown": [], "d": places.get("ecart")}
+        out["ecart"] = {"cards": None, "shown": [], "d": places.get("ecart")}
     decls = []
     sizes = dict(rep.poignees) if rep is not None else {}
     for i, decl in enumerate(record.declarations):
@@ -308,15 +317,21 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
         elif isinstance(decl, ChelemAnnouncement):
             item["kind"] = "chelem announced"
         decls.append(_notes(decl, item, places.get("declarations", i)))
-    data["decl"] = decls
+    out["decl"] = decls
+    return out
 
-    # the end: the chien or écart's points, the score worked out, the recorded result
+
+def _end(record: DealRecord, rep: Replay | None, places: _Places,
+         counts: Mapping[int, TrickCount]) -> dict[str, Any]:
+    """The chien or écart's points, the score worked out, the recorded result."""
+    out: dict[str, Any] = {}
+    contract = rep.contract if rep is not None else None
     rest = unplayed_points(rep, list(counts.values())) if rep is not None else None
     if rest is not None and rest[0]:
         what = "écart" if contract is not None and contract.takes_chien else "chien"
-        data["rest"] = f"the {what}, {points_text(rest[0])} points, to the {rest[1].value}"
-    data["score"] = score_lines(rep) if rep is not None else []
-    data["status"] = rep.status.value if rep is not None else None
+        out["rest"] = f"the {what}, {points_text(rest[0])} points, to the {rest[1].value}"
+    out["score"] = score_lines(rep) if rep is not None else []
+    out["status"] = rep.status.value if rep is not None else None
     result = record.result
     res: dict[str, Any] = {}
     if result is not None:
@@ -325,8 +340,8 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
         _notes(result, res)
     if places.get("result"):
         res["d"] = places.get("result")
-    data["result"] = res or None
-    return data
+    out["result"] = res or None
+    return out
 
 
 def index_row(src: DealSource) -> dict[str, Any]:
