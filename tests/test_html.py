@@ -573,3 +573,20 @@ def test_replay_html_of_a_faulty_deal_exits_one(tmp_path: Path, opened: list[str
     assert ran.code == 1
     data = embedded((tmp_path / "r.html").read_text(encoding="utf-8"))
     assert data["diags"][0]["code"] == "P105"
+
+
+@pytest.mark.parametrize(("required", "expected"), [
+    ("", "1 skipped"), ("required", "1 error")])
+def test_without_a_browser_the_browser_tests_skip_unless_required(
+        tmp_path: Path, required: str, expected: str) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TAROT_CHROMIUM": str(tmp_path / "no-chromium"),
+           "TAROT_BROWSER": required}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+         "tests/test_html_browser.py::test_three_players"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert expected in done.stdout, done.stdout + done.stderr
+    assert f"no Chromium at {tmp_path / 'no-chromium'}" in done.stdout
