@@ -1013,6 +1013,7 @@
   /* --- start ------------------------------------------------------------------------------ */
 
   var viewer = null;
+  var listing = null;
 
   function readData(id) {
     var node = doc.getElementById(id);
@@ -1038,10 +1039,9 @@
         location.replace(pages.replace("{n}", h.deal) + location.hash);
         return;
       }
-      new Index(doc.getElementById("index"), readData("tarot-index"), pages); /* eslint-disable-line no-new */
+      listing = new Index(doc.getElementById("index"), readData("tarot-index"), pages);
     } else if (page === "book") {
       var index = doc.getElementById("index");
-      var book = null;
       var shownDeal = null;
       var showBook = function () {
         var hh = readHash();
@@ -1051,7 +1051,7 @@
         if (!data) {
           viewer = null;
           shownDeal = null;
-          if (book) { book.render(true); }
+          if (listing) { listing.render(true); }
           return;
         }
         if (shownDeal !== hh.deal) {
@@ -1063,7 +1063,7 @@
         }
       };
       showBook();
-      book = new Index(index, readData("tarot-index"), body.getAttribute("data-pages"));
+      listing = new Index(index, readData("tarot-index"), body.getAttribute("data-pages"));
       window.addEventListener("hashchange", showBook);
     }
     doc.addEventListener("keydown", function (e) {
