@@ -336,6 +336,16 @@ def test_a_site_written_by_two_workers_is_the_one_written_by_one(tmp_path: Path)
     _no_temporary_files(tmp_path)
 
 
+def test_tarot_html_titles_the_index(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    ran = invoke("html", rel(EXAMPLES / "score-sheet.tarot"), "-o", str(out))
+    assert ran.code == 0
+    assert "<title>Tarot du jeudi — Café des Sports</title>" in (out / "index.html").read_text()
+    ran = invoke("html", rel(EXAMPLES), "-o", str(out), "--title", "Saison <2026>")
+    assert ran.code == 1
+    assert "<title>Saison &lt;2026&gt;</title>" in (out / "index.html").read_text()
+
+
 def test_tarot_html_replaces_its_own_site_and_refuses_other_folders(tmp_path: Path) -> None:
     out = tmp_path / "site"
     assert invoke("html", rel(EXAMPLES / "score-sheet.tarot"), "-o", str(out)).code == 0

@@ -242,6 +242,11 @@ def test_the_permalink_restores_the_position_and_the_address_follows(
     page.reload()
     page.wait_for_selector("body[data-ready]")
     assert position(page) == "Card 8 of 72"
+    for fragment, shown in (("#deal=1&card=999", "Card 72 of 72"), ("#card=-4", "Card 0 of 72"),
+                            ("#deal=1&card=x%ZZ&seat=nobody", "Card 0 of 72")):
+        page.evaluate(f"() => {{ location.hash = '{fragment}'; }}")
+        page.wait_for_function(f"() => document.querySelector('.pos').textContent === '{shown}'")
+    assert page.get_attribute(".view[aria-pressed=true]", "aria-label") == "Show all hands"
 
 
 def test_buttons_clicks_and_a_held_key_step_through_the_play(
