@@ -237,6 +237,14 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     return data
 
 
+#: :func:`~tarotnotation.annotate.points_text` of every number of half-points of a deal.
+_POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
+
+
+def _points(half: int) -> str:
+    return _POINTS[half] if 0 <= half < len(_POINTS) else points_text(half)
+
+
 def _play(record: DealRecord, rep: Replay | None, places: _Places,
           index_of: Mapping[str, int], counts: Mapping[int, TrickCount]
           ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -261,11 +269,11 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
                                  "len": len(trick.cards)}
         if replayed is not None and replayed.winner is not None:
             entry["w"] = replayed.winner
-            entry["pts"] = points_text(replayed.points)
+            entry["pts"] = _points(replayed.points)
             tc = counts.get(replayed.number)
             if tc is not None:
-                entry.update({"cw": tc.camp.value, "tk": points_text(tc.taker_half),
-                              "df": points_text(tc.defence_half)})
+                entry.update({"cw": tc.camp.value, "tk": _points(tc.taker_half),
+                              "df": _points(tc.defence_half)})
                 if tc.excuse is not None:
                     entry["ex"] = tc.excuse.value
         tricks.append(_notes(trick, entry, places.get("play", t)))

@@ -24,8 +24,8 @@ import orjson
 __all__ = ["clean", "json_bytes", "json_script", "text"]
 
 #: Characters that may not appear raw in the content of a script element (``<``, ``>``,
-#: ``&``) or that some JavaScript parsers take for line ends (U+2028, U+2029).
-_UNSAFE: Final = re.compile(rb"[<>&]|\xe2\x80[\xa8\xa9]")
+#: ``&``) or that some JavaScript parsers take for line ends (U+2028, U+2029), and their
+#: escapes (none of them is a part of another, so the order does not matter).
 _ESCAPES: Final = {b"<": b"\\u003c", b">": b"\\u003e", b"&": b"\\u0026",
                    "\u2028".encode(): b"\\u2028", "\u2029".encode(): b"\\u2029"}
 #: C0 and C1 control characters but tab, line feed and carriage return: they have no
@@ -61,8 +61,9 @@ def json_bytes(data: Any) -> bytes:
     """``data`` as JSON (UTF-8) safe to embed in a ``<script type="application/json">``
     element: no ``<``, ``>`` or ``&``, no raw U+2028 or U+2029."""
     raw = orjson.dumps(data)
-    if _UNSAFE.search(raw):
-        raw = _UNSAFE.sub(lambda m: _ESCAPES[m.group()], raw)
+    for bad, escaped in _ESCAPES.items():  # bytes.replace scans at C speed
+        if bad in raw:
+            raw = raw.replace(bad, escaped)
     return raw
 
 
