@@ -46,6 +46,7 @@ from ..cards import Card
 from ..diagnostics import Diagnostic, Severity
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status
+from ..rules import MisereKind
 from .escape import clean
 
 __all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
@@ -237,6 +238,9 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
     return data
 
 
+#: How a misère is named (rules.md §12).
+_MISERE: Final = {MisereKind.ATOUT: "d'atout (no trump)", MisereKind.TETE: "de tête (no face card)"}
+
 #: :func:`~tarotnotation.annotate.points_text` of every number of half-points of a deal.
 _POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
 
@@ -321,7 +325,7 @@ def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
             item["cards"] = None if decl.cards is None else _codes(decl.cards)
         elif isinstance(decl, Misere):
             item["kind"] = "misère"
-            item["size"] = decl.misere.value
+            item["size"] = _MISERE[decl.misere]
         elif isinstance(decl, ChelemAnnouncement):
             item["kind"] = "chelem announced"
         decls.append(_notes(decl, item, places.get("declarations", i)))
