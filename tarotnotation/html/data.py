@@ -28,7 +28,7 @@ field of it (``"a"``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -42,7 +42,7 @@ from ..annotate import (
     speakers,
     unplayed_points,
 )
-from ..cards import Card
+from ..cards import Card, CardSet
 from ..diagnostics import Diagnostic, Severity
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status
@@ -91,9 +91,23 @@ class DealSource:
 _CODE: Final = tuple(c.code for c in Card)
 
 
-def _codes(cards: Iterable[Card]) -> list[str]:
+#: The bits set in each byte value.
+_BYTE_BITS: Final = tuple(tuple(i for i in range(8) if byte >> i & 1) for byte in range(256))
+
+
+def _codes(cards: CardSet) -> list[str]:
+    """The codes of a set of cards, in card order (a byte at a time: several times
+    faster than iterating the set)."""
     code = _CODE
-    return [code[c] for c in cards]
+    out: list[str] = []
+    bits = cards.bits
+    base = 0
+    while bits:
+        for i in _BYTE_BITS[bits & 255]:
+            out.append(code[base + i])
+        bits >>= 8
+        base += 8
+    return out
 
 
 def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[str, Any]:
@@ -262,13 +276,21 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
         replayed = rep.tricks[t] if rep is not None and t < len(rep.tricks) else None
         seats = replayed.seats if replayed is not None else ()
         at = len(cards)
-        for c, pc in enumerate(trick.cards):
-            seat = seats[c] if c < len(seats) else index_of.get(pc.seat) if pc.seat else None
-            card: dict[str, Any] = {"c": code[pc.card], "s": seat, "t": t}
-            here = card_places.get(("play", t, c)) if card_places else None
-            if pc.glyph or pc.comments or here:
-                _notes(pc, card, here or ())
-            cards.append(card)
+        if len(seats) == len(trick.cards) and not card_places:  # the usual case, fast
+            for pc, seat in zip(trick.cards, seats, strict=True):
+                card: dict[str, Any] = {"c": code[pc.card], "s": seat, "t": t}
+                if pc.glyph or pc.comments:
+                    _notes(pc, card)
+                cards.append(card)
+        else:
+            for c, pc in enumerate(trick.cards):
+                where = seats[c] if c < len(seats) else (
+                    index_of.get(pc.seat) if pc.seat else None)
+                card = {"c": code[pc.card], "s": where, "t": t}
+                here = card_places.get(("play", t, c)) if card_places else None
+                if pc.glyph or pc.comments or here:
+                    _notes(pc, card, here or ())
+                cards.append(card)
         entry: dict[str, Any] = {"n": replayed.number if replayed else t + 1, "at": at,
                                  "len": len(trick.cards)}
         if replayed is not None and replayed.winner is not None:
