@@ -19,6 +19,8 @@ worker processes.
 ...     for d in checked.diagnostics:
 ...         print(d.location.deal, d.code.value, d.message)
 1 R102 the recorded scores sum to -2: expected 0
+1 R214 the taker (E) is recorded with +190 and each defender with -64: at 4 players the
+  taker gets 3 times what a defender pays, +192 (docs/rules.md §10)
 1 R101 E is recorded with +190; the rules give +192
 """
 
@@ -30,13 +32,14 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any, Final
 
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect
 from .limits import MAX_JSON_RECORD_BYTES
+from .plausibility import SessionDeals, deal_number
 from .quick import quick_check_record
 from .records import DealRecord
 from .replay import Replay, Status, replay
@@ -183,6 +186,10 @@ class CheckedDeal:
     taker_half: int | None = None
     replay: Replay | None = None
     """The whole replay (kept only when checked in this process)."""
+    number: tuple[tuple[str, ...], str] | None = None
+    """The record's session and ``Deal`` number (:func:`plausibility.deal_number`)."""
+    line: int | None = None
+    """The line where the record starts (text formats, JSON Lines)."""
 
     @property
     def errors(self) -> int:
@@ -208,12 +215,14 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
         d if d.location.file is not None else d.at(file=file) for d in item.diagnostics
     )
     if item.record is None:
-        return CheckedDeal(file, item.index, located, None)
+        return CheckedDeal(file, item.index, located, None, line=item.line)
     record: DealRecord = item.record
+    number = deal_number(record.tags)
     if not keep:
         quick = quick_check_record(record, ruleset, default_ruleset)
         if quick is not None:  # a plain clean deal: what the replay would report
-            return CheckedDeal(file, item.index, located, *quick)
+            return CheckedDeal(file, item.index, located, *quick, number=number,
+                               line=item.line)
     if ruleset is not None:
         record = record.model_copy(update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
@@ -222,7 +231,7 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
     diags = tuple(d if d.location.file is not None else d.at(file=file)
                   for d in result.diagnostics)
     return CheckedDeal(file, item.index, located + diags, result.status, result.scores,
-                       result.taker_half, result if keep else None)
+                       result.taker_half, result if keep else None, number, item.line)
 
 
 def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
@@ -255,7 +264,8 @@ class _Chunk:
 #: What a worker sends back of a checked deal: CheckedDeal's fields but the file, the
 #: status by its value (plain tuples, strings and ints pickle several times faster than
 #: dataclasses and enums, and every deal crosses between the processes).
-_Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | None, int | None]
+_Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | None, int | None,
+                tuple[tuple[str, ...], str] | None, int | None]
 _STATUS_OF: Final = {status.value: status for status in Status}
 
 
@@ -268,16 +278,17 @@ def _check_task(task: _Chunk | str, ruleset: str | None, default: str | None
     else:
         file, checked = task.path, _check_lines(task, ruleset, default)
     return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
-                   c.scores, c.taker_half) for c in checked]
+                   c.scores, c.taker_half, c.number, c.line) for c in checked]
 
 
 def _unpack(done: tuple[str, list[_Packed]]) -> Iterator[CheckedDeal]:
     """The checked deals a worker sent back."""
     file, packed = done
     status_of = _STATUS_OF
-    for index, diagnostics, status, scores, half in packed:
+    for index, diagnostics, status, scores, half, number, line in packed:
         yield CheckedDeal(file, index, diagnostics,
-                          None if status is None else status_of[status], scores, half)
+                          None if status is None else status_of[status], scores, half,
+                          number=number, line=line)
 
 
 def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
@@ -324,7 +335,8 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                 obj = None
             quick = quick_check(obj, ruleset, default) if type(obj) is dict else None
             if quick is not None:
-                yield CheckedDeal(path, index, (), *quick)
+                yield CheckedDeal(path, index, (), *quick, line=lineno,
+                                  number=deal_number(obj.get("tags") or ()))
                 continue
         for item in json_format._read_lines(io.BytesIO(raw), path, index=index - 1,
                                             lineno=lineno - 1, offset=at):
@@ -405,8 +417,32 @@ def check_paths(paths: Iterable[str | Path], *, jobs: int = 1, ruleset: str | No
     the archive. Parallel results carry no replay object (``CheckedDeal.replay`` is None),
     nor do serial ones with ``keep=False``: that lets plain clean deals of JSON Lines pass
     a quick check (:mod:`tarotnotation.quick`) without being replayed, which is several
-    times faster and reports the same.
+    times faster and reports the same. A deal whose ``Deal`` number an earlier deal of
+    the same session of its file had gets an R301 error (same Event, Site, Date, Round
+    and Table tags; :func:`tarotnotation.plausibility.deal_number`).
     """
+    yield from _numbered(_check_paths(paths, jobs, ruleset, default_ruleset, keep))
+
+
+def _numbered(deals: Iterable[CheckedDeal]) -> Iterator[CheckedDeal]:
+    """R301: a deal whose session and number an earlier deal of its file had."""
+    seen = SessionDeals()
+    file, last = None, 0
+    for checked in deals:
+        if checked.file != file or checked.index <= last:  # a file (again)
+            seen, file = SessionDeals(), checked.file
+        last = checked.index
+        first = seen.see(checked.number, checked.index)
+        if first is not None and checked.number is not None:
+            repeated = Diagnostic.make(
+                Code.DEAL_NUMBER_REPEATED, SessionDeals.message(checked.number, first),
+                file=checked.file, line=checked.line, deal=checked.index, path="tags")
+            checked = replace(checked, diagnostics=(*checked.diagnostics, repeated))
+        yield checked
+
+
+def _check_paths(paths: Iterable[str | Path], jobs: int, ruleset: str | None,
+                 default_ruleset: str | None, keep: bool) -> Iterator[CheckedDeal]:
     files = [str(p) for p in expand_paths(paths)]
     if jobs <= 1:
         for f in files:

@@ -272,6 +272,8 @@ def _result(data: Any) -> Result:
             points = Points.parse(points)
         except (ValueError, OverflowError):
             raise UnusualDataError from None
+        if not points.is_card_points:  # kept by the model, for the replay to flag
+            raise UnusualDataError
     values["taker_points"] = points
     bouts = data.get("bouts")
     if bouts is not None and (type(bouts) is not int or not 0 <= bouts <= 3):

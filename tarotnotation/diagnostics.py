@@ -38,7 +38,9 @@ class Code(StrEnum):
 
     ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
     ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
-    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result.
+    card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result
+    (``R1xx`` the result against the play, ``R2xx`` facts no deal can produce, ``R3xx``
+    faults across the records of a file).
     """
 
     # syntax (text notation)
@@ -115,6 +117,25 @@ class Code(StrEnum):
     CHELEM_MISMATCH = "R109"
     NOT_SCORABLE = "R110"
     ANNULMENT_MISMATCH = "R111"
+    # recorded facts that no deal can produce (tarotnotation.plausibility)
+    POINTS_OUT_OF_RANGE = "R201"
+    POINTS_NOT_HALF = "R202"
+    BOUTS_OUT_OF_RANGE = "R203"
+    POINTS_BELOW_BOUTS = "R204"
+    POINTS_ABOVE_BOUTS = "R205"
+    POINTS_UNREACHABLE = "R206"
+    CHELEM_ATTACK_IMPOSSIBLE = "R207"
+    CHELEM_DEFENCE_IMPOSSIBLE = "R208"
+    PETIT_AU_BOUT_AGAINST_CHELEM = "R209"
+    PETIT_AU_BOUT_WITHOUT_PETIT = "R210"
+    POIGNEES_TOO_MANY_TRUMPS = "R211"
+    POIGNEE_WITH_MISERE = "R212"
+    PARTNER_AT_FEWER_THAN_FIVE = "R213"
+    SCORES_NOT_SHARED = "R214"
+    SCORE_AGAINST_RESULT = "R215"
+    ANNULLED_WITH_FACTS = "R216"
+    # across the records of a file
+    DEAL_NUMBER_REPEATED = "R301"
 
     @property
     def slug(self) -> str:
@@ -208,6 +229,35 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.CHELEM_MISMATCH: "the recorded chelem differs from the play",
     Code.NOT_SCORABLE: "the record holds too little to compute a score",
     Code.ANNULMENT_MISMATCH: "the result says the deal was annulled, but nothing annuls it",
+    Code.POINTS_OUT_OF_RANGE: "the recorded points are below 0 or above 91, the whole pack",
+    Code.POINTS_NOT_HALF: "the recorded points are not a whole or half number",
+    Code.BOUTS_OUT_OF_RANGE: "the recorded bouts are not 0 to 3",
+    Code.POINTS_BELOW_BOUTS: "the recorded points are fewer than the taker's camp's bouts and"
+                             " cards can give in that contract",
+    Code.POINTS_ABOVE_BOUTS: "the recorded points are more than the defence's bouts and cards"
+                             " leave the taker's camp in that contract",
+    Code.POINTS_UNREACHABLE: "no deal counts the recorded points (a half point where none can"
+                             " arise, a count between what whole tricks give)",
+    Code.CHELEM_ATTACK_IMPOSSIBLE: "a chelem by the taker's camp with points or bouts that such"
+                                   " a chelem cannot leave in that contract",
+    Code.CHELEM_DEFENCE_IMPOSSIBLE: "a chelem by the defence with the taker's camp holding more"
+                                    " than the écart (or chien) and a kept Excuse can give",
+    Code.PETIT_AU_BOUT_AGAINST_CHELEM: "the petit au bout goes to a camp while the other camp"
+                                       " won every trick",
+    Code.PETIT_AU_BOUT_WITHOUT_PETIT: "the petit au bout goes to a camp the recorded bouts"
+                                      " leave without the Petit",
+    Code.POIGNEES_TOO_MANY_TRUMPS: "the poignées shown need more trumps than the 21 and the"
+                                   " Excuse",
+    Code.POIGNEE_WITH_MISERE: "a seat shows a poignée and declares a misère d'atout",
+    Code.PARTNER_AT_FEWER_THAN_FIVE: "a partner is recorded at three or four players",
+    Code.SCORES_NOT_SHARED: "the recorded scores are not shared as the rules share a deal"
+                            " (defenders alike, the taker's and partner's multiples)",
+    Code.SCORE_AGAINST_RESULT: "the taker's recorded score does not match a contract made or"
+                               " lost (its sign, or less than the least a deal scores)",
+    Code.ANNULLED_WITH_FACTS: "an annulled deal is recorded with points, bouts, a petit au bout"
+                              " or a chelem",
+    Code.DEAL_NUMBER_REPEATED: "the same deal number twice in one session of a file (Event,"
+                               " Site, Date, Round, Table)",
 }
 assert set(_SUMMARIES) == set(Code)
 

@@ -20,7 +20,9 @@ Play (docs/rules.md §6):
   led and the highest trump so far);
 - :func:`legal_in`, :func:`first_lead`, :func:`rule_in` and :func:`rule`: the legal
   cards of a hand, and which rule restricts them;
-- :func:`winning_card` and :func:`winner_index`: the card that wins a trick.
+- :func:`winning_card` and :func:`winner_index`: the card that wins a trick;
+- :func:`transitions`: the same rule as a table, worked out from :func:`legal_in` and
+  :func:`step`, for the callers that judge many cards (the replay, the quick check).
 
 Counting (docs/rules.md §7-§9):
 
@@ -49,7 +51,8 @@ the replay's steps, the legal-move API and a search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from functools import lru_cache
+from typing import Final, NamedTuple
 
 from .cards import (
     BOUTS_MASK,
@@ -87,6 +90,7 @@ __all__ = [
     "TRUMPS_LED",
     "TRUMP_LED",
     "PlayState",
+    "Transitions",
     "chelem_camp",
     "ecart_forbidden",
     "ecart_plain",
@@ -95,6 +99,7 @@ __all__ = [
     "excuse_wins_last_trick",
     "first_lead",
     "first_leader",
+    "led_top",
     "legal_in",
     "margin",
     "misere_faults",
@@ -108,8 +113,10 @@ __all__ = [
     "rule",
     "rule_in",
     "settle_trick",
+    "state_of",
     "step",
     "suit_of",
+    "transitions",
     "trick_state",
     "unplayed_camp",
     "winner_index",
@@ -132,6 +139,7 @@ _EXCUSE: Final = int(Card.EXCUSE)
 _PETIT: Final = int(Card.T1)
 #: ``SUIT_OF[card]``: 0-3 the plain suits, 4 the trumps, 5 the Excuse.
 SUIT_OF: Final[tuple[int, ...]] = (*(c // 14 for c in range(56)), *(4,) * 21, 5)
+_BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(78))
 #: ``CAN_WIN[led]``: the cards that can win a trick whose suit led is ``led`` (its suit
 #: and the trumps; any trump, when trumps are led).
 CAN_WIN: Final[tuple[int, ...]] = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
@@ -419,15 +427,104 @@ def winner_index(trick: Sequence[int]) -> int | None:
     >>> winner_index([Card.EXCUSE]) is None
     True
     """
+    lead = trick[0]
+    if lead == _EXCUSE:  # the Excuse sets no suit: the next card does
+        lead = next((c for c in trick if c != _EXCUSE), _EXCUSE)
+        if lead == _EXCUSE:
+            return None
     bits = 0
-    led = NO_SUIT
     for card in trick:
-        bits |= 1 << card
-        if led == NO_SUIT and card != _EXCUSE:
-            led = SUIT_OF[card]
-    if led == NO_SUIT:
-        return None
+        bits |= _BIT[card]
+    led = SUIT_OF[lead]
     return trick.index(winning_card(bits, led))
+
+
+class Transitions(NamedTuple):
+    """The play rule of §6 as a table, worked out from :func:`legal_in` and :func:`step`
+    (:func:`transitions`), for callers that judge many cards: the replay and the quick
+    check of archives. A trick's state is the int ``(led * 22 + top) * 78`` (``led`` 0-4,
+    or 5 for :data:`NO_SUIT`; ``top`` 0-21): :func:`state_of`.
+    """
+
+    table: tuple[tuple[int, int], ...]
+    """``table[state + card]``: ``(forbid, next state)``: ``card`` is illegal exactly when
+    the hand holds one of ``forbid``; the trick's state after it."""
+    after_lead: tuple[int, ...]
+    """``after_lead[card]``: the state after the card that leads."""
+    can_be_illegal: tuple[int, ...]
+    """``can_be_illegal[led]``: the cards that can be illegal in a trick led in ``led``
+    (a trick of none of them is legal as a whole: every card followed)."""
+
+
+def state_of(led: int, top: int) -> int:
+    """The :class:`Transitions` state of ``(led, top)``.
+
+    >>> state_of(NO_SUIT, 0) == 5 * 22 * 78, state_of(1, 0) == 22 * 78
+    (True, True)
+    """
+    return ((5 if led == NO_SUIT else led) * 22 + top) * 78
+
+
+def led_top(state: int) -> tuple[int, int]:
+    """The ``(led, top)`` of a :class:`Transitions` state (:func:`state_of` undone).
+
+    >>> led_top(state_of(4, 17)), led_top(state_of(NO_SUIT, 0))
+    ((4, 17), (-1, 0))
+    """
+    led, top = divmod(state // 78, 22)
+    return (NO_SUIT if led == 5 else led), top
+
+
+@lru_cache(maxsize=1)
+def transitions() -> Transitions:
+    """The :class:`Transitions` table, worked out once from :func:`legal_in` and
+    :func:`step` (not written again): a card is illegal when the hand holds a card the
+    rule prefers, and one such card is enough to make it so (§6 asks for a card of a
+    kind the hand holds: the suit led, a trump, a higher trump), so the forbidding cards
+    are found by asking :func:`legal_in` about hands of the card and one other card, one
+    of each group the rule tells apart (each suit, the trumps above the highest one
+    played, the other trumps, the Excuse). ``tests/test_kernel.py`` holds the table to
+    :func:`legal_in` on random hands.
+
+    >>> from tarotnotation.cards import SUIT_MASKS, TRUMPS_ABOVE
+    >>> table = transitions().table
+    >>> forbid, state = table[state_of(NO_SUIT, 0) + Card.HK]   # the King of Hearts leads
+    >>> forbid, led_top(state)                                  # Hearts led, no trump yet
+    (0, (1, 0))
+    >>> forbid, state = table[state + Card.T5]                  # trumped: no Heart in hand
+    >>> forbid == SUIT_MASKS[1], led_top(state)
+    (True, (1, 5))
+    >>> forbid, _ = table[state + Card.T3]                      # undertrumped: no Heart,
+    >>> forbid == SUIT_MASKS[1] | TRUMPS_ABOVE[5]               # no trump above the 5
+    True
+    """
+    out = []
+    known: dict[tuple[int, int, int, bool], int] = {}
+    for state_led in range(6):
+        led = NO_SUIT if state_led == 5 else state_led
+        for top in range(22):
+            groups = (*SUIT_MASKS[:4], TRUMPS_ABOVE[top], TRUMP_MASK & ~TRUMPS_ABOVE[top],
+                      EXCUSE_BIT)
+            for card in range(78):
+                bit = 1 << card
+                key = (led, top, SUIT_OF[card], bool(bit & TRUMPS_ABOVE[top]))
+                forbid = known.get(key)
+                if forbid is None:
+                    forbid = 0
+                    for group in groups:
+                        other = group & ~bit
+                        if other and not legal_in(bit | (other & -other), led, top)[0] & bit:
+                            forbid |= other
+                    known[key] = forbid
+                out.append((forbid & ~bit, state_of(*step(led, top, card))))
+    table = tuple(out)
+    nothing = state_of(NO_SUIT, 0)
+    after_lead = tuple(table[nothing + card][1] for card in range(78))
+    can_be_illegal = tuple(
+        sum(1 << card for card in range(78)
+            if any(table[(led * 22 + top) * 78 + card][0] for top in range(22)))
+        for led in range(5))
+    return Transitions(table, after_lead, can_be_illegal)
 
 
 # --- counting (docs/rules.md §7-§10) -------------------------------------------------------

@@ -50,7 +50,7 @@ from .builder import (
     keys_of,
 )
 from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
-from .kernel import DEFENCE, NO_SUIT, SUIT_OF, TAKER
+from .kernel import DEFENCE, SUIT_OF, TAKER
 from .records import (
     BID_WORDS,
     DEFAULT_SEATS,
@@ -115,68 +115,6 @@ _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3,
 #: deals take a few thousand values.
 _SCORES: dict[tuple[Any, ...], tuple[int, ...]] = {}
 _SCORES_KEPT: Final = 16384
-
-
-def _legal_table() -> tuple[tuple[int, int], ...]:
-    """``_LEGAL[state + card]``: the cards that make ``card`` illegal when in the player's
-    hand, and the state after it, for every state of a trick. A state is
-    ``(led * 22 + top) * 78`` (:func:`tarotnotation.kernel.step`'s ``led``, 5 standing for
-    ``NO_SUIT``, and ``top``). The table is worked out from the kernel's rule
-    (:func:`tarotnotation.kernel.legal_in`), not written again: a card is illegal when
-    the hand holds a card the rule prefers, and one such card is enough to make it so, so
-    the forbidding cards are found by asking the rule about hands of the card and one
-    other card (one of each group the rule tells apart: each suit, the trumps above the
-    highest one played, the others, the Excuse).
-
-    >>> from tarotnotation.cards import SUIT_MASKS, TRUMPS_ABOVE
-    >>> nothing_led = 5 * 22 * 78
-    >>> forbid, state = _LEGAL[nothing_led + Card.HK]       # the King of Hearts leads
-    >>> forbid, state == (1 * 22 + 0) * 78                  # Hearts led, no trump yet
-    (0, True)
-    >>> forbid, state = _LEGAL[state + Card.T5]             # trumped: no Heart in hand
-    >>> forbid == SUIT_MASKS[1]
-    True
-    >>> forbid, _ = _LEGAL[state + Card.T3]                 # undertrumped: no Heart, and
-    >>> forbid == SUIT_MASKS[1] | TRUMPS_ABOVE[5]           # no trump above the 5
-    True
-    """
-    from .cards import SUIT_MASKS, TRUMPS_ABOVE
-
-    out = []
-    known: dict[tuple[int, int, int, bool], int] = {}
-    for state_led in range(6):
-        led = NO_SUIT if state_led == 5 else state_led
-        for top in range(22):
-            groups = (*SUIT_MASKS[:4], TRUMPS_ABOVE[top], TRUMP_MASK & ~TRUMPS_ABOVE[top],
-                      EXCUSE_BIT)
-            for card in range(78):
-                bit = 1 << card
-                key = (led, top, SUIT_OF[card], bool(bit & TRUMPS_ABOVE[top]))
-                forbid = known.get(key)
-                if forbid is None:
-                    forbid = 0
-                    for group in groups:
-                        other = group & ~bit
-                        if other and not kernel.legal_in(bit | (other & -other), led,
-                                                         top)[0] & bit:
-                            forbid |= other
-                    known[key] = forbid
-                after, after_top = kernel.step(led, top, card)
-                out.append((forbid & ~bit,
-                            ((5 if after == NO_SUIT else after) * 22 + after_top) * 78))
-    return tuple(out)
-
-
-_LEGAL: Final = _legal_table()
-_NOTHING_LED: Final = 5 * 22 * 78
-#: _AFTER_LEAD[card]: the state after the card that leads (any card may lead).
-_AFTER_LEAD: Final = tuple(_LEGAL[_NOTHING_LED + card][1] for card in range(78))
-#: _CAN_BE_ILLEGAL[suit led]: the cards that the table may forbid after that lead (a trick
-#: of none of them is legal as a whole: every card followed the suit led).
-_CAN_BE_ILLEGAL: Final = tuple(
-    sum(1 << card for card in range(78)
-        if any(_LEGAL[(led * 22 + top) * 78 + card][0] for top in range(22)))
-    for led in range(5))
 
 
 class _LookCloserError(UnusualDataError):
@@ -497,7 +435,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     # the last one's winner. Then each seat's hand before each trick: the cards it played
     # from then on, which is the hand when every seat played exactly the cards it held
     # (checked); with it, the tricks where not everyone followed the suit led are checked
-    # card by card, against the table worked out from the kernel's rule.
+    # card by card, against the kernel's transition table (kernel.transitions).
     if set(map(len, tricks)) != {n}:
         raise _fail()
     last = tab.tricks - 1
@@ -530,14 +468,14 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
                                strict=True)]
     if [cards[-1] for cards in later] != start:
         raise _fail()  # a card not in the player's hand
-    legal = _LEGAL
-    checks = compress(range(tab.tricks), map(and_, bits, map(_CAN_BE_ILLEGAL.__getitem__, led)))
+    legal, after_lead, can_be_illegal = kernel.transitions()
+    checks = compress(range(tab.tricks), map(and_, bits, map(can_be_illegal.__getitem__, led)))
     if n == 4:  # the loop below, unrolled
         for t in checks:
             r = last - t
             c0, c1, c2, c3 = tricks[t]
             lead = leaders[t]
-            f1, state = legal[_AFTER_LEAD[c0] + c1]
+            f1, state = legal[after_lead[c0] + c1]
             f2, state = legal[state + c2]
             f3 = legal[state + c3][0]
             if ((f1 and later[(lead + 1) % 4][r] & f1) or (f2 and later[(lead + 2) % 4][r] & f2)
@@ -548,7 +486,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         for t in checks:
             r = last - t
             cards = tricks[t]
-            state = _AFTER_LEAD[cards[0]]  # the lead is free
+            state = after_lead[cards[0]]  # the lead is free
             for s, card in zip(followers[leaders[t]], cards[1:], strict=True):
                 forbid, state = legal[state + card]
                 if forbid and later[s][r] & forbid:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -44,6 +45,7 @@ from pydantic import (
 )
 
 from .cards import CARD_OF_CODE, Card, CardSet
+from .limits import MAX_DIGITS
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
 __all__ = [
@@ -170,31 +172,64 @@ CardSetField = Annotated[
 
 
 class Points:
-    """An exact number of card points, held in half-points (``Points(97)`` is 48.5).
+    """An exact number of card points as recorded, held in half-points (``Points(97)`` is
+    48.5).
 
-    Numbers given to the model are points: ``48.5`` validates to ``Points(97)``.
+    Numbers given to the model are points: ``48.5`` validates to ``Points(97)``. A record
+    may hold a number that no deal gives (95, or 45.3, which is not a whole or half
+    number): the model keeps it as written, and the replay says why it cannot be true
+    (:mod:`tarotnotation.plausibility`, R201 and R202). Only a number too long to be
+    anyone's count (more than ``MAX_DIGITS`` digits) is refused.
 
     >>> Points.parse(48.5), Points.parse("41"), str(Points(97))
     (Points(97), Points(82), '48.5')
-    >>> Points.parse(48.2)
+    >>> p = Points.parse("45,3")
+    >>> str(p), p.as_number(), p.is_card_points, p.exact_half is None
+    ('45.3', 45.3, False, True)
+    >>> Points.parse(95).is_card_points, Points.parse(95).half
+    (False, 190)
+    >>> Points.parse(1e300)
     Traceback (most recent call last):
     ...
-    ValueError: 48.2 is not a whole or half number of points
+    ValueError: 1e+300 is not a number of points a record can hold (more than 18 digits)
     """
 
-    __slots__ = ("half",)
-    half: int
+    __slots__ = ("_double",)
+    _double: Fraction
 
-    def __init__(self, half: int) -> None:
-        if not 0 <= half <= 182:
-            raise ValueError(f"points must lie between 0 and 91, not {half / 2:g}")
-        object.__setattr__(self, "half", half)
+    def __init__(self, half: int | Fraction) -> None:
+        object.__setattr__(self, "_double", Fraction(half))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Points is immutable")
 
-    def __reduce__(self) -> tuple[type[Points], tuple[int]]:
-        return (Points, (self.half,))
+    def __reduce__(self) -> tuple[type[Points], tuple[int | Fraction]]:
+        return (Points, (self.exact_half if self.exact_half is not None else self._double,))
+
+    @property
+    def value(self) -> Fraction:
+        """The number of points, exactly."""
+        return self._double / 2
+
+    @property
+    def exact_half(self) -> int | None:
+        """The points in half-points, or None when they are not a whole or half number."""
+        d = self._double
+        return d.numerator if d.denominator == 1 else None
+
+    @property
+    def half(self) -> int:
+        """The points in half-points (raises ValueError when not a whole or half number)."""
+        d = self._double
+        if d.denominator != 1:
+            raise ValueError(f"{self} is not a whole or half number of points")
+        return d.numerator
+
+    @property
+    def is_card_points(self) -> bool:
+        """True for a count a camp can have: a whole or half number from 0 to 91."""
+        d = self._double
+        return d.denominator == 1 and 0 <= d.numerator <= 182
 
     @classmethod
     def parse(cls, value: Any) -> Points:
@@ -203,35 +238,62 @@ class Points:
             return value
         if isinstance(value, bool):
             raise ValueError("expected a number of points")
+        shown = value
         if isinstance(value, str):
-            try:
-                value = float(value.strip().replace(",", "."))
-            except ValueError:
-                raise ValueError(f"{value!r} is not a number of points") from None
-        if not isinstance(value, (int, float)):
+            text = value.strip().replace(",", ".")
+            if _NUMBER_RE.fullmatch(text) is None:
+                raise ValueError(f"{value!r} is not a number of points")
+            shown = text
+        elif isinstance(value, float):
+            if not math.isfinite(value):  # inf, nan
+                raise ValueError(f"{value!r} is not a number of points")
+            text = repr(value)
+        elif isinstance(value, int):
+            if abs(value) >= 10 ** MAX_DIGITS:
+                raise ValueError(f"a number of more than {MAX_DIGITS} digits is not a number"
+                                 " of points a record can hold")
+            text = str(value)
+        else:
             raise ValueError(f"expected a number of points, not {type(value).__name__}")
-        doubled = value * 2
-        if isinstance(doubled, float) and not math.isfinite(doubled):  # 1e308, inf, nan
-            raise ValueError(f"points must lie between 0 and 91, not {value!r}")
-        if doubled != int(doubled):
-            raise ValueError(f"{value!r} is not a whole or half number of points")
-        return cls(int(doubled))
+        mantissa = text.lower().partition("e")[0]
+        exact = Fraction(text) if sum(c.isdigit() for c in mantissa) <= MAX_DIGITS else None
+        limit = 10 ** MAX_DIGITS
+        if exact is None or abs(exact) >= limit or exact.denominator >= limit:
+            raise ValueError(f"{shown} is not a number of points a record can hold (more"
+                             f" than {MAX_DIGITS} digits)")
+        return cls(exact * 2)
 
     def as_number(self) -> int | float:
-        """``48`` or ``48.5``: an int when whole."""
-        return self.half // 2 if self.half % 2 == 0 else self.half / 2
+        """``48`` or ``48.5`` (``45.3``...): an int when whole."""
+        v = self.value
+        return v.numerator if v.denominator == 1 else float(v)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Points) and other.half == self.half
+        return isinstance(other, Points) and other._double == self._double
 
     def __hash__(self) -> int:
-        return hash(self.half)
+        return hash(self._double)
 
     def __repr__(self) -> str:
-        return f"Points({self.half})"
+        half = self.exact_half
+        return f"Points({half})" if half is not None else f"Points({self._double!r})"
 
     def __str__(self) -> str:
-        return str(self.as_number())
+        v = self.value
+        if v.denominator == 1:
+            return str(v.numerator)
+        sign, v = ("-", -v) if v < 0 else ("", v)
+        whole = v.numerator // v.denominator
+        rest, digits = v - whole, ""
+        while rest:  # a finite decimal: the points were written as one
+            rest *= 10
+            digits += str(rest.numerator // rest.denominator)
+            rest -= rest.numerator // rest.denominator
+        return f"{sign}{whole}.{digits}"
+
+
+#: A number of points as a string may be written (after ``,`` is read as ``.``).
+_NUMBER_RE: Final = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 PointsField = Annotated[
@@ -240,6 +302,15 @@ PointsField = Annotated[
     PlainSerializer(lambda p: p.as_number(), return_type=float),
     WithJsonSchema({"type": "number", "minimum": 0, "maximum": 91, "multipleOf": 0.5}),
 ]
+
+BoutsField = Annotated[
+    int,
+    Field(gt=-(10 ** MAX_DIGITS), lt=10 ** MAX_DIGITS),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 3}),
+]
+"""The recorded bouts: the schema says 0 to 3; the model keeps any number a record can
+hold, so that the replay can say why it is impossible."""
+
 
 def _to_contract(value: Any) -> Contract:
     if isinstance(value, Contract):
@@ -398,7 +469,9 @@ class Result(_Annotated):
     partner: SeatId | None = None
     """At five players, the holder of the called card (the taker's own id if alone)."""
     taker_points: PointsField | None = None
-    bouts: int | None = Field(default=None, ge=0, le=3)
+    bouts: BoutsField | None = None
+    """Bouts won by the taker's camp as recorded (a number other than 0 to 3 is kept, and
+    the replay says it cannot be: R203)."""
     petit_au_bout: Camp | None = None
     """The camp that scored the petit au bout, if any."""
     chelem: Camp | None = None

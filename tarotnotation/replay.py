@@ -30,13 +30,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from operator import attrgetter
-from typing import Final
+from typing import Final, NamedTuple
 
 from . import kernel
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
 from .diagnostics import Code, Diagnostic, Location, Severity
 from .kernel import DEFENCE, NO_SUIT, TAKER
 from .legality import Constraint, constraint, constraint_of
+from .plausibility import Facts, check
 from .records import ChelemAnnouncement, DealRecord, Misere, PlayedCard, Poignee
 from .rules import (
     Camp,
@@ -97,8 +98,7 @@ class PlayedTrick:
         return self.winner is not None
 
 
-@dataclass(frozen=True, slots=True)
-class TrickCount:
+class TrickCount(NamedTuple):
     """One complete trick's winner and both camps' points after it, as the kernel counts
     them (half-points, tricks only: the chien or écart is counted at the end)."""
 
@@ -487,6 +487,9 @@ class _Replayer:
         n = self.n
         rotation = _ROTATIONS[n]
         att = self.att
+        played_by, seats_of, cards_of = att.played_by, att.seats, att.cards
+        leaders, winners = att.leaders, att.winners
+        winner_index = kernel.winner_index
         expected = self.leader0
         play = self.rec.play
         last = len(play) - 1
@@ -507,19 +510,19 @@ class _Replayer:
             else:
                 seats = self.seats_written(t, pcs, leader)
             for s, card in zip(seats, cards, strict=True):
-                att.played_by[s] |= 1 << card
-            att.seats.append(seats)
-            att.cards.append(cards)
-            att.leaders.append(leader)
+                played_by[s] |= 1 << card
+            seats_of.append(seats)
+            cards_of.append(cards)
+            leaders.append(leader)
             winner: int | None = None
             if m == n:
-                w = kernel.winner_index(cards)
+                w = winner_index(cards)
                 winner = seats[w] if w is not None else None
             elif t < last:
                 self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {m}"
                             f" card(s): every trick but the last one recorded has {n}",
                             path=f"play[{t}]", trick=t + 1)
-            att.winners.append(winner)
+            winners.append(winner)
             if winner is not None:
                 expected = winner
         self.complete = (len(play) == self.tab.tricks
@@ -820,10 +823,13 @@ class _Replayer:
         out: list[PlayedTrick] = []
         att = self.att
         stop = self.stop
+        exact = self.exact
+        table = kernel.transitions().table
+        nothing_led = kernel.state_of(NO_SUIT, 0)
         for t, cards in enumerate(att.cards):
             bits = 0
             seats = att.seats[t]
-            led, top = NO_SUIT, 0
+            state = nothing_led
             for c, card in enumerate(cards):
                 s = seats[c]
                 called = first_lead_called if t == 0 and c == 0 else None
@@ -831,22 +837,24 @@ class _Replayer:
                     self.stop_at(t, s, hands, cards[:c], called)
                 bit = 1 << card
                 hand = hands[s]
+                forbid, after = table[state + card]
                 if played & bit:
                     self.report(Code.PLAYED_TWICE, f"{_CODES[card]} was already played",
                                 path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s, card=card)
-                elif self.exact[s] and not hand & bit:
+                elif exact[s] and not hand & bit:
                     self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {_CODES[card]}"
                                 f"{self.where(card, s)}", path=f"play[{t}].cards[{c}]",
                                 trick=t + 1, seat=s, card=card)
-                else:
-                    answer = kernel.rule_in(hand, led, top, called)
+                elif hand & forbid or called is not None:
+                    # The rule itself (the kernel's), for its words.
+                    answer = kernel.rule_in(hand, *kernel.led_top(state), called)
                     if not answer[0] & bit:
                         illegal = constraint_of(*answer).explain(card)
                         if illegal is not None:
                             self.report(illegal.code, illegal.message,
                                         path=f"play[{t}].cards[{c}]", trick=t + 1,
                                         seat=s, card=card)
-                led, top = kernel.step(led, top, card)
+                state = after
                 hands[s] = hand & ~bit
                 played |= bit
                 bits |= bit
@@ -914,32 +922,38 @@ class _Replayer:
         and the tricks the taker's camp won. A card played twice counts once, in the
         trick it was first in."""
         ids, camps = self.ids, _CAMPS
+        camp_of = [self.camp_of(s) for s in range(self.n)]
         last = self.tab.tricks - 1
+        rules, excuse_won_last = self.rules, self.excuse_won_last
         out: list[TrickCount] = []
-        taker_cards = moved = won = 0
-        running = [0, 0]
+        taker_cards = moved = won = taker_half = 0
+        total = 0  # the half-points of the tricks counted so far
         counted = 0
         for t, tr in enumerate(self.tricks):
             if tr.winner is None:
                 break
-            wcamp = self.camp_of(tr.winner)
-            bits = self.trick_bits[t] & ~counted
+            wcamp = camp_of[tr.winner]
+            bits = self.trick_bits[t]
+            points = tr.points
+            if bits & counted:
+                bits &= ~counted
+                points = card_points(bits)
+            total += points
             counted |= bits
-            owner = -1
-            if bits & EXCUSE_BIT:
-                owner = self.camp_of(tr.seats[tr.cards.index(Card.EXCUSE)])
+            owner = camp_of[tr.seats[tr.cards.index(Card.EXCUSE)]] if bits & EXCUSE_BIT else -1
             to_taker, to_defence, shift = kernel.settle_trick(
-                self.rules, bits, wcamp, owner, t == last, t == last and self.excuse_won_last)
+                rules, bits, wcamp, owner, t == last, t == last and excuse_won_last)
             taker_cards |= to_taker
             moved += shift
             won += wcamp == TAKER
-            running[TAKER] += card_points(to_taker) + shift
-            running[DEFENCE] += card_points(to_defence) - shift
+            # (the points of the whole trick are known; only a split one is counted again)
+            taker_half += (points if to_taker == bits else card_points(to_taker) if to_taker
+                           else 0) + shift
             excuse = None
             if owner >= 0 and not (to_taker if wcamp == TAKER else to_defence) & EXCUSE_BIT:
                 excuse = camps[DEFENCE if to_defence & EXCUSE_BIT else TAKER]
             out.append(TrickCount(tr.number, ids[tr.winner], camps[wcamp], tr.points,
-                                  running[TAKER], running[DEFENCE], excuse))
+                                  taker_half, total - taker_half, excuse))
         return out, taker_cards, moved, won
 
     def facts_from_play(self, counts: tuple[list[TrickCount], int, int, int]) -> DealFacts:
@@ -975,6 +989,10 @@ class _Replayer:
         assert self.contract is not None
         assert self.taker is not None
         res = self.rec.result
+        if res is not None and (
+                (res.taker_points is not None and res.taker_points.exact_half is None)
+                or (res.bouts is not None and not 0 <= res.bouts <= 3)):
+            return None  # no score from facts that cannot be counted (check_facts said why)
         missing = []
         if res is None or res.taker_points is None:
             missing.append("the taker's points")
@@ -1016,9 +1034,8 @@ class _Replayer:
         declared = tuple((None if s is None else self.ids[s], size) for s, size in self.poignees)
         known = {self.ids[s]: CardSet(self.start[s]) for s in range(n) if self.exact[s]}
 
-        def done(status: Status, facts: DealFacts | None = None,
+        def done(status: Status, facts: DealFacts | None = None, sc: Score | None = None,
                  scores: dict[str, int] | None = None) -> Replay:
-            sc = None if facts is None else score(facts)
             return Replay(
                 record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
                 contract=self.contract, taker=taker_id, partner=partner_id,
@@ -1034,6 +1051,7 @@ class _Replayer:
             )
 
         res = rec.result
+        self.check_facts()
         if self.annulled:
             self.check_annulled_result()
             return done(Status.ANNULLED)
@@ -1055,10 +1073,43 @@ class _Replayer:
             if maybe is None:
                 return done(Status.INCOMPLETE if rec.play else Status.UNSCORED)
             facts = maybe
-        seats = score(facts).seats
-        scores = {self.ids[s]: v for s, v in enumerate(seats)}
+        sc = score(facts)
+        scores = dict(zip(self.ids, sc.seats, strict=True))
         self.compare_scores(scores)
-        return done(Status.SCORED, facts, scores)
+        return done(Status.SCORED, facts, sc, scores)
+
+    def check_facts(self) -> None:
+        """The recorded facts against what a deal can produce
+        (:func:`tarotnotation.plausibility.check`), for score sheets and played deals
+        alike."""
+        res = self.rec.result
+        if res is None:
+            return
+        poignees: list[tuple[int, int, int]] = []
+        declared: list[tuple[int, int, MisereKind]] = []
+        for i, decl in enumerate(self.rec.declarations):
+            s = self.index[decl.seat]
+            if isinstance(decl, Poignee) and all(p[1] != s for p in poignees):  # H106 else
+                count = (len(decl.cards) if decl.cards is not None
+                         else self.tab.poignee_count(decl.size) if decl.size is not None else 0)
+                poignees.append((i, s, count))
+            elif isinstance(decl, Misere):
+                declared.append((i, s, decl.misere))
+        scores = res.scores or {}
+        facts = Facts(
+            players=self.n, rules=self.rules, seat_ids=self.ids, contract=self.contract,
+            taker=self.taker, partner=self.partner, partner_known=self.partner_known,
+            points=None if res.taker_points is None else res.taker_points.value,
+            points_written=None if res.taker_points is None else str(res.taker_points),
+            bouts=res.bouts, petit_au_bout=res.petit_au_bout, chelem=res.chelem,
+            chelem_announced=self.announcer is not None,
+            annulled=self.annulled or res.annulled,
+            recorded_partner=None if res.partner is None else self.index[res.partner],
+            poignees=tuple(poignees), miseres=tuple(declared),
+            misere_seats=tuple(self.miseres), scores=tuple(scores.get(sid) for sid in self.ids),
+        )
+        for finding in check(facts):
+            self.report(finding.code, finding.message, path=finding.path, seat=finding.seat)
 
     def compare_result(self, facts: DealFacts) -> None:
         """The recorded points, bouts, partner, petit au bout and chelem against the
@@ -1066,7 +1117,7 @@ class _Replayer:
         res = self.rec.result
         if res is None:
             return
-        if res.taker_points is not None and res.taker_points.half != facts.taker_half:
+        if res.taker_points is not None and res.taker_points.exact_half != facts.taker_half:
             self.report(Code.POINTS_MISMATCH, f"the result gives the taker"
                         f" {res.taker_points} points; the play gives {_pts(facts.taker_half)}",
                         path="result.taker_points")
@@ -1092,13 +1143,10 @@ class _Replayer:
                         path="result.chelem")
 
     def compare_scores(self, scores: dict[str, int]) -> None:
-        """Each recorded score against the rules', and their sum (zero)."""
+        """Each recorded score against the rules' (their sum: :meth:`check_facts`)."""
         res = self.rec.result
         if res is None or res.scores is None:
             return
-        if sum(res.scores.values()) != 0 and len(res.scores) == self.n:
-            self.report(Code.SCORES_NOT_ZERO_SUM, f"the recorded scores sum to"
-                        f" {sum(res.scores.values()):+d}: expected 0", path="result.scores")
         for sid, recorded in res.scores.items():
             if scores[sid] != recorded:
                 self.report(Code.SCORE_MISMATCH, f"{sid} is recorded with {recorded:+d};"

@@ -15,6 +15,7 @@ from tarotnotation import notation
 from tarotnotation.diagnostics import Code
 from tarotnotation.formats import json as tjson
 from tarotnotation.records import DealRecord
+from tarotnotation.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.tarot"))
@@ -71,7 +72,6 @@ def test_the_faulty_examples_are_checked_too() -> None:
         ({"tarotnotation": 2}, "tarotnotation"),
         ({"unknown_field": 1}, ""),
         ({"play": [{"cards": [{"card": "7H", "seat": "S", "extra": 1}]}]}, "play/0/cards/0"),
-        ({"result": {"taker_points": 40.25}}, "result/taker_points"),
         ({"declarations": [{"seat": "E"}]}, "declarations/0"),
         ({"declarations": [{"kind": "poignee", "seat": "E"}]}, "declarations/0"),
         ({"declarations": [{"kind": "chelem", "seat": "E", "cards": []}]}, "declarations/0"),
@@ -85,6 +85,27 @@ def test_the_schema_refuses_what_the_reader_refuses(change: dict[str, Any],
     assert errors
     assert any(e.startswith(f"{where}:") for e in errors), errors
     assert not all(item.ok for item in tjson.read(orjson.dumps(obj)))
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "code"),
+    [
+        ({"taker_points": 40.25}, "result/taker_points", "R202"),
+        ({"taker_points": 95}, "result/taker_points", "R201"),
+        ({"bouts": 4}, "result/bouts", "R203"),
+    ],
+)
+def test_the_schema_refuses_a_fact_no_deal_gives_which_the_validator_flags(
+        change: dict[str, Any], where: str, code: str) -> None:
+    # The schema says what a true result holds; the reader keeps such a fact so that the
+    # replay can say why it cannot be, and check the rest of the record.
+    obj = orjson.loads(tjson.dumps(_records(EXAMPLES[0])[0]))
+    obj["result"] = {**obj.get("result", {}), **change}
+    assert any(e.startswith(f"{where}:") for e in _errors(obj))
+    [item] = tjson.read(orjson.dumps(obj))
+    assert item.ok
+    assert item.record is not None
+    assert code in [d.code.value for d in replay(item.record).diagnostics]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)

@@ -69,7 +69,7 @@ MESSAGES: Final = {
     "utf16-file.tarot": "it looks like UTF-16: convert the file to UTF-8, e.g. iconv -f utf-16",
     "score-of-5000-digits.tarot": "S's score has more than 18 digits",
     "json-nested-2000-deep.json": "nested deeper than 1,024 levels",
-    "json-points-1e308.json": "points must lie between 0 and 91",
+    "json-points-1e308.json": "1e+308 is not a number of points a record can hold",
 }
 
 

@@ -514,6 +514,9 @@ def _score_block(score: object, tags: list[tuple[str, str]]) -> tuple[Points | N
                 if isinstance(value, bool) or not isinstance(value, (int, float)):
                     raise ValueError(f"found {json_type(value)}")
                 points = Points.parse(value)
+                if not points.is_card_points:
+                    raise ValueError(f"points must be whole or half and lie between 0 and"
+                                     f" 91, not {points}")
             except ValueError as err:
                 raise _error(f"{path}.{name}", "expected the attack's card points, a number"
                              f" from 0 to 91: {err}") from None

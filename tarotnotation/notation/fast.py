@@ -517,8 +517,9 @@ def _result(ws: list[str], i: int, n: int) -> tuple[dict[str, Any], int]:
             elif name == "taker_points":
                 if not _NUMBER.fullmatch(value):
                     raise _GiveUpError
-                try:
-                    Points.parse(value)  # whole or half, 0 to 91: else the grammar path says so
+                try:  # whole or half, 0 to 91: else the grammar path reads it
+                    if not Points.parse(value).is_card_points:
+                        raise _GiveUpError
                 except ValueError:
                     raise _GiveUpError from None
                 value = float(value.replace(",", "."))

@@ -479,8 +479,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 out[name] = Points.parse(str(first))
             except ValueError as err:
                 ctx.error(Code.BAD_VALUE, f"points: {err}", first)
-        elif name == "bouts":
-            if len(first) > MAX_DIGITS or int(first) > 3:  # type: ignore[arg-type]
+        elif name == "bouts":  # any number but 0 to 3 is kept: the replay says why not
+            if len(first) > MAX_DIGITS:  # type: ignore[arg-type]
                 ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {first}", first)
             else:
                 out[name] = int(first)  # type: ignore[arg-type]

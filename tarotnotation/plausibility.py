@@ -1,0 +1,982 @@
+"""What a deal can produce, and the cross-check of a recorded result against it.
+
+A score sheet records facts: the contract, the taker, the taker's camp's card points, its
+bouts, the petit au bout, the chelem, the poignées, the partner, each seat's score. The
+replay recomputes the score from them (:mod:`tarotnotation.scoring`); this module asks
+first whether the facts can be true at all, under the record's ruleset, contract and
+number of players: a chelem with 58 points, 95 points, a petit au bout for a camp that
+took no trick, scores that do not share the way the rules share them.
+
+Pure: ints, enums and frozen dataclasses (no pydantic, no text). Two parts:
+
+- **Bounds.** :func:`reachable_points` gives, for each number of bouts, every count of
+  half-points the taker's camp can end a deal with, given whether it won every trick, some
+  or none. It is *derived* from the rules, not copied from a table: :func:`accountings`
+  lists every way the cards can end up (how many tricks each camp takes, where the chien
+  goes, what becomes of the Excuse), and the values of the other cards are then chosen
+  freely from the pack (:func:`plain_range`). :func:`points_bounds` gives the extremes for
+  either camp. :func:`poignee_trumps` and :func:`score_bounds` bound the declarations and
+  the amount of a score. The derivation counts cards; of the order of play it knows what
+  the Excuse and the lead of the last trick imply (:func:`accountings`), not every
+  constraint of following suit. So the chelems' bounds are exact (a built deal reaches
+  each one: ``tests/test_plausibility_bounds.py``), and another bound may be loose (at
+  four players 81.5 points with one bout passes, though following suit forbids it): a
+  loose bound lets an impossible count pass, it never flags a true one.
+- **The cross-check.** :func:`check` takes a :class:`Facts` (the recorded result as plain
+  values) and returns a :class:`Finding` for each fact that cannot be true, with the code
+  (``R2xx``, or ``R102`` for scores that do not sum to zero) and words that say why. One
+  impossible fact never stops the others from being checked. :func:`deal_number` and
+  :class:`SessionDeals` find the same deal number twice in one session of a file
+  (``R301``).
+
+The rules are cited by their sections in ``docs/rules.md``.
+
+Worked bounds at four players (in half-points, 182 in the pack):
+
+>>> from tarotnotation.rules import Contract, Ruleset
+>>> fft = Ruleset.fft()
+>>> chelem = reachable_points(4, Contract.GARDE, fft, Won.EVERY)
+>>> {bouts: sorted(half) for bouts, half in chelem.items()}
+{2: [174], 3: [182]}
+>>> points_bounds(Camp.TAKER, 1, Won.NONE, 4, Contract.GARDE, fft)  # a defence chelem
+(14, 47)
+>>> points_bounds(Camp.TAKER, 3, Won.EVERY, 4, Contract.GARDE_CONTRE, fft)
+(132, 176)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from typing import Final
+
+from . import kernel
+from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points, points_text
+from .diagnostics import Code
+from .rules import (
+    Camp,
+    Contract,
+    ExcuseLastTrick,
+    MisereKind,
+    Ruleset,
+    table,
+    threshold,
+)
+from .scoring import DealFacts, score
+
+__all__ = [
+    "PACK_HALF",
+    "Accounting",
+    "Facts",
+    "Finding",
+    "SessionDeals",
+    "Won",
+    "accountings",
+    "check",
+    "deal_number",
+    "plain_range",
+    "plain_sums",
+    "poignee_trumps",
+    "points_bounds",
+    "reachable_points",
+    "score_bounds",
+    "share_weights",
+]
+
+# --- the cards, by value (docs/rules.md §1) -----------------------------------------------
+
+#: The whole pack in half-points (91 points).
+PACK_HALF: Final = card_points((1 << 78) - 1)
+_EXCUSE_HALF: Final = card_points(EXCUSE_BIT)
+_TRUMP_BOUTS: Final = (Card.T1, Card.T21)
+_TRUMP_BOUT_HALF: Final = card_points(1 << Card.T1)
+assert card_points(1 << Card.T21) == _TRUMP_BOUT_HALF
+#: The other cards: neither a bout nor the Excuse, by value in half-points, and how many
+#: of each value may go in an écart (no King, docs/rules.md §4: kernel.ecart_forbidden).
+_PLAIN: Final = tuple(c for c in range(78) if not BOUTS_MASK >> c & 1)
+
+
+def _classes() -> tuple[tuple[int, int, int], ...]:
+    counts: dict[int, list[int]] = {}
+    for c in _PLAIN:
+        slot = counts.setdefault(card_points(1 << c), [0, 0])
+        slot[0] += 1
+        slot[1] += 0 if kernel.ecart_forbidden(1 << c) else 1
+    return tuple(sorted((v, n, e) for v, (n, e) in counts.items()))
+
+
+#: ``(value, cards, of which écart-able)`` for each value of the other cards, lowest first.
+_VALUE_CLASSES: Final = _classes()
+#: The low card given for the Excuse in the exchange (docs/rules.md §7).
+_LOW_CARD: Final = _VALUE_CLASSES[0][0]
+
+
+# --- how the cards end up (docs/rules.md §4, §6, §7, §9) ---------------------------------
+
+
+class Won(StrEnum):
+    """How many tricks the taker's camp won: every one (its chelem), none (the defence's
+    chelem), or some but not all."""
+
+    EVERY = "every"
+    SOME = "some"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Accounting:
+    """One way the cards of a deal end up, up to which plain cards lie where.
+
+    The taker's camp counts the cards of ``taker_open`` places (cards of its tricks, and
+    the chien in a Garde sans) and ``taker_ecart`` places (the écart in a Prise or Garde:
+    no King and no bout), the Excuse if ``taker_excuse``, and ``adjust`` half-points from
+    the Excuse exchange; the defence counts ``defence_places`` cards and the rest. The
+    places exclude the Excuse, so they hold the other 77 cards.
+    """
+
+    tricks: int
+    """Tricks won by the taker's camp."""
+    won: Won
+    """Every, some or no trick for the taker's camp."""
+    excuse: str
+    """What became of the Excuse, in words."""
+    taker_excuse: bool
+    adjust: int
+    taker_open: int
+    taker_ecart: int
+    defence_places: int
+
+
+def accountings(players: int, contract: Contract, rules: Ruleset, *, attackers: int = 1
+                ) -> tuple[Accounting, ...]:
+    """Every way the cards can end up in a deal (docs/rules.md §4, §6, §7, §9).
+
+    ``attackers`` is the size of the taker's camp: 1, or 2 at five players with a
+    partner. For each number ``k`` of tricks the taker's camp wins (0 to all), the chien
+    or écart goes where :func:`tarotnotation.kernel.unplayed_camp` sends it (an écart holds
+    no King and no bout, §4). The Excuse is in the chien (Garde sans or contre: it is
+    counted with it), or some camp plays it to a trick that some camp wins, the last one
+    or another, led or not; :func:`tarotnotation.kernel.excuse_settlement` then says where
+    it ends and whether a low card moves (§7). What decides whether such a trick can
+    happen is how tricks go:
+
+    - the Excuse never wins a trick but in the chelem case
+      (:func:`tarotnotation.kernel.excuse_wins_last_trick`), so its owner's camp takes
+      the trick otherwise only through a second player;
+    - the camp that won the trick before the last one leads the last one: a lone player
+      whose camp won every earlier trick plays his Excuse to the last trick only as its
+      lead;
+    - a camp takes at least as many tricks as the situation gives it.
+
+    >>> from tarotnotation.rules import Ruleset
+    >>> ways = accountings(4, Contract.GARDE, Ruleset.fft())
+    >>> for fate in sorted({a.excuse for a in ways if a.tricks == 18}):
+    ...     print(fate)
+    the defence played it to a trick the taker's camp won
+    the taker's camp led it to the last trick, and it won it
+
+    (The defence playing it to the last trick gives the same accounting as the second.)
+    """
+    return _accountings(players, contract, _counting_rules(rules), attackers)
+
+
+_CAMP_WORDS: Final = ("the taker's camp", "the defence")
+
+
+@lru_cache(maxsize=256)
+def _accountings(players: int, contract: Contract, rules: Ruleset, attackers: int
+                 ) -> tuple[Accounting, ...]:
+    if attackers not in (1, 2) or (attackers == 2 and players != 5):
+        raise ValueError("the taker's camp has 1 player, or 2 at five players")
+    tab = table(players)
+    n, tricks, chien = players, tab.tricks, tab.chien
+    sizes = (attackers, n - attackers)
+    unplayed = kernel.unplayed_camp(contract)
+    out: list[Accounting] = []
+    for k in range(tricks + 1):
+        wins = (k, tricks - k)
+        camp = kernel.chelem_camp(k, tricks)
+        won = Won.EVERY if camp == kernel.TAKER else Won.NONE if camp == kernel.DEFENCE \
+            else Won.SOME
+        places = [k * n, (tricks - k) * n]  # trick cards, the Excuse's place taken below
+        ecart = chien if contract.takes_chien else 0
+        places[unplayed] += 0 if contract.takes_chien else chien
+        # (words, where the Excuse ends, the low card, the camp whose trick it was in:
+        # -1 for the chien, whose places were counted without it)
+        fates: list[tuple[str, int, int, int]] = []
+        if not contract.takes_chien:
+            fates.append(("it was in the chien", unplayed, 0, -1))
+        for owner, winner, last, led in product((0, 1), (0, 1), (False, True),
+                                                (False, True)):
+            if led and not last:
+                continue  # a lead matters on the last trick only
+            fate = _excuse_trick(rules, tricks, sizes, wins, owner, winner, last, led)
+            if fate is not None:
+                ends, low = fate
+                trick = (f"the last trick, which {_CAMP_WORDS[winner]} won" if last
+                         else f"a trick {_CAMP_WORDS[winner]} won")
+                words = f"{_CAMP_WORDS[owner]} {'led' if led else 'played'} it to {trick}"
+                if last and led and ends == owner == winner and low == 0 and (
+                        kernel.excuse_wins_last_trick(rules, True, True)):
+                    words = f"{_CAMP_WORDS[owner]} led it to the last trick, and it won it"
+                fates.append((words, ends, low, winner))
+        seen: set[tuple[int, int, int]] = set()
+        for words, ends, low, trick_camp in fates:
+            moved = low if trick_camp == kernel.TAKER else -low
+            if (ends, moved, trick_camp) in seen:  # another way to the same accounting
+                continue
+            seen.add((ends, moved, trick_camp))
+            if trick_camp < 0:
+                taker_open, defence = places[0], places[1]
+                if ends == kernel.TAKER:
+                    taker_open -= 1
+                else:
+                    defence -= 1
+            else:
+                taker_open = places[0] - (trick_camp == kernel.TAKER)
+                defence = places[1] - (trick_camp == kernel.DEFENCE)
+            acc = Accounting(k, won, words, ends == kernel.TAKER, moved * _LOW_CARD,
+                             taker_open, ecart, defence)
+            assert acc.taker_open + acc.taker_ecart + acc.defence_places == 77
+            out.append(acc)
+    return tuple(out)
+
+
+def _excuse_trick(rules: Ruleset, tricks: int, sizes: tuple[int, int],
+                  wins: tuple[int, int], owner: int, winner: int, last: bool, led: bool
+                  ) -> tuple[int, int] | None:
+    """Where the Excuse ends and the low card it costs (the kernel's answer) when
+    ``owner``'s camp plays it to a trick ``winner``'s camp takes, the last one or not,
+    led or not, in a deal where the camps take ``wins`` tricks; None when no deal plays
+    it so (see :func:`accountings`)."""
+    if wins[winner] == 0:
+        return None
+    earlier = [wins[0], wins[1]]  # tricks each camp takes before the last one
+    if last:
+        earlier[winner] -= 1
+    won_all_earlier = earlier[owner] == tricks - 1
+    if last and led:
+        if earlier[owner] == 0:
+            return None  # the leader of the last trick won the one before
+        excuse_won = kernel.excuse_wins_last_trick(rules, True, won_all_earlier)
+        if excuse_won and winner != owner:
+            return None
+    else:
+        excuse_won = False
+        if last and sizes[owner] == 1 and won_all_earlier:
+            return None  # alone, he won the trick before: he leads the last one
+    if winner == owner and not excuse_won and sizes[owner] < 2:
+        return None  # the Excuse does not win: a partner of its owner does
+    return kernel.excuse_settlement(rules, owner, winner, last, excuse_won)
+
+
+@lru_cache(maxsize=4096)
+def plain_range(count: int, open_places: int) -> tuple[int, int] | None:
+    """The least and the most, in half-points, that ``count`` cards can total when they
+    are neither bouts nor the Excuse, at most ``open_places`` of them Kings (the others lie
+    in an écart, docs/rules.md §4); None when the pack has no such cards.
+
+    The pack has, besides the bouts, Kings, Queens, Knights, Jacks and low cards
+    (docs/rules.md §1). Every total of the same parity in between is reached too: the
+    values are 1, 3, 5, 7 and 9 half-points, and from the least choice to the most one
+    card at a time can be swapped for one worth 2 more (``tests/test_plausibility_bounds``
+    checks it against every choice of cards).
+
+    >>> plain_range(6, 0)   # an écart: six low cards; four Queens and two Knights
+    (6, 38)
+    >>> plain_range(6, 6)   # a chien: four Kings and two Queens at most
+    (6, 50)
+    """
+    values: list[int] = []  # every card's value, lowest first
+    kings = 0
+    for value, cards, ecartable in _VALUE_CLASSES:
+        values += [value] * cards
+        kings += cards - ecartable
+    if not 0 <= count <= len(values) or count - open_places > len(values) - kings:
+        return None
+    lowest = sum(values[:count])  # Kings come last: in open places when needed at all
+    top_kings = min(kings, open_places, count)
+    king_value = max(v for v, n, e in _VALUE_CLASSES if e < n)
+    others = [v for v, n, e in _VALUE_CLASSES for _ in range(e)]  # écart-able, sorted
+    rest = count - top_kings
+    if rest > len(others):
+        return None
+    highest = top_kings * king_value + sum(others[len(others) - rest:])
+    return lowest, highest
+
+
+def plain_sums(count: int, open_places: int) -> frozenset[int]:
+    """Every total :func:`plain_range` allows: its bounds and each value of their parity
+    in between."""
+    bounds = plain_range(count, open_places)
+    if bounds is None:
+        return frozenset()
+    return frozenset(range(bounds[0], bounds[1] + 1, 2))
+
+
+def _taker_points(acc: Accounting) -> dict[int, set[int]]:
+    """Bouts -> the taker's camp's half-points, for one way the cards end up."""
+    out: dict[int, set[int]] = {}
+    for trump_bouts in range(len(_TRUMP_BOUTS) + 1):
+        if trump_bouts > acc.taker_open or len(_TRUMP_BOUTS) - trump_bouts > acc.defence_places:
+            continue
+        open_left = acc.taker_open - trump_bouts
+        base = (trump_bouts * _TRUMP_BOUT_HALF + (_EXCUSE_HALF if acc.taker_excuse else 0)
+                + acc.adjust)
+        bounds = plain_range(open_left + acc.taker_ecart, open_left)
+        if bounds is not None:
+            out.setdefault(trump_bouts + acc.taker_excuse, set()).update(
+                range(base + bounds[0], base + bounds[1] + 1, 2))
+    return out
+
+
+def reachable_points(players: int, contract: Contract, rules: Ruleset, won: Won, *,
+                     attackers: int = 1) -> Mapping[int, frozenset[int]]:
+    """Bouts -> every count of half-points the taker's camp can end a deal with.
+
+    Derived from the rules (docs/rules.md §1, §4, §7, §9) through :func:`accountings`:
+    for each way the cards end up, the taker's camp holds its trump bouts (the Petit and
+    the 21, 4.5 points each) where it may (its tricks, the chien of a Garde sans; never the
+    écart), the Excuse when it ends with it, and any other cards for the rest of its
+    places; the exchange moves a low card. ``won`` says whether the taker's camp won every
+    trick (its chelem), none (the defence's) or some; ``attackers`` is 2 at five players
+    with a partner.
+
+    >>> from tarotnotation.rules import Ruleset
+    >>> sans = reachable_points(4, Contract.GARDE_SANS, Ruleset.fft(), Won.NONE)
+    >>> max(sans[3]) / 2   # the chien of 4 Kings, the Petit and the 21, and the Excuse
+    31.5
+    """
+    return _reachable(players, contract, _counting_rules(rules), attackers, won)
+
+
+def _counting_rules(rules: Ruleset) -> Ruleset:
+    """The switches counting depends on (§7), the others at their defaults: one cache
+    entry for rulesets that count alike."""
+    return _counting(rules.excuse_last_trick, rules.chelem_excuse_wins)
+
+
+@lru_cache(maxsize=8)
+def _counting(excuse_last: ExcuseLastTrick, chelem_excuse_wins: bool) -> Ruleset:
+    return Ruleset(excuse_last_trick=excuse_last, chelem_excuse_wins=chelem_excuse_wins)
+
+
+@lru_cache(maxsize=512)
+def _reachable(players: int, contract: Contract, rules: Ruleset, attackers: int, won: Won
+               ) -> Mapping[int, frozenset[int]]:
+    found: dict[int, set[int]] = {}
+    for acc in _accountings(players, contract, rules, attackers):
+        if acc.won is won:
+            for bouts, half in _taker_points(acc).items():
+                found.setdefault(bouts, set()).update(half)
+    return {b: frozenset(found[b]) for b in sorted(found)}
+
+
+def points_bounds(camp: Camp, bouts: int, won: Won, players: int, contract: Contract,
+                  rules: Ruleset, *, attackers: int = 1) -> tuple[int, int] | None:
+    """The lowest and highest half-points ``camp`` can end a deal with, holding ``bouts``
+    bouts, when the *taker's* camp won ``won`` tricks; None when it cannot hold them.
+
+    The defence's points are the rest of the pack (docs/rules.md §9), so its bounds are
+    the taker's turned round. See :func:`reachable_points` for the derivation.
+
+    >>> from tarotnotation.rules import Ruleset
+    >>> points_bounds(Camp.TAKER, 0, Won.SOME, 4, Contract.PRISE, Ruleset.fft())
+    (10, 154)
+    >>> points_bounds(Camp.DEFENCE, 3, Won.SOME, 4, Contract.PRISE, Ruleset.fft())
+    (28, 172)
+    """
+    taker_bouts = bouts if camp is Camp.TAKER else 3 - bouts
+    half = reachable_points(players, contract, rules, won, attackers=attackers).get(
+        taker_bouts)
+    if not half:
+        return None
+    if camp is Camp.TAKER:
+        return min(half), max(half)
+    return PACK_HALF - max(half), PACK_HALF - min(half)
+
+
+# --- declarations and scores (docs/rules.md §5, §10) -------------------------------------
+
+
+def poignee_trumps() -> int:
+    """The most cards all the poignées of a deal can show together: every trump, and the
+    Excuse once (it stands in for a trump, docs/rules.md §5).
+
+    >>> poignee_trumps()
+    22
+    """
+    return TRUMP_MASK.bit_count() + 1
+
+
+@lru_cache(maxsize=16)
+def share_weights(players: int, partner: bool) -> tuple[int, int | None, int]:
+    """What the taker, the partner (None when alone) and each defender get, in units of
+    what one defender pays (docs/rules.md §10), as :func:`tarotnotation.scoring.score`
+    shares a deal.
+
+    >>> share_weights(4, False), share_weights(5, True), share_weights(5, False)
+    ((3, None, -1), (2, 1, -1), (4, None, -1))
+    """
+    facts = DealFacts(players=players, taker=0, partner=1 if partner else None,
+                      contract=Contract.PRISE, taker_half=threshold(0), bouts=0)
+    s = score(facts)
+    return s.seats[0] // s.x, (s.seats[1] // s.x if partner else None), s.seats[-1] // s.x
+
+
+@lru_cache(maxsize=16)
+def score_bounds(contract: Contract, *, announced: bool) -> tuple[int, int]:
+    """``(most, least)``: a lost contract has each defender paying at most ``most`` (a
+    negative number), a made one at least ``least`` (docs/rules.md §9, §10).
+
+    Worked out with :func:`tarotnotation.scoring.score` on the closest facts: made by 0
+    with the petit au bout against the taker (and an announced chelem failed, when one was
+    announced), and lost by the half point that goes to the defence with the petit au bout
+    for the taker. Poignées only add to the winner's side, and a made contract never comes
+    with the defence's chelem (the taker's camp then holds no more than the chien or écart
+    and the Excuse, :func:`reachable_points`; tests/test_plausibility_bounds.py checks it).
+
+    >>> score_bounds(Contract.GARDE, announced=False)
+    (-32, 30)
+    >>> score_bounds(Contract.PRISE, announced=True)
+    (-216, -185)
+    """
+    thr = threshold(0)
+    made = score(DealFacts(players=4, taker=0, contract=contract, taker_half=thr, bouts=0,
+                           petit_au_bout=Camp.DEFENCE, chelem_announced=announced)).x
+    lost = score(DealFacts(players=4, taker=0, contract=contract, taker_half=thr - 1,
+                           bouts=0, petit_au_bout=Camp.TAKER,
+                           chelem_announced=announced)).x
+    return lost, made
+
+
+# --- the cross-check ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """A recorded result and what the replay knows around it, as plain values.
+
+    Seats are indices into ``seat_ids``. ``contract``, ``taker`` and the partner are the
+    replay's (from the auction, the call and the cards, else from the result).
+    """
+
+    players: int
+    rules: Ruleset
+    seat_ids: tuple[str, ...]
+    contract: Contract | None = None
+    taker: int | None = None
+    partner: int | None = None
+    """The partner's seat at five players; None when the taker is alone or unknown."""
+    partner_known: bool = False
+    """True when it is known whether (and with whom) the taker played with a partner."""
+    points: Fraction | None = None
+    """The taker's camp's points as recorded (any number: this module judges it)."""
+    points_written: str | None = None
+    """Those points as the record writes them (``45.3``), for the messages."""
+    bouts: int | None = None
+    petit_au_bout: Camp | None = None
+    chelem: Camp | None = None
+    chelem_announced: bool = False
+    annulled: bool = False
+    """The deal is annulled (all passed, a Petit sec, the Petit in the chien under
+    ``petit_in_chien=annuls``), or the result says so."""
+    recorded_partner: int | None = None
+    """The partner the result names (the taker's own seat when alone)."""
+    poignees: tuple[tuple[int, int, int], ...] = ()
+    """``(declaration index, seat, cards shown)`` of each poignée."""
+    miseres: tuple[tuple[int, int, MisereKind], ...] = ()
+    """``(declaration index, seat, kind)`` of each misère declared."""
+    misere_seats: tuple[int, ...] = ()
+    """The seats whose misère counts in the score."""
+    scores: tuple[int | None, ...] = ()
+    """Each seat's recorded score (None where not recorded)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A fact that cannot be true: a code, words that say why, and where (a record path
+    and, where it applies, a seat)."""
+
+    code: Code
+    message: str
+    path: str
+    seat: int | None = None
+
+
+def check(facts: Facts) -> tuple[Finding, ...]:
+    """Every recorded fact that a deal under these rules cannot produce.
+
+    >>> from tarotnotation.rules import Ruleset
+    >>> f = Facts(players=4, rules=Ruleset.fft(), seat_ids=("S", "E", "N", "W"),
+    ...           contract=Contract.GARDE, taker=0, points=Fraction(58), bouts=3,
+    ...           chelem=Camp.TAKER)
+    >>> for finding in check(f):
+    ...     print(finding.code.value, finding.path)
+    ...     print(finding.message)
+    R207 result.taker_points
+    a chelem by the taker's camp in a Garde at 4 players leaves it 91 points with 3 bouts,
+    or 87 with 2 (the defence kept the Excuse, which counts 4): not 58 with 3 bouts
+    """
+    return tuple(_Checker(facts).run())
+
+
+class _Checker:
+    def __init__(self, facts: Facts) -> None:
+        self.f = facts
+        self.out: list[Finding] = []
+
+    def add(self, code: Code, message: str, path: str, seat: int | None = None) -> None:
+        self.out.append(Finding(code, message, path, seat))
+
+    def run(self) -> list[Finding]:
+        f = self.f
+        half = self.points()
+        bouts = self.bouts()
+        if f.recorded_partner is not None and f.players != 5:
+            self.add(Code.PARTNER_AT_FEWER_THAN_FIVE, f"the result names a partner"
+                     f" ({f.seat_ids[f.recorded_partner]}), but a taker has a partner only"
+                     f" at five players, not at {f.players} (docs/rules.md §3)",
+                     "result.partner", f.recorded_partner)
+        self.declarations()
+        if f.annulled:
+            self.annulled()
+        else:
+            self.card_facts(half, bouts)
+        self.scores(half, bouts)
+        return self.out
+
+    # --- points and bouts ---------------------------------------------------------------
+
+    def points(self) -> int | None:
+        """The recorded points in half-points when they can be card points, else None
+        (each reason reported)."""
+        points = self.f.points
+        if points is None:
+            return None
+        doubled = points * 2
+        if doubled.denominator == 1 and 0 <= doubled.numerator <= PACK_HALF:
+            return doubled.numerator  # card points, as nearly every record gives them
+        text = self.f.points_written or str(float(points))
+        usable = True
+        if not 0 <= points <= Fraction(PACK_HALF, 2):
+            self.add(Code.POINTS_OUT_OF_RANGE, f"{text} points: a camp's card points lie"
+                     f" between 0 and {points_text(PACK_HALF)}, the value of the whole pack"
+                     " (docs/rules.md §1)", "result.taker_points")
+            usable = False
+        doubled = points * 2
+        if doubled.denominator != 1:
+            below = Fraction(int(doubled // 1), 2)
+            self.add(Code.POINTS_NOT_HALF, f"{text} points: every card is worth a whole"
+                     " number of half points, so a camp's points are whole or end in .5"
+                     f" (docs/rules.md §1): expected {points_text(int(below * 2))} or"
+                     f" {points_text(int(below * 2) + 1)}", "result.taker_points")
+            usable = False
+        return int(doubled) if usable else None
+
+    def bouts(self) -> int | None:
+        bouts = self.f.bouts
+        if bouts is None:
+            return None
+        if not 0 <= bouts <= 3:
+            self.add(Code.BOUTS_OUT_OF_RANGE, f"{bouts} bouts: there are three bouts, the"
+                     " Petit, the 21 and the Excuse (docs/rules.md §1): expected 0 to 3",
+                     "result.bouts")
+            return None
+        return bouts
+
+    def contracts(self) -> tuple[Contract, ...]:
+        return (self.f.contract,) if self.f.contract is not None else tuple(Contract)
+
+    def camp_sizes(self) -> tuple[int, ...]:
+        f = self.f
+        if f.players != 5:
+            return (1,)
+        if f.partner_known:
+            return (2,) if f.partner is not None else (1,)
+        return (1, 2)
+
+    def reachable(self, won: Iterable[Won]) -> Mapping[int, frozenset[int]]:
+        return _reachable_any(self.f.players, self.contracts(), _counting_rules(self.f.rules),
+                              self.camp_sizes(), tuple(won))
+
+    def setting(self) -> str:
+        """``a Garde at 4 players``: where the bound holds."""
+        f = self.f
+        what = "a deal" if f.contract is None else f"a {f.contract.french}"
+        return f"{what} at {f.players} players"
+
+    def card_facts(self, half: int | None, bouts: int | None) -> None:
+        f = self.f
+        if f.chelem is not None:
+            self.chelem(f.chelem, half, bouts)
+        elif half is not None:
+            self.points_for_bouts(half, bouts)
+        pab = f.petit_au_bout
+        if pab is not None:
+            if f.chelem is pab.other:
+                self.add(Code.PETIT_AU_BOUT_AGAINST_CHELEM, f"the petit au bout goes to the"
+                         f" {_camp(pab)}, but the {_camp(f.chelem)} won every trick: the"
+                         " last trick (or the one before it, when the Excuse is led last in"
+                         " a chelem) is the chelem camp's (docs/rules.md §8)",
+                         "result.petit_au_bout")
+            elif bouts == (0 if pab is Camp.TAKER else 3):
+                gives = ("it no bout" if pab is Camp.TAKER
+                         else "the taker's camp all 3 bouts")
+                self.add(Code.PETIT_AU_BOUT_WITHOUT_PETIT, f"the petit au bout goes to the"
+                         f" {_camp(pab)}, which then ends with the Petit in its tricks, but"
+                         f" the result gives {gives} (docs/rules.md §8)",
+                         "result.petit_au_bout")
+
+    def chelem(self, camp: Camp, half: int | None, bouts: int | None) -> None:
+        won = Won.EVERY if camp is Camp.TAKER else Won.NONE
+        found = self.reachable([won])
+        code = (Code.CHELEM_ATTACK_IMPOSSIBLE if camp is Camp.TAKER
+                else Code.CHELEM_DEFENCE_IMPOSSIBLE)
+        if bouts is not None and bouts not in found:
+            self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
+                     f" {_whom(camp)} {_describe(found, camp)}: not {_bouts_text(bouts)}",
+                     "result.bouts")
+            return
+        if half is None:
+            return
+        allowed = found[bouts] if bouts is not None else set().union(*found.values())
+        if half not in allowed:
+            given = f"{points_text(half)}" + ("" if bouts is None
+                                             else f" with {_bouts_text(bouts)}")
+            self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
+                     f" {_whom(camp)} {_describe(found, camp)}: not {given}",
+                     "result.taker_points")
+
+    def points_for_bouts(self, half: int, bouts: int | None) -> None:
+        found = self.reachable(Won)
+        allowed = found.get(bouts, set()) if bouts is not None else set().union(
+            *found.values())
+        if half in allowed:
+            return
+        with_bouts = "" if bouts is None else f" with {_bouts_text(bouts)}"
+        lo, hi = min(allowed), max(allowed)
+        given = f"{points_text(half)} point{'s' if half != 2 else ''}{with_bouts} in" \
+                f" {self.setting()}"
+        if half < lo:
+            self.add(Code.POINTS_BELOW_BOUTS, f"{given}: the taker's camp has at least"
+                     f" {points_text(lo)} (its bouts count 4.5 points each, and every other"
+                     " card it counts, in its tricks or the chien or écart that goes to it,"
+                     " at least half a point; docs/rules.md §1, §4, §9)",
+                     "result.taker_points")
+        elif half > hi:
+            left = ("" if bouts is None or bouts == 3
+                    else f" the other {_bouts_text(3 - bouts)} and")
+            self.add(Code.POINTS_ABOVE_BOUTS, f"{given}: the defence holds{left} the cards"
+                     f" of its own tricks (or the chien), so the taker's camp has at most"
+                     f" {points_text(hi)} (docs/rules.md §1, §4, §9)", "result.taker_points")
+        else:
+            below = max(h for h in allowed if h < half)
+            above = min(h for h in allowed if h > half)
+            self.add(Code.POINTS_UNREACHABLE, f"{given}: no deal counts so; the nearest"
+                     f" counts are {points_text(below)} and {points_text(above)}"
+                     f"{_why_gap(self.f, half)} (docs/rules.md §7, §9)",
+                     "result.taker_points")
+
+    # --- declarations -----------------------------------------------------------------
+
+    def declarations(self) -> None:
+        f = self.f
+        shown = 0
+        limit = poignee_trumps()
+        for index, _seat, count in f.poignees:
+            shown += count
+            if shown > limit and shown - count <= limit:
+                each = ", ".join(f"{f.seat_ids[s]} {c}" for _, s, c in f.poignees)
+                self.add(Code.POIGNEES_TOO_MANY_TRUMPS, f"the poignées shown ({each})"
+                         f" need {sum(c for _, _, c in f.poignees)} trumps, but there are"
+                         f" {limit - 1} trumps and the Excuse, which stands in for one"
+                         " (docs/rules.md §5)", f"declarations[{index}]", _seat)
+        atout = {s: i for i, s, kind in f.miseres if kind is MisereKind.ATOUT}
+        if f.rules.misere:
+            for index, seat, _count in f.poignees:
+                if seat in atout:
+                    self.add(Code.POIGNEE_WITH_MISERE, f"{f.seat_ids[seat]} shows a"
+                             " poignée and declares a misère d'atout (no trump, no Excuse):"
+                             " both cannot be true (docs/rules.md §5, §12)",
+                             f"declarations[{max(index, atout[seat])}]", seat)
+
+    def annulled(self) -> None:
+        f = self.f
+        facts = [name for name, value in (("points", f.points), ("bouts", f.bouts),
+                                          ("a petit au bout", f.petit_au_bout),
+                                          ("a chelem", f.chelem)) if value is not None]
+        if facts:
+            self.add(Code.ANNULLED_WITH_FACTS, f"the result gives {_and(facts)} for an"
+                     " annulled deal (by its auction, or as the result says): an annulled"
+                     " deal is not played, so it has none (docs/rules.md §2, §3)", "result")
+
+    # --- scores -----------------------------------------------------------------------
+
+    def scores(self, half: int | None, bouts: int | None) -> None:
+        f = self.f
+        recorded = f.scores
+        if not recorded or all(s is None for s in recorded):
+            return
+        if None not in recorded:
+            total = sum(s for s in recorded if s is not None)
+            if total != 0:
+                self.add(Code.SCORES_NOT_ZERO_SUM, f"the recorded scores sum to {total:+d}:"
+                         " expected 0", "result.scores")
+        if f.annulled or f.taker is None:
+            return
+        misere = [0] * f.players
+        if f.misere_seats:  # settled apart from the contract, whatever it is
+            misere = list(score(DealFacts(players=f.players, taker=f.taker,
+                                          contract=Contract.PRISE, taker_half=threshold(0),
+                                          bouts=0, miseres=f.misere_seats)).misere_amounts)
+        own = [None if s is None else s - m for s, m in zip(recorded, misere, strict=True)]
+        x = self.shares(own)
+        if x is not None and f.contract is not None:
+            self.sign(x, half, bouts)
+
+    def weights(self, partner: int | None) -> list[int]:
+        """Each seat's share in units of what a defender pays, with ``partner``."""
+        f = self.f
+        taker_w, partner_w, defender_w = share_weights(f.players, partner is not None)
+        out = [defender_w] * f.players
+        if partner is not None and partner_w is not None:
+            out[partner] = partner_w
+        assert f.taker is not None
+        out[f.taker] = taker_w
+        return out
+
+    def shares(self, own: Sequence[int | None]) -> int | None:
+        """Check that the scores share the way the rules share a deal (docs/rules.md §10);
+        return what each defender pays (X) when they do and it is known."""
+        f = self.f
+        taker = f.taker
+        assert taker is not None
+        known = {s: v for s, v in enumerate(own) if v is not None}
+        if f.players == 5 and not f.partner_known:
+            # Alone, or with any other seat as partner: the scores must fit one of them.
+            fits = {x for partner in (None, *(s for s in range(5) if s != taker))
+                    for x in [_fit(known, self.weights(partner))] if x is not None}
+            if not fits:
+                listed = ", ".join(f"{f.seat_ids[s]} {v:+d}" for s, v in known.items())
+                self.add(Code.SCORES_NOT_SHARED, f"the scores ({listed}) are not shared as a"
+                         " deal is at 5 players: each defender pays the same, the taker gets"
+                         " 4 times that alone, or 2 times with a partner who gets as much"
+                         " (docs/rules.md §10)", "result.scores")
+            return next(iter(fits)) if len(fits) == 1 else None
+        partner = f.partner if f.players == 5 else None
+        weights = self.weights(partner)
+        defenders = [s for s in known if weights[s] < 0]
+        if len({known[s] for s in defenders}) > 1:
+            listed = ", ".join(f"{f.seat_ids[s]} {known[s]:+d}" for s in defenders)
+            self.add(Code.SCORES_NOT_SHARED, f"the defenders are recorded with different"
+                     f" scores ({listed}): every defender pays or receives the same"
+                     " (docs/rules.md §10)", f"result.scores.{f.seat_ids[defenders[-1]]}",
+                     defenders[-1])
+            return None
+        x = -known[defenders[0]] if defenders else None
+        alone = ""
+        if f.players == 5 and f.recorded_partner is not None:
+            alone = (" (the result names the taker as partner: he played alone)"
+                     if f.recorded_partner == taker else
+                     f" (the result names {f.seat_ids[f.recorded_partner]} as partner)")
+        for seat in (taker, partner):
+            if seat is None or seat not in known:
+                continue
+            role = "the taker" if seat == taker else "the partner"
+            value, weight = known[seat], weights[seat]
+            if x is None:
+                if value % weight == 0:
+                    x = value // weight
+                    continue
+                self.add(Code.SCORES_NOT_SHARED, f"{role} ({f.seat_ids[seat]}) is recorded"
+                         f" with {value:+d}, which is not {weight} times what a defender"
+                         f" pays{alone} (docs/rules.md §10)",
+                         f"result.scores.{f.seat_ids[seat]}", seat)
+                return None
+            if value != weight * x:
+                self.add(Code.SCORES_NOT_SHARED, f"{role} ({f.seat_ids[seat]}) is recorded"
+                         f" with {value:+d} and each defender with {-x:+d}: at"
+                         f" {f.players} players {role} gets {_times(weight)} what a defender"
+                         f" pays, {weight * x:+d}{alone} (docs/rules.md §10)",
+                         f"result.scores.{f.seat_ids[seat]}", seat)
+                return None
+        return x
+
+    def sign(self, x: int, half: int | None, bouts: int | None) -> None:
+        """A made contract pays the taker, a lost one the defence, by at least the
+        contract's least amount (:func:`score_bounds`)."""
+        f = self.f
+        contract = f.contract
+        assert contract is not None
+        assert f.taker is not None
+        most_lost, least_made = score_bounds(contract, announced=f.chelem_announced)
+        made: bool | None = None
+        if half is not None and bouts is not None:
+            made = kernel.margin(half, bouts) >= 0
+        elif half is not None and kernel.margin(half, 0) >= 0:
+            made = True  # enough with no bout
+        elif half is not None and kernel.margin(half, 3) < 0:
+            made = False  # too few even with three
+        taker_id = f.seat_ids[f.taker]
+        who = f"each defender pays {x}" if x >= 0 else f"each defender gets {-x}"
+        path = f"result.scores.{taker_id}" if f.scores[f.taker] is not None else "result.scores"
+        if made is True and x < least_made:
+            need = threshold(bouts if bouts is not None else 0)
+            self.add(Code.SCORE_AGAINST_RESULT, f"the taker ({taker_id}) made the"
+                     f" {contract.french} ({points_text(half or 0)} points"
+                     f"{'' if bouts is None else ' with ' + _bouts_text(bouts)}; "
+                     f"{points_text(need)} needed), so each defender pays at least"
+                     f" {least_made}, but the scores say {who}"
+                     " (docs/rules.md §9, §10)", path, f.taker)
+        elif made is False and x > most_lost:
+            self.add(Code.SCORE_AGAINST_RESULT, f"the taker ({taker_id}) lost the"
+                     f" {contract.french} ({points_text(half or 0)} points"
+                     f"{'' if bouts is None else ' with ' + _bouts_text(bouts)}), so each"
+                     f" defender gets at least {-most_lost}, but the scores say {who}"
+                     " (docs/rules.md §9, §10)", path, f.taker)
+        elif made is None and most_lost < x < least_made:
+            self.add(Code.SCORE_AGAINST_RESULT, f"the scores say {who} in a"
+                     f" {contract.french}: a made contract pays each defender's share at"
+                     f" least {least_made}, a lost one at least {-most_lost} the other way"
+                     " (docs/rules.md §10)", path, f.taker)
+
+
+@lru_cache(maxsize=256)
+def _reachable_any(players: int, contracts: tuple[Contract, ...], rules: Ruleset,
+                   sizes: tuple[int, ...], wons: tuple[Won, ...]
+                   ) -> Mapping[int, frozenset[int]]:
+    """Bouts -> the points any of these contracts, camp sizes and outcomes allow."""
+    out: dict[int, set[int]] = {}
+    for contract in contracts:
+        for size in sizes:
+            for w in wons:
+                for b, half in _reachable(players, contract, rules, size, w).items():
+                    out.setdefault(b, set()).update(half)
+    return {b: frozenset(half) for b, half in sorted(out.items())}
+
+
+def _fit(known: Mapping[int, int], weights: Sequence[int]) -> int | None:
+    """The X with ``known[s] == weights[s] * X`` for every seat, or None."""
+    xs = {v // weights[s] if v % weights[s] == 0 else None for s, v in known.items()}
+    if len(xs) != 1 or None in xs:
+        return None
+    return next(iter(xs))
+
+
+def _why_gap(f: Facts, half: int) -> str:
+    if f.players == 4 and half % 2:
+        if f.rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
+            return (": at 4 players a half point arises only when the Excuse changes camp on"
+                    " the last trick")
+        return (": at 4 players under excuse_last_trick=to_trick_winner every count is a"
+                " whole number of points")
+    return ": the cards a camp counts come by whole tricks"
+
+
+def _whom(camp: Camp) -> str:
+    return "it" if camp is Camp.TAKER else "the taker's camp"
+
+
+def _camp(camp: Camp | None) -> str:
+    return "taker's camp" if camp is Camp.TAKER else "defence"
+
+
+def _bouts_text(bouts: int) -> str:
+    return f"{bouts} bout{'s' if bouts != 1 else ''}"
+
+
+def _times(weight: int) -> str:
+    return "as much as" if weight == 1 else f"{weight} times"
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _describe(found: Mapping[int, Collection[int]], camp: Camp) -> str:
+    """The taker's camp's possible counts by bouts, in words."""
+    parts = []
+    for bouts in sorted(found, reverse=True):
+        values = sorted(found[bouts])
+        if len(values) <= 3:
+            text = " or ".join(points_text(v) for v in values)
+        else:
+            text = f"between {points_text(values[0])} and {points_text(values[-1])}"
+        parts.append((text, bouts))
+    words = []
+    for i, (text, bouts) in enumerate(parts):
+        if i == 0:
+            words.append(f"{text} points with {_bouts_text(bouts)}")
+        else:
+            words.append(f"{text} with {bouts}")
+    out = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", or " + words[-1]
+    if camp is Camp.TAKER and len(parts) == 2 and all(len(v) == 1 for v in found.values()):
+        out += " (the defence kept the Excuse, which counts 4)"
+    return out
+
+
+# --- sessions (across a file) ------------------------------------------------------------
+
+#: The tags that name a session: the same deal number twice under the same values is a
+#: fault; the same deal at several tables (another Table) is a duplicate tournament.
+SESSION_TAGS: Final = ("Event", "Site", "Date", "Round", "Table")
+
+
+def deal_number(tags: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], str] | None:
+    """``(session, deal number)`` of a record from its tags, or None without a ``Deal``
+    tag. The session is the values of :data:`SESSION_TAGS` (empty when absent); a number
+    is compared without leading zeros.
+
+    >>> deal_number([("Event", "Club"), ("Deal", "07"), ("Table", "2")])
+    (('Club', '', '', '', '2'), '7')
+    >>> deal_number([("Event", "Club")]) is None
+    True
+    """
+    values: dict[str, str] = {}
+    for name, value in tags:
+        values.setdefault(name.lower(), value.strip())
+    number = values.get("deal")
+    if number is None or not number:
+        return None
+    if number.isdigit():
+        number = str(int(number))
+    return tuple(values.get(t.lower(), "") for t in SESSION_TAGS), number
+
+
+class SessionDeals:
+    """The deal numbers seen in one file, by session: :meth:`see` says when a number comes
+    again (docs/notation.md §2 tags).
+
+    >>> seen = SessionDeals()
+    >>> seen.see((("Club", "", "", "", ""), "1"), 1) is None
+    True
+    >>> seen.see((("Club", "", "", "", ""), "1"), 4)
+    1
+    """
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[tuple[str, ...], str], int] = {}
+
+    def see(self, key: tuple[tuple[str, ...], str] | None, deal: int) -> int | None:
+        """The deal (index in the file) that first had ``key``, or None the first time."""
+        if key is None:
+            return None
+        first = self.first.setdefault(key, deal)
+        return None if first == deal else first
+
+    @staticmethod
+    def message(key: tuple[tuple[str, ...], str], first: int) -> str:
+        """The words of an R301 diagnostic."""
+        session, number = key
+        named = ", ".join(f'{t} "{v}"' for t, v in zip(SESSION_TAGS, session, strict=True)
+                          if v)
+        where = (f"session {named}" if named
+                 else "session (no Event, Site, Date, Round or Table tag)")
+        return (f"deal number {number} of {where} was already given to deal {first} of this"
+                " file: a session numbers each deal once (the same deal at another Table is"
+                " a duplicate tournament)")
