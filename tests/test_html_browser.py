@@ -12,6 +12,7 @@ temporary folder), never in the repository.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -570,6 +571,10 @@ def test_print_shows_the_whole_deal(tab: Tab, pages: dict[str, Path]) -> None:
     visible = page.eval_on_selector_all(
         ".hand .card", "els => els.filter(e => e.offsetParent !== null).length")
     assert visible == 72
+    for name in ("annotated", "five", "three"):
+        page = tab.open(pages[name], "#deal=1&card=30")
+        pdf = page.pdf(format="A4")
+        assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1, name  # one sheet of paper
 
 
 @pytest.mark.parametrize(("name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
