@@ -1,4 +1,4 @@
-"""``tarot card``: a card named from its code."""
+"""``tarot card``: a card named from its code, in any spelling the notation reads."""
 
 from __future__ import annotations
 
@@ -6,18 +6,22 @@ from typing import Annotated
 
 import typer
 
-from tarotnotation.cards import Card
+from tarotnotation.notation.cardcodes import parse_card
 
 from .common import fail
 
-EPILOG = "Examples:\n\n  tarot card T21\n\n  tarot card kh\n"
+EPILOG = ("Examples:\n\n  tarot card T21\n\n  tarot card kh\n\n  tarot card 'K♥'\n\n"
+          "  tarot card DC\n")
 
 
-def card(code: Annotated[str, typer.Argument(help="A card code such as KH or T21.")]) -> None:
+def card(code: Annotated[str, typer.Argument(
+        help="A card code such as KH or T21, in any spelling the notation reads: any case,"
+        " the French rank letters R D C V (roi, dame, cavalier, valet), the suit symbols"
+        " ♠ ♥ ♦ ♣.")]) -> None:
     """Name a card from its code."""
-    try:
-        c = Card.from_code(code.strip().upper())
-    except ValueError as err:
-        fail(str(err))
+    c = parse_card(code.strip())
+    if c is None:
+        fail(f"{code!r} is not a card code: expected a card such as 7H, KS, T21 or EX"
+             " (the French letters R D C V and the suit symbols ♠ ♥ ♦ ♣ are read too)")
     typer.echo(f"{c.code}: {c.english} / {c.french}, {c.points / 2:g} points"
                f"{', a bout' if c.is_bout else ''}")

@@ -94,13 +94,17 @@ def _glyph(glyph: str | None) -> str:
     return glyph or ""
 
 
-def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False) -> list[str]:
-    """The replay view of one deal."""
+def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
+           verbose: bool = False) -> list[str]:
+    """The replay view of one deal (``verbose``: with the faults that follow from a
+    cause)."""
     v = View(color)
     ids = record.seat_ids
     names = {s.id: f"{s.id} ({s.name})" if s.name else s.id for s in record.seats}
     at: dict[tuple[str, int | None, int | None], list[Diagnostic]] = {}
     for d in rep.diagnostics:
+        if not (verbose or d.counts):
+            continue
         section, i, c = place_of(d)
         key: tuple[str, int | None, int | None]
         if section in ("play", "auction", "declarations") and i is not None:
@@ -231,6 +235,9 @@ def replay_cmd(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
+    ] = False,
     html: Annotated[bool, typer.Option(
         "--html", help="Write the deal as a page for the browser and open it.")] = False,
     output: Annotated[str | None, typer.Option(
@@ -273,7 +280,7 @@ def replay_cmd(
         assert rep is not None
         if shown:
             typer.echo("")
-        for line in render(item.index, rep.record, rep, color=color):
+        for line in render(item.index, rep.record, rep, color=color, verbose=verbose):
             typer.echo(line)
         shown += 1
         faulty |= not rep.ok

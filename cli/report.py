@@ -55,7 +55,8 @@ class Tally:
         if warnings:
             self.with_warnings += 1
         for d in checked.diagnostics:
-            self.by_code[f"{d.code.value} {d.code.slug}"] += 1
+            if d.counts:
+                self.by_code[f"{d.code.value} {d.code.slug}"] += 1
 
     def failed(self, strict: bool) -> bool:
         """True when the run must exit 1: an error, or a warning under ``strict``."""
@@ -115,6 +116,9 @@ class Reporter:
     def finish(self, tally: Tally) -> None:
         """The end of the run."""
 
+    def more(self, checked: CheckedDeal, hidden: int) -> None:
+        """``hidden`` faults of the deal were left out (``--max-errors``)."""
+
     def _write(self, text: str) -> None:
         self.out.write(text + "\n")
 
@@ -130,6 +134,12 @@ class TextReport(Reporter):
             for line in diagnostic_lines(d, self.color):
                 self._write(line)
 
+    def more(self, checked: CheckedDeal, hidden: int) -> None:
+        """Say how many faults of the deal are not shown."""
+        if not self.quiet:
+            self._write(f"{checked.file}: deal {checked.index}: {hidden} more"
+                        f" fault{'s' if hidden != 1 else ''} not shown (--max-errors)")
+
     def finish(self, tally: Tally) -> None:
         """Print the count of each code (``--statistics``), then the summary line."""
         if self.statistics:
@@ -144,8 +154,25 @@ class JsonLinesReport(Reporter):
     """One JSON object per deal, on its own line."""
 
     def deal(self, checked: CheckedDeal) -> None:
-        """Print the deal as a line of JSON."""
-        self._write(orjson.dumps(deal_dict(checked)).decode())
+        """Print the deal as a line of JSON (held until the next, for :meth:`more`)."""
+        self._flush()
+        self.held = deal_dict(checked)
+
+    def more(self, checked: CheckedDeal, hidden: int) -> None:
+        """Note the faults not shown in the deal's object."""
+        if self.held is not None:
+            self.held["not_shown"] = hidden
+
+    def finish(self, tally: Tally) -> None:
+        """Print the last deal."""
+        self._flush()
+
+    held: dict[str, Any] | None = None
+
+    def _flush(self) -> None:
+        if self.held is not None:
+            self._write(orjson.dumps(self.held).decode())
+            self.held = None
 
 
 class JsonReport(Reporter):
@@ -158,6 +185,10 @@ class JsonReport(Reporter):
     def deal(self, checked: CheckedDeal) -> None:
         """Keep the deal for the document."""
         self.deals.append(deal_dict(checked))
+
+    def more(self, checked: CheckedDeal, hidden: int) -> None:
+        """Note the faults not shown in the deal's object."""
+        self.deals[-1]["not_shown"] = hidden
 
     def finish(self, tally: Tally) -> None:
         """Print the document."""
@@ -194,6 +225,9 @@ def github_line(d: Diagnostic) -> str:
     if where:
         message = f"{where}: {message}"
     kind = "error" if d.severity is Severity.ERROR else "warning"
+    if d.cause is not None:  # follows from a cause (shown with -v): not a fault of its own
+        kind = "notice"
+        message += f" [follows from {d.cause.value}]"
     return f"::{kind} {','.join(props)}::{_gh_data(message)}"
 
 
@@ -204,6 +238,12 @@ class GithubReport(Reporter):
         """Print the deal's annotations."""
         for d in checked.diagnostics:
             self._write(github_line(d))
+
+    def more(self, checked: CheckedDeal, hidden: int) -> None:
+        """Say how many faults of the deal are not shown, as a notice."""
+        self._write(f"::notice file={_gh_property(checked.file)},title=tarot validate::"
+                    f"deal {checked.index}: {hidden} more fault{'s' if hidden != 1 else ''}"
+                    " not shown (--max-errors)")
 
     def finish(self, tally: Tally) -> None:
         """Print the summary as a notice."""
@@ -234,7 +274,7 @@ class JunitReport(Reporter):
         case = ET.SubElement(suite, "testcase", classname=checked.file,
                              name=f"deal {checked.index}")
         failing = [d for d in checked.diagnostics
-                   if d.severity is Severity.ERROR or self.strict]
+                   if d.counts and (d.severity is Severity.ERROR or self.strict)]
         others = [d for d in checked.diagnostics if d not in failing]
         if failing:
             suite.set("failures", str(int(suite.get("failures", "0")) + 1))

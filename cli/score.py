@@ -11,7 +11,6 @@ import typer
 
 from tarotnotation.annotate import points_text
 from tarotnotation.archive import CheckedDeal, check_paths
-from tarotnotation.diagnostics import Severity
 from tarotnotation.replay import Status
 
 from .common import (
@@ -46,9 +45,11 @@ class ScoreFormat(StrEnum):
     JSON = "json"
 
 
-def deal_entry(checked: CheckedDeal, running: dict[str, int]) -> dict[str, Any]:
+def deal_entry(checked: CheckedDeal, running: dict[str, int], verbose: bool = False
+               ) -> dict[str, Any]:
     """One deal's score for machines (a line of JSON Lines). Fields the deal does not
-    have (not read, not scored) are null."""
+    have (not read, not scored) are null; the faults that follow from a cause only with
+    ``verbose``."""
     rep = checked.replay
     out: dict[str, Any] = {
         "file": checked.file, "deal": checked.index,
@@ -71,9 +72,9 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int]) -> dict[str, Any]:
     out["violations"] = [
         {"code": d.code.value, "name": d.code.slug, "severity": d.severity.value,
          "message": d.message,
-         **{k: v for k, v in (("line", d.location.line), ("col", d.location.col))
-            if v is not None}}
-        for d in checked.diagnostics]
+         **{k: v for k, v in (("line", d.location.line), ("col", d.location.col),
+                              ("cause", d.cause and d.cause.value)) if v is not None}}
+        for d in checked.diagnostics if verbose or d.counts]
     return out
 
 
@@ -84,9 +85,10 @@ _RIGHT = frozenset({0, 3, 4, 6})
 class Sheet:
     """The score sheet of one file: a row per deal with the players' running totals."""
 
-    def __init__(self, file: str, color: bool) -> None:
+    def __init__(self, file: str, color: bool, verbose: bool = False) -> None:
         self.file = file
         self.color = color
+        self.verbose = verbose
         self.seats: list[str] = []
         self.running: dict[str, int] = {}
         self.rows: list[tuple[list[str], dict[str, int], list[str]]] = []
@@ -95,10 +97,10 @@ class Sheet:
     def add(self, checked: CheckedDeal) -> bool:
         """Add a deal; False when its scores do not sum to zero."""
         rep = checked.replay
-        notes = [line for d in checked.diagnostics
+        notes = [line for d in checked.diagnostics if self.verbose or d.counts
                  for line in diagnostic_lines(d, self.color)]
         balanced = True
-        errors = sum(d.severity is Severity.ERROR for d in checked.diagnostics)
+        errors = checked.errors
         mark = f"✗{errors}" if errors else ""
         if rep is None:
             cells = [str(checked.index), "unreadable", "", "", "", "", "", mark]
@@ -168,6 +170,9 @@ def score(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
+    ] = False,
 ) -> None:
     """Score each deal; each file's running score sheet, checked zero-sum."""
     default = ruleset_spec(rules, sets)
@@ -188,13 +193,13 @@ def score(
                 for seat, value in rep.scores.items():
                     running[seat] = running.get(seat, 0) + value
                 failed |= sum(rep.scores.values()) != 0
-            sys.stdout.write(orjson.dumps(deal_entry(checked, running)).decode() + "\n")
+            sys.stdout.write(orjson.dumps(deal_entry(checked, running, verbose)).decode() + "\n")
             continue
         if sheet is None or sheet.file != checked.file:
             if sheet is not None:
                 sheet.print()
                 typer.echo("")
-            sheet = Sheet(checked.file, color)
+            sheet = Sheet(checked.file, color, verbose)
         failed |= not sheet.add(checked)
     if sheet is not None:
         sheet.print()

@@ -12,7 +12,7 @@ from typing import IO, Annotated
 import typer
 
 from tarotnotation.archive import check_paths, expand_paths, format_name, format_of
-from tarotnotation.diagnostics import Code
+from tarotnotation.diagnostics import Code, Diagnostic
 
 from .common import (
     EXIT_FAULTS,
@@ -59,8 +59,11 @@ Examples:
 
   tarot validate sheets/ --ignore D103 --ignore R1
 
+  tarot validate club/ -v --max-errors 5
+
 Exit status: 0 when no deal has an error (nor a warning, with --strict),
 1 when one has, 2 for a usage or I/O error (after reading the rest).
+--exit-zero: 0 even when faults are found.
 """
 
 def validate(
@@ -85,14 +88,25 @@ def validate(
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE",
                                                 help="Write the report to FILE.")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
-                                          help="Say which format each file is read as"
-                                          " (on standard error).")] = False,
+                                          help="Also show the faults that follow from a"
+                                          " cause (Y codes), and say which format each"
+                                          " file is read as (on standard error).")] = False,
+    max_errors: Annotated[int | None, typer.Option(
+        "--max-errors", min=1, metavar="N",
+        help="Show at most N faults of each deal (all are counted).")] = None,
+    exit_zero: Annotated[bool, typer.Option(
+        "--exit-zero", help="Exit 0 even when faults are found (2 still means the command"
+        " could not run).")] = False,
 ) -> None:
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
     Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
     each fault as "file:line:col: CODE severity: deal, trick, seat:
-    message", then a summary of the deals read.
+    message", then a summary of the deals read. When one slip explains
+    many faults of a deal (a trick written from the wrong seat, a wrong
+    dealer, a card or a trick left out...), it is said once with its fix
+    (a Y code) and the faults that follow from it are not counted (-v
+    shows them).
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
@@ -124,11 +138,21 @@ def validate(
             for checked in check_paths(files, jobs=jobs, ruleset=forced,
                                        default_ruleset=default, keep=False):
                 progress.reached(checked.file)
-                if ignored and any(d.code in ignored for d in checked.diagnostics):
-                    checked = replace(checked, diagnostics=tuple(
-                        d for d in checked.diagnostics if d.code not in ignored))
+                if ignored and any(d.code in ignored or d.cause in ignored
+                                   for d in checked.diagnostics):
+                    checked = replace(checked, diagnostics=_without(checked.diagnostics,
+                                                                    ignored))
                 tally.add(checked)
+                shown = [d for d in checked.diagnostics if verbose or d.counts]
+                hidden = 0
+                if max_errors is not None and len(shown) > max_errors:
+                    hidden = len(shown) - max_errors
+                    shown = shown[:max_errors]
+                if len(shown) != len(checked.diagnostics):
+                    checked = replace(checked, diagnostics=tuple(shown))
                 report.deal(checked)
+                if hidden:
+                    report.more(checked, hidden)
         report.finish(tally)
     finally:
         if sink is not sys.stdout:
@@ -139,7 +163,15 @@ def validate(
         echo_err(f"tarot: {len(broken)} file{'s' if len(broken) != 1 else ''} could not be"
                  f" read: {', '.join(broken)}")
         raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAULTS if tally.failed(strict) else EXIT_OK)
+    raise typer.Exit(EXIT_FAULTS if tally.failed(strict) and not exit_zero else EXIT_OK)
+
+
+def _without(diagnostics: tuple[Diagnostic, ...], ignored: frozenset[Code]
+             ) -> tuple[Diagnostic, ...]:
+    """The diagnostics whose code is not ignored; a fault whose cause is ignored counts
+    again as it was (``--ignore Y`` shows every fault of the replay)."""
+    return tuple(d if d.cause not in ignored else replace(d, cause=None)
+                 for d in diagnostics if d.code not in ignored)
 
 
 def _ignored(prefixes: list[str]) -> frozenset[Code]:

@@ -2,7 +2,8 @@ r"""What the rules make of a deal, written back into it as comments; the score i
 
 :func:`annotate` returns a copy of a record with computed comments added: after each
 trick, its winner and both camps' running points; at each card, bid, call, écart or
-declaration where a rule is broken, the violation; and at the result (or the last trick)
+declaration where a rule is broken, the violation (when one slip explains many faults,
+its cause alone, :mod:`tarotnotation.causes`); and at the result (or the last trick)
 the score worked out the way a scorer writes it. Every computed comment starts with
 :data:`PREFIX`, so annotating again first removes them and gives the same record: the
 function is idempotent, and comments written by people are kept, in place.
@@ -35,6 +36,7 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 from .cards import ALL_MASK, Card, card_points, mask_of, points_text
+from .causes import explain
 from .diagnostics import Diagnostic
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
@@ -232,7 +234,7 @@ def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
     """
     base = strip(record)
     if rep is None or rep.record != base:
-        rep = replay(base)
+        rep = explain(replay(base))
     deal: list[str] = []
     bids: dict[int, list[str]] = {}
     decls: dict[int, list[str]] = {}
@@ -242,6 +244,8 @@ def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
     ecart: list[str] = []
     result: list[str] = []
     for d in rep.diagnostics:
+        if not d.counts:
+            continue  # follows from a cause, written where the cause is
         section, i, c = place_of(d)
         if i is None and section == "auction" and base.auction:
             i = len(base.auction) - 1  # about the whole auction: after its last bid

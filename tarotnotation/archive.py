@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any, Final
 
+from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect
 from .limits import MAX_JSON_RECORD_BYTES
@@ -179,7 +180,9 @@ class CheckedDeal:
     index: int
     """1-based number of the deal in its file."""
     diagnostics: tuple[Diagnostic, ...]
-    """Reading diagnostics, then the replay's, located in the file."""
+    """Reading diagnostics, then the replay's, located in the file; when one slip explains
+    many faults, its cause first and the faults that follow from it marked
+    (:mod:`tarotnotation.causes`)."""
     status: Status | None
     """The replay's status; None when the deal could not be read."""
     scores: Mapping[str, int] | None = None
@@ -193,13 +196,14 @@ class CheckedDeal:
 
     @property
     def errors(self) -> int:
-        """Number of errors."""
-        return sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        """Number of errors (a fault that follows from a cause is not counted)."""
+        return sum(d.severity is Severity.ERROR and d.cause is None for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
-        """Number of warnings."""
-        return sum(d.severity is Severity.WARNING for d in self.diagnostics)
+        """Number of warnings (a consequence of a cause is not counted)."""
+        return sum(d.severity is Severity.WARNING and d.cause is None
+                   for d in self.diagnostics)
 
 
 def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
@@ -227,7 +231,8 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
         record = record.model_copy(update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
         record = record.model_copy(update={"ruleset": default_ruleset})
-    result = replay(record, deal=item.index, source=item.source)
+    result = explain(replay(record, deal=item.index, source=item.source),
+                     deal=item.index, source=item.source)
     diags = tuple(d if d.location.file is not None else d.at(file=file)
                   for d in result.diagnostics)
     return CheckedDeal(file, item.index, located + diags, result.status, result.scores,

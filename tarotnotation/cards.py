@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
+from .diagnostics import quote
+
 __all__ = [
     "ALL_MASK",
     "BIT_OF_CODE",
@@ -217,7 +219,7 @@ class Card(IntEnum):
         card = CARD_OF_CODE.get(code)
         if card is None:
             raise ValueError(
-                f"{code!r} is not a card code: expected a card such as 7H, KS, T21 or EX"
+                f"{quote(code)} is not a card code: expected a card such as 7H, KS, T21 or EX"
             )
         return card
 

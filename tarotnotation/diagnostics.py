@@ -15,6 +15,16 @@ column where the record came from text; the record path such as ``play[3][1]``).
 
 The one-line form is ``file:line:col: CODE severity: deal, trick, seat, card: message``,
 the parts that are unknown left out; ``code.slug`` names the code in words.
+
+When one slip explains many faults (a trick written from the wrong seat, a wrong dealer…),
+:mod:`tarotnotation.causes` adds one *cause* (a ``Y`` code) and marks the faults that
+follow from it with ``cause``: they are kept, but not counted.
+
+>>> follows = d.follows(Code.TRICK_FROM_WRONG_SEAT)
+>>> follows.counts, follows.to_dict()["cause"]
+(False, 'Y001')
+>>> str(follows)
+'P105 error: trick 3, seat E, card 7C: expected a Heart [follows from Y001]'
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
-__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError", "codes_markdown"]
+__all__ = ["Code", "Diagnostic", "Location", "Severity", "TarotError", "codes_markdown", "quote"]
 
 
 class Severity(StrEnum):
@@ -36,11 +46,13 @@ class Severity(StrEnum):
 class Code(StrEnum):
     """Stable diagnostic codes. The letter names the stage, the number never changes.
 
-    ``S`` syntax of the text notation, ``J`` JSON import, ``M`` malformed record,
+    ``S`` what is written (the notation's syntax, a value that cannot be read, in any
+    format), ``J`` JSON import, ``M`` malformed record,
     ``L`` input past a size limit, ``X`` ruleset, ``D`` deal, ``A`` auction, ``K`` called
     card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result
     (``R1xx`` the result against the play, ``R2xx`` facts no deal can produce, ``R3xx``
-    faults across the records of a file).
+    faults across the records of a file), ``Y`` the one slip that explains many faults
+    (:mod:`tarotnotation.causes`).
     """
 
     # syntax (text notation)
@@ -136,6 +148,15 @@ class Code(StrEnum):
     ANNULLED_WITH_FACTS = "R216"
     # across the records of a file
     DEAL_NUMBER_REPEATED = "R301"
+    # causes: one slip that explains many faults (tarotnotation.causes)
+    TRICK_FROM_WRONG_SEAT = "Y001"
+    WRONG_DEALER = "Y002"
+    CARD_MISSING = "Y003"
+    TRICK_MISSING = "Y004"
+    TRICKS_IN_SEAT_ORDER = "Y005"
+    TRICKS_SWAPPED = "Y006"
+    SEATS_CLOCKWISE = "Y007"
+    CARD_MISWRITTEN = "Y008"
 
     @property
     def slug(self) -> str:
@@ -167,14 +188,18 @@ _WARNINGS: Final = frozenset(
 _SUMMARIES: Final[dict[Code, str]] = {
     Code.SYNTAX_ERROR: "the text does not follow the notation's grammar",
     Code.UNEXPECTED_END: "the text ends in the middle of a record",
-    Code.BAD_CARD_CODE: "a word where a card was expected is not a card code",
-    Code.BAD_TAG: "a tag is malformed or has a value it cannot have",
+    Code.BAD_CARD_CODE: "a word (or JSON value) where a card was expected is not a card code",
+    Code.BAD_TAG: "a tag is malformed or has a value it cannot have (in JSON: the players,"
+                  " seats, dealer or tags field)",
     Code.UNTERMINATED_COMMENT: "a { comment } is never closed",
-    Code.BAD_VALUE: "a value (seat, number, contract, ruleset) cannot be read",
+    Code.BAD_VALUE: "a value (a card twice in a list, a seat, a number, a bid, a camp…)"
+                    " cannot be read, in the notation or in JSON",
     Code.ENCODING: "the bytes are not valid UTF-8: the record is not read (the message gives"
                    " the byte offset, and how to convert a Latin-1 or cp1252 file)",
     Code.JSON_SYNTAX: "the JSON text cannot be parsed",
-    Code.JSON_SCHEMA: "the JSON does not match the record format; the path names the field",
+    Code.JSON_SCHEMA: "the JSON does not have the record's shape (a list or an object where"
+                      " another was expected, a field missing or unknown); the path names"
+                      " the field",
     Code.JSON_VERSION: "the JSON names a format version this library does not know",
     Code.MALFORMED_RECORD: "the record is malformed (a card twice, a seat that does not exist, …)",
     Code.LIMIT_EXCEEDED: "the input passes a size limit of tarotnotation.limits (a line, a"
@@ -258,6 +283,20 @@ _SUMMARIES: Final[dict[Code, str]] = {
                               " or a chelem",
     Code.DEAL_NUMBER_REPEATED: "the same deal number twice in one session of a file (Event,"
                                " Site, Date, Round, Table)",
+    Code.TRICK_FROM_WRONG_SEAT: "a trick's cards are listed from another seat than its leader;"
+                                " the faults that follow are marked as its consequences",
+    Code.WRONG_DEALER: "the dealer written is not the one the cards fit: every seat speaks and"
+                       " plays one place off",
+    Code.CARD_MISSING: "a trick lacks one card (the one never played), so every later trick"
+                       " is led by the wrong seat",
+    Code.TRICK_MISSING: "a whole trick is left out (its cards are never played), so every"
+                        " later trick is led by the wrong seat",
+    Code.TRICKS_IN_SEAT_ORDER: "every trick is listed in seat order from one seat, not from"
+                               " its leader",
+    Code.TRICKS_SWAPPED: "two tricks are written in each other's place",
+    Code.SEATS_CLOCKWISE: "the seats are listed clockwise; the order of play is"
+                          " counter-clockwise",
+    Code.CARD_MISWRITTEN: "one card is written as another (the one never played)",
 }
 assert set(_SUMMARIES) == set(Code)
 
@@ -326,6 +365,10 @@ class Diagnostic:
     location: Location = field(default_factory=Location)
     context: str | None = None
     """For text input, the offending line with a caret under the column."""
+    cause: Code | None = None
+    """Set when this fault follows from a cause (a ``Y`` diagnostic of the same deal,
+    :mod:`tarotnotation.causes`): the cause's code. Such a consequence is kept (shown with
+    ``tarot validate -v``) but not counted: fix the cause and it goes away."""
 
     @classmethod
     def make(
@@ -345,6 +388,15 @@ class Diagnostic:
         """True for errors, False for warnings."""
         return self.severity is Severity.ERROR
 
+    @property
+    def counts(self) -> bool:
+        """False for a consequence of a cause (see :attr:`cause`): not counted."""
+        return self.cause is None
+
+    def follows(self, cause: Code) -> Diagnostic:
+        """A copy marked as a consequence of ``cause``."""
+        return replace(self, cause=cause)
+
     def at(self, **where: Any) -> Diagnostic:
         """A copy with location fields set (e.g. the file, line and column of its text)."""
         return replace(self, location=replace(self.location, **where))
@@ -354,6 +406,8 @@ class Diagnostic:
         where = self.location.where()
         text = f"{self.code.value} {self.severity.value}: "
         text += f"{where}: {self.message}" if where else self.message
+        if self.cause is not None:
+            text += f" [follows from {self.cause.value}]"
         return f"{pos}: {text}" if pos else text
 
     def to_dict(self) -> dict[str, Any]:
@@ -370,6 +424,8 @@ class Diagnostic:
                 out[name] = value
         if self.context is not None:
             out["context"] = self.context
+        if self.cause is not None:
+            out["cause"] = self.cause.value
         return out
 
 
@@ -381,6 +437,33 @@ class TarotError(ValueError):
             diagnostics = [diagnostics]
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+_QUOTED_CHARS: Final = 40
+
+
+def quote(value: object) -> str:
+    """A user's value as a message quotes it: a short text in quotes (a long one cut, with
+    its length, so a 5,000-digit number is never printed whole), a number, or what JSON
+    calls the value (``a list``, ``an object``, ``null``), never a Python type's name.
+
+    >>> quote("ZZ"), quote(12), quote([1, 2]), quote(None), quote(2 ** 300)
+    ("'ZZ'", '12', 'a list', 'null', 'a 91-digit number')
+    >>> quote("9" * 5000)
+    "'9999999999999999999999999999999999999999…' (5,000 characters)"
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        if len(value) > _QUOTED_CHARS:
+            return f"{value[:_QUOTED_CHARS]!r}"[:-1] + f"…' ({len(value):,} characters)"
+        return repr(value)
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 64 else f"a {len(str(value))}-digit number"
+    if isinstance(value, float):
+        return repr(value)
+    return {dict: "an object", list: "a list", tuple: "a list", type(None): "null"}.get(
+        type(value), "a value")
 
 
 def codes_markdown() -> str:

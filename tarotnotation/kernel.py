@@ -357,8 +357,15 @@ def first_lead(hand: int, called: int) -> tuple[int, int]:
     'KH 4C'
     >>> str(CardSet(first_lead(hand, Card.HQ)[0]))
     '4C'
+
+    Only a card of a suit calls a suit: a trump or the Excuse called (K103) binds no lead.
+
+    >>> first_lead(hand, Card.T21) == (hand, FREE)
+    True
     """
     suit = SUIT_OF[called]
+    if suit >= 4:
+        return hand, FREE
     allowed = hand & ~(SUIT_MASKS[suit] & ~(1 << called))
     if allowed != hand and allowed:
         return allowed, CALLED_SUIT

@@ -45,6 +45,7 @@ from pydantic import (
 )
 
 from .cards import CARD_OF_CODE, Card, CardSet
+from .diagnostics import quote
 from .limits import MAX_DIGITS
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
@@ -129,7 +130,7 @@ def _to_card(value: Any) -> Card:
         return value
     if isinstance(value, str):
         return Card.from_code(value)  # raises, saying what was expected
-    raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {value!r}")
+    raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {quote(value)}")
 
 
 def _to_cardset(value: Any) -> CardSet:
@@ -138,7 +139,7 @@ def _to_cardset(value: Any) -> CardSet:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"expected a list of card codes, not {type(value).__name__}")
+        raise ValueError(f"expected a list of card codes, not {quote(value)}")
     bits = 0
     for item in value:
         card = _to_card(item)
@@ -242,11 +243,11 @@ class Points:
         if isinstance(value, str):
             text = value.strip().replace(",", ".")
             if _NUMBER_RE.fullmatch(text) is None:
-                raise ValueError(f"{value!r} is not a number of points")
+                raise ValueError(f"{quote(value)} is not a number of points")
             shown = text
         elif isinstance(value, float):
             if not math.isfinite(value):  # inf, nan
-                raise ValueError(f"{value!r} is not a number of points")
+                raise ValueError(f"{quote(value)} is not a number of points")
             text = repr(value)
         elif isinstance(value, int):
             if abs(value) >= 10 ** MAX_DIGITS:
@@ -254,12 +255,12 @@ class Points:
                                  " of points a record can hold")
             text = str(value)
         else:
-            raise ValueError(f"expected a number of points, not {type(value).__name__}")
+            raise ValueError(f"expected a number of points, not {quote(value)}")
         mantissa = text.lower().partition("e")[0]
         exact = Fraction(text) if sum(c.isdigit() for c in mantissa) <= MAX_DIGITS else None
         limit = 10 ** MAX_DIGITS
         if exact is None or abs(exact) >= limit or exact.denominator >= limit:
-            raise ValueError(f"{shown} is not a number of points a record can hold (more"
+            raise ValueError(f"{quote(shown)} is not a number of points a record can hold (more"
                              f" than {MAX_DIGITS} digits)")
         return cls(exact * 2)
 
@@ -638,7 +639,7 @@ def check_tags(tags: Iterable[tuple[str, str]]) -> None:
     """The checks of the tags field (raises ValueError)."""
     for name, text in tags:
         if not name or not name.isascii() or not name.replace("_", "").isalnum():
-            raise ValueError(f"tag name {name!r} must be ASCII letters, digits and _")
+            raise ValueError(f"tag name {quote(name)} must be ASCII letters, digits and _")
         if name.lower() in _FIELD_TAG_KEYS:
             raise ValueError(f"tag {name} is the record's {name.lower()} field: set the"
                              " field instead of a tag")
@@ -658,7 +659,7 @@ def check_record(rec: DealRecord) -> None:
         raise ValueError(f"seats: seat ids must differ, found {', '.join(ids)}")
 
     def bad_seat(where: str, seat: str) -> ValueError:
-        return ValueError(f"{where}: {seat!r} is not a seat of this deal"
+        return ValueError(f"{where}: {quote(seat)} is not a seat of this deal"
                           f" (seats: {', '.join(ids)})")
 
     if rec.dealer is not None and rec.dealer not in known:

@@ -151,13 +151,13 @@ class Replay:
 
     @property
     def errors(self) -> list[Diagnostic]:
-        """The diagnostics of severity error."""
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+        """The diagnostics of severity error (not those that follow from a cause)."""
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR and d.counts]
 
     @property
     def warnings(self) -> list[Diagnostic]:
-        """The diagnostics of severity warning."""
-        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+        """The diagnostics of severity warning (not those that follow from a cause)."""
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING and d.counts]
 
     @property
     def ok(self) -> bool:

@@ -25,6 +25,8 @@ from enum import IntEnum, StrEnum
 from functools import lru_cache
 from typing import Any, Final
 
+from .diagnostics import quote
+
 __all__ = [
     "BOUT_THRESHOLDS",
     "POIGNEE_BONUS",
@@ -94,7 +96,8 @@ class Contract(IntEnum):
             return cls[key.upper()]
         except KeyError:
             raise ValueError(
-                f"{word!r} is not a contract: expected prise, garde, garde_sans or garde_contre"
+                f"{quote(word)} is not a contract: expected prise, garde, garde_sans or"
+                " garde_contre"
             ) from None
 
 
@@ -212,7 +215,7 @@ class Ruleset:
             return _PRESETS[name.strip().lower()]
         except KeyError:
             raise RulesetError(
-                f"unknown ruleset {name!r}: expected one of {', '.join(sorted(_PRESETS))}"
+                f"unknown ruleset {quote(name)}: expected one of {', '.join(sorted(_PRESETS))}"
             ) from None
 
     @staticmethod
@@ -226,7 +229,7 @@ class Ruleset:
         kind = _SWITCH_TYPES.get(name)
         if kind is None:
             raise RulesetError(
-                f"unknown rule switch {name!r}: expected one of {', '.join(_SWITCHES)}"
+                f"unknown rule switch {quote(name)}: expected one of {', '.join(_SWITCHES)}"
             )
         if kind is bool:
             return ("on", "off") if name == "misere" else ("true", "false")
@@ -236,7 +239,7 @@ class Ruleset:
         """The value of a switch as written in specs (``misere`` gives ``on``/``off``)."""
         if name not in _SWITCH_TYPES:
             raise RulesetError(
-                f"unknown rule switch {name!r}: expected one of {', '.join(_SWITCHES)}"
+                f"unknown rule switch {quote(name)}: expected one of {', '.join(_SWITCHES)}"
             )
         value = getattr(self, name)
         if isinstance(value, bool):
@@ -258,13 +261,13 @@ class Ruleset:
         kind = _SWITCH_TYPES.get(name)
         if kind is None:
             raise RulesetError(
-                f"unknown rule switch {name!r}: expected one of {', '.join(_SWITCHES)}"
+                f"unknown rule switch {quote(name)}: expected one of {', '.join(_SWITCHES)}"
             )
         allowed = self.switch_values(name)
         text = value.strip().lower()
         if text not in allowed:
             raise RulesetError(
-                f"rule switch {name} cannot be {value!r}: expected {' or '.join(allowed)}"
+                f"rule switch {name} cannot be {quote(value)}: expected {' or '.join(allowed)}"
             )
         parsed: Any = _ON_OFF[text] if kind is bool else kind(text)
         return replace(self, **{name: parsed})
@@ -289,7 +292,7 @@ class Ruleset:
         for word in words[1:] if "=" not in words[0] else words:
             name, sep, value = word.partition("=")
             if not sep:
-                raise RulesetError(f"expected switch=value in the ruleset, found {word!r}")
+                raise RulesetError(f"expected switch=value in the ruleset, found {quote(word)}")
             ruleset = ruleset.with_switch(name.strip().lower(), value)
         return ruleset
 

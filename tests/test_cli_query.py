@@ -51,3 +51,29 @@ def test_card_names_a_card() -> None:
     ran = invoke("card", "ZZ")
     assert ran.code == 2
     assert ran.err.startswith("tarot: 'ZZ' is not a card code")
+
+
+def test_card_takes_every_spelling_the_notation_takes() -> None:
+    # issue 12: `tarot card K♥` and `tarot card DC` were refused; the CLI reads cards with
+    # the notation's own alias table (tarotnotation.notation.cardcodes), so every word the
+    # notation reads as a card names that card here
+    from tarotnotation.cards import Card
+    from tarotnotation.notation.cardcodes import ALIAS_RANKS, ALIAS_SUITS, parse_card
+
+    assert invoke("card", "K♥").out.startswith("KH: King of Hearts")
+    assert invoke("card", "DC").out.startswith("QC: Queen of Clubs")
+    assert invoke("card", "10♠").out.startswith("10S: ")
+    assert invoke("card", "ex").out.startswith("EX: ")
+    words = [c.code for c in Card]
+    words += [r + s for r in ALIAS_RANKS for s in "SHDC"]
+    words += ["7" + sym for sym in ALIAS_SUITS] + ["R" + sym for sym in ALIAS_SUITS]
+    for word in words + [w.lower() for w in words]:
+        card = parse_card(word)
+        assert card is not None, word
+        ran = invoke("card", word)
+        assert ran.code == 0, (word, ran.err)
+        assert ran.out.startswith(f"{card.code}: "), (word, ran.out)
+    for word in ("ZZ", "T22", "11H", "KX", "", "K♥♥"):
+        ran = invoke("card", word)
+        assert ran.code == 2, word
+        assert ran.err.startswith(f"tarot: {word!r} is not a card code"), ran.err

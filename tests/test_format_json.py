@@ -59,14 +59,14 @@ def _error(data: bytes) -> tuple[Code, str | None, str]:
 def test_json_error_names_the_path_of_a_bad_card() -> None:
     code, path, message = _error(
         b'{"players": 4, "play": [{"cards": [{"card": "7H"}]}, {"cards": [{"card": "ZZ"}]}]}')
-    assert code is Code.JSON_SCHEMA
+    assert code is Code.BAD_CARD_CODE  # as in the notation (issue 12: one code per fault)
     assert path == "$.play[1].cards[0].card"
     assert "expected a card such as 7H" in message
 
 
 def test_json_error_names_the_field_of_a_model_check() -> None:
     code, path, message = _error(b'{"players": 4, "chien": ["7H", "8H"]}')
-    assert (code, path) == (Code.JSON_SCHEMA, "$.chien")
+    assert (code, path) == (Code.MALFORMED_RECORD, "$.chien")  # M001, as in the notation
     assert "the chien has 6 cards at 4 players, found 2" in message
 
 

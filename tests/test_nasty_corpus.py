@@ -42,9 +42,18 @@ EXPECTED: Final[dict[str, Expected]] = {
     # (fixed: a BOM is dropped at the start of any line)
     "bom-where-files-were-concatenated.tarot": [CLEAN, CLEAN],
     "jsonl-bom-where-files-were-concatenated.jsonl": [CLEAN, CLEAN],
-    # a comment's second line starts with [: a new record begins there
-    "comment-line-starting-with-bracket.tarot": [[("S005", 3, 21)], [("S004", 4, 1)], CLEAN],
-    "unterminated-tag-quote.tarot": [[("S004", 1, 1)], CLEAN],
+    # a comment's second line starts with [: a new record begins there; it was "never
+    # closed" at the {, then a malformed tag: now one S005 at the [, saying to write \[, the
+    # rest of the comment not read as a record of its own (issue 12)
+    "comment-line-starting-with-bracket.tarot": [[("S005", 4, 1)], CLEAN],
+    # the missing quote was pointed at column 1: now where the quote is missing (issue 12)
+    "unterminated-tag-quote.tarot": [[("S004", 1, 14)], CLEAN],
+    # a blank line inside the tags made a record of tags only, silently (issue 12)
+    "blank-line-inside-the-tags.tarot": [[("S004", 3, 1)], CLEAN, CLEAN],
+    # a tag after the sections made a record of tags only, silently (issue 12)
+    "tag-after-the-sections.tarot": [CLEAN, [("S004", 5, 1)], CLEAN],
+    # a trick left out gave one S006 per later trick: now one (issue 12)
+    "trick-missing-in-the-numbering.tarot": [[("S006", 6, 2)], CLEAN],
     # a closed comment before the first tag was called "never closed" (fixed: S001, the
     # tags come first); the record after it is read
     "comment-before-the-first-tag.tarot": [[("S001", 1, 1)], CLEAN],
@@ -57,11 +66,18 @@ EXPECTED: Final[dict[str, Expected]] = {
     "jsonl-lone-carriage-return-in-a-line.jsonl": [CLEAN, [("J001", 2, 31)], CLEAN],
     "json-nested-2000-deep.json": [[("L001", 1, 1026)]],
     "json-number-beyond-a-double.json": [[("L001", 1, 41)]],
-    # 1e308 points doubled to infinity: OverflowError escaped the importer (fixed)
-    "json-points-1e308.json": [[("J002", 1, None)]],
+    # 1e308 points doubled to infinity: OverflowError escaped the importer (fixed); the
+    # fault has the code points out of range have in the notation, S006 (issue 12)
+    "json-points-1e308.json": [[("S006", 1, 57)]],
 }
 
 MESSAGES: Final = {
+    "comment-line-starting-with-bracket.tarot": "write \\[ at the start of a comment's line",
+    "unterminated-tag-quote.tarot": 'has no closing quote: write [Event "Nasty"]',
+    "blank-line-inside-the-tags.tarot": "remove the blank line (line 3)",
+    "tag-after-the-sections.tarot": "move it up among the tags of the deal above (line 1)",
+    "trick-missing-in-the-numbering.tarot": "trick 3 is missing (the numbering jumps from 2"
+    " to 4)",
     "latin1-record-between-utf8-records.tarot": "byte 0xE8 at byte offset 147 cannot be read;"
     " it reads as Latin-1 ('Sète'): convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8",
     "cp1252-apostrophe-in-a-comment.tarot": "byte 0x92 at byte offset 52 cannot be read; it"

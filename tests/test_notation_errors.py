@@ -77,8 +77,9 @@ def test_syntax_errors(body: str, code: Code, line: int, col: int, message: str)
 @pytest.mark.parametrize(
     ("text", "code", "line", "col", "message"),
     [
-        ('[Players 4]\nauction: pass\n', Code.BAD_TAG, 1, 1,
-         'malformed tag: expected a tag such as [Event "Club de Lyon"]'),
+        # the fault is pointed at, not the tag's start, and the hint says how to write it
+        ('[Players 4]\nauction: pass\n', Code.BAD_TAG, 1, 10,
+         'the value of the tag is not in quotes: write [Players "4"]'),
         ('[Players "7"]\n', Code.BAD_TAG, 1, 1, "Players must be 3, 4 or 5, not '7'"),
         ('[Players "4"]\n[Players "4"]\n', Code.BAD_TAG, 2, 1, "the Players tag is given twice"),
         ('[Seats "S:Ann, 9:Bob, N, W"]\n', Code.BAD_TAG, 1, 1, "'9' is not a seat id"),

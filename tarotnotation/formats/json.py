@@ -19,7 +19,7 @@ True
 >>> loads(b'{"tarotnotation": 1, "players": 4, "chien": ["7H", "7H"]}')
 Traceback (most recent call last):
 ...
-tarotnotation.diagnostics.TarotError: J002 error: $.chien: card 7H appears twice
+tarotnotation.diagnostics.TarotError: S006 error: $.chien: card 7H appears twice
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import io
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -37,9 +37,11 @@ from pydantic import TypeAdapter, ValidationError
 from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
+from ..faults import model_faults, path_of
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
 from ..records import DealRecord
-from ..source import ReadDeal
+from ..source import ReadDeal, SourceMap
+from .jsonpos import DealStarts, JsonPositions, locate
 
 __all__ = [
     "VERSION",
@@ -61,7 +63,6 @@ _KEY: Final = "tarotnotation"
 #: An optional key naming the JSON Schema (editors validate with it); read and ignored.
 _SCHEMA_KEY: Final = "$schema"
 _ADAPTER: Final = TypeAdapter(DealRecord)
-_DISCRIMINATORS: Final = frozenset({"poignee", "chelem", "misere"})
 
 
 def to_dict(record: DealRecord) -> dict[str, Any]:
@@ -90,35 +91,7 @@ def json_path(loc: Iterable[int | str], prefix: str = "$") -> str:
     >>> json_path(("declarations", 0, "poignee", "cards"))
     '$.declarations[0].cards'
     """
-    out = prefix
-    after_index = False
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-            after_index = True
-            continue
-        if after_index and part in _DISCRIMINATORS:
-            after_index = False
-            continue
-        out += f".{part}"
-        after_index = False
-    return out
-
-
-def _schema_errors(err: ValidationError, prefix: str) -> list[Diagnostic]:
-    out = []
-    for e in err.errors(include_url=False):
-        msg = str(e["msg"])
-        for lead in ("Value error, ", "Assertion failed, "):
-            if msg.startswith(lead):
-                msg = msg[len(lead):]
-        path = json_path(e["loc"], prefix)
-        if path == prefix and ": " in msg and " " not in msg.split(": ", 1)[0]:
-            # Model-level checks name their field first: "hands.S: ..." -> $.hands.S
-            field, msg = msg.split(": ", 1)
-            path = f"{prefix}.{field}"
-        out.append(Diagnostic.make(Code.JSON_SCHEMA, msg, path=path))
-    return out
+    return path_of(loc, prefix)
 
 
 def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
@@ -142,7 +115,7 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
     try:
         return _ADAPTER.validate_python(body)
     except ValidationError as err:
-        raise TarotError(_schema_errors(err, prefix)) from None
+        raise TarotError(model_faults(err, prefix)) from None
     except ValueError as err:  # e.g. a ruleset spec raised outside pydantic's wrapping
         raise TarotError(Diagnostic.make(Code.JSON_SCHEMA, str(err), path=prefix)) from None
 
@@ -307,7 +280,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         yield ReadDeal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
                        offset=offset)
     else:
-        yield _one(obj, 1, "$", name, lineno, offset)
+        yield _one(obj, 1, "$", name, lineno, offset, first)
     offset += len(first)
     yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset)
 
@@ -355,9 +328,10 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         deals, prefix = obj, "$"
     else:
         deals, prefix = [obj], ""
+    starts = DealStarts(data, whole=not prefix)
     for i, item in enumerate(deals):
         path = f"{prefix}[{i}]" if prefix else "$"
-        yield _one(item, i + 1, path, name, None)
+        yield _one(item, i + 1, path, name, None, text=data, start=starts.of(i))
 
 
 def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int = 0,
@@ -392,20 +366,29 @@ def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int 
             yield ReadDeal(index, None, (diag.at(file=name, deal=index),),
                            line=lineno, offset=start)
             continue
-        yield _one(obj, index, "$", name, lineno, start)
+        yield _one(obj, index, "$", name, lineno, start, raw,
+                   len(_BOM) if raw.startswith(_BOM) else 0)
 
 
 def _one(obj: Any, index: int, path: str, name: str | None, line: int | None,
-         offset: int | None = None) -> ReadDeal:
+         offset: int | None = None, text: bytes | None = None,
+         start: int | Callable[[], tuple[int, int]] = 0) -> ReadDeal:
+    """One deal read from its parsed JSON; ``text`` (the JSON Lines line, or the whole
+    document with ``start`` finding the deal in it) gives its faults line and column."""
+    positions = None if text is None else JsonPositions(
+        text, start, 1 if line is None else line)
     try:
         record = from_dict(obj, prefix=path)
     except TarotError as err:
-        diags = tuple(
-            d.at(file=name, deal=index, line=line if line is not None else d.location.line)
-            for d in err.diagnostics
-        )
-        return ReadDeal(index, None, diags, line=line, offset=offset)
-    return ReadDeal(index, record, (), line=line, offset=offset)
+        diags = []
+        for d in err.diagnostics:
+            d = d.at(file=name, deal=index, line=line if line is not None else d.location.line)
+            if positions is not None and d.location.path is not None:
+                d = locate(d, positions, path)
+            diags.append(d)
+        return ReadDeal(index, None, tuple(diags), line=line, offset=offset)
+    source = None if positions is None else SourceMap(name, positions)
+    return ReadDeal(index, record, (), source=source, line=line, offset=offset)
 
 
 def json_schema() -> dict[str, Any]:

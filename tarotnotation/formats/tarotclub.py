@@ -99,6 +99,7 @@ from pydantic import ValidationError
 from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
+from ..faults import model_faults
 from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..records import (
@@ -366,10 +367,10 @@ def _build(fields: dict[str, Any]) -> DealRecord:
     try:
         return DealRecord(**fields)
     except ValidationError as err:  # the checks before this name the path; this is a backstop
-        raise TarotError([
-            Diagnostic.make(Code.JSON_SCHEMA, str(e["msg"]), path="$")
-            for e in err.errors(include_url=False)
-        ]) from None
+        # (the record's paths are not this file's: said in the message, at "$")
+        raise TarotError([Diagnostic.make(d.code, f"the deal's {d.location.path}: {d.message}"
+                                          if d.location.path else d.message, path="$")
+                          for d in model_faults(err)]) from None
 
 
 def _previous(seat: str, players: int) -> str:
@@ -383,8 +384,8 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         raise _error("$.deal_info", f"expected an object, found {json_type(info)}")
     p = "$.deal_info"
     players = info.get("number_of_players")
-    if isinstance(players, str) and players.strip().isdigit():
-        players = int(players)
+    if isinstance(players, str) and players.strip() in ("3", "4", "5"):
+        players = int(players)  # (not int() of any digits: '²' and 5,000 digits raise)
     if not isinstance(players, int) or isinstance(players, bool) or players not in (3, 4, 5):
         raise _error(f"{p}.number_of_players",
                      f"expected 3, 4 or 5 players, found {_show(players)}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..cards import Card
+from ..diagnostics import quote
 
 __all__ = ["ALIAS_RANKS", "ALIAS_SUITS", "CardCodeError", "card_code", "code_table", "parse_card"]
 
@@ -67,7 +68,7 @@ def card_code(word: str) -> Card:
     """Like :func:`parse_card`, but raises :class:`CardCodeError` for a word that is no card."""
     card = _BY_WORD.get(word.upper())
     if card is None:
-        raise CardCodeError(f"{word!r} is not a card: expected a card such as 7H or T21")
+        raise CardCodeError(f"{quote(word)} is not a card: expected a card such as 7H or T21")
     return card
 
 

@@ -41,7 +41,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from copy import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import IO, Any, Final
@@ -52,8 +52,9 @@ from pydantic import ValidationError
 
 from ..builder import build_record
 from ..cards import CardSet
-from ..diagnostics import Code, Diagnostic, Severity, TarotError
+from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
+from ..faults import model_faults
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..records import FIELD_TAGS, SEAT_ID_RE, DealRecord, Points, find_tag
 from ..rules import Ruleset, RulesetError, table
@@ -361,7 +362,7 @@ def _seats_entries(value: str) -> list[dict[str, Any]] | str:
             continue
         sid, sep, name = entry.partition(":")
         if not SEAT_ID_RE.fullmatch(sid):
-            return (f"Seats: {sid!r} is not a seat id (a letter, then up to 15"
+            return (f"Seats: {quote(sid)} is not a seat id (a letter, then up to 15"
                     " letters, digits or _), as in \"S:Alice, E:Bruno\"")
         seat: dict[str, Any] = {"id": sid}
         if sep:
@@ -393,7 +394,8 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
             ctx.pos(name.lower(), tok)
             if name == "Players":
                 if value.strip() not in ("3", "4", "5"):
-                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {value!r}", tok)
+                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {quote(value)}",
+                              tok)
                 else:
                     data["players"] = int(value)
             elif name == "Seats":
@@ -414,7 +416,7 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
             ctx.result_tag = (tok, value)
             continue
         if name == "Date" and not _DATE.fullmatch(value):
-            ctx.error(Code.BAD_TAG, f"Date {value!r} is not written YYYY.MM.DD (with ?? for an"
+            ctx.error(Code.BAD_TAG, f"Date {quote(value)} is not written YYYY.MM.DD (with ?? for an"
                       " unknown part); kept as written", tok, severity=Severity.WARNING)
         other.append((name, value))
     data["tags"] = tuple(other)
@@ -481,7 +483,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 ctx.error(Code.BAD_VALUE, f"points: {err}", first)
         elif name == "bouts":  # any number but 0 to 3 is kept: the replay says why not
             if len(first) > MAX_DIGITS:  # type: ignore[arg-type]
-                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {first}", first)
+                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {quote(str(first))}",
+                          first)
             else:
                 out[name] = int(first)  # type: ignore[arg-type]
         elif name in ("petit_au_bout", "chelem"):
@@ -587,13 +590,11 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
             declarations.append(_annotated(decl, dnote))
         elif kind == "play":
             ctx.pos("play", body[0])
+            _numbering(ctx, [trick[0] for trick in body[1:]])
             tricks = []
             for t, (num, leader, tnote, played) in enumerate(body[1:]):
                 path = f"play[{t}]"
                 ctx.pos(path, num)
-                if int(num[:-1]) != t + 1:
-                    ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {num[:-1]}: a trick"
-                              " is missing or numbered wrongly", num)
                 cards_out: list[dict[str, Any]] = []
                 for run, cnote in played:
                     simple = "\n" not in run
@@ -633,28 +634,49 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
     return data
 
 
-_PATH_IN_MESSAGE: Final = re.compile(
-    r"^(?:Value error, )?([a-z_]+(?:\[\d+\]|\.[A-Za-z0-9_]+)*):"
-)
+def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
+    """The trick numbers, each fault said once: a trick missing where the numbering jumps
+    (once, the later tricks read as numbered on from there), tricks written out of order
+    (once), a number given twice."""
+    written = [int(tok[:-1]) for tok in numbers]
+    if written == list(range(1, len(written) + 1)):
+        return
+    if sorted(written) == list(range(1, len(written) + 1)):
+        t = next(t for t, n in enumerate(written) if n != t + 1)
+        ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {written[t]}: the tricks are"
+                  " written out of order; write them in the order they were played,"
+                  " numbered from 1", numbers[t])
+        return
+    before = 0
+    for t, n in enumerate(written):
+        if n == before + 1:
+            pass
+        elif t == 0:
+            missing = "" if n == 0 else (" (or trick 1 is missing)" if n == 2 else
+                                         f" (or tricks 1 to {n - 1} are missing)")
+            ctx.error(Code.BAD_VALUE, f"trick 1 is numbered {n}: the tricks are numbered"
+                      f" from 1{missing}", numbers[t])
+        elif n > before + 1:
+            gap = (f"trick {before + 1} is missing" if n == before + 2 else
+                   f"tricks {before + 1} to {n - 1} are missing")
+            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n}: {gap} (the numbering"
+                      f" jumps from {before} to {n}), or the tricks are numbered wrongly",
+                      numbers[t])
+        elif n == before:
+            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n} again: each trick has"
+                      " its own number, in the order played", numbers[t])
+        else:
+            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n}, after trick {before}:"
+                      " the tricks are written in the order played, numbered from 1",
+                      numbers[t])
+        before = n
 
 
 def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
-    """One M001 diagnostic per pydantic error, at the part it names when known."""
-    for e in err.errors(include_url=False):
-        loc = e.get("loc", ())
-        msg = str(e.get("msg", "invalid"))
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
-        path = ""
-        for part in loc:
-            path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-        if not path:
-            m = _PATH_IN_MESSAGE.match(msg)
-            if m:  # the model's own checks name the record path first
-                path = m.group(1)
-        where = f"{path}: " if path and not msg.startswith(path.split("[")[0]) else ""
-        diag = Diagnostic.make(Code.MALFORMED_RECORD, where + msg, deal=ctx.deal, path=path or None)
-        ctx.diags.append(source.locate(diag))
+    """The model's faults (:func:`tarotnotation.faults.model_faults`), at the part each
+    names when known."""
+    for diag in model_faults(err):
+        ctx.diags.append(source.locate(diag.at(deal=ctx.deal)))
 
 
 # --- syntax errors in Tarot words ------------------------------------------------------------
@@ -788,21 +810,79 @@ def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
     elif found.startswith("["):
         if "TAG" in expected or line_text.lstrip().startswith("["):
             code = Code.BAD_TAG
-            msg = f'malformed tag: expected a tag such as [Event "Club de Lyon"], found {found!r}'
+            msg = ('malformed tag: expected a tag such as [Event "Club de Lyon"], found'
+                   f" {quote(found)}")
+            fault = _tag_fault(line_text, col)
+            if fault is not None:
+                col, msg = fault
             if "TAG" not in expected:
                 msg = "a tag cannot follow a comment on the deal: the tags come first"
         else:
-            code, msg = Code.SYNTAX_ERROR, f"unexpected {found!r}: expected {want}"
+            code, msg = Code.SYNTAX_ERROR, f"unexpected {quote(found)}: expected {want}"
     elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
-        code, msg = Code.BAD_CARD_CODE, f"{found!r} is not a card: expected {want}"
+        code, msg = Code.BAD_CARD_CODE, f"{quote(found)} is not a card: expected {want}"
     elif "BID" in expected and _BIDISH.fullmatch(found):
-        code, msg = Code.BAD_VALUE, f"{found!r} is not a bid: expected {want}"
+        code, msg = Code.BAD_VALUE, f"{quote(found)} is not a bid: expected {want}"
     else:
-        code, msg = Code.SYNTAX_ERROR, f"unexpected {found!r}: expected {want}"
+        code, msg = Code.SYNTAX_ERROR, f"unexpected {quote(found)}: expected {want}"
     ctx.diags.append(Diagnostic.make(
         code, msg, context=_caret(line_text, col), file=ctx.name,
         line=ctx.line0 + line, col=col, deal=ctx.deal,
     ))
+
+
+_TAG_NAME: Final = re.compile(r"[ \t]*(\w+)")
+_TAG_VALUE: Final = re.compile(r'"((?:[^"\\]|\\.)*)("?)')
+
+
+def _tag_fault(line: str, col: int) -> tuple[int, str] | None:
+    """What is wrong with the tag at ``col`` (1-based) of ``line``, where it is (its
+    column), and the tag as it should be written; None when it cannot be said better.
+
+    >>> _tag_fault('[Event "Club]', 1)
+    (13, 'the value of the tag has no closing quote: write [Event "Club"]')
+    >>> _tag_fault('[Players 4]', 1)
+    (10, 'the value of the tag is not in quotes: write [Players "4"]')
+    >>> print(*_tag_fault('[Event "Le "Roi" club"]', 1))
+    12 a quote inside a tag's value is written \\": write [Event "Le \\"Roi\\" club"]
+    """
+    start = col - 1
+    text = line[start:]
+    m = _TAG_NAME.match(text, 1)
+    if m is None:
+        if text[1:].lstrip(" \t").startswith('"'):
+            return col + 1, 'the tag has no name: expected a name before its value, as in' \
+                ' [Event "Club de Lyon"]'
+        return None
+    name = m.group(1)
+    i = m.end()
+    j = len(text) - len(text[i:].lstrip(" \t"))
+    rest = text[j:]
+    if not rest.startswith('"'):
+        if rest[:1].isalnum() and j > i and '"' in rest:
+            return col + j, (f"a tag's name is one word (letters, digits and _): {name!r}"
+                             f" is followed by {quote(rest.split()[0])}")
+        value = rest.rstrip().removesuffix("]").strip()
+        if not value:
+            return col + j, f'the tag has no value: write [{name} "…"]'
+        return col + j, f'the value of the tag is not in quotes: write [{name} "{value}"]'
+    v = _TAG_VALUE.match(rest)
+    assert v is not None
+    if not v.group(2):  # no closing quote on the line
+        value = v.group(1).rstrip()
+        close = value.endswith("]")
+        value = value.removesuffix("]").rstrip()
+        at = col + j + len(rest.rstrip()) - (1 if close else 0)
+        return at, f'the value of the tag has no closing quote: write [{name} "{value}"]'
+    after = rest[v.end():]
+    if after.lstrip(" \t").startswith("]"):
+        return None
+    if after.strip() and "]" in after and '"' in after:  # a quote inside the value
+        inner = rest[1:rest.rstrip().rindex("]")].rstrip().removesuffix('"')
+        fixed = re.sub(r'(?<!\\)"', r'\\"', inner)
+        return col + j + v.end() - 1, ("a quote inside a tag's value is written \\\":"
+                                       f' write [{name} "{fixed}"]')
+    return col + j + v.end(), f'the tag is never closed with ]: write [{name} "{v.group(1)}"]'
 
 
 def parse_record(text: str, *, name: str | None = None, deal: int = 1,
@@ -881,6 +961,10 @@ class _Chunk:
     fault: tuple[Code, str, int, int | None] | None = None
     """Why the record is not parsed (S007, L001): code, message, line and column."""
     size: int = 0
+    blank: int | None = None
+    """When the record starts after blank lines, the number of the first of them."""
+    follows: bool = False
+    """True when the record starts right after another's section line (no blank line)."""
 
 
 def _opens_comment(line: str) -> bool:
@@ -974,16 +1058,20 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
     chunk: _Chunk | None = None
     content = False
     gap = False
+    blank: int | None = None
     number = 0
     for text, offset, fault in _lines(source):
         number += 1
         stripped = text.lstrip(" \t")
         if stripped.startswith("["):
+            follows = False
             if chunk is not None and (content or gap):
+                follows = not gap
                 yield chunk
                 chunk = None
             if chunk is None:
-                chunk = _Chunk(number, offset, [])
+                chunk = _Chunk(number, offset, [], blank=blank if gap else None,
+                               follows=follows)
                 content = False
             content = _opens_comment(stripped)
             gap = False
@@ -994,6 +1082,8 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
             if tags_only:
                 continue
         else:
+            if not gap:
+                blank = number
             gap = True
             if fault is not None and chunk is None and not tags_only:
                 chunk = _Chunk(number, offset, [])  # an endless blank line, reported
@@ -1016,17 +1106,135 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
 
 
 def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[ReadDeal]:
-    for index, chunk in enumerate(_chunks(source), 1):
+    """The deals of a stream, each yielded as soon as its record is read; the next record
+    is read first only to judge a record of tags only or a comment never closed."""
+    chunks = _chunks(source)
+    ahead: _Chunk | None = None  # the next record, when it had to be read already
+    before: _Chunk | None = None
+    index = 0
+    while True:
+        chunk, ahead = (ahead, None) if ahead is not None else (next(chunks, None), None)
+        if chunk is None:
+            return
+        index += 1
         if chunk.fault is not None:  # not UTF-8, or too long: one error, and go on
             code, msg, line, col = chunk.fault
             yield ReadDeal(index, None, (Diagnostic.make(
                 code, msg, file=name, line=line, col=col, deal=index),),
                 None, chunk.line, chunk.offset)
+            before = None
             continue
         while chunk.lines and not chunk.lines[-1].strip():
             chunk.lines.pop()
-        yield parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
-                           offset=chunk.offset)
+        names = _tag_names(chunk)
+        if names is not None:
+            ahead = next(chunks, None)
+            split = _split_tags(chunk, names, before, ahead)
+            if split is not None:
+                before = chunk
+                line, col, msg = split
+                yield ReadDeal(index, None, (Diagnostic.make(
+                    Code.BAD_TAG, msg, file=name, line=line, col=col, deal=index,
+                    context=_caret(_line_of(chunk, ahead, line), col)),),
+                    None, chunk.line, chunk.offset)
+                continue
+        deal = parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
+                            offset=chunk.offset)
+        if chunk.follows and before is not None and deal.record is None:
+            deal = _not_a_tag_line(deal, chunk)
+        before = chunk
+        if any(d.code is Code.UNTERMINATED_COMMENT for d in deal.diagnostics):
+            if ahead is None:
+                ahead = next(chunks, None)
+            cut = None if ahead is None or ahead.fault is not None else _comment_cut(
+                chunk, ahead, name, index)
+            if cut is not None:  # the next "record" is the rest of this one's comment
+                deal = replace(deal, diagnostics=tuple(
+                    cut if d.code is Code.UNTERMINATED_COMMENT else d
+                    for d in deal.diagnostics))
+                before, ahead = ahead, None
+        yield deal
+
+
+def _not_a_tag_line(deal: ReadDeal, chunk: _Chunk) -> ReadDeal:
+    """A record cut off the one before by a line that starts with ``[`` but is not a line
+    of tags: its fault there says so (not "malformed tag" with a made-up value)."""
+    first = chunk.lines[0] if chunk.lines else ""
+    if '"' in first or first.rstrip().endswith("]"):
+        return deal  # tags, well written or not: a record of its own
+    col = len(first) - len(first.lstrip(" \t")) + 1
+    message = ("this line starts with [, so it begins a new record, but it is not a line of"
+               " tags: a line of a deal cannot start with [ (a trick's leader is written"
+               " (S); in a comment, write \\[)")
+    return replace(deal, diagnostics=tuple(
+        replace(d, message=message, location=replace(d.location, col=col),
+                context=_caret(first, col))
+        if d.code is Code.BAD_TAG and d.location.line == chunk.line else d
+        for d in deal.diagnostics))
+
+
+def _tag_names(chunk: _Chunk) -> set[str] | None:
+    """The names of a record's tags (lowercase) when it holds nothing but tags (no
+    section, no comment, no Result tag); None otherwise."""
+    names: set[str] = set()
+    for line in chunk.lines:
+        rest = _TAG_PARTS.sub("", line)
+        if rest.strip():
+            return None
+        names.update(m.group(1).lower() for m in _TAG_PARTS.finditer(line))
+    return None if "result" in names else names
+
+
+def _all_tags(chunk: _Chunk) -> set[str]:
+    return {m.group(1).lower() for line in chunk.lines for m in _TAG_PARTS.finditer(line)}
+
+
+def _split_tags(chunk: _Chunk, names: set[str], before: _Chunk | None,
+                ahead: _Chunk | None) -> tuple[int, int, str] | None:
+    """Where a record of tags only (their ``names``) is one record's tags cut in two, and
+    why: a blank line inside the tags, or a tag written after the sections. Two records
+    are told apart by their tags: the parts of one record's tags do not repeat a tag."""
+    if chunk.follows and before is not None and not names & _all_tags(before):
+        col = len(chunk.lines[0]) - len(chunk.lines[0].lstrip(" \t")) + 1
+        return (chunk.line, col, "a tag after the sections starts a new record, here of tags"
+                " only: the tags come first; move it up among the tags of the deal above"
+                f" (line {before.line})")
+    if (ahead is not None and ahead.blank is not None and ahead.fault is None
+            and ahead.lines and ahead.lines[0].lstrip(" \t").startswith("[")
+            and not names & _all_tags(ahead)):
+        return (ahead.blank, 1, "a blank line inside the tags cuts this deal in two: the tags"
+                f" above it make a record of tags only, those of line {ahead.line} another;"
+                f" remove the blank line (line {ahead.blank})")
+    return None
+
+
+def _line_of(chunk: _Chunk, ahead: _Chunk | None, line: int) -> str:
+    """The text of line ``line`` of a record (or of the next one), or ``""``."""
+    for part in (chunk, ahead):
+        if part is not None and part.line <= line < part.line + len(part.lines):
+            return part.lines[line - part.line]
+    return ""
+
+
+def _comment_cut(chunk: _Chunk, ahead: _Chunk, name: str | None, index: int
+                 ) -> Diagnostic | None:
+    """The fault when a comment of ``chunk`` goes on in ``ahead``, cut there by a comment
+    line that starts with ``[`` (read as a tag line): the two read as one close the
+    comment. None when they do not (the comment is just never closed)."""
+    first = ahead.lines[0] if ahead.lines else ""
+    if not first.lstrip(" \t").startswith("[") or _TAG_PARTS.sub("", first).strip() == "":
+        return None  # a line of tags: a record of its own
+    joined = "\n".join(chunk.lines + [""] * (ahead.line - chunk.line - len(chunk.lines))
+                       + ahead.lines)
+    again = parse_record(joined, name=name, deal=index, line=chunk.line, fast=False)
+    if any(d.code is Code.UNTERMINATED_COMMENT for d in again.diagnostics):
+        return None
+    col = len(first) - len(first.lstrip(" \t")) + 1
+    return Diagnostic.make(
+        Code.UNTERMINATED_COMMENT, "this line of a { comment starts with [, so it starts a"
+        " new record and cuts the comment off: write \\[ at the start of a comment's line"
+        " (the writer does)", file=name, line=ahead.line, col=col, deal=index,
+        context=_caret(first, col))
 
 
 def read(source: str | os.PathLike[str] | IO[str] | IO[bytes], *,
