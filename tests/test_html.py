@@ -133,6 +133,22 @@ def test_page_data_puts_a_diagnostic_at_its_card() -> None:
     assert data["errors"] == 1
 
 
+WRONG_SEAT = ROOT / "tests" / "fixtures" / "html" / "trick-written-from-the-wrong-seat.tarot"
+
+
+def test_page_data_says_the_cause_and_marks_what_follows_from_it() -> None:
+    src = source(WRONG_SEAT)
+    data = deal_data(src)
+    assert data["diags"][0]["code"] == "Y001"
+    assert "list its cards from N" in data["diags"][0]["msg"]
+    follows = [d for d in data["diags"] if d.get("cause")]
+    assert len(follows) == 65
+    assert {d["cause"] for d in follows} == {"Y001"}
+    assert data["errors"] == src.errors == 1  # the cause alone is counted
+    trick5 = data["tricks"][4]
+    assert 0 in trick5["d"]  # the cause is said at its trick
+
+
 def test_page_data_puts_a_wrong_score_at_the_result() -> None:
     data = deal_data(source(FAULTY / "wrong-score.tarot"))
     codes = {data["diags"][i]["code"] for i in data["result"]["d"]}

@@ -32,6 +32,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-default-apps", "--disable-extensions"]
 HOSTILE = ROOT / "tests" / "fixtures" / "html" / "hostile-strings.tarot"
+WRONG_SEAT = ROOT / "tests" / "fixtures" / "html" / "trick-written-from-the-wrong-seat.tarot"
 PAYLOAD = "</script><img src=x onerror=alert(1)>"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -121,6 +122,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "five": (rel(EXAMPLES / "five-players.tarot"), "five.html"),
         "three": (rel(EXAMPLES / "three-players.tarot"), "three.html"),
         "hostile": (str(HOSTILE), "hostile.html"),
+        "wrong-seat": (str(WRONG_SEAT), "wrong-seat.html"),
     }
     paths: dict[str, Path] = {}
     for key, (record, name) in made.items():
@@ -310,6 +312,21 @@ def test_a_diagnostic_is_shown_at_its_card_in_its_colour(tab: Tab,
     page.keyboard.press("Home")
     page.click(".faults .goto")
     assert position(page) == "Card 10 of 72"
+
+
+def test_one_cause_is_said_at_its_trick_and_what_follows_is_marked(
+        tab: Tab, pages: dict[str, Path]) -> None:
+    page = tab.open(pages["wrong-seat"], "#deal=1&card=17")
+    cause = page.query_selector(".now-notes .diag.sev-error:not(.follows)")
+    assert cause is not None
+    assert "Y001" in cause.inner_text()
+    assert "list its cards from N" in cause.inner_text()
+    assert "1 error," in page.inner_text(".verdict")
+    follows = page.query_selector_all(".faults .diag.follows")
+    assert len(follows) == 65
+    assert "follows from Y001" in follows[0].inner_text()
+    assert follows[0].evaluate("e => getComputedStyle(e).borderLeftStyle") == "dashed"
+    assert "sev-follows" in (page.get_attribute(".tricklist [data-k='18']", "class") or "")
 
 
 def test_one_seats_view_hides_the_other_hands(tab: Tab, pages: dict[str, Path]) -> None:

@@ -78,13 +78,13 @@ class DealSource:
 
     @property
     def errors(self) -> int:
-        """Number of errors."""
-        return sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        """Number of errors (a fault that follows from a cause is not counted)."""
+        return sum(d.severity is Severity.ERROR and d.counts for d in self.diagnostics)
 
     @property
     def warnings(self) -> int:
-        """Number of warnings."""
-        return sum(d.severity is Severity.WARNING for d in self.diagnostics)
+        """Number of warnings (a fault that follows from a cause is not counted)."""
+        return sum(d.severity is Severity.WARNING and d.counts for d in self.diagnostics)
 
 
 #: Each card's code, by its number (a tuple lookup is the fastest way there).
@@ -179,6 +179,8 @@ def _diagnostic(d: Diagnostic) -> dict[str, Any]:
     where = d.location.text_position()
     if where:
         out["at"] = clean(where)
+    if d.cause is not None:
+        out["cause"] = d.cause.value  # it follows from that cause: shown, not counted
     return out
 
 

@@ -125,12 +125,13 @@
   }
 
   function diagEl(diag, tag) {
-    var e = el(tag || "p", "diag sev-" + diag.sev);
+    var e = el(tag || "p", "diag sev-" + diag.sev + (diag.cause ? " follows" : ""));
     add(e, el("span", "code", diag.code));
     add(e, el("span", "sev", diag.sev));
     add(e, el("span", "slug", diag.slug));
     add(e, el("span", "msg", diag.msg));
     if (diag.at) { add(e, el("span", "at", diag.at)); }
+    if (diag.cause) { add(e, el("span", "cause", "follows from " + diag.cause)); }
     return e;
   }
 
@@ -139,11 +140,13 @@
       (item.d && item.d.length)));
   }
 
+  /* The worst severity of an item's diagnostics ("follows" when all follow from a cause). */
   function worstSeverity(data, item) {
     var worst = "";
     (item && item.d || []).forEach(function (i) {
-      var s = data.diags[i].sev;
-      if (s === "error" || !worst) { worst = s; }
+      var d = data.diags[i];
+      var s = d.cause ? "follows" : d.sev;
+      if (s === "error" || !worst || (worst === "follows" && s !== "follows")) { worst = s; }
     });
     return worst;
   }
