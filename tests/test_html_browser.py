@@ -349,6 +349,10 @@ def test_one_seats_view_hides_the_other_hands(tab: Tab, pages: dict[str, Path]) 
     assert page.is_visible(".tricklist [data-k='5'] .rank")
     assert not page.is_visible(".tricklist [data-k='6'] .rank")
     assert not page.is_visible(".trick-row:nth-child(2) .tafter")
+    assert page.get_attribute(".tricklist [data-k='6']", "aria-label") == (
+        "Trick 2: a card to come")
+    assert page.get_attribute(".tricklist [data-k='5']", "aria-label") == (
+        "Trick 2: N plays 10 of Hearts")
     page.click("button[aria-label='Show only what N (Chloé Dubois) sees']")
     assert len(page.query_selector_all(".facts .cards")) == 2  # the taker sees her écart
     page.wait_for_function("() => location.hash.endsWith('&seat=N')")

@@ -443,6 +443,7 @@
         var label = "Trick " + t.n + ": " + self.seatId(c.s) + " plays " + info.name +
           (c.g ? " " + c.g : "");
         var b = add(cardsBox, button("tc", null, label));
+        b.fullLabel = label;
         b.setAttribute("data-k", String(k + 1));
         add(b, el("span", "tseat", self.seatId(c.s)));
         var face = add(b, cardEl(c.c, "span"));
@@ -486,9 +487,9 @@
     }
     if (text) {
       add(b, el("span", "best", text));
-      b.setAttribute("aria-label", b.getAttribute("aria-label") + ". Analysis: " +
-        (a.cost ? "costs " + a.cost + ", " : "") + text);
-      b.title = b.getAttribute("aria-label");
+      b.fullLabel += ". Analysis: " + (a.cost ? "costs " + a.cost + ", " : "") + text;
+      b.setAttribute("aria-label", b.fullLabel);
+      b.title = b.fullLabel;
     }
   };
 
@@ -774,8 +775,17 @@
       prev.classList.remove("cur");
       prev.removeAttribute("aria-current");
     }
+    var hide = this.view !== null;
     for (var i = 0; i < this.listButtons.length; i += 1) {
-      this.listButtons[i].classList.toggle("done", i < this.k);
+      var lb = this.listButtons[i];
+      lb.classList.toggle("done", i < this.k);
+      /* one seat's view: a card to come is not named, to a screen reader either */
+      var label = hide && i >= this.k ? "Trick " + this.tricks[this.cards[i].t].n +
+        ": a card to come" : lb.fullLabel;
+      if (lb.getAttribute("aria-label") !== label) {
+        lb.setAttribute("aria-label", label);
+        lb.title = label;
+      }
     }
     for (var t = 0; t < this.listRows.length; t += 1) {
       this.listRows[t].classList.toggle("complete", this.tricks[t].at + this.tricks[t].len <= this.k);
