@@ -321,7 +321,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
             head += 1
         start = min(head + 1, len(lines))
         data = b"".join(lines[:start])
-        for item in json_format._read_stream(io.BytesIO(data), path):
+        for item in json_format.read_stream(io.BytesIO(data), path):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
@@ -343,7 +343,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                 yield CheckedDeal(path, index, (), *quick, line=lineno,
                                   number=deal_number(obj.get("tags") or ()))
                 continue
-        for item in json_format._read_lines(io.BytesIO(raw), path, index=index - 1,
+        for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                             lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
 

@@ -43,6 +43,8 @@ from typing import IO, Final
 
 import orjson
 
+from ..lexicon import SECTIONS
+
 __all__ = ["FORMATS", "HEAD", "SUFFIXES", "detect", "detect_stream", "format_name", "sniff"]
 
 #: The formats told apart, and how a person names each.
@@ -65,8 +67,10 @@ HEAD: Final = 1 << 16
 _AFTER_LINE: Final = 1 << 10
 
 _BOM: Final = b"\xef\xbb\xbf"
+#: A section keyword of the notation (without its colon; lexicon.SECTIONS), as bytes.
 _SECTION: Final = re.compile(
-    rb"(?:hand|chien|auction|call|ecart|poignee|chelem|misere|play|result)\b", re.IGNORECASE)
+    ("(?:" + "|".join(sorted({re.escape(w.rstrip(":")) for w in SECTIONS}, key=len,
+                             reverse=True)) + r")\b").encode(), re.IGNORECASE)
 # A key: a quote inside a JSON string is escaped, so ``{ "deal_info":`` is always a key.
 _CLUB_LOG: Final = re.compile(rb'[{,]\s*"deal_info"\s*:')
 _CLUB_DEAL: Final = re.compile(rb'[{,]\s*"(?:FirstPlayer|Dog)"\s*:')

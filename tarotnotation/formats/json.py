@@ -53,6 +53,8 @@ __all__ = [
     "load",
     "loads",
     "read",
+    "read_lines",
+    "read_stream",
     "to_dict",
     "write",
 ]
@@ -221,16 +223,16 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
         path = Path(source)
         name = name or str(path)
         with path.open("rb") as fh:
-            yield from _read_stream(fh, name)
+            yield from read_stream(fh, name)
         return
     if isinstance(source, (bytes, str)):
         data = source.encode() if isinstance(source, str) else source
-        yield from _read_stream(io.BytesIO(data), name)
+        yield from read_stream(io.BytesIO(data), name)
         return
-    yield from _read_stream(source, name)
+    yield from read_stream(source, name)
 
 
-def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     """Read a binary stream: JSON Lines line by line, or one JSON document whole.
 
     The first non-blank line decides: a complete JSON object that is not an archive
@@ -262,7 +264,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             "this line has more than", "MAX_JSON_RECORD_BYTES", "bytes; it is not read"),
             file=name, line=lineno, col=1, deal=1, path="$"),), line=lineno, offset=offset)
-        yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset + size)
+        yield from read_lines(fh, name, index=1, lineno=lineno, offset=offset + size)
         return
     first_fault: Diagnostic | None = None
     try:
@@ -282,7 +284,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     else:
         yield _one(obj, 1, "$", name, lineno, offset, first)
     offset += len(first)
-    yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset)
+    yield from read_lines(fh, name, index=1, lineno=lineno, offset=offset)
 
 
 _BOM: Final = b"\xef\xbb\xbf"
@@ -334,7 +336,7 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         yield _one(item, i + 1, path, name, None, text=data, start=starts.of(i))
 
 
-def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int = 0,
+def read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int = 0,
                 offset: int = 0) -> Iterator[ReadDeal]:
     """The deals of JSON Lines, one line at a time; counts continue from the arguments.
 
