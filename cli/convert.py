@@ -20,7 +20,7 @@ from .common import (
     fail,
     use_color,
 )
-from .options import OutOpt, ToOpt
+from .options import ColumnsOpt, OutOpt, ToOpt, use_columns
 from .output import opened, output_format, write_records
 
 EPILOG = """\
@@ -31,6 +31,10 @@ Examples:
   tarot convert export.json
 
   tarot convert deal.tarot --to tarotclub -o deal.json
+
+  tarot convert jeudi.csv -o jeudi.tarot --columns 'Joueur 1=Alice'
+
+  tarot convert club.tarot -o club.csv
 
   tarot convert old.tarot -o old.jsonl --skip-unreadable
 
@@ -50,14 +54,17 @@ def convert(
         " left out and reported).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="Say which format IN is read as.")] = False,
+    columns: ColumnsOpt = None,
 ) -> None:
-    """Convert records between the text notation, JSON, JSON Lines and TarotClub.
+    """Convert records between the text notation, JSON, JSON Lines, TarotClub
+    and CSV score sheets (and read Excel sheets, ScoreIt and Matocolotoe).
 
     A deal that cannot be read is reported; OUT is then not written at all
     unless --skip-unreadable is given. On standard output the readable
     deals are written.
     """
     fmt = output_format(to, output)
+    use_columns(columns)
     if source != STDIN:
         existing_file(source)
         if verbose:
@@ -82,6 +89,13 @@ def convert(
                 if lost:
                     echo_err(f"tarot: warning: deal {item.index}: a TarotClub log cannot hold"
                              f" {'; '.join(lost)}")
+            elif fmt == "csv":
+                from tarotnotation.formats import csvsheet
+
+                lost = csvsheet.cannot_hold(item.record)
+                if lost:
+                    echo_err(f"tarot: warning: deal {item.index}: a CSV score sheet cannot"
+                             f" hold {'; '.join(lost)}")
             yield item.record
 
     to_file = output not in (None, "-")

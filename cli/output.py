@@ -18,8 +18,9 @@ from tarotnotation.records import DealRecord
 from .common import fail
 
 #: What ``--to`` accepts.
-WRITE_FORMATS: Final = ("tarot", "json", "jsonl", "tarotclub")
-_BY_SUFFIX: Final = {".tarot": "tarot", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+WRITE_FORMATS: Final = ("tarot", "json", "jsonl", "tarotclub", "csv")
+_BY_SUFFIX: Final = {".tarot": "tarot", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
+                     ".csv": "csv"}
 
 
 def output_format(to: str | None, out: str | None, default: str = "tarot") -> str:
@@ -91,6 +92,10 @@ def write_records(records: Iterable[DealRecord], fmt: str, fh: IO[bytes]) -> int
         from tarotnotation.formats import tarotclub
 
         return tarotclub.write(records, fh)
+    if fmt == "csv":
+        from tarotnotation.formats import csvsheet
+
+        return csvsheet.write(records, fh)
     from tarotnotation.formats import json as json_format
 
     if fmt == "json":

@@ -27,7 +27,7 @@ from .common import (
     unopenable,
     use_color,
 )
-from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .options import ColumnsOpt, ForceOpt, PathsArg, RulesOpt, SetOpt, use_columns
 from .progress import FileProgress
 from .report import Tally, reporter
 
@@ -97,10 +97,12 @@ def validate(
     exit_zero: Annotated[bool, typer.Option(
         "--exit-zero", help="Exit 0 even when faults are found (2 still means the command"
         " could not run).")] = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
-    Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
+    Reads the text notation, JSON, JSON Lines, TarotClub files, CSV and
+    Excel score sheets, ScoreIt's and Matocolotoe's files. Prints
     each fault as "file:line:col: CODE severity: deal, trick, seat:
     message", then a summary of the deals read. When one slip explains
     many faults of a deal (a trick written from the wrong seat, a wrong
@@ -110,6 +112,7 @@ def validate(
     """
     default = ruleset_spec(rules, sets)
     forced = checked_spec(force, "--ruleset")
+    use_columns(columns)
     ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
     if args.count(STDIN) > 1:

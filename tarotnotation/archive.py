@@ -1,7 +1,8 @@
 """Many files of any format as one stream of deals; checking archives, in parallel.
 
 :func:`read_path` picks a reader by the file's content (the text notation, JSON, JSON
-Lines, TarotClub's logs and deal files; see :mod:`tarotnotation.formats.detect`), the
+Lines, TarotClub's logs and deal files, CSV and Excel score sheets, ScoreIt's and
+Matocolotoe's files; see :mod:`tarotnotation.formats.detect`), the
 extension being only a fallback, and yields :class:`~tarotnotation.source.ReadDeal`
 values; ``-`` is standard input. :func:`check_paths` reads and replays
 every deal of every file, each deal on its own: a deal that cannot be read or replayed
@@ -79,7 +80,8 @@ def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def format_of(path: str | Path) -> str:
     """The format of a file, detected from its content: ``tarot``, ``json``, ``jsonl``,
-    ``tarotclub`` or ``tarotclub-deal`` (:func:`format_name` names it for people).
+    ``tarotclub``, ``tarotclub-deal``, ``csv``, ``xlsx``, ``scoreit``, ``matocolotoe``
+    (:func:`format_name` names it for people).
 
     Raises ``OSError`` when the file cannot be read. Standard input (``-``) cannot be
     peeked at without consuming it: :func:`read_path` detects its format as it reads.
@@ -109,7 +111,10 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
         yield _unreadable(str(path), err)
         return
     try:
-        if kind in ("json", "jsonl"):
+        if kind in _SHEET_READERS:
+            with path.open("rb") as fh:
+                yield from _sheet_reader(kind)(fh, str(path))
+        elif kind in ("json", "jsonl"):
             from .formats import json as json_format
 
             yield from json_format.read(path, name=str(path))
@@ -125,6 +130,18 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
         yield _unreadable(str(path), err)
 
 
+#: The score sheets' and score apps' formats, and their modules (each ``read(fh, name)``).
+_SHEET_READERS: Final = {"csv": "csvsheet", "xlsx": "xlsx", "scoreit": "scoreit",
+                         "matocolotoe": "matocolotoe", "matocolotoe-players": "matocolotoe"}
+
+
+def _sheet_reader(kind: str) -> Any:
+    """The ``read(stream, name)`` of a score sheet's or score app's format."""
+    import importlib
+
+    return importlib.import_module(f".formats.{_SHEET_READERS[kind]}", __package__).read
+
+
 def read_stream(fh: IO[bytes], name: str, fmt: str | None = None) -> Iterator[ReadDeal]:
     """Every deal of a binary stream (standard input, a pipe…), its format detected from
     the first bytes unless ``fmt`` names one; JSON Lines and the notation are read as
@@ -134,7 +151,9 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None) -> Iterator[Re
         if fmt is None:
             fmt, head = detect.detect_stream(fh)
         stream: IO[bytes] = io.BufferedReader(_Prefixed(head, fh)) if head else fh
-        if fmt in ("json", "jsonl"):
+        if fmt in _SHEET_READERS:
+            yield from _sheet_reader(fmt)(stream, name)
+        elif fmt in ("json", "jsonl"):
             from .formats import json as json_format
 
             yield from json_format.read(stream, name=name)

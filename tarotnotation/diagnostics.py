@@ -52,7 +52,8 @@ class Code(StrEnum):
     card, ``E`` chien and écart, ``H`` declarations, ``P`` play, ``R`` recorded result
     (``R1xx`` the result against the play, ``R2xx`` facts no deal can produce, ``R3xx``
     faults across the records of a file), ``Y`` the one slip that explains many faults
-    (:mod:`tarotnotation.causes`).
+    (:mod:`tarotnotation.causes`), ``C`` score sheets and score apps'
+    files.
     """
 
     # syntax (text notation)
@@ -157,6 +158,15 @@ class Code(StrEnum):
     TRICKS_SWAPPED = "Y006"
     SEATS_CLOCKWISE = "Y007"
     CARD_MISWRITTEN = "Y008"
+    # score sheets and score apps' files (CSV, spreadsheets, ScoreIt, Matocolotoe)
+    SHEET_UNKNOWN_COLUMN = "C101"
+    SHEET_BAD_CELL = "C102"
+    SHEET_TOTALS_MISMATCH = "C103"
+    SHEET_ENCODING = "C104"
+    SHEET_NOT_A_SHEET = "C105"
+    SHEET_ROW_NOT_A_DEAL = "C106"
+    SHEET_FACT_UNKNOWN = "C107"
+    SHEET_NOT_HELD = "C108"
 
     @property
     def slug(self) -> str:
@@ -182,6 +192,11 @@ _WARNINGS: Final = frozenset(
         Code.PLAY_INCOMPLETE,
         Code.NOT_SCORABLE,
         Code.PETIT_IN_CHIEN,
+        Code.SHEET_UNKNOWN_COLUMN,
+        Code.SHEET_ENCODING,
+        Code.SHEET_ROW_NOT_A_DEAL,
+        Code.SHEET_FACT_UNKNOWN,
+        Code.SHEET_NOT_HELD,
     }
 )
 
@@ -297,6 +312,24 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.SEATS_CLOCKWISE: "the seats are listed clockwise; the order of play is"
                           " counter-clockwise",
     Code.CARD_MISWRITTEN: "one card is written as another (the one never played)",
+    Code.SHEET_UNKNOWN_COLUMN: "a score sheet's column header is not one the reader knows (or"
+                               " is given twice): its cells are left out; the message lists"
+                               " the known headers (map it with --columns)",
+    Code.SHEET_BAD_CELL: "a cell of a score sheet (or a value of a score app's file) cannot"
+                         " be read: that fact is left out, the message says what was expected",
+    Code.SHEET_TOTALS_MISMATCH: "a running total, a totals row or a row's sum does not add up"
+                                " to the scores above it",
+    Code.SHEET_ENCODING: "a CSV sheet is not UTF-8: it is read as cp1252 (as spreadsheets"
+                         " export it) from the line named",
+    Code.SHEET_NOT_A_SHEET: "the file (or worksheet) is not a score sheet or a score app's"
+                            " game: no header a sheet has, too few player columns, no deal;"
+                            " not a record file",
+    Code.SHEET_ROW_NOT_A_DEAL: "a row of a score sheet is neither the header, a deal nor a"
+                               " totals row (a title, a note): left out, shown in the message",
+    Code.SHEET_FACT_UNKNOWN: "a fact the score needs is only half on the sheet (a petit au bout"
+                             " without its camp): the score leaves it out",
+    Code.SHEET_NOT_HELD: "a fact of a score app's file that the notation cannot hold (a"
+                         " double misère, a chelem announced by the defence): left out",
 }
 assert set(_SUMMARIES) == set(Code)
 

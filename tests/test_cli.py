@@ -126,7 +126,7 @@ def test_no_arguments_prints_help() -> None:
     (("replay", "examples"), "tarot: examples: is a folder, expected a file"),
     (("score", "nowhere"), "tarot: nowhere: no such file or folder"),
     (("convert", "examples/prise.tarot", "--to", "pgn"),
-     "tarot: --to pgn: unknown format: expected tarot, json, jsonl or tarotclub"),
+     "tarot: --to pgn: unknown format: expected tarot, json, jsonl, tarotclub or csv"),
     (("convert", "examples/prise.tarot", "-o", "out.xyz"),
      "tarot: out.xyz: cannot tell the format from the name: give --to"),
     (("card", "ZZ"), "tarot: 'ZZ' is not a card code"),

@@ -11,6 +11,11 @@ Five formats are told apart from the first bytes (:data:`HEAD` bytes at most):
                           another value after it
 ``tarotclub``             a TarotClub played-deal log (a ``deal_info`` key)
 ``tarotclub-deal``        a TarotClub deal file, hands only (``FirstPlayer``, ``Dog``)
+``scoreit``               a ScoreIt game (``{"type": "TAROT", …, "laps": […]}``)
+``matocolotoe``           a Matocolotoe month of games (a list of ``attack_score`` objects)
+``matocolotoe-players``   Matocolotoe's ``players.json`` (no deal)
+``csv``                   a CSV score sheet: its first rows hold a sheet's header
+``xlsx``                  an Excel workbook (a ZIP archive with ``xl/`` parts)
 ========================  ===============================================================
 
 A UTF-8 byte order mark and leading white space are skipped. A JSON object is
@@ -29,6 +34,10 @@ the extension says nothing: its reader then reports what is wrong.
 'tarotclub'
 >>> sniff(b'{"version":"3","FirstPlayer":"East","Dog":"","South":""}')
 'tarotclub-deal'
+>>> sniff(b'{"type":"TAROT","players":[],"laps":[]}')
+'scoreit'
+>>> sniff("Donne;Preneur;Contrat;Points;Bouts\\n1;Alice;Garde;48;2\\n".encode())
+'csv'
 >>> sniff(b'\\x00\\x01junk', suffix=".json"), sniff(b'', suffix=".txt")
 ('json', 'tarot')
 >>> format_name("jsonl")
@@ -54,6 +63,11 @@ FORMATS: Final = {
     "jsonl": "JSON Lines (one record per line)",
     "tarotclub": "a TarotClub played-deal log",
     "tarotclub-deal": "a TarotClub deal file (hands only)",
+    "scoreit": "a ScoreIt game (score app)",
+    "matocolotoe": "a Matocolotoe month of games (score app)",
+    "matocolotoe-players": "Matocolotoe's list of players (no deal)",
+    "csv": "a CSV score sheet",
+    "xlsx": "an Excel workbook of score sheets",
 }
 #: File extensions and the format each suggests (folders are searched for these).
 SUFFIXES: Final = {
@@ -61,6 +75,10 @@ SUFFIXES: Final = {
     ".json": "json",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
 }
 #: How many bytes of a file :func:`sniff` looks at.
 HEAD: Final = 1 << 16
@@ -90,6 +108,8 @@ def _looks_like_json(text: bytes) -> bool:
 
 
 def _object_kind(obj: dict[str, object]) -> str | None:
+    if "laps" in obj and isinstance(obj.get("type"), str):
+        return "scoreit"
     if "deal_info" in obj:
         return "tarotclub"
     if "FirstPlayer" in obj or "Dog" in obj:
@@ -109,17 +129,33 @@ def sniff(head: bytes, *, suffix: str = "", complete: bool = False) -> str:
     fallback = SUFFIXES.get(suffix.lower(), "tarot")
     if not text:
         return fallback
+    if head.startswith(b"PK\x03\x04"):
+        from . import xlsx
+
+        return "xlsx" if xlsx.sniff(head) else fallback
     if _looks_like_json(text):
         return _json_kind(text, complete)
     if (text[:1] == b"{" or (text[:1] == b"[" and text[1:].lstrip()[:1].isalpha())
             or _SECTION.match(text)):
         return "tarot"
+    from . import csvsheet
+
+    if csvsheet.sniff(head):
+        return "csv"
     return fallback
 
 
 def _json_kind(text: bytes, complete: bool) -> str:
+    from . import matocolotoe, scoreit
+
     if text.startswith(b"["):
+        if matocolotoe.sniff(text):
+            return "matocolotoe"
+        if complete and matocolotoe.is_players_file(text):
+            return "matocolotoe-players"
         return "json"
+    if scoreit.sniff(text):
+        return "scoreit"
     first, _, rest = text.partition(b"\n")
     try:
         obj = orjson.loads(first)
