@@ -134,6 +134,8 @@ def deal_title(record: DealRecord | None, number: int) -> str:
 
     >>> deal_title(DealRecord(players=4, tags=[("Event", "Club"), ("Round", "2")]), 7)
     'Club — round 2'
+    >>> deal_title(DealRecord(players=4, tags=[("Deal", "3")]), 7)
+    'Deal 3'
     >>> deal_title(None, 7)
     'Deal 7'
     """
@@ -141,7 +143,10 @@ def deal_title(record: DealRecord | None, number: int) -> str:
         return f"Deal {number}"
     event, round_, deal = record.tag("Event"), record.tag("Round"), record.tag("Deal")
     parts = [p for p in (event, round_ and f"round {round_}", deal and f"deal {deal}") if p]
-    return clean(" — ".join(parts)) if parts else f"Deal {number}"
+    if not parts:
+        return f"Deal {number}"
+    title = clean(" — ".join(parts))
+    return title[0].upper() + title[1:] if not event else title
 
 
 class _Places:
