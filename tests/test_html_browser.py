@@ -444,22 +444,39 @@ def test_every_control_is_a_labelled_button_and_the_keyboard_reaches_it(
 
 
 def test_the_analysis_of_a_card_shows_its_cost_and_the_best_card(
-        tab: Tab, pages: dict[str, Path], tmp_path: Path) -> None:
+        tab: Tab, tmp_path: Path) -> None:
+    # The page data's analysis fields ("a"), as the analysis' comments give them: a card's
+    # cost, its best cards, whether it changed the outcome, the note in words.
     src = next(read_sources([str(EXAMPLES / "annotated.tarot")]))
     data = deal_data(src)
-    data["cards"][7]["a"] = {"cost": "-6", "best": ["NH"], "changed": True,
-                             "note": "lost with this card"}
+    data["deal"]["a"] = {"from": 1, "note": "made by 1 with best play"}
+    data["cards"][7]["a"] = {"cost": "-3", "best": ["KH"], "changed": True,
+                             "note": "costs 3 points (best KH): lost by 2 with best play,"
+                             " was made by 1"}
+    data["cards"][1]["a"] = {"cost": "-0.5", "best": ["T16"], "changed": False,
+                             "note": "costs 0.5 points (best T16): made by 1 with best play"}
+    data["cards"][0]["a"] = {"cost": "0", "best": [], "changed": False,
+                             "note": "costs nothing: made by 1 with best play"}
     path = tmp_path / "analysed.html"
     path.write_text(deal_page(data), encoding="utf-8")
     page = tab.open(path)
+    assert "Double-dummy analysis from trick 1: made by 1 with best play" in page.inner_text(
+        ".deal-head")
     button = page.query_selector(".tricklist [data-k='8']")
-    assert button.query_selector(".cost.changed").inner_text() == "-6"
-    assert not button.query_selector(".best").is_visible()
+    assert button.query_selector(".cost.changed").inner_text() == "-3"
+    assert page.query_selector(".tricklist [data-k='1'] .cost") is None  # a best card
+    assert page.inner_text(".tricklist [data-k='2'] .cost") == "-0.5"
+    best = button.query_selector(".best")
+    assert not best.is_visible()
     button.focus()
-    assert button.query_selector(".best").is_visible()
-    assert button.query_selector(".best").inner_text() == "best NH; lost with this card"
+    assert best.is_visible()
+    assert best.inner_text() == ("best KH. costs 3 points (best KH): lost by 2 with best play,"
+                                 " was made by 1")
+    assert "Analysis: costs 3 points" in (button.get_attribute("aria-label") or "")
+    page.hover(".tricklist [data-k='2']")
+    assert page.is_visible(".tricklist [data-k='2'] .best")
     page.keyboard.press("Enter")
-    assert "cost -6, best NH" in page.inner_text(".now-notes")
+    assert "Analysis: costs 3 points (best KH)" in page.inner_text(".now-notes")
 
 
 def test_a_deal_that_cannot_be_read_shows_its_faults_and_text(

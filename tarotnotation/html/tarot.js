@@ -271,6 +271,11 @@
     if (data.deal && hasNotes({ m: data.deal.m, k: data.deal.k, d: data.deal.d })) {
       add(head, noteList(data, data.deal, false));
     }
+    if (data.deal && data.deal.a) {
+      add(head, el("p", "analysis", "Double-dummy analysis from trick " + data.deal.a.from +
+        ": " + data.deal.a.note + ". Each card's cost is marked in the play; the best card" +
+        " shows on hover or focus."));
+    }
   };
 
   Viewer.prototype.buildControls = function (root) {
@@ -477,20 +482,17 @@
   /* The card-play analysis of a card: its cost as a mark, the best card on hover or
      focus. */
   Viewer.prototype.markAnalysis = function (b, a) {
-    if (a.cost) {
+    if (a.cost && a.cost !== "0") {
       var mark = add(b, el("span", "cost" + (a.changed ? " changed" : ""), a.cost));
       mark.setAttribute("aria-hidden", "true");
     }
-    var text = a.note || "";
-    if (a.best && a.best.length) {
-      text = "best " + a.best.join(", ") + (text ? "; " + text : "");
-    }
-    if (text) {
-      add(b, el("span", "best", text));
-      b.fullLabel += ". Analysis: " + (a.cost ? "costs " + a.cost + ", " : "") + text;
-      b.setAttribute("aria-label", b.fullLabel);
-      b.title = b.fullLabel;
-    }
+    var best = a.best && a.best.length ? "best " + a.best.join(", ") : "";
+    var tip = add(b, el("span", "best"));
+    if (best) { add(tip, el("strong", "", best)); }
+    if (a.note) { add(tip, el("span", "", (best ? ". " : "") + a.note)); }
+    b.fullLabel += ". Analysis: " + (a.note || best);
+    b.setAttribute("aria-label", b.fullLabel);
+    b.title = b.fullLabel;
   };
 
   Viewer.prototype.buildScore = function (panels) {
@@ -761,10 +763,8 @@
       add(box, noteList(d, cur, false));
     }
     if (cur.a) {
-      var a = cur.a;
-      add(this.nowNotes, el("p", "analysis", "Analysis: " + (a.cost ? "cost " + a.cost : "") +
-        (a.best && a.best.length ? (a.cost ? ", " : "") + "best " + a.best.join(", ") : "") +
-        (a.note ? "; " + a.note : "")));
+      add(this.nowNotes, el("p", "analysis", "Analysis: " + (cur.a.note ||
+        (cur.a.best && cur.a.best.length ? "best " + cur.a.best.join(", ") : ""))));
     }
   };
 
