@@ -19,7 +19,14 @@ that the peak RSS is that stage's own), on one core:
   (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
   parsed and played on a board), the reference that makes the figures comparable from one
-  machine to another.
+  machine to another;
+- ``html``: ``tarot html`` writing a site of the first ``--html-deals`` deals (10,000 by
+  default) of the JSON Lines archive, with ``-j 1`` (the row) and ``-j 2``, end to end;
+  then, in Chromium (Playwright driving the system's browser, as the tests do), the index
+  opened from the disk: its first paint, the moment its script is ready, the time to
+  filter it by typing and to sort it (each until the next frame is painted), and a deal
+  page's first paint. It needs the ``test`` extra and Chromium; without them the row says
+  why.
 
 Each stage runs ``--repeat`` times (3 by default), round after round of all the stages,
 and its fastest run is its row, as ``timeit`` keeps the best: on a shared machine the same
@@ -71,6 +78,7 @@ STAGES = (
     "dedupe-j1",
     "query-j2",
     "pgn-read",
+    "html",
 )
 LABELS = {
     "read-tarot": "read .tarot (records, no replay)",
@@ -88,7 +96,13 @@ LABELS = {
     "dedupe-j1": "tarot dedupe -j 1 (.jsonl)",
     "query-j2": "tarot query --count -j 2 (.jsonl)",
     "pgn-read": "python-chess: read PGN (~80 plies)",
+    "html": "tarot html: a site, -j 1 (end to end)",
 }
+#: Deals in the site the ``html`` stage writes (``--html-deals``).
+HTML_DEALS = 10_000
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -392,7 +406,135 @@ def _card_codes() -> list[str]:
 _CODES = _card_codes()
 
 
-def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
+def _html_command() -> list[str]:
+    script = Path(sys.executable).with_name("tarot")
+    return [str(script)] if script.exists() else [
+        sys.executable, "-c", "from tarotnotation.cli.app import main; main()"]
+
+
+def _timed(cmd: list[str]) -> tuple[float, float, float]:
+    """Run a command; its wall and CPU seconds and peak RSS (MB). Raises StageError."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        err = (proc.stderr.read() if proc.stderr else b"").decode()
+        raise StageError(f"{' '.join(cmd)} failed: {err.strip()}")
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+_NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+_FILTER = """async (query) => {
+    const input = document.querySelector('input.filter');
+    const t0 = performance.now();
+    input.value = query;
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return [performance.now() - t0, document.querySelector('.count').textContent];
+}"""
+_SORT = """async (column) => {
+    const button = document.querySelectorAll('.deals th button')[column];
+    const t0 = performance.now();
+    button.click();
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - t0;
+}"""
+_PAINT = """() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const ready = performance.getEntriesByName('tarot-ready')[0];
+    return [paint ? paint.startTime : null, ready ? ready.startTime : null];
+}"""
+
+
+def _run_html(folder: Path, deals: int) -> dict[str, Any]:
+    """The ``html`` stage: write a site of ``deals`` deals, then open it in Chromium."""
+    archive = folder / f"html-{deals}.jsonl"
+    if not archive.exists():
+        with (folder / "deals.jsonl").open("rb") as fh, (folder / "html.tmp").open("wb") as dst:
+            dst.writelines(itertools.islice(fh, deals))
+        (folder / "html.tmp").replace(archive)
+    out = Path(tempfile.mkdtemp(prefix="tarot-html-bench-"))
+    try:
+        site = out / "site"
+        seconds, cpu, rss = _timed([*_html_command(), "html", str(archive), "-o", str(site)])
+        seconds_j2, _, _ = _timed([*_html_command(), "html", str(archive), "-o",
+                                   str(out / "site2"), "-j", "2"])
+        count = sum(1 for p in site.iterdir() if p.name.startswith("deal-"))
+        row: dict[str, Any] = {
+            "count": count, "seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": rss,
+            "seconds_j2": seconds_j2,
+            "index_bytes": (site / "index.html").stat().st_size,
+            "deal_page_bytes": (site / "deal-1.html").stat().st_size,
+        }
+        row.update(_browse(site))
+        return row
+    finally:
+        import shutil
+
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _browse(site: Path) -> dict[str, Any]:
+    """Open a site's index and a deal page in Chromium; the timings in milliseconds."""
+    chromium = os.environ.get("TAROT_CHROMIUM", "/usr/bin/chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise StageError("needs Playwright (pip install -e '.[test]')") from None
+    if not Path(chromium).exists():
+        raise StageError(f"needs Chromium at {chromium} (apt-get install chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            start = time.perf_counter()
+            page.goto(site.joinpath("index.html").as_uri())
+            page.wait_for_selector("body[data-ready]", timeout=60_000)
+            loaded = (time.perf_counter() - start) * 1000
+            paint, ready = page.evaluate(_PAINT)
+            page.evaluate(_NEXT_FRAME)
+            filtered, shown = page.evaluate(_FILTER, "garde sans")
+            narrow, _ = page.evaluate(_FILTER, "garde sans 99")
+            cleared, _ = page.evaluate(_FILTER, "")
+            sort = page.evaluate(_SORT, 8)
+            page.goto(site.joinpath("deal-1.html").as_uri())
+            page.wait_for_selector("body[data-ready]")
+            deal_paint, deal_ready = page.evaluate(_PAINT)
+            step = page.evaluate("""async () => {
+                const t0 = performance.now();
+                for (let i = 0; i < 72; i++) document.dispatchEvent(
+                    new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+                await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                return (performance.now() - t0) / 72;
+            }""")
+        finally:
+            browser.close()
+    return {"first_paint_ms": paint, "ready_ms": ready, "loaded_ms": loaded,
+            "filter_ms": filtered, "filter_shown": shown, "filter_narrow_ms": narrow,
+            "filter_clear_ms": cleared, "sort_ms": sort, "deal_first_paint_ms": deal_paint,
+            "deal_ready_ms": deal_ready, "step_ms": step}
+
+
+def _html_line(row: dict[str, Any]) -> str:
+    def ms(key: str) -> str:
+        value = row.get(key)
+        return "?" if value is None else f"{value:,.0f} ms"
+
+    return (f"tarot html, {row['count']:,} deals: {row['seconds']:.2f} s with -j 1,"
+            f" {row['seconds_j2']:.2f} s with -j 2; index {row['index_bytes'] / 1e6:.1f} MB,"
+            f" a deal page {row['deal_page_bytes'] / 1e3:.1f} KB.\n"
+            f"In Chromium, the index: first paint {ms('first_paint_ms')}, script ready"
+            f" {ms('ready_ms')}; filter by typing {ms('filter_ms')} ({row['filter_shown']}),"
+            f" narrower {ms('filter_narrow_ms')}, cleared {ms('filter_clear_ms')};"
+            f" sort {ms('sort_ms')}. A deal page: first paint {ms('deal_first_paint_ms')},"
+            f" ready {ms('deal_ready_ms')}, a step {row['step_ms']:.2f} ms.")
+
+
+def _run_stage(name: str, folder: Path, n: int, html_deals: int = HTML_DEALS
+               ) -> dict[str, Any]:
+    if name == "html":
+        return _run_html(folder, min(html_deals, n))
     if name in ("cli-j1", "cli-j2"):
         return _run_cli(int(name[-1]), folder / "deals.jsonl", n)
     tool, _, jobs = name.partition("-j")
@@ -476,6 +618,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, metavar="N",
                         help="runs of each stage, the fastest kept: 3 by default (the"
                         " figures of a shared machine vary from one run to the next)")
+    parser.add_argument("--html-deals", type=int, default=HTML_DEALS, metavar="N",
+                        help="deals in the site of the html stage (10,000 by default)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -497,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"  {name} (run {round_} of {args.repeat}) ...", file=sys.stderr, flush=True)
             try:
-                row = _run_stage(name, folder, n)
+                row = _run_stage(name, folder, n, args.html_deals)
             except StageError as err:
                 print(err, file=sys.stderr)
                 rows[name] = {"error": str(err).splitlines()[0]}
@@ -538,6 +682,8 @@ def main(argv: list[str] | None = None) -> int:
           f" {platform.python_version()}, {os.cpu_count()} cores,"
           f" load {load[0]:.2f} before the end; the best of {args.repeat} runs")
     print(_table(rows, n))
+    if "rate" in rows.get("html", {}):
+        print(_html_line(rows["html"]))
     report = {
         "deals": n, "seed": args.seed, "repeat": args.repeat,
         "python": platform.python_version(),

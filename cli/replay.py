@@ -7,7 +7,9 @@ Everything shown comes from the library (:func:`tarotnotation.replay.replay` and
 from __future__ import annotations
 
 import sys
+import webbrowser
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -50,6 +52,12 @@ Examples:
   tarot replay club.tarot --deal 3
 
   tarot replay export.json --ruleset pagat
+
+  tarot replay examples/annotated.tarot --html
+
+--html writes the deal as a page for the browser (FILE's name with
+.html, or -o PAGE) and opens it when run on a terminal (not with
+--no-open); see tarot html.
 """
 
 
@@ -252,6 +260,13 @@ def replay_cmd(
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
     ] = False,
+    html: Annotated[bool, typer.Option(
+        "--html", help="Write the deal as a page for the browser and open it.")] = False,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="PAGE",
+        help="With --html: the page to write (default: FILE's name with .html).")] = None,
+    no_open: Annotated[bool, typer.Option(
+        "--no-open", help="With --html: do not open the page in a browser.")] = False,
 ) -> None:
     """Replay deals as a person follows them, trick by trick, then the score.
 
@@ -264,6 +279,10 @@ def replay_cmd(
     forced = checked_spec(force, "--ruleset")
     if path != STDIN:
         existing_file(path)
+    if not html and (output is not None or no_open):
+        fail("-o and --no-open go with --html")
+    if html:
+        _html(path, deal, output, no_open, forced, default)
     color = use_color(sys.stdout)
     faulty = False
     shown = 0
@@ -303,3 +322,28 @@ def replay_cmd(
     if not total:
         echo_err(f"tarot: {path}: no deal found")
     raise typer.Exit(EXIT_FAULTS if faulty else EXIT_OK)
+
+
+def _on_terminal() -> bool:
+    """True when a person is at a terminal (then --html opens the page)."""
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def _html(path: str, deal: int | None, output: str | None, no_open: bool,
+          forced: str | None, default: str | None) -> None:
+    """``--html``: write the page (one deal, or every deal of the file) and open it."""
+    from .html import write_pages
+
+    if output is None:
+        if path == STDIN:
+            fail("--html: give -o PAGE when reading standard input")
+        source = Path(path)
+        stem = source.stem if deal is None else f"{source.stem}-deal-{deal}"
+        output = str(source.with_name(stem + ".html"))
+    tally = write_pages([path], output, site=False, single_file=True, forced=forced,
+                        default=default, deal=deal, what="--html")
+    if output != STDIN:
+        echo_err(f"page written: {output}")
+        if not no_open and _on_terminal():
+            webbrowser.open(Path(output).resolve().as_uri())
+    raise typer.Exit(EXIT_FAULTS if tally.with_errors else EXIT_OK)

@@ -46,3 +46,4 @@ def test_wheel_installs_no_bare_cli_or_grammar_module(tmp_path: Path) -> None:
     # builds without one)
     assert any(n.startswith("tarotnotation/_kernel") and n.endswith((".so", ".pyd"))
                for n in names)
+    assert {"tarotnotation/html/tarot.js", "tarotnotation/html/tarot.css"} <= set(names)
