@@ -19,6 +19,7 @@ import typer
 from tarotnotation.archive import expand_paths
 from tarotnotation.html import (
     DealSource,
+    NoDealError,
     Tally,
     build_site,
     read_sources,
@@ -132,7 +133,7 @@ def _write(files: list[str], output: str, site: bool, single_file: bool, title: 
                 return build_site(files, output, jobs=jobs, ruleset=forced,
                                   default_ruleset=default, title=title,
                                   on_deal=lambda src: progress.reached(src.file or STDIN))
-            except ValueError:
+            except NoDealError:
                 fail(f"no deal found in {', '.join(files)}: nothing written")
     sources = read_sources(files, ruleset=forced, default_ruleset=default)
     with FileProgress([f for f in files if f != STDIN]) as progress:

@@ -536,9 +536,10 @@ def test_tarot_html_reads_standard_input(tmp_path: Path) -> None:
 def test_tarot_html_of_nothing_writes_nothing(tmp_path: Path) -> None:
     empty = tmp_path / "empty.tarot"
     empty.write_text("")
-    ran = invoke("html", str(empty), "-o", str(tmp_path / "x.html"))
-    assert ran.code == 2
-    assert "no deal found" in ran.err
+    for out, jobs in (("x.html", "1"), ("site", "1"), ("site2", "2")):
+        ran = invoke("html", str(empty), "-o", str(tmp_path / out), "-j", jobs)
+        assert ran.code == 2
+        assert "no deal found" in ran.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.tarot"]
 
 

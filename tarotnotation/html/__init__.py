@@ -20,6 +20,7 @@ True
 from .data import DealSource, deal_data, index_row
 from .page import deal_page, index_page
 from .site import (
+    NoDealError,
     Tally,
     build_site,
     read_sources,
@@ -31,6 +32,7 @@ from .site import (
 
 __all__ = [
     "DealSource",
+    "NoDealError",
     "Tally",
     "build_site",
     "deal_data",

@@ -51,6 +51,7 @@ from .page import (
 
 __all__ = [
     "PAGE_NAME",
+    "NoDealError",
     "Tally",
     "build_site",
     "read_sources",
@@ -68,6 +69,10 @@ _GENERATOR: Final = b'<meta name="generator" content="tarotnotation'
 _MAX_TEXT: Final = 4 << 20
 
 _T = TypeVar("_T")
+
+
+class NoDealError(ValueError):
+    """The files hold no deal: nothing was written."""
 
 
 @dataclass(slots=True)
@@ -366,8 +371,8 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
     """:func:`write_site` of the deals of ``paths``, in ``jobs`` worker processes: every
     worker reads every deal (reading is the cheap part), then replays and writes the
     pages of its share; this process writes the index. ``on_deal`` is called with each
-    deal as it is done (one process only). Raises ``ValueError`` when the files hold no
-    deal (nothing is written)."""
+    deal as it is done (one process only). Raises :class:`NoDealError` when the files
+    hold no deal (nothing is written)."""
     names = [str(p) for p in paths]
     if jobs <= 1 or STDIN in names:
         seen = [0]
@@ -375,7 +380,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
             rows, tally = _pages(_sources(names, ruleset, default_ruleset, None, seen), tmp,
                                  on_deal)
             if not seen[0]:
-                raise ValueError("no deal found")
+                raise NoDealError("no deal found")
             _index(tmp, rows, title)
         return tally
     with _site_folder(folder) as tmp:
@@ -387,7 +392,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
         with multiprocessing.Pool(jobs, initializer=_worker_start) as pool:
             done = pool.map(_part, tasks, chunksize=1)
         if not max(total for _, _, total in done):
-            raise ValueError("no deal found")
+            raise NoDealError("no deal found")
         rows = sorted((row for part_rows, _, _ in done for row in part_rows),
                       key=lambda row: int(str(row["n"])))
         tally = Tally()
