@@ -149,6 +149,19 @@ def test_page_data_says_the_cause_and_marks_what_follows_from_it() -> None:
     assert 0 in trick5["d"]  # the cause is said at its trick
 
 
+def test_page_data_reads_the_analysis_of_each_card_with_the_analysis_parser() -> None:
+    data = deal_data(source(ROOT / "tests" / "fixtures" / "html" / "analysed-deal.tarot"))
+    assert data["cards"][7]["a"] == {
+        "cost": "-3", "best": ["KH"], "changed": True,
+        "note": "costs 3 points (best KH): lost by 2 with best play, was made by 1"}
+    assert data["cards"][7]["m"] == ["il fallait garder cette carte"]
+    assert "k" not in data["cards"][7]  # the analysis comment is read, not repeated
+    assert data["cards"][0]["a"]["cost"] == "0"
+    assert data["cards"][10]["a"]["cost"] == "-1..0"
+    assert "a" not in data["cards"][3]
+    assert data["deal"]["a"] == {"from": 1, "note": "made by 1 with best play"}
+
+
 def test_page_data_puts_a_wrong_score_at_the_result() -> None:
     data = deal_data(source(FAULTY / "wrong-score.tarot"))
     codes = {data["diags"][i]["code"] for i in data["result"]["d"]}

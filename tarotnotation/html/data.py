@@ -8,8 +8,9 @@ running points), the score worked out as ``tarot replay`` shows it, and the reco
 text. The page's script only steps through this data: every rule (who wins a trick, the
 points, the score) is applied here, by the replay and :mod:`tarotnotation.annotate`.
 
-Each card is a small dict; the card-play analysis, when a record carries it, is one more
-field of it (``"a"``).
+Each card is a small dict; the card-play analysis (``tarot analyze``'s computed comments,
+read by :func:`tarotnotation.analysis.comments.parse_comment`), when a record carries it,
+is one more field of it (``"a"``: the card's cost, the best cards, the outcome in words).
 
 >>> from tarotnotation import notation
 >>> from tarotnotation.replay import replay
@@ -42,6 +43,7 @@ from ..annotate import (
     speakers,
     unplayed_points,
 )
+from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
 from ..cards import Card, CardSet
 from ..diagnostics import Diagnostic, Severity
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
@@ -119,7 +121,15 @@ def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[st
     comments: tuple[str, ...] = getattr(item, "comments", ())
     if comments:
         people = [clean(c) for c in comments if not is_computed(c)]
-        computed = [clean(c) for c in comments if is_computed(c)]
+        computed = []
+        for c in comments:
+            if not is_computed(c):
+                continue
+            note = parse_comment(c)
+            if note is None:
+                computed.append(clean(c))
+            else:
+                out["a"] = _analysis(note)
         if people:
             out["m"] = people
         if computed:
@@ -127,6 +137,19 @@ def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[st
     if diags:
         out["d"] = list(diags)
     return out
+
+
+def _analysis(note: AnalysisNote) -> dict[str, Any]:
+    """A card's analysis (a ``tarot analyze`` comment, read by the analysis' own parser):
+    its cost as shown (``-1.5``, ``0``, ``-3..0``), the best cards, whether it changed the
+    outcome, and all of it in words; for the deal, where the analysis starts."""
+    if note.cost is None:
+        after = "made" if note.made else "lost" if note.made is False else "undecided"
+        if note.by is not None:
+            after += f" by {note.by}"
+        return {"from": note.from_trick, "note": f"{after} with best play"}
+    return {"cost": cost_text(note), "best": [c.code for c in note.best],
+            "changed": note.changed, "note": note_text(note)}
 
 
 def deal_title(record: DealRecord | None, number: int) -> str:
