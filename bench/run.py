@@ -15,9 +15,18 @@ that the peak RSS is that stage's own), on one core:
 - writing each format (the records are loaded first, outside the timing);
 - ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive (process
   start-up included; RSS is the largest single process);
+- the archive tools end to end on the ``.jsonl`` archive: ``tarot query --count``
+  (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
   parsed and played on a board), the reference that makes the figures comparable from one
-  machine to another.
+  machine to another;
+- ``html``: ``tarot html`` writing a site of the first ``--html-deals`` deals (10,000 by
+  default) of the JSON Lines archive, with ``-j 1`` (the row) and ``-j 2``, end to end;
+  then, in Chromium (Playwright driving the system's browser, as the tests do), the index
+  opened from the disk: its first paint, the moment its script is ready, the time to
+  filter it by typing and to sort it (each until the next frame is painted), and a deal
+  page's first paint. It needs the ``test`` extra and Chromium; without them the row says
+  why.
 
 Each stage runs ``--repeat`` times (3 by default), round after round of all the stages,
 and its fastest run is its row, as ``timeit`` keeps the best: on a shared machine the same
@@ -27,7 +36,9 @@ beside it. It prints one table and writes it as JSON (``--json``, default
 ``--profile STAGE`` runs one stage in this process under pyinstrument instead (e.g.
 ``--profile validate-jsonl``), to see where the time goes. ``--memory DEALS`` adds
 ``tarot validate -j 1`` and ``-j 2`` on a JSON Lines archive of that many deals (the
-generated ones repeated), to see that the peak RSS does not grow with the archive.
+generated ones repeated), to see that the peak RSS does not grow with the archive, and
+``tarot query``, ``stats`` and ``dedupe`` on it (dedupe on as many *different* deals: the
+generated ones with their cards renamed, a permutation a round).
 """
 
 from __future__ import annotations
@@ -62,7 +73,12 @@ STAGES = (
     "write-jsonl",
     "cli-j1",
     "cli-j2",
+    "query-j1",
+    "stats-j1",
+    "dedupe-j1",
+    "query-j2",
     "pgn-read",
+    "html",
 )
 LABELS = {
     "read-tarot": "read .tarot (records, no replay)",
@@ -75,8 +91,18 @@ LABELS = {
     "write-jsonl": "write .jsonl",
     "cli-j1": "tarot validate -j 1 (.jsonl, end to end)",
     "cli-j2": "tarot validate -j 2 (.jsonl, end to end)",
+    "query-j1": "tarot query --count -j 1 (.jsonl)",
+    "stats-j1": "tarot stats -j 1 (.jsonl)",
+    "dedupe-j1": "tarot dedupe -j 1 (.jsonl)",
+    "query-j2": "tarot query --count -j 2 (.jsonl)",
     "pgn-read": "python-chess: read PGN (~80 plies)",
+    "html": "tarot html: a site, -j 1 (end to end)",
 }
+#: Deals in the site the ``html`` stage writes (``--html-deals``).
+HTML_DEALS = 10_000
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -285,9 +311,235 @@ def _run_cli(jobs: int, path: Path, n: int) -> dict[str, Any]:
             "peak_rss_mb": usage.ru_maxrss / 1024, "command": " ".join(cmd[-5:])}
 
 
-def _run_stage(name: str, folder: Path, n: int) -> dict[str, Any]:
+#: The archive tools' stages: the command's words (before the file), and what its output
+#: must hold (a number of deals) for the run to count.
+TOOLS = {
+    "query": (["query", "--where", "contract >= garde and not made", "--count"], None),
+    "stats": (["stats", "--format", "json"], '"deals": {n}'),
+    "dedupe": (["dedupe"], "of {n:,} deals"),
+}
+
+
+def _run_tool(tool: str, jobs: int, path: Path, n: int) -> dict[str, Any]:
+    """``tarot TOOL -j JOBS PATH`` end to end (start-up included): time, CPU, peak RSS."""
+    words, expect = TOOLS[tool]
+    base = _tarot_command()[:-1]
+    cmd = [*base, *words, "-j", str(jobs), str(path)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    out = (proc.stdout.read() if proc.stdout else b"").decode()
+    err = (proc.stderr.read() if proc.stderr else b"").decode()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1 if tool == "dedupe" else 0) or (
+            expect is not None and expect.format(n=n) not in out + err):
+        raise StageError(f"{' '.join(cmd)} failed ({code}):\n{out[-2000:]}\n{err[-2000:]}")
+    return {"count": n, "seconds": elapsed, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "peak_rss_mb": usage.ru_maxrss / 1024,
+            "command": " ".join(["tarot", *words, "-j", str(jobs), path.name])}
+
+
+def _distinct_archive(folder: Path, n: int, total: int, seed: int) -> Path:
+    """A JSON Lines archive of ``total`` different legal deals, for dedupe: the generated
+    ones, then the same with their plain suits renamed (each of the 24 orders of the four
+    suits gives other deals, as legal, scoring the same), then more deals generated with
+    the next seeds, renamed again, until there are enough. Written line by line."""
+    import orjson
+
+    from tarotnotation.formats import json as tjson
+
+    big = folder / f"distinct-{total}.jsonl"
+    if big.exists():
+        return big
+    orders = list(itertools.permutations("SHDC"))
+    written = 0
+    with (folder / "distinct.tmp").open("wb") as out:
+        for base in itertools.count():
+            source = folder / "deals.jsonl" if base == 0 else folder / f"deals-{base}.jsonl"
+            if not source.exists():
+                with (folder / "base.tmp").open("wb") as made:
+                    for record in _deals(n, seed + base):
+                        made.write(tjson.dumps(record) + b"\n")
+                (folder / "base.tmp").replace(source)
+            for order in orders:
+                rename = {code: code[:-1] + order["SHDC".index(code[-1])]
+                          if code[-1] in "SHDC" and not code.startswith("T") else code
+                          for code in _CODES}
+
+                def cards(value: Any, rename: dict[str, str] = rename) -> Any:
+                    return [rename[c] for c in value] if isinstance(value, list) else value
+
+                with source.open("rb") as fh:
+                    for line in fh:
+                        deal = orjson.loads(line)
+                        deal["hands"] = {s: cards(h) for s, h in deal["hands"].items()}
+                        deal["chien"] = cards(deal.get("chien"))
+                        ecart = deal.get("ecart") or {}
+                        for key in ("cards", "shown"):
+                            if key in ecart:
+                                ecart[key] = cards(ecart[key])
+                        for decl in deal.get("declarations", []):
+                            if "cards" in decl:
+                                decl["cards"] = cards(decl["cards"])
+                        for trick in deal.get("play", []):
+                            for played in trick["cards"]:
+                                played["card"] = rename[played["card"]]
+                        out.write(orjson.dumps(deal) + b"\n")
+                        written += 1
+                        if written == total:
+                            break
+                if written == total:
+                    break
+            if written == total:
+                break
+    (folder / "distinct.tmp").replace(big)
+    return big
+
+
+def _card_codes() -> list[str]:
+    from tarotnotation.cards import Card
+
+    return [c.code for c in Card]
+
+
+_CODES = _card_codes()
+
+
+def _html_command() -> list[str]:
+    script = Path(sys.executable).with_name("tarot")
+    return [str(script)] if script.exists() else [
+        sys.executable, "-c", "from tarotnotation.cli.app import main; main()"]
+
+
+def _timed(cmd: list[str]) -> tuple[float, float, float]:
+    """Run a command; its wall and CPU seconds and peak RSS (MB). Raises StageError."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        err = (proc.stderr.read() if proc.stderr else b"").decode()
+        raise StageError(f"{' '.join(cmd)} failed: {err.strip()}")
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+_NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+_FILTER = """async (query) => {
+    const input = document.querySelector('input.filter');
+    const t0 = performance.now();
+    input.value = query;
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return [performance.now() - t0, document.querySelector('.count').textContent];
+}"""
+_SORT = """async (column) => {
+    const button = document.querySelectorAll('.deals th button')[column];
+    const t0 = performance.now();
+    button.click();
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - t0;
+}"""
+_PAINT = """() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const ready = performance.getEntriesByName('tarot-ready')[0];
+    return [paint ? paint.startTime : null, ready ? ready.startTime : null];
+}"""
+
+
+def _run_html(folder: Path, deals: int) -> dict[str, Any]:
+    """The ``html`` stage: write a site of ``deals`` deals, then open it in Chromium."""
+    archive = folder / f"html-{deals}.jsonl"
+    if not archive.exists():
+        with (folder / "deals.jsonl").open("rb") as fh, (folder / "html.tmp").open("wb") as dst:
+            dst.writelines(itertools.islice(fh, deals))
+        (folder / "html.tmp").replace(archive)
+    out = Path(tempfile.mkdtemp(prefix="tarot-html-bench-"))
+    try:
+        site = out / "site"
+        seconds, cpu, rss = _timed([*_html_command(), "html", str(archive), "-o", str(site)])
+        seconds_j2, _, _ = _timed([*_html_command(), "html", str(archive), "-o",
+                                   str(out / "site2"), "-j", "2"])
+        count = sum(1 for p in site.iterdir() if p.name.startswith("deal-"))
+        row: dict[str, Any] = {
+            "count": count, "seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": rss,
+            "seconds_j2": seconds_j2,
+            "index_bytes": (site / "index.html").stat().st_size,
+            "deal_page_bytes": (site / "deal-1.html").stat().st_size,
+        }
+        row.update(_browse(site))
+        return row
+    finally:
+        import shutil
+
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _browse(site: Path) -> dict[str, Any]:
+    """Open a site's index and a deal page in Chromium; the timings in milliseconds."""
+    chromium = os.environ.get("TAROT_CHROMIUM", "/usr/bin/chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise StageError("needs Playwright (pip install -e '.[test]')") from None
+    if not Path(chromium).exists():
+        raise StageError(f"needs Chromium at {chromium} (apt-get install chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            start = time.perf_counter()
+            page.goto(site.joinpath("index.html").as_uri())
+            page.wait_for_selector("body[data-ready]", timeout=60_000)
+            loaded = (time.perf_counter() - start) * 1000
+            paint, ready = page.evaluate(_PAINT)
+            page.evaluate(_NEXT_FRAME)
+            filtered, shown = page.evaluate(_FILTER, "garde sans")
+            narrow, _ = page.evaluate(_FILTER, "garde sans 99")
+            cleared, _ = page.evaluate(_FILTER, "")
+            sort = page.evaluate(_SORT, 8)
+            page.goto(site.joinpath("deal-1.html").as_uri())
+            page.wait_for_selector("body[data-ready]")
+            deal_paint, deal_ready = page.evaluate(_PAINT)
+            step = page.evaluate("""async () => {
+                const t0 = performance.now();
+                for (let i = 0; i < 72; i++) document.dispatchEvent(
+                    new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+                await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                return (performance.now() - t0) / 72;
+            }""")
+        finally:
+            browser.close()
+    return {"first_paint_ms": paint, "ready_ms": ready, "loaded_ms": loaded,
+            "filter_ms": filtered, "filter_shown": shown, "filter_narrow_ms": narrow,
+            "filter_clear_ms": cleared, "sort_ms": sort, "deal_first_paint_ms": deal_paint,
+            "deal_ready_ms": deal_ready, "step_ms": step}
+
+
+def _html_line(row: dict[str, Any]) -> str:
+    def ms(key: str) -> str:
+        value = row.get(key)
+        return "?" if value is None else f"{value:,.0f} ms"
+
+    return (f"tarot html, {row['count']:,} deals: {row['seconds']:.2f} s with -j 1,"
+            f" {row['seconds_j2']:.2f} s with -j 2; index {row['index_bytes'] / 1e6:.1f} MB,"
+            f" a deal page {row['deal_page_bytes'] / 1e3:.1f} KB.\n"
+            f"In Chromium, the index: first paint {ms('first_paint_ms')}, script ready"
+            f" {ms('ready_ms')}; filter by typing {ms('filter_ms')} ({row['filter_shown']}),"
+            f" narrower {ms('filter_narrow_ms')}, cleared {ms('filter_clear_ms')};"
+            f" sort {ms('sort_ms')}. A deal page: first paint {ms('deal_first_paint_ms')},"
+            f" ready {ms('deal_ready_ms')}, a step {row['step_ms']:.2f} ms.")
+
+
+def _run_stage(name: str, folder: Path, n: int, html_deals: int = HTML_DEALS
+               ) -> dict[str, Any]:
+    if name == "html":
+        return _run_html(folder, min(html_deals, n))
     if name in ("cli-j1", "cli-j2"):
         return _run_cli(int(name[-1]), folder / "deals.jsonl", n)
+    tool, _, jobs = name.partition("-j")
+    if tool in TOOLS:
+        return _run_tool(tool, int(jobs), folder / "deals.jsonl", n)
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--measure", name, "--dir", str(folder)],
         capture_output=True, text=True, check=False)
@@ -342,7 +594,14 @@ def _profile(name: str, folder: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Generate (or reuse) the archives, run every stage, print the table, write the JSON."""
+    """Generate (or reuse) the archives, run every stage, print the table, write the JSON.
+    ``--solver`` runs the solver's benchmark instead (``bench/solver.py``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if "--solver" in argv:
+        sys.path.insert(0, str(HERE))
+        import solver
+
+        return int(solver.main([a for a in argv if a != "--solver"]))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=None,
@@ -359,6 +618,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, metavar="N",
                         help="runs of each stage, the fastest kept: 3 by default (the"
                         " figures of a shared machine vary from one run to the next)")
+    parser.add_argument("--html-deals", type=int, default=HTML_DEALS, metavar="N",
+                        help="deals in the site of the html stage (10,000 by default)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -380,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"  {name} (run {round_} of {args.repeat}) ...", file=sys.stderr, flush=True)
             try:
-                row = _run_stage(name, folder, n)
+                row = _run_stage(name, folder, n, args.html_deals)
             except StageError as err:
                 print(err, file=sys.stderr)
                 rows[name] = {"error": str(err).splitlines()[0]}
@@ -403,11 +664,26 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             row["rate"] = row["count"] / row["seconds"]
             rows[name] = row
+        distinct = _distinct_archive(folder, n, args.memory, args.seed)
+        for tool, jobs in (("query", 1), ("stats", 1), ("dedupe", 1), ("query", 2)):
+            name = f"memory-{tool}-j{jobs}"
+            print(f"  {name} ({args.memory:,} deals) ...", file=sys.stderr, flush=True)
+            LABELS[name] = f"tarot {tool} -j {jobs}, {args.memory:,} deals"
+            try:
+                row = _run_tool(tool, jobs, distinct if tool == "dedupe" else big,
+                                args.memory)
+            except StageError as err:
+                rows[name] = {"error": str(err).splitlines()[0]}
+                continue
+            row["rate"] = row["count"] / row["seconds"]
+            rows[name] = row
     load = os.getloadavg()
     print(f"{n:,} deals (4 players), seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores,"
           f" load {load[0]:.2f} before the end; the best of {args.repeat} runs")
     print(_table(rows, n))
+    if "rate" in rows.get("html", {}):
+        print(_html_line(rows["html"]))
     report = {
         "deals": n, "seed": args.seed, "repeat": args.repeat,
         "python": platform.python_version(),

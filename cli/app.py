@@ -14,17 +14,26 @@ import typer
 from tarotnotation import __version__
 
 from . import (
+    analyze,
     annotate,
     card,
     codes,
     convert,
+    dedupe,
     fmt,
+    html,
     legal,
     new,
+    query,
     replay,
     rules,
     schema,
     score,
+    solve,
+    sort,
+    split,
+    standings,
+    stats,
     validate,
 )
 from .common import command
@@ -66,13 +75,22 @@ COMMANDS = (
     ("score", score, score.score, True),
     ("convert", convert, convert.convert, True),
     ("annotate", annotate, annotate.annotate_cmd, True),
+    ("analyze", analyze, analyze.analyze, True),
+    ("solve", solve, solve.solve, True),
     ("fmt", fmt, fmt.fmt, True),
+    ("html", html, html.html_cmd, True),
     ("schema", schema, schema.schema, False),
     ("new", new, new.new, False),
     ("legal", legal, legal.legal, True),
     ("rules", rules, rules.rules, False),
     ("codes", codes, codes.codes, False),
     ("card", card, card.card, True),
+    ("query", query, query.query, True),
+    ("stats", stats, stats.stats, True),
+    ("standings", standings, standings.standings, True),
+    ("dedupe", dedupe, dedupe.dedupe, True),
+    ("split", split, split.split, True),
+    ("sort", sort, sort.sort, True),
 )
 
 # A command run without its argument says what it needs in one line (not the whole help).

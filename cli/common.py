@@ -46,6 +46,7 @@ __all__ = [
     "severity_color",
     "stdout_bytes",
     "style",
+    "unopenable",
     "use_color",
     "worst",
 ]
@@ -155,6 +156,21 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
         else:
             out.append(arg)
     return out
+
+
+def unopenable(files: Iterable[str]) -> list[str]:
+    """The files that cannot be opened for reading (an I/O error, exit status 2, though
+    the others are still read and reported)."""
+    bad = []
+    for f in files:
+        if f == STDIN:
+            continue
+        try:
+            with open(f, "rb"):
+                pass
+        except OSError:
+            bad.append(f)
+    return bad
 
 
 def existing_file(arg: str) -> Path:

@@ -1,14 +1,15 @@
-"""``tarot convert``: records from one format to another."""
+"""``tarot convert``: records from one format to another; several inputs merged into one."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from tarotnotation.archive import STDIN, read_path
+from tarotnotation.archive import read_path, walk
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -16,14 +17,14 @@ from .common import (
     EXIT_OK,
     diagnostic_lines,
     echo_err,
-    existing_file,
     exit_status,
+    expand_arguments,
     fail,
     read_as,
     use_color,
     worst,
 )
-from .options import OutOpt, ToOpt
+from .options import ColumnsOpt, OutOpt, ToOpt, columns_inputs, use_columns
 from .output import opened, output_format, target, write_records
 
 EPILOG = """\
@@ -35,12 +36,20 @@ Examples:
 
   tarot convert deal.tarot --to tarotclub -o deal.json
 
+  tarot convert jeudi.csv -o jeudi.tarot --columns 'Joueur 1=Alice'
+
+  tarot convert club.tarot -o club.csv
+
   tarot convert old.tarot -o old.jsonl --skip-unreadable
+
+  tarot convert club/*.tarot online.jsonl -o all.jsonl
+
+Several inputs are merged into one output, in the order named.
 
 The input's format is recognised from its content; the output's comes
 from --to or OUT's name. What the output format cannot hold (e.g.
 comments in a TarotClub log) is named in a warning. OUT is written whole
-or not at all, never over IN.
+or not at all, never over an input.
 
 JSON Lines (.jsonl) is the format for archives: a record a line, read
 and checked a line at a time (and shared among workers by tarot
@@ -49,9 +58,9 @@ a time too, but only one process can read it.
 """
 
 def convert(
-    source: Annotated[str, typer.Argument(metavar="IN",
-                                          help="A record file of any format, or - for"
-                                          " standard input.")],
+    sources: Annotated[list[str], typer.Argument(
+        metavar="IN...", help="Record files of any format (folders, globs), or - for"
+        " standard input; several are merged in order.")],
     output: OutOpt = None,
     to: ToOpt = None,
     skip_unreadable: Annotated[bool, typer.Option(
@@ -59,19 +68,26 @@ def convert(
         " left out and reported).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v",
                                           help="Say which format IN is read as.")] = False,
+    columns: ColumnsOpt = None,
 ) -> None:
-    """Convert records between the text notation, JSON, JSON Lines and TarotClub.
+    """Convert records between the text notation, JSON, JSON Lines, TarotClub
+    and CSV score sheets (and read Excel sheets, ScoreIt and Matocolotoe).
 
     A deal that cannot be read is reported; OUT is then not written at all
     unless --skip-unreadable is given. On standard output the readable
     deals are written.
     """
-    if source != STDIN:
-        existing_file(source)
-    out = target(output, inputs=[source])  # never over the input: refused before reading
+    args = expand_arguments(sources)
+    items = list(walk(args))
+    files = [str(p) for p in items if isinstance(p, Path)]
+    # never over an input: refused before anything is read or written
+    out = target(output, inputs=[*files, *columns_inputs(columns)])
     fmt = output_format(to, out)
-    if verbose and source != STDIN:
-        echo_err(f"{source}: read as {read_as(source)}")
+    use_columns(columns)
+    if verbose:
+        for source in files:
+            echo_err(f"{source}: read as {read_as(source)}")
+    source = ", ".join(files) or ", ".join(args)
     color = use_color(sys.stderr)
     unreadable = 0
     deals = 0
@@ -79,23 +95,29 @@ def convert(
 
     def records() -> Iterator[DealRecord]:
         nonlocal unreadable, deals, status
-        for item in read_path(source):
-            for d in item.diagnostics:
-                for line in diagnostic_lines(d, color):
+        for path in items:
+            if not isinstance(path, Path):  # a path that cannot be used, in its place
+                for line in diagnostic_lines(path, color):
                     echo_err(line)
-            if item.about_file:
-                status = worst(status, exit_status(item.diagnostics))
+                status = worst(status, exit_status([path]))
                 continue
-            deals += 1
-            if not item.ok:
-                unreadable += 1
-                continue
-            assert item.record is not None
-            lost = fmt.cannot_hold(item.record) if fmt.cannot_hold is not None else []
-            if lost:
-                echo_err(f"tarot: warning: deal {item.index}: {fmt.title} cannot hold"
-                         f" {'; '.join(lost)}")
-            yield item.record
+            for item in read_path(path):
+                for d in item.diagnostics:
+                    for line in diagnostic_lines(d, color):
+                        echo_err(line)
+                if item.about_file:
+                    status = worst(status, exit_status(item.diagnostics))
+                    continue
+                deals += 1
+                if not item.ok:
+                    unreadable += 1
+                    continue
+                assert item.record is not None
+                lost = fmt.cannot_hold(item.record) if fmt.cannot_hold is not None else []
+                if lost:
+                    echo_err(f"tarot: warning: deal {item.index}: {fmt.title} cannot hold"
+                             f" {'; '.join(lost)}")
+                yield item.record
 
     to_file = out is not None
     try:
@@ -109,6 +131,8 @@ def convert(
         if unreadable:
             echo_err(f"tarot: {out} not written: {_deals(unreadable)} of {source} could not"
                      " be read cleanly (see above); --skip-unreadable writes the others")
+        elif status:
+            echo_err(f"tarot: {out} not written: not every input could be read (see above)")
         else:
             echo_err(f"tarot: {out} not written: no deal was read from {source}")
         raise typer.Exit(worst(status, EXIT_FAULTS)) from None

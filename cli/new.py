@@ -1,13 +1,16 @@
-"""``tarot new``: random complete legal deals (practice, tests, benchmarks)."""
+"""``tarot new``: random complete legal deals (practice, tests, benchmarks), and the deal
+of the day."""
 
 from __future__ import annotations
 
+import datetime
 import random
 from collections.abc import Iterator
 from typing import Annotated
 
 import typer
 
+from tarotnotation.formats.registry import Format
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
@@ -24,10 +27,24 @@ Examples:
   tarot new --players 5 --seed 7 --count 100 -o practice.tarot
 
   tarot new --count 100000 --to jsonl > archive.jsonl
+
+  tarot new --daily
+
+  tarot new --daily 2026-11-14 --players 5 -o today.tarot
+
+--daily gives the deal of the day (hands and chien, to be played): the
+same on every machine, for every version, from a generator specified in
+docs/daily.md. DATE is YYYY-MM-DD, today's local date when left out.
 """
 
 
 def new(
+    date: Annotated[str | None, typer.Argument(
+        metavar="[DATE]", help="With --daily: the day, YYYY-MM-DD (default: today).",
+        show_default=False)] = None,
+    daily: Annotated[bool, typer.Option(
+        "--daily", help="The deal of the day: hands and chien, the same for everyone on"
+        " that date (docs/daily.md).")] = False,
     players: Annotated[int, typer.Option("--players", "-p", min=3, max=5,
                                          help="3, 4 or 5 players.")] = 4,
     seed: Annotated[int | None, typer.Option("--seed", "-s",
@@ -40,9 +57,16 @@ def new(
     rules: RulesOpt = None,
     sets: SetOpt = None,
 ) -> None:
-    """Random complete legal deals: hands, auction, écart, play, score."""
+    """Random complete legal deals: hands, auction, écart, play, score.
+
+    With --daily, the deal of the day instead: the hands and the chien of
+    DATE (today when left out), the same for everyone.
+    """
     out = target(output)
     fmt = output_format(to, out)
+    if daily or date is not None:
+        _daily(date, daily, players, fmt, out, seed, count, rules, sets)
+        return
     if fmt.one_deal and count > 1:
         fail(f"{fmt.title} holds one deal: use --count 1")
     spec = ruleset_spec(rules, sets)
@@ -58,3 +82,26 @@ def new(
         written = write_records(records(), fmt, fh)
     if out is not None:
         echo_err(f"{written} deal{'s' if written != 1 else ''} written to {out} ({fmt.name})")
+
+
+def _daily(date: str | None, daily: bool, players: int, fmt: Format, out: str | None,
+           seed: int | None, count: int, rules: str | None, sets: list[str] | None) -> None:
+    """``tarot new --daily [DATE]``."""
+    from tarotnotation.archives.daily import daily_deal, parse_date
+
+    if not daily:
+        fail(f"{date}: a date is given with --daily (tarot new --daily {date})")
+    for given, name in ((seed, "--seed"), (rules, "--rules"), (sets, "--set")):
+        if given:
+            fail(f"{name} cannot be used with --daily: the deal of the day is the same for"
+                 " everyone")
+    if count != 1:
+        fail("--count cannot be used with --daily: there is one deal a day")
+    try:
+        day = parse_date(date) if date is not None else datetime.date.today()
+    except ValueError as err:
+        fail(str(err))
+    with opened(out) as fh:
+        write_records([daily_deal(day, players)], fmt, fh)
+    if out is not None:
+        echo_err(f"the deal of {day.isoformat()} written to {out} ({fmt.name})")

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from .common import fail
 from .output import WRITE_FORMATS
 
 PathsArg = Annotated[
@@ -41,3 +42,35 @@ ToOpt = Annotated[
                  help=f"Output format: {', '.join(WRITE_FORMATS)} (default: from OUT's"
                  " extension, or tarot on standard output)."),
 ]
+ColumnsOpt = Annotated[
+    str | None,
+    typer.Option("--columns", metavar="MAPPING",
+                 help="Score sheets: map headers the reader does not know, e.g."
+                 " 'Joueur 1=Alice,Pts=Points,Couleur=-', or a .toml file with a [columns]"
+                 " table (docs/formats.md)."),
+]
+
+
+def use_columns(spec: str | None) -> None:
+    """Check a --columns value and give it to every sheet reader of the run (worker
+    processes included) through ``TAROT_COLUMNS``; a bad one is a usage error."""
+    if spec is None:
+        return
+    import os
+
+    from tarotnotation.formats.sheetwords import Columns
+
+    try:
+        Columns.of(spec)
+    except (ValueError, OSError) as err:
+        fail(f"--columns: {err}")
+    os.environ["TAROT_COLUMNS"] = spec
+
+
+def columns_inputs(spec: str | None) -> list[str]:
+    """The file a --columns value reads (a ``.toml`` mapping), as an input of the run that
+    no output may be written over; none for an inline mapping."""
+    if spec is None:
+        return []
+    spec = spec.strip()
+    return [spec] if spec.lower().endswith(".toml") and "=" not in spec else []

@@ -7,11 +7,14 @@ Everything shown comes from the library (:func:`tarotnotation.replay.replay` and
 from __future__ import annotations
 
 import sys
+import webbrowser
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from tarotnotation.analysis.comments import analyse_record, cost_text, note_text, parse_comment
 from tarotnotation.annotate import (
     place_of,
     points_text,
@@ -54,6 +57,12 @@ Examples:
   tarot replay club.tarot --deal 3
 
   tarot replay export.json --ruleset pagat
+
+  tarot replay examples/annotated.tarot --html
+
+--html writes the deal as a page for the browser (FILE's name with
+.html, or -o PAGE) and opens it when run on a terminal (not with
+--no-open); see tarot html.
 """
 
 
@@ -93,9 +102,10 @@ def _glyph(glyph: str | None) -> str:
 
 
 def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
-           verbose: bool = False) -> list[str]:
+           verbose: bool = False, analysis: bool = False) -> list[str]:
     """The replay view of one deal (``verbose``: with the faults that follow from a
-    cause)."""
+    cause; ``analysis``: each card's cost beside it, from the record's analysis comments,
+    ``tarot analyze``)."""
     v = View(color)
     ids = record.seat_ids
     names = {s.id: f"{s.id} ({s.name})" if s.name else s.id for s in record.seats}
@@ -185,6 +195,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                          f"{'':<35}winner points   taker  defence"))
         for t, (trick, played) in enumerate(zip(record.play, rep.tricks, strict=False)):
             cells = [f"{ids[seat]}:{pc.card.code}{_glyph(pc.glyph)}"
+                     + (_cost(pc.comments) if analysis else "")
                      for pc, seat in zip(trick.cards, played.seats, strict=False)]
             tc = counts.get(played.number)
             if played.winner is None:
@@ -203,7 +214,11 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
             v.faults(at.get(("play", t, None), []), "      ")
             for c, pc in enumerate(trick.cards):
                 for comment in pc.comments:
-                    v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
+                    note = parse_comment(comment) if analysis else None
+                    if note is None:
+                        v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
+                    elif note.cost is not None and note.cost[1] > 0:
+                        v.add(f"      {pc.card.code}: {note_text(note)}", fg="magenta")
                 v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
         rest = unplayed_points(rep)
         if rest is not None and rest[0]:
@@ -225,17 +240,39 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
     return v.lines
 
 
+def _cost(comments: tuple[str, ...]) -> str:
+    """A card's cost from its analysis comment, to show beside it: ``(-1.5)``."""
+    for comment in comments:
+        note = parse_comment(comment)
+        if note is not None and note.cost is not None and note.cost[1] > 0:
+            return f"({cost_text(note)})"
+    return ""
+
+
 def replay_cmd(
     path: Annotated[str, typer.Argument(metavar="FILE",
                                         help="A record file of any format, or -.")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", min=1,
                                              help="Only this deal (1-based).")] = None,
+    analysis: Annotated[bool, typer.Option(
+        "--analysis", help="Show each card's double-dummy cost beside it: from the"
+        " record's analysis comments, or analysed now (see tarot analyze).")] = False,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0.001, metavar="S",
+        help="With --analysis: seconds for each position's search.")] = 10.0,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
     ] = False,
+    html: Annotated[bool, typer.Option(
+        "--html", help="Write the deal as a page for the browser and open it.")] = False,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="PAGE",
+        help="With --html: the page to write (default: FILE's name with .html).")] = None,
+    no_open: Annotated[bool, typer.Option(
+        "--no-open", help="With --html: do not open the page in a browser.")] = False,
 ) -> None:
     """Replay deals as a person follows them, trick by trick, then the score.
 
@@ -248,6 +285,10 @@ def replay_cmd(
     forced = checked_spec(force, "--ruleset")
     if path != STDIN:
         existing_file(path)
+    if not html and (output is not None or no_open):
+        fail("-o and --no-open go with --html")
+    if html:
+        _html(path, deal, output, no_open, forced, default)
     color = use_color(sys.stdout)
     faulty = False
     status = EXIT_OK
@@ -272,9 +313,18 @@ def replay_cmd(
         rep = check_deal(item, item.source.file if item.source and item.source.file else path,
                          forced, default_ruleset=default).replay
         assert rep is not None
+        shown_record = rep.record
+        if analysis and not any(parse_comment(c) for t in shown_record.play
+                                for pc in t.cards for c in pc.comments):
+            shown_record, _, diags = analyse_record(rep.record, rep=rep,
+                                                    time_limit=time_limit)
+            for d in diags:
+                for line in diagnostic_lines(d.at(deal=item.index), color):
+                    echo_styled(line)
         if shown:
             echo_styled("")
-        for line in render(item.index, rep.record, rep, color=color, verbose=verbose):
+        for line in render(item.index, shown_record, rep, color=color, verbose=verbose,
+                           analysis=analysis):
             echo_styled(line)
         shown += 1
         faulty |= not rep.ok
@@ -283,3 +333,32 @@ def replay_cmd(
     if deal is not None and not shown and not faulty and total:
         fail(f"{path}: no deal number {deal} (the file holds {total})")
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))
+
+
+def _on_terminal() -> bool:
+    """True when a person is at a terminal (then --html opens the page)."""
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def _html(path: str, deal: int | None, output: str | None, no_open: bool,
+          forced: str | None, default: str | None) -> None:
+    """``--html``: write the page (one deal, or every deal of the file) and open it."""
+    from .html import write_pages
+
+    if output is None:
+        if path == STDIN:
+            fail("--html: give -o PAGE when reading standard input")
+        source = Path(path)
+        stem = source.stem if deal is None else f"{source.stem}-deal-{deal}"
+        output = str(source.with_name(stem + ".html"))
+    from .html import report
+
+    tally = write_pages([path], output, site=False, single_file=True, forced=forced,
+                        default=default, deal=deal, what="--html")
+    if output != STDIN:
+        echo_err(f"page written: {output}")
+        if not no_open and _on_terminal():
+            webbrowser.open(Path(output).resolve().as_uri())
+    report(tally.faults)
+    raise typer.Exit(worst(exit_status(tally.faults),
+                           EXIT_FAULTS if tally.with_errors else EXIT_OK))

@@ -30,7 +30,15 @@ from .common import (
     ruleset_spec,
     use_color,
 )
-from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .options import (
+    ColumnsOpt,
+    ForceOpt,
+    PathsArg,
+    RulesOpt,
+    SetOpt,
+    columns_inputs,
+    use_columns,
+)
 from .output import opened, target
 from .progress import FileProgress
 from .report import Tally, reporter
@@ -114,10 +122,12 @@ def validate(
     exit_zero: Annotated[bool, typer.Option(
         "--exit-zero", help="Exit 0 even when faults are found (2 still means the command"
         " could not run).")] = False,
+    columns: ColumnsOpt = None,
 ) -> None:
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
-    Reads the text notation, JSON, JSON Lines and TarotClub files. Prints
+    Reads the text notation, JSON, JSON Lines, TarotClub files, CSV and
+    Excel score sheets, ScoreIt's and Matocolotoe's files. Prints
     each fault as "file:line:col: CODE severity: deal, trick, seat:
     message", then a summary of the deals read. When one slip explains
     many faults of a deal (a trick written from the wrong seat, a wrong
@@ -133,8 +143,10 @@ def validate(
         jobs = os.cpu_count() or 1
     items = list(walk(args))
     files = [str(p) for p in items if isinstance(p, Path)]
-    out = target(output, inputs=files)  # never over an input: refused before any reading
+    # never over an input: refused before any reading
+    out = target(output, inputs=[*files, *columns_inputs(columns)])
     fmt = _report_format(output_format, out)
+    use_columns(columns)
     if not items:
         echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
     if verbose:

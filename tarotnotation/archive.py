@@ -1,7 +1,8 @@
 """Many files of any format as one stream of deals; checking archives, in parallel.
 
 :func:`read_path` picks a reader by the file's content (the text notation, JSON, JSON
-Lines, TarotClub's logs and deal files; see :mod:`tarotnotation.formats.detect`), the
+Lines, TarotClub's logs and deal files, CSV and Excel score sheets, ScoreIt's and
+Matocolotoe's files; see :mod:`tarotnotation.formats.detect`), the
 extension being only a fallback, and yields :class:`~tarotnotation.source.ReadDeal`
 values; ``-`` is standard input. :func:`check_paths` reads and replays
 every deal of every file, each deal on its own: a deal that cannot be read or replayed
@@ -32,11 +33,11 @@ import os
 import stat
 import sys
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Final, cast
+from typing import IO, Any, Final, TypeVar
 
 from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
@@ -47,17 +48,21 @@ from .quick import quick_check_record
 from .records import DealRecord
 from .replay import Replay, Status, replay
 from .source import ReadDeal
+from .workers import Workers
 
 __all__ = [
     "STDIN",
     "SUFFIXES",
     "CheckedDeal",
+    "Part",
     "check_paths",
     "expand_paths",
     "file_fault",
     "format_name",
     "format_of",
     "open_input",
+    "parts_of",
+    "read_part",
     "read_path",
     "read_stream",
     "stdin_stream",
@@ -153,7 +158,8 @@ def file_fault(path: str, err: OSError, *, folder: bool = False) -> Diagnostic:
 
 def format_of(path: str | Path) -> str:
     """The format of a file, detected from its content: ``tarot``, ``json``, ``jsonl``,
-    ``tarotclub`` or ``tarotclub-deal`` (:func:`format_name` names it for people).
+    ``tarotclub``, ``tarotclub-deal``, ``csv``, ``xlsx``, ``scoreit``, ``matocolotoe``
+    (:func:`format_name` names it for people).
 
     Raises ``OSError`` when the file cannot be read. This opens the file to look at it:
     a stream that can be read only once (standard input, a FIFO) is detected by
@@ -273,7 +279,7 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
     except OSError as err:
         yield ReadDeal(0, None, (file_fault(name, err),))
         return
-    if not count:
+    if not count and kind.holds_deals:
         yield ReadDeal(0, None, (Diagnostic.make(
             Code.NO_DEAL, "no deal in this file: it is empty or blank", file=name),))
 
@@ -438,7 +444,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
             head += 1
         start = min(head + 1, len(lines))
         data = b"".join(lines[:start])
-        for item in json_format.read(io.BytesIO(data), name=path):
+        for item in json_format.read_stream(io.BytesIO(data), path):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
@@ -446,7 +452,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         lineno += 1
         at = offset
         offset += len(raw)
-        line = raw.strip()
+        line = _content(raw)
         if not line:
             continue
         index += 1
@@ -463,6 +469,13 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                            lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+
+
+def _content(raw: bytes) -> bytes:
+    """What a JSON Lines line holds, as the reader sees it: blanks around it and a
+    byte-order mark before it (where files were concatenated) are not a deal."""
+    line = raw.strip()
+    return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
 def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
@@ -516,9 +529,7 @@ def _chunks_of(path: str) -> Iterator[_Chunk]:
                         if not more or more.endswith(b"\n"):
                             break
             lines = tuple(io.BytesIO(block).readlines())
-            deals = len(lines) - list(map(bytes.strip, lines)).count(b"")
-            if first and lines[0].strip() and not lines[0].removeprefix(b"\xef\xbb\xbf").strip():
-                deals -= 1  # a byte-order mark alone on the file's first line
+            deals = sum(1 for raw in lines if _content(raw))
             yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
@@ -592,7 +603,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 yield check_deal(read, f, ruleset, keep=keep, default_ruleset=default_ruleset)
         return
     workers = min(jobs, os.cpu_count() or 1)
-    with _Workers(workers) as pool:
+    with Workers(workers) as pool:
         pending: deque[Future[tuple[str, list[_Packed]]]] = deque()
         for item in items:
             if isinstance(item, Diagnostic):
@@ -616,73 +627,76 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
             yield from _unpack(pending.popleft().result())
 
 
-class _Workers:
-    """A pool of worker processes that never outlives its run.
+# --- the parts of an archive, for tools that read deals in parallel -------------------------
 
-    Leaving the ``with`` block normally waits for the workers to finish; leaving it by an
-    exception (an interruption, a signal turned into an exception, the caller closing the
-    generator) terminates them at once. Each worker ignores SIGINT (Ctrl-C reaches the
-    whole process group: the parent decides), and on Linux asks the kernel to kill it
-    when its parent dies, so that even ``kill -9`` of the parent leaves no worker behind.
+Part = str | _Chunk
+"""What a worker reads on its own: a whole file (its path), or a chunk of whole lines of a
+JSON Lines file (a picklable value that knows where its lines start in the file)."""
+
+_T = TypeVar("_T")
+
+
+def parts_of(path: str | Path) -> Iterator[Part]:
+    """The parts of one file, in order: the chunks of a JSON Lines file (about
+    :data:`CHUNK_BYTES` each, as ``check_paths`` shares them among its workers), or the
+    file whole. Standard input is one part, read in this process.
+
+    >>> list(parts_of("examples/prise.tarot"))
+    ['examples/prise.tarot']
     """
-
-    def __init__(self, workers: int) -> None:
-        import multiprocessing
-
-        self._context = _TrackingContext(multiprocessing.get_context())
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=cast(Any, self._context),
-            initializer=_worker_start, initargs=(os.getpid(),))
-
-    def __enter__(self) -> ProcessPoolExecutor:
-        return self._pool
-
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
-                 tb: object) -> None:
-        if kind is None:
-            self._pool.shutdown(wait=True)
-            return
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in self._context.processes:
-            if process.is_alive():
-                process.terminate()
-        for process in self._context.processes:
-            process.join(timeout=2)
-            if process.is_alive():
-                process.kill()
-                process.join(timeout=2)
+    name = str(path)
+    chunks = None if name == STDIN else _json_lines_chunks(name)
+    return chunks if chunks is not None else iter((name,))
 
 
-class _TrackingContext:
-    """A multiprocessing context that remembers the processes it starts (the pool's
-    workers), so that they can be ended whatever happens."""
+def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = None
+              ) -> Iterator[ReadDeal | tuple[int, int, _T]]:
+    """Every deal of a part, as :func:`read_path` reads them (numbers, lines and offsets
+    count from the file's start).
 
-    def __init__(self, context: Any) -> None:
-        self._context = context
-        self.processes: list[Any] = []
+    ``fast``, when given, is offered each JSON Lines record after the file's first as a
+    parsed ``dict``: when it returns a value, ``(index, line, value)`` stands for that
+    deal and the line is not read further; when it returns None the line is read as
+    usual (and its faults reported). This is where a fast path that judges plain records
+    from their data plugs in.
+    """
+    if isinstance(part, str):
+        yield from read_path(part)
+        return
+    import orjson
 
-    def Process(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 (the context's name)
-        process = self._context.Process(*args, **kwargs)
-        self.processes.append(process)
-        return process
+    from .formats import json as json_format
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._context, name)
-
-
-def _worker_start(parent: int) -> None:
-    """A worker's first act: leave SIGINT to the parent, die on SIGTERM, and die with the
-    parent (Linux: PR_SET_PDEATHSIG)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):  # pragma: no cover (no libc to call)
-            pass
-    if os.getppid() != parent:  # the parent died before that: end now
-        os._exit(1)
+    path, lines = part.path, part.lines
+    index, lineno, offset = part.index, part.lineno, part.offset
+    start = 0
+    if part.first:  # the file's start: a byte-order mark, blank lines, the first record
+        head = 0
+        while head < len(lines) and not (
+                lines[head].removeprefix(b"\xef\xbb\xbf") if head == 0 else lines[head]
+        ).strip():
+            head += 1
+        start = min(head + 1, len(lines))
+        data = b"".join(lines[:start])
+        yield from json_format.read_stream(io.BytesIO(data), path)
+        index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
+    limit = MAX_JSON_RECORD_BYTES
+    for raw in lines[start:]:
+        lineno += 1
+        at = offset
+        offset += len(raw)
+        line = _content(raw)
+        if not line:
+            continue
+        index += 1
+        if fast is not None and len(line) <= limit:
+            try:
+                obj = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                obj = None
+            value = fast(obj) if type(obj) is dict else None
+            if value is not None:
+                yield index, lineno, value
+                continue
+        yield from json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+                                          lineno=lineno - 1, offset=at)

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["discard_pending", "pending", "target_of", "writing"]
+__all__ = ["discard_pending", "pending", "sync_folder", "sync_tree", "target_of", "writing"]
 
 _PENDING: set[str] = set()
 
@@ -88,7 +88,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
             os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, target)
         _PENDING.discard(tmp)
-        _sync_folder(folder)
+        sync_folder(folder)
     finally:
         if tmp in _PENDING:
             with contextlib.suppress(OSError):
@@ -112,8 +112,26 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make the rename durable (best effort: not every system can open a folder)."""
+def sync_tree(top: str | os.PathLike[str]) -> None:
+    """Flush to the disk every file under ``top`` and every folder of it: what a folder
+    built aside (a site, the files of a split) does before it is renamed into place, so
+    that the rename never shows files whose bytes are not yet on the disk."""
+    for folder, _, names in os.walk(top):
+        for name in names:
+            path = os.path.join(folder, name)
+            if not os.path.isfile(path) or os.path.islink(path):
+                continue
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        sync_folder(folder)
+
+
+def sync_folder(folder: str | os.PathLike[str]) -> None:
+    """Make a rename in ``folder`` durable (best effort: not every system can open a
+    folder)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:

@@ -62,7 +62,9 @@ class Code(StrEnum):
     ``A`` auction, ``K`` called card, ``E`` chien and écart, ``H`` declarations,
     ``P`` play, ``R`` recorded result (``R1xx`` the result against the play, ``R2xx``
     facts no deal can produce, ``R3xx`` faults across the records of a file), ``Y`` the
-    one slip that explains many faults (:mod:`tarotnotation.causes`).
+    one slip that explains many faults (:mod:`tarotnotation.causes`), ``C`` score sheets
+    and score apps' files, ``Q`` card-play analysis (positions written by hand, and what
+    stops an analysis).
     """
 
     # syntax (text notation)
@@ -173,6 +175,27 @@ class Code(StrEnum):
     TRICKS_SWAPPED = "Y006"
     SEATS_CLOCKWISE = "Y007"
     CARD_MISWRITTEN = "Y008"
+    # score sheets and score apps' files (CSV, spreadsheets, ScoreIt, Matocolotoe)
+    SHEET_UNKNOWN_COLUMN = "C101"
+    SHEET_BAD_CELL = "C102"
+    SHEET_TOTALS_MISMATCH = "C103"
+    SHEET_ENCODING = "C104"
+    SHEET_NOT_A_SHEET = "C105"
+    SHEET_ROW_NOT_A_DEAL = "C106"
+    SHEET_FACT_UNKNOWN = "C107"
+    SHEET_NOT_HELD = "C108"
+    # card-play analysis (tarotnotation.analysis)
+    POSITION_SYNTAX = "Q101"
+    POSITION_CARD = "Q102"
+    POSITION_CARD_TWICE = "Q103"
+    POSITION_HAND_SIZES = "Q104"
+    POSITION_MISSING = "Q105"
+    POSITION_ILLEGAL_TRICK = "Q106"
+    POSITION_WON = "Q107"
+    POSITION_SEAT = "Q108"
+    ANALYSIS_IMPOSSIBLE = "Q110"
+    ANALYSIS_STOPPED = "Q111"
+    ANALYSIS_INEXACT = "Q112"
 
     @property
     def slug(self) -> str:
@@ -199,6 +222,12 @@ _WARNINGS: Final = frozenset(
         Code.NOT_SCORABLE,
         Code.PETIT_IN_CHIEN,
         Code.NO_DEAL,
+        Code.SHEET_UNKNOWN_COLUMN,
+        Code.SHEET_ENCODING,
+        Code.SHEET_ROW_NOT_A_DEAL,
+        Code.SHEET_FACT_UNKNOWN,
+        Code.SHEET_NOT_HELD,
+        Code.ANALYSIS_INEXACT,
     }
 )
 #: The codes of input and output failures: the files could not be read (``tarot`` exits 2).
@@ -327,6 +356,45 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.SEATS_CLOCKWISE: "the seats are listed clockwise; the order of play is"
                           " counter-clockwise",
     Code.CARD_MISWRITTEN: "one card is written as another (the one never played)",
+    Code.SHEET_UNKNOWN_COLUMN: "a score sheet's column header is not one the reader knows (or"
+                               " is given twice): its cells are left out; the message lists"
+                               " the known headers (map it with --columns)",
+    Code.SHEET_BAD_CELL: "a cell of a score sheet (or a value of a score app's file) cannot"
+                         " be read: that fact is left out, the message says what was expected",
+    Code.SHEET_TOTALS_MISMATCH: "a running total, a totals row or a row's sum does not add up"
+                                " to the scores above it",
+    Code.SHEET_ENCODING: "a CSV sheet is not UTF-8: it is read as cp1252 (as spreadsheets"
+                         " export it) from the line named",
+    Code.SHEET_NOT_A_SHEET: "the file (or worksheet) is not a score sheet or a score app's"
+                            " game: no header a sheet has, too few player columns, no deal;"
+                            " not a record file",
+    Code.SHEET_ROW_NOT_A_DEAL: "a row of a score sheet is neither the header, a deal nor a"
+                               " totals row (a title, a note): left out, shown in the message",
+    Code.SHEET_FACT_UNKNOWN: "a fact the score needs is only half on the sheet (a petit au bout"
+                             " without its camp): the score leaves it out",
+    Code.SHEET_NOT_HELD: "a fact of a score app's file that the notation cannot hold (a"
+                         " double misère, a chelem announced by the defence): left out",
+    Code.POSITION_SYNTAX: "a word of a written position cannot be read (expected field=value:"
+                          " a seat's hand, taker, lead, trick, won, tricks, …)",
+    Code.POSITION_CARD: "a card of a written position is not a card code",
+    Code.POSITION_CARD_TWICE: "a card of a written position is given twice (in two hands, or in"
+                              " a hand and the trick)",
+    Code.POSITION_HAND_SIZES: "the hands of a written position do not fit one deal in play"
+                              " (each holds the cards left, one fewer once it played to the"
+                              " trick)",
+    Code.POSITION_MISSING: "a written position lacks a field it needs (the taker, who leads,"
+                           " the partner at five players, …)",
+    Code.POSITION_ILLEGAL_TRICK: "a card of the trick in progress could not have been played"
+                                 " from that hand",
+    Code.POSITION_WON: "the points, bouts or tricks said won cannot be (more than the cards"
+                       " no longer in the hands, …)",
+    Code.POSITION_SEAT: "a seat of a written position is unknown, repeated, or the number of"
+                        " hands is not 3, 4 or 5",
+    Code.ANALYSIS_IMPOSSIBLE: "the deal cannot be analysed: the hands, the taker, the contract"
+                              " or (at five players) the partner are not known",
+    Code.ANALYSIS_STOPPED: "the analysis stops before a card that is not legal (or not in the"
+                           " player's hand)",
+    Code.ANALYSIS_INEXACT: "a time or node limit was reached: the values given are bounds",
 }
 assert set(_SUMMARIES) == set(Code)
 

@@ -46,6 +46,7 @@ from pydantic import (
 
 from .cards import CARD_OF_CODE, Card, CardSet
 from .diagnostics import quote
+from .lexicon import GLYPH_SET, GLYPHS, SEAT_ID_PATTERN, SEAT_ID_RE
 from .limits import MAX_DIGITS
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
@@ -78,13 +79,6 @@ __all__ = [
     "find_tag",
 ]
 
-#: The annotation glyphs, as in PGN.
-GLYPHS: Final = ("!", "?", "!!", "??", "!?", "?!")
-GLYPH_SET: Final = frozenset(GLYPHS)
-
-#: A seat id: a letter, then up to 15 letters, digits or ``_`` (every reader checks this).
-SEAT_ID_PATTERN: Final = r"[A-Za-z][A-Za-z0-9_]{0,15}"
-SEAT_ID_RE: Final = re.compile(SEAT_ID_PATTERN)
 #: A player's name: one line.
 NAME_RE: Final = re.compile(r"[^\r\n]*")
 #: The bid words of the record (``pass`` and the contracts' keywords).

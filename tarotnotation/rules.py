@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from .diagnostics import quote
+from .lexicon import CONTRACTS
 
 __all__ = [
     "BOUT_THRESHOLDS",
@@ -89,16 +90,12 @@ class Contract(IntEnum):
         >>> Contract.from_keyword("Garde-Sans")
         <Contract.GARDE_SANS: 3>
         """
-        key = word.strip().lower().replace("-", "_").replace(" ", "_")
-        if key == "petite":
-            key = "prise"
-        try:
-            return cls[key.upper()]
-        except KeyError:
+        key = CONTRACTS.get(word.strip().lower().replace(" ", "_"))
+        if key is None:
             raise ValueError(
                 f"{quote(word)} is not a contract: expected prise, garde, garde_sans or"
-                " garde_contre"
-            ) from None
+                " garde_contre")
+        return cls[key.upper()]
 
 
 _MULTIPLIERS: Final = {1: 1, 2: 2, 3: 4, 4: 6}

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from test_cli import EXAMPLES, TAROT, invoke, run_exe
+from test_cli_contract import READING, _bounded, _required
 
 from tarotnotation import atomic, notation
 from tarotnotation.cli.progress import FileProgress
@@ -75,13 +76,20 @@ def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
     assert ran.out.startswith(f"{count} deal{'s' if count > 1 else ''} read from 1 file:")
 
 
-@pytest.mark.parametrize("command", [["validate"], ["validate", "-v"], ["score"], ["replay"],
-                                     ["convert"], ["convert", "-v"], ["annotate"],
-                                     ["fmt", "--check"], ["legal", "-t", "1"]])
+#: What a command needs beside its path to read a FIFO and succeed (fmt rewrites only
+#: regular files: it checks; legal needs a point of the play).
+_FIFO_NEEDS = {"fmt": ["--check"], "legal": ["-t", "1"]}
+
+
+@pytest.mark.parametrize("command", [
+    *([name] for name in READING if name != "check"),  # every command that reads, walked
+    ["validate", "-v"], ["convert", "-v"]])
 def test_every_reading_command_reads_a_fifo(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "deal.tarot"
+    name = command[0]
+    extra = [*_FIFO_NEEDS.get(name, []), *_required(name), *_bounded(name)]
     with _fed(fifo, DEAL):
-        ran = run_exe(*command, str(fifo), cwd=tmp_path)
+        ran = run_exe(*command, str(fifo), *extra, cwd=tmp_path)
     assert ran.code == 0, ran  # (-v does not open it to tell its format: read once)
     if "-v" in command:
         assert f"{fifo}: read as the format its content shows" in ran.err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import io
 import os
 import pty
@@ -26,7 +27,7 @@ from test_cli import (
 )
 
 from tarotnotation import notation
-from tarotnotation.archive import check_paths, format_name
+from tarotnotation.archive import check_paths, expand_paths, format_name
 from tarotnotation.cli.progress import FileProgress
 from tarotnotation.cli.report import github_line
 from tarotnotation.diagnostics import Code, Diagnostic
@@ -41,6 +42,9 @@ FAULTS = {
     "wrong-score.tarot": [("R101", 36, 53), ("R101", 36, 59), ("R101", 36, 64),
                           ("R101", 36, 69)],
 }
+#: The score sheets' and score apps' examples (examples/sheets), read with the rest.
+SHEET_EXAMPLES = list(expand_paths([ROOT / "examples" / "sheets"]))
+
 DIAGNOSTIC = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) "
                         r"(?P<severity>error|warning): (?P<where>deal [^:]*): .+$")
 GITHUB = re.compile(r"^::(error|warning) (file=[^,:]+,)?(line=\d+,)?(col=\d+,)?"
@@ -109,7 +113,12 @@ def test_folders_are_searched_recursively_and_globs_expanded() -> None:
     ran = invoke("validate", "examples/**/*.tarot")
     assert ran.code == 1
     assert f"read from {len(CLEAN_EXAMPLES) + len(FAULTY_EXAMPLES)} files" in ran.out
-    assert invoke("validate", "examples").out == ran.out
+    # The folder holds the score sheets' examples too (examples/sheets): every file of a
+    # format read, found recursively, in the order of their paths.
+    sheets = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples" / "sheets").iterdir())
+    everything = sorted(glob.glob("examples/**/*.tarot", recursive=True, root_dir=ROOT)
+                        + sheets)
+    assert invoke("validate", "examples").out == invoke("validate", *everything).out
     only_clean = invoke("validate", "examples/*.tarot")
     assert only_clean.code == 0
 
@@ -147,7 +156,7 @@ def test_json_lines_one_object_per_deal() -> None:
     ran = run_exe("validate", "--format", "jsonl", "examples")
     lines = [orjson.loads(line) for line in ran.out.splitlines()]
     assert len(lines) == sum(len(list(check_paths([p]))) for p in
-                             CLEAN_EXAMPLES + FAULTY_EXAMPLES)
+                             CLEAN_EXAMPLES + FAULTY_EXAMPLES + SHEET_EXAMPLES)
     assert {d["valid"] for d in lines} == {True, False}
     assert all({"file", "deal", "valid", "diagnostics"} <= set(d) for d in lines)
 
@@ -180,7 +189,8 @@ def test_junit_report_parses_with_a_test_case_per_deal(tmp_path: Path) -> None:
     root = ET.fromstring(ran.out)
     assert root.tag == "testsuites"
     cases = root.findall("./testsuite/testcase")
-    deals = [c for p in sorted(EXAMPLES.rglob("*.tarot")) for c in check_paths([p])]
+    deals = [c for p in sorted(EXAMPLES.rglob("*.tarot")) + SHEET_EXAMPLES
+             for c in check_paths([p])]
     assert len(cases) == len(deals) == int(root.get("tests", "-1"))
     failures = root.findall("./testsuite/testcase/failure")
     assert len(failures) == 5 == int(root.get("failures", "-1"))

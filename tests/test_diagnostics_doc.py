@@ -17,7 +17,7 @@ def test_docs_list_every_code() -> None:
 def test_codes_are_unique_and_stage_lettered() -> None:
     values = [c.value for c in Code]
     assert len(values) == len(set(values))
-    assert all(v[0] in "SJMLFXDAKEHPRY" and v[1:].isdigit() for v in values)
+    assert all(v[0] in "SJMLFXDAKEHPRYCQ" and v[1:].isdigit() for v in values)
 
 
 def test_diagnostic_prints_file_line_col_deal_trick_seat_card() -> None:

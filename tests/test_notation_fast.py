@@ -103,7 +103,7 @@ def test_the_scanner_reads_every_valid_example() -> None:
 
 def test_replay_faults_keep_their_file_line_and_column() -> None:
     [deal] = notation.read_file(ROOT / "examples" / "faulty" / "revoke.tarot")
-    assert isinstance(deal.source.positions, fast.LazyPositions)  # type: ignore[union-attr]
+    assert isinstance(deal.source.positions, reader.LazyPositions)  # type: ignore[union-attr]
     from tarotnotation.replay import replay
 
     faults = [d for d in replay(deal.record, source=deal.source).diagnostics  # type: ignore[arg-type]
@@ -249,7 +249,7 @@ def test_the_grammar_path_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None
 def test_lazy_positions_are_the_grammars() -> None:
     [deal] = notation.reads(_BASE, name="b.tarot")
     positions = deal.source.positions  # type: ignore[union-attr]
-    assert isinstance(positions, fast.LazyPositions)
+    assert isinstance(positions, reader.LazyPositions)
     grammar = parse_record(_BASE, name="b.tarot", fast=False).source
     assert grammar is not None
     assert dict(positions) == dict(grammar.positions)

@@ -117,7 +117,7 @@ class Format:
     every deal of an already-open binary stream; ``write`` writes records to one (None:
     the format is read only). ``cannot_hold`` lists, in short phrases, what a file of this
     format written from a record loses (empty when nothing is); ``one_deal`` says a file
-    holds one deal.
+    holds one deal; ``holds_deals`` is False for a companion file with no deal.
     """
 
     name: str
@@ -132,6 +132,17 @@ class Format:
     write: Writer | None = None
     cannot_hold: Callable[[DealRecord], list[str]] | None = field(default=None)
     one_deal: bool = False
+    holds_deals: bool = True
+    """False for a file that goes with record files and holds none (Matocolotoe's
+    ``players.json``): reading it gives nothing, and that is no fault (no F005)."""
+    written_suffix: str | None = None
+    """The ending of a file written in this format, when it is not the first of
+    ``suffixes`` (a TarotClub log is a ``.json`` file that JSON's name claims)."""
+
+    @property
+    def file_suffix(self) -> str:
+        """The ending of a file written in this format (``.tarot``, ``.jsonl``)."""
+        return self.written_suffix or (self.suffixes[0] if self.suffixes else "")
 
     def __repr__(self) -> str:
         return f"<Format {self.name}>"

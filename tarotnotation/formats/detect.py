@@ -5,14 +5,19 @@ says from the first bytes (a :class:`~tarotnotation.formats.base.Head`) whether 
 is its own:
 
 ========================  ===============================================================
+``xlsx``                  an Excel workbook (a ZIP archive with ``xl/`` parts)
+``scoreit``               a ScoreIt game (``{"type": "TAROT", …, "laps": […]}``)
 ``tarotclub``             a TarotClub played-deal log (a ``deal_info`` key)
 ``tarotclub-deal``        a TarotClub deal file, hands only (``FirstPlayer``, ``Dog``)
+``matocolotoe``           a Matocolotoe month of games (a list of ``attack_score`` objects)
+``matocolotoe-players``   Matocolotoe's ``players.json`` (no deal)
 ``jsonl``                 JSON Lines: a complete record object on the first line, and
                           another value after it
 ``json``                  one JSON value: a record object, an archive document
                           ``{"tarotnotation": 1, "deals": […]}`` or a list of records
 ``tarot``                 the text notation: a tag ``[Event "…"]``, a ``{comment}``, or
                           a section (``hand S:``, ``auction:``, ``result:``…)
+``csv``                   a CSV score sheet: its first rows hold a sheet's header
 ========================  ===============================================================
 
 A UTF-8 byte order mark and leading white space are skipped. A JSON object is
@@ -37,6 +42,10 @@ FIFO is detected and read alike.
 'tarotclub'
 >>> sniff(b'{"version":"3","FirstPlayer":"East","Dog":"","South":""}')
 'tarotclub-deal'
+>>> sniff(b'{"type":"TAROT","players":[],"laps":[]}')
+'scoreit'
+>>> sniff("Donne;Preneur;Contrat;Points;Bouts\\n1;Alice;Garde;48;2\\n".encode())
+'csv'
 >>> sniff(b'\\x00\\x01junk', suffix=".json"), sniff(b'', suffix=".txt")
 ('json', 'tarot')
 >>> format_name("jsonl")

@@ -58,6 +58,7 @@ __all__ = [
     "loads",
     "read",
     "read_lines",
+    "read_stream",
     "to_dict",
     "write",
     "write_document",
@@ -230,16 +231,16 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
         path = Path(source)
         name = name or str(path)
         with path.open("rb") as fh:
-            yield from _read_stream(fh, name)
+            yield from read_stream(fh, name)
         return
     if isinstance(source, (bytes, str)):
         data = source.encode() if isinstance(source, str) else source
-        yield from _read_stream(io.BytesIO(data), name)
+        yield from read_stream(io.BytesIO(data), name)
         return
-    yield from _read_stream(source, name)
+    yield from read_stream(source, name)
 
 
-def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     """Read a binary stream: JSON Lines line by line, or one JSON document whole.
 
     The first non-blank line decides: a complete JSON object that is not an archive
@@ -271,7 +272,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             "this line has more than", "MAX_JSON_RECORD_BYTES", "bytes; it is not read"),
             file=name, line=lineno, col=1, deal=1, path="$"),), line=lineno, offset=offset)
-        yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset + size)
+        yield from read_lines(fh, name, index=1, lineno=lineno, offset=offset + size)
         return
     first_fault: Diagnostic | None = None
     try:
@@ -291,7 +292,7 @@ def _read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
     else:
         yield _one(obj, 1, "$", name, lineno, offset, first)
     offset += len(first)
-    yield from _read_lines(fh, name, index=1, lineno=lineno, offset=offset)
+    yield from read_lines(fh, name, index=1, lineno=lineno, offset=offset)
 
 
 _BOM: Final = b"\xef\xbb\xbf"
@@ -395,8 +396,8 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         yield _one(item, i + 1, path, name, None, text=data, start=starts.of(i))
 
 
-def _read_lines(fh: IO[bytes], name: str | None, *, index: int = 0, lineno: int = 0,
-                offset: int = 0) -> Iterator[ReadDeal]:
+def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno: int = 0,
+               offset: int = 0) -> Iterator[ReadDeal]:
     """The deals of JSON Lines, one line at a time; counts continue from the arguments.
 
     A line longer than MAX_JSON_RECORD_BYTES is never held whole: its start is read, the
@@ -493,19 +494,7 @@ def write_document(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
     return write(itertools.chain(first, it), fp, lines=False)
 
 
-def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno: int = 0,
-               offset: int = 0) -> Iterator[ReadDeal]:
-    """The deals of JSON Lines read from ``fh`` where it stands, counted on from ``index``
-    deals, ``lineno`` lines and ``offset`` bytes before (a piece of a file read apart,
-    as ``tarot validate -j N`` shares a file among its workers)."""
-    return _read_lines(fh, name, index=index, lineno=lineno, offset=offset)
-
-
 # --- the formats, as the registry (formats/registry.py) knows them --------------------------
-
-
-def _read_any(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
-    return read(stream, name=name)
 
 
 def _sniff_lines(head: Head) -> bool:
@@ -520,7 +509,7 @@ JSON_LINES: Final = Format(
     title="JSON Lines (one record per line)",
     suffixes=(".jsonl", ".ndjson"),
     sniff=_sniff_lines,
-    read=_read_any,
+    read=read_stream,
     write=lambda records, fp: write(records, fp, lines=True),
 )
 #: JSON: one record, an archive document ``{"tarotnotation": 1, "deals": [...]}`` or a list.
@@ -529,7 +518,7 @@ JSON: Final = Format(
     title="JSON (a record, or an archive of records)",
     suffixes=(".json",),
     sniff=lambda head: head.looks_like_json,
-    read=_read_any,
+    read=read_stream,
     write=write_document,
 )
 

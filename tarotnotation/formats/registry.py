@@ -10,12 +10,15 @@ stream, so standard input and named pipes work; see ``docs/architecture.md``) an
 in :data:`FORMATS`, in the order detection asks: the first format whose ``sniff`` says yes
 wins, so a format whose content also looks like another's comes before it.
 
->>> names()
-('tarotclub', 'tarotclub-deal', 'jsonl', 'json', 'tarot')
+>>> names()  # doctest: +NORMALIZE_WHITESPACE
+('xlsx', 'scoreit', 'tarotclub', 'tarotclub-deal', 'matocolotoe', 'matocolotoe-players',
+ 'jsonl', 'json', 'tarot', 'csv')
 >>> names(writable=True)
-('tarotclub', 'jsonl', 'json', 'tarot')
+('tarotclub', 'jsonl', 'json', 'tarot', 'csv')
 >>> by_suffix(".NDJSON").name, by_suffix("club/deal.tarot").name, by_suffix(".txt")
 ('jsonl', 'tarot', None)
+>>> by_suffix("scores.json").name, by_suffix("saison.XLSX").name
+('json', 'xlsx')
 >>> get("jsonl").title
 'JSON Lines (one record per line)'
 >>> get("pgn")  # doctest: +ELLIPSIS
@@ -30,9 +33,13 @@ from pathlib import PurePath
 from typing import Final
 
 from .base import Format, Head
+from .csvsheet import CSV
 from .json import JSON, JSON_LINES
+from .matocolotoe import MATOCOLOTOE, MATOCOLOTOE_PLAYERS
+from .scoreit import SCOREIT
 from .tarotclub import DEAL_FILE, LOG
 from .text import NOTATION
+from .xlsx import XLSX
 
 __all__ = [
     "DEFAULT",
@@ -50,11 +57,16 @@ __all__ = [
 
 #: Every format, in the order detection asks them.
 FORMATS: Final[tuple[Format, ...]] = (
-    LOG,  # TarotClub's logs and deal files: JSON told by their keys, before any other
+    XLSX,  # a ZIP archive with xl/ parts
+    SCOREIT,  # a JSON object: "type" first, or type and laps
+    LOG,  # TarotClub's logs and deal files: JSON told by their keys, before any record
     DEAL_FILE,
+    MATOCOLOTOE,  # a JSON list of games (attack_score)
+    MATOCOLOTOE_PLAYERS,  # a JSON list of {"id", "name"}, whole in the head
     JSON_LINES,  # a whole record object on the first line, and more after it
     JSON,  # any other JSON: a record, an archive document, a list
     NOTATION,  # a tag, a comment, a section keyword
+    CSV,  # text whose first rows hold a score sheet's header (last: any text could be)
 )
 #: What content that looks like no format is read as, when its file name says nothing.
 DEFAULT: Final = NOTATION

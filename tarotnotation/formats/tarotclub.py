@@ -872,6 +872,7 @@ LOG: Final = Format(
     write=write,
     cannot_hold=dropped,
     one_deal=True,
+    written_suffix=".json",
 )
 #: TarotClub's deal files, hands only (read only).
 DEAL_FILE: Final = Format(

@@ -18,14 +18,18 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Final
 
+from ..lexicon import SECTIONS
 from ..records import DealRecord
 from ..source import ReadDeal
 from .base import Format, Head
 
 __all__ = ["NOTATION"]
 
+#: A section keyword of the notation, in any of its spellings (lexicon.SECTIONS, without
+#: the colon), as bytes.
 _SECTION: Final = re.compile(
-    rb"(?:hand|chien|auction|call|ecart|poignee|chelem|misere|play|result)\b", re.IGNORECASE)
+    ("(?:" + "|".join(sorted({re.escape(w.rstrip(":")) for w in SECTIONS}, key=len,
+                             reverse=True)) + r")\b").encode(), re.IGNORECASE)
 
 
 def _sniff(head: Head) -> bool:

@@ -25,15 +25,18 @@ from typing import Final
 
 from ..cards import Card
 from ..diagnostics import quote
+from ..lexicon import ALIAS_RANKS, ALIAS_SUITS
 
-__all__ = ["ALIAS_RANKS", "ALIAS_SUITS", "CardCodeError", "card_code", "code_table", "parse_card"]
+__all__ = [
+    "ALIAS_RANKS",
+    "ALIAS_SUITS",
+    "WORDS",
+    "CardCodeError",
+    "card_code",
+    "code_table",
+    "parse_card",
+]
 
-#: Rank letters read besides the canonical ones (French: valet, cavalier, dame, roi).
-ALIAS_RANKS: Final = {"V": "J", "C": "N", "D": "Q", "R": "K"}
-#: Suit symbols read as suit letters.
-ALIAS_SUITS: Final = {
-    "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
-}
 
 
 class CardCodeError(ValueError):
@@ -56,17 +59,18 @@ def _build() -> dict[str, Card]:
     return table
 
 
-_BY_WORD: Final[dict[str, Card]] = _build()
+#: Every spelling of every card (upper case) -> the card.
+WORDS: Final[dict[str, Card]] = _build()
 
 
 def parse_card(word: str) -> Card | None:
     """The card a word spells (canonical code or alias, any case), or None."""
-    return _BY_WORD.get(word.upper())
+    return WORDS.get(word.upper())
 
 
 def card_code(word: str) -> Card:
     """Like :func:`parse_card`, but raises :class:`CardCodeError` for a word that is no card."""
-    card = _BY_WORD.get(word.upper())
+    card = WORDS.get(word.upper())
     if card is None:
         raise CardCodeError(f"{quote(word)} is not a card: expected a card such as 7H or T21")
     return card

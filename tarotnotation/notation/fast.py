@@ -19,9 +19,9 @@ record with the grammar, which gives the diagnostics. So every syntax error and 
 found while building comes from the grammar path, word for word.
 
 The text positions of the record's parts (the :class:`~tarotnotation.source.SourceMap`
-that puts file:line:col on replay faults) are :class:`LazyPositions`: worked out by the
-grammar path itself, from the record's text, the first time anything asks for one (a deal
-with a fault). A clean deal never needs them, and they are the grammar path's own.
+that puts file:line:col on replay faults) are the reader's ``LazyPositions``: worked out
+by the grammar path itself, from the record's text, the first time anything asks for one
+(a deal with a fault). A clean deal never needs them, and they are the grammar path's own.
 
 ``TAROT_READER=grammar`` in the environment (or ``parse_record(..., fast=False)``) turns
 the scanner off. ``tests/test_notation_fast.py`` checks, on the examples, on generated and
@@ -39,16 +39,31 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ..cards import Card
-from ..records import FIELD_TAGS, GLYPH_SET, SEAT_ID_PATTERN, SEAT_ID_RE, Points
+from ..lexicon import (
+    BIDS,
+    CAMPS,
+    CONTRACTS,
+    DATE_RE,
+    GLYPH_SET,
+    MISERES,
+    RESULT_ITEMS,
+    SEAT_ID_PATTERN,
+    SEAT_ID_RE,
+    SECTIONS,
+    SIZES,
+    TAG_RE,
+    uncomment,
+    untag,
+)
+from ..records import FIELD_TAGS, Points
 from ..rules import RulesetError
-from . import reader as _reader
-from .cardcodes import _BY_WORD
+from .cardcodes import WORDS
+from .values import players_of, ruleset_spec, seats_entries
 
-__all__ = ["LazyPositions", "scan"]
+__all__ = ["scan"]
 
 
 class _GiveUpError(Exception):
@@ -64,7 +79,7 @@ def _case_variants(word: str) -> list[str]:
 def _card_table() -> dict[str, Card]:
     """Every spelling of every card the grammar reads, in ASCII cases (no other case
     folding: a word the table does not hold is left to the grammar)."""
-    return {variant: card for code, card in _BY_WORD.items()
+    return {variant: card for code, card in WORDS.items()
             for variant in _case_variants(code)}
 
 
@@ -73,27 +88,8 @@ _BIT: Final = {word: 1 << card for word, card in _CARD.items()}
 _CODE: Final = {word: card.code for word, card in _CARD.items()}  # canonical codes
 _PLAYED: Final = {word: (("card", card.code),) for word, card in _CARD.items()}  # dict() pairs
 
-# Section keywords (lower case) -> their place in the record's fixed order.
+# The sections, in the record's fixed order (lexicon.SECTION_ORDER).
 _HANDS, _CHIEN, _AUCTION, _CALL, _ECART, _DECL, _PLAY, _RESULT = range(1, 9)
-_SECTIONS: Final[dict[str, int]] = {
-    "hand": _HANDS, "hands:": _HANDS, "chien:": _CHIEN, "auction:": _AUCTION,
-    "call:": _CALL, "ecart:": _ECART, "écart:": _ECART, "poignee": _DECL, "poignée": _DECL,
-    "chelem": _DECL, "misere": _DECL, "misère": _DECL, "play:": _PLAY, "result:": _RESULT,
-}
-_BIDS: Final = {
-    "pass": "pass", "passe": "pass", "prise": "prise", "petite": "prise", "garde": "garde",
-    "garde_sans": "garde_sans", "garde-sans": "garde_sans",
-    "garde_contre": "garde_contre", "garde-contre": "garde_contre",
-}
-_CONTRACTS: Final = frozenset(w for w in _BIDS if not w.startswith("pass"))
-_ITEMS: Final = {
-    "taker": "taker", "partner": "partner", "points": "taker_points", "bouts": "bouts",
-    "petit_au_bout": "petit_au_bout", "chelem": "chelem", "annulled": "annulled",
-    "scores": "scores",
-}
-_CAMPS: Final = {"taker": "taker", "defence": "defence", "defense": "defence"}
-_SIZES: Final = frozenset(("simple", "double", "triple"))
-_MISERES: Final = {"atout": "atout", "tete": "tete", "tête": "tete"}
 _NOTE: Final = frozenset("{!?")  # how an annotation's token starts
 _TRICKNO: Final = {f"{a}{b}.": int(f"{a}{b}") for a in ("", *"0123456789")
                    for b in "0123456789"}
@@ -105,39 +101,6 @@ _SPACES: Final = re.compile(r"\s*")
 # marks, a word, or any other character (an unclosed { or a lone }: left to the grammar).
 _TOKENS: Final = re.compile(r"\{(?:[^\\}]|\\[\s\S])*\}|[!?]+|[^\s{}!?]+|\S")
 _COMMENT_SPLIT: Final = re.compile(r"(\{(?:[^\\}]|\\[\s\S])*\})")
-
-
-class LazyPositions(Mapping[str, tuple[int, int]]):
-    """The positions of a record's parts, worked out by the grammar path on first use.
-
-    >>> positions = LazyPositions('[Players "4"]\\nauction: pass garde', 10)
-    >>> positions["auction[1]"], len(positions) > 0
-    ((12, 15), True)
-    """
-
-    __slots__ = ("_line0", "_map", "_text")
-
-    def __init__(self, text: str, line0: int) -> None:
-        self._text = text
-        self._line0 = line0
-        self._map: dict[str, tuple[int, int]] | None = None
-
-    def _positions(self) -> dict[str, tuple[int, int]]:
-        if self._map is None:
-            self._map = _reader._grammar_positions(self._text, self._line0)
-        return self._map
-
-    def __getitem__(self, path: str) -> tuple[int, int]:
-        return self._positions()[path]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._positions())
-
-    def __len__(self) -> int:
-        return len(self._positions())
-
-    def __repr__(self) -> str:
-        return f"LazyPositions({self._positions()!r})"
 
 
 def _note(ws: list[str], i: int, n: int, out: dict[str, Any]) -> int:
@@ -154,7 +117,7 @@ def _note(ws: list[str], i: int, n: int, out: dict[str, Any]) -> int:
         if len(token) < 2:  # a { never closed
             raise _GiveUpError
         inner = token[1:-1]
-        comments.append(_reader._COMMENT_ESCAPE.sub(r"\1", inner) if "\\" in inner else inner)
+        comments.append(uncomment(inner))
         i += 1
     if comments:
         out["comments"] = comments
@@ -199,7 +162,7 @@ def _tags(tags: list[tuple[str, str]], data: dict[str, Any]) -> None:
     other: list[list[str]] = []
     seen: set[str] = set()
     for name, raw in tags:
-        value = _reader._untag(raw) if "\\" in raw else raw
+        value = untag(raw)
         if name in FIELD_TAGS:
             if name in seen:
                 raise _GiveUpError
@@ -209,7 +172,7 @@ def _tags(tags: list[tuple[str, str]], data: dict[str, Any]) -> None:
                     raise _GiveUpError
                 data["players"] = int(value)
             elif name == "Seats":
-                seats = _reader._seats_entries(value)
+                seats = seats_entries(value)
                 if isinstance(seats, str):
                     raise _GiveUpError
                 data["seats"] = seats
@@ -217,11 +180,11 @@ def _tags(tags: list[tuple[str, str]], data: dict[str, Any]) -> None:
                 data["dealer"] = value.strip()
             else:
                 try:
-                    data["ruleset"] = _reader._ruleset_spec(value)
+                    data["ruleset"] = ruleset_spec(value)
                 except RulesetError:
                     raise _GiveUpError from None
             continue
-        if name == "Result" or (name == "Date" and not _reader._DATE.fullmatch(value)):
+        if name == "Result" or (name == "Date" and not DATE_RE.fullmatch(value)):
             raise _GiveUpError
         other.append([name, value])
     data["tags"] = other
@@ -270,7 +233,7 @@ def _scan(text: str) -> dict[str, Any]:
     p = 0
     while True:  # the tags, each the grammar's TAG, separated by white space
         p = _SPACES.match(text, p).end()  # type: ignore[union-attr]
-        m = _reader._TAG_PARTS.match(text, p)
+        m = TAG_RE.match(text, p)
         if m is None:
             break
         tags.append((m.group(1), m.group(2)))
@@ -289,7 +252,7 @@ def _scan(text: str) -> dict[str, Any]:
     declarations: list[dict[str, Any]] = []
     while i < n:
         low = ws[i].lower()
-        sec = _SECTIONS.get(low)
+        sec = SECTIONS.get(low)
         if sec is None or sec < stage or (sec == stage and sec != _DECL):
             raise _GiveUpError
         stage = sec
@@ -319,7 +282,7 @@ def _scan(text: str) -> dict[str, Any]:
             while i < n:
                 w = ws[i]
                 cut = w.find(":")
-                contract = _BIDS.get((w[cut + 1:] if cut > 0 else w).lower())
+                contract = BIDS.get((w[cut + 1:] if cut > 0 else w).lower())
                 if contract is None:
                     break
                 bid: dict[str, Any] = {"contract": contract}
@@ -360,7 +323,7 @@ def _scan(text: str) -> dict[str, Any]:
     if declarations:
         data["declarations"] = declarations
     if "players" not in data:
-        data["players"] = _reader._players(data)
+        data["players"] = players_of(data)
     return data
 
 
@@ -383,7 +346,7 @@ def _declaration(ws: list[str], i: int, n: int, keyword: str) -> tuple[dict[str,
             elif i < n and ws[i] == ":":
                 colon = True
                 i += 1
-            if size not in _SIZES:
+            if size not in SIZES:
                 raise _GiveUpError
             decl["size"] = size
             if colon:
@@ -391,7 +354,7 @@ def _declaration(ws: list[str], i: int, n: int, keyword: str) -> tuple[dict[str,
     elif keyword[0] == "c":  # chelem
         decl = {"kind": "chelem", "seat": _seat(target)}
     else:  # misère
-        kind = _MISERES.get(_word(ws, i, n).lower())
+        kind = MISERES.get(_word(ws, i, n).lower())
         if kind is None:
             raise _GiveUpError
         decl = {"kind": "misere", "seat": _seat(target), "misere": kind}
@@ -484,10 +447,10 @@ def _result(ws: list[str], i: int, n: int) -> tuple[dict[str, Any], int]:
         w = ws[i]
         low = w.lower()
         value: Any
-        if low in _CONTRACTS:
-            name, value = "contract", _BIDS[low]
+        if low in CONTRACTS:
+            name, value = "contract", BIDS[low]
         else:
-            name = _ITEMS.get(low, "")
+            name = RESULT_ITEMS.get(low, "")
             if not name:
                 break
             if name in out:  # given twice: the grammar path says so
@@ -528,7 +491,7 @@ def _result(ws: list[str], i: int, n: int) -> tuple[dict[str, Any], int]:
                     raise _GiveUpError
                 value = int(value)
             else:  # petit_au_bout, chelem
-                value = _CAMPS.get(value.lower())
+                value = CAMPS.get(value.lower())
                 if value is None:
                     raise _GiveUpError
         if name in out:

@@ -42,27 +42,30 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from importlib import resources
 from typing import IO, Any, Final
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from pydantic import ValidationError
 
+from .. import lexicon
 from ..builder import build_record
 from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
 from ..faults import model_faults
+from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
-from ..records import FIELD_TAGS, SEAT_ID_RE, DealRecord, Points, find_tag
-from ..rules import Ruleset, RulesetError, table
+from ..records import FIELD_TAGS, DealRecord, Points, find_tag
+from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
+from . import fast as scanner
 from .cardcodes import parse_card
+from .values import players_of, ruleset_spec, seats_entries
 
 __all__ = [
     "FIELD_TAGS",
+    "LazyPositions",
     "SkimmedDeal",
     "grammar_text",
     "load",
@@ -81,8 +84,9 @@ __all__ = [
 
 
 def grammar_text() -> str:
-    """The text of ``grammar/tarot.lark`` (installed as ``tarotnotation.grammar``)."""
-    return (resources.files("tarotnotation.grammar") / "tarot.lark").read_text("utf-8")
+    """The grammar of one record: ``grammar/tarot.lark`` (installed as
+    ``tarotnotation.grammar``) with its words filled in from :mod:`tarotnotation.lexicon`."""
+    return lexicon.grammar_text()
 
 
 _Child = Any
@@ -217,22 +221,12 @@ def parser() -> Lark:
 
 # --- small helpers ---------------------------------------------------------------------
 
-_COMMENT_ESCAPE: Final = re.compile(r"\\([\\{}\[])")
-_TAG_PARTS: Final = re.compile(r'\[[ \t]*(\w+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-_TAG_ESCAPE: Final = re.compile(r'\\([\\"])')
-_DATE: Final = re.compile(r"(?:\d{4}|\?{4})\.(?:\d\d|\?\?)\.(?:\d\d|\?\?)")
-_SEAT_UNESCAPE: Final = re.compile(r"\\([\\,])")
 _NONSPACE: Final = re.compile(r"\S+")
 _WORD: Final = re.compile(r"[^\s{}\[\]()]+|\S")
 
 
 def _uncomment(token: Token) -> str:
-    inner = token[1:-1]
-    return _COMMENT_ESCAPE.sub(r"\1", inner) if "\\" in inner else inner
-
-
-def _untag(raw: str) -> str:
-    return _TAG_ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    return uncomment(token[1:-1])
 
 
 def _split_seated(text: str) -> tuple[str | None, str]:
@@ -335,44 +329,8 @@ def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
     return CardSet(bits)
 
 
-def _split_commas(value: str) -> list[str]:
-    """Split at commas not escaped by a backslash; ``\\,`` and ``\\\\`` stay escaped."""
-    out: list[str] = []
-    start = i = 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == ",":
-            out.append(value[start:i])
-            start = i + 1
-        i += 1
-    out.append(value[start:])
-    return out
-
-
-def _seats_entries(value: str) -> list[dict[str, Any]] | str:
-    """The seats of a Seats tag's value, or the message saying why it is not one."""
-    entries = _split_commas(value) if "," in value else value.split()
-    seats: list[dict[str, Any]] = []
-    for entry in entries:
-        entry = entry.strip()
-        if not entry:
-            continue
-        sid, sep, name = entry.partition(":")
-        if not SEAT_ID_RE.fullmatch(sid):
-            return (f"Seats: {quote(sid)} is not a seat id (a letter, then up to 15"
-                    " letters, digits or _), as in \"S:Alice, E:Bruno\"")
-        seat: dict[str, Any] = {"id": sid}
-        if sep:
-            seat["name"] = _SEAT_UNESCAPE.sub(r"\1", name) if "\\" in name else name
-        seats.append(seat)
-    return seats
-
-
 def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | None:
-    seats = _seats_entries(value)
+    seats = seats_entries(value)
     if isinstance(seats, str):
         ctx.error(Code.BAD_TAG, seats, tok)
         return None
@@ -383,9 +341,9 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
     other: list[tuple[str, str]] = []
     seen: set[str] = set()
     for tok in tokens:
-        m = _TAG_PARTS.fullmatch(tok)
+        m = TAG_RE.fullmatch(tok)
         assert m is not None
-        name, value = m.group(1), _untag(m.group(2))
+        name, value = m.group(1), untag(m.group(2))
         if name in FIELD_TAGS:
             if name in seen:
                 ctx.error(Code.BAD_TAG, f"the {name} tag is given twice", tok)
@@ -406,7 +364,7 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
                 data["dealer"] = value.strip()
             else:
                 try:
-                    data["ruleset"] = _ruleset_spec(value)
+                    data["ruleset"] = ruleset_spec(value)
                 except RulesetError as err:
                     ctx.error(Code.UNKNOWN_RULESET, str(err), tok)
             continue
@@ -415,41 +373,11 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
                 ctx.error(Code.BAD_TAG, "the Result tag is given twice", tok)
             ctx.result_tag = (tok, value)
             continue
-        if name == "Date" and not _DATE.fullmatch(value):
+        if name == "Date" and not DATE_RE.fullmatch(value):
             ctx.error(Code.BAD_TAG, f"Date {quote(value)} is not written YYYY.MM.DD (with ?? for an"
                       " unknown part); kept as written", tok, severity=Severity.WARNING)
         other.append((name, value))
     data["tags"] = tuple(other)
-
-
-_BID_WORDS: Final = {w: w for w in ("pass", "prise", "garde", "garde_sans", "garde_contre")}
-
-
-def _bid_word(word: str) -> str:
-    """The canonical bid keyword of a word the grammar let through (any case, ``-``)."""
-    key = word.lower().replace("-", "_")
-    return {"passe": "pass", "petite": "prise"}.get(key, key)
-
-
-@lru_cache(maxsize=256)
-def _ruleset_spec(value: str) -> str:
-    return Ruleset.from_spec(value).spec()
-
-
-def _players(data: dict[str, Any]) -> int:
-    """The number of players when no Players tag says it."""
-    if "seats" in data:
-        return len(data["seats"])
-    hands = data.get("hands")
-    if hands:
-        size = len(next(iter(hands.values())))
-        for n in (3, 4, 5):
-            if table(n).hand == size:
-                return n
-    result = data.get("result")
-    if result and result.get("scores") and len(result["scores"]) in (3, 5):
-        return len(result["scores"])
-    return 4
 
 
 def _annotated(out: dict[str, Any], note: tuple[str | None, tuple[str, ...]]) -> dict[str, Any]:
@@ -559,7 +487,7 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
             for i, (tok, bnote) in enumerate(body[1:]):
                 ctx.pos(f"auction[{i}]", tok)
                 seat, word = _split_seated(tok)
-                bid: dict[str, Any] = {"contract": _BID_WORDS.get(word) or _bid_word(word)}
+                bid: dict[str, Any] = {"contract": BIDS[word.lower()]}
                 if seat is not None:
                     bid["seat"] = seat
                 bids.append(_annotated(bid, bnote))
@@ -630,7 +558,7 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
             if result is not None:
                 data["result"] = result
     if "players" not in data:
-        data["players"] = _players(data)
+        data["players"] = players_of(data)
     return data
 
 
@@ -703,13 +631,7 @@ _WORDS: Final[dict[str, str]] = {
     "COMMENT": "a {comment}",
 }
 _KEYWORDS: Final[dict[str, str]] = {
-    "HAND_KW": "hand", "HANDS_KW": "hands:", "CHIEN_KW": "chien:", "AUCTION_KW": "auction:",
-    "CALL_KW": "call:", "ECART_KW": "ecart:", "_SHOWN": "shown:", "_COLON": ":",
-    "POIGNEE_KW": "poignee", "CHELEM_KW": "chelem", "MISERE_KW": "misere",
-    "PLAY_KW": "play:", "RESULT_KW": "result:", "_TAKER": "taker", "_PARTNER": "partner",
-    "_POINTS": "points", "_BOUTS": "bouts", "_PETIT": "petit_au_bout",
-    "ANNULLED": "annulled", "SCORES_KW": "scores",
-}
+    **{name: words[0] for name, words in KEYWORDS.items()}, "_COLON": ":"}
 _ORDER: Final = tuple(_WORDS) + tuple(_KEYWORDS)
 _CARDISH: Final = re.compile(r"[\w\u2660-\u2667]{1,4}")
 _BIDISH: Final = re.compile(r"(?:\w+:)?[A-Za-z_-]+")
@@ -899,9 +821,9 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
         fast = os.environ.get(READER_ENV) != "grammar"
     ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
     if fast:
-        data = _fast.scan(text)
+        data = scanner.scan(text)
         if data is not None:  # positions: the grammar path's, worked out when first asked
-            return _finish(ctx, data, _fast.LazyPositions(text, line - 1), line, offset,
+            return _finish(ctx, data, LazyPositions(text, line - 1), line, offset,
                            build_record(data))
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
@@ -909,6 +831,39 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
         _syntax(ctx, text, err)
         return ReadDeal(deal, None, tuple(ctx.diags), None, line, offset)
     return _finish(ctx, _build(ctx, parts), ctx.positions, line, offset)
+
+
+class LazyPositions(Mapping[str, tuple[int, int]]):
+    """The positions of a record's parts, worked out by the grammar path on first use.
+
+    >>> positions = LazyPositions('[Players "4"]\\nauction: pass garde', 10)
+    >>> positions["auction[1]"], len(positions) > 0
+    ((12, 15), True)
+    """
+
+    __slots__ = ("_line0", "_map", "_text")
+
+    def __init__(self, text: str, line0: int) -> None:
+        self._text = text
+        self._line0 = line0
+        self._map: dict[str, tuple[int, int]] | None = None
+
+    def _positions(self) -> dict[str, tuple[int, int]]:
+        if self._map is None:
+            self._map = _grammar_positions(self._text, self._line0)
+        return self._map
+
+    def __getitem__(self, path: str) -> tuple[int, int]:
+        return self._positions()[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._positions())
+
+    def __len__(self) -> int:
+        return len(self._positions())
+
+    def __repr__(self) -> str:
+        return f"LazyPositions({self._positions()!r})"
 
 
 def _grammar_positions(text: str, line0: int) -> dict[str, tuple[int, int]]:
@@ -1178,15 +1133,15 @@ def _tag_names(chunk: _Chunk) -> set[str] | None:
     section, no comment, no Result tag); None otherwise."""
     names: set[str] = set()
     for line in chunk.lines:
-        rest = _TAG_PARTS.sub("", line)
+        rest = TAG_RE.sub("", line)
         if rest.strip():
             return None
-        names.update(m.group(1).lower() for m in _TAG_PARTS.finditer(line))
+        names.update(m.group(1).lower() for m in TAG_RE.finditer(line))
     return None if "result" in names else names
 
 
 def _all_tags(chunk: _Chunk) -> set[str]:
-    return {m.group(1).lower() for line in chunk.lines for m in _TAG_PARTS.finditer(line)}
+    return {m.group(1).lower() for line in chunk.lines for m in TAG_RE.finditer(line)}
 
 
 def _split_tags(chunk: _Chunk, names: set[str], before: _Chunk | None,
@@ -1222,7 +1177,7 @@ def _comment_cut(chunk: _Chunk, ahead: _Chunk, name: str | None, index: int
     line that starts with ``[`` (read as a tag line): the two read as one close the
     comment. None when they do not (the comment is just never closed)."""
     first = ahead.lines[0] if ahead.lines else ""
-    if not first.lstrip(" \t").startswith("[") or _TAG_PARTS.sub("", first).strip() == "":
+    if not first.lstrip(" \t").startswith("[") or TAG_RE.sub("", first).strip() == "":
         return None  # a line of tags: a record of its own
     joined = "\n".join(chunk.lines + [""] * (ahead.line - chunk.line - len(chunk.lines))
                        + ahead.lines)
@@ -1331,10 +1286,9 @@ def skim_tags(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[
 def _skim(source: IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
     for index, chunk in enumerate(_chunks(source, tags_only=True), 1):
         tags = tuple(
-            (m.group(1), _untag(m.group(2)))
-            for line in chunk.lines for m in _TAG_PARTS.finditer(line)
+            (m.group(1), untag(m.group(2)))
+            for line in chunk.lines for m in TAG_RE.finditer(line)
         )
         yield SkimmedDeal(index, tags, chunk.line, chunk.offset)
 
 
-from . import fast as _fast  # noqa: E402  (it uses this module's helpers)

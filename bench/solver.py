@@ -1,0 +1,193 @@
+"""The solver's benchmark: double-dummy values of positions from generated deals.
+
+Run: ``python bench/run.py --solver [--positions N] [--only STAGE...] [--limit S]``
+(or ``python bench/solver.py`` with the same options).
+
+Each stage searches ``--positions`` positions (default 30) taken from seeded random legal
+deals (``simulate.random_deal``: random contract and taker), one solver (and table) per
+position, and reports the median, 95th percentile and largest time (seconds of the wall
+clock; the CPU time's median beside it, since a shared machine slows the wall clock), the
+nodes searched per CPU second, the table's hit rate, and how many searches a time limit
+stopped (``--limit``, 60 s by default: their time counts as the limit's):
+
+- ``dd-8``, ``dd-12``: 8 and 12 tricks left at 4 players, exact value;
+- ``deal-yesno``: the whole deal from the first lead, "is the contract makeable?" (one
+  null-window test at the threshold);
+- ``analyze``: ``analyse_play`` of a whole deal from the first card (every card's cost;
+  ``--analyze-limit`` bounds each position, 10 s by default: a deal is capped when one of
+  its positions is);
+- the same at 3 and 5 players (``dd-8-3p``, ``dd-12-3p``, ``deal-yesno-3p``, and
+  ``-5p``): 8 and 12 tricks are a third and a half of a deal at 3 players, more than half
+  at 5;
+- ``python-6``: the pure-Python core on 6 tricks left at 4 players.
+
+It prints a table and writes it as JSON (``--json``, default ``bench/solver-results.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tarotnotation.analysis import Position, Solver, analyse_play, deal_start, position_at
+from tarotnotation.records import DealRecord
+from tarotnotation.simulate import random_deal
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage: the deals' players, the tricks left (0: the whole deal), what is asked."""
+
+    players: int
+    left: int
+    kind: str  # "exact", "yesno", "analyze"
+    engine: str = "c"
+
+
+STAGES: dict[str, Stage] = {
+    "dd-8": Stage(4, 8, "exact"),
+    "dd-12": Stage(4, 12, "exact"),
+    "deal-yesno": Stage(4, 0, "yesno"),
+    "analyze": Stage(4, 0, "analyze"),
+    "dd-8-3p": Stage(3, 8, "exact"),
+    "dd-12-3p": Stage(3, 12, "exact"),
+    "deal-yesno-3p": Stage(3, 0, "yesno"),
+    "dd-8-5p": Stage(5, 8, "exact"),
+    "dd-12-5p": Stage(5, 12, "exact"),
+    "deal-yesno-5p": Stage(5, 0, "yesno"),
+    "python-6": Stage(4, 6, "exact", "python"),
+}
+LABELS = {
+    "dd-8": "4 players, 8 tricks left, exact",
+    "dd-12": "4 players, 12 tricks left, exact",
+    "deal-yesno": "4 players, whole deal, makeable? (yes/no)",
+    "analyze": "4 players, analyse_play of a whole deal",
+    "dd-8-3p": "3 players, 8 tricks left, exact",
+    "dd-12-3p": "3 players, 12 tricks left, exact",
+    "deal-yesno-3p": "3 players, whole deal, makeable?",
+    "dd-8-5p": "5 players, 8 tricks left, exact",
+    "dd-12-5p": "5 players, 12 tricks left, exact",
+    "deal-yesno-5p": "5 players, whole deal, makeable?",
+    "python-6": "pure Python, 4 players, 6 tricks left",
+}
+
+
+def positions(stage: Stage, count: int, seed: int) -> list[tuple[Position, DealRecord]]:
+    """The stage's positions: each deal's play up to ``stage.left`` tricks from the end."""
+    rng = random.Random(seed * 1000 + stage.players)
+    out = []
+    for _ in range(count):
+        rec = random_deal(rng, stage.players, poignee_chance=0.3)
+        start, cards = deal_start(rec)
+        done = 0 if stage.left == 0 else (start.tricks - stage.left) * stage.players
+        out.append((position_at(start, cards[:done]), rec))
+    return out
+
+
+def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float = 10.0,
+            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Search every position of a stage; the row of the table. ``analyze_limit`` bounds
+    each position of an analysed deal (``tarot analyze --time-limit``)."""
+    stage = STAGES[name]
+    walls: list[float] = []
+    cpus: list[float] = []
+    nodes = probes = hits = capped = 0
+    for i, (pos, rec) in enumerate(positions(stage, count, seed)):
+        if progress is not None:
+            progress(f"{name} {i + 1}/{count}")
+        wall, cpu = time.perf_counter(), time.process_time()
+        if stage.kind == "analyze":
+            analysis = analyse_play(rec, time_limit=analyze_limit)
+            nodes += analysis.nodes
+            capped += not analysis.exact
+        else:
+            solver = Solver(pos, engine=stage.engine)
+            sol = solver.solve(pos, time_limit=limit, line=False,
+                               at_least=0 if stage.kind == "yesno" else None)
+            decided = sol.exact if stage.kind == "exact" else sol.made is not None
+            capped += not decided
+            stats = solver.stats()
+            nodes += stats["nodes"]
+            probes += stats["probes"]
+            hits += stats["hits"]
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    walls.sort()
+    return {
+        "label": LABELS[name], "positions": count, "median_s": statistics.median(walls),
+        "p95_s": walls[min(len(walls) - 1, round(0.95 * (len(walls) - 1)))],
+        "max_s": walls[-1], "cpu_median_s": statistics.median(cpus),
+        "nodes_per_cpu_s": nodes / max(sum(cpus), 1e-9),
+        "hit_rate": hits / probes if probes else None, "capped": capped,
+        "walls": [round(w, 4) for w in walls],
+    }
+
+
+def _time(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def table(rows: dict[str, dict[str, Any]], limit: float, analyze_limit: float = 10.0) -> str:
+    """The rows as a text table."""
+    head = (f"{'stage':<44} {'median':>9} {'p95':>9} {'max':>9} {'cpu med':>9}"
+            f" {'nodes/s':>11} {'hits':>5} {'capped':>7}")
+    lines = [head, "-" * len(head)]
+    for row in rows.values():
+        hit = "" if row["hit_rate"] is None else f"{row['hit_rate'] * 100:.0f}%"
+        lines.append(f"{row['label']:<44} {_time(row['median_s']):>9} {_time(row['p95_s']):>9}"
+                     f" {_time(row['max_s']):>9} {_time(row['cpu_median_s']):>9}"
+                     f" {row['nodes_per_cpu_s']:>11,.0f} {hit:>5}"
+                     f" {row['capped']:>3}/{row['positions']:<3}")
+    lines.append(f"(capped: a search stopped by the {limit:g} s limit, counted at the limit;"
+                 f" for an analysed deal, a deal with a position stopped by the"
+                 f" {analyze_limit:g} s limit)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the stages, print the table, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument("--positions", type=int, default=30, help="positions per stage")
+    parser.add_argument("--only", nargs="+", choices=list(STAGES), help="only these stages")
+    parser.add_argument("--limit", type=float, default=60.0,
+                        help="seconds a position may take (then counted capped)")
+    parser.add_argument("--analyze-limit", type=float, default=10.0,
+                        help="seconds for each position of an analysed deal")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", type=Path, default=HERE / "solver-results.json")
+    args = parser.parse_args(argv)
+    rows: dict[str, dict[str, Any]] = {}
+    for name in args.only or list(STAGES):
+        count = args.positions if STAGES[name].kind != "analyze" else max(
+            3, args.positions // 6)
+        rows[name] = measure(name, count, args.seed, args.limit, args.analyze_limit,
+                             lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"))
+    load = os.getloadavg()
+    print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
+          f" {platform.python_version()}, {os.cpu_count()} cores, load {load[0]:.2f}")
+    print(table(rows, args.limit, args.analyze_limit))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({
+        "seed": args.seed, "limit_s": args.limit, "load_average": load,
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "python": platform.python_version(), "cores": os.cpu_count(), "stages": rows,
+    }, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,316 @@
+"""``tarot analyze``: the double-dummy cost of every card, written into the records."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Annotated, Any
+
+import typer
+
+from tarotnotation.analysis import DEFAULT_TABLE_MB, analyse_record
+from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
+from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.formats import registry
+from tarotnotation.records import DealRecord
+from tarotnotation.source import ReadDeal
+from tarotnotation.workers import pool as process_pool
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    checked_spec,
+    diagnostic_lines,
+    echo_err,
+    exit_status,
+    expand_arguments,
+    fail,
+    ruleset_spec,
+    use_color,
+    worst,
+)
+from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .output import opened, output_format, target, write_records
+from .progress import wanted
+
+EPILOG = """\
+Examples:
+
+  tarot analyze examples/analysis.tarot
+
+  tarot analyze club.tarot -o club-analysed.tarot
+
+  tarot analyze club.tarot --in-place --time-limit 60 -j 2
+
+  tarot analyze deal.tarot --from-trick 12
+
+Each card analysed gets a computed comment such as
+{tarot: dd -1.5, best T12; made by 1 with best play; ? added}: its cost
+to its camp in card points, a best card in its place, and the outcome
+with best play after it; a card that cost points gets ?, one that
+changed the outcome ??, unless a person already marked it. Analysing
+again gives the same file; people's comments and glyphs are kept.
+
+--time-limit bounds each position's search (the values are then bounds,
+and say so). Exit status: 0 when every deal was analysed, 1 when a deal
+could not be read or analysed, 2 for a usage or I/O error, 130 when
+interrupted (no output file is written then).
+"""
+
+#: Formats that keep comments (TarotClub's files hold none).
+
+
+def _half(points: float, option: str) -> int:
+    half = points * 2
+    if half < 0 or half != int(half):
+        fail(f"{option} {points:g}: expected points, whole or .5 (0.5, 3, 10)")
+    return int(half)
+
+
+def analyze(
+    paths: PathsArg,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", metavar="OUT",
+        help="Write every deal to OUT (its extension gives the format; written whole or"
+        " not at all); standard output if left out.")] = None,
+    in_place: Annotated[bool, typer.Option(
+        "--in-place", help="Rewrite each input file with its analysis (atomically).")] = False,
+    from_trick: Annotated[int, typer.Option(
+        "--from-trick", min=1, metavar="N", help="Analyse from trick N on.")] = 1,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0.001, metavar="S",
+        help="Seconds for each position's search; past it, bounds.")] = 10.0,
+    node_limit: Annotated[int | None, typer.Option(
+        "--node-limit", min=1, metavar="N",
+        help="Positions each search may visit; past them, bounds.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
+                                      help="Worker processes (0: one per core).")] = 1,
+    mistake: Annotated[float, typer.Option(
+        "--mistake", min=0, metavar="POINTS",
+        help="Mark ? a card that cost at least this many points.")] = 0.5,
+    blunder: Annotated[float | None, typer.Option(
+        "--blunder", min=0, metavar="POINTS",
+        help="Mark ?? a card that cost at least this many points (a card that changed"
+        " the outcome always is).")] = None,
+    table_mb: Annotated[float, typer.Option(
+        "--table-mb", min=1, metavar="MB",
+        help="Memory for the search's table, per worker.")] = DEFAULT_TABLE_MB,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+) -> None:
+    """Analyse the card play of every deal: each card's double-dummy cost.
+
+    For each card, the value of the deal with best play by both camps
+    before and after it (the taker's camp's points against its
+    threshold); the difference is what the card cost its camp. The
+    records come back with the analysis as computed comments.
+    """
+    default = ruleset_spec(rules, sets)
+    forced = checked_spec(force, "--ruleset")
+    args = expand_arguments(paths)
+    walked = list(walk(args))
+    files = [str(p) for p in walked if isinstance(p, Path)]
+    if not walked:
+        fail(f"no record file found in {', '.join(args)}")
+    if in_place and output is not None:
+        fail("--in-place and --output cannot be given together")
+    if in_place and STDIN in files:
+        fail("--in-place cannot rewrite standard input")
+    output = target(output, inputs=files)  # never over an input: refused before reading
+    fmt = registry.DEFAULT if in_place else output_format(None, output)
+    if not _holds_comments(fmt):
+        fail(f"{output}: {fmt.title} cannot hold the analysis's comments")
+    options = {"from_trick": from_trick, "time_limit": time_limit, "node_limit": node_limit,
+               "mistake": _half(mistake, "--mistake"),
+               "blunder": None if blunder is None else _half(blunder, "--blunder"),
+               "table_mb": table_mb}
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    color = use_color(sys.stderr)
+    faulty = False
+    status = EXIT_OK
+    deals = 0
+    for fault in walked:  # the paths that cannot be used, reported; the others analysed
+        if not isinstance(fault, Path):
+            _report((fault,), color)
+            status = worst(status, exit_status([fault]))
+
+    def read(f: str) -> Iterator[ReadDeal]:
+        """The deals of a file; what is said of the whole file reported on the way."""
+        nonlocal status, deals
+        for item in read_path(f):
+            if item.about_file:
+                _report(item.diagnostics, color)
+                status = worst(status, exit_status(item.diagnostics))
+                continue
+            deals += 1
+            yield item
+
+    with _Progress() as progress:
+        if in_place:
+            for f in files:
+                kind = registry.get(format_of(f))
+                if not _holds_comments(kind):
+                    fail(f"{f}: {kind.title} cannot hold the analysis's comments")
+                before = status
+                items = list(read(f))
+                if not items or status != before:
+                    continue  # nothing to rewrite, or the file could not be read whole
+                out: list[DealRecord] = []
+                bad = False
+                for record, diags in _analyse(items, f, jobs, options, forced, default,
+                                              progress):
+                    bad |= _report(diags, color)
+                    if record is not None:
+                        out.append(record)
+                if bad and len(out) != len(items):
+                    echo_err(f"tarot: {f}: not rewritten: a deal cannot be read")
+                    faulty = True
+                    continue
+                faulty |= bad
+                with opened(f) as fh:
+                    write_records(out, kind, fh)
+        else:
+            with opened(output) as fh:
+                def records() -> Iterator[DealRecord]:
+                    nonlocal faulty
+                    for f in files:
+                        for record, diags in _analyse(read(f), f, jobs, options,
+                                                      forced, default, progress):
+                            faulty |= _report(diags, color)
+                            if record is not None:
+                                yield record
+
+                count = write_records(records(), fmt, fh)
+            if output not in (None, STDIN):
+                echo_err(f"{count} deal{'s' if count != 1 else ''} analysed in {output}")
+    raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not deals else EXIT_OK))
+
+
+def _holds_comments(fmt: registry.Format) -> bool:
+    """Whether a format holds everything a record holds, the analysis's comments
+    included (the registry lists nothing it cannot hold)."""
+    return fmt.write is not None and fmt.cannot_hold is None
+
+
+def _report(diags: tuple[Diagnostic, ...], color: bool) -> bool:
+    """Print diagnostics on standard error; True when one is an error."""
+    for d in diags:
+        for line in diagnostic_lines(d, color):
+            echo_err(line)
+    return any(d.severity is Severity.ERROR for d in diags)
+
+
+def _located(item: ReadDeal, diags: tuple[Diagnostic, ...], file: str
+             ) -> tuple[Diagnostic, ...]:
+    out = []
+    for d in diags:
+        d = d.at(deal=item.index) if d.location.deal is None else d
+        if item.source is not None:
+            d = item.source.locate(d)
+        if d.location.file is None:
+            d = d.at(file=file)
+        out.append(d)
+    return tuple(out)
+
+
+def _one(item: ReadDeal, file: str, options: dict[str, Any], forced: str | None,
+         default: str | None, progress: _Progress | None
+         ) -> tuple[DealRecord | None, tuple[Diagnostic, ...]]:
+    """Analyse one deal as read: the record to write and the analysis's diagnostics."""
+    if item.record is None:
+        return None, ()
+    checked = check_deal(ReadDeal(item.index, item.record), file, forced,
+                         default_ruleset=default)
+    rep = checked.replay
+    assert rep is not None
+    callback = None if progress is None else progress.cards
+    record, _, diags = analyse_record(rep.record, rep=rep, progress=callback, **options)
+    return record, diags
+
+
+def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]
+          ) -> tuple[DealRecord | None, tuple[Diagnostic, ...]]:
+    item, file, options, forced, default = task
+    return _one(item, file, options, forced, default, None)
+
+
+def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str, Any],
+             forced: str | None, default: str | None, progress: _Progress
+             ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...]]]:
+    """Each deal's record and diagnostics (located in the file), in order; ``jobs``
+    worker processes."""
+    if jobs <= 1:
+        for item in items:
+            progress.deal(file, item.index)
+            record, diags = _one(item, file, options, forced, default, progress)
+            yield record, _located(item, item.diagnostics + diags, file)
+        return
+    pending: deque[ReadDeal] = deque()
+
+    def tasks() -> Iterator[tuple[ReadDeal, str, dict[str, Any], str | None, str | None]]:
+        for item in items:
+            pending.append(item)
+            yield ReadDeal(item.index, item.record), file, options, forced, default
+
+    pool = process_pool(jobs, "spawn")  # (ends with its parent; ignores Ctrl-C)
+    try:
+        for record, diags in pool.imap(_work, tasks()):
+            item = pending.popleft()
+            progress.deal(file, item.index)
+            yield record, _located(item, item.diagnostics + diags, file)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+class _Progress:
+    """A transient progress line on a terminal: the file, the deal and its cards."""
+
+    def __init__(self) -> None:
+        self.enabled = wanted()
+        self.start = time.monotonic()
+        self.delay = float(os.environ.get("TAROT_PROGRESS_DELAY", "1.0"))
+        self.bar: Any = None
+        self.task: Any = None
+        self.label = ""
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def _show(self, completed: int, total: int, text: str) -> None:
+        if not self.enabled or time.monotonic() - self.start < self.delay:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("analysing"), BarColumn(), TimeElapsedColumn(),
+                                TextColumn("{task.description}"),
+                                console=Console(stderr=True), transient=True)
+            self.task = self.bar.add_task("", total=total)
+            self.bar.start()
+        self.bar.update(self.task, completed=completed, total=total, description=text)
+
+    def deal(self, file: str, index: int) -> None:
+        """A new deal begins."""
+        self.label = f"{Path(file).name} deal {index}"
+        self._show(0, 1, self.label)
+
+    def cards(self, done: int, total: int) -> None:
+        """Positions searched in the current deal."""
+        self._show(done, total, f"{self.label}: {done}/{total} positions")

@@ -1,0 +1,214 @@
+"""``tarot html``: deals as pages for the browser: one page, a site, or one file.
+
+Everything shown is worked out by the library (:mod:`tarotnotation.html`); this module
+picks the output from the command line, checks it and reports.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from tarotnotation.archive import walk
+from tarotnotation.diagnostics import Diagnostic
+from tarotnotation.html import (
+    DealSource,
+    NoDealError,
+    Tally,
+    build_site,
+    read_sources,
+    site_problem,
+    write_book,
+    write_page,
+)
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    STDIN,
+    checked_spec,
+    diagnostic_lines,
+    echo_err,
+    exit_status,
+    expand_arguments,
+    fail,
+    ruleset_spec,
+    use_color,
+    worst,
+)
+from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .output import opened, same_file
+from .progress import FileProgress
+
+EPILOG = """\
+Examples:
+
+  tarot html examples/annotated.tarot -o deal.html
+
+  tarot html examples/ -o site/
+
+  tarot html club.tarot --single-file -o club.html
+
+OUT ending in .html (or - for standard output) is one page: one deal,
+or every deal with --single-file. Any other OUT is a folder: an index
+(sortable, filtered as you type) and a page per deal. Pages open from
+the disk, need no network, and step through the play with the arrow
+keys; #deal=N&card=K in the address opens deal N at card K. A folder
+is replaced whole, and only a new, empty or earlier tarot html one.
+Exit status 1 when a deal has an error (the pages show it).
+"""
+
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
+
+
+def _is_page(output: str) -> bool:
+    return output == STDIN or (
+        output.lower().endswith(_PAGE_SUFFIXES) and not Path(output).is_dir())
+
+
+def write_pages(files: list[str], output: str, *, site: bool | None = None,
+                single_file: bool = False, title: str | None = None,
+                forced: str | None = None, default: str | None = None,
+                deal: int | None = None, jobs: int = 1, what: str = "-o") -> Tally:
+    """Read the deals of ``files`` and write them to ``output``: a site (a folder) when
+    ``site`` is true, else one page (one deal, or every deal in one file when
+    ``single_file``); ``site`` None decides by the name (:func:`html_cmd`). ``deal``
+    keeps only that deal of each file (pages only); ``jobs`` worker processes write a
+    site; ``what`` names the option that set ``output``."""
+    if site is None:
+        site = not _is_page(output)
+    if single_file and site:
+        fail(f"{what} {output}: --single-file writes one page: give a name ending in .html")
+    for name in files:  # never over an input, a page or a site: refused before reading
+        if output != STDIN and same_file(name, output):
+            fail(f"{output}: this is one of the inputs: it would be written over; write"
+                 " to another file")
+    if site:
+        problem = site_problem(output, files)
+        if problem:
+            fail(f"{what} {output}: {problem}")
+    elif output != STDIN:
+        folder = Path(output).parent
+        if not folder.is_dir():
+            fail(f"{what} {output}: no such folder: {folder}")
+    # (SIGTERM ends the command as an exception, cli/runner.py: what was being written,
+    # a page's temporary file or a site's folder, is removed and the workers ended)
+    return _write(files, output, site, single_file, title, forced, default, deal, jobs, what)
+
+
+def _write(files: list[str], output: str, site: bool, single_file: bool, title: str | None,
+           forced: str | None, default: str | None, deal: int | None, jobs: int,
+           what: str) -> Tally:
+    if site:
+        with FileProgress([f for f in files if f != STDIN], enabled=None if jobs <= 1
+                          else False) as progress:
+            try:
+                return build_site(files, output, jobs=jobs, ruleset=forced,
+                                  default_ruleset=default, title=title,
+                                  on_deal=lambda src: progress.reached(src.file or STDIN))
+            except NoDealError as err:
+                _no_deal(files, err.faults)
+    faults: list[Diagnostic] = []
+    sources = read_sources(files, ruleset=forced, default_ruleset=default, faults=faults)
+    with FileProgress([f for f in files if f != STDIN]) as progress:
+        def counted(items: Iterator[DealSource]) -> Iterator[DealSource]:
+            for src in items:
+                progress.reached(src.file or STDIN)
+                if deal is None or src.index == deal:
+                    yield src
+
+        stream = counted(sources)
+        first = list(itertools.islice(stream, 2))
+        if not first:
+            if deal is not None and not faults:
+                fail(f"{', '.join(files)}: no deal number {deal}")
+            _no_deal(files, faults)
+        if len(first) > 1 and not single_file:
+            fail(f"{what} {output}: the input holds more than one deal: give a folder"
+                 " (such as site/) for a site, or --single-file for one page")
+        deals = itertools.chain(first, stream)
+        with opened(output) as fh:
+            if len(first) == 1:
+                tally = Tally()
+                tally.count(first[0])
+                write_page(first[0], fh)
+            else:
+                tally = write_book(deals, fh, title=title)
+        tally.faults = faults
+        return tally
+
+
+def _no_deal(files: list[str], faults: list[Diagnostic]) -> NoReturn:
+    """No deal was read (exit status 1; 2 when a file could not be read): nothing is
+    written."""
+    report(faults)
+    echo_err(f"tarot: no deal was read from {', '.join(files)}: nothing written")
+    raise typer.Exit(worst(exit_status(faults), EXIT_FAULTS))
+
+
+def report(faults: list[Diagnostic]) -> None:
+    """Diagnostics of whole files on standard error."""
+    color = use_color(sys.stderr)
+    for d in faults:
+        for line in diagnostic_lines(d, color):
+            echo_err(line)
+
+
+def html_cmd(
+    paths: PathsArg,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="OUT",
+        help="A page (a name ending in .html, or - for standard output) or a folder.")],
+    single_file: Annotated[bool, typer.Option(
+        "--single-file", help="Every deal in one page (OUT ending in .html), with an"
+        " index.")] = False,
+    title: Annotated[str | None, typer.Option(
+        "--title", metavar="TEXT", help="The index's title (default: the event of"
+        " every deal, else 'Tarot deals').")] = None,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, metavar="N",
+        help="Worker processes writing a site (0: one per core).")] = 1,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+) -> None:
+    """Write deals as pages for the browser: a page, a site or one file.
+
+    Each deal page shows the hands, the chien, the auction, the call, the
+    écart and the declarations, then steps through the play card by card
+    (buttons, arrow keys, Home, End), with comments, glyphs and faults at
+    their card, both camps' running points and the score worked out.
+    """
+    default = ruleset_spec(rules, sets)
+    forced = checked_spec(force, "--ruleset")
+    args = expand_arguments(paths)
+    items = list(walk(args))
+    faults = [d for d in items if not isinstance(d, Path)]
+    files = [str(p) for p in items if isinstance(p, Path)]
+    if faults:  # a page or a site is written whole from every input, or not at all
+        report(faults)
+        fail(f"{len(faults)} path{'s' if len(faults) != 1 else ''} cannot be read (see"
+             " above): nothing written")
+    if not files:
+        fail(f"no record file found in {', '.join(args)}")
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
+                        default=default, jobs=jobs)
+    where = "standard output" if output == STDIN else output
+    if not _is_page(output):
+        where = str(Path(output) / "index.html")
+    deals = f"{tally.deals} deal{'s' if tally.deals != 1 else ''}"
+    echo_err(f"{deals} written to {where}: {tally.with_errors} with errors,"
+             f" {tally.with_warnings} with warnings")
+    if tally.with_errors:
+        echo_err("tarot validate lists the faults; the pages show each at its card")
+    report(tally.faults)
+    raise typer.Exit(worst(exit_status(tally.faults),
+                           EXIT_FAULTS if tally.with_errors else EXIT_OK))

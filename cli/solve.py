@@ -1,0 +1,261 @@
+"""``tarot solve``: the double-dummy value of a position, and each legal card's value."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from enum import StrEnum
+from typing import Annotated, Any
+
+import orjson
+import typer
+
+from tarotnotation.analysis import (
+    DEFAULT_TABLE_MB,
+    Objective,
+    Position,
+    PositionError,
+    Solver,
+)
+from tarotnotation.analysis.comments import outcome_text
+from tarotnotation.annotate import points_text
+from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.cards import Card
+from tarotnotation.kernel import TAKER
+
+from .common import (
+    EXIT_FAULTS,
+    EXIT_OK,
+    checked_spec,
+    diagnostic_lines,
+    echo_err,
+    existing_file,
+    exit_status,
+    fail,
+    ruleset_spec,
+    stdout_bytes,
+    use_color,
+    worst,
+)
+from .options import ForceOpt, RulesOpt, SetOpt
+from .progress import wanted
+
+EPILOG = """\
+Examples:
+
+  tarot solve examples/analysis.tarot --trick 12
+
+  tarot solve club.tarot --deal 3 --trick 15 --card 2
+
+  tarot solve --position 'S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7'
+
+  tarot solve deal.tarot --trick 10 --objective score --format json
+
+The value is the taker's camp's margin with best play by both camps: its
+card points minus the threshold its bouts set (made when not negative),
+or with --objective score the taker's score for the deal. A position is
+written on one line as docs/analysis.md describes. Exit status: 0, 1 when
+the deal or position cannot be solved, 2 for a usage error, 130 when
+interrupted.
+"""
+
+
+class SolveFormat(StrEnum):
+    """What ``--format`` accepts."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+def _value_text(value: int, objective: Objective) -> str:
+    if objective is Objective.SCORE:
+        return f"{value:+d}"
+    return ("+" if value >= 0 else "-") + points_text(abs(value))
+
+
+def _outcome(lo: int, hi: int, objective: Objective) -> str:
+    if objective is Objective.SCORE:
+        return f"score {lo:+d}" if lo == hi else f"score {lo:+d}..{hi:+d}"
+    return outcome_text((lo, hi))
+
+
+def _bounds(lo: int, hi: int, objective: Objective) -> str:
+    if lo == hi:
+        return _value_text(lo, objective)
+    return f"{_value_text(lo, objective)}..{_value_text(hi, objective)}"
+
+
+def solve(
+    path: Annotated[str | None, typer.Argument(
+        metavar="FILE", help="A record file of any format, or -.")] = None,
+    deal: Annotated[int, typer.Option("--deal", "-d", min=1,
+                                      help="Deal number (1-based).")] = 1,
+    trick: Annotated[int | None, typer.Option(
+        "--trick", "-t", min=1, help="Trick number (1-based); the first lead if left out.")
+    ] = None,
+    card: Annotated[int, typer.Option("--card", "-c", min=0,
+                                      help="Card index in the trick (0 = the lead).")] = 0,
+    position: Annotated[str | None, typer.Option(
+        "--position", "-p", metavar="POSITION",
+        help="A position written on one line (instead of FILE).")] = None,
+    objective: Annotated[Objective, typer.Option(
+        "--objective", case_sensitive=False,
+        help="margin: points against the threshold; score: the taker's score, bonuses"
+        " included.")] = Objective.MARGIN,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", min=0.001, metavar="S",
+        help="Seconds for the search; past it, bounds (default: none).")] = None,
+    node_limit: Annotated[int | None, typer.Option(
+        "--node-limit", min=1, metavar="N",
+        help="Positions the search may visit; past them, bounds.")] = None,
+    table_mb: Annotated[float, typer.Option(
+        "--table-mb", min=1, metavar="MB",
+        help="Memory for the search's table.")] = DEFAULT_TABLE_MB,
+    output_format: Annotated[SolveFormat, typer.Option(
+        "--format", "-f", case_sensitive=False, help="Output format.")] = SolveFormat.TEXT,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+) -> None:
+    """The value of a position with every hand open, and each legal card's value.
+
+    The position is a point of a recorded deal (FILE, --deal, --trick,
+    --card) or one written by hand (--position).
+    """
+    default = ruleset_spec(rules, sets)
+    forced = checked_spec(force, "--ruleset")
+    color = use_color(typer.get_text_stream("stderr"))
+    where = ""
+    if (path is None) == (position is None):
+        fail("give a record FILE or --position, not both" if path else
+             "give a record FILE, or a position with --position")
+    try:
+        if position is not None:
+            pos = Position.parse(position, file="--position")
+            where = "position"
+        else:
+            assert path is not None
+            if path != STDIN:
+                existing_file(path)
+            item = None
+            status = EXIT_OK
+            for read in read_path(path):
+                if read.about_file:  # the file cannot be read, or holds no deal
+                    for d in read.diagnostics:
+                        for line in diagnostic_lines(d, color):
+                            echo_err(line)
+                    status = worst(status, exit_status(read.diagnostics, strict=True))
+                elif read.index == deal:
+                    item = read
+                    break
+            if item is None:
+                if status:  # said above: unreadable (2) or no deal at all (1)
+                    raise typer.Exit(status)
+                fail(f"{path}: no deal number {deal}")
+            for d in item.diagnostics:
+                for line in diagnostic_lines(d, color):
+                    echo_err(line)
+            if item.record is None:
+                raise typer.Exit(EXIT_FAULTS)
+            rep = check_deal(item, path, forced, default_ruleset=default).replay
+            assert rep is not None
+            pos = Position.from_record(rep.record, trick=trick, card=card, rep=rep)
+            where = f"deal {deal}, trick {pos.trick_number + 1}, card {len(pos.trick)}"
+    except PositionError as err:
+        for d in err.diagnostics:
+            if path is not None and d.location.file is None:
+                d = d.at(file=path, deal=deal)
+            for line in diagnostic_lines(d, color):
+                echo_err(line)
+        raise typer.Exit(EXIT_FAULTS) from None
+    if pos.over:
+        fail(f"{where}: the deal is over: nothing left to solve")
+    solver = Solver(pos, objective=objective, table_mb=table_mb)
+    with _Progress(objective) as progress:
+        sol = solver.solve(pos, time_limit=time_limit, node_limit=node_limit,
+                           progress=progress.bounds)
+        left = None if time_limit is None else max(time_limit - sol.seconds, 0.001)
+        nodes = None if node_limit is None else max(node_limit - sol.nodes, 1)
+        progress.text("each legal card")
+        cards = solver.best_cards(pos, time_limit=left, node_limit=nodes)
+    seat = pos.seats[pos.to_play]
+    camp = "taker" if pos.camps[pos.to_play] == TAKER else "defence"
+    if output_format is SolveFormat.JSON:
+        data: dict[str, Any] = {
+            "position": pos.fen(), "to_play": seat, "camp": camp,
+            "objective": objective.value, "lower": sol.lower, "upper": sol.upper,
+            "exact": sol.exact, "best": None if sol.best is None else Card(sol.best).code,
+            "line": None if sol.line is None else [Card(c).code for c in sol.line],
+            "taker_half": sol.taker_half, "taker_bouts": sol.taker_bouts,
+            "petit_au_bout": sol.petit_au_bout, "chelem": sol.chelem,
+            "nodes": sol.nodes, "seconds": round(sol.seconds, 4), "engine": sol.engine,
+            "cards": [{"card": Card(cv.card).code, "lower": cv.lower, "upper": cv.upper}
+                      for cv in cards],
+        }
+        stdout_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+        raise typer.Exit(EXIT_OK)
+    typer.echo(f"{where.capitalize()}: {seat} to play ({camp})")
+    typer.echo(f"  {pos.fen()}")
+    unit = "taker's score" if objective is Objective.SCORE else "margin"
+    exact = "exact" if sol.exact else "bounds only: a time or node limit was reached"
+    typer.echo(f"Value: {_bounds(sol.lower, sol.upper, objective)} ({unit}),"
+               f" {_outcome(sol.lower, sol.upper, objective)} with best play")
+    typer.echo(f"  {exact}; {sol.nodes:,} nodes in {sol.seconds:.2f} s ({sol.engine} core)")
+    if sol.taker_half is not None and sol.taker_bouts is not None:
+        extra = []
+        if sol.petit_au_bout is not None and sol.petit_au_bout >= 0:
+            extra.append("petit au bout to the "
+                         + ("taker" if sol.petit_au_bout == TAKER else "defence"))
+        if sol.chelem is not None and sol.chelem >= 0:
+            extra.append("chelem to the " + ("taker" if sol.chelem == TAKER else "defence"))
+        typer.echo(f"Best line: the taker's camp ends with {points_text(sol.taker_half)}"
+                   f" points and {sol.taker_bouts} bout{'s' if sol.taker_bouts != 1 else ''}"
+                   + (f"; {', '.join(extra)}" if extra else ""))
+        if sol.line:
+            typer.echo("  " + " ".join(Card(c).code for c in sol.line))
+    typer.echo(f"Cards ({seat}):")
+    best = cards[0] if cards else None
+    for cv in cards:
+        if best is not None and cv.exact and best.exact:
+            cost = (best.lower - cv.lower) if camp == "taker" else (cv.lower - best.lower)
+            note = "best" if cost == 0 else (f"costs {points_text(cost)}"
+                                             if objective is Objective.MARGIN
+                                             else f"costs {cost}")
+        else:
+            note = "bounds only"
+        typer.echo(f"  {Card(cv.card).code:<4} {_bounds(cv.lower, cv.upper, objective):>9}"
+                   f"  {_outcome(cv.lower, cv.upper, objective):<14} {note}")
+    raise typer.Exit(EXIT_OK)
+
+
+class _Progress:
+    """A transient line on a terminal while a search runs: the bounds so far."""
+
+    def __init__(self, objective: Objective) -> None:
+        self.objective = objective
+        self.enabled = wanted()
+        self.start = time.monotonic()
+        self.delay = float(os.environ.get("TAROT_PROGRESS_DELAY", "1.0"))
+        self.shown = False
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+    def text(self, message: str) -> None:
+        """Say what the search does now (after the delay, on a terminal)."""
+        if not self.enabled or time.monotonic() - self.start < self.delay:
+            return
+        elapsed = time.monotonic() - self.start
+        sys.stderr.write(f"\r\x1b[2Ksearching ({elapsed:.0f} s): {message}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def bounds(self, lower: int, upper: int) -> None:
+        """The value's bounds after a test."""
+        self.text(f"the value lies in {_bounds(lower, upper, self.objective)}")

@@ -1,0 +1,71 @@
+"""``tarot sort``: the deals of archives sorted by tags."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+import typer
+
+from tarotnotation.archives.organize import record_key, sorted_records
+from tarotnotation.archives.safety import for_terminal
+from tarotnotation.records import DealRecord
+
+from .common import echo_err, fail
+from .options import OutOpt, PathsArg, ToOpt
+from .output import opened, output_format, write_records
+from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
+
+EPILOG = """\
+Examples:
+
+  tarot sort season.jsonl --by Date,Round,Table -o sorted.jsonl
+
+  tarot sort club/ --by Date --reverse > latest-first.tarot
+
+Tag values sort as people expect: dates by their known parts
+(2026.11.?? before 2026.11.14), numbers as numbers (9 before 10), text
+without regard to case or accents; a deal without the tag comes last.
+Equal deals keep their order. Memory stays bounded: past a few thousand
+deals, sorted runs go to temporary files and are merged (removed at the
+end). To merge archives without sorting, use tarot convert A B -o OUT.
+"""
+
+
+def sort(
+    paths: PathsArg,
+    by: Annotated[str, typer.Option(
+        "--by", "-b", metavar="TAG[,TAG...]",
+        help="The tags to sort by, the first first, e.g. Date,Round,Table.")],
+    reverse: Annotated[bool, typer.Option("--reverse", "-r",
+                                          help="Last first.")] = False,
+    output: OutOpt = None,
+    to: ToOpt = None,
+    jobs: JobsOpt = 1,
+    strict: StrictOpt = False,
+) -> None:
+    """Sort the deals of archives by their tags."""
+    tags = [t.strip() for t in by.split(",") if t.strip()]
+    if not tags:
+        fail(f"--by {by!r}: expected tag names such as Date,Round,Table")
+    fmt = output_format(to, output)
+    reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
+    reading.refuse_overwrite(output)
+
+    def records() -> Iterator[DealRecord]:
+        for deal in reading.deals(records=True):
+            assert deal.record is not None
+            yield deal.record
+
+    try:
+        with opened(output) as fh:
+            written = write_records(sorted_records(records(), record_key(tags),
+                                                   reverse=reverse), fmt, fh)
+    except StrictStopError:
+        reading.stopped()
+    except ValueError as err:
+        fail(f"cannot write {fmt.name}: {err}")
+    if output not in (None, "-"):
+        echo_err(f"{written:,} deal{'s' if written != 1 else ''} written to"
+                 f" {for_terminal(output or '')} ({fmt.name})")
+    reading.finish()

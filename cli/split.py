@@ -1,0 +1,92 @@
+"""``tarot split``: an archive into one file per deal or per tag value."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from tarotnotation.archives.organize import Splitter
+from tarotnotation.archives.safety import for_terminal
+from tarotnotation.records import DealRecord
+
+from .common import echo_err, fail
+from .options import PathsArg, ToOpt
+from .output import output_format, write_records
+from .reading import JobsOpt, Reading, StrictOpt, StrictStopError, refuse_overwrite
+
+EPILOG = """\
+Examples:
+
+  tarot split season.jsonl -o deals/
+
+  tarot split season.jsonl --by Event -o events/ --to jsonl
+
+  tarot split club/ --by Date,Table -o sessions/
+
+Each deal, or each value of the tags named, makes one file in the
+folder. Tag values become safe file names: no separator, no '..', no
+control character; two values that would give the same name are
+numbered (Lyon, Lyon-2). The files are made aside and moved into place
+at the end, all of them or none; a file already there is replaced only
+with --force, and never one of the inputs.
+"""
+
+def split(
+    paths: PathsArg,
+    folder: Annotated[str, typer.Option(
+        "--output", "-o", metavar="DIR", help="The folder to write the files in (made if"
+        " missing).")],
+    by: Annotated[str, typer.Option(
+        "--by", "-b", metavar="deal|TAG[,TAG...]",
+        help="One file per deal, or per value of these tags.")] = "deal",
+    to: ToOpt = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace files already in the folder.")] = False,
+    jobs: JobsOpt = 1,
+    strict: StrictOpt = False,
+) -> None:
+    """Split archives into one file per deal or per tag value."""
+    fmt = output_format(to, None)
+    tags = [t.strip() for t in by.split(",") if t.strip()]
+    per_deal = tags == ["deal"]
+    if not tags or ("deal" in tags and not per_deal):
+        fail(f"--by {by}: expected deal, or tag names such as Event or Date,Table")
+    if not per_deal and fmt.one_deal:
+        fail(f"{fmt.title} holds one deal: use --by deal, or --to tarot, json or jsonl")
+    if folder == "-":
+        fail("-o -: split writes a file per deal or per group into a folder: name the"
+             " folder (standard output cannot hold several files)")
+    out = Path(folder)
+    reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
+    refuse_overwrite(folder, reading.files)  # before anything is read or written
+    if out.exists() and not out.is_dir():
+        fail(f"{folder}: is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+
+    def write(records: Iterable[DealRecord], fh: IO[bytes]) -> int:
+        return write_records(records, fmt, fh)
+
+    with Splitter(out, None if per_deal else tags, fmt.file_suffix, write,
+                  lines=fmt.name == "jsonl") as splitter:
+        try:
+            for deal in reading.deals(records=True):
+                assert deal.record is not None
+                splitter.add(deal.file, deal.index, deal.record)
+        except StrictStopError:
+            reading.stopped()
+        targets = splitter.finish()
+        for target in targets:
+            refuse_overwrite(str(target), reading.files)
+        there = [t for t in targets if os.path.lexists(t)]
+        if there and not force:
+            fail(f"{for_terminal(str(there[0]))} is already there"
+                 f"{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}: nothing was"
+                 " written; --force replaces them")
+        made = splitter.place()
+    echo_err(f"{made:,} file{'s' if made != 1 else ''} written to"
+             f" {for_terminal(str(out))} ({reading.read:,} deals)")
+    reading.finish()

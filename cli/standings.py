@@ -1,0 +1,123 @@
+"""``tarot standings``: the league table of an evening, a tournament or a season."""
+
+from __future__ import annotations
+
+import csv
+import io
+from enum import StrEnum
+from typing import Annotated
+
+import orjson
+import typer
+
+from tarotnotation.archives.safety import for_csv, for_terminal, ljust, rjust, width
+from tarotnotation.archives.standings import Standings, html_page, lines, session_text
+
+from .common import echo_err, stdout_bytes
+from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
+from .output import opened, target
+from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
+
+EPILOG = """\
+Examples:
+
+  tarot standings club/2026-11-14/
+
+  tarot standings tournament/*.tarot -m matchpoints --html standings.html
+
+  tarot standings season.jsonl --method mean --format csv -o season.csv
+
+A session is one table's sitting: the deals with the same Event, Round
+and Table tags. The same deal (the same hands and chien, whoever held
+them) played in several sessions is a duplicate deal: each player's
+result on it is compared with those who held the same hand elsewhere
+(score minus the mean of that hand, or matchpoints). docs/standings.md
+works an example through. Exit status 1 when a deal cannot be read or
+a deal is recorded twice in one session.
+"""
+
+
+class Method(StrEnum):
+    """What ``--method`` accepts."""
+
+    TOTAL = "total"
+    MEAN = "mean"
+    MATCHPOINTS = "matchpoints"
+
+
+class StandingsFormat(StrEnum):
+    """What ``--format`` accepts."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+
+
+def standings(
+    paths: PathsArg,
+    method: Annotated[Method, typer.Option(
+        "--method", "-m", case_sensitive=False,
+        help="total (sum of results), mean (per deal played) or matchpoints (duplicate"
+        " deals ranked among the sessions).")] = Method.TOTAL,
+    html: Annotated[str | None, typer.Option(
+        "--html", metavar="PAGE",
+        help="Also write the table as a web page, each player's running result drawn"
+        " (self-contained: opens from file://).")] = None,
+    title: Annotated[str | None, typer.Option(
+        "--title", help="The page's title (default: the Event tags).")] = None,
+    fmt: Annotated[StandingsFormat, typer.Option(
+        "--format", "-f", case_sensitive=False,
+        help="text, json or csv.")] = StandingsFormat.TEXT,
+    output: OutOpt = None,
+    jobs: JobsOpt = 1,
+    strict: StrictOpt = False,
+    rules: RulesOpt = None,
+    sets: SetOpt = None,
+    force: ForceOpt = None,
+) -> None:
+    """The league table across files; duplicate deals compared table by table."""
+    reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
+    reading.refuse_overwrite(output)
+    target(html, inputs=reading.files)
+    table = Standings(method.value)
+    try:
+        for summary in reading.summaries():
+            table.add(summary)
+    except StrictStopError:
+        reading.stopped()
+    for repeat in table.repeats:
+        echo_err(for_terminal(f"{repeat.where}: the same deal as {repeat.first} in the same"
+                              f" session ({session_text(repeat.session)}):"
+                              " left out (see tarot dedupe)"))
+    if fmt is StandingsFormat.JSON:
+        data = orjson.dumps(table.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
+    elif fmt is StandingsFormat.CSV:
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
+        for row in lines(table):
+            writer.writerow([for_csv(cell) for cell in row])
+        data = text.getvalue().encode("utf-8")
+    else:
+        data = _text(table).encode("utf-8")
+    if html is not None:
+        with opened(html) as fh:
+            fh.write(html_page(table, title).encode("utf-8"))
+    if output in (None, "-"):
+        stdout_bytes(data)
+    else:
+        with opened(output) as fh:
+            fh.write(data)
+    if html is not None:
+        echo_err(f"standings page written to {for_terminal(html)}")
+    reading.finish(faults=bool(table.repeats))
+
+
+def _text(table: Standings) -> str:
+    rows = [[for_terminal(cell) for cell in row] for row in lines(table)]
+    widths = [max(width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        out.append("  ".join(ljust(cell, widths[i]) if i == 1 else rjust(cell, widths[i])
+                             for i, cell in enumerate(row)).rstrip())
+    out.extend(f"note: {for_terminal(n)}" for n in table.notes())
+    return "\n".join(out) + "\n"

@@ -1,0 +1,303 @@
+r"""The analysis written into a record as computed comments, and read back.
+
+:func:`annotate_analysis` puts one comment on each card analysed, after the project's
+convention for computed comments (they start with ``tarot: ``,
+:data:`tarotnotation.annotate.PREFIX`)::
+
+    {tarot: dd 0; made by 2 with best play}
+    {tarot: dd -1.5, best T12; made by 1 with best play; ? added}
+    {tarot: dd -3, best KS; lost by 1 with best play, was made by 2; ?? added}
+    {tarot: dd -3..0; made with best play}
+
+- ``dd`` and the card's **cost** to its camp in card points (``0`` for a best card, ``-3``,
+  ``-1.5``; a range ``-3..0`` when a time limit left bounds);
+- ``best`` and a best card in its place, when this one cost something;
+- the **outcome** with best play by both camps after the card: ``made by D`` or ``lost by
+  D`` (D as a scorer counts it: the half point goes to the camp that wins the deal),
+  ``made`` or ``lost`` when only bounds are known, ``undecided``; ``was ...`` the outcome
+  before the card, when the card changed it;
+- ``? added`` or ``?? added`` when the analysis put that glyph on the card (``?`` a card
+  that cost at least ``mistake``, ``??`` one that changed the outcome). A card that
+  already carries a glyph keeps it and gets none.
+
+The deal gets one comment, ``{tarot: dd from trick N; made by D with best play}``, the
+value where the analysis starts. Analysing again first removes these comments and the
+glyphs they say they added, so the result does not change (idempotent); people's comments
+and glyphs are kept. :func:`parse_comment` reads any of these comments back (the HTML
+viewer shows each card's cost from it).
+
+>>> note = parse_comment("tarot: dd -1.5, best T12; made by 1 with best play; ? added")
+>>> note.cost, note.best, note.made, note.by, note.glyph
+((3, 3), (<Card.T12: 67>,), True, 1, '?')
+>>> parse_comment("a comment of a person's") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+from ..annotate import PREFIX
+from ..cards import Card
+from ..diagnostics import Diagnostic
+from ..records import DealRecord, Glyph, PlayedCard, Trick
+from ..replay import Replay
+from .analyse import CardAnalysis, PlayAnalysis, analyse_play
+from .position import PositionError
+from .search import DEFAULT_TABLE_MB
+
+__all__ = ["DD", "AnalysisNote", "analyse_record", "annotate_analysis", "card_comment",
+           "cost_text", "deal_comment", "note_text", "outcome_text", "parse_comment",
+           "strip_analysis"]
+
+#: What every analysis comment starts with.
+DD: Final = PREFIX + "dd "
+
+_POINTS: Final = r"\d+(?:\.5)?"
+_COMMENT: Final = re.compile(
+    rf"^{re.escape(DD)}(?:(?P<cost>0|-{_POINTS}(?:\.\.-?{_POINTS})?)"
+    rf"(?:, best (?P<best>[0-9A-Z]+(?: [0-9A-Z]+)*))?"
+    rf"|from trick (?P<trick>\d+))"
+    rf"; (?P<out>(?:made|lost)(?: by \d+)?|undecided) with best play"
+    rf"(?:, was (?P<was>(?:made|lost)(?: by \d+)?))?"
+    rf"(?:; (?P<glyph>\?\??) added)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisNote:
+    """What an analysis comment says (:func:`parse_comment`)."""
+
+    cost: tuple[int, int] | None
+    """The card's cost to its camp in half-points, least and most (equal when exact);
+    None for the deal's comment."""
+    best: tuple[Card, ...] = ()
+    made: bool | None = None
+    """The contract made with best play after the card (None: undecided)."""
+    by: int | None = None
+    """By how many points (the scorer's count), when exact."""
+    was_made: bool | None = None
+    """Before the card, when the card changed the outcome."""
+    was_by: int | None = None
+    glyph: str | None = None
+    """The glyph the analysis added to the card."""
+    from_trick: int | None = None
+    """For the deal's comment: the trick where the analysis starts."""
+
+    @property
+    def changed(self) -> bool:
+        """True when the card changed the outcome."""
+        return self.was_made is not None and self.was_made != self.made
+
+
+def _points(half: int) -> str:
+    return str(half // 2) if half % 2 == 0 else f"{half // 2}.5"
+
+
+def _half(text: str) -> int:
+    whole, _, frac = text.partition(".")
+    return int(whole) * 2 + (1 if frac == "5" else 0)
+
+
+def outcome_text(bounds: tuple[int, int]) -> str:
+    """The outcome with best play, from the value's bounds: ``made by 2``, ``lost by 1``,
+    ``made``, ``lost`` or ``undecided``.
+
+    >>> outcome_text((3, 3)), outcome_text((-1, -1)), outcome_text((0, 40)), outcome_text((-4, 2))
+    ('made by 2', 'lost by 1', 'made', 'undecided')
+    """
+    lo, hi = bounds
+    if lo == hi:
+        by = (abs(lo) + 1) // 2
+        return f"{'made' if lo >= 0 else 'lost'} by {by}"
+    if lo >= 0:
+        return "made"
+    if hi < 0:
+        return "lost"
+    return "undecided"
+
+
+def card_comment(item: CardAnalysis, glyph: str | None = None) -> str:
+    """The comment of one card's analysis (``glyph``: the glyph added to the card)."""
+    lo, hi = item.cost_bounds
+    cost = "0" if hi == 0 else f"-{_points(lo)}" if lo == hi else f"-{_points(hi)}..-{_points(lo)}"
+    if lo == 0 and hi > 0:
+        cost = f"-{_points(hi)}..0"
+    text = f"{DD}{cost}"
+    if item.best is not None and hi > 0:
+        text += f", best {item.best.code}"
+    text += f"; {outcome_text(item.after)} with best play"
+    if item.changed:
+        text += f", was {outcome_text(item.before)}"
+    if glyph:
+        text += f"; {glyph} added"
+    return text
+
+
+def deal_comment(analysis: PlayAnalysis) -> str:
+    """The deal's comment: the value where the analysis starts."""
+    return (f"{DD}from trick {analysis.from_trick}; {outcome_text(analysis.value)}"
+            " with best play")
+
+
+def _outcome(text: str | None) -> tuple[bool | None, int | None]:
+    if text is None or text == "undecided":
+        return None, None
+    word, _, by = text.partition(" by ")
+    return word == "made", int(by) if by else None
+
+
+def parse_comment(comment: str) -> AnalysisNote | None:
+    """What an analysis comment (see the module doc) says, or None for any other
+    comment.
+
+    >>> parse_comment("tarot: dd -3..0; made with best play").cost
+    (0, 6)
+    >>> parse_comment("tarot: dd from trick 1; lost by 4 with best play").from_trick
+    1
+    >>> n = parse_comment("tarot: dd -3, best KS; lost by 1 with best play, was made by 2;"
+    ...                   " ?? added")
+    >>> n.changed, n.was_by, n.glyph
+    (True, 2, '??')
+    """
+    m = _COMMENT.match(comment)
+    if m is None:
+        return None
+    made, by = _outcome(m["out"])
+    was_made, was_by = _outcome(m["was"])
+    if m["trick"] is not None:
+        return AnalysisNote(None, (), made, by, from_trick=int(m["trick"]))
+    raw = m["cost"]
+    if raw == "0":
+        cost = (0, 0)
+    elif ".." in raw:
+        a, b = raw.split("..")
+        cost = (_half(b.lstrip("-")), _half(a.lstrip("-")))
+    else:
+        cost = (_half(raw[1:]), _half(raw[1:]))
+    best: tuple[Card, ...] = ()
+    if m["best"]:
+        try:
+            best = tuple(Card.from_code(code) for code in m["best"].split())
+        except ValueError:
+            return None
+    return AnalysisNote(cost, best, made, by, was_made, was_by, m["glyph"])
+
+
+def _strip_card(pc: PlayedCard) -> PlayedCard:
+    notes = [parse_comment(c) for c in pc.comments]
+    if not any(n is not None for n in notes):
+        return pc
+    glyph: str | None = pc.glyph
+    for n in notes:
+        if n is not None and n.glyph is not None and n.glyph == glyph:
+            glyph = None
+    kept = tuple(c for c, n in zip(pc.comments, notes, strict=True) if n is None)
+    return pc.model_copy(update={"comments": kept, "glyph": glyph})
+
+
+def strip_analysis(record: DealRecord) -> DealRecord:
+    """The record without analysis comments, nor the glyphs they say they added."""
+    play = tuple(t.model_copy(update={"cards": tuple(_strip_card(pc) for pc in t.cards)})
+                 for t in record.play)
+    comments = tuple(c for c in record.comments if parse_comment(c) is None)
+    out = record.model_copy(update={"play": play, "comments": comments})
+    return record if out == record else out
+
+
+def annotate_analysis(record: DealRecord, analysis: PlayAnalysis, *, mistake: int = 1,
+                      blunder: int | None = None) -> DealRecord:
+    """``record`` with the analysis as computed comments (see the module doc). A card
+    that cost at least ``mistake`` half-points gets ``?``, one that changed the outcome
+    (or cost at least ``blunder``, when given) ``??``, where no glyph is written yet.
+    Earlier analysis comments, and the glyphs they added, are replaced."""
+    base = strip_analysis(record)
+    notes: dict[tuple[int, int], CardAnalysis] = {(c.trick, c.index): c
+                                                  for c in analysis.cards}
+    tricks: list[Trick] = []
+    for t, trick in enumerate(base.play):
+        cards: list[PlayedCard] = []
+        for i, pc in enumerate(trick.cards):
+            item = notes.get((t + 1, i))
+            if item is None:
+                cards.append(pc)
+                continue
+            lo = item.cost_bounds[0]
+            glyph: str | None = None
+            if pc.glyph is None:
+                if item.changed or (blunder is not None and lo >= blunder):
+                    glyph = "??"
+                elif lo >= mistake and lo > 0:
+                    glyph = "?"
+            update: dict[str, Any] = {"comments": (*pc.comments, card_comment(item, glyph))}
+            if glyph is not None:
+                update["glyph"] = cast(Glyph, glyph)
+            cards.append(pc.model_copy(update=update))
+        tricks.append(trick.model_copy(update={"cards": tuple(cards)}))
+    return base.model_copy(update={"play": tuple(tricks),
+                                   "comments": (*base.comments, deal_comment(analysis))})
+
+
+def analyse_record(record: DealRecord, *, from_trick: int = 1,
+                   time_limit: float | None = None, node_limit: int | None = None,
+                   table_mb: float = DEFAULT_TABLE_MB, engine: str | None = None,
+                   mistake: int = 1, blunder: int | None = None, rep: Replay | None = None,
+                   progress: Callable[[int, int], None] | None = None
+                   ) -> tuple[DealRecord, PlayAnalysis | None, tuple[Diagnostic, ...]]:
+    """Analyse a record's play and write the analysis into it (what ``tarot analyze``
+    does to each deal): ``(record, analysis, diagnostics)``. A deal that cannot be
+    analysed comes back unchanged (but for earlier analysis comments, which are kept)
+    with the diagnostic that says why (Q110); a card that is not legal stops the analysis
+    before it (Q111, the cards before it analysed)."""
+    base = strip_analysis(record)
+    try:
+        analysis = analyse_play(base, from_trick=from_trick, time_limit=time_limit,
+                                node_limit=node_limit, table_mb=table_mb, engine=engine,
+                                rep=rep, progress=progress)
+    except PositionError as err:
+        return record, None, tuple(err.diagnostics)
+    out = annotate_analysis(base, analysis, mistake=mistake, blunder=blunder)
+    return out, analysis, analysis.diagnostics
+
+
+def cost_text(note: AnalysisNote) -> str:
+    """A card's cost as shown beside it: ``-1.5``, ``-3..0`` (bounds), or ``0``.
+
+    >>> cost_text(parse_comment("tarot: dd -1.5, best T12; made by 1 with best play"))
+    '-1.5'
+    """
+    if note.cost is None:
+        return ""
+    lo, hi = note.cost
+    if hi == 0:
+        return "0"
+    if lo == hi:
+        return f"-{_points(lo)}"
+    return f"-{_points(hi)}..{'-' + _points(lo) if lo else '0'}"
+
+
+def note_text(note: AnalysisNote) -> str:
+    """An analysis note in words, for a person: ``costs 1.5 points (best T12); made by 1
+    with best play``.
+
+    >>> note_text(parse_comment("tarot: dd -3, best KS; lost by 1 with best play,"
+    ...                         " was made by 2; ?? added"))
+    'costs 3 points (best KS): lost by 1 with best play, was made by 2'
+    """
+    if note.cost is None:
+        return ""
+    lo, hi = note.cost
+    cost = ("costs nothing" if hi == 0 else f"costs {_points(lo)} points" if lo == hi
+            else f"costs {_points(lo)} to {_points(hi)} points")
+    best = f" (best {' '.join(c.code for c in note.best)})" if note.best else ""
+    after = "made" if note.made else "lost" if note.made is False else "undecided"
+    if note.by is not None:
+        after += f" by {note.by}"
+    text = f"{cost}{best}: {after} with best play"
+    if note.was_made is not None:
+        text += f", was {'made' if note.was_made else 'lost'}"
+        if note.was_by is not None:
+            text += f" by {note.was_by}"
+    return text

@@ -1,0 +1,377 @@
+"""What the archive tools know of one deal: a :class:`DealSummary`, and its fingerprints.
+
+Every archive tool (``query``, ``stats``, ``standings``, ``dedupe``) works on summaries, not
+on records or replays: a summary is a small immutable value of plain ints and strings
+(it crosses between worker processes cheaply) that holds the deal's tags and players, the
+facts the rules make of it (contract, taker, partner, made, margin, bouts, petit au bout,
+chelem, poignées, scores), its diagnostic codes, and the cards dealt and played, from
+which the fingerprints of :func:`deal_fingerprint` and :func:`play_fingerprint` come.
+
+:func:`summarize` builds one from a record and its replay. It is the one place where
+facts come from; a fast path that judges plain records without a replay (see
+:func:`tarotnotation.archive.read_part`) gives the same summary.
+
+>>> import random
+>>> from tarotnotation.replay import replay
+>>> from tarotnotation.simulate import random_deal
+>>> rec = random_deal(random.Random(3), 4)
+>>> s = summarize(rec, replay(rec), file="x.tarot", index=1)
+>>> s.contract.keyword, s.seats[s.taker], s.made, s.margin, sum(s.scores)
+('prise', 'N', False, -26, 0)
+>>> len(deal_fingerprint(s)), deal_fingerprint(s) == play_fingerprint(s)
+(16, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from itertools import chain
+from operator import attrgetter, itemgetter
+from typing import Any, Final
+
+from ..cards import ALL_MASK, BIT_OF_CODE, CARD_OF_CODE, Card
+from ..records import BID_WORDS, DEFAULT_SEATS, DealRecord, find_tag
+from ..replay import Replay, Status
+from ..rules import Camp, Contract, PoigneeSize, Ruleset
+
+__all__ = [
+    "DealSummary",
+    "deal_fingerprint",
+    "hand_key",
+    "play_fingerprint",
+    "summarize",
+    "summarize_json",
+    "summarize_record",
+]
+
+#: Bytes of a fingerprint.
+FINGERPRINT_BYTES: Final = 16
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """One deal as the archive tools see it. Seats are indices in the order of play."""
+
+    file: str
+    index: int
+    """1-based number of the deal in its file."""
+    line: int | None
+    """The line where the deal starts in its file, when known."""
+    tags: tuple[tuple[str, str], ...]
+    ruleset: str
+    players: int
+    seats: tuple[str, ...]
+    """Seat ids in order of play."""
+    names: tuple[str | None, ...]
+    """Each seat's player's name, when recorded."""
+    dealer: int | None
+    status: Status | None
+    """How far the replay got; None when the deal was read but not replayed."""
+    codes: tuple[str, ...]
+    """The code of every diagnostic of the deal (reading and replay), in order."""
+    errors: int
+    warnings: int
+    contract: Contract | None = None
+    taker: int | None = None
+    partner: int | None = None
+    """At five players, the taker's partner; None when the taker is alone or unknown."""
+    partner_known: bool = False
+    """True when the camps are known (always, but at five players with no partner found)."""
+    taker_half: int | None = None
+    """The taker's camp's card points, in half-points."""
+    bouts: int | None = None
+    made: bool | None = None
+    margin: int | None = None
+    """The margin in points: positive when the contract is made, negative when lost."""
+    petit_au_bout: Camp | None = None
+    petit_au_bout_seat: int | None = None
+    """The seat that played the Petit in the trick that counted it au bout."""
+    chelem: Camp | None = None
+    chelem_announced: bool = False
+    poignees: tuple[tuple[int | None, PoigneeSize], ...] = ()
+    """Each poignée: the seat that showed it (when known) and its size."""
+    scores: tuple[int, ...] | None = None
+    """Each seat's score, in seat order (None when the deal is not scored)."""
+    tricks: int = 0
+    """Tricks recorded (complete or not)."""
+    hands: tuple[int, ...] | None = field(default=None, repr=False)
+    """Each seat's hand as dealt (card bitsets), when every one is known."""
+    play: bytes = field(default=b"", repr=False)
+    """The cards played, in order (one byte per card: its number)."""
+    auction: bytes = field(default=b"", repr=False)
+    """The bids, in order (one byte per bid: 0 for a pass, else the contract's rank)."""
+
+    def __reduce__(self) -> tuple[type[DealSummary], tuple[Any, ...]]:
+        # By position: pickles (to and from worker processes) faster than a dataclass's
+        # default state dict.
+        return (DealSummary, _FIELDS_OF(self))
+
+    def tag(self, name: str) -> str | None:
+        """The value of the first tag named ``name`` (case-insensitive), or None."""
+        return find_tag(self.tags, name)
+
+    def player(self, seat: int) -> str:
+        """The player at ``seat``: the name, or the seat id when the record names none."""
+        name = self.names[seat]
+        return name if name else self.seats[seat]
+
+    @property
+    def named(self) -> bool:
+        """True when every seat has a player's name."""
+        return all(self.names)
+
+    @property
+    def scored(self) -> bool:
+        """True when the deal has a score."""
+        return self.status is Status.SCORED and self.scores is not None
+
+    @property
+    def camps(self) -> tuple[Camp, ...] | None:
+        """Each seat's camp, when the taker and the camps are known."""
+        if self.taker is None or not self.partner_known:
+            return None
+        team = {self.taker, self.partner}
+        return tuple(Camp.TAKER if s in team else Camp.DEFENCE for s in range(self.players))
+
+    @property
+    def called_self(self) -> bool | None:
+        """At five players, True when the taker plays alone (called his own card or one
+        in the chien); None at 3 and 4 players or when the camps are unknown."""
+        if self.players != 5 or self.taker is None or not self.partner_known:
+            return None
+        return self.partner is None
+
+    @property
+    def chien(self) -> int | None:
+        """The chien as dealt (a card bitset), when every hand is known."""
+        if self.hands is None:
+            return None
+        held = 0
+        for hand in self.hands:
+            held |= hand
+        return ALL_MASK & ~held
+
+    @property
+    def where(self) -> str:
+        """``file:line`` or ``file, deal N``: where the deal is, for people."""
+        if self.line is not None:
+            return f"{self.file}:{self.line}"
+        return f"{self.file}, deal {self.index}"
+
+
+_FIELDS_OF: Final = attrgetter(*(f.name for f in fields(DealSummary)))
+
+
+def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
+              line: int | None = None, codes: tuple[str, ...] | None = None,
+              errors: int | None = None, warnings: int | None = None) -> DealSummary:
+    """The summary of a deal from its record and its replay.
+
+    ``codes``, ``errors`` and ``warnings`` default to the replay's diagnostics; give them
+    when the deal has reading diagnostics too.
+    """
+    ids = record.seat_ids
+    seat_of = {s: i for i, s in enumerate(ids)}
+    diags = result.diagnostics
+    if codes is None:
+        codes = tuple(d.code.value for d in diags)
+    if errors is None:
+        errors = len(result.errors)
+    if warnings is None:
+        warnings = len(result.warnings)
+    taker = seat_of.get(result.taker) if result.taker is not None else None
+    partner = seat_of.get(result.partner) if result.partner is not None else None
+    sc = result.score
+    made = margin = None
+    scores = None
+    if result.status is Status.SCORED and sc is not None and result.scores is not None:
+        made = sc.made
+        margin = sc.margin if sc.made else -sc.margin
+        scores = tuple(result.scores.get(s, 0) for s in ids)
+    pab_seat = None
+    if result.petit_au_bout is not None:
+        for trick in reversed(result.tricks):
+            if Card.T1 in trick.cards:
+                pab_seat = trick.seats[trick.cards.index(Card.T1)]
+                break
+    return DealSummary(
+        file=file,
+        index=index,
+        line=line,
+        tags=record.tags,
+        ruleset=record.ruleset,
+        players=record.players,
+        seats=ids,
+        names=tuple(s.name for s in record.seats),
+        dealer=None if record.dealer is None else seat_of[record.dealer],
+        status=result.status,
+        codes=codes,
+        errors=errors,
+        warnings=warnings,
+        contract=result.contract,
+        taker=taker,
+        partner=partner,
+        partner_known=bool(result.camps),
+        taker_half=result.taker_half,
+        bouts=result.bouts,
+        made=made,
+        margin=margin,
+        petit_au_bout=result.petit_au_bout,
+        petit_au_bout_seat=pab_seat,
+        chelem=result.chelem,
+        chelem_announced=result.chelem_announced,
+        poignees=tuple((None if s is None else seat_of.get(s), size)
+                       for s, size in result.poignees),
+        scores=scores,
+        tricks=len(record.play),
+        hands=dealt_hands(record, result),
+        play=bytes(chain.from_iterable(trick.cards for trick in result.tricks)),
+        auction=_auction(record),
+    )
+
+
+def summarize_record(record: DealRecord, *, file: str, index: int, line: int | None = None
+                     ) -> DealSummary:
+    """The summary of a deal read but not replayed: its tags, players and cards, no facts.
+
+    >>> from tarotnotation import notation
+    >>> s = summarize_record(notation.load("examples/prise.tarot"), file="p", index=1)
+    >>> s.status is None, s.contract, len(s.hands or ()), len(s.play)
+    (True, None, 4, 72)
+    """
+    ids = record.seat_ids
+    return DealSummary(
+        file=file,
+        index=index,
+        line=line,
+        tags=record.tags,
+        ruleset=record.ruleset,
+        players=record.players,
+        seats=ids,
+        names=tuple(s.name for s in record.seats),
+        dealer=None if record.dealer is None else ids.index(record.dealer),
+        status=None,
+        codes=(),
+        errors=0,
+        warnings=0,
+        tricks=len(record.play),
+        hands=dealt_hands(record, None),
+        play=bytes([p.card for trick in record.play for p in trick.cards]),
+        auction=_auction(record),
+    )
+
+
+def _auction(record: DealRecord) -> bytes:
+    return bytes([0 if bid.contract is None else bid.contract for bid in record.auction])
+
+
+_NUMBER_OF_CODE: Final = {code: int(card) for code, card in CARD_OF_CODE.items()}
+_BID_NUMBER: Final = {word: 0 if c is None else int(c) for word, c in BID_WORDS.items()}
+_CARD: Final = itemgetter("card")
+_CARDS: Final = itemgetter("cards")
+_CONTRACT: Final = itemgetter("contract")
+
+
+@lru_cache(maxsize=64)
+def _canonical(spec: str) -> str:
+    return Ruleset.from_spec(spec).spec()
+
+
+def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | None = None
+                   ) -> DealSummary:
+    """:func:`summarize_record` of a JSON record in the usual shape, straight from its
+    data: the record is not built. Only for data that :func:`tarotnotation.quick.
+    quick_check` found clean (so it is a record, every hand and every trick recorded);
+    ``tests/test_archives_fast.py`` holds it to :func:`summarize_record`.
+
+    >>> import orjson
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation import notation
+    >>> rec = notation.load("examples/prise.tarot")
+    >>> obj = orjson.loads(tjson.dumps(rec))
+    >>> summarize_json(obj, file="p", index=1) == summarize_record(rec, file="p", index=1)
+    True
+    """
+    n = obj["players"]
+    seats = obj.get("seats")
+    if seats:
+        ids = tuple(seat["id"] for seat in seats)
+        names = tuple(seat.get("name") for seat in seats)
+    else:
+        ids = DEFAULT_SEATS[n]
+        names = (None,) * n
+    dealer = obj.get("dealer")
+    hands = obj["hands"]
+    spec = obj.get("ruleset")
+    play = obj["play"]
+    return DealSummary(
+        file=file,
+        index=index,
+        line=line,
+        tags=tuple((key, value) for key, value in obj.get("tags", ())),
+        ruleset="fft" if spec is None else _canonical(spec),
+        players=n,
+        seats=ids,
+        names=names,
+        dealer=None if dealer is None else ids.index(dealer),
+        status=None,
+        codes=(),
+        errors=0,
+        warnings=0,
+        tricks=len(play),
+        hands=tuple(sum(map(BIT_OF_CODE.__getitem__, hands[seat])) for seat in ids),
+        play=bytes(map(_NUMBER_OF_CODE.__getitem__, map(_CARD, chain.from_iterable(
+            map(_CARDS, play))))),
+        auction=bytes(map(_BID_NUMBER.__getitem__, map(_CONTRACT, obj["auction"]))),
+    )
+
+
+def dealt_hands(record: DealRecord, result: Replay | None) -> tuple[int, ...] | None:
+    """Each seat's hand as dealt: recorded, or worked out from a complete play (the
+    taker's from his hand at the first card, the écart and the chien, when he took it).
+    None when a hand cannot be known."""
+    ids = record.seat_ids
+    if record.hands is not None and len(record.hands) == len(ids):
+        return tuple(record.hands[s].bits for s in ids)
+    if result is None or len(result.hands) != len(ids):
+        return None
+    out = []
+    for s in ids:
+        bits = result.hands[s].bits
+        if s == result.taker and result.contract is not None and result.contract.takes_chien:
+            if record.chien is None or record.ecart is None or record.ecart.cards is None:
+                return None
+            bits = (bits | record.ecart.cards.bits) & ~record.chien.bits
+        out.append(bits)
+    return tuple(out)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=FINGERPRINT_BYTES,
+                           person=b"tarotnotation").digest()
+
+
+def hand_key(hand: int) -> bytes:
+    """A hand (card bitset) as 10 bytes: what identifies it across tables."""
+    return hand.to_bytes(10, "little")
+
+
+def deal_fingerprint(summary: DealSummary) -> bytes | None:
+    """16 bytes that stand for the cards dealt: the same hands and chien, whoever held
+    them (seat names and the order of the seats do not count). None when a hand is
+    not known."""
+    if summary.hands is None:
+        return None
+    return _digest(b"deal" + b"".join(sorted(map(hand_key, summary.hands))))
+
+
+def play_fingerprint(summary: DealSummary) -> bytes | None:
+    """16 bytes that stand for the cards dealt, the bids and the cards played, in order
+    (a record without its hands counts by its auction and play alone). None when no card
+    was played."""
+    if not summary.play:
+        return None
+    dealt = b"" if summary.hands is None else b"".join(sorted(map(hand_key, summary.hands)))
+    return _digest(b"play" + dealt + b"|" + summary.auction + b"|" + summary.play)

@@ -1,0 +1,844 @@
+/* tarotnotation._kernel: the rules kernel's C twin and the double-dummy search core.
+ *
+ * Functions (plain ints in, plain ints out; card sets are Python ints, bit c = card c;
+ * FLAGS is tarotnotation.native.rule_flags(ruleset)):
+ *   step(led, top, card) -> (led, top)
+ *   legal_in(hand, led, top) -> (legal, kind)
+ *   first_lead(hand, called) -> (legal, kind)
+ *   winner_index(cards) -> int | None
+ *   excuse_wins_last_trick(flags, excuse_led, leader_won_all) -> bool
+ *   petit_trick_before_last(excuse_led, leader_won_all, same_camp_takes_last) -> bool
+ *   excuse_settlement(flags, owner, winner, last, excuse_won) -> (camp, low)
+ *   settle_trick(flags, bits, winner, owner, last, excuse_won)
+ *       -> (to_taker, to_defence, moved)
+ *   winning_card(bits, led) -> card
+ *   rule_in(hand, led, top, called=None) -> (legal, kind, led, top)
+ *   unplayed_camp(contract) -> int
+ *   petit_au_bout(flags, cards, winner) -> int
+ *   chelem_camp(taker_tricks, tricks) -> int
+ *   margin(taker_half, taker_bouts) -> int
+ *   card_points(bits) -> int
+ *   play(flags, hands, camps, leader, cards, called=-1, tricks=-1)
+ *       -> (played, winners, taker_half, taker_bouts, tricks_won, petit)
+ *     plays CARDS from the first lead (PlayState's rules), stopping before the first
+ *     card that is not legal (played < len(cards) then); the taker's camp's half-points
+ *     and bouts are those of its tricks (the cards aside are the caller's).
+ * Types:
+ *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
+ *          additive, table_mb): the search core (see search.h and
+ *          tarotnotation/analysis/search.py).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "search.h"
+
+static PyObject *ZERO;          /* 0 */
+static PyObject *HIGH_SHIFT;    /* 64 */
+static PyObject *CARDS_LIMIT;   /* 1 << 78 */
+
+/* --- conversions -------------------------------------------------------------------- */
+
+static int to_cards(PyObject *obj, cards_t *out)
+{
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "a card set is an int, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int negative = PyObject_RichCompareBool(obj, ZERO, Py_LT);
+    if (negative < 0)
+        return -1;
+    int large = PyObject_RichCompareBool(obj, CARDS_LIMIT, Py_GE);
+    if (large < 0)
+        return -1;
+    if (negative || large) {
+        PyErr_SetString(PyExc_ValueError, "a card set holds bits 0 to 77 only");
+        return -1;
+    }
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(obj);
+    if (lo == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    PyObject *high = PyNumber_Rshift(obj, HIGH_SHIFT);
+    if (!high)
+        return -1;
+    unsigned long long hi = PyLong_AsUnsignedLongLong(high);
+    Py_DECREF(high);
+    if (hi == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = ((cards_t)hi << 64) | (cards_t)lo;
+    return 0;
+}
+
+static PyObject *from_cards(cards_t bits)
+{
+    unsigned long long hi = (unsigned long long)(bits >> 64);
+    unsigned long long lo = (unsigned long long)bits;
+    if (!hi)
+        return PyLong_FromUnsignedLongLong(lo);
+    PyObject *h = PyLong_FromUnsignedLongLong(hi);
+    if (!h)
+        return NULL;
+    PyObject *shifted = PyNumber_Lshift(h, HIGH_SHIFT);
+    Py_DECREF(h);
+    if (!shifted)
+        return NULL;
+    PyObject *l = PyLong_FromUnsignedLongLong(lo);
+    if (!l) {
+        Py_DECREF(shifted);
+        return NULL;
+    }
+    PyObject *out = PyNumber_Or(shifted, l);
+    Py_DECREF(shifted);
+    Py_DECREF(l);
+    return out;
+}
+
+static int check_card(int card)
+{
+    if (card < 0 || card > 77) {
+        PyErr_Format(PyExc_ValueError, "%d is not a card (0 to 77)", card);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_camp(int camp, const char *what)
+{
+    if (camp != 0 && camp != 1) {
+        PyErr_Format(PyExc_ValueError, "%s must be a camp (0 or 1), not %d", what, camp);
+        return -1;
+    }
+    return 0;
+}
+
+/* A sequence of cards into BUF (at most MAX); returns the count or -1. */
+static int card_list(PyObject *seq, int *buf, int max, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of cards");
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        PyErr_Format(PyExc_ValueError, "%s holds %zd cards, at most %d", what, n, max);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (c == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (check_card((int)c) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        buf[i] = (int)c;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* --- the kernel's functions ----------------------------------------------------------- */
+
+static PyObject *k_step(PyObject *self, PyObject *args)
+{
+    int led, top, card;
+    if (!PyArg_ParseTuple(args, "iii:step", &led, &top, &card) || check_card(card) < 0)
+        return NULL;
+    tk_step(&led, &top, card);
+    return Py_BuildValue("(ii)", led, top);
+}
+
+static PyObject *k_legal_in(PyObject *self, PyObject *args)
+{
+    PyObject *hand_obj;
+    int led, top, kind;
+    cards_t hand;
+    if (!PyArg_ParseTuple(args, "Oii:legal_in", &hand_obj, &led, &top)
+        || to_cards(hand_obj, &hand) < 0)
+        return NULL;
+    if (led < -1 || led > 4 || top < 0 || top > 21) {
+        PyErr_SetString(PyExc_ValueError, "led is -1 to 4 and top 0 to 21");
+        return NULL;
+    }
+    cards_t legal = tk_legal_in(hand, led, top, &kind);
+    PyObject *l = from_cards(legal);
+    if (!l)
+        return NULL;
+    return Py_BuildValue("(Ni)", l, kind);
+}
+
+static PyObject *k_first_lead(PyObject *self, PyObject *args)
+{
+    PyObject *hand_obj;
+    int called, kind;
+    cards_t hand;
+    if (!PyArg_ParseTuple(args, "Oi:first_lead", &hand_obj, &called)
+        || to_cards(hand_obj, &hand) < 0 || check_card(called) < 0)
+        return NULL;
+    cards_t legal = tk_first_lead(hand, called, &kind);
+    PyObject *l = from_cards(legal);
+    if (!l)
+        return NULL;
+    return Py_BuildValue("(Ni)", l, kind);
+}
+
+static PyObject *k_winner_index(PyObject *self, PyObject *arg)
+{
+    int cards[8];
+    int n = card_list(arg, cards, 8, "a trick");
+    if (n < 0)
+        return NULL;
+    int w = tk_winner_index(cards, n);
+    if (w < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(w);
+}
+
+static PyObject *k_excuse_wins_last_trick(PyObject *self, PyObject *args)
+{
+    int flags, excuse_led, leader_won_all;
+    if (!PyArg_ParseTuple(args, "ipp:excuse_wins_last_trick", &flags, &excuse_led,
+                          &leader_won_all))
+        return NULL;
+    return PyBool_FromLong(tk_excuse_wins_last_trick(flags, excuse_led, leader_won_all));
+}
+
+static PyObject *k_petit_trick_before_last(PyObject *self, PyObject *args)
+{
+    int a, b, c;
+    if (!PyArg_ParseTuple(args, "ppp:petit_trick_before_last", &a, &b, &c))
+        return NULL;
+    return PyBool_FromLong(tk_petit_trick_before_last(a, b, c));
+}
+
+static PyObject *k_excuse_settlement(PyObject *self, PyObject *args)
+{
+    int flags, owner, winner, last, excuse_won, camp, low;
+    if (!PyArg_ParseTuple(args, "iiipp:excuse_settlement", &flags, &owner, &winner, &last,
+                          &excuse_won)
+        || check_camp(owner, "owner") < 0 || check_camp(winner, "winner") < 0)
+        return NULL;
+    tk_excuse_settlement(flags, owner, winner, last, excuse_won, &camp, &low);
+    return Py_BuildValue("(ii)", camp, low);
+}
+
+static PyObject *k_settle_trick(PyObject *self, PyObject *args)
+{
+    PyObject *bits_obj;
+    int flags, winner, owner, last, excuse_won, moved;
+    cards_t bits, to_taker, to_defence;
+    if (!PyArg_ParseTuple(args, "iOiipp:settle_trick", &flags, &bits_obj, &winner, &owner,
+                          &last, &excuse_won)
+        || to_cards(bits_obj, &bits) < 0 || check_camp(winner, "winner") < 0)
+        return NULL;
+    if (owner != -1 && check_camp(owner, "owner") < 0)
+        return NULL;
+    tk_settle_trick(flags, bits, winner, owner, last, excuse_won, &to_taker, &to_defence,
+                    &moved);
+    PyObject *t = from_cards(to_taker);
+    PyObject *d = t ? from_cards(to_defence) : NULL;
+    if (!d) {
+        Py_XDECREF(t);
+        return NULL;
+    }
+    return Py_BuildValue("(NNi)", t, d, moved);
+}
+
+static PyObject *k_winning_card(PyObject *self, PyObject *args)
+{
+    PyObject *bits_obj;
+    int led;
+    cards_t bits;
+    if (!PyArg_ParseTuple(args, "Oi:winning_card", &bits_obj, &led)
+        || to_cards(bits_obj, &bits) < 0)
+        return NULL;
+    if (led < 0 || led > 4) {
+        PyErr_SetString(PyExc_ValueError, "led is 0 to 4");
+        return NULL;
+    }
+    return PyLong_FromLong(tk_winning_card(bits, led));
+}
+
+static PyObject *k_rule_in(PyObject *self, PyObject *args)
+{
+    PyObject *hand_obj, *called_obj = Py_None;
+    int led, top, kind;
+    cards_t hand;
+    if (!PyArg_ParseTuple(args, "Oii|O:rule_in", &hand_obj, &led, &top, &called_obj)
+        || to_cards(hand_obj, &hand) < 0)
+        return NULL;
+    if (led < -1 || led > 4 || top < 0 || top > 21) {
+        PyErr_SetString(PyExc_ValueError, "led is -1 to 4 and top 0 to 21");
+        return NULL;
+    }
+    if (called_obj != Py_None) {
+        long called = PyLong_AsLong(called_obj);
+        if ((called == -1 && PyErr_Occurred()) || check_card((int)called) < 0)
+            return NULL;
+        cards_t legal = tk_first_lead(hand, (int)called, &kind);
+        if (kind == TK_CALLED_SUIT) {
+            PyObject *l = from_cards(legal);
+            if (!l)
+                return NULL;
+            return Py_BuildValue("(Niii)", l, kind, tk_suit_of((int)called), 0);
+        }
+    }
+    cards_t legal = tk_legal_in(hand, led, top, &kind);
+    PyObject *l = from_cards(legal);
+    if (!l)
+        return NULL;
+    return Py_BuildValue("(Niii)", l, kind, led, top);
+}
+
+static PyObject *k_unplayed_camp(PyObject *self, PyObject *arg)
+{
+    long contract = PyLong_AsLong(arg);
+    if (contract == -1 && PyErr_Occurred())
+        return NULL;
+    return PyLong_FromLong(tk_unplayed_camp((int)contract));
+}
+
+static PyObject *k_petit_au_bout(PyObject *self, PyObject *args)
+{
+    int flags, winner, cards[8];
+    PyObject *trick;
+    if (!PyArg_ParseTuple(args, "iOi:petit_au_bout", &flags, &trick, &winner))
+        return NULL;
+    int n = card_list(trick, cards, 8, "a trick");
+    if (n < 0)
+        return NULL;
+    return PyLong_FromLong(tk_petit_au_bout(flags, cards, n, winner));
+}
+
+static PyObject *k_chelem_camp(PyObject *self, PyObject *args)
+{
+    int taker_tricks, tricks;
+    if (!PyArg_ParseTuple(args, "ii:chelem_camp", &taker_tricks, &tricks))
+        return NULL;
+    return PyLong_FromLong(tk_chelem_camp(taker_tricks, tricks));
+}
+
+static PyObject *k_margin(PyObject *self, PyObject *args)
+{
+    int half, bouts;
+    if (!PyArg_ParseTuple(args, "ii:margin", &half, &bouts))
+        return NULL;
+    if (bouts < 0 || bouts > 3) {
+        PyErr_SetString(PyExc_ValueError, "bouts are 0 to 3");
+        return NULL;
+    }
+    return PyLong_FromLong(tk_margin(half, bouts));
+}
+
+static PyObject *k_card_points(PyObject *self, PyObject *arg)
+{
+    cards_t bits;
+    if (to_cards(arg, &bits) < 0)
+        return NULL;
+    return PyLong_FromLong(tk_card_points(bits));
+}
+
+/* A state from Python arguments; returns 0 or -1 with an exception set. */
+static int read_state(tk_state *st, int flags, PyObject *hands, PyObject *camps, int leader,
+                      int called, int tricks)
+{
+    memset(st, 0, sizeof(*st));
+    PyObject *fh = PySequence_Fast(hands, "hands: expected a sequence of card sets");
+    if (!fh)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fh);
+    if (n < 3 || n > TK_MAX_PLAYERS) {
+        Py_DECREF(fh);
+        PyErr_Format(PyExc_ValueError, "3 to 5 hands, not %zd", n);
+        return -1;
+    }
+    st->n = (int)n;
+    int most = 0;
+    cards_t seen = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (to_cards(PySequence_Fast_GET_ITEM(fh, i), &st->hand[i]) < 0) {
+            Py_DECREF(fh);
+            return -1;
+        }
+        if (seen & st->hand[i]) {
+            Py_DECREF(fh);
+            PyErr_SetString(PyExc_ValueError, "a card is in two hands");
+            return -1;
+        }
+        seen |= st->hand[i];
+        int count = tk_popcount(st->hand[i]);
+        if (count > most)
+            most = count;
+    }
+    Py_DECREF(fh);
+    PyObject *fc = PySequence_Fast(camps, "camps: expected a sequence of camps");
+    if (!fc)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fc) != n) {
+        Py_DECREF(fc);
+        PyErr_SetString(PyExc_ValueError, "one camp per hand");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fc, i));
+        if ((c == -1 && PyErr_Occurred()) || check_camp((int)c, "a camp") < 0) {
+            Py_DECREF(fc);
+            return -1;
+        }
+        st->camp[i] = (int)c;
+    }
+    Py_DECREF(fc);
+    if (leader < 0 || leader >= n) {
+        PyErr_Format(PyExc_ValueError, "no seat %d", leader);
+        return -1;
+    }
+    if (called != -1 && check_card(called) < 0)
+        return -1;
+    st->flags = flags;
+    st->called = called;
+    st->leader = leader;
+    st->led = TK_NO_SUIT;
+    st->excuse_owner = -1;
+    st->petit = -1;
+    st->tricks = tricks >= 0 ? tricks : most;
+    return 0;
+}
+
+static PyObject *k_play(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"flags", "hands", "camps", "leader", "cards", "called", "tricks",
+                            NULL};
+    int flags, leader, called = -1, tricks = -1;
+    PyObject *hands, *camps, *cards;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iOOiO|ii:play", names, &flags, &hands,
+                                     &camps, &leader, &cards, &called, &tricks))
+        return NULL;
+    tk_state st;
+    if (read_state(&st, flags, hands, camps, leader, called, tricks) < 0)
+        return NULL;
+    PyObject *fast = PySequence_Fast(cards, "cards: expected a sequence of cards");
+    if (!fast)
+        return NULL;
+    Py_ssize_t total = PySequence_Fast_GET_SIZE(fast);
+    PyObject *winners = PyList_New(0);
+    if (!winners) {
+        Py_DECREF(fast);
+        return NULL;
+    }
+    Py_ssize_t played = 0;
+    tk_undo u;
+    for (; played < total && st.trick_number < st.tricks; played++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, played));
+        if (c == -1 && PyErr_Occurred())
+            goto fail;
+        if (c < 0 || c > 77 || !(tk_legal(&st) & TK_BIT(c)))
+            break;
+        tk_play(&st, (int)c, &u);
+        if (u.ended) {
+            PyObject *w = PyLong_FromLong(st.leader);
+            if (!w || PyList_Append(winners, w) < 0) {
+                Py_XDECREF(w);
+                goto fail;
+            }
+            Py_DECREF(w);
+        }
+    }
+    Py_DECREF(fast);
+    return Py_BuildValue("(nNii(ii)i)", played, winners, st.half, st.bouts,
+                         st.tricks_won[0], st.tricks_won[1], st.petit);
+fail:
+    Py_DECREF(fast);
+    Py_DECREF(winners);
+    return NULL;
+}
+
+/* --- the search type ------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    ts_search *S;
+} SearchObject;
+
+static int ts_check_limits(ts_search *S)
+{
+    if (S->node_limit && S->nodes >= S->node_limit)
+        return 1;
+    if (S->deadline > 0 && ts_now() >= S->deadline)
+        return 1;
+    if ((S->nodes & 0x3FFFF) == 0 && PyErr_CheckSignals() < 0) {
+        S->interrupted = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static void Search_dealloc(SearchObject *self)
+{
+    if (self->S) {
+        free(self->S->table);
+        PyMem_RawFree(self->S);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Search_init(SearchObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"players", "flags", "camps", "called", "tricks", "aside_half",
+                            "aside_bouts", "leaf", "additive", "table_mb", NULL};
+    int players, flags, called, tricks, aside_half, aside_bouts, additive;
+    double table_mb;
+    PyObject *camps;
+    Py_buffer leaf;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiOiiiiy*pd:Search", names, &players,
+                                     &flags, &camps, &called, &tricks, &aside_half,
+                                     &aside_bouts, &leaf, &additive, &table_mb))
+        return -1;
+    if (leaf.len != (Py_ssize_t)sizeof(int32_t) * TS_LEAF_SIZE) {
+        PyBuffer_Release(&leaf);
+        PyErr_Format(PyExc_ValueError, "the leaf table holds %d int32 values",
+                     TS_LEAF_SIZE);
+        return -1;
+    }
+    if (players < 3 || players > 5 || tricks < 1 || tricks > 24 || aside_half < 0
+        || aside_half > 182 || aside_bouts < 0 || aside_bouts > 3 || table_mb <= 0
+        || table_mb > 1 << 16) {
+        PyBuffer_Release(&leaf);
+        PyErr_SetString(PyExc_ValueError, "Search: an argument is out of range");
+        return -1;
+    }
+    ts_search *S = PyMem_RawCalloc(1, sizeof(ts_search));
+    if (!S) {
+        PyBuffer_Release(&leaf);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(S->leaf, leaf.buf, sizeof(S->leaf));
+    PyBuffer_Release(&leaf);
+    PyObject *fc = PySequence_Fast(camps, "camps: expected a sequence of camps");
+    if (!fc || PySequence_Fast_GET_SIZE(fc) != players) {
+        if (fc) {
+            Py_DECREF(fc);
+            PyErr_SetString(PyExc_ValueError, "one camp per seat");
+        }
+        PyMem_RawFree(S);
+        return -1;
+    }
+    for (int i = 0; i < players; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fc, i));
+        if ((c == -1 && PyErr_Occurred()) || check_camp((int)c, "a camp") < 0) {
+            Py_DECREF(fc);
+            PyMem_RawFree(S);
+            return -1;
+        }
+        S->st.camp[i] = (int)c;
+    }
+    Py_DECREF(fc);
+    if (called != -1 && check_card(called) < 0) {
+        PyMem_RawFree(S);
+        return -1;
+    }
+    S->st.n = players;
+    S->st.flags = flags;
+    S->st.called = called;
+    S->st.tricks = tricks;
+    S->additive = additive;
+    S->aside_half = aside_half;
+    S->aside_bouts = aside_bouts;
+    size_t entries = (size_t)(table_mb * 1048576.0) / sizeof(ts_entry);
+    size_t max_buckets = 1;
+    while (max_buckets * 2 * TS_BUCKET <= entries)
+        max_buckets *= 2;
+    size_t buckets = max_buckets < 4096 ? max_buckets : 4096;
+    S->table = ts_alloc(buckets);
+    if (!S->table) {
+        PyMem_RawFree(S);
+        PyErr_NoMemory();
+        return -1;
+    }
+    S->buckets = buckets;
+    S->max_buckets = max_buckets;
+    if (self->S) {
+        free(self->S->table);
+        PyMem_RawFree(self->S);
+    }
+    self->S = S;
+    return 0;
+}
+
+/* Set the search's state from a position tuple:
+ * (hands, leader, trick, trick_number, half, bouts, tricks_won, previous). */
+static int set_position(ts_search *S, PyObject *pos)
+{
+    PyObject *hands, *trick, *won, *previous;
+    int leader, trick_number, half, bouts;
+    if (!PyArg_ParseTuple(pos, "OiOiiiOO:position", &hands, &leader, &trick, &trick_number,
+                          &half, &bouts, &won, &previous))
+        return -1;
+    tk_state *st = &S->st;
+    int n = st->n;
+    PyObject *fh = PySequence_Fast(hands, "hands: expected a sequence of card sets");
+    if (!fh)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fh) != n) {
+        Py_DECREF(fh);
+        PyErr_SetString(PyExc_ValueError, "one hand per seat");
+        return -1;
+    }
+    cards_t seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (to_cards(PySequence_Fast_GET_ITEM(fh, i), &st->hand[i]) < 0) {
+            Py_DECREF(fh);
+            return -1;
+        }
+        if (seen & st->hand[i]) {
+            Py_DECREF(fh);
+            PyErr_SetString(PyExc_ValueError, "a card is in two hands");
+            return -1;
+        }
+        seen |= st->hand[i];
+    }
+    Py_DECREF(fh);
+    if (leader < 0 || leader >= n) {
+        PyErr_Format(PyExc_ValueError, "no seat %d", leader);
+        return -1;
+    }
+    st->leader = leader;
+    int len = card_list(trick, st->trick, n - 1, "the trick");
+    if (len < 0)
+        return -1;
+    st->len = len;
+    st->led = TK_NO_SUIT;
+    st->top = 0;
+    st->excuse_owner = -1;
+    for (int i = 0; i < len; i++) {
+        int c = st->trick[i];
+        if (seen & TK_BIT(c)) {
+            PyErr_SetString(PyExc_ValueError, "a card of the trick is in a hand");
+            return -1;
+        }
+        seen |= TK_BIT(c);
+        if (c == TK_EXCUSE)
+            st->excuse_owner = st->camp[(leader + i) % n];
+        tk_step(&st->led, &st->top, c);
+    }
+    if (trick_number < 0 || trick_number >= st->tricks) {
+        PyErr_SetString(PyExc_ValueError, "the trick number is out of range");
+        return -1;
+    }
+    st->trick_number = trick_number;
+    int left = st->tricks - trick_number;
+    for (int i = 0; i < n; i++) {
+        int played = ((i - leader + n) % n) < len;
+        if (tk_popcount(st->hand[i]) != left - played) {
+            PyErr_Format(PyExc_ValueError, "seat %d holds %d cards: expected %d", i,
+                         tk_popcount(st->hand[i]), left - played);
+            return -1;
+        }
+    }
+    if (half < 0 || half + S->aside_half + tk_card_points(seen) > 182 || bouts < 0
+        || bouts + S->aside_bouts + tk_popcount(seen & TK_BOUTS_MASK) > 3) {
+        PyErr_SetString(PyExc_ValueError, "the points or bouts won are out of range");
+        return -1;
+    }
+    st->half = half;
+    st->bouts = bouts;
+    if (!PyArg_ParseTuple(won, "ii:tricks_won", &st->tricks_won[0], &st->tricks_won[1]))
+        return -1;
+    if (st->tricks_won[0] < 0 || st->tricks_won[1] < 0
+        || st->tricks_won[0] + st->tricks_won[1] != trick_number) {
+        PyErr_SetString(PyExc_ValueError, "the tricks won do not add up to the trick number");
+        return -1;
+    }
+    int prev = card_list(previous, st->prev, n, "the previous trick");
+    if (prev < 0)
+        return -1;
+    st->prev_len = prev;
+    st->petit = -1;
+    ts_reset_out(S);
+    return 0;
+}
+
+/* The search of an object whose __init__ ran, or NULL with RuntimeError set. */
+static ts_search *search_of(SearchObject *self)
+{
+    if (!self->S)
+        PyErr_SetString(PyExc_RuntimeError, "Search is not initialised");
+    return self->S;
+}
+
+static PyObject *Search_test(SearchObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"position", "beta", "node_limit", "time_limit", NULL};
+    PyObject *pos;
+    int beta;
+    unsigned long long node_limit = 0;
+    double time_limit = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|Kd:test", names, &pos, &beta,
+                                     &node_limit, &time_limit))
+        return NULL;
+    ts_search *S = search_of(self);
+    if (!S || set_position(S, pos) < 0)
+        return NULL;
+    S->node_limit = node_limit ? S->nodes + node_limit : 0;
+    S->deadline = time_limit > 0 ? ts_now() + time_limit : 0.0;
+    S->aborted = 0;
+    S->interrupted = 0;
+    uint64_t before = S->nodes;
+    int best = -1;
+    int g = ts_search_node(S, beta, 1, &best);
+    if (S->interrupted)
+        return NULL;
+    return Py_BuildValue("(iiKO)", g, best, (unsigned long long)(S->nodes - before),
+                         S->aborted ? Py_False : Py_True);
+}
+
+static PyObject *Search_bounds(SearchObject *self, PyObject *pos)
+{
+    ts_search *S = search_of(self);
+    if (!S || set_position(S, pos) < 0)
+        return NULL;
+    int lo, hi;
+    ts_bounds(S, &lo, &hi);
+    return Py_BuildValue("(ii)", lo, hi);
+}
+
+static PyObject *Search_profile(SearchObject *self, PyObject *unused)
+{
+    ts_search *S = search_of(self);
+    if (!S)
+        return NULL;
+    PyObject *exp = PyList_New(25);
+    if (!exp)
+        return NULL;
+    for (int i = 0; i < 25; i++)
+        PyList_SET_ITEM(exp, i, PyLong_FromUnsignedLongLong(S->expanded[i]));
+    return Py_BuildValue("((KKKK)(KKKK)N(KKKK)(KKKK))", (unsigned long long)S->visits[0],
+                         (unsigned long long)S->visits[1], (unsigned long long)S->visits[2],
+                         (unsigned long long)S->visits[3], (unsigned long long)S->bound_cuts[0],
+                         (unsigned long long)S->bound_cuts[1],
+                         (unsigned long long)S->bound_cuts[2],
+                         (unsigned long long)S->bound_cuts[3], exp,
+                         (unsigned long long)S->all_nodes[0], (unsigned long long)S->all_nodes[1],
+                         (unsigned long long)S->all_nodes[2], (unsigned long long)S->all_nodes[3],
+                         (unsigned long long)S->all_moves[0], (unsigned long long)S->all_moves[1],
+                         (unsigned long long)S->all_moves[2], (unsigned long long)S->all_moves[3]);
+}
+
+static PyObject *Search_next_generation(SearchObject *self, PyObject *unused)
+{
+    ts_search *S = search_of(self);
+    if (!S)
+        return NULL;
+    S->age++;
+    for (int i = 0; i < TK_MAX_PLAYERS; i++)
+        for (int c = 0; c < 78; c++)
+            S->history[i][c] >>= 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_stats(SearchObject *self, PyObject *unused)
+{
+    ts_search *S = search_of(self);
+    if (!S)
+        return NULL;
+    size_t used = S->used, total = S->max_buckets * TS_BUCKET;
+    return Py_BuildValue("{sKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
+                         "beta_cuts", (unsigned long long)S->beta_cuts, "first_cuts",
+                         (unsigned long long)S->first_cuts,
+                         "probes", (unsigned long long)S->probes, "hits",
+                         (unsigned long long)S->hits, "cuts", (unsigned long long)S->cuts,
+                         "stores", (unsigned long long)S->stores, "entries", (Py_ssize_t)used,
+                         "capacity", (Py_ssize_t)total);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"test", (PyCFunction)(void (*)(void))Search_test, METH_VARARGS | METH_KEYWORDS,
+     "test(position, beta, node_limit=0, time_limit=0.0) -> (g, best, nodes, complete)\n"
+     "Fail-soft null-window test: g >= beta means value >= g, g < beta value <= g."},
+    {"bounds", (PyCFunction)Search_bounds, METH_O, "bounds(position) -> (lo, hi)"},
+    {"next_generation", (PyCFunction)Search_next_generation, METH_NOARGS,
+     "Mark the table's entries as older (a new position is searched)."},
+    {"stats", (PyCFunction)Search_stats, METH_NOARGS, "The search's counters."},
+    {"profile", (PyCFunction)Search_profile, METH_NOARGS,
+     "Nodes and quick-bound cut-offs by position in the trick."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tarotnotation._kernel.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The double-dummy search core of one deal (see search.h).",
+    .tp_methods = Search_methods,
+    .tp_init = (initproc)Search_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyMethodDef methods[] = {
+    {"step", k_step, METH_VARARGS, "step(led, top, card) -> (led, top)"},
+    {"legal_in", k_legal_in, METH_VARARGS, "legal_in(hand, led, top) -> (legal, kind)"},
+    {"first_lead", k_first_lead, METH_VARARGS, "first_lead(hand, called) -> (legal, kind)"},
+    {"winner_index", k_winner_index, METH_O, "winner_index(cards) -> int | None"},
+    {"excuse_wins_last_trick", k_excuse_wins_last_trick, METH_VARARGS,
+     "excuse_wins_last_trick(flags, excuse_led, leader_won_all) -> bool"},
+    {"petit_trick_before_last", k_petit_trick_before_last, METH_VARARGS,
+     "petit_trick_before_last(excuse_led, leader_won_all, same_camp_takes_last) -> bool"},
+    {"excuse_settlement", k_excuse_settlement, METH_VARARGS,
+     "excuse_settlement(flags, owner, winner, last, excuse_won) -> (camp, low)"},
+    {"settle_trick", k_settle_trick, METH_VARARGS,
+     "settle_trick(flags, bits, winner, owner, last, excuse_won)\n"
+     "-> (to_taker, to_defence, moved)"},
+    {"winning_card", k_winning_card, METH_VARARGS, "winning_card(bits, led) -> card"},
+    {"rule_in", k_rule_in, METH_VARARGS,
+     "rule_in(hand, led, top, called=None) -> (legal, kind, led, top)"},
+    {"unplayed_camp", k_unplayed_camp, METH_O, "unplayed_camp(contract) -> camp"},
+    {"petit_au_bout", k_petit_au_bout, METH_VARARGS,
+     "petit_au_bout(flags, cards, winner) -> camp or -1"},
+    {"chelem_camp", k_chelem_camp, METH_VARARGS, "chelem_camp(taker_tricks, tricks) -> int"},
+    {"margin", k_margin, METH_VARARGS, "margin(taker_half, taker_bouts) -> int"},
+    {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
+    {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
+     "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
+     "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "tarotnotation._kernel",
+    "The rules kernel's C twin and the double-dummy search core.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void)
+{
+    if (PyType_Ready(&SearchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    ZERO = PyLong_FromLong(0);
+    HIGH_SHIFT = PyLong_FromLong(64);
+    PyObject *one = PyLong_FromLong(1), *bits = PyLong_FromLong(78);
+    CARDS_LIMIT = one && bits ? PyNumber_Lshift(one, bits) : NULL;
+    Py_XDECREF(one);
+    Py_XDECREF(bits);
+    if (!ZERO || !HIGH_SHIFT || !CARDS_LIMIT) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "TO_TRICK_WINNER", TK_TO_TRICK_WINNER);
+    PyModule_AddIntConstant(m, "WINS_LAST_TRICK", TK_WINS_LAST_TRICK);
+    PyModule_AddIntConstant(m, "CHELEM_EXCUSE", TK_CHELEM_EXCUSE);
+    PyModule_AddIntConstant(m, "LEAF_SIZE", TS_LEAF_SIZE);
+    return m;
+}

@@ -1,0 +1,733 @@
+/* The double-dummy search over tk_state: fail-soft alpha-beta run as null-window tests
+ * ("is the value >= beta?"), with a bounded transposition table at trick boundaries,
+ * merging of equivalent cards, move ordering and quick bounds. The driver (MTD(f) for
+ * exact values, the time and node limits' bounds) is tarotnotation/analysis/search.py,
+ * which runs this core and its pure-Python twin the same way.
+ *
+ * Values are what a leaf table says of the deal's end: LEAF[half][bouts][petit+1]
+ * [chelem+1], the taker's camp's final half-points (cards aside included) and bouts,
+ * petit au bout's and the chelem's camps. The table comes from Python (kernel.margin, or
+ * the score of tarotnotation.scoring for objective="score"); it is non-decreasing in the
+ * half-points and the bouts. When it is additive (the margin: half - threshold(bouts)),
+ * the table stores values relative to the half-points already won, so one entry serves
+ * every history that reaches the same cards with the same bouts won.
+ *
+ * The table's key (at trick boundaries): for each suit, the number of live cards, which
+ * of its point cards are live, and the owner of each live card in rank order (only the
+ * relative ranks matter); the Excuse's holder; who leads; the bouts the taker's camp has
+ * won; whether each camp has won a trick yet (the chelem rules); and, when the values
+ * are not additive, the half-points won.
+ */
+#ifndef TAROT_SEARCH_H
+#define TAROT_SEARCH_H
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "state.h"
+
+#define TS_INF 30000
+#define TS_NONE_LO (-32000)
+#define TS_NONE_HI 32000
+#define TS_KEY_WORDS 5
+#define TS_BUCKET 4
+#define TS_LEAF_SIZE (183 * 4 * 3 * 3)
+#define TS_MAX_MOVES 32
+
+typedef struct {
+    uint64_t w[TS_KEY_WORDS];
+} ts_key;
+
+typedef struct {
+    ts_key key;
+    int16_t lo, hi;         /* bounds, relative to the half-points won when additive */
+    uint8_t move;           /* the best lead, relative (suit << 5 | rank index), 0xFF none */
+    uint8_t left;           /* tricks left: the work the entry saves */
+    uint8_t age;
+    uint8_t used;
+} ts_entry;
+
+typedef struct {
+    tk_state st;
+    int additive;
+    int aside_half, aside_bouts;
+    int32_t leaf[TS_LEAF_SIZE];
+    ts_entry *table;
+    size_t buckets;         /* a power of two */
+    size_t max_buckets;     /* the size cap: the table doubles up to it */
+    size_t used;            /* entries in use */
+    uint8_t age;
+    uint32_t history[TK_MAX_PLAYERS][78];
+    tk_undo undo[96];
+    int ply;
+    /* the cards still out (in the hands or the trick), their points and bouts; each
+     * ply's values before its card, to take back */
+    cards_t out;
+    int out_points, out_bouts;
+    cards_t saved_out[96];
+    int saved_points[96], saved_bouts[96];
+    /* limits */
+    uint64_t node_limit;    /* 0: none */
+    double deadline;        /* monotonic seconds, 0: none */
+    int aborted;            /* a limit was reached: the search's result is void */
+    int interrupted;        /* a signal (Ctrl-C): a Python exception is set */
+    /* statistics */
+    uint64_t nodes, probes, hits, cuts, stores;
+    uint64_t beta_cuts, first_cuts;   /* cut-offs by a card, and by the first card tried */
+    uint64_t bound_cuts[4], visits[4];  /* by position in the trick */
+    uint64_t expanded[25];              /* boundaries searched, by tricks left */
+    uint64_t all_nodes[4], all_moves[4];  /* nodes without a cut-off and their cards */
+} ts_search;
+
+static double ts_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Called every 1024 nodes; returns non-zero when the search must stop. */
+static int ts_check_limits(ts_search *S);
+
+static inline int ts_leaf_index(int half, int bouts, int petit, int chelem)
+{
+    return ((half * 4 + bouts) * 3 + petit + 1) * 3 + chelem + 1;
+}
+
+/* --- the key ------------------------------------------------------------------------ */
+
+static inline uint32_t ts_suit_bits(cards_t x, int s)
+{
+    if (s < 4)
+        return (uint32_t)(x >> (14 * s)) & 0x3FFFu;
+    return (uint32_t)(x >> 56) & 0x1FFFFFu;
+}
+
+static inline uint32_t ts_pext(uint32_t x, uint32_t m)
+{
+    uint32_t r = 0, bit = 1;
+    while (m) {
+        uint32_t low = m & (0u - m);
+        if (x & low)
+            r |= bit;
+        bit <<= 1;
+        m ^= low;
+    }
+    return r;
+}
+
+typedef struct {
+    ts_key *k;
+    int pos;
+} ts_writer;
+
+static inline void ts_put(ts_writer *w, uint64_t value, int bits)
+{
+    if (!bits)
+        return;
+    int word = w->pos >> 6, off = w->pos & 63;
+    w->k->w[word] |= value << off;
+    if (off + bits > 64)
+        w->k->w[word + 1] |= value >> (64 - off);
+    w->pos += bits;
+}
+
+static void ts_make_key(const ts_search *S, ts_key *k)
+{
+    const tk_state *st = &S->st;
+    int n = st->n;
+    int planes = n <= 4 ? 2 : 3;
+    cards_t live = 0, plane[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        live |= st->hand[i];
+        for (int b = 0; b < planes; b++)
+            if ((i >> b) & 1)
+                plane[b] |= st->hand[i];
+    }
+    memset(k, 0, sizeof(*k));
+    ts_writer w = {k, 0};
+    for (int s = 0; s < 5; s++) {
+        uint32_t ls = ts_suit_bits(live, s);
+        int count = tk_popcount32(ls);
+        ts_put(&w, (uint64_t)count, 5);
+        if (s < 4)
+            ts_put(&w, (ls >> 10) & 0xFu, 4);
+        else
+            ts_put(&w, (ls & 1u) | ((ls >> 19) & 2u), 2);
+        for (int b = 0; b < planes; b++)
+            ts_put(&w, ts_pext(ts_suit_bits(plane[b], s), ls), count);
+    }
+    int excuse = 7;
+    for (int i = 0; i < n; i++)
+        if (st->hand[i] & TK_EXCUSE_BIT)
+            excuse = i;
+    ts_put(&w, (uint64_t)excuse, 3);
+    ts_put(&w, (uint64_t)st->leader, 3);
+    ts_put(&w, (uint64_t)st->bouts, 2);
+    ts_put(&w, (uint64_t)(st->tricks_won[0] == 0), 1);
+    ts_put(&w, (uint64_t)(st->tricks_won[1] == 0), 1);
+    if (!S->additive)
+        ts_put(&w, (uint64_t)st->half + 200, 9);
+}
+
+static inline uint64_t ts_hash(const ts_key *k)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < TS_KEY_WORDS; i++) {
+        h ^= k->w[i];
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static inline ts_entry *ts_bucket(const ts_search *S, const ts_key *k)
+{
+    return S->table + (ts_hash(k) & (S->buckets - 1)) * TS_BUCKET;
+}
+
+static ts_entry *ts_probe_bucket(ts_search *S, ts_entry *b, const ts_key *k)
+{
+    S->probes++;
+    for (int i = 0; i < TS_BUCKET; i++)
+        if (b[i].used && memcmp(&b[i].key, k, sizeof(*k)) == 0) {
+            S->hits++;
+            return &b[i];
+        }
+    return NULL;
+}
+
+/* A zeroed table of BUCKETS buckets, aligned on cache lines. */
+static ts_entry *ts_alloc(size_t buckets)
+{
+    size_t size = buckets * TS_BUCKET * sizeof(ts_entry);
+    ts_entry *table = aligned_alloc(64, size);
+    if (table)
+        memset(table, 0, size);
+    return table;
+}
+
+/* Double the table (while under its cap) once it is half full: small searches stay in a
+ * small table, large ones get the whole allowance. Returns 0, or -1 when out of memory
+ * (the table then stays as it is). */
+static int ts_grow(ts_search *S)
+{
+    size_t buckets = S->buckets * 2;
+    ts_entry *table = ts_alloc(buckets);
+    if (!table)
+        return -1;
+    ts_entry *old = S->table;
+    size_t total = S->buckets * TS_BUCKET;
+    S->table = table;
+    S->buckets = buckets;
+    S->used = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (!old[i].used)
+            continue;
+        ts_entry *b = ts_bucket(S, &old[i].key);
+        for (int j = 0; j < TS_BUCKET; j++)
+            if (!b[j].used) {
+                b[j] = old[i];
+                S->used++;
+                break;
+            }
+    }
+    free(old);
+    return 0;
+}
+
+static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, int left)
+{
+    if (S->used * 2 > S->buckets * TS_BUCKET && S->buckets < S->max_buckets)
+        ts_grow(S);
+    ts_entry *b = ts_bucket(S, k);
+    /* note: after a growth the bucket moved; ts_bucket recomputes it */
+    ts_entry *victim = NULL;
+    int worst = 1 << 30;
+    S->stores++;
+    for (int i = 0; i < TS_BUCKET; i++) {
+        ts_entry *e = &b[i];
+        if (e->used && memcmp(&e->key, k, sizeof(*k)) == 0) {
+            if (lo > e->lo)
+                e->lo = (int16_t)lo;
+            if (hi < e->hi)
+                e->hi = (int16_t)hi;
+            if (move != 0xFF)
+                e->move = (uint8_t)move;
+            e->age = S->age;
+            return;
+        }
+        int priority = !e->used ? -1 : (e->age == S->age ? 256 : 0) + e->left;
+        if (priority < worst) {
+            worst = priority;
+            victim = e;
+        }
+    }
+    if (!victim->used)
+        S->used++;
+    victim->key = *k;
+    victim->lo = (int16_t)lo;
+    victim->hi = (int16_t)hi;
+    victim->move = (uint8_t)move;
+    victim->left = (uint8_t)left;
+    victim->age = S->age;
+    victim->used = 1;
+}
+
+/* A lead as the table stores it: its suit and its rank among that suit's live cards. */
+static inline int ts_relative_move(cards_t live, int card)
+{
+    if (card == TK_EXCUSE)
+        return 5 << 5;
+    int s = tk_suit_of(card);
+    int index = s < 4 ? card - 14 * s : card - 56;
+    uint32_t below = ts_suit_bits(live, s) & ((1u << index) - 1u);
+    return (s << 5) | tk_popcount32(below);
+}
+
+static inline int ts_absolute_move(cards_t live, int move)
+{
+    if (move == 0xFF)
+        return -1;
+    int s = move >> 5, rank = move & 31;
+    if (s == 5)
+        return (live & TK_EXCUSE_BIT) ? TK_EXCUSE : -1;
+    uint32_t ls = ts_suit_bits(live, s);
+    for (int i = 0; i < rank && ls; i++)
+        ls &= ls - 1;
+    if (!ls)
+        return -1;
+    return (s < 4 ? 14 * s : 56) + __builtin_ctz(ls);
+}
+
+/* --- bounds ------------------------------------------------------------------------- */
+
+/* The lowest and highest final values the position can still reach with best play by
+ * one camp: every point still out goes to one camp or the other (a camp's gain from
+ * the cards still out lies between 0 and their points); the Excuse stays with its
+ * holder's camp (at least 8 half-points and a bout) when its holder can still play it
+ * before the last trick; the 21 wins the trick it is played to, unless the Excuse led to
+ * the last trick by a camp that won every trick could still beat it. The leaf table is
+ * non-decreasing in the half-points and the bouts; petit au bout and the chelem range
+ * over the camps still possible. */
+static void ts_bounds(const ts_search *S, int *lo, int *hi)
+{
+    const tk_state *st = &S->st;
+    int n = st->n;
+    cards_t out = S->out;
+    int points = S->out_points;
+    int bouts_out = S->out_bouts;
+    cards_t in_trick = 0;
+    for (int i = 0; i < st->len; i++)
+        in_trick |= TK_BIT(st->trick[i]);
+    cards_t live = out & ~in_trick;
+    int sure_half[2] = {0, 0}, sure_bouts[2] = {0, 0};
+    int left = st->tricks - st->trick_number;   /* this trick included */
+    int excuse_camp = -1, excuse_early = 0;
+    if (live & TK_EXCUSE_BIT) {
+        int holder = 0;
+        while (!(st->hand[holder] & TK_EXCUSE_BIT))
+            holder++;
+        excuse_camp = st->camp[holder];
+        /* seats still to play in this trick: len .. n-1 after the leader */
+        int offset = (holder - st->leader + n) % n;
+        int can_now = st->len <= offset && left >= 2;
+        int can_later = left >= 3 || (left >= 2 && st->len == 0);
+        excuse_early = can_now || can_later;
+        if (excuse_early) {
+            sure_half[excuse_camp] += 8;
+            sure_bouts[excuse_camp] += 1;
+        }
+    } else if (in_trick & TK_EXCUSE_BIT) {
+        excuse_camp = st->excuse_owner;
+        if (left >= 2) {
+            sure_half[excuse_camp] += 8;
+            sure_bouts[excuse_camp] += 1;
+        }
+    }
+    if (st->len == 0) {
+        /* Master trumps: a trump above every trump of the other camp wins the trick it
+         * is played to for its camp, with every card of that trick (one at least for
+         * each seat). A seat's master trumps fall in as many different tricks. */
+        cards_t trumps[2] = {0, 0};
+        for (int i = 0; i < n; i++)
+            trumps[st->camp[i]] |= st->hand[i] & TK_TRUMP_MASK;
+        for (int c = 0; c < 2; c++) {
+            if (!trumps[c])
+                continue;
+            cards_t other = trumps[1 - c];
+            cards_t masters = other ? trumps[c] & ~((TK_BIT(tk_highest(other)) << 1) - 1)
+                                    : trumps[c];
+            if (!masters)
+                continue;
+            int most = 0;
+            for (int i = 0; i < n; i++)
+                if (st->camp[i] == c) {
+                    int k = tk_popcount(st->hand[i] & masters);
+                    if (k > most)
+                        most = k;
+                }
+            /* The Excuse led to the last trick by a camp that won every trick beats a
+             * master trump. With two master tricks or more, one comes before the last
+             * trick and that camp cannot have won them all. */
+            if (most < 2 && excuse_camp == 1 - c && (st->flags & TK_CHELEM_EXCUSE)
+                && st->tricks_won[c] == 0)
+                continue;
+            int gain = tk_card_points(masters) - tk_popcount(masters) + n * most;
+            int bouts = tk_popcount(masters & TK_BOUTS_MASK);
+            /* Drawing trumps: the leader of this camp, with as many master trumps as the
+             * other camp's longest trump holding (the Excuse counted, as it may be
+             * played instead of a trump once), leads them and draws every trump of
+             * the other camp into tricks it wins; then each of its trumps and of its
+             * plain cards above the other camp's cards of their suit wins a trick in
+             * turn: a run of tricks from now on. (Not when the leader holds the Excuse,
+             * which must go before the last trick, nor at a first lead the called suit
+             * restricts.) */
+            int p = st->leader;
+            if (st->camp[p] == c && !(st->hand[p] & TK_EXCUSE_BIT)
+                && !(st->trick_number == 0 && st->called >= 0)) {
+                int longest = 0;
+                cards_t theirs = 0;
+                for (int i = 0; i < n; i++)
+                    if (st->camp[i] != c) {
+                        /* the Excuse may stand in for a trump once: one draw more */
+                        int t = tk_popcount(st->hand[i] & (TK_TRUMP_MASK | TK_EXCUSE_BIT));
+                        if (t > longest)
+                            longest = t;
+                        theirs |= st->hand[i];
+                    }
+                cards_t mine = st->hand[p];
+                if (tk_popcount(mine & masters) >= longest) {
+                    cards_t sure = mine & TK_TRUMP_MASK;
+                    for (int suit = 0; suit < 4; suit++) {
+                        cards_t m = tk_suit_mask(suit);
+                        cards_t other_suit = theirs & m;
+                        cards_t above = other_suit
+                            ? ~((TK_BIT(tk_highest(other_suit)) << 1) - 1) : ~(cards_t)0;
+                        sure |= mine & m & above;
+                    }
+                    cards_t drawn = theirs & TK_TRUMP_MASK;
+                    int run = tk_popcount(sure);
+                    int g2 = tk_card_points(sure) - run + n * run
+                        + tk_card_points(drawn) - tk_popcount(drawn);
+                    int b2 = tk_popcount((sure | drawn) & TK_BOUTS_MASK);
+                    /* both hold on that line of play: the larger of each */
+                    if (g2 > gain)
+                        gain = g2;
+                    if (b2 > bouts)
+                        bouts = b2;
+                }
+            }
+            sure_half[c] += gain;
+            /* its own Excuse, if it must go to the last trick, may change camp there */
+            if (excuse_camp == c && (live & TK_EXCUSE_BIT) && !excuse_early)
+                sure_half[c] -= 1;
+            sure_bouts[c] += bouts;
+        }
+    } else if (out & TK_BIT(TK_21)) {
+        int camp21;
+        if (in_trick & TK_BIT(TK_21)) {
+            int i = 0;
+            while (st->trick[i] != TK_21)
+                i++;
+            camp21 = st->camp[(st->leader + i) % n];
+        } else {
+            int holder = 0;
+            while (!(st->hand[holder] & TK_BIT(TK_21)))
+                holder++;
+            camp21 = st->camp[holder];
+        }
+        int excuse_may_beat = excuse_camp >= 0 && excuse_camp != camp21
+            && (st->flags & TK_CHELEM_EXCUSE) && st->tricks_won[camp21] == 0;
+        if (!excuse_may_beat) {
+            sure_half[camp21] += 9;
+            sure_bouts[camp21] += 1;
+        }
+    }
+    int base_half = st->half + S->aside_half, base_bouts = st->bouts + S->aside_bouts;
+    int half_lo = base_half + sure_half[0];
+    int half_hi = base_half + points - sure_half[1];
+    int bouts_lo = base_bouts + sure_bouts[0];
+    int bouts_hi = base_bouts + bouts_out - sure_bouts[1];
+    /* petit au bout: possible while the Petit is out or in the trick before */
+    int petit_any = (out & TK_BIT(TK_PETIT)) != 0;
+    for (int i = 0; i < st->prev_len; i++)
+        if (st->prev[i] == TK_PETIT)
+            petit_any = 1;
+    int l = TS_INF, h = -TS_INF;
+    for (int p = -1; p <= 1; p++) {
+        if (p >= 0 && !petit_any)
+            break;
+        for (int c = -1; c <= 1; c++) {
+            if (c >= 0 && st->tricks_won[1 - c] != 0)
+                continue;
+            int a = S->leaf[ts_leaf_index(half_lo, bouts_lo, p, c)];
+            int b = S->leaf[ts_leaf_index(half_hi, bouts_hi, p, c)];
+            if (a < l)
+                l = a;
+            if (b > h)
+                h = b;
+        }
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* --- moves -------------------------------------------------------------------------- */
+
+/* The cards worth trying, best first: the legal cards, one of each run of equivalent
+ * cards (same hand, same suit, adjacent among the cards still out or in the trick, same
+ * points: only the top of the run is kept), ordered by the table's move, what the card
+ * does to the trick, and the history of cut-offs. */
+static int ts_moves(ts_search *S, int *moves, int hint)
+{
+    tk_state *st = &S->st;
+    int n = st->n;
+    int seat = tk_to_play(st);
+    int my = st->camp[seat];
+    cards_t legal = tk_legal(st);
+    cards_t live = S->out;
+    int scores[TS_MAX_MOVES];
+    int count = 0;
+    int wcamp = -1;
+    cards_t trick_bits = 0;
+    for (int i = 0; i < st->len; i++)
+        trick_bits |= TK_BIT(st->trick[i]);
+    if (st->len) {
+        int w = tk_winner_index(st->trick, st->len);
+        if (w >= 0)
+            wcamp = st->camp[(st->leader + w) % n];
+    }
+    int last = st->len == n - 1;
+    cards_t rest = legal;
+    while (rest) {
+        int c = tk_lowest(rest);
+        rest &= rest - 1;
+        int pts = tk_points_of(c);
+        if (c != TK_EXCUSE) {
+            int s = tk_suit_of(c);
+            cards_t above = live & tk_suit_mask(s) & ~((TK_BIT(c) << 1) - 1);
+            if (above) {
+                int next = tk_lowest(above);
+                if ((legal & TK_BIT(next)) && tk_points_of(next) == pts)
+                    continue;
+            }
+        }
+        int score;
+        if (c == hint) {
+            score = 1 << 28;
+        } else if (!st->len) {
+            score = 0;
+        } else {
+            /* would the card win the trick? (winning_card of the trick with it) */
+            int wins = 0;
+            if (c != TK_EXCUSE) {
+                int led = st->led == TK_NO_SUIT ? tk_suit_of(c) : st->led;
+                wins = tk_winning_card(trick_bits | TK_BIT(c), led) == c;
+            }
+            int rank = c & 127;
+            if (wins)
+                score = last ? 3000000 + pts * 1000 - rank : 3000000 + rank * 10;
+            else if (wcamp == my)
+                score = 2000000 + pts * 1000 - rank;
+            else
+                score = 1000000 - pts * 1000 - rank;
+        }
+        score += (int)(S->history[seat][c] < (1u << 19) ? S->history[seat][c] : (1u << 19));
+        int j = count++;
+        while (j > 0 && scores[j - 1] < score) {
+            scores[j] = scores[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        scores[j] = score;
+        moves[j] = c;
+    }
+    return count;
+}
+
+/* --- the search --------------------------------------------------------------------- */
+
+/* Play a card, keeping the cards still out up to date. */
+static inline void ts_play(ts_search *S, int card)
+{
+    int ply = S->ply++;
+    tk_undo *u = &S->undo[ply];
+    tk_state *st = &S->st;
+    tk_play(st, card, u);
+    if (u->ended) {
+        S->saved_out[ply] = S->out;
+        S->saved_points[ply] = S->out_points;
+        S->saved_bouts[ply] = S->out_bouts;
+        for (int i = 0; i < st->prev_len; i++) {
+            int c = st->prev[i];
+            S->out &= ~TK_BIT(c);
+            S->out_points -= tk_points_of(c);
+            S->out_bouts -= tk_is_bout(c);
+        }
+    }
+}
+
+static inline void ts_unplay(ts_search *S)
+{
+    int ply = --S->ply;
+    tk_undo *u = &S->undo[ply];
+    if (u->ended) {
+        S->out = S->saved_out[ply];
+        S->out_points = S->saved_points[ply];
+        S->out_bouts = S->saved_bouts[ply];
+    }
+    tk_unplay(&S->st, u);
+}
+
+/* Set the cards still out from the state (after a new position is set). */
+static void ts_reset_out(ts_search *S)
+{
+    tk_state *st = &S->st;
+    cards_t out = 0;
+    for (int i = 0; i < st->n; i++)
+        out |= st->hand[i];
+    for (int i = 0; i < st->len; i++)
+        out |= TK_BIT(st->trick[i]);
+    S->out = out;
+    S->out_points = tk_card_points(out);
+    S->out_bouts = tk_popcount(out & TK_BOUTS_MASK);
+    S->ply = 0;
+}
+
+static int ts_value(const ts_search *S)
+{
+    const tk_state *st = &S->st;
+    int half = st->half + S->aside_half, bouts = st->bouts + S->aside_bouts;
+    int chelem = tk_chelem_camp(st->tricks_won[0], st->tricks);
+    return S->leaf[ts_leaf_index(half, bouts, st->petit, chelem)];
+}
+
+/* The last trick: every hand holds one card, so the play is forced. */
+static int ts_last_trick(ts_search *S)
+{
+    tk_state *st = &S->st;
+    int base = S->ply;
+    while (st->trick_number < st->tricks)
+        tk_play(st, tk_lowest(st->hand[tk_to_play(st)]), &S->undo[S->ply++]);
+    int v = ts_value(S);
+    while (S->ply > base)
+        tk_unplay(st, &S->undo[--S->ply]);
+    return v;
+}
+
+/* Fail-soft null-window test: a result g >= beta means value >= g; g < beta means
+ * value <= g. ROOT: search every card here (no cut-off from the bounds or the table),
+ * and leave the best card in *best. */
+static int ts_search_node(ts_search *S, int beta, int root, int *best)
+{
+    tk_state *st = &S->st;
+    if (st->trick_number >= st->tricks)
+        return ts_value(S);
+    S->nodes++;
+    if ((S->nodes & 1023) == 0 && ts_check_limits(S)) {
+        S->aborted = 1;
+        return 0;
+    }
+    int left = st->tricks - st->trick_number;
+    if (st->len == 0 && left == 1 && !root)
+        return ts_last_trick(S);
+    int boundary = st->len == 0 && left >= 2 && !(st->trick_number == 0 && st->called >= 0);
+    int lo = -TS_INF, hi = TS_INF;
+    S->visits[st->len < 4 ? st->len : 3]++;
+    /* Within a trick the bounds are never tighter than at its start (the window does
+     * not move), so only trick boundaries and the root work them out; before the key,
+     * which a cut-off on the bounds spares. */
+    if (st->len == 0 || root) {
+        ts_bounds(S, &lo, &hi);
+        if (!root) {
+            if (lo >= beta) {
+                S->bound_cuts[0]++;
+                return lo;
+            }
+            if (hi < beta) {
+                S->bound_cuts[0]++;
+                return hi;
+            }
+        }
+    }
+    ts_key key;
+    ts_entry *bucket = NULL;
+    if (boundary) {
+        ts_make_key(S, &key);
+        bucket = ts_bucket(S, &key);
+    }
+    int hint = -1;
+    int offset = S->additive ? st->half : 0;
+    cards_t live = S->out;
+    if (boundary) {
+        ts_entry *e = ts_probe_bucket(S, bucket, &key);
+        if (e) {
+            if (e->lo != TS_NONE_LO && e->lo + offset > lo)
+                lo = e->lo + offset;
+            if (e->hi != TS_NONE_HI && e->hi + offset < hi)
+                hi = e->hi + offset;
+            if (!root) {
+                if (lo >= beta) {
+                    S->cuts++;
+                    return lo;
+                }
+                if (hi < beta) {
+                    S->cuts++;
+                    return hi;
+                }
+            }
+            hint = ts_absolute_move(live, e->move);
+        }
+    }
+    if (boundary)
+        S->expanded[left]++;
+    int moves[TS_MAX_MOVES];
+    int count = ts_moves(S, moves, hint);
+    int seat = tk_to_play(st);
+    int maxing = st->camp[seat] == TK_TAKER;
+    int g = maxing ? -TS_INF : TS_INF;
+    int chosen = -1;
+    for (int i = 0; i < count; i++) {
+        int c = moves[i];
+        ts_play(S, c);
+        int v = ts_search_node(S, beta, 0, NULL);
+        ts_unplay(S);
+        if (S->aborted)
+            return 0;
+        if (maxing ? v > g : v < g) {
+            g = v;
+            chosen = c;
+        }
+        if (maxing ? g >= beta : g < beta) {
+            S->beta_cuts++;
+            S->first_cuts += i == 0;
+            uint32_t *h = &S->history[seat][c];
+            *h += (uint32_t)(left * left);
+            break;
+        }
+    }
+    if (maxing ? g < beta : g >= beta) {
+        S->all_nodes[st->len < 4 ? st->len : 3]++;
+        S->all_moves[st->len < 4 ? st->len : 3] += (uint64_t)count;
+    }
+    if (g >= beta) {
+        if (g < lo)
+            g = lo;
+    } else if (g > hi) {
+        g = hi;
+    }
+    if (best)
+        *best = chosen;
+    if (boundary) {
+        int move = chosen >= 0 ? ts_relative_move(live, chosen) : 0xFF;
+        if (g >= beta)
+            ts_store(S, &key, g - offset, TS_NONE_HI, move, left);
+        else
+            ts_store(S, &key, TS_NONE_LO, g - offset, move, left);
+    }
+    return g;
+}
+
+#endif

@@ -1,0 +1,317 @@
+"""Score sheets as CSV: one row per deal, read into outcome-only records and written.
+
+The layout (the header, the columns, what each cell may say, what is inferred) is
+:mod:`tarotnotation.formats.sheet`'s; this module brings the rows in and out of CSV text.
+
+**Reading.** The separator is the one, of ``;``, ``,`` and a tab, that makes the sheet's
+header (a French spreadsheet exports ``;`` with decimal commas, ``40,5``; an English one
+``,``, with points like ``40.5`` or a quoted ``"40,5"``). Text is UTF-8, with or without a
+byte-order mark. A line that is not UTF-8 is read as cp1252, as spreadsheet programs
+export it on Windows, with one **C104** warning naming the file and the line: this is an
+exception to the rule that every format is UTF-8 (docs/reliability.md), since it is how
+such files are made. The rows are read one at a time: memory does not grow with the
+sheet. A line longer than :data:`~tarotnotation.limits.MAX_RECORD_CHARS` bytes is skipped
+(L001) and a cell longer than the ``csv`` module's limit (131,072 characters) is a C102
+error; the next rows are read.
+
+A CSV file whose first rows hold no header a score sheet has is not a record file: it
+yields one unreadable deal with a **C105** error (a folder's unrelated ``.csv`` file is
+reported, never misread). :func:`sniff` tells a score sheet from its first bytes.
+
+**Writing** (:func:`write`, ``tarot convert … -o sheet.csv``): UTF-8 with a byte-order
+mark (so that a spreadsheet program reads the accents), ``;`` between cells, a decimal
+comma, French headers; read back, it gives the same facts (:func:`cannot_hold` lists
+what it cannot hold).
+
+>>> text = '''Donne;Preneur;Contrat;Appelé;Points;Bouts;Alice;Bruno;Chloé;David;Emma
+... 1;Alice;Garde;;51;2;140;-70;70;-70;-70
+... '''
+>>> [deal] = read(text.encode(), name="jeudi.csv")
+>>> deal.record.result.partner, deal.record.comments
+('N', ('sheet: the partner, Chloé, is inferred from the scores (2 : 1 : −1)',))
+>>> import io
+>>> out = io.BytesIO()
+>>> write([deal.record], out)
+1
+>>> out.getvalue().decode("utf-8-sig").splitlines()[1].split(";")[5:13]
+['1', '', 'Alice', 'Garde', 'Chloé', '', '51', '2']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Final
+
+from ..diagnostics import Code, Diagnostic
+from ..encoding import first_bad_byte
+from ..limits import MAX_RECORD_CHARS, exceeded
+from ..records import DealRecord
+from ..source import ReadDeal
+from .base import Format, Head
+from .sheet import Row, is_header, read_rows, recognised
+from .sheetwords import Columns
+from .sheetwriter import cannot_hold, sheet_rows
+
+__all__ = ["CSV", "DELIMITERS", "SUFFIXES", "cannot_hold", "read", "sniff", "write"]
+
+#: The separators a sheet may use, in the order they are preferred on a tie.
+DELIMITERS: Final = (";", ",", "\t")
+#: File name endings of CSV sheets.
+SUFFIXES: Final = (".csv", ".tsv")
+_BOM: Final = b"\xef\xbb\xbf"
+_SNIFF_LINES: Final = 40
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            return raw.decode("cp1252")
+        except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined
+            return raw.decode("latin-1")
+
+
+def _rows_of(lines: list[str], delimiter: str) -> list[list[str]]:
+    out = []
+    reader = csv.reader(iter(lines), delimiter=delimiter)
+    while True:
+        try:
+            out.append(next(reader))
+        except csv.Error:
+            continue
+        except StopIteration:
+            return out
+
+
+def _delimiter(lines: list[str], columns: Columns | None = None) -> str:
+    """The separator that makes a header of one of these lines (the most cells wins), or
+    the commonest one."""
+    best: tuple[int, int, str] | None = None
+    for rank, d in enumerate(DELIMITERS):
+        for row in _rows_of(lines, d):
+            if is_header(row, columns) and (best is None or len(row) > best[0]):
+                best = (len(row), -rank, d)
+    if best is not None:
+        return best[2]
+    counts = [(sum(line.count(d) for line in lines), -rank, d)
+              for rank, d in enumerate(DELIMITERS)]
+    return max(counts)[2]
+
+
+def sniff(head: bytes, columns: Columns | None = None) -> bool:
+    """True when content starting with ``head`` is a CSV score sheet: its first rows
+    hold a sheet's header (:func:`tarotnotation.formats.sheet.recognised`), as the user's
+    mapping (``columns``, default ``TAROT_COLUMNS``) names them.
+
+    >>> sniff("Donne;Preneur;Contrat;Points\\n1;Alice;Garde;48\\n".encode())
+    True
+    >>> sniff(b"name,email\\nAnn,ann@example.org\\n"), sniff(b'[Event "x"]')
+    (False, False)
+    """
+    text = _decode(head.removeprefix(_BOM))
+    if text.lstrip()[:1] in ("[", "{"):
+        return False
+    if columns is None:
+        try:
+            columns = environment_columns()  # a mapping names headers for detection too
+        except ValueError:
+            columns = None  # the reader says what is wrong with it
+    lines = text.splitlines(keepends=True)[:_SNIFF_LINES]
+    if len(lines) > 1 and not lines[-1].endswith(("\n", "\r")):
+        lines = lines[:-1]  # cut short by the head's end
+    if not lines:
+        return False
+    d = _delimiter(lines, columns)
+    return recognised(_rows_of(lines, d), columns)
+
+
+def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
+         columns: Columns | None = None) -> Iterator[ReadDeal]:
+    """Every deal of a CSV score sheet: a path, a binary stream (read as it comes), or the
+    bytes themselves. ``name`` is the file's name in diagnostics; ``columns`` the user's
+    mapping (default: the ``TAROT_COLUMNS`` environment variable, if set)."""
+    if columns is None:
+        try:
+            columns = environment_columns()
+        except ValueError as err:
+            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, str(err),
+                                                     file=name),))
+            return
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        with path.open("rb") as fh:
+            yield from _read_stream(fh, name or str(path), columns)
+        return
+    if isinstance(source, bytes):
+        yield from _read_stream(io.BytesIO(source), name, columns)
+        return
+    yield from _read_stream(source, name, columns)
+
+
+def environment_columns() -> Columns | None:
+    """The mapping ``TAROT_COLUMNS`` gives (what ``--columns`` sets for every reader of
+    the run, worker processes included), or None; ValueError when it cannot be read."""
+    import os
+
+    spec = os.environ.get("TAROT_COLUMNS", "")
+    if not spec.strip():
+        return None
+    try:
+        return Columns.of(spec)
+    except (ValueError, OSError) as err:
+        raise ValueError(f"the column mapping TAROT_COLUMNS cannot be read: {err}") from None
+
+
+class _Lines:
+    """The lines of a binary stream as text, each bounded, decoded as UTF-8 or else
+    cp1252 (with one warning); faults go to ``pending``."""
+
+    def __init__(self, fh: IO[bytes], name: str | None, pending: list[Diagnostic]) -> None:
+        self.fh = fh
+        self.name = name
+        self.pending = pending
+        self.number = 0
+        self.warned = False
+
+    def __iter__(self) -> Iterator[str]:
+        limit = MAX_RECORD_CHARS
+        while True:
+            raw = self.fh.readline(limit + 1)
+            if not raw:
+                return
+            self.number += 1
+            if self.number == 1:
+                raw = raw.removeprefix(_BOM)
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                while True:  # skip the rest of the line without holding it
+                    more = self.fh.readline(1 << 16)
+                    if not more or more.endswith(b"\n"):
+                        break
+                self.pending.append(Diagnostic.make(
+                    Code.LIMIT_EXCEEDED, exceeded("this line has more than", "MAX_RECORD_CHARS",
+                                                  "bytes; it is not read"),
+                    file=self.name, line=self.number))
+                yield "\n"
+                continue
+            err = first_bad_byte(raw)
+            if err is None:
+                yield raw.decode("utf-8")
+                continue
+            if not self.warned:
+                self.warned = True
+                self.pending.append(Diagnostic.make(
+                    Code.SHEET_ENCODING, f"{self.name or 'the sheet'} is not UTF-8 (byte"
+                    f" 0x{raw[err.start]:02X} on line {self.number}): read as cp1252 from"
+                    " this line, as spreadsheet programs export it; to convert it: iconv -f"
+                    " cp1252 -t utf-8 FILE > FILE.utf8", file=self.name, line=self.number,
+                    col=len(raw[:err.start].decode("utf-8", "replace")) + 1))
+            yield _decode(raw)
+
+
+def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
+                 ) -> Iterator[ReadDeal]:
+    pending: list[Diagnostic] = []
+    lines = iter(_Lines(fh, name, pending))
+    first: list[str] = []
+    for line in lines:
+        first.append(line)
+        if sum(1 for x in first if x.strip()) >= _SNIFF_LINES:
+            break
+    delimiter = _delimiter(first, columns)
+    count = 0
+    for deal in read_rows(_rows(first, lines, delimiter, name, pending), file=name,
+                          columns=columns, pending=pending):
+        count += 1
+        yield deal
+    if not count:
+        pending.append(Diagnostic.make(
+            Code.SHEET_NOT_A_SHEET, "the sheet holds no deal: nothing to read", file=name,
+            line=1))
+        yield ReadDeal(1, None, tuple(pending), line=1)
+
+
+def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | None,
+          pending: list[Diagnostic]) -> Iterator[Row]:
+    """The rows, each with the line it starts on (a quoted cell may hold line breaks)."""
+    source = _Counted(first, rest)
+    reader = csv.reader(source, delimiter=delimiter)
+    done = 0
+    while True:
+        start = done + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            pending.append(Diagnostic.make(
+                Code.SHEET_BAD_CELL, f"the row cannot be read as CSV: {err}; it is left out",
+                file=name, line=start))
+            done = reader.line_num
+            continue
+        done = reader.line_num
+        yield Row(start, tuple(cells))
+
+
+class _Counted:
+    """Lines from a list, then from an iterator."""
+
+    def __init__(self, first: list[str], rest: Iterator[str]) -> None:
+        self.first = first
+        self.rest = rest
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.first
+        self.first = []
+        yield from self.rest
+
+
+def write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
+    """Write records as a CSV score sheet (one header, a row per record) as they come;
+    returns the count. ValueError when a record has other seats than the first (one
+    sheet, one table)."""
+    text = io.TextIOWrapper(fp, encoding="utf-8", newline="", write_through=True)
+    count = 0
+    try:
+        writer = csv.writer(text, delimiter=";", lineterminator="\n")
+        text.write("\ufeff")
+        for i, row in enumerate(sheet_rows(records)):
+            writer.writerow(row)
+            count = i  # the first row is the header
+        text.flush()
+    finally:
+        text.detach()
+    return count
+
+
+def dumps(records: Iterable[DealRecord]) -> bytes:
+    """The CSV sheet of ``records``, as bytes."""
+    out = io.BytesIO()
+    write(records, out)
+    return out.getvalue()
+
+
+# --- the format, as the registry (formats/registry.py) knows it -----------------------------
+
+
+def _sniff_head(head: Head) -> bool:
+    return not head.looks_like_json and sniff(head.raw)
+
+
+def _read_stream_of(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+    return read(stream, name)
+
+
+#: CSV score sheets: read row by row, and written.
+CSV: Final = Format(
+    name="csv",
+    title="a CSV score sheet",
+    suffixes=SUFFIXES,
+    sniff=_sniff_head,
+    read=_read_stream_of,
+    write=write,
+    cannot_hold=cannot_hold,
+)

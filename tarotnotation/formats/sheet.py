@@ -1,0 +1,1113 @@
+"""Score sheets: a table with one row per deal, read into outcome-only records.
+
+This is the part of the CSV and spreadsheet formats that does not depend on the file:
+:func:`read_rows` takes the rows of a table (strings, with their line and column numbers)
+and yields a :class:`~tarotnotation.source.ReadDeal` per deal
+(:mod:`tarotnotation.formats.sheetwriter` turns records into rows).
+:mod:`tarotnotation.formats.csvsheet` and :mod:`tarotnotation.formats.xlsx` bring the rows
+in and out of their files.
+
+**Reading.** The header row is the first row (of the first ten that are not blank) whose
+cells name a column this reader knows (:mod:`tarotnotation.formats.sheetwords`, French or
+English, accents and case ignored), or that the user's mapping (:class:`Columns`) names.
+A column whose header is not known is a player's when the sheet's cells name that player
+(as taker, partner, dealer…) or when it holds only whole numbers; otherwise it is
+reported once (**C101**, with the names this reader knows) and left out. ``Score Alice``
+and ``Total Alice`` (a running total) are always Alice's. Three to five players play every
+deal; with more player columns (a club whose members take turns at the table), each deal
+is played by those who have a score in its row.
+
+Each row becomes an outcome-only record (docs/notation.md §5): the tags (``Event``,
+``Site``, ``Date``, ``Round``, ``Table``, ``Deal``), the seats (``S E N W F`` in the
+order of the player columns, named by their headers), the dealer, the declarations
+(poignées, a chelem announced, misères), and the result (contract, taker, partner, points,
+bouts, petit au bout, chelem, each player's score). A deal where everyone passed is an
+auction of passes and an annulled result. What the sheet does not say stays out of the
+record; what it implies is inferred and said in a comment of the deal (``sheet: …``):
+the taker and, at five players, the partner from the scores (2 : 1 : −1), the side of the
+petit au bout from the scores, the scores from running totals. Where the model needs
+what the sheet does not give (the holder of a poignée, the kind of a misère), the record
+holds the likeliest value and the comment says it was not on the sheet.
+
+Every fault is located at its row and column (``sheet.csv:14:5``, the column counted from
+1 = A): a cell that cannot be read (**C102**, the fact left out), a running total or a
+totals row that does not add up (**C103**), a row that is no deal (**C106**). The replay's
+own diagnostics (a score that the rules do not give, R101; a fact no deal can produce,
+R2xx) are located the same way, through the record's
+:class:`~tarotnotation.source.SourceMap`.
+
+>>> rows = [Row(1, ("Donne", "Preneur", "Contrat", "Points", "Bouts", "Alice", "Bruno",
+...                 "Chloé", "David")),
+...         Row(2, ("1", "Bruno", "Garde", "48", "2", "-64", "192", "-64", "-64"))]
+>>> [deal] = read_rows(rows, file="club.csv")
+>>> print(deal.record, end="")
+[Deal "1"] [Players "4"]
+[Seats "S:Alice, E:Bruno, N:Chloé, W:David"] [Ruleset "fft"]
+result: garde taker E points 48 bouts 2 scores S-64 E+192 N-64 W-64
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pydantic import ValidationError
+
+from ..builder import build_record
+from ..diagnostics import Code, Diagnostic, Severity, quote
+from ..records import DEFAULT_SEATS, DealRecord
+from ..rules import Camp, Contract, MisereKind, table
+from ..scoring import DealFacts, score
+from ..source import ReadDeal, SourceMap
+from .sheetwords import (
+    ALL_PASSED,
+    KNOWN_HEADERS,
+    ROLE_TITLES,
+    SEAT_HEADERS,
+    TAG_ROLES,
+    TOTALS_WORDS,
+    Columns,
+    bouts_of,
+    call_of,
+    chelem_of,
+    contract_of,
+    date_of,
+    is_blank,
+    misere_of,
+    norm,
+    player_header,
+    poignee_parts,
+    poignee_size_of,
+    points_of,
+    role_of,
+    ruleset_of,
+    score_of,
+    side_of,
+)
+
+__all__ = [
+    "DEAL_ROLES",
+    "HEADER_SEARCH",
+    "LOOKAHEAD",
+    "NOTE",
+    "Row",
+    "column_name",
+    "is_header",
+    "read_rows",
+    "recognised",
+    "validated",
+]
+
+#: The columns that only a score sheet has: a header naming one of them is a sheet's.
+DEAL_ROLES: Final = frozenset({"taker", "contract", "partner", "call", "points", "bouts",
+                               "poignee", "petit", "chelem", "misere"})
+#: How many non-blank rows are searched for the header.
+HEADER_SEARCH: Final = 10
+#: How many rows after the header are looked at to tell the players' columns.
+LOOKAHEAD: Final = 100
+#: How the comments the reader adds begin.
+NOTE: Final = "sheet: "
+_ALONE: Final = frozenset({"personne", "none", "seul", "seule", "alone", "lui meme",
+                           "elle meme", "soi meme", "himself", "herself", "self", "aucun",
+                           "nobody", "no one", "sans", "preneur", "le preneur", "taker",
+                           "solo"})
+_NUMBERED: Final = re.compile(r"(?:(?:joueur|joueuse|j|player|p)\s*)?(\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of a table: its line (a CSV's physical line, a worksheet's row number) and
+    its cells as text, the first in column 1 (A)."""
+
+    line: int
+    cells: tuple[str, ...]
+
+
+def column_name(col: int) -> str:
+    """A spreadsheet's name of a 1-based column: ``A``, ``Z``, ``AA``.
+
+    >>> column_name(1), column_name(26), column_name(28)
+    ('A', 'Z', 'AB')
+    """
+    out = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        out = chr(ord("A") + rest) + out
+    return out
+
+
+@dataclass
+class _Player:
+    name: str
+    key: str
+    aliases: set[str] = field(default_factory=set)
+    """The headers of its columns when a mapping renamed them (normalized)."""
+    score: int | None = None
+    """Column (0-based) of the deal's score."""
+    total: int | None = None
+    """Column (0-based) of the running total."""
+    running: int = 0
+    """Sum of this player's scores so far."""
+    last_total: int | None = None
+
+
+@dataclass
+class _Layout:
+    roles: dict[str, int] = field(default_factory=dict)
+    players: list[_Player] = field(default_factory=list)
+    header: tuple[str, ...] = ()
+    header_line: int = 0
+
+
+def is_header(cells: Sequence[str], columns: Columns | None = None) -> bool:
+    """True when a row names a column only a score sheet has (or a player's score or
+    running total), or the user's mapping names one of its cells."""
+    for cell in cells:
+        if columns and columns.target(cell) is not None and columns.target(cell) != (
+                "ignore", ""):
+            return True
+        if role_of(cell) in DEAL_ROLES or player_header(cell) is not None:
+            return True
+    return False
+
+
+def recognised(rows: Sequence[Sequence[str]], columns: Columns | None = None) -> bool:
+    """True when a table's first rows are a score sheet's: a header that names a column
+    only a sheet has, or a header naming a date or deal number followed by three to five
+    columns of whole numbers that add up to zero in every row (scores only)."""
+    body = [r for r in rows if any(not is_blank(c) for c in r)][:HEADER_SEARCH + 20]
+    for i, cells in enumerate(body[:HEADER_SEARCH]):
+        if is_header(cells, columns):
+            return True
+        if any(role_of(c) is not None for c in cells):
+            others = [j for j, c in enumerate(cells) if role_of(c) is None and c.strip()]
+            data = body[i + 1:]
+            if len(others) >= 3 and data and all(_zero_sum(r, others) for r in data):
+                return True
+    return False
+
+
+def _zero_sum(cells: Sequence[str], cols: Sequence[int]) -> bool:
+    """A row of scores only: blank, a totals row, or 3 to 5 whole numbers that add up to
+    zero in those columns."""
+    texts = [cells[j] if j < len(cells) else "" for j in cols]
+    if all(is_blank(t) for t in texts) or (cells and norm(cells[0]) in TOTALS_WORDS):
+        return True
+    values = []
+    for t in texts:
+        if is_blank(t):
+            continue
+        if not _is_whole(t):
+            return False
+        values.append(score_of(t) or 0)
+    return 3 <= len(values) <= 5 and sum(values) == 0
+
+
+def read_rows(rows: Iterable[Row], *, file: str | None = None, columns: Columns | None = None,
+              tags: Sequence[tuple[str, str]] = (), first: int = 0,
+              pending: Sequence[Diagnostic] = ()) -> Iterator[ReadDeal]:
+    """Every deal of a table, as outcome-only records located at their rows.
+
+    ``file`` names the table in diagnostics; ``columns`` is the user's mapping; ``tags``
+    are given to every record (before its own); ``first`` is the number of deals read
+    before (from earlier sheets of a workbook); ``pending`` diagnostics are attached to
+    the first deal. A table that is not a score sheet yields one unreadable deal saying so
+    (C105).
+    """
+    reader = _SheetReader(file, columns or Columns(), tuple(tags), first,
+                          pending if isinstance(pending, list) else list(pending))
+    yield from reader.run(iter(rows))
+
+
+class _SheetReader:
+    """One table, read row by row (a bounded look-ahead to tell the players' columns)."""
+
+    def __init__(self, file: str | None, columns: Columns, tags: tuple[tuple[str, str], ...],
+                 first: int, pending: list[Diagnostic]) -> None:
+        self.file = file
+        self.columns = columns
+        self.tags = tags
+        self.index = first
+        self.pending = pending
+        self.layout = _Layout()
+        self.held: ReadDeal | None = None
+
+    # --- diagnostics -----------------------------------------------------------------
+
+    def diag(self, code: Code, message: str, line: int | None = None,
+             col: int | None = None, *, deal: int | None = None,
+             severity: Severity | None = None) -> Diagnostic:
+        return Diagnostic.make(code, message, severity=severity, file=self.file, line=line,
+                               col=None if col is None else col + 1, deal=deal)
+
+    def header_text(self, col: int) -> str:
+        head = self.layout.header
+        name = head[col].strip() if col < len(head) and head[col].strip() else "no header"
+        if len(name) > 40:
+            name = name[:40] + "…"
+        return f"column {column_name(col + 1)} ({name})"
+
+    # --- the run ---------------------------------------------------------------------
+
+    def run(self, rows: Iterator[Row]) -> Iterator[ReadDeal]:
+        found = self.find_header(rows)
+        if found is None:
+            yield self.not_a_sheet()
+            return
+        header, before = found
+        ahead = before + list(itertools.islice(rows, LOOKAHEAD))
+        if not self.make_layout(header, ahead):
+            yield self.not_a_sheet()
+            return
+        for row in itertools.chain(ahead, rows):
+            for deal in self.read_row(row):
+                if self.held is not None:
+                    yield self.held
+                self.held = deal
+        if self.held is not None:
+            if self.pending:
+                held = self.held
+                self.held = ReadDeal(held.index, held.record, held.diagnostics
+                                     + tuple(self.pending), held.source, held.line)
+                self.pending.clear()
+            yield self.held
+        elif self.pending:
+            self.pending.append(self.diag(
+                Code.SHEET_NOT_A_SHEET, "the sheet has a header but no deal: nothing to read",
+                self.layout.header_line))
+            yield ReadDeal(self.index + 1, None, tuple(self.pending),
+                           line=self.layout.header_line)
+            self.pending.clear()
+
+    def not_a_sheet(self) -> ReadDeal:
+        if not any(d.code is Code.SHEET_NOT_A_SHEET for d in self.pending):
+            self.pending.append(self.diag(
+                Code.SHEET_NOT_A_SHEET, "not a score sheet: no row of the first"
+                f" {HEADER_SEARCH} names a column a sheet has ({KNOWN_HEADERS}); not a record"
+                " file (give --columns to map its headers)"))
+        got = ReadDeal(self.index + 1, None, tuple(self.pending), line=1)
+        self.pending.clear()
+        return got
+
+    def find_header(self, rows: Iterator[Row]) -> tuple[Row, list[Row]] | None:
+        """The header row and the rows read after it while looking; rows above it are
+        reported."""
+        seen: list[Row] = []
+        for row in rows:
+            if all(is_blank(c) for c in row.cells):
+                continue
+            seen.append(row)
+            if is_header(row.cells, self.columns):
+                self.above(seen[:-1])
+                return row, []
+            if len(seen) >= HEADER_SEARCH:
+                break
+        # A sheet of scores only: a date or deal column and the players' columns.
+        if seen and recognised([r.cells for r in seen], self.columns):
+            for i, row in enumerate(seen):
+                if any(role_of(c) is not None for c in row.cells):
+                    self.above(seen[:i])
+                    return row, seen[i + 1:]
+        return None
+
+    def above(self, rows: list[Row]) -> None:
+        for before in rows:
+            self.pending.append(self.diag(
+                Code.SHEET_ROW_NOT_A_DEAL, "a row above the header, left out:"
+                f" {_show_cells(before.cells)}", before.line, 0))
+
+    # --- the layout ------------------------------------------------------------------
+
+    def make_layout(self, header: Row, ahead: list[Row]) -> bool:
+        lay = self.layout
+        lay.header = header.cells
+        lay.header_line = header.line
+        candidates: list[int] = []
+        players: dict[str, _Player] = {}
+
+        def player(name: str) -> _Player:
+            key = norm(name) or name
+            if key not in players:
+                players[key] = _Player(name.strip(), key)
+            return players[key]
+
+        seat_ids = len({c.strip() for c in header.cells} & SEAT_HEADERS) >= 3
+        for col, text in enumerate(header.cells):
+            if seat_ids and text.strip() in SEAT_HEADERS:
+                candidates.append(col)
+                continue
+            if not text.strip():
+                if any(col < len(r.cells) and not is_blank(r.cells[col]) for r in ahead):
+                    candidates.append(col)
+                continue
+            target = self.columns.target(text) if self.columns else None
+            if target is not None:
+                kind, value = target
+                if kind == "ignore":
+                    continue
+                if kind == "role":
+                    self.take_role(value, col)
+                    continue
+                ph = player_header(value)
+                who = player(ph.name if ph else value)
+                who.aliases.add(norm(text))
+                self.take_player(who, col, bool(ph and ph.total))
+                continue
+            role = role_of(text)
+            if role is not None:
+                self.take_role(role, col)
+                continue
+            ph = player_header(text)
+            if ph is not None:
+                self.take_player(player(ph.name), col, ph.total)
+                continue
+            candidates.append(col)
+        named = self.named_in(ahead)
+        unknown: list[int] = []
+        for col in candidates:
+            text = header.cells[col].strip()
+            key = norm(text)
+            cells = [r.cells[col] for r in ahead if col < len(r.cells)
+                     and not is_blank(r.cells[col]) and not self.is_totals(r)]
+            numeric = bool(cells) and all(_is_whole(c) for c in cells)
+            if text and (_named(key, named) or numeric or (seat_ids and text in SEAT_HEADERS)):
+                self.take_player(player(text), col, False)
+            else:
+                unknown.append(col)
+        lay.players = list(players.values())
+        for col in unknown:
+            self.pending.append(self.diag(
+                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: not a column this"
+                " reader knows, and not a player's (no cell names it, and it holds other"
+                f" than whole numbers): its cells are left out. Known: {KNOWN_HEADERS}."
+                " A mapping names it: --columns 'HEADER=COLUMN' or 'HEADER=PLAYER'",
+                header.line, col))
+        n = len(lay.players)
+        if n < 3:
+            found = ", ".join(p.name for p in lay.players) or "none"
+            self.pending.append(self.diag(
+                Code.SHEET_NOT_A_SHEET, f"a score sheet has a column for each player, 3 to 5"
+                f" at a table; found {n} ({found}): map the players' columns with --columns"
+                " 'HEADER=NAME,…'", header.line))
+            return False
+        return True
+
+    def take_role(self, role: str, col: int) -> None:
+        roles = self.layout.roles
+        if role in roles:
+            self.pending.append(self.diag(
+                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: a second"
+                f" {ROLE_TITLES[role]} column (the first is {self.header_text(roles[role])}):"
+                " left out", self.layout.header_line, col))
+            return
+        roles[role] = col
+
+    def take_player(self, who: _Player, col: int, total: bool) -> None:
+        slot = "total" if total else "score"
+        if getattr(who, slot) is not None:
+            self.pending.append(self.diag(
+                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: a second"
+                f" {'running total' if total else 'score'} column for {who.name}: left out",
+                self.layout.header_line, col))
+            return
+        setattr(who, slot, col)
+
+    def named_in(self, rows: list[Row]) -> set[str]:
+        """The names the cells of these rows give to players (normalized): the taker,
+        partner, dealer, petit au bout, poignées' holders, misères."""
+        out: set[str] = set()
+        roles = self.layout.roles
+        for role in ("taker", "partner", "dealer", "petit", "poignee", "misere"):
+            col = roles.get(role)
+            if col is None:
+                continue
+            for r in rows:
+                if col >= len(r.cells) or is_blank(r.cells[col]):
+                    continue
+                text = r.cells[col]
+                if role in ("poignee", "misere"):
+                    for part in poignee_parts(text) or ():
+                        out.add(norm(poignee_size_of(part, (10, 13, 15))[1]))
+                        out.add(norm(misere_of(part)[1]))
+                else:
+                    out.add(norm(text))
+        out.discard("")
+        return {name for name in out if not name.isdigit()}
+
+    def is_totals(self, row: Row) -> bool:
+        first = next((c for c in row.cells if not is_blank(c)), "")
+        taker = self.layout.roles.get("taker")
+        has_taker = taker is not None and taker < len(row.cells) and not is_blank(
+            row.cells[taker])
+        return norm(first) in TOTALS_WORDS and not has_taker
+
+    # --- rows ------------------------------------------------------------------------
+
+    def read_row(self, row: Row) -> Iterator[ReadDeal]:
+        cells = row.cells
+        if all(is_blank(c) for c in cells):
+            return
+        if self.is_totals(row):
+            self.pending.extend(self.check_totals_row(row))
+            return
+        deal = _Deal(self, row)
+        got = deal.build()
+        if got is None:
+            return
+        if self.pending:
+            got = ReadDeal(got.index, got.record, tuple(self.pending) + got.diagnostics,
+                           got.source, got.line)
+            self.pending.clear()
+        yield got
+
+    def check_totals_row(self, row: Row) -> list[Diagnostic]:
+        out = []
+        for p in self.layout.players:
+            for col, expected, what in ((p.score, p.running, "the scores above add up to"),
+                                        (p.total, p.last_total, "the last running total is")):
+                if col is None or col >= len(row.cells) or is_blank(row.cells[col]):
+                    continue
+                try:
+                    value = score_of(row.cells[col])
+                except ValueError as err:
+                    out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
+                                         f" totals row: {err}", row.line, col))
+                    continue
+                if value is None:
+                    out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
+                                         f" totals row: {quote(row.cells[col].strip())} is not a"
+                                         " whole number", row.line, col))
+                elif expected is not None and value != expected:
+                    out.append(self.diag(
+                        Code.SHEET_TOTALS_MISMATCH, f"{self.header_text(col)}: the totals"
+                        f" row gives {p.name} {value:+d}; {what} {expected:+d}",
+                        row.line, col))
+        return out
+
+
+def _named(key: str, named: set[str]) -> bool:
+    """A header is named by a cell: the same name, or its first name or a word of it."""
+    if key in named:
+        return True
+    words = key.split()
+    return any(w.startswith(name) for name in named if len(name) >= 2 for w in words)
+
+
+def _show_cells(cells: Sequence[str]) -> str:
+    shown = " | ".join(c.strip() for c in cells if not is_blank(c))
+    return repr(shown if len(shown) <= 60 else shown[:57] + "...")
+
+
+def _is_whole(text: str) -> bool:
+    try:
+        return score_of(text) is not None
+    except ValueError:
+        return False
+
+
+def _match(players: Sequence[_Player], text: str) -> int | None:
+    """The index of the player a cell names: the name (accents and case aside), a seat id
+    of the deal, a number or ``Joueur 2``, or the unique player whose name starts so."""
+    key = norm(text)
+    if not key:
+        return None
+    for i, p in enumerate(players):
+        if p.key == key:
+            return i
+    for i, p in enumerate(players):
+        if key in p.aliases:
+            return i
+    ids = DEFAULT_SEATS.get(len(players), ())
+    if text.strip() in ids:
+        return ids.index(text.strip())
+    numbered = _NUMBERED.fullmatch(key)
+    if numbered is not None:
+        number = int(numbered.group(1))
+        if 1 <= number <= len(players):
+            return number - 1
+    if len(key) >= 2:
+        found = [i for i, p in enumerate(players)
+                 if p.key.startswith(key) or any(w.startswith(key) for w in p.key.split())]
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+class _Deal:
+    """One row being read into a record."""
+
+    def __init__(self, sheet: _SheetReader, row: Row) -> None:
+        self.sheet = sheet
+        self.row = row
+        self.diags: list[Diagnostic] = []
+        self.notes: list[str] = []
+        self.positions: dict[str, tuple[int, int]] = {"": (row.line, 1)}
+        self.result: dict[str, Any] = {}
+        self.record: dict[str, Any] = {}
+        self.declarations: list[tuple[dict[str, Any], int]] = []
+        self.players: list[_Player] = []
+        self.ids: tuple[str, ...] = ()
+
+    # --- cells -----------------------------------------------------------------------
+
+    def cell(self, role: str) -> tuple[str, int] | None:
+        col = self.sheet.layout.roles.get(role)
+        if col is None or col >= len(self.row.cells) or is_blank(self.row.cells[col]):
+            return None
+        return self.row.cells[col].strip(), col
+
+    def at(self, path: str, col: int) -> None:
+        self.positions[path] = (self.row.line, col + 1)
+
+    def bad(self, col: int, message: str, code: Code = Code.SHEET_BAD_CELL,
+            severity: Severity | None = None) -> None:
+        self.diags.append(self.sheet.diag(code, f"{self.sheet.header_text(col)}: {message}",
+                                          self.row.line, col, severity=severity))
+
+    def who(self, text: str, col: int, what: str) -> int | None:
+        found = _match(self.players, text)
+        if found is None:
+            names = ", ".join(p.name for p in self.players)
+            self.bad(col, f"{quote(text)} is not a player of this deal: expected the {what}'s"
+                     f" name ({names})")
+        return found
+
+    # --- the row ---------------------------------------------------------------------
+
+    def build(self) -> ReadDeal | None:
+        sheet = self.sheet
+        scores = self.read_players()
+        if scores is None:
+            return None
+        facts = [r for r in ("taker", "contract", "points", "bouts", "partner", "petit",
+                             "chelem", "poignee", "misere", "call") if self.cell(r)]
+        if not facts and not scores:
+            sheet.pending.append(sheet.diag(
+                Code.SHEET_ROW_NOT_A_DEAL, "this row names no taker, contract, points or"
+                f" score: left out ({_show_cells(self.row.cells)})", self.row.line, 0))
+            return None
+        n = len(self.players)
+        self.ids = DEFAULT_SEATS[n]
+        sheet.index += 1
+        index = sheet.index
+        self.read_tags()
+        self.read_fields(scores)
+        record = self.make_record()
+        src = SourceMap(sheet.file, self.positions)
+        diags = tuple(d.at(deal=index) for d in self.diags)
+        return ReadDeal(index, record, diags, src, self.row.line)
+
+    def read_players(self) -> dict[int, int] | None:
+        """The players of this deal and each one's score where the row gives it (from the
+        score column, else from the running total), checking running totals."""
+        lay = self.sheet.layout
+        cells = self.row.cells
+        values: dict[str, int | None] = {}
+        totals: dict[str, int | None] = {}
+        for p in lay.players:
+            values[p.key] = self.number(p.score, p.name)
+            totals[p.key] = self.number(p.total, p.name)
+        players = lay.players
+        if len(players) > 5:
+            players = [p for p in lay.players
+                       if values[p.key] is not None or totals[p.key] is not None]
+            if not 3 <= len(players) <= 5:
+                self.sheet.pending.append(self.sheet.diag(
+                    Code.SHEET_ROW_NOT_A_DEAL, f"with {len(lay.players)} player columns,"
+                    " the players of a deal are those with a score in its row; this row"
+                    f" has {len(players)}: left out ({_show_cells(cells)})", self.row.line, 0))
+                return None
+        self.players = players
+        out: dict[int, int] = {}
+        derived = False
+        for i, p in enumerate(players):
+            value, total = values[p.key], totals[p.key]
+            if value is None and total is not None and p.score is None:
+                value = total - (p.last_total or 0)
+                derived = True
+            if total is not None:
+                assert p.total is not None
+                expected = (p.last_total or 0) + value if value is not None else None
+                if expected is not None and total != expected:
+                    self.bad(p.total, f"the running total of {p.name} is {total:+d}; the"
+                             f" one before, {(p.last_total or 0):+d}, and this deal's"
+                             f" {value:+d} make {expected:+d}", Code.SHEET_TOTALS_MISMATCH)
+                p.last_total = total
+            elif value is not None and p.total is not None:
+                p.last_total = (p.last_total or 0) + value
+            if value is not None:
+                p.running += value
+                out[i] = value
+                col = p.score if p.score is not None else p.total
+                assert col is not None
+                self.at(f"result.scores.{DEFAULT_SEATS[len(players)][i]}", col)
+        if derived:
+            self.notes.append("the scores are worked out from the running totals")
+        rowsum = self.cell("rowsum")
+        if rowsum is not None and out:
+            text, col = rowsum
+            try:
+                given = score_of(text)
+            except ValueError as err:
+                self.bad(col, str(err))
+                given = None
+            if given is not None and given != sum(out.values()):
+                self.bad(col, f"the row's sum is given as {given:+d}; its scores add up to"
+                         f" {sum(out.values()):+d}", Code.SHEET_TOTALS_MISMATCH)
+        return out
+
+    def number(self, col: int | None, name: str) -> int | None:
+        if col is None or col >= len(self.row.cells) or is_blank(self.row.cells[col]):
+            return None
+        text = self.row.cells[col]
+        try:
+            value = score_of(text)
+        except ValueError as err:
+            self.bad(col, str(err))
+            return None
+        if value is None:
+            self.bad(col, f"{quote(text.strip())} is not a score: expected {name}'s score for"
+                     " the deal, a whole number such as -64 or +192")
+        return value
+
+    def read_tags(self) -> None:
+        tags = list(self.sheet.tags)
+        for role, tag in TAG_ROLES:
+            got = self.cell(role)
+            if got is None:
+                continue
+            text, col = got
+            if role == "date":
+                value = date_of(text)
+                if value is None:
+                    self.bad(col, f"{quote(text)} is not a date: expected 2026-11-19,"
+                             " 19/11/2026 or 2026.11.19")
+                    continue
+                text = value
+            tags = [(k, v) for k, v in tags if k != tag]
+            tags.append((tag, text))
+            self.at(f"tags.{tag}", col)
+        if tags:
+            self.record["tags"] = tags
+
+    def read_fields(self, scores: dict[int, int]) -> None:
+        ids = self.ids
+        n = len(ids)
+        res = self.result
+        got = self.cell("rules")
+        if got is not None:
+            try:
+                self.record["ruleset"] = ruleset_of(got[0])
+                self.at("ruleset", got[1])
+            except ValueError as err:
+                self.bad(got[1], str(err))
+        got = self.cell("dealer")
+        if got is not None:
+            d = self.who(got[0], got[1], "dealer")
+            if d is not None:
+                self.record["dealer"] = ids[d]
+                self.at("dealer", got[1])
+        annulled = False
+        got = self.cell("contract")
+        if got is not None:
+            text, col = got
+            contract = contract_of(text)
+            if contract is not None:
+                res["contract"] = contract.keyword
+                self.at("result.contract", col)
+            elif norm(text) in ALL_PASSED:
+                annulled = True
+                res["annulled"] = True
+                self.record["auction"] = [{"contract": "pass"}] * n
+                self.at("result.annulled", col)
+                self.at("auction", col)
+            else:
+                self.bad(col, f"{quote(text)} is not a contract: expected Prise (Petite), Garde,"
+                         " Garde sans, Garde contre, or Passe for a deal everyone passed")
+        taker: int | None = None
+        got = self.cell("taker")
+        if got is not None:
+            taker = self.who(got[0], got[1], "taker")
+            if taker is not None:
+                res["taker"] = ids[taker]
+                self.at("result.taker", got[1])
+        partner: int | None = None
+        alone = False
+        got = self.cell("partner")
+        if got is not None:
+            text, col = got
+            if norm(text) in _ALONE:
+                alone = n == 5  # at three or four players: no partner, as it should be
+            else:
+                partner = self.who(text, col, "partner")
+                if n == 5 and partner is not None and partner == taker:
+                    partner, alone = None, True
+            if partner is not None or alone:
+                self.at("result.partner", col)
+        if alone and taker is not None:
+            res["partner"] = ids[taker]
+        elif partner is not None:
+            res["partner"] = ids[partner]  # at three or four players, R213 says so
+        got = self.cell("call")
+        if got is not None:
+            card = call_of(got[0])
+            if card is None:
+                self.bad(got[1], f"{quote(got[0])} is not a card: expected the called King, e.g."
+                         " Roi de Cœur, KH or cœur")
+            else:
+                self.record["call"] = {"card": card.code}
+                self.at("call", got[1])
+        got = self.cell("points")
+        if got is not None:
+            try:
+                pts = points_of(got[0])
+            except ValueError as err:
+                self.bad(got[1], str(err))
+            else:
+                if pts is None:
+                    self.bad(got[1], f"{quote(got[0])} is not a number of points: expected the"
+                             " taker's card points, such as 41 or 40,5")
+                else:
+                    res["taker_points"] = pts.as_number()
+                    self.at("result.taker_points", got[1])
+        got = self.cell("bouts")
+        if got is not None:
+            bouts = bouts_of(got[0])
+            if bouts is None:
+                self.bad(got[1], f"{quote(got[0])} is not a number of bouts: expected 0 to 3"
+                         " (or the bouts named: petit, 21, excuse)")
+            else:
+                res["bouts"] = bouts
+                self.at("result.bouts", got[1])
+        if scores:
+            res["scores"] = {ids[i]: v for i, v in sorted(scores.items())}
+            self.positions.setdefault("result.scores", self.positions[
+                f"result.scores.{ids[min(scores)]}"])
+        if not annulled:
+            self.infer_camps(scores)
+        self.read_chelem()
+        self.read_poignees()
+        self.read_miseres()
+        self.read_petit(scores)
+        got = self.cell("comment")
+        if got is not None:
+            self.record["comments"] = [c.strip() for c in got[0].split(" | ") if c.strip()]
+
+    # --- inference -------------------------------------------------------------------
+
+    def infer_camps(self, scores: dict[int, int]) -> None:
+        """The taker and, at five players, the partner from the scores' pattern."""
+        res, ids = self.result, self.ids
+        n = len(ids)
+        if len(scores) != n or not any(scores.values()):
+            return
+        values = [scores[i] for i in range(n)]
+        shape = _camps_of(values)
+        if shape is None:
+            return
+        taker, partner = shape
+        if "taker" not in res and self.cell("taker") is None:
+            res["taker"] = ids[taker]
+            self.notes.append(f"the taker, {self.players[taker].name}, is inferred from the"
+                              " scores")
+        if n == 5 and "partner" not in res and self.cell("partner") is None and (
+                res.get("taker") == ids[taker]):
+            res["partner"] = ids[taker if partner is None else partner]
+            if partner is None:
+                self.notes.append("the taker played alone: inferred from the scores"
+                                  " (4 : −1)")
+            else:
+                self.notes.append(f"the partner, {self.players[partner].name}, is inferred"
+                                  " from the scores (2 : 1 : −1)")
+
+    def read_petit(self, scores: dict[int, int]) -> None:
+        got = self.cell("petit")
+        if got is None:
+            return
+        text, col = got
+        side = side_of(text)
+        if side is None:
+            return
+        res = self.result
+        if isinstance(side, Camp):
+            res["petit_au_bout"] = side.value
+            self.at("result.petit_au_bout", col)
+            return
+        if side != "yes":
+            who = self.who(side, col, "petit au bout's")
+            if who is None:
+                return
+            camp = self.camp_of(who)
+            if camp is not None:
+                res["petit_au_bout"] = camp.value
+                self.at("result.petit_au_bout", col)
+                return
+            self.notes.append(f"the petit au bout went to {self.players[who].name}'s camp,"
+                              " which the sheet does not settle (no taker or partner)")
+            self.bad(col, "the petit au bout's camp cannot be told: the sheet names no"
+                     " partner; the score leaves it out", Code.SHEET_FACT_UNKNOWN)
+            return
+        for camp in Camp:
+            if self.scores_fit(scores, camp):
+                res["petit_au_bout"] = camp.value
+                self.at("result.petit_au_bout", col)
+                self.notes.append(f"the petit au bout went to the {camp.value}: inferred"
+                                  " from the scores")
+                return
+        self.notes.append("petit au bout: the camp is not on the sheet")
+        self.bad(col, f"{quote(text)} says a petit au bout but not whose, and the scores do not"
+                 " tell: the score leaves it out", Code.SHEET_FACT_UNKNOWN)
+
+    def camp_of(self, seat: int) -> Camp | None:
+        res, ids = self.result, self.ids
+        taker = res.get("taker")
+        if taker is None:
+            return None
+        if ids[seat] == taker or res.get("partner") == ids[seat]:
+            return Camp.TAKER
+        if len(ids) == 5 and res.get("partner") is None:
+            return None
+        return Camp.DEFENCE
+
+    def scores_fit(self, scores: dict[int, int], camp: Camp) -> bool:
+        """The recorded scores are those the facts give with the petit au bout to
+        ``camp`` (every fact the score needs known)."""
+        res, ids = self.result, self.ids
+        n = len(ids)
+        if len(scores) != n or any(k not in res for k in ("taker", "contract",
+                                                           "taker_points", "bouts")):
+            return False
+        if n == 5 and "partner" not in res:
+            return False
+        try:
+            facts = DealFacts(
+                players=n, taker=ids.index(res["taker"]),
+                contract=Contract.from_keyword(res["contract"]),
+                taker_half=round(float(res["taker_points"]) * 2), bouts=int(res["bouts"]),
+                partner=ids.index(res["partner"]) if "partner" in res else None,
+                petit_au_bout=camp, poignees=tuple(
+                    d["size"] for d, _ in self.declarations if d["kind"] == "poignee"),
+                chelem_announced=any(d["kind"] == "chelem" for d, _ in self.declarations),
+                chelem=Camp(res["chelem"]) if res.get("chelem") else None,
+                miseres=tuple(ids.index(d["seat"]) for d, _ in self.declarations
+                              if d["kind"] == "misere"))
+            got = score(facts).seats
+        except (ValueError, KeyError):
+            return False
+        return all(got[i] == scores[i] for i in range(n))
+
+    # --- declarations ----------------------------------------------------------------
+
+    def read_chelem(self) -> None:
+        got = self.cell("chelem")
+        if got is None:
+            return
+        text, col = got
+        try:
+            cell = chelem_of(text)
+        except ValueError as err:
+            self.bad(col, str(err))
+            return
+        if cell is None:
+            return
+        if cell.camp is not None:
+            self.result["chelem"] = cell.camp.value
+            self.at("result.chelem", col)
+        if cell.announced:
+            taker = self.result.get("taker")
+            if taker is None:
+                self.bad(col, "a chelem is announced, but the sheet names no taker (the"
+                         " one who announces it): the announcement is left out")
+                return
+            self.declarations.append(({"kind": "chelem", "seat": taker}, col))
+
+    def read_poignees(self) -> None:
+        got = self.cell("poignee")
+        if got is None:
+            return
+        text, col = got
+        parts = poignee_parts(text)
+        if not parts:
+            return
+        counts = table(len(self.ids)).poignee
+        for part in parts:
+            size, rest = poignee_size_of(part, counts)
+            if size is None:
+                self.bad(col, f"{quote(part)} is not a poignée: expected simple, double or triple"
+                         f" (or {counts[0]}, {counts[1]} or {counts[2]} atouts at"
+                         f" {len(self.ids)} players), and the player's name if known")
+                continue
+            seat = self.holder(rest, col, size.value)
+            if seat is not None:
+                self.declarations.append(({"kind": "poignee", "seat": seat,
+                                           "size": size.value}, col))
+
+    def holder(self, words: str, col: int, what: str) -> str | None:
+        """The seat of a poignée's holder; the taker's (or a defender's) when the sheet
+        does not name it, with a note."""
+        res, ids = self.result, self.ids
+        key = norm(words)
+        camp = side_of(words) if key else None
+        if key and not isinstance(camp, Camp):
+            who = self.who(words, col, "poignée holder")
+            return None if who is None else ids[who]
+        taker = res.get("taker")
+        if taker is None:
+            self.bad(col, f"a {what} poignée, but neither its holder nor the taker is on the"
+                     " sheet: left out")
+            return None
+        seat: str = taker
+        if camp is Camp.DEFENCE:
+            partner = res.get("partner")
+            seat = next(s for s in ids if s not in (taker, partner))
+        self.notes.append(f"the {what} poignée's holder is not on the sheet: recorded on"
+                          f" {seat}{' (the taker)' if seat == taker else ', a defender'}")
+        return seat
+
+    def read_miseres(self) -> None:
+        got = self.cell("misere")
+        if got is None:
+            return
+        text, col = got
+        if norm(text) in ("non", "no", "aucune", "aucun", "none", "0", "pas de misere"):
+            return
+        for part in poignee_parts(text) or ():
+            kind, who_text = misere_of(part)
+            if not who_text:
+                self.bad(col, f"{quote(part)}: a misère, but not whose: expected the player's"
+                         " name (and atout or tête)")
+                continue
+            who = self.who(who_text, col, "misère declarer")
+            if who is None:
+                continue
+            if kind is None:
+                kind = MisereKind.ATOUT
+                self.notes.append(f"{self.players[who].name}'s misère: its kind (atout or"
+                                  " tête) is not on the sheet; recorded as atout")
+            self.declarations.append(({"kind": "misere", "seat": self.ids[who],
+                                       "misere": kind.value}, col))
+        if any(d["kind"] == "misere" for d, _ in self.declarations) and (
+                "ruleset" not in self.record):
+            self.record["ruleset"] = "fft misere=on"
+
+    # --- the record ------------------------------------------------------------------
+
+    def make_record(self) -> DealRecord | None:
+        data: dict[str, Any] = {
+            "players": len(self.ids),
+            # A column headed by its seat's own id names no one (how unnamed seats are
+            # written).
+            "seats": [{"id": s, "name": None if p.name == s else p.name}
+                      for s, p in zip(self.ids, self.players, strict=True)],
+            **self.record,
+        }
+        if self.declarations:
+            data["declarations"] = [d for d, _ in self.declarations]
+            for i, (_, col) in enumerate(self.declarations):
+                self.at(f"declarations[{i}]", col)
+        data["result"] = self.result
+        notes = [NOTE + note for note in self.notes]
+        if notes:
+            data["comments"] = [*data.get("comments", ()), *notes]
+        if "tags" in data:
+            data["tags"] = [list(t) for t in data["tags"]]
+        fast = build_record(data)  # the usual shape, without pydantic's validation
+        if fast is not None:
+            return fast
+        for _ in range(8):
+            try:
+                return DealRecord.model_validate(data)
+            except ValidationError as err:
+                if not self.drop_fault(data, err):
+                    break
+        self.diags.append(self.sheet.diag(Code.SHEET_BAD_CELL, "this row does not make a"
+                                          " record", self.row.line, 0))
+        return None
+
+    def drop_fault(self, data: dict[str, Any], err: ValidationError) -> bool:
+        """Report the model's first fault at its cell and leave that fact out."""
+        first = err.errors()[0]
+        loc = [str(p) for p in first["loc"]]
+        message = _words(err, first)
+        if loc[:1] == ["result"] and len(loc) >= 2 and loc[1] in data["result"]:
+            key = loc[1]
+            path = f"result.{key}"
+            col = self.positions.get(path, (0, 1))[1] - 1
+            self.bad(col, f"{message}: left out")
+            del data["result"][key]
+            return True
+        if loc[:1] == ["declarations"] and len(loc) >= 2 and loc[1].isdigit():
+            i = int(loc[1])
+            col = self.positions.get(f"declarations[{i}]", (0, 1))[1] - 1
+            self.bad(col, f"{message}: left out")
+            del data["declarations"][i]
+            return True
+        if loc and loc[0] in data and loc[0] not in ("players", "seats"):
+            col = self.positions.get(loc[0], (0, 1))[1] - 1
+            self.bad(col, f"{message}: left out")
+            del data[loc[0]]
+            return True
+        return False
+
+
+def _words(err: ValidationError, first: Mapping[str, Any]) -> str:
+    """The model's first fault in Tarot words (:func:`tarotnotation.faults.model_faults`)."""
+    from ..faults import model_faults
+
+    worded = model_faults(err)
+    return worded[0].message if worded else str(first.get("msg", "not a valid value"))
+
+
+def _camps_of(values: Sequence[int]) -> tuple[int, int | None] | None:
+    """``(taker, partner)`` from a deal's scores when they have the shape the rules share
+    scores in (3 : −1 … at four players, 2 : 1 : −1 at five; partner None when alone)."""
+    n = len(values)
+    for taker in range(n):
+        x = values[taker]
+        others = [v for i, v in enumerate(values) if i != taker]
+        if x == 0:
+            continue
+        if all(v * (n - 1) == -x for v in others):
+            return taker, None
+        if n == 5 and x % 2 == 0:
+            half = x // 2
+            part = [i for i, v in enumerate(values) if i != taker and v == half]
+            rest = [v for i, v in enumerate(values) if i != taker and i not in part[:1]]
+            if len(part) >= 1 and all(v == -half for v in rest) and half != -half:
+                return taker, part[0]
+    return None
+
+
+def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int
+              ) -> tuple[DealRecord | None, list[Diagnostic]]:
+    """A record from data in the JSON layout, for the score apps' readers: a fault of the
+    model is reported (C102, at ``path``, the app file's JSON path) and that part left
+    out, as a sheet's cell is."""
+    diags: list[Diagnostic] = []
+    if "tags" in data:
+        data["tags"] = [list(t) for t in data["tags"]]
+    fast = build_record(data)
+    if fast is not None:
+        return fast, diags
+    for _ in range(8):
+        try:
+            return DealRecord.model_validate(data), diags
+        except ValidationError as err:
+            first = err.errors()[0]
+            loc = [str(p) for p in first["loc"]]
+            where = ".".join(loc)
+            diags.append(Diagnostic.make(Code.SHEET_BAD_CELL,
+                                         f"{where}: {_words(err, first)}: left out",
+                                         file=file, deal=deal, path=path))
+            if loc[:1] == ["result"] and len(loc) >= 2 and loc[1] in data.get("result", {}):
+                del data["result"][loc[1]]
+            elif loc[:1] == ["declarations"] and len(loc) >= 2 and loc[1].isdigit():
+                del data["declarations"][int(loc[1])]
+            elif loc and loc[0] in data and loc[0] not in ("players", "seats"):
+                del data[loc[0]]
+            else:
+                break
+    return None, diags

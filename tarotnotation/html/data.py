@@ -1,0 +1,447 @@
+"""The data of a deal page: everything the page shows, worked out on the Python side.
+
+:func:`deal_data` turns one deal (the record, its replay and its diagnostics) into a
+plain dict that the page embeds as JSON: the seats and their camps, the hands at the first
+card, the chien, the auction, the call, the écart, the declarations, every card played
+(its seat, trick, glyph, comments and diagnostics), every trick (its winner and both camps'
+running points), the score worked out as ``tarot replay`` shows it, and the record's own
+text. The page's script only steps through this data: every rule (who wins a trick, the
+points, the score) is applied here, by the replay and :mod:`tarotnotation.annotate`.
+
+Each card is a small dict; the card-play analysis (``tarot analyze``'s computed comments,
+read by :func:`tarotnotation.analysis.comments.parse_comment`), when a record carries it,
+is one more field of it (``"a"``: the card's cost, the best cards, the outcome in words).
+
+>>> from tarotnotation import notation
+>>> from tarotnotation.replay import replay
+>>> rec = notation.load("examples/annotated.tarot")
+>>> data = deal_data(DealSource(1, "annotated.tarot", 1, rec, replay(rec), (), "", "x"))
+>>> data["contract"], data["seats"][data["taker"]]["id"], len(data["cards"])
+('Garde', 'N', 72)
+>>> data["cards"][7]
+{'c': '5H', 's': 1, 't': 1, 'g': '?', 'm': ['il fallait garder cette carte']}
+>>> data["tricks"][0]
+{'n': 1, 'at': 0, 'len': 4, 'w': 2, 'pts': '6', 'cw': 'taker', 'tk': '6', 'df': '0', \
+'m': ['entame classique dans la longue']}
+>>> data["score"][0]
+'Garde by N: 44 points with 1 bout, needs 51: lost by 7'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
+from ..annotate import (
+    TrickCount,
+    is_computed,
+    place_of,
+    points_text,
+    running_points,
+    score_lines,
+    speakers,
+    unplayed_points,
+)
+from ..cards import Card, CardSet
+from ..diagnostics import Diagnostic, Severity
+from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
+from ..replay import Replay, Status
+from ..rules import MisereKind
+from .escape import clean
+
+__all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
+
+DATA_VERSION = 1
+"""The version of the page data's layout (``"v"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealSource:
+    """One deal to show: what was read, what the replay made of it, and its text."""
+
+    number: int
+    """The deal's number in its page or site: the ``deal=N`` of a permalink."""
+    file: str | None
+    """The file it was read from, as named on the command line (None: standard input)."""
+    index: int
+    """1-based number of the deal in its file."""
+    record: DealRecord | None
+    """The record as read; None when the deal could not be read."""
+    replay: Replay | None
+    """What the rules make of it (its ``record`` is the one replayed)."""
+    diagnostics: tuple[Diagnostic, ...]
+    """Every diagnostic of the deal: reading, then replay, located in the file."""
+    text: str
+    """The record's own text, embedded in the page and downloadable."""
+    text_name: str
+    """The file name offered when the text is downloaded."""
+
+    @property
+    def errors(self) -> int:
+        """Number of errors (a fault that follows from a cause is not counted)."""
+        return sum(d.severity is Severity.ERROR and d.counts for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        """Number of warnings (a fault that follows from a cause is not counted)."""
+        return sum(d.severity is Severity.WARNING and d.counts for d in self.diagnostics)
+
+
+#: Each card's code, by its number (a tuple lookup is the fastest way there).
+_CODE: Final = tuple(c.code for c in Card)
+
+
+#: The bits set in each byte value.
+_BYTE_BITS: Final = tuple(tuple(i for i in range(8) if byte >> i & 1) for byte in range(256))
+
+
+def _codes(cards: CardSet) -> list[str]:
+    """The codes of a set of cards, in card order (a byte at a time: several times
+    faster than iterating the set)."""
+    code = _CODE
+    out: list[str] = []
+    bits = cards.bits
+    base = 0
+    while bits:
+        for i in _BYTE_BITS[bits & 255]:
+            out.append(code[base + i])
+        bits >>= 8
+        base += 8
+    return out
+
+
+def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[str, Any]:
+    """Glyph ``g``, people's comments ``m``, computed comments ``k`` and diagnostic
+    indices ``d`` of an annotated part of the record, each only when present."""
+    glyph = getattr(item, "glyph", None)
+    if glyph:
+        out["g"] = glyph
+    comments: tuple[str, ...] = getattr(item, "comments", ())
+    if comments:
+        people = [clean(c) for c in comments if not is_computed(c)]
+        computed = []
+        for c in comments:
+            if not is_computed(c):
+                continue
+            note = parse_comment(c)
+            if note is None:
+                computed.append(clean(c))
+            else:
+                out["a"] = _analysis(note)
+        if people:
+            out["m"] = people
+        if computed:
+            out["k"] = computed
+    if diags:
+        out["d"] = list(diags)
+    return out
+
+
+def _analysis(note: AnalysisNote) -> dict[str, Any]:
+    """A card's analysis (a ``tarot analyze`` comment, read by the analysis' own parser):
+    its cost as shown (``-1.5``, ``0``, ``-3..0``), the best cards, whether it changed the
+    outcome, and all of it in words; for the deal, where the analysis starts."""
+    if note.cost is None:
+        after = "made" if note.made else "lost" if note.made is False else "undecided"
+        if note.by is not None:
+            after += f" by {note.by}"
+        return {"from": note.from_trick, "note": f"{after} with best play"}
+    return {"cost": cost_text(note), "best": [c.code for c in note.best],
+            "changed": note.changed, "note": note_text(note)}
+
+
+def deal_title(record: DealRecord | None, number: int) -> str:
+    """The heading of a deal: its event, round and deal number when tagged.
+
+    >>> deal_title(DealRecord(players=4, tags=[("Event", "Club"), ("Round", "2")]), 7)
+    'Club — round 2'
+    >>> deal_title(DealRecord(players=4, tags=[("Deal", "3")]), 7)
+    'Deal 3'
+    >>> deal_title(None, 7)
+    'Deal 7'
+    """
+    if record is None:
+        return f"Deal {number}"
+    event, round_, deal = record.tag("Event"), record.tag("Round"), record.tag("Deal")
+    parts = [p for p in (event, round_ and f"round {round_}", deal and f"deal {deal}") if p]
+    if not parts:
+        return f"Deal {number}"
+    title = clean(" — ".join(parts))
+    return title[0].upper() + title[1:] if not event else title
+
+
+class _Places:
+    """The diagnostics of a deal, sorted by the part of the record they apply to."""
+
+    def __init__(self, record: DealRecord | None, diags: Sequence[Diagnostic]) -> None:
+        self.at: dict[tuple[str, int | None, int | None], list[int]] = {}
+        plays = record.play if record is not None else ()
+        for k, d in enumerate(diags):
+            section, i, c = place_of(d)
+            key: tuple[str, int | None, int | None]
+            if section == "play" and i is not None and i < len(plays):
+                if c is not None and c < len(plays[i].cards):
+                    key = ("play", i, c)
+                else:
+                    key = ("play", i, None)
+            elif section in ("auction", "declarations") and i is not None:
+                key = (section, i, None)
+            elif section == "auction" and record is not None and record.auction:
+                key = ("auction", len(record.auction) - 1, None)  # the whole auction
+            elif section in ("call", "ecart", "chien", "result", "hands"):
+                key = (section, None, None)
+            else:
+                key = ("", None, None)
+            self.at.setdefault(key, []).append(k)
+
+    def get(self, section: str, i: int | None = None, c: int | None = None) -> list[int]:
+        """The indices of the diagnostics at that place."""
+        return self.at.get((section, i, c), []) if self.at else []
+
+
+def _diagnostic(d: Diagnostic) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": d.code.value, "sev": d.severity.value,
+                           "slug": d.code.slug, "msg": clean(d.message)}
+    where = d.location.text_position()
+    if where:
+        out["at"] = clean(where)
+    if d.cause is not None:
+        out["cause"] = d.cause.value  # it follows from that cause: shown, not counted
+    return out
+
+
+def _hands(record: DealRecord, rep: Replay | None, cards: Sequence[Mapping[str, Any]]
+           ) -> tuple[list[list[str]], list[bool]]:
+    """Each seat's hand at the first card (codes) and whether it is exact: the replay's
+    hands, else the recorded ones, else the cards the seat went on to play."""
+    known = dict(rep.hands) if rep is not None else {}
+    recorded = record.hands or {}
+    hands: list[list[str]] = []
+    exact: list[bool] = []
+    for i, seat in enumerate(record.seat_ids):
+        hand = known.get(seat)
+        if hand is None and seat in recorded and not (rep is not None and rep.taker == seat):
+            hand = recorded[seat]
+        if hand is not None:
+            hands.append(_codes(hand))
+            exact.append(True)
+        else:
+            hands.append([c["c"] for c in cards if c["s"] == i])
+            exact.append(False)
+    return hands, exact
+
+
+def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The page data of one deal (a JSON-ready dict; see the module's doc).
+
+    ``nav`` holds the links of a site's page (``index``, ``prev``, ``next``).
+    """
+    rep = src.replay
+    record = rep.record if rep is not None else src.record
+    diags = src.diagnostics
+    data: dict[str, Any] = {
+        "v": DATA_VERSION,
+        "n": src.number,
+        "title": deal_title(record, src.number),
+        "file": clean(src.file) if src.file else None,
+        "index": src.index,
+        "diags": [_diagnostic(d) for d in diags],
+        "errors": src.errors,
+        "warnings": src.warnings,
+        "text": src.text,
+        "textName": clean(src.text_name),
+    }
+    if nav:
+        data["nav"] = dict(nav)
+    if record is None:
+        data["deal"] = {"d": list(range(len(diags)))}
+        return data
+    places = _Places(record, diags)
+    index_of = {s: i for i, s in enumerate(record.seat_ids)}
+    camps = rep.camps if rep is not None else {}
+    data.update({
+        "tags": [[clean(k), clean(v)] for k, v in record.tags],
+        "players": record.players,
+        "ruleset": record.ruleset,
+        "dealer": index_of.get(record.dealer) if record.dealer else None,
+        "seats": [{"id": s.id, "name": clean(s.name) if s.name else None,
+                   "camp": camps[s.id].value if s.id in camps else None}
+                  for s in record.seats],
+        "deal": _notes(record, {}, places.get("")),
+    })
+    counts = {tc.number: tc for tc in running_points(rep)} if rep is not None else {}
+    data["cards"], data["tricks"] = _play(record, rep, places, index_of, counts)
+    data["hands"], data["exact"] = _hands(record, rep, data["cards"])
+    data["handsNote"] = places.get("hands")
+    data["chien"] = _codes(record.chien) if record.chien is not None else None
+    data["chienNote"] = places.get("chien")
+    data.update(_bidding(record, rep, places, index_of, data["cards"]))
+    data.update(_end(record, rep, places, counts))
+    return data
+
+
+#: How a misère is named (rules.md §12).
+_MISERE: Final = {MisereKind.ATOUT: "d'atout (no trump)", MisereKind.TETE: "de tête (no face card)"}
+
+#: :func:`~tarotnotation.annotate.points_text` of every number of half-points of a deal.
+_POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
+
+
+def _points(half: int) -> str:
+    return _POINTS[half] if 0 <= half < len(_POINTS) else points_text(half)
+
+
+def _play(record: DealRecord, rep: Replay | None, places: _Places,
+          index_of: Mapping[str, int], counts: Mapping[int, TrickCount]
+          ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every card played (code ``c``, seat ``s``, trick ``t``, notes) and every trick
+    (number, first card ``at``, ``len``, winner ``w``, points, both camps' points)."""
+    cards: list[dict[str, Any]] = []
+    tricks: list[dict[str, Any]] = []
+    code = _CODE
+    card_places = places.at
+    for t, trick in enumerate(record.play):
+        replayed = rep.tricks[t] if rep is not None and t < len(rep.tricks) else None
+        seats = replayed.seats if replayed is not None else ()
+        at = len(cards)
+        if len(seats) == len(trick.cards) and not card_places:  # the usual case, fast
+            for pc, seat in zip(trick.cards, seats, strict=True):
+                card: dict[str, Any] = {"c": code[pc.card], "s": seat, "t": t}
+                if pc.glyph or pc.comments:
+                    _notes(pc, card)
+                cards.append(card)
+        else:
+            for c, pc in enumerate(trick.cards):
+                where = seats[c] if c < len(seats) else (
+                    index_of.get(pc.seat) if pc.seat else None)
+                card = {"c": code[pc.card], "s": where, "t": t}
+                here = card_places.get(("play", t, c)) if card_places else None
+                if pc.glyph or pc.comments or here:
+                    _notes(pc, card, here or ())
+                cards.append(card)
+        entry: dict[str, Any] = {"n": replayed.number if replayed else t + 1, "at": at,
+                                 "len": len(trick.cards)}
+        if replayed is not None and replayed.winner is not None:
+            entry["w"] = replayed.winner
+            entry["pts"] = _points(replayed.points)
+            tc = counts.get(replayed.number)
+            if tc is not None:
+                entry.update({"cw": tc.camp.value, "tk": _points(tc.taker_half),
+                              "df": _points(tc.defence_half)})
+                if tc.excuse is not None:
+                    entry["ex"] = tc.excuse.value
+        tricks.append(_notes(trick, entry, places.get("play", t)))
+    return cards, tricks
+
+
+def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
+             index_of: Mapping[str, int], cards: Sequence[Mapping[str, Any]]
+             ) -> dict[str, Any]:
+    """The auction, the contract and camps, the call, the écart, the declarations."""
+    out: dict[str, Any] = {}
+    out["auction"] = [
+        _notes(bid, {"s": index_of.get(seat), "bid": "pass" if bid.contract is None
+                     else bid.contract.french}, places.get("auction", i))
+        for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True))]
+    contract = rep.contract if rep is not None else None
+    out["contract"] = contract.french if contract is not None else None
+    out["chienSeen"] = bool(contract is not None and contract.takes_chien)
+    out["taker"] = index_of.get(rep.taker) if rep is not None and rep.taker else None
+    partner = rep.partner if rep is not None else None
+    out["partner"] = index_of.get(partner) if partner is not None else None
+    called = rep.called if rep is not None else None
+    if called is None and record.call is not None:
+        called = record.call.card
+    out["called"] = called.code if called is not None else None
+    out["calledAt"] = None if called is None else next(
+        (k for k, c in enumerate(cards) if c["c"] == out["called"]), None)
+    out["call"] = (None if record.call is None else
+                   _notes(record.call, {"card": record.call.card.code}, places.get("call")))
+    ecart = record.ecart
+    out["ecart"] = (
+        None if ecart is None else _notes(ecart, {
+            "cards": None if ecart.cards is None else _codes(ecart.cards),
+            "shown": _codes(ecart.shown)}, places.get("ecart")))
+    if ecart is None and places.get("ecart"):
+        out["ecart"] = {"cards": None, "shown": [], "d": places.get("ecart")}
+    decls = []
+    sizes = dict(rep.poignees) if rep is not None else {}
+    for i, decl in enumerate(record.declarations):
+        item: dict[str, Any] = {"s": index_of.get(decl.seat)}
+        if isinstance(decl, Poignee):
+            item["kind"] = "poignée"
+            size = decl.size or sizes.get(decl.seat)  # written, else from the cards shown
+            item["size"] = size.value if size is not None else None
+            item["cards"] = None if decl.cards is None else _codes(decl.cards)
+        elif isinstance(decl, Misere):
+            item["kind"] = "misère"
+            item["size"] = _MISERE[decl.misere]
+        elif isinstance(decl, ChelemAnnouncement):
+            item["kind"] = "chelem announced"
+        decls.append(_notes(decl, item, places.get("declarations", i)))
+    out["decl"] = decls
+    return out
+
+
+def _end(record: DealRecord, rep: Replay | None, places: _Places,
+         counts: Mapping[int, TrickCount]) -> dict[str, Any]:
+    """The chien or écart's points, the score worked out, the recorded result."""
+    out: dict[str, Any] = {}
+    contract = rep.contract if rep is not None else None
+    rest = unplayed_points(rep, list(counts.values())) if rep is not None else None
+    if rest is not None and rest[0]:
+        what = "écart" if contract is not None and contract.takes_chien else "chien"
+        out["rest"] = f"the {what}, {points_text(rest[0])} points, to the {rest[1].value}"
+    out["score"] = score_lines(rep) if rep is not None else []
+    out["status"] = rep.status.value if rep is not None else None
+    result = record.result
+    res: dict[str, Any] = {}
+    if result is not None:
+        if result.scores:
+            res["scores"] = " ".join(f"{s}{v:+d}" for s, v in result.scores.items())
+        _notes(result, res)
+    if places.get("result"):
+        res["d"] = places.get("result")
+    out["result"] = res or None
+    return out
+
+
+def index_row(src: DealSource) -> dict[str, Any]:
+    """One row of an archive's index: where the deal is, its tags, the contract, the
+    taker, made or lost and by how much, the taker's score, the faults."""
+    rep = src.replay
+    record = rep.record if rep is not None else src.record
+    row: dict[str, Any] = {
+        "n": src.number, "file": clean(src.file or "<stdin>"),
+        "index": src.index, "errors": src.errors, "warnings": src.warnings,
+        "event": "", "round": "", "table": "", "date": "", "players": "",
+        "contract": "", "taker": "", "outcome": "", "margin": None, "score": None,
+    }
+    if record is None:
+        row["outcome"] = "unreadable"
+        return row
+    row.update({
+        "event": clean(record.tag("Event") or ""), "round": clean(record.tag("Round") or ""),
+        "table": clean(record.tag("Table") or ""), "date": clean(record.tag("Date") or ""),
+        "players": str(record.players),
+    })
+    if rep is None:
+        return row
+    if rep.contract is not None:
+        row["contract"] = rep.contract.french
+    if rep.taker is not None:
+        name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
+        row["taker"] = clean(f"{rep.taker} ({name})" if name else rep.taker)
+    if rep.status is Status.ANNULLED:
+        row["outcome"] = "annulled"
+    elif rep.score is not None and rep.status is Status.SCORED:
+        row["outcome"] = "made" if rep.score.made else "lost"
+        row["margin"] = rep.score.margin if rep.score.made else -rep.score.margin
+        if rep.scores is not None and rep.taker is not None:
+            row["score"] = rep.scores.get(rep.taker)
+    else:
+        row["outcome"] = rep.status.value
+    return row
+

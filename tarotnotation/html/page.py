@@ -1,0 +1,258 @@
+"""The pages: a deal page, an archive's index, and one file holding every deal.
+
+The page's script and stylesheet (``tarot.js`` and ``tarot.css``, package data) are put
+inline in a self-contained page, or shared as two files by the pages of a site. Either way
+the page carries a Content Security Policy that allows no network access, no inline event
+handler and no script or style but its own: inline ones by their SHA-256 hash, a site's
+by ``'self'``; Trusted Types are required, so no string can reach ``innerHTML`` or
+``eval`` even by mistake. The deal's data is embedded as JSON (:mod:`.escape`).
+
+>>> page = deal_page({"n": 1, "title": "</title><script>alert(1)</script>"})
+>>> "<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>" in page
+True
+>>> "default-src 'none'" in page and "'unsafe-inline'" not in page
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from typing import IO, Any, Final
+
+from .. import __version__
+from .escape import json_bytes, text
+
+__all__ = [
+    "SCRIPT_NAME",
+    "STYLE_NAME",
+    "asset",
+    "book_deal",
+    "book_end",
+    "book_start",
+    "compact",
+    "compact_css",
+    "csp",
+    "deal_page",
+    "index_data",
+    "index_page",
+]
+
+SCRIPT_NAME: Final = "tarot.js"
+STYLE_NAME: Final = "tarot.css"
+
+#: The suit pips and the Excuse's star, drawn once and used by every card (``<use>``).
+SYMBOLS: Final = (
+    '<svg class="symbols" width="0" height="0" aria-hidden="true" focusable="false">'
+    '<symbol id="pip-S" viewBox="0 0 100 100"><path d="M50 4C36 28 6 40 6 62c0 16 15 24 28'
+    ' 20 6-2 10-6 12-10-2 12-6 20-14 24h36c-8-4-12-12-14-24 2 4 6 8 12 10 13 4 28-4 28-20'
+    ' 0-22-30-34-44-58z"/></symbol>'
+    '<symbol id="pip-H" viewBox="0 0 100 100"><path d="M50 93C35 76 5 59 5 33 5 17 17 7 30'
+    ' 7c10 0 17 6 20 15 3-9 10-15 20-15 13 0 25 10 25 26 0 26-30 43-45 60z"/></symbol>'
+    '<symbol id="pip-D" viewBox="0 0 100 100"><path d="M50 3l38 47-38 47-38-47z"/></symbol>'
+    '<symbol id="pip-C" viewBox="0 0 100 100"><circle cx="50" cy="28" r="20"/>'
+    '<circle cx="26" cy="58" r="20"/><circle cx="74" cy="58" r="20"/>'
+    '<path d="M45 50c0 22-4 34-13 46h36c-9-12-13-24-13-46z"/></symbol>'
+    '<symbol id="pip-X" viewBox="0 0 100 100"><path d="M50 4l12 34h36L69 59l11 35-30-21-30'
+    ' 21 11-35L2 38h36z"/></symbol>'
+    '<symbol id="ic-1" viewBox="0 0 100 100"><path d="M30 15l50 35-50 35z"/></symbol>'
+    '<symbol id="ic-2" viewBox="0 0 100 100"><path d="M8 15l42 35-42 35zM50 15l42 35-42'
+    ' 35z"/></symbol>'
+    '<symbol id="ic-3" viewBox="0 0 100 100"><path d="M15 15l50 35-50 35zM70 15h14v70H70z"/>'
+    "</symbol></svg>"
+)
+
+
+def compact(source: str) -> str:
+    """Script or stylesheet source without its indentation, blank lines and comment
+    lines (a comment that starts a line and ends one, as the sources write them).
+
+    >>> print(compact("/* a\\n   b */\\nvar x = 1;  \\n\\n    /* c */\\n  f(x); /* d */\\n"))
+    var x = 1;
+    f(x); /* d */
+    <BLANKLINE>
+    """
+    out: list[str] = []
+    in_comment = False
+    for line in source.splitlines():
+        stripped = line.strip()
+        if in_comment:
+            in_comment = not stripped.endswith("*/")
+            continue
+        if stripped.startswith("/*"):
+            if stripped.endswith("*/") and len(stripped) > 3:
+                continue
+            if "*/" not in stripped:
+                in_comment = True
+                continue
+        if stripped:
+            out.append(stripped)
+    return "\n".join(out) + "\n"
+
+
+_CSS_SPACE: Final = re.compile(r"\s*([{};,>])\s*|(:)\s+")
+
+
+def compact_css(source: str) -> str:
+    """A stylesheet :func:`compact`, without the spaces around ``{ } ; , >`` and after
+    ``:`` (on lines without a string).
+
+    >>> compact_css(".a > b, .c { color: red; margin: 0 1px; }\\n.d::after { content: ' x'; }")
+    ".a>b,.c{color:red;margin:0 1px;}\\n.d::after { content: ' x'; }\\n"
+    """
+    lines = compact(source).splitlines()
+    return "\n".join(line if "'" in line or '"' in line else
+                     _CSS_SPACE.sub(lambda m: m.group(1) or m.group(2), line)
+                     for line in lines) + "\n"
+
+
+_INDEX_PART: Final = re.compile(r"^ */\* index: begin.*?^ */\* index: end \*/\n", re.S | re.M)
+
+
+@functools.cache
+def asset(name: str, index: bool = True) -> str:
+    """The script or the stylesheet (package data), compacted (:func:`compact`,
+    :func:`compact_css`); the script without the index's part unless ``index``."""
+    source = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    if name.endswith(".css"):
+        return compact_css(source)
+    if not index:
+        source, cut = _INDEX_PART.subn("", source)
+        assert cut == 1, "the script's index part is marked once"
+    return compact(source)
+
+
+def _sha256(source: str) -> str:
+    digest = hashlib.sha256(source.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+@functools.cache
+def csp(inline: bool, index: bool = True) -> str:
+    """The Content Security Policy of a page: nothing from the network, no inline event
+    handler, no script or style but the page's own (by hash when inline, else the
+    site's files), Trusted Types required (no string reaches an HTML or script sink)."""
+    if inline:
+        script, style = _sha256(asset(SCRIPT_NAME, index)), _sha256(asset(STYLE_NAME))
+    else:
+        script = style = "'self'"
+    return (f"default-src 'none'; script-src {script}; style-src {style}; img-src 'none';"
+            " base-uri 'none'; form-action 'none';"
+            " require-trusted-types-for 'script'; trusted-types 'none'")
+
+
+def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = True) -> str:
+    style = (f"<style>{asset(STYLE_NAME)}</style>" if inline
+             else f'<link rel="stylesheet" href="{STYLE_NAME}">')
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp(inline, index)}">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f'<meta name="generator" content="tarotnotation {text(__version__)}">\n'
+        f"<title>{text(title)}</title>\n{style}\n</head>\n"
+        f'<body data-page="{page}"{extra}>\n{SYMBOLS}\n'
+    )
+
+
+def _script(inline: bool, index: bool = True) -> str:
+    return (f"<script>{asset(SCRIPT_NAME, index)}</script>" if inline
+            else f'<script src="{SCRIPT_NAME}"></script>')
+
+
+_NOSCRIPT: Final = ("<noscript><p>This page steps through the deal with JavaScript, which"
+                    " is turned off. The record's text is in the page's source.</p></noscript>")
+
+
+def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
+    """The page of one deal from its data (:func:`~.data.deal_data`): self-contained when
+    ``inline``, else using the site's shared script and stylesheet."""
+    title = str(data.get("title") or "Deal")
+    return (
+        _head(title, inline, "deal", index=False)
+        + f'<main id="tarot"><h1>{text(title)}</h1>{_NOSCRIPT}</main>\n'
+        + '<script type="application/json" id="tarot-data">'
+        + json_bytes(data).decode("utf-8") + "</script>\n"
+        + _script(inline, index=False) + "\n</body>\n</html>\n"
+    )
+
+
+#: The index's columns: (heading, numeric, class). ``wide`` ones are left out on phones.
+_COLUMNS: Final = (
+    ("#", True, "c-n"), ("File", False, "c-file wide"), ("Event", False, "c-event wide"),
+    ("Round", True, "c-round wide"), ("Table", True, "c-table wide"),
+    ("Contract", False, "c-contract"), ("Taker", False, "c-taker"),
+    ("Result", True, "c-result"), ("Score", True, "c-score wide"),
+    ("Faults", True, "c-faults"),
+)
+
+
+def index_data(rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
+    """The rows of an index (:func:`~.data.index_row` dicts) as the page's script takes
+    them, one list a deal: number, file:deal, event, round, table, contract, taker,
+    outcome, signed margin, the taker's score, errors, warnings."""
+    return [[r["n"], f"{r['file']}:{r['index']}", r.get("event") or "", r.get("round") or "",
+             r.get("table") or "", r.get("contract") or "", r.get("taker") or "",
+             r.get("outcome") or "", r.get("margin"), r.get("score"),
+             int(r.get("errors") or 0), int(r.get("warnings") or 0)] for r in rows]
+
+
+def _index_table(title: str, rows: list[list[Any]]) -> str:
+    num = ' data-type="num"'
+    heads = "".join(
+        f'<th scope="col" class="{cls}"{num if numeric else ""}>'
+        f'<button type="button">{label}</button></th>'
+        for label, numeric, cls in _COLUMNS)
+    count = len(rows)
+    deals = f"{count} deal{'s' if count != 1 else ''}"
+    return (
+        f"<h1>{text(title)}</h1>\n"
+        '<div class="index-head"><label>Filter <input class="filter" type="search"'
+        ' placeholder="event, player, contract…" aria-label="Filter the deals by any text"'
+        ' autocomplete="off"></label>'
+        f'<p class="count" role="status" aria-live="polite">{deals}</p></div>\n'
+        f'<table class="deals" aria-rowcount="{count + 1}"><caption class="sr-only">The'
+        " deals; choose a column heading to sort them</caption>\n"
+        f"<thead><tr>{heads}</tr></thead>\n<tbody></tbody></table>\n"
+        "<noscript><p>The index lists the deals with JavaScript, which is turned off.</p>"
+        "</noscript>\n"
+        '<script type="application/json" id="tarot-index">'
+        + json_bytes(rows).decode("utf-8") + "</script>\n"
+    )
+
+
+def index_page(title: str, rows: list[list[Any]], *, pages: str = "deal-{n}.html") -> str:
+    """A site's index: the table of the deals (:func:`index_data`; sortable, filtered
+    as you type, only the rows in view drawn), linking to each deal's page (``pages``
+    names them); the site's script and stylesheet."""
+    return (
+        _head(title, False, "index", f' data-pages="{text(pages)}"')
+        + f'<main id="index">\n{_index_table(title, rows)}</main>\n'
+        + _script(False) + "\n</body>\n</html>\n"
+    )
+
+
+def book_start(fh: IO[bytes], title: str, rows: list[list[Any]]) -> None:
+    """The start of one file holding every deal: the index, then the deals' data
+    (:func:`book_deal`), then :func:`book_end`."""
+    fh.write((
+        _head(title, True, "book", ' data-pages="#deal={n}"')
+        + f'<section id="index">\n{_index_table(title, rows)}</section>\n'
+        + '<main id="tarot" class="is-hidden"></main>\n'
+    ).encode("utf-8"))
+
+
+def book_deal(fh: IO[bytes], data: Mapping[str, Any]) -> None:
+    """One deal's data in a file holding every deal."""
+    fh.write(b'<script type="application/json" id="deal-%d">' % int(data["n"]))
+    fh.write(json_bytes(data))
+    fh.write(b"</script>\n")
+
+
+def book_end(fh: IO[bytes]) -> None:
+    """The end of a file holding every deal: the script."""
+    fh.write((_script(True) + "\n</body>\n</html>\n").encode("utf-8"))

@@ -1,0 +1,432 @@
+"""Reading deals for pages, and writing them: one page, a site (a folder), or one file.
+
+:func:`read_sources` reads every deal of the files named, replays it
+(:func:`tarotnotation.archive.check_deal`) and keeps its own text: the deal's slice of a
+notation or JSON Lines file, the whole file when it holds one deal, else the record in
+the notation. One broken deal never stops the rest: it gets a page that shows its faults
+and its text.
+
+:func:`write_page` writes one self-contained page; :func:`write_book` one file holding
+every deal and an index; :func:`write_site` a folder: an ``index.html``, a page per deal
+(``deal-N.html``) and the script and stylesheet they share. A site is built in a hidden
+folder beside its target and renamed into place when complete: a run that fails or is
+interrupted leaves the target as it was and no temporary folder behind.
+
+>>> import tempfile, pathlib
+>>> out = pathlib.Path(tempfile.mkdtemp()) / "site"
+>>> tally = write_site(read_sources(["examples/annotated.tarot", "examples/prise.tarot"]),
+...                    out, title="Two deals")
+>>> tally.deals, sorted(p.name for p in out.iterdir())
+(2, ['deal-1.html', 'deal-2.html', 'index.html', 'tarot.css', 'tarot.js'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Final, TypeVar
+
+from .. import atomic
+from ..archive import STDIN, check_deal, expand_paths, format_of, read_path
+from ..diagnostics import Diagnostic
+from ..formats import registry
+from ..source import ReadDeal
+from ..workers import pool
+from .data import DealSource, deal_data, index_row
+from .page import (
+    SCRIPT_NAME,
+    STYLE_NAME,
+    asset,
+    book_deal,
+    book_end,
+    book_start,
+    deal_page,
+    index_data,
+    index_page,
+)
+
+__all__ = [
+    "PAGE_NAME",
+    "NoDealError",
+    "Tally",
+    "build_site",
+    "read_sources",
+    "site_problem",
+    "write_book",
+    "write_page",
+    "write_site",
+]
+
+#: How a site names each deal's page.
+PAGE_NAME: Final = "deal-{n}.html"
+_SITE_FILE: Final = re.compile(r"^(index\.html|tarot\.js|tarot\.css|deal-[0-9]+\.html)$")
+_GENERATOR: Final = b'<meta name="generator" content="tarotnotation'
+#: The largest text kept as a deal's own text (a bigger file: the record in the notation).
+_MAX_TEXT: Final = 4 << 20
+
+_T = TypeVar("_T")
+
+
+class NoDealError(ValueError):
+    """The files hold no deal: nothing was written. ``faults`` says what was said of
+    the files (cannot be read, no deal)."""
+
+    def __init__(self, message: str, faults: list[Diagnostic] | None = None) -> None:
+        super().__init__(message)
+        self.faults = list(faults or ())
+
+
+@dataclass(slots=True)
+class Tally:
+    """What was written: deals, those with errors or warnings, those unreadable."""
+
+    deals: int = 0
+    with_errors: int = 0
+    with_warnings: int = 0
+    unreadable: int = 0
+    faults: list[Diagnostic] = field(default_factory=list)
+    """What was said of whole files: one that cannot be read (F002), one with no deal
+    (F005); their deals are not counted."""
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's counts."""
+        self.deals += other.deals
+        self.with_errors += other.with_errors
+        self.with_warnings += other.with_warnings
+        self.unreadable += other.unreadable
+
+    def count(self, src: DealSource) -> None:
+        """Count one deal."""
+        self.deals += 1
+        self.with_errors += src.errors > 0
+        self.with_warnings += src.warnings > 0
+        self.unreadable += src.record is None
+
+
+def _canonical(item: ReadDeal) -> str:
+    if item.record is None:
+        return ""
+    from .. import notation
+
+    return notation.dumps([item.record])
+
+
+class _Texts:
+    """The own text of each deal of one file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.kind: str | None = None
+        self.fh: IO[bytes] | None = None
+        if path == STDIN:
+            return
+        with contextlib.suppress(OSError):
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise OSError  # a FIFO, <(…): read once, by the reader; no text kept
+            self.kind = format_of(path)
+            self.fh = open(path, "rb")  # noqa: SIM115 (closed by close())
+        p = Path(path)
+        self.stem, self.suffix = p.stem, p.suffix or registry.DEFAULT.file_suffix
+        self.name = p.name
+
+    def close(self) -> None:
+        if self.fh is not None:
+            self.fh.close()
+
+    def _read(self, start: int, end: int | None) -> str | None:
+        if self.fh is None:
+            return None
+        size = _MAX_TEXT + 1 if end is None else end - start
+        if end is not None and size > _MAX_TEXT:
+            return None
+        self.fh.seek(start)
+        data = self.fh.read(size)
+        if len(data) > _MAX_TEXT:
+            return None
+        text = data.decode("utf-8", "replace").lstrip("\ufeff").rstrip()
+        return text + "\n" if text else None
+
+    def of(self, item: ReadDeal, nxt: ReadDeal | None) -> tuple[str, str]:
+        """The deal's own text and the file name to download it as."""
+        if self.path == STDIN:
+            return _canonical(item), f"deal-{item.index}.tarot"
+        alone = item.index == 1 and nxt is None
+        text: str | None = None
+        if self.kind in ("tarot", "jsonl") and item.offset is not None:
+            end = nxt.offset if nxt is not None else None
+            text = self._read(item.offset, end)
+        elif alone:
+            text = self._read(0, None)
+        if text is not None:
+            return text, self.name if alone else f"{self.stem}-{item.index}{self.suffix}"
+        return _canonical(item), f"{self.stem}-{item.index}.tarot"
+
+
+def read_sources(paths: Iterable[str], *, ruleset: str | None = None,
+                 default_ruleset: str | None = None,
+                 faults: list[Diagnostic] | None = None) -> Iterator[DealSource]:
+    """Every deal of the files named (folders searched, ``-`` standard input), read,
+    replayed and numbered from 1 in order, with its own text.
+
+    ``ruleset`` overrides every record's own; ``default_ruleset`` applies to records
+    that name none. What is said of a whole file (it cannot be read, it holds no deal)
+    goes to ``faults`` when given.
+    """
+    for src, _ in _sources(paths, ruleset, default_ruleset, faults=faults):
+        yield src
+
+
+def _sources(paths: Iterable[str], ruleset: str | None, default_ruleset: str | None,
+             select: Callable[[int], bool] | None = None, seen: list[int] | None = None,
+             faults: list[Diagnostic] | None = None) -> Iterator[tuple[DealSource, bool]]:
+    """Each deal whose number ``select`` keeps (all by default), with whether another
+    deal follows it. Every deal is read (and numbered); only those kept are replayed and
+    get their text. ``seen`` receives the number of deals read, ``faults`` what is said
+    of whole files (not deals)."""
+    def read() -> Iterator[tuple[int, str, ReadDeal, str, str]]:
+        number = 0
+        for path in expand_paths(paths):
+            name = str(path)
+            texts = _Texts(name)
+            try:
+                items = _deals_of(read_path(name), faults)
+                item = next(items, None)
+                while item is not None:
+                    nxt = next(items, None)
+                    number += 1
+                    if seen is not None:
+                        seen[:] = [number]
+                    text, text_name = (texts.of(item, nxt) if select is None or select(number)
+                                       else ("", ""))
+                    yield number, name, item, text, text_name
+                    item = nxt
+            finally:
+                texts.close()
+
+    deals = read()
+    cur = next(deals, None)
+    while cur is not None:
+        nxt = next(deals, None)
+        number, name, item, text, text_name = cur
+        if select is None or select(number):
+            file = "<stdin>" if name == STDIN else name
+            checked = check_deal(item, file, ruleset, default_ruleset=default_ruleset)
+            yield DealSource(number, None if name == STDIN else name, item.index,
+                             item.record, checked.replay, checked.diagnostics, text,
+                             text_name), nxt is not None
+        cur = nxt
+
+
+def _deals_of(items: Iterator[ReadDeal], faults: list[Diagnostic] | None
+              ) -> Iterator[ReadDeal]:
+    for item in items:
+        if item.about_file:
+            if faults is not None:
+                faults.extend(item.diagnostics)
+            continue
+        yield item
+
+
+def _with_next(items: Iterable[_T]) -> Iterator[tuple[_T, bool]]:
+    it = iter(items)
+    cur = next(it, None)
+    while cur is not None:
+        nxt = next(it, None)
+        yield cur, nxt is not None
+        cur = nxt
+
+
+def write_page(src: DealSource, fh: IO[bytes]) -> None:
+    """One self-contained page for one deal."""
+    fh.write(deal_page(deal_data(src)).encode("utf-8"))
+
+
+def _title(rows: list[dict[str, object]]) -> str:
+    events = {row["event"] for row in rows}
+    event = events.pop() if len(events) == 1 else None
+    return str(event) if event else "Tarot deals"
+
+
+def write_book(sources: Iterable[DealSource], fh: IO[bytes], *, title: str | None = None
+               ) -> Tally:
+    """One self-contained file holding every deal, with an index; ``#deal=N`` shows
+    deal N. The deals' data is spooled to an anonymous temporary file (removed by the
+    system whatever happens) so that the index comes first."""
+    tally = Tally()
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryFile() as spool:
+        for src, more in _with_next(sources):
+            tally.count(src)
+            n = src.number
+            rows.append(index_row(src))
+            nav = {"index": "#index", "prev": f"#deal={n - 1}" if n > 1 else None,
+                   "next": f"#deal={n + 1}" if more else None}
+            book_deal(spool, deal_data(src, nav))
+        book_start(fh, title or _title(rows), index_data(rows))
+        spool.seek(0)
+        shutil.copyfileobj(spool, fh, 1 << 20)
+    book_end(fh)
+    return tally
+
+
+def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> str | None:
+    """Why ``folder`` cannot receive a site, or None: it must be new, empty, or a site
+    written before (its files are replaced), and hold none of the ``inputs``."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        return "exists and is not a folder"
+    target = path.resolve()
+    for name in inputs:
+        if name != STDIN and target in Path(name).resolve().parents:
+            return f"holds the input {name}: choose another folder"
+    if not path.exists():
+        return None
+    entries = list(path.iterdir())
+    if not entries:
+        return None
+    foreign = [e.name for e in entries if not _SITE_FILE.match(e.name) or not e.is_file()]
+    index = path / "index.html"
+    ours = index.is_file() and _GENERATOR in index.read_bytes()[:2048]
+    if foreign or not ours:
+        shown = ", ".join(sorted(foreign)[:3]) or "index.html"
+        return (f"holds files not written by tarot html ({shown}): give a new or empty"
+                " folder")
+    return None
+
+
+def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
+           on_deal: Callable[[DealSource], None] | None = None
+           ) -> tuple[list[dict[str, object]], Tally]:
+    """Write each deal's page into ``folder``; its index row, and the tally."""
+    tally = Tally()
+    rows: list[dict[str, object]] = []
+    for src, more in deals:
+        if on_deal is not None:
+            on_deal(src)
+        tally.count(src)
+        n = src.number
+        href = PAGE_NAME.format(n=n)
+        rows.append(index_row(src))
+        nav = {"index": "index.html",
+               "prev": PAGE_NAME.format(n=n - 1) if n > 1 else None,
+               "next": PAGE_NAME.format(n=n + 1) if more else None}
+        page = deal_page(deal_data(src, nav), inline=False).encode("utf-8")
+        fd = os.open(folder / href, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            os.write(fd, page)
+        finally:
+            os.close(fd)
+    return rows, tally
+
+
+def _part(task: tuple[list[str], str, int, int, str | None, str | None]
+          ) -> tuple[list[dict[str, object]], Tally, int]:
+    """A worker's share of a site: the deals whose number modulo ``parts`` is ``part``
+    (every worker reads every deal; each replays and writes only its own; the first
+    tells what is said of whole files)."""
+    paths, folder, part, parts, ruleset, default = task
+    seen = [0]
+    faults: list[Diagnostic] = []
+    rows, tally = _pages(_sources(paths, ruleset, default,
+                                  lambda n: n % parts == part, seen, faults), Path(folder))
+    if part == 0:
+        tally.faults = faults
+    return rows, tally, seen[0]
+
+
+@contextlib.contextmanager
+def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
+    """A hidden folder beside ``folder`` to build a site in, renamed over ``folder``
+    when the block ends without an exception, removed whatever happens."""
+    target = Path(folder)
+    parent = target.parent
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    old: Path | None = None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o777 & ~mask)
+        (tmp / SCRIPT_NAME).write_text(asset(SCRIPT_NAME), encoding="utf-8")
+        (tmp / STYLE_NAME).write_text(asset(STYLE_NAME), encoding="utf-8")
+        yield tmp
+        atomic.sync_tree(tmp)  # every page on the disk before the rename shows them
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=parent))
+            os.replace(target, old / "site")
+            try:
+                os.replace(tmp, target)
+            except BaseException:
+                os.replace(old / "site", target)  # put the earlier site back
+                raise
+        else:
+            os.replace(tmp, target)
+        atomic.sync_folder(parent)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _index(tmp: Path, rows: list[dict[str, object]], title: str | None) -> None:
+    (tmp / "index.html").write_bytes(
+        index_page(title or _title(rows), index_data(rows), pages=PAGE_NAME).encode("utf-8"))
+
+
+def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
+               title: str | None = None) -> Tally:
+    """A folder: ``index.html``, a page per deal and the script and stylesheet they
+    share. Built beside ``folder`` and renamed into place whole (see the module's doc);
+    a site written there before is replaced. Check :func:`site_problem` first."""
+    with _site_folder(folder) as tmp:
+        rows, tally = _pages(_with_next(sources), tmp)
+        _index(tmp, rows, title)
+    return tally
+
+
+def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: int = 1,
+               ruleset: str | None = None, default_ruleset: str | None = None,
+               title: str | None = None,
+               on_deal: Callable[[DealSource], None] | None = None) -> Tally:
+    """:func:`write_site` of the deals of ``paths``, in ``jobs`` worker processes: every
+    worker reads every deal (reading is the cheap part), then replays and writes the
+    pages of its share; this process writes the index. ``on_deal`` is called with each
+    deal as it is done (one process only). Raises :class:`NoDealError` when the files
+    hold no deal (nothing is written)."""
+    names = [str(p) for p in paths]
+    if jobs <= 1 or STDIN in names:
+        seen = [0]
+        faults: list[Diagnostic] = []
+        with _site_folder(folder) as tmp:
+            rows, tally = _pages(_sources(names, ruleset, default_ruleset, None, seen,
+                                          faults), tmp, on_deal)
+            if not seen[0]:
+                raise NoDealError("no deal found", faults)
+            _index(tmp, rows, title)
+        tally.faults = faults
+        return tally
+    with _site_folder(folder) as tmp:
+        tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset)
+                 for part in range(jobs)]
+        # Pool, not ProcessPoolExecutor: leaving the block terminates the workers, so an
+        # interrupted run stops them at once, before the folder is removed. They ignore
+        # Ctrl-C themselves (this process stops them), so none prints a traceback.
+        with pool(jobs) as workers:
+            done = workers.map(_part, tasks, chunksize=1)
+        if not max(total for _, _, total in done):
+            raise NoDealError("no deal found", done[0][1].faults)
+        rows = sorted((row for part_rows, _, _ in done for row in part_rows),
+                      key=lambda row: int(str(row["n"])))
+        tally = Tally()
+        for _, part_tally, _ in done:
+            tally.add(part_tally)
+        tally.faults = done[0][1].faults
+        _index(tmp, rows, title)
+    return tally

@@ -1,0 +1,1100 @@
+/* tarotnotation: the deal viewer and the archive index.
+ *
+ * This script only steps through data worked out by the Python side (who played which
+ * card, who won each trick, both camps' points, the score): it holds no rule of the game.
+ * Every string from a record reaches the page through textContent, never innerHTML.
+ */
+(function () {
+  "use strict";
+  var doc = document;
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var SUIT_NAMES = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
+  var RANK_NAMES = { J: "Jack", N: "Knight", Q: "Queen", K: "King" };
+  var RANK_VALUES = { J: 11, N: 12, Q: 13, K: 14 };
+  /* Display order of a hand: Spades, Hearts, Clubs, Diamonds (colours alternate), then
+     the trumps and the Excuse. */
+  var SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3, T: 4, X: 5 };
+  /* Where each seat sits around the table, from the one at the bottom, in the order of
+     play (counter-clockwise). */
+  var AREAS = { 3: ["b", "tr", "tl"], 4: ["b", "r", "t", "l"], 5: ["b", "r", "tr", "tl", "l"] };
+  var REPLACE_DELAY = 150;
+
+  /* --- small DOM helpers ------------------------------------------------------------ */
+
+  function el(tag, cls, text) {
+    var e = doc.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    return e;
+  }
+
+  function add(parent, child) {
+    parent.appendChild(child);
+    return child;
+  }
+
+  function button(cls, text, label) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    if (label) {
+      b.setAttribute("aria-label", label);
+      b.title = label;
+    }
+    return b;
+  }
+
+  function clear(e) {
+    while (e.firstChild) { e.removeChild(e.firstChild); }
+    return e;
+  }
+
+  function show(e, on) {
+    e.classList.toggle("is-hidden", !on);
+  }
+
+  /* --- cards ------------------------------------------------------------------------ */
+
+  var cardCache = {};
+
+  function cardInfo(code) {
+    var info = cardCache[code];
+    if (info) { return info; }
+    if (code === "EX") {
+      info = { suit: "X", rank: "", value: 0, name: "the Excuse", label: "Exc" };
+    } else if (code.charAt(0) === "T") {
+      var n = parseInt(code.slice(1), 10);
+      info = { suit: "T", rank: String(n), value: n, name: "trump " + n, label: String(n) };
+    } else {
+      var s = code.slice(-1);
+      var r = code.slice(0, -1);
+      info = {
+        suit: s, rank: r, value: RANK_VALUES[r] || parseInt(r, 10),
+        name: (RANK_NAMES[r] || r) + " of " + SUIT_NAMES[s], label: r
+      };
+    }
+    info.order = SUIT_ORDER[info.suit] * 100 + info.value;
+    cardCache[code] = info;
+    return info;
+  }
+
+  function pip(symbol, cls) {
+    var svg = doc.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("class", cls || "pip");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    var use = doc.createElementNS(SVG_NS, "use");
+    use.setAttribute("href", (cls ? "#ic-" : "#pip-") + symbol);
+    svg.appendChild(use);
+    return svg;
+  }
+
+  /* A card drawn with CSS and an inline SVG pip. */
+  function cardEl(code, tag) {
+    var info = cardInfo(code);
+    var e = el(tag || "span", "card suit-" + info.suit);
+    add(e, el("span", "rank", info.label));
+    if (info.suit !== "T") { add(e, pip(info.suit)); }
+    if (!tag || tag === "span") {
+      e.setAttribute("role", "img");
+      e.setAttribute("aria-label", info.name);
+    }
+    e.title = info.name;
+    return e;
+  }
+
+  function sortedCodes(codes) {
+    return codes.slice().sort(function (a, b) { return cardInfo(a).order - cardInfo(b).order; });
+  }
+
+  function cardRow(codes, cls) {
+    var row = el("span", "cards" + (cls ? " " + cls : ""));
+    sortedCodes(codes || []).forEach(function (c) { add(row, cardEl(c)); });
+    return row;
+  }
+
+  /* --- notes: glyphs, comments, computed comments, diagnostics ------------------------ */
+
+  function noteList(data, item, withGlyph) {
+    var list = el("ul", "notes");
+    if (!item) { return list; }
+    if (withGlyph && item.g) { add(list, el("li", "glyph", item.g)); }
+    (item.m || []).forEach(function (m) { add(list, el("li", "comment", m)); });
+    (item.k || []).forEach(function (m) { add(list, el("li", "computed", m)); });
+    (item.d || []).forEach(function (i) { add(list, diagEl(data.diags[i], "li")); });
+    return list;
+  }
+
+  function diagEl(diag, tag) {
+    var e = el(tag || "p", "diag sev-" + diag.sev + (diag.cause ? " follows" : ""));
+    add(e, el("span", "code", diag.code));
+    add(e, el("span", "sev", diag.sev));
+    add(e, el("span", "slug", diag.slug));
+    add(e, el("span", "msg", diag.msg));
+    if (diag.at) { add(e, el("span", "at", diag.at)); }
+    if (diag.cause) { add(e, el("span", "cause", "follows from " + diag.cause)); }
+    return e;
+  }
+
+  function hasNotes(item) {
+    return !!(item && (item.g || (item.m && item.m.length) || (item.k && item.k.length) ||
+      (item.d && item.d.length)));
+  }
+
+  /* The worst severity of an item's diagnostics ("follows" when all follow from a cause). */
+  function worstSeverity(data, item) {
+    var worst = "";
+    (item && item.d || []).forEach(function (i) {
+      var d = data.diags[i];
+      var s = d.cause ? "follows" : d.sev;
+      if (s === "error" || !worst || (worst === "follows" && s !== "follows")) { worst = s; }
+    });
+    return worst;
+  }
+
+  /* --- the hash: #deal=N&card=K&seat=S ------------------------------------------------- */
+
+  function readHash() {
+    var out = {};
+    var h = location.hash.replace(/^#/, "");
+    h.split("&").forEach(function (part) {
+      var eq = part.indexOf("=");
+      if (eq > 0) {
+        try {
+          out[decodeURIComponent(part.slice(0, eq))] = decodeURIComponent(part.slice(eq + 1));
+        } catch (err) { /* a malformed hash is ignored */ }
+      }
+    });
+    return out;
+  }
+
+  function hashFor(n, k, seat) {
+    return "#deal=" + n + "&card=" + k + (seat ? "&seat=" + encodeURIComponent(seat) : "");
+  }
+
+  /* --- the deal viewer ---------------------------------------------------------------- */
+
+  function Viewer(root, data) {
+    this.root = root;
+    this.data = data;
+    this.cards = data.cards || [];
+    this.tricks = data.tricks || [];
+    this.total = this.cards.length;
+    this.k = 0;
+    this.view = null;          /* null: all hands; else a seat index */
+    this.timer = 0;
+    this.build();
+  }
+
+  Viewer.prototype.seatName = function (i) {
+    var seats = this.data.seats || [];
+    if (i === null || i === undefined || !seats[i]) { return "?"; }
+    return seats[i].name ? seats[i].id + " (" + seats[i].name + ")" : seats[i].id;
+  };
+
+  Viewer.prototype.seatId = function (i) {
+    var seats = this.data.seats || [];
+    return (i === null || i === undefined || !seats[i]) ? "?" : seats[i].id;
+  };
+
+  Viewer.prototype.build = function () {
+    var data = this.data;
+    var root = clear(this.root);
+    root.classList.add("deal-view");
+    this.buildHeader(root);
+    if (!data.seats) {           /* a deal that could not be read */
+      this.buildFaults(root);
+      this.buildRecord(root);
+      return;
+    }
+    /* a score sheet's deal: no card to show, the facts and the score only */
+    this.sheet = !this.total && !(data.hands || []).some(function (h) { return h.length; });
+    if (!this.sheet) {
+      this.buildControls(root);
+      this.buildTable(root);
+      this.live = add(root, el("p", "sr-only"));
+      this.live.setAttribute("role", "status");
+      this.live.setAttribute("aria-live", "polite");
+    }
+    var panels = add(root, el("div", "panels" + (this.sheet ? " sheet" : "")));
+    this.buildAuction(panels);
+    if (!this.sheet) { this.buildTrickList(panels); }
+    this.buildScore(panels);
+    this.buildFaults(panels);
+    this.buildRecord(root);
+    if (this.sheet) {
+      show(this.scoreWait, false);
+      this.renderBidding();
+    }
+  };
+
+  Viewer.prototype.buildHeader = function (root) {
+    var data = this.data;
+    var head = add(root, el("header", "deal-head"));
+    var nav = data.nav;
+    if (nav) {
+      var bar = add(head, el("nav", "deal-nav"));
+      bar.setAttribute("aria-label", "Deals");
+      [["index", "Index", "index"], ["prev", "← Previous deal", "prev"],
+        ["next", "Next deal →", "next"]].forEach(function (l) {
+        if (nav[l[0]]) {
+          var a = add(bar, el("a", "", l[1]));
+          a.href = nav[l[0]];
+          if (l[2] !== "index") { a.rel = l[2]; }
+        }
+      });
+    }
+    var h1 = add(head, el("h1", "", data.title));
+    if (data.deal && data.deal.g) { add(h1, el("span", "glyph", " " + data.deal.g)); }
+    var meta = [];
+    if (data.players) { meta.push(data.players + " players"); }
+    if (data.ruleset) { meta.push("ruleset " + data.ruleset); }
+    if (data.dealer !== null && data.dealer !== undefined) {
+      meta.push("dealer " + this.seatId(data.dealer));
+    }
+    meta.push((data.file || "standard input") + ", deal " + data.index);
+    add(head, el("p", "meta", meta.join(" · ")));
+    var tags = (data.tags || []).filter(function (t) {
+      return ["event", "round", "deal"].indexOf(t[0].toLowerCase()) < 0;
+    });
+    if (tags.length) {
+      var dl = add(head, el("dl", "tags"));
+      tags.forEach(function (t) {
+        var div = add(dl, el("div"));
+        add(div, el("dt", "", t[0]));
+        add(div, el("dd", "", t[1]));
+      });
+    }
+    var verdict = data.errors ? data.errors + " error" + (data.errors > 1 ? "s" : "") :
+      "no error";
+    verdict += ", " + (data.warnings || 0) + " warning" + (data.warnings === 1 ? "" : "s");
+    add(head, el("p", "verdict " + (data.errors ? "bad" : "good"), verdict));
+    if (data.deal && hasNotes({ m: data.deal.m, k: data.deal.k, d: data.deal.d })) {
+      add(head, noteList(data, data.deal, false));
+    }
+    if (data.deal && data.deal.a) {
+      add(head, el("p", "analysis", "Double-dummy analysis from trick " + data.deal.a.from +
+        ": " + data.deal.a.note + ". Each card's cost is marked in the play; the best card" +
+        " shows on hover or focus."));
+    }
+  };
+
+  Viewer.prototype.buildControls = function (root) {
+    var self = this;
+    var bar = add(root, el("section", "controls"));
+    bar.setAttribute("aria-label", "Play controls");
+    var steps = add(bar, el("div", "steps"));
+    steps.setAttribute("role", "group");
+    steps.setAttribute("aria-label", "Step through the play");
+    var defs = [
+      ["3 back", "First: before the first card (Home)", function () { self.go(0); }],
+      ["2 back", "Previous trick (Up arrow)", function () { self.prevTrick(); }],
+      ["1 back", "Previous card (Left arrow)", function () { self.go(self.k - 1); }],
+      ["1", "Next card (Right arrow)", function () { self.go(self.k + 1); }],
+      ["2", "Next trick (Down arrow)", function () { self.nextTrick(); }],
+      ["3", "Last: the end and the score (End)", function () { self.go(self.total); }]
+    ];
+    this.stepButtons = defs.map(function (def) {
+      var b = add(steps, button("step", null, def[1]));
+      add(b, pip(def[0].charAt(0), "icon" + def[0].slice(1)));
+      b.addEventListener("click", def[2]);
+      return b;
+    });
+    this.pos = add(bar, el("p", "pos"));
+    var views = add(bar, el("div", "views"));
+    views.setAttribute("role", "group");
+    views.setAttribute("aria-label", "Whose cards to show");
+    this.viewButtons = [];
+    var all = add(views, button("view", "All hands", "Show all hands"));
+    all.addEventListener("click", function () { self.setView(null); });
+    this.viewButtons.push([null, all]);
+    (this.data.seats || []).forEach(function (s, i) {
+      var b = add(views, button("view", s.id, "Show only what " + self.seatName(i) + " sees"));
+      b.addEventListener("click", function () { self.setView(i); });
+      self.viewButtons.push([i, b]);
+    });
+    this.link = add(bar, el("a", "permalink", "Link to this point"));
+  };
+
+  Viewer.prototype.buildTable = function (root) {
+    var data = this.data;
+    var n = (data.seats || []).length;
+    var table = add(root, el("section", "table seats-" + n));
+    table.setAttribute("aria-label", "The table");
+    this.table = table;
+    this.seatEls = [];
+    this.handCards = [];       /* per card played: the element in its player's hand */
+    for (var i = 0; i < n; i += 1) {
+      var box = add(table, el("div", "seat"));
+      box.setAttribute("data-seat", data.seats[i].id);
+      var name = add(box, el("h2", "seat-name"));
+      add(name, el("span", "seat-id", data.seats[i].id));
+      if (data.seats[i].name) { add(name, el("span", "seat-player", data.seats[i].name)); }
+      var badge = add(name, el("span", "badge"));
+      var hand = add(box, el("div", "hand"));
+      var backs = add(box, el("p", "backs is-hidden"));
+      var known = add(box, el("p", "known is-hidden", "cards seen in the play"));
+      this.seatEls.push({ box: box, badge: badge, hand: hand, backs: backs, known: known,
+        byCode: {} });
+    }
+    var centre = add(table, el("div", "centre"));
+    this.trickInfo = add(centre, el("p", "trick-info"));
+    this.trickEl = add(centre, el("div", "trick trick-" + n));
+    this.trickEl.setAttribute("aria-label", "The trick being played");
+    this.running = add(centre, el("p", "running"));
+    this.nowNotes = add(centre, el("div", "now-notes"));
+    this.nowNotes.setAttribute("aria-label", "Notes at this card");
+    this.fillHands();
+  };
+
+  Viewer.prototype.fillHands = function () {
+    var self = this;
+    var data = this.data;
+    var hands = data.hands || [];
+    this.seatEls.forEach(function (s, i) {
+      clear(s.hand);
+      s.byCode = {};
+      sortedCodes(hands[i] || []).forEach(function (code) {
+        s.byCode[code] = add(s.hand, cardEl(code));
+      });
+      show(s.known, data.exact && !data.exact[i]);
+    });
+    this.handCards = this.cards.map(function (c) {
+      var seat = self.seatEls[c.s];
+      return seat ? seat.byCode[c.c] || null : null;
+    });
+    this.played = this.cards.map(function () { return false; });
+  };
+
+  Viewer.prototype.buildAuction = function (panels) {
+    var self = this;
+    var data = this.data;
+    var sec = add(panels, el("section", "bidding"));
+    add(sec, el("h2", "", "Auction and announcements"));
+    if (data.auction && data.auction.length) {
+      var ol = add(sec, el("ol", "auction"));
+      data.auction.forEach(function (b) {
+        var li = add(ol, el("li", b.bid === "pass" ? "pass" : "bid"));
+        add(li, el("span", "who", self.seatId(b.s)));
+        add(li, el("span", "what", b.bid + (b.g || "")));
+        if (hasNotes({ m: b.m, k: b.k, d: b.d })) { add(li, noteList(data, b, false)); }
+      });
+    } else {
+      add(sec, el("p", "none", "No auction recorded."));
+    }
+    var facts = add(sec, el("dl", "facts"));
+    function fact(term, value) {
+      var div = add(facts, el("div"));
+      add(div, el("dt", "", term));
+      var dd = add(div, el("dd"));
+      if (typeof value === "string") { dd.textContent = value; } else { add(dd, value); }
+      return dd;
+    }
+    if (data.contract) {
+      fact("Contract", data.contract + " by " + this.seatName(data.taker));
+    }
+    if (data.called) {
+      var called = el("span");
+      add(called, cardEl(data.called));
+      this.partnerText = add(called, el("span", "partner"));
+      var dd = fact("Called card", called);
+      if (data.call) { add(dd, noteList(data, data.call, true)); }
+    }
+    if (data.chien) {
+      this.chienBox = fact("Chien", el("span")).firstChild;
+      if (data.chienNote && data.chienNote.length) {
+        add(this.chienBox.parentNode, noteList(data, { d: data.chienNote }, false));
+      }
+    }
+    if (data.ecart) {
+      this.ecartBox = fact("Écart", el("span")).firstChild;
+      add(this.ecartBox.parentNode, noteList(data, data.ecart, true));
+    }
+    if (data.handsNote && data.handsNote.length) {
+      fact("Hands", noteList(data, { d: data.handsNote }, false));
+    }
+    (data.decl || []).forEach(function (decl) {
+      var what = el("span", "", decl.kind + (decl.size ? " " + decl.size : ""));
+      var dd = fact(self.seatName(decl.s), what);
+      if (decl.cards) { add(dd, cardRow(decl.cards, "shown")); }
+      if (hasNotes(decl)) { add(dd, noteList(data, decl, true)); }
+    });
+  };
+
+  Viewer.prototype.buildTrickList = function (panels) {
+    var self = this;
+    var data = this.data;
+    var sec = add(panels, el("section", "play"));
+    add(sec, el("h2", "", "Play"));
+    if (!this.tricks.length) {
+      add(sec, el("p", "none", "No card play recorded."));
+      this.listButtons = [];
+      this.listRows = [];
+      return;
+    }
+    add(sec, el("p", "hint",
+      "Choose a card to go there. Keys: ← → card, ↑ ↓ trick, Home, End."));
+    var ol = add(sec, el("ol", "tricklist"));
+    this.listButtons = [];
+    this.listRows = [];
+    this.tricks.forEach(function (t) {
+      var li = add(ol, el("li", "trick-row"));
+      self.listRows.push(li);
+      var head = add(li, el("span", "tn", t.n + "."));
+      if (t.g) { add(head, el("span", "glyph", t.g)); }
+      var cardsBox = add(li, el("span", "tcards"));
+      for (var k = t.at; k < t.at + t.len; k += 1) {
+        var c = self.cards[k];
+        var info = cardInfo(c.c);
+        var label = "Trick " + t.n + ": " + self.seatId(c.s) + " plays " + info.name +
+          (c.g ? " " + c.g : "");
+        var b = add(cardsBox, button("tc", null, label));
+        b.fullLabel = label;
+        b.setAttribute("data-k", String(k + 1));
+        add(b, el("span", "tseat", self.seatId(c.s)));
+        var face = add(b, cardEl(c.c, "span"));
+        face.removeAttribute("role");
+        face.removeAttribute("aria-label");
+        if (c.g) { add(b, el("span", "glyph", c.g)); }
+        if (t.w === c.s && t.w !== undefined) { b.classList.add("win"); }
+        var sev = worstSeverity(data, c);
+        if (sev) { b.classList.add("sev-" + sev); }
+        if ((c.m && c.m.length) || (c.k && c.k.length)) { b.classList.add("noted"); }
+        if (c.a) { self.markAnalysis(b, c.a); }
+        self.listButtons.push(b);
+      }
+      var after = add(li, el("span", "tafter"));
+      if (t.w !== undefined) {
+        add(after, el("span", "twin", self.seatId(t.w) + " +" + t.pts));
+        if (t.tk !== undefined) {
+          add(after, el("span", "trun", t.tk + " / " + t.df));
+        }
+      }
+      if (hasNotes({ m: t.m, k: t.k, d: t.d })) { add(li, noteList(data, t, false)); }
+    });
+    ol.addEventListener("click", function (e) {
+      var b = e.target.closest ? e.target.closest("button[data-k]") : null;
+      if (b) { self.go(parseInt(b.getAttribute("data-k"), 10)); }
+    });
+    add(sec, el("p", "legend", "After each trick: its winner and points; the taker's and " +
+      "the defence's running points."));
+  };
+
+  /* The card-play analysis of a card: its cost as a mark, the best card on hover or
+     focus. */
+  Viewer.prototype.markAnalysis = function (b, a) {
+    if (a.cost && a.cost !== "0") {
+      var mark = add(b, el("span", "cost" + (a.changed ? " changed" : ""), a.cost));
+      mark.setAttribute("aria-hidden", "true");
+    }
+    var best = a.best && a.best.length ? "best " + a.best.join(", ") : "";
+    var tip = add(b, el("span", "best"));
+    if (best) { add(tip, el("strong", "", best)); }
+    if (a.note) { add(tip, el("span", "", (best ? ". " : "") + a.note)); }
+    b.fullLabel += ". Analysis: " + (a.note || best);
+    b.setAttribute("aria-label", b.fullLabel);
+    b.title = b.fullLabel;
+  };
+
+  Viewer.prototype.buildScore = function (panels) {
+    var data = this.data;
+    var sec = add(panels, el("section", "score"));
+    add(sec, el("h2", "", "Score"));
+    this.scoreWait = add(sec, el("p", "wait",
+      "The score appears at the end of the play (End)."));
+    var body = add(sec, el("div", "score-body"));
+    this.scoreBody = body;
+    if (data.rest) { add(body, el("p", "rest", data.rest)); }
+    var ol = add(body, el("ol", "score-lines"));
+    (data.score || []).forEach(function (line) { add(ol, el("li", "", line)); });
+    if (data.result) {
+      if (data.result.scores) {
+        add(body, el("p", "recorded", "Recorded: " + data.result.scores));
+      }
+      add(body, noteList(data, data.result, true));
+    }
+  };
+
+  Viewer.prototype.buildFaults = function (parent) {
+    var self = this;
+    var data = this.data;
+    if (!data.diags || !data.diags.length) { return; }
+    var where = {};
+    this.cards.forEach(function (c, k) {
+      (c.d || []).forEach(function (i) { where[i] = k + 1; });
+    });
+    this.tricks.forEach(function (t) {
+      (t.d || []).forEach(function (i) { where[i] = t.at + t.len; });
+    });
+    var sec = add(parent, el("section", "faults"));
+    add(sec, el("h2", "", "Faults"));
+    var ul = add(sec, el("ul"));
+    data.diags.forEach(function (diag, i) {
+      var li = add(ul, diagEl(diag, "li"));
+      if (where[i] !== undefined) {
+        var b = add(li, button("goto", "go to the card", "Go to the card of " + diag.code));
+        b.addEventListener("click", function () { self.go(where[i]); });
+      }
+    });
+  };
+
+  Viewer.prototype.buildRecord = function (root) {
+    var data = this.data;
+    var sec = add(root, el("section", "record"));
+    add(sec, el("h2", "", "The record"));
+    var b = add(sec, button("download", "Download " + data.textName,
+      "Download the record's text as " + data.textName));
+    b.addEventListener("click", function () {
+      var blob = new Blob([data.text], { type: "text/plain;charset=utf-8" });
+      var a = el("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = data.textName;
+      doc.body.appendChild(a);
+      a.click();
+      doc.body.removeChild(a);
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+    });
+    var det = add(sec, el("details"));
+    add(det, el("summary", "", "Show the record's text"));
+    add(det, el("pre", "record-text", data.text));
+  };
+
+  /* --- stepping ------------------------------------------------------------------------ */
+
+  Viewer.prototype.trickOf = function (k) {      /* the trick of the k-th card played */
+    return k > 0 ? this.cards[k - 1].t : -1;
+  };
+
+  Viewer.prototype.nextTrick = function () {
+    var t = this.trickOf(this.k);
+    var cur = this.tricks[t];
+    if (t < 0) { cur = this.tricks[0]; } else if (this.k >= cur.at + cur.len) {
+      cur = this.tricks[t + 1];
+    }
+    this.go(cur ? cur.at + cur.len : this.total);
+  };
+
+  Viewer.prototype.prevTrick = function () {
+    var t = this.trickOf(this.k);
+    var prev = this.tricks[t - 1];
+    this.go(prev ? prev.at + prev.len : 0);
+  };
+
+  Viewer.prototype.setView = function (seat) {
+    this.view = seat;
+    this.render(true);
+    this.remember();
+  };
+
+  Viewer.prototype.go = function (k) {
+    if (isNaN(k)) { return; }
+    k = Math.max(0, Math.min(this.total, k));
+    var moved = k !== this.k;
+    this.k = k;
+    this.render(false);
+    if (moved) { this.announce(); }
+    this.remember();
+  };
+
+  /* The address follows the stepping (replaceState, at most every REPLACE_DELAY ms:
+     browsers throttle bursts of history calls, and a held key repeats fast). */
+  Viewer.prototype.remember = function () {
+    var self = this;
+    var hash = this.hash();
+    this.link.href = hash;
+    if (this.timer) { return; }
+    this.timer = setTimeout(function () {
+      self.timer = 0;
+      var now = self.hash();
+      if (location.hash !== now) {
+        try { history.replaceState(null, "", now); } catch (err) { /* throttled */ }
+      }
+    }, REPLACE_DELAY);
+  };
+
+  Viewer.prototype.hash = function () {
+    return hashFor(this.data.n, this.k, this.view === null ? null : this.seatId(this.view));
+  };
+
+  Viewer.prototype.partnerKnown = function () {
+    var d = this.data;
+    if (this.view === null || d.partner === null || d.partner === undefined) { return true; }
+    if (this.view === d.partner) { return true; }
+    return d.calledAt !== null && d.calledAt !== undefined && this.k > d.calledAt;
+  };
+
+  Viewer.prototype.render = function (viewChanged) {
+    var self = this;
+    var d = this.data;
+    var k = this.k;
+    var view = this.view;
+    var n = this.seatEls.length;
+    var bottom = view === null ? 0 : view;
+    var partnerKnown = this.partnerKnown();
+    /* the seats: where they sit, their badges, their hands */
+    this.seatEls.forEach(function (s, i) {
+      var area = AREAS[n] ? AREAS[n][(i - bottom + n) % n] : "b";
+      s.box.className = "seat at-" + area + (view === i ? " viewer" : "");
+      var badges = [];
+      if (i === d.taker) { badges.push("taker"); }
+      if (i === d.partner && i !== d.taker && partnerKnown) { badges.push("partner"); }
+      if (i === d.dealer) { badges.push("dealer"); }
+      s.badge.textContent = badges.join(" · ");
+      var hidden = view !== null && view !== i;
+      show(s.hand, !hidden);
+      show(s.backs, hidden);
+    });
+    for (var j = 0; j < this.total; j += 1) {
+      var out = j < k;
+      if (this.played[j] !== out) {
+        this.played[j] = out;
+        if (this.handCards[j]) { this.handCards[j].classList.toggle("out", out); }
+      }
+    }
+    if (view !== null) {
+      this.seatEls.forEach(function (s, i) {
+        if (i === view) { return; }
+        var left = (d.hands[i] || []).length;
+        for (var c = 0; c < k; c += 1) { if (self.cards[c].s === i) { left -= 1; } }
+        s.backs.textContent = "";
+        add(s.backs, el("span", "card back"));
+        add(s.backs, el("span", "count", left + " card" + (left === 1 ? "" : "s")));
+      });
+    }
+    if (viewChanged || !this.rendered) {
+      this.renderBidding();
+      this.viewButtons.forEach(function (pair) {
+        pair[1].setAttribute("aria-pressed", String(pair[0] === view));
+      });
+      this.rendered = true;
+    }
+    if (this.partnerText) {
+      this.partnerText.textContent = d.partner === null || d.partner === undefined ?
+        (d.taker !== null && d.taker !== undefined && d.contract ? " the taker plays alone" : "") :
+        (partnerKnown ? " partner " + this.seatName(d.partner) : " partner not yet known");
+    }
+    this.renderTrick();
+    this.renderList();
+    /* the buttons and the end */
+    /* aria-disabled, not disabled: a button keeps the focus at either end */
+    for (var b = 0; b < 6; b += 1) {
+      this.stepButtons[b].setAttribute("aria-disabled", String(b < 3 ? k === 0 : k === this.total));
+    }
+    var atEnd = k === this.total;
+    this.root.classList.toggle("at-end", atEnd);
+    this.root.classList.toggle("seat-view", view !== null);
+    show(this.scoreWait, !atEnd);
+    show(this.scoreBody, atEnd);
+  };
+
+  Viewer.prototype.renderBidding = function () {
+    var d = this.data;
+    var view = this.view;
+    if (this.chienBox) {
+      clear(this.chienBox);
+      if (view !== null && view !== undefined && !d.chienSeen) {
+        add(this.chienBox, el("span", "face-down", "face down (" + d.chien.length + " cards)"));
+      } else {
+        add(this.chienBox, cardRow(d.chien));
+      }
+    }
+    if (this.ecartBox) {
+      clear(this.ecartBox);
+      var e = d.ecart;
+      var own = view === null || view === undefined || view === d.taker;
+      if (own && e.cards) {
+        add(this.ecartBox, cardRow(e.cards));
+      } else {
+        add(this.ecartBox, el("span", "face-down", e.cards ? "face down" : "not recorded"));
+        if (e.shown && e.shown.length) {
+          add(this.ecartBox, el("span", "", ", trumps shown: "));
+          add(this.ecartBox, cardRow(e.shown, "shown"));
+        }
+      }
+    }
+  };
+
+  Viewer.prototype.renderTrick = function () {
+    var d = this.data;
+    var k = this.k;
+    var n = this.seatEls.length;
+    var bottom = this.view === null ? 0 : this.view;
+    clear(this.trickEl);
+    clear(this.nowNotes);
+    var t = this.trickOf(k);
+    var last = -1;
+    for (var i = this.tricks.length - 1; i >= 0; i -= 1) {
+      var tr = this.tricks[i];
+      if (tr.tk !== undefined && tr.at + tr.len <= k) { last = i; break; }
+    }
+    this.running.textContent = last < 0 ? "Taker 0 · Defence 0" :
+      "Taker " + this.tricks[last].tk + " · Defence " + this.tricks[last].df;
+    if (t < 0) {
+      this.trickInfo.textContent = this.total ? "Before the first card" : "No card played";
+      this.pos.textContent = this.total ? "Card 0 of " + this.total : "No card play recorded";
+      return;
+    }
+    var trick = this.tricks[t];
+    var complete = k === trick.at + trick.len;
+    for (var c = trick.at; c < k; c += 1) {
+      var card = this.cards[c];
+      var slot = add(this.trickEl, el("div", "played"));
+      var area = AREAS[n] && card.s !== null ? AREAS[n][(card.s - bottom + n) % n] : "b";
+      slot.classList.add("at-" + area);
+      if (c === k - 1) { slot.classList.add("last"); }
+      if (complete && trick.w === card.s) { slot.classList.add("win"); }
+      add(slot, cardEl(card.c));
+      add(slot, el("span", "who", this.seatId(card.s)));
+    }
+    var info = "Trick " + trick.n + " of " + this.tricks.length;
+    if (complete && trick.w !== undefined) {
+      info += ": " + this.seatId(trick.w) + " wins, " + trick.pts + " points";
+      if (trick.ex) { info += ", the Excuse to the " + trick.ex; }
+    }
+    this.trickInfo.textContent = info;
+    this.pos.textContent = "Card " + k + " of " + this.total;
+    /* the notes at this card: the trick's, then the card's */
+    var cur = this.cards[k - 1];
+    if (hasNotes({ g: trick.g, m: trick.m, k: trick.k, d: trick.d })) {
+      add(this.nowNotes, noteList(d, trick, true)).classList.add("trick-notes");
+    }
+    if (hasNotes(cur)) {
+      var box = add(this.nowNotes, el("div", "card-notes"));
+      add(box, el("p", "at-card", this.seatId(cur.s) + " " + cur.c + (cur.g || "")));
+      add(box, noteList(d, cur, false));
+    }
+    if (cur.a) {
+      add(this.nowNotes, el("p", "analysis", "Analysis: " + (cur.a.note ||
+        (cur.a.best && cur.a.best.length ? "best " + cur.a.best.join(", ") : ""))));
+    }
+  };
+
+  Viewer.prototype.renderList = function () {
+    var prev = this.current;
+    var b = this.k > 0 ? this.listButtons[this.k - 1] : null;
+    if (prev && prev !== b) {
+      prev.classList.remove("cur");
+      prev.removeAttribute("aria-current");
+    }
+    var hide = this.view !== null;
+    for (var i = 0; i < this.listButtons.length; i += 1) {
+      var lb = this.listButtons[i];
+      lb.classList.toggle("done", i < this.k);
+      /* one seat's view: a card to come is not named, to a screen reader either */
+      var label = hide && i >= this.k ? "Trick " + this.tricks[this.cards[i].t].n +
+        ": a card to come" : lb.fullLabel;
+      if (lb.getAttribute("aria-label") !== label) {
+        lb.setAttribute("aria-label", label);
+        lb.title = label;
+      }
+    }
+    for (var t = 0; t < this.listRows.length; t += 1) {
+      this.listRows[t].classList.toggle("complete", this.tricks[t].at + this.tricks[t].len <= this.k);
+    }
+    if (b) {
+      b.classList.add("cur");
+      b.setAttribute("aria-current", "step");
+    }
+    this.current = b;
+  };
+
+  Viewer.prototype.announce = function () {
+    var k = this.k;
+    var text;
+    if (k === 0) {
+      text = "Before the first card.";
+    } else {
+      var c = this.cards[k - 1];
+      var t = this.tricks[c.t];
+      text = "Trick " + t.n + ", card " + (k - t.at) + ": " + this.seatName(c.s) + " plays " +
+        cardInfo(c.c).name + (c.g ? " " + c.g : "") + ".";
+      if (k === t.at + t.len && t.w !== undefined) {
+        text += " " + this.seatId(t.w) + " wins the trick, " + t.pts + " points.";
+      }
+      (c.m || []).forEach(function (m) { text += " Comment: " + m + "."; });
+      var data = this.data;
+      (c.d || []).forEach(function (i) {
+        text += " " + data.diags[i].sev + " " + data.diags[i].code + ": " + data.diags[i].msg + ".";
+      });
+      if (k === this.total) { text += " End of the play. " + (this.data.score || []).join(". "); }
+    }
+    this.live.textContent = text;
+  };
+
+  Viewer.prototype.applyHash = function (h) {
+    if (!this.data.seats || this.sheet) { return; }
+    if (h.seat !== undefined) {
+      var idx = -1;
+      (this.data.seats || []).forEach(function (s, i) { if (s.id === h.seat) { idx = i; } });
+      this.view = idx < 0 ? null : idx;
+    } else {
+      this.view = null;
+    }
+    var k = h.card !== undefined ? parseInt(h.card, 10) : 0;
+    this.k = isNaN(k) ? 0 : Math.max(0, Math.min(this.total, k));
+    this.render(true);
+    if (this.link) { this.link.href = this.hash(); }
+  };
+
+  Viewer.prototype.key = function (e) {
+    if (!this.data.seats || this.sheet) { return false; }
+    switch (e.key) {
+      case "ArrowRight": this.go(this.k + 1); return true;
+      case "ArrowLeft": this.go(this.k - 1); return true;
+      case "ArrowDown": this.nextTrick(); return true;
+      case "ArrowUp": this.prevTrick(); return true;
+      case "Home": this.go(0); return true;
+      case "End": this.go(this.total); return true;
+      default: return false;
+    }
+  };
+
+  /* index: begin (a page of one deal is written without this part) */
+  /* --- the archive index ---------------------------------------------------------------- */
+
+  function fold(s) {
+    return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  function plural(n, word) {
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
+
+  /* A row of the index (number, file:deal, event, round, table, contract, taker, outcome,
+     margin, score, errors, warnings) as the cells shown: [text, class, sort key]. */
+  function indexCells(r) {
+    var result = r[8] === null ? r[7] : r[7] + " by " + Math.abs(r[8]);
+    var faults = [];
+    if (r[10]) { faults.push(plural(r[10], "error")); }
+    if (r[11]) { faults.push(plural(r[11], "warning")); }
+    return [
+      [String(r[0]), "c-n", r[0]], [r[1], "c-file wide", r[1]], [r[2], "c-event wide", r[2]],
+      [r[3], "c-round wide", parseFloat(r[3])], [r[4], "c-table wide", parseFloat(r[4])],
+      [r[5], "c-contract", r[5]], [r[6], "c-taker", r[6]],
+      [result, "c-result " + r[7], r[8] === null ? NaN : r[8]],
+      [r[9] === null ? "" : (r[9] > 0 ? "+" : "") + r[9], "c-score wide",
+        r[9] === null ? NaN : r[9]],
+      [faults.join(", "), "c-faults" + (r[10] ? " bad" : r[11] ? " warn" : ""),
+        r[10] * 100000 + r[11]]
+    ];
+  }
+
+  /* The index: a table of every deal, filtered as you type and sorted by any column. Only
+     the rows in view are in the page (spacer rows stand for the others), so ten thousand
+     deals open, filter and sort at once. */
+  function Index(root, rows, pages) {
+    var self = this;
+    this.root = root;
+    this.rows = rows;
+    this.pages = pages;
+    this.table = root.querySelector("table.deals");
+    this.body = this.table.tBodies[0];
+    this.count = root.querySelector(".count");
+    this.input = root.querySelector("input.filter");
+    this.order = rows.map(function (r, i) { return i; });
+    this.shown = this.order;
+    this.texts = null;
+    this.keys = {};
+    this.rowHeight = 0;
+    this.span = null;
+    this.pending = 0;
+    this.sortCol = -1;
+    this.sortDir = 1;
+    this.input.addEventListener("input", function () {
+      if (self.filterPending) { return; }
+      self.filterPending = requestAnimationFrame(function () {
+        self.filterPending = 0;
+        self.filter();
+      });
+    });
+    Array.prototype.forEach.call(this.table.tHead.rows[0].cells, function (th, col) {
+      var b = th.querySelector("button");
+      if (b) { b.addEventListener("click", function () { self.sort(col, th); }); }
+    });
+    var later = function () {
+      if (self.pending) { return; }
+      self.pending = requestAnimationFrame(function () {
+        self.pending = 0;
+        self.render(false);
+      });
+    };
+    window.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("resize", function () { self.rowHeight = 0; later(); });
+    window.addEventListener("beforeprint", function () { self.render(false, true); });
+    window.addEventListener("afterprint", function () { self.render(true); });
+    if (this.input.value) { this.filter(); } else { this.render(true); }
+  }
+
+  Index.prototype.rowEl = function (i, at) {
+    var tr = el("tr");
+    tr.setAttribute("aria-rowindex", String(at + 2));
+    var cells = indexCells(this.rows[i]);
+    for (var c = 0; c < cells.length; c += 1) {
+      var td = add(tr, el("td", cells[c][1]));
+      if (c === 0) {
+        var a = add(td, el("a", "", cells[c][0]));
+        a.href = this.pages.replace("{n}", cells[c][0]);
+      } else {
+        td.textContent = cells[c][0];
+        if (cells[c][0]) { td.title = cells[c][0]; }
+      }
+    }
+    return tr;
+  };
+
+  Index.prototype.spacer = function (rows) {
+    var tr = el("tr", "spacer");
+    tr.setAttribute("aria-hidden", "true");
+    var td = add(tr, el("td"));
+    td.colSpan = 10;
+    td.style.height = (rows * (this.rowHeight || 30)) + "px";
+    return tr;
+  };
+
+  /* Draw the rows in view (all of them to print). */
+  Index.prototype.render = function (force, all) {
+    var n = this.shown.length;
+    if (!this.rowHeight && n) {
+      clear(this.body);
+      var probe = add(this.body, this.rowEl(this.shown[0], 0));
+      this.rowHeight = probe.getBoundingClientRect().height;
+    }
+    var first = 0;
+    var last = n;
+    if (!all) {
+      var top = this.body.getBoundingClientRect().top;
+      var h = this.rowHeight || 30;
+      first = Math.max(0, Math.floor(-top / h) - 15);
+      last = Math.min(n, first + Math.ceil(window.innerHeight / h) + 30);
+      first = Math.max(0, Math.min(first, last - Math.ceil(window.innerHeight / h) - 30));
+    }
+    var span = first + ":" + last + ":" + n;
+    if (!force && span === this.span) { return; }
+    this.span = span;
+    var frag = doc.createDocumentFragment();
+    if (first > 0) { frag.appendChild(this.spacer(first)); }
+    for (var k = first; k < last; k += 1) { frag.appendChild(this.rowEl(this.shown[k], k)); }
+    if (last < n) { frag.appendChild(this.spacer(n - last)); }
+    clear(this.body);
+    this.body.appendChild(frag);
+  };
+
+  Index.prototype.filter = function () {
+    var rows = this.rows;
+    if (!this.texts) {
+      this.texts = rows.map(function (r) {
+        return fold(indexCells(r).map(function (c) { return c[0]; }).join(" "));
+      });
+    }
+    var words = fold(this.input.value).split(/\s+/).filter(Boolean);
+    var texts = this.texts;
+    this.shown = !words.length ? this.order : this.order.filter(function (i) {
+      for (var w = 0; w < words.length; w += 1) {
+        if (texts[i].indexOf(words[w]) < 0) { return false; }
+      }
+      return true;
+    });
+    this.count.textContent = (words.length ? this.shown.length + " of " : "") +
+      plural(rows.length, "deal");
+    this.render(true);
+  };
+
+  Index.prototype.sort = function (col, th) {
+    var numeric = th.getAttribute("data-type") === "num";
+    var dir = this.sortCol === col && this.sortDir === 1 ? -1 : 1;
+    this.sortCol = col;
+    this.sortDir = dir;
+    var keys = this.keys[col];
+    if (!keys) {
+      keys = this.keys[col] = this.rows.map(function (r) {
+        var v = indexCells(r)[col][2];
+        return numeric ? (isNaN(v) ? -Infinity : v) : fold(String(v));
+      });
+    }
+    this.order = this.rows.map(function (r, i) { return i; }).sort(function (a, b) {
+      var x = keys[a];
+      var y = keys[b];
+      return (x < y ? -dir : x > y ? dir : 0) || a - b;
+    });
+    Array.prototype.forEach.call(this.table.tHead.rows[0].cells, function (cell) {
+      cell.removeAttribute("aria-sort");
+    });
+    th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+    this.filter();
+  };
+
+  /* index: end */
+  /* --- start ------------------------------------------------------------------------------ */
+
+  var viewer = null;
+  var listing = null;
+
+  function readData(id) {
+    var node = doc.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function startDeal(root, data) {
+    viewer = new Viewer(root, data);
+    viewer.applyHash(readHash());
+  }
+
+  function start() {
+    var body = doc.body;
+    var page = body.getAttribute("data-page");
+    var main = doc.getElementById("tarot");
+    if (page === "deal") {
+      startDeal(main, readData("tarot-data"));
+      window.addEventListener("hashchange", function () { viewer.applyHash(readHash()); });
+    } else if (page === "index") {
+      var pages = body.getAttribute("data-pages") || "";
+      var h = readHash();
+      if (h.deal && /^[0-9]+$/.test(h.deal) && pages) {
+        location.replace(pages.replace("{n}", h.deal) + location.hash);
+        return;
+      }
+      listing = new Index(doc.getElementById("index"), readData("tarot-index"), pages);
+    } else if (page === "book") {
+      var index = doc.getElementById("index");
+      var shownDeal = null;
+      var showBook = function () {
+        var hh = readHash();
+        var data = hh.deal && /^[0-9]+$/.test(hh.deal) ? readData("deal-" + hh.deal) : null;
+        show(index, !data);
+        show(main, !!data);
+        if (!data) {
+          viewer = null;
+          shownDeal = null;
+          if (listing) { listing.render(true); }
+          return;
+        }
+        if (shownDeal !== hh.deal) {
+          startDeal(main, data);
+          shownDeal = hh.deal;
+          window.scrollTo(0, 0);
+        } else {
+          viewer.applyHash(hh);
+        }
+      };
+      showBook();
+      listing = new Index(index, readData("tarot-index"), body.getAttribute("data-pages"));
+      window.addEventListener("hashchange", showBook);
+    }
+    doc.addEventListener("keydown", function (e) {
+      if (!viewer || e.altKey || e.ctrlKey || e.metaKey) { return; }
+      var t = e.target;
+      var tag = t && t.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) {
+        return;
+      }
+      if (viewer.key(e)) { e.preventDefault(); }
+    });
+    body.setAttribute("data-ready", "1");
+    if (window.performance && performance.mark) { performance.mark("tarot-ready"); }
+  }
+
+  if (doc.readyState === "loading") {
+    doc.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+}());

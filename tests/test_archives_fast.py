@@ -1,0 +1,100 @@
+"""The fast paths of the archive tools, held to the slow ones: a summary made straight
+from JSON data equals the summary of the record read and replayed; a scan with the fast
+paths gives what reading every deal gives."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import orjson
+import pytest
+from archive_builders import generated, write_jsonl
+
+from tarotnotation.archives.stream import Options, scan
+from tarotnotation.archives.summary import summarize_json, summarize_record
+from tarotnotation.formats import json as tjson
+from tarotnotation.quick import quick_check
+from tarotnotation.records import DealRecord
+from tarotnotation.simulate import random_deal
+
+
+def _variants() -> list[DealRecord]:
+    rng = random.Random(5)
+    out = generated(60, seed=17) + generated(20, seed=18, players=3)
+    for i in range(20):  # no seats written, no dealer, other rulesets, no tags
+        record = random_deal(rng, 4)
+        update: dict[str, object] = {"tags": ()}
+        if i % 2:
+            update["dealer"] = None
+        if i % 3 == 0:
+            update["ruleset"] = "pagat"
+        out.append(record.model_copy(update=update))
+    return out
+
+
+def test_a_summary_from_json_data_is_the_summary_of_its_record() -> None:
+    checked = 0
+    for record in _variants():
+        obj = orjson.loads(tjson.dumps(record))
+        if quick_check(obj) is None:
+            continue
+        checked += 1
+        assert summarize_json(obj, file="f", index=3, line=7) == summarize_record(
+            record, file="f", index=3, line=7)
+    assert checked >= 80
+
+
+def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:
+    records = _variants()
+    path = write_jsonl(tmp_path / "a.jsonl", records)
+    # A broken line and a faulty deal among them: read by the reader, reported the same.
+    lines = path.read_bytes().splitlines(keepends=True)
+    bad = orjson.loads(lines[5])
+    bad["play"][0]["cards"][0], bad["play"][0]["cards"][1] = (
+        bad["play"][0]["cards"][1], bad["play"][0]["cards"][0])
+    lines[5] = orjson.dumps(bad) + b"\n"
+    lines[9] = b'{"players": 4, "hands": \n'
+    path.write_bytes(b"".join(lines))
+    for replay in (False, True):
+        fast = list(scan([path], options=Options(replay=replay)))
+        slow = list(scan([path], options=Options(replay=replay, records=lambda s: False)))
+        assert [(d.index, d.summary, d.diagnostics) for d in fast] == [
+            (d.index, d.summary, d.diagnostics) for d in slow]
+        assert fast[9].summary is None
+        assert fast[5].summary is not None
+    one = list(scan([path], options=Options(replay=False)))
+    two = list(scan([path], jobs=2, options=Options(replay=False)))
+    assert [(d.index, d.summary) for d in two] == [(d.index, d.summary) for d in one]
+
+
+def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # Files concatenated leave a byte-order mark alone on a line: the reader skips it,
+    # and so must the chunks of JSON Lines (validate's quick path, -j N, the archive
+    # tools), or every later deal is numbered one too far.
+    from tarotnotation import archive
+
+    lines = write_jsonl(tmp_path / "x.jsonl", generated(12, seed=3)).read_bytes().splitlines(
+        keepends=True)
+    bom = b"\xef\xbb\xbf"
+    data = bom + b"\n" + b"".join(lines[:4]) + bom + b"\n" + b"".join(lines[4:9]) + bom + (
+        b"  \n") + b"".join(lines[9:]) + b'{"players": 9}\n'
+    path = tmp_path / "cat.jsonl"
+    path.write_bytes(data)
+    monkeypatch.setattr(archive, "CHUNK_BYTES", 4096)  # several chunks
+    assert len(list(archive.parts_of(path))) > 3
+
+    def where(checked: list[archive.CheckedDeal]) -> list[tuple[int, list[object]]]:
+        return [(c.index, [(d.location.deal, d.location.line) for d in c.diagnostics])
+                for c in checked]
+
+    serial = where(list(archive.check_paths([path], keep=True)))
+    assert [i for i, _ in serial] == list(range(1, 14))
+    assert serial[-1][1] == [(13, 16)]  # 3 lines of marks, 12 deals, then the 16th
+    assert where(list(archive.check_paths([path], keep=False))) == serial
+    assert where(list(archive.check_paths([path], keep=False, jobs=2))) == serial
+    scanned = list(scan([path], options=Options(replay=False)))
+    assert [(d.index, [(x.location.deal, x.location.line) for x in d.diagnostics])
+            for d in scanned] == serial

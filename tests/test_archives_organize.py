@@ -1,0 +1,178 @@
+"""``tarot split`` and ``tarot sort``: safe file names, collisions numbered, all files or
+none, natural order in bounded memory; ``tarot convert`` merging several inputs."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+
+import pytest
+from archive_builders import generated, write_jsonl, write_tarot
+from hypothesis import given
+from hypothesis import strategies as st
+from test_cli import EXAMPLES, FAULTY, invoke, rel
+
+from tarotnotation.archives.organize import (
+    MAX_NAME_BYTES,
+    Names,
+    record_key,
+    safe_name,
+    sort_key,
+    sorted_records,
+)
+from tarotnotation.archives.stream import Options, scan
+from tarotnotation.records import DealRecord
+
+
+@given(st.text())
+def test_a_safe_name_never_escapes_its_folder(value: str) -> None:
+    name = safe_name(value)
+    assert name
+    assert name not in (".", "..")
+    assert "/" not in name
+    assert "\\" not in name
+    assert ".." not in name
+    assert not any(unicodedata.category(c) == "Cc" for c in name)
+    assert not name.startswith((".", "-"))
+    assert not name.endswith((".", " "))
+    assert len(name.encode("utf-8")) <= MAX_NAME_BYTES
+    assert name.split(".")[0].lower() not in ("con", "nul", "aux", "prn", "com1", "lpt1")
+
+
+@pytest.mark.parametrize(("value", "name"), [
+    ("Lyon", "Lyon"),
+    ("Tournoi d'été", "Tournoi d'été"),
+    ("a/b\\c", "a_b_c"),
+    ("..", "_"),
+    ("../secret", "_secret"),
+    (".hidden", "hidden"),
+    ("x\x00y\x1b[31m", "x_y_[31m"),
+    ("CON", "CON_"),
+    ("", "_"),
+])
+def test_safe_names(value: str, name: str) -> None:
+    assert safe_name(value) == name
+
+
+def test_collisions_are_numbered_whatever_the_case() -> None:
+    names = Names()
+    assert [names.take(n, ".tarot") for n in ("a", "A", "a", "a-2")] == [
+        "a.tarot", "A-2.tarot", "a-3.tarot", "a-2-2.tarot"]
+
+
+def test_natural_order_of_tag_values() -> None:
+    values = ["Table 10", "2026.11.14", None, "9", "2026.11.??", "table 9", "10", "Élan",
+              "abc", "2025.01.01"]
+    assert sorted(values, key=sort_key) == [
+        "2025.01.01", "2026.11.??", "2026.11.14", "9", "10", "abc", "Élan", "table 9",
+        "Table 10", None]
+
+
+def test_sorting_in_runs_is_stable_and_merges(tmp_path: Path) -> None:
+    records = generated(40, seed=31)
+    key = record_key(["Event", "Date"])
+    runs = list(sorted_records(records, key, run=7, folder=str(tmp_path)))
+    assert runs == sorted(records, key=key)
+    assert [r.tag("Deal") for r in runs] == [r.tag("Deal") for r in sorted(records, key=key)]
+    assert not list(tmp_path.iterdir())  # the runs are removed
+    backwards = list(sorted_records(records, key, run=7, reverse=True))
+    assert [key(r) for r in backwards] == sorted((key(r) for r in records), reverse=True)
+
+
+def _tags(path: Path) -> list[tuple[str | None, ...]]:
+    return [(s.tag("Event"), s.tag("Date"), s.tag("Deal"))  # type: ignore[union-attr]
+            for s in (d.summary for d in scan([path], options=Options(replay=False)))]
+
+
+def test_sort_command(tmp_path: Path) -> None:
+    records = generated(25, seed=41)
+    path = write_jsonl(tmp_path / "in.jsonl", records)
+    out = tmp_path / "sorted.tarot"
+    ran = invoke("sort", str(path), "--by", "Date,Deal", "-o", str(out))
+    assert ran.code == 0, ran
+    got = _tags(out)
+    assert got == sorted(got, key=lambda t: (sort_key(t[1]), sort_key(t[2])))
+    assert len(got) == 25
+    ran = invoke("sort", str(path), "--by", "Event", "-r", "--to", "jsonl")
+    events = [line.split('"Event","')[1].split('"')[0] for line in ran.out.splitlines()]
+    assert events == sorted(events, reverse=True)
+    assert invoke("sort", str(path), "--by", "Date", "-o", str(path)).code == 2
+
+
+def test_split_by_deal_and_by_tag(tmp_path: Path) -> None:
+    records = generated(9, seed=51)
+    records[4] = records[4].model_copy(update={"tags": (("Event", "../../escape"),)})
+    records[5] = records[5].model_copy(update={"tags": (("Event", "..\\escape"),)})
+    path = write_tarot(tmp_path / "club.tarot", records)
+    per_deal = tmp_path / "deals"
+    ran = invoke("split", str(path), "-o", str(per_deal))
+    assert ran.code == 0, ran
+    assert sorted(os.listdir(per_deal)) == [f"club-{i:04d}.tarot" for i in range(1, 10)]
+    by_event = tmp_path / "events"
+    ran = invoke("split", str(path), "--by", "Event", "-o", str(by_event), "--to", "jsonl")
+    assert ran.code == 0, ran
+    names = sorted(os.listdir(by_event))
+    assert names == ["Soirée 1.jsonl", "Soirée 2.jsonl", "Soirée 3.jsonl", "_._escape.jsonl",
+                     "_escape.jsonl"]
+    assert not any(n.startswith(".") for n in names)
+    assert not (tmp_path / "escape.jsonl").exists()
+    counts = {n: len(_tags(by_event / n)) for n in names}
+    assert sum(counts.values()) == 9
+    assert all(e == n.removesuffix(".jsonl") for n in names if n.startswith("Soirée")
+               for e, _, _ in _tags(by_event / n))
+
+
+def test_split_collisions_and_missing_tags(tmp_path: Path) -> None:
+    records = generated(4, seed=61)
+    tags = [(("Event", "A/B"),), (("Event", "A_B"),), (("Event", "a_b"),), ()]
+    records = [r.model_copy(update={"tags": t}) for r, t in zip(records, tags, strict=True)]
+    path = write_jsonl(tmp_path / "x.jsonl", records)
+    out = tmp_path / "out"
+    assert invoke("split", str(path), "--by", "Event", "-o", str(out)).code == 0
+    assert sorted(os.listdir(out)) == ["A_B-2.tarot", "A_B.tarot", "a_b-3.tarot",
+                                       "no-Event.tarot"]
+
+
+def test_split_writes_all_files_or_none(tmp_path: Path) -> None:
+    path = write_tarot(tmp_path / "x.tarot", generated(3, seed=71))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "x-0002.tarot").write_text("keep me", encoding="utf-8")
+    ran = invoke("split", str(path), "-o", str(out))
+    assert ran.code == 2
+    assert "is already there" in ran.err
+    assert "nothing was written" in ran.err
+    assert sorted(os.listdir(out)) == ["x-0002.tarot"]
+    assert (out / "x-0002.tarot").read_text(encoding="utf-8") == "keep me"
+    assert invoke("split", str(path), "-o", str(out), "--force").code == 0
+    assert sorted(os.listdir(out)) == ["x-0001.tarot", "x-0002.tarot", "x-0003.tarot"]
+    # An input is never replaced, even with --force.
+    [record] = generated(1, seed=72)
+    own = write_tarot(out / "a.tarot", [record.model_copy(update={"tags": (("Event", "a"),)})])
+    before = own.read_bytes()
+    ran = invoke("split", str(own), "--by", "Event", "-o", str(out), "--force")
+    assert ran.code == 2
+    assert "is one of the inputs" in ran.err
+    assert own.read_bytes() == before
+
+
+def test_split_reports_unreadable_deals(tmp_path: Path) -> None:
+    ran = invoke("split", rel(FAULTY / "syntax-error.tarot"), "-o", str(tmp_path / "o"))
+    assert ran.code == 1
+    assert "S003 error" in ran.err
+    assert sorted(os.listdir(tmp_path / "o")) == ["syntax-error-0002.tarot"]
+    ran = invoke("split", rel(FAULTY / "syntax-error.tarot"), "-o", str(tmp_path / "p"),
+                 "--strict")
+    assert ran.code == 1
+    assert os.listdir(tmp_path / "p") == []
+
+
+def test_convert_merges_several_inputs(tmp_path: Path) -> None:
+    out = tmp_path / "all.jsonl"
+    ran = invoke("convert", rel(EXAMPLES / "prise.tarot"), rel(EXAMPLES / "garde-sans.tarot"),
+                 rel(EXAMPLES / "five-players.tarot"), "-o", str(out))
+    assert ran.code == 0, ran
+    records: list[DealRecord] = [d.record for d in scan([out], options=Options(
+        replay=False, records=True)) if d.record is not None]
+    assert [r.players for r in records] == [4, 4, 5]

@@ -1,0 +1,446 @@
+"""CSV score sheets: the layout read in French and English, every fault at its row and
+column, inferences noted, round trips notation -> CSV -> notation (issue 19)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sheetgen import evening
+from strategies import outcome_records
+
+from tarotnotation import archive, notation
+from tarotnotation.archive import check_paths, read_path
+from tarotnotation.diagnostics import Code, Severity
+from tarotnotation.formats import csvsheet, detect
+from tarotnotation.formats.sheet import read_rows
+from tarotnotation.formats.sheetwords import Columns, is_blank
+from tarotnotation.formats.sheetwriter import cannot_hold
+from tarotnotation.records import DealRecord
+from tarotnotation.replay import replay
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+FIXTURES = ROOT / "tests" / "fixtures" / "sheets"
+TAROT = Path(sys.executable).parent / "tarot"  # the installed script, as test_cli
+
+
+def _read(text: str, name: str = "sheet.csv", **kw: object) -> list:  # type: ignore[type-arg]
+    return list(csvsheet.read(text.encode("utf-8"), name=name, **kw))  # type: ignore[arg-type]
+
+
+def _where(deals: list) -> list[tuple[str, int | None, int | None]]:  # type: ignore[type-arg]
+    """Every diagnostic of the deals, read and replayed, as (code, line, col)."""
+    out = []
+    for d in deals:
+        out += [(x.code.value, x.location.line, x.location.col) for x in d.diagnostics]
+        if d.record is not None:
+            out += [(x.code.value, x.location.line, x.location.col)
+                    for x in d.replay().diagnostics]
+    return out
+
+
+# --- round trips ---------------------------------------------------------------------------
+
+def test_the_examples_score_sheet_round_trips_through_csv() -> None:
+    records = [d.record for d in notation.read(EXAMPLES / "score-sheet.tarot")]
+    data = csvsheet.dumps(records)  # type: ignore[arg-type]
+    back = list(csvsheet.read(data, name="sheet.csv"))
+    assert [d.record for d in back] == records
+    assert all(not d.diagnostics for d in back)
+    assert all(cannot_hold(r) == [] for r in records)  # type: ignore[arg-type]
+    assert csvsheet.dumps([d.record for d in back]) == data  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_generated_sheets_round_trip_and_replay_clean(players: int) -> None:
+    records = evening(players, 60, seed=players)
+    data = csvsheet.dumps(records)
+    back = list(csvsheet.read(data, name="evening.csv"))
+    assert [d.record for d in back] == records
+    for d in back:
+        assert d.record is not None
+        assert replay(d.record).diagnostics == ()
+    text = notation.dumps(records)
+    assert notation.dumps([d.record for d in back]) == text  # type: ignore[misc]
+
+
+@st.composite
+def sheet_records(draw: st.DrawFn) -> list[DealRecord]:
+    """Records with only what a score sheet holds, all at one table."""
+    n = draw(st.sampled_from([3, 4, 5]))
+    ids = ("S", "E", "N", "W", "F")[:n]
+    names = draw(st.lists(st.sampled_from(["Alice", "Bruno", "Chloé", "David", "Émilie",
+                                           "Zoé", "Jean-Luc", "Ana Lúcia", "O'Brien"]),
+                          min_size=n, max_size=n, unique=True))
+    seats = [{"id": s, "name": nm} for s, nm in zip(ids, names, strict=True)]
+    text = st.text(st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp")),
+                   min_size=1, max_size=12).map(str.strip).filter(
+        lambda t: bool(t) and "|" not in t and not is_blank(t))
+    out = []
+    for number in range(1, draw(st.integers(1, 4)) + 1):
+        tags = [(k, draw(text)) for k in ("Event", "Site") if draw(st.booleans())]
+        if draw(st.booleans()):
+            tags.append(("Date", draw(st.sampled_from(["2026.11.19", "2025.01.??"]))))
+        tags += [(k, str(draw(st.integers(1, 9)))) for k in ("Round", "Table")
+                 if draw(st.booleans())]
+        tags.append(("Deal", str(number)))
+        taker = draw(st.sampled_from(ids))
+        result: dict[str, object] = {
+            "contract": draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"])),
+            "taker": taker,
+        }
+        if n == 5:
+            result["partner"] = draw(st.sampled_from(ids))
+        if draw(st.booleans()):
+            result["taker_points"] = draw(st.integers(0, 182)) / 2
+        if draw(st.booleans()):
+            result["bouts"] = draw(st.integers(0, 3))
+        for key in ("petit_au_bout", "chelem"):
+            if draw(st.integers(0, 3)) == 0:
+                result[key] = draw(st.sampled_from(["taker", "defence"]))
+        if draw(st.booleans()):
+            result["scores"] = {s: draw(st.integers(-2000, 2000)) for s in ids}
+        declarations: list[dict[str, object]] = []
+        if draw(st.integers(0, 4)) == 0:
+            declarations.append({"kind": "chelem", "seat": taker})
+        for seat in draw(st.lists(st.sampled_from(ids), max_size=2, unique=True)):
+            declarations.append({"kind": "poignee", "seat": seat,
+                                 "size": draw(st.sampled_from(["simple", "double", "triple"]))})
+        data: dict[str, object] = {"tags": tags, "players": n, "seats": seats,
+                                   "result": result, "ruleset": "fft"}
+        if draw(st.booleans()):
+            data["dealer"] = draw(st.sampled_from(ids))
+        misere = draw(st.lists(st.sampled_from(ids), max_size=2, unique=True))
+        for seat in misere:
+            declarations.append({"kind": "misere", "seat": seat,
+                                 "misere": draw(st.sampled_from(["atout", "tete"]))})
+        if misere:
+            data["ruleset"] = "fft misere=on"
+        if declarations:
+            data["declarations"] = declarations
+        if n == 5 and draw(st.booleans()):
+            data["call"] = {"card": draw(st.sampled_from(["KH", "KS", "KD", "KC", "QH"]))}
+        if draw(st.booleans()):
+            data["comments"] = draw(st.lists(text, min_size=1, max_size=2))
+        out.append(DealRecord.model_validate(data))
+    return out
+
+
+@given(sheet_records())
+def test_what_a_sheet_holds_round_trips(records: list[DealRecord]) -> None:
+    assert all(cannot_hold(r) == [] for r in records)
+    back = list(csvsheet.read(csvsheet.dumps(records), name="h.csv"))
+    assert [d.record for d in back] == records
+    assert all(not any(x.is_error for x in d.diagnostics) for d in back)
+
+
+@given(outcome_records())
+def test_a_record_the_sheet_holds_whole_comes_back_whole(record: DealRecord) -> None:
+    """Whatever cannot_hold leaves unlisted comes back: a record with nothing listed
+    round-trips to itself; any record reads back without an error."""
+    back = list(csvsheet.read(csvsheet.dumps([record]), name="o.csv"))
+    assert len(back) == 1
+    if not cannot_hold(record) and back[0].record is not None:
+        got = back[0].record
+        if any(c.startswith("sheet: ") for c in got.comments if c not in record.comments):
+            return  # the reader inferred a fact the record left out: a gain, noted
+        assert got.result == record.result or (record.result is not None and not any(
+            (record.result.contract, record.result.taker, record.result.scores)))
+        assert got.seats == record.seats
+        assert got.declarations == record.declarations
+        assert got.tags == tuple(t for t in record.tags)
+
+
+def test_a_played_deal_is_written_with_the_facts_the_replay_gives(tmp_path: Path) -> None:
+    [prise] = [d.record for d in notation.read(EXAMPLES / "prise.tarot")]
+    assert prise is not None
+    lost = cannot_hold(prise)
+    assert any(p.startswith("the play (18 trick(s)") for p in lost)
+    assert any(p.startswith("the hands") for p in lost)
+    [back] = list(csvsheet.read(csvsheet.dumps([prise]), name="p.csv"))
+    rep = replay(prise)
+    assert back.record is not None
+    assert back.record.result is not None
+    assert back.record.result.scores == dict(rep.scores or {})
+    assert back.record.result.taker_points is not None
+    assert back.record.result.taker_points.half == rep.taker_half
+    assert replay(back.record).diagnostics == ()
+
+
+def test_one_sheet_holds_one_table() -> None:
+    records = evening(4, 2, seed=1) + evening(5, 1, seed=2)
+    with pytest.raises(ValueError, match="deal 3 is played by"):
+        csvsheet.dumps(records)
+
+
+# --- the messy sheet -----------------------------------------------------------------------
+
+def test_the_messy_sheet_reports_every_problem_at_its_row_and_drops_nothing() -> None:
+    path = FIXTURES / "messy-five-player-evening.csv"
+    deals = list(read_path(path))
+    assert archive.format_of(path) == "csv"
+    assert [d.index for d in deals] == [1, 2, 3, 4, 5, 6]
+    assert [d.record.tag("Deal") for d in deals if d.record] == ["1", "2", "3", "4", "5", "6"]
+    assert sorted(_where(deals)) == sorted([
+        ("C106", 1, 1),     # the title above the header
+        ("C101", 3, 10),    # "Couleur": not a column, not a player
+        ("A105", 8, 4),     # everyone passed
+        ("C106", 9, 1),     # "Pause café"
+        ("C102", 10, 6),    # points "abc"
+        ("R110", 10, 1),    # so that deal cannot be scored
+        ("C103", 13, 14),   # david's total
+        *[("R101", 11, c) for c in range(11, 16)],  # deal 6's scores are not the rules'
+    ])
+    first, second, third, annulled, _, sixth = (d.record for d in deals)
+    assert first
+    assert second
+    assert third
+    assert annulled
+    assert sixth
+    assert [s.name for s in first.seats] == ["alice", "BRUNO", "Chloé", "david", "Émilie"]
+    assert first.result
+    assert first.result.partner == "N"
+    assert first.call
+    assert first.call.card.code == "KH"
+    assert "sheet: the partner, Chloé, is inferred from the scores (2 : 1 : −1)" in (
+        first.comments)
+    assert second.result
+    assert second.result.taker_points
+    assert str(second.result.taker_points) == "40.5"  # the decimal comma
+    assert second.result.petit_au_bout is not None
+    assert second.result.petit_au_bout.value == "defence"  # inferred from the scores
+    assert any("poignée's holder is not on the sheet" in c for c in second.comments)
+    assert third.result
+    assert third.result.partner == third.result.taker == "N"
+    assert third.result.bouts == 2  # "Excuse + 21"
+    assert annulled.result
+    assert annulled.result.annulled
+    assert sixth.tag("Date") == "2026.11.19"
+
+
+def test_cp1252_sheet_is_read_with_a_warning_naming_the_file() -> None:
+    text = "Donne;Preneur;Contrat;Points;Bouts;Hélène;Bruno;Chloé;Désiré\n" \
+           "1;Hélène;Garde;48;2;192;-64;-64;-64\n2;Désiré;Prise;56;0;-25;-25;-25;75\n"
+    deals = list(csvsheet.read(text.encode("cp1252"), name="vieux.csv"))
+    assert [d.record.seats[0].name for d in deals if d.record] == ["Hélène", "Hélène"]
+    warned = [x for d in deals for x in d.diagnostics]
+    assert [(x.code, x.severity, x.location.line) for x in warned] == [
+        (Code.SHEET_ENCODING, Severity.WARNING, 1)]
+    assert "vieux.csv is not UTF-8" in warned[0].message
+    assert "iconv -f cp1252" in warned[0].message
+    assert all(d.record is not None and not d.replay().diagnostics for d in deals)
+
+
+def test_a_line_that_turns_cp1252_half_way_is_named() -> None:
+    data = "Donne;Preneur;Contrat;Points;Bouts;Alice;Bruno;Chloé;David\n".encode() + \
+        "1;Alice;Garde;48;2;192;-64;-64;-64\n2;Alice;Garde;48;2;192;-64;-64;-64 ;é\n".encode(
+            "cp1252")
+    deals = list(csvsheet.read(data, name="mixte.csv"))
+    assert [(x.code.value, x.location.line) for d in deals for x in d.diagnostics] == [
+        ("C104", 3)]
+
+
+# --- headers, languages, separators ----------------------------------------------------------
+
+def test_english_headers_comma_separator_and_quoted_decimal_comma() -> None:
+    text = ('Deal,Dealer,Taker,Contract,Partner,Score,Oudlers,Handful,"Petit au bout",'
+            'Slam,Ann,Bob,Cat,Dan,Eve\n'
+            '1,Eve,Ann,Guard without the kitty,nobody,"56,5",2,,,,'
+            '656,-164,-164,-164,-164\n')
+    [deal] = _read(text)
+    rec = deal.record
+    assert rec is not None
+    assert rec.result is not None
+    assert rec.dealer == "F"
+    assert rec.result.partner == "S"
+    assert str(rec.result.taker_points) == "56.5"
+    assert rec.result.contract is not None
+    assert rec.result.contract.keyword == "garde_sans"
+    assert not deal.diagnostics
+    assert not deal.replay().diagnostics
+
+
+def test_tab_separated_and_seat_number_references() -> None:
+    text = "N°\tPreneur\tContrat\tPoints\tBouts\tJ1\tJ2\tJ3\n" \
+           "1\tJ2\tGarde\t49\t2\t-66\t132\t-66\n"
+    [deal] = _read(text, name="t.tsv")
+    assert deal.record is not None
+    assert deal.record.result is not None
+    assert deal.record.result.taker == "E"
+    assert not deal.replay().diagnostics
+
+
+def test_an_unknown_header_is_reported_once_with_the_known_names() -> None:
+    text = "Donne;Preneur;Contrat;Points;Bouts;Couleur;Alice;Bruno;Chloé;David\n" + "".join(
+        f"{i};Alice;Garde;48;2;rouge;192;-64;-64;-64\n" for i in range(1, 4))
+    deals = _read(text)
+    diags = [x for d in deals for x in d.diagnostics]
+    assert [(x.code.value, x.location.line, x.location.col) for x in diags] == [
+        ("C101", 1, 6)]
+    assert "Preneur/Taker" in diags[0].message
+    assert "--columns" in diags[0].message
+
+
+def test_a_mapping_names_players_and_columns(tmp_path: Path) -> None:
+    text = "Jeu;Qui;Enjeu;Pts;B;Joueur 1;Joueur 2;Joueur 3;Joueur 4;Couleur\n" \
+           "1;Joueur 3;Garde;48;2;-64;-64;192;-64;rouge\n"
+    assert _read(text)[0].record is None  # nothing a sheet has
+    mapping = ("Jeu=Donne,Qui=Preneur,Enjeu=Contrat,Pts=Points,B=Bouts,Joueur 1=Alice,"
+               "Joueur 2=Bruno,Joueur 3=Chloé,Joueur 4=David,Couleur=-")
+    for columns in (Columns.parse(mapping), _toml(tmp_path, mapping)):
+        [deal] = _read(text, columns=columns)
+        assert deal.record is not None
+        assert not deal.diagnostics
+        assert [s.name for s in deal.record.seats] == ["Alice", "Bruno", "Chloé", "David"]
+        assert deal.record.result is not None
+        assert deal.record.result.taker == "N"
+        assert not deal.replay().diagnostics
+
+
+def test_a_mapping_in_the_environment_that_cannot_be_read_is_said(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAROT_COLUMNS", "Joueur 1")
+    [deal] = _read("Donne;Preneur\n1;A\n")
+    assert deal.record is None
+    assert deal.diagnostics[0].message.startswith("the column mapping TAROT_COLUMNS")
+    monkeypatch.setenv("TAROT_COLUMNS", "missing-file.toml")
+    [deal] = _read("Donne;Preneur\n1;A\n")
+    assert "missing-file.toml" in deal.diagnostics[0].message
+
+
+def _toml(tmp_path: Path, mapping: str) -> Columns:
+    lines = ["[columns]"] + [f'"{k}" = "{v}"' for k, v in (
+        item.split("=") for item in mapping.split(","))]
+    path = tmp_path / "columns.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return Columns.of(str(path))
+
+
+def test_scores_only_sheet_and_running_totals() -> None:
+    text = "Date;Alice;Bruno;Chloé;David\n2026-11-19;192;-64;-64;-64\n" \
+           "2026-11-19;-50;150;-50;-50\n"
+    deals = _read(text)
+    assert [d.record.result.taker for d in deals if d.record and d.record.result] == [
+        "S", "E"]  # the taker from the scores' shape, noted
+    assert all(any("inferred from the scores" in c for c in d.record.comments)
+               for d in deals if d.record)
+    totals = "Donne;Preneur;Contrat;Points;Bouts;Total Alice;Total Bruno;Total Chloé;" \
+             "Total David\n1;Alice;Garde;48;2;192;-64;-64;-64\n" \
+             "2;Bruno;Prise;56;0;167;11;-89;-89\n3;Bruno;Prise;56;0;142;86;-114;-110\n"
+    deals = _read(totals)
+    assert [d.record.result.scores for d in deals if d.record and d.record.result][1] == {
+        "S": -25, "E": 75, "N": -25, "W": -25}  # from the running totals
+    assert all("sheet: the scores are worked out from the running totals" in d.record.comments
+               for d in deals if d.record)
+    # David's third total is off by 4: the scores it gives do not add up.
+    assert [(x.code.value, x.location.line, x.location.col) for d in deals
+            for x in d.replay().diagnostics] == [("R102", 4, 6), ("R214", 4, 9), ("R101", 4, 9)]
+    with_scores = "Donne;Preneur;Contrat;Points;Bouts;Alice;Bruno;Chloé;David;Total David\n" \
+        "1;Alice;Garde;48;2;192;-64;-64;-64;-64\n2;Bruno;Prise;56;0;-25;75;-25;-25;-89\n" \
+        "3;Bruno;Prise;56;0;-25;75;-25;-25;-110\nTotal;;;;;142;86;-114;-114;-114\n"
+    deals = _read(with_scores)
+    assert [(x.code.value, x.location.line, x.location.col) for d in deals
+            for x in d.diagnostics] == [("C103", 4, 10), ("C103", 5, 10)]
+
+
+def test_more_players_than_a_table_each_deal_played_by_those_with_a_score() -> None:
+    text = "Donne;Preneur;Contrat;Points;Bouts;Alice;Bruno;Chloé;David;Émilie;Fanny\n" \
+           "1;Alice;Garde;48;2;192;-64;-64;-64;;\n2;Fanny;Prise;56;0;;-25;;-25;-25;75\n"
+    deals = _read(text)
+    assert [[s.name for s in d.record.seats] for d in deals if d.record] == [
+        ["Alice", "Bruno", "Chloé", "David"], ["Bruno", "David", "Émilie", "Fanny"]]
+    assert all(not d.replay().diagnostics for d in deals)
+
+
+def test_cells_that_cannot_be_read_are_errors_at_their_cell() -> None:
+    text = "Donne;Preneur;Contrat;Points;Bouts;Poignée;Chelem;Misère;Score Alice;" \
+           "Score Bruno;Score Chloé\n1;Zoé;Garde contrée;40.3;5;12 atouts;peut-être;Bruno;x;" \
+           "-1.5;\n"
+    [deal] = _read(text)
+    got = [(x.code.value, x.location.col) for x in deal.diagnostics]
+    assert got == [("C102", 9), ("C102", 10), ("C102", 3), ("C102", 2), ("C102", 7),
+                   ("C102", 6)]
+    assert "'Zoé' is not a player of this deal" in deal.diagnostics[3].message
+    assert deal.record is not None
+    assert deal.record.rules.misere  # Bruno's misère
+    # Points and bouts that no deal gives are kept, and the facts' cross-checks flag them
+    # at their cells.
+    replayed = [(x.code.value, x.location.line, x.location.col)
+                for x in deal.replay().diagnostics]
+    assert ("R202", 2, 4) in replayed
+    assert ("R203", 2, 5) in replayed
+
+
+def test_a_csv_file_that_is_no_sheet_is_not_a_record_file(tmp_path: Path) -> None:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "members.csv").write_text("name,email\nAnn,ann@example.org\n")
+    (folder / "jeudi.csv").write_text("Donne;Preneur;Contrat;Points;Bouts;A;B;C;D\n"
+                                      "1;A;Garde;48;2;192;-64;-64;-64\n")
+    checked = list(check_paths([folder]))
+    assert [(Path(c.file).name, c.status is not None) for c in checked] == [
+        ("jeudi.csv", True), ("members.csv", False)]
+    [fault] = checked[1].diagnostics
+    assert fault.code is Code.SHEET_NOT_A_SHEET
+    assert "not a record file" in fault.message
+    assert detect.sniff(b"name,email\nAnn,ann@example.org\n", suffix=".txt") == "tarot"
+
+
+def test_limits_a_huge_line_and_a_huge_cell_cost_only_their_row() -> None:
+    head = b"Donne;Preneur;Contrat;Points;Bouts;A;B;C;D\n"
+    good = b"1;A;Garde;48;2;192;-64;-64;-64\n"
+    data = head + good + b"2;" + b"x" * (2 << 20) + b"\n" + b'3;"' + b"y" * 200_000 + \
+        b'";\n' + good
+    deals = list(csvsheet.read(io.BytesIO(data), name="big.csv"))
+    assert [d.record is not None for d in deals] == [True, True]
+    assert [(x.code.value, x.location.line) for d in deals for x in d.diagnostics] == [
+        ("L001", 3), ("C102", 4)]
+
+
+def test_standard_input_and_the_command_line(tmp_path: Path) -> None:
+    data = (FIXTURES / "messy-five-player-evening.csv").read_bytes()
+    ran = subprocess.run([str(TAROT), "validate", "-"], input=data, capture_output=True,
+                         cwd=tmp_path, check=False)
+    assert ran.returncode == 1
+    assert "<stdin>:10:6: C102 error: deal 5: column F (pts)" in ran.stdout.decode()
+    sheet = tmp_path / "jeudi.csv"
+    ran = subprocess.run([str(TAROT), "convert", str(EXAMPLES / "prise.tarot"), "-o",
+                          str(sheet)], capture_output=True, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert b"a CSV score sheet cannot hold the hands" in ran.stderr
+    back = subprocess.run([str(TAROT), "validate", str(sheet)], capture_output=True,
+                          check=False)
+    assert back.returncode == 0, back.stdout
+    bad = subprocess.run([str(TAROT), "validate", "--columns", "Joueur 1", str(sheet)],
+                         capture_output=True, check=False)
+    assert bad.returncode == 2
+    assert b"--columns" in bad.stderr
+    mapped = tmp_path / "j.csv"
+    mapped.write_text("Qui;Contrat;Points;Bouts;J1;J2;J3;J4\nJ1;Garde;48;2;192;-64;-64;-64\n",
+                      encoding="utf-8")
+    ran = subprocess.run([str(TAROT), "convert", str(mapped), "--columns",
+                          "Qui=Preneur,J1=Alice,J2=Bruno,J3=Chloé,J4=David"],
+                         capture_output=True, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert b'[Seats "S:Alice, E:Bruno, N:Chlo\xc3\xa9, W:David"]' in ran.stdout
+    piped = subprocess.run([str(TAROT), "convert", "-", "--columns",
+                            "Qui=Preneur,J1=Alice,J2=Bruno,J3=Chloé,J4=David"],
+                           input=mapped.read_bytes(), capture_output=True, check=False)
+    assert piped.stdout == ran.stdout  # the mapping tells standard input's format too
+
+
+def test_rows_api_reads_any_table() -> None:
+    from tarotnotation.formats.sheet import Row
+
+    rows = [Row(1, ("Preneur", "Contrat", "Points", "Bouts", "Score A", "Score B", "Score C")),
+            Row(2, ("A", "Garde", "50", "2", "", "", ""))]
+    [deal] = read_rows(rows, file="t")
+    assert deal.record is not None
+    assert deal.record.result is not None
+    assert deal.record.result.scores is None  # what the sheet does not say stays unknown
