@@ -150,3 +150,27 @@ def test_loads_and_dumps_are_inverse_on_canonical_text() -> None:
 )
 def test_players_follow_from_the_record_when_not_tagged(text: str, players: int) -> None:
     assert loads(text).players == players
+
+
+def test_skim_tags_numbers_the_records_as_the_reader_does() -> None:
+    # skim_tags indexes an archive without parsing it: its numbers, lines and offsets are
+    # the reader's, traps included (a comment cut by a line starting with [ goes on in the
+    # next chunk: the reader reads the two as one record, S005, and so does the skim)
+    texts = [
+        '[Event "A"] [Players "4"]\n{note\n[Event "X"] inside}\n'
+        "result: garde taker E points 48 bouts 2\n\n"
+        '[Event "B"] [Players "4"]\nresult: prise taker S points 50 bouts 1\n',
+        '[Event "A"]\n\n[Players "4"]\nresult: garde taker E points 48 bouts 2\n\n'
+        '[Event "B"] [Players "4"]\nresult: prise taker S points 50 bouts 1\n',
+        '[Event "A {"] [Players "4"] {a } note}\nresult: garde taker E points 48\n'
+        '[Event "B"] [Players "4"]\nresult: prise taker S points 50 bouts 1\n',
+    ]
+    root = Path(__file__).parent.parent
+    files = [*sorted((root / "examples").rglob("*.tarot")),
+             *sorted((root / "tests" / "fixtures").rglob("*.tarot"))]
+    texts += [p.read_bytes().decode("utf-8", "replace") for p in files]
+    for text in texts:
+        data = text.encode("utf-8")
+        read_ = [(d.index, d.line, d.offset) for d in read(io.BytesIO(data))]
+        skim = [(d.index, d.line, d.offset) for d in skim_tags(io.BytesIO(data))]
+        assert skim == read_, text[:80]

@@ -920,6 +920,36 @@ class _Chunk:
     """When the record starts after blank lines, the number of the first of them."""
     follows: bool = False
     """True when the record starts right after another's section line (no blank line)."""
+    in_comment: bool = False
+    """True when the record's text so far ends inside a ``{`` comment (a record cut there
+    by a line starting with ``[`` goes on in the next chunk: see :func:`_skim`)."""
+
+
+def _comment_state(line: str, inside: bool) -> bool:
+    """Whether a line ends inside a ``{`` comment, given whether it starts in one (quoted
+    tag values and ``\\``-escaped characters skipped).
+
+    >>> _comment_state('[Event "{"] {a note', False), _comment_state("end} 1. KH", True)
+    (True, False)
+    """
+    if "{" not in line and "}" not in line:
+        return inside
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if inside:
+            inside = ch != "}"
+        elif ch == "{":
+            inside = True
+        elif ch == '"':
+            i += 1
+            while i < n and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+        i += 1
+    return inside
 
 
 def _opens_comment(line: str) -> bool:
@@ -1029,11 +1059,13 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
                                follows=follows)
                 content = False
             content = _opens_comment(stripped)
+            chunk.in_comment = _comment_state(stripped, chunk.in_comment)
             gap = False
         elif stripped:
             if chunk is None:
                 chunk = _Chunk(number, offset, [])
             content = True
+            chunk.in_comment = _comment_state(stripped, chunk.in_comment)
             if tags_only:
                 continue
         else:
@@ -1284,7 +1316,18 @@ def skim_tags(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[
 
 
 def _skim(source: IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
-    for index, chunk in enumerate(_chunks(source, tags_only=True), 1):
+    """The records as :func:`read` numbers them: a comment cut by a line that starts with
+    ``[`` (an S005 the reader reports) goes on in the next chunk, which is no record of
+    its own (its "tags" are the comment's words)."""
+    index = 0
+    inside = False
+    for chunk in _chunks(source, tags_only=True):
+        first = chunk.lines[0] if chunk.lines else ""
+        if inside and TAG_RE.sub("", first).strip():  # the rest of the comment before
+            inside = chunk.in_comment
+            continue
+        inside = chunk.in_comment
+        index += 1
         tags = tuple(
             (m.group(1), untag(m.group(2)))
             for line in chunk.lines for m in TAG_RE.finditer(line)
