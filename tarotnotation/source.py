@@ -87,17 +87,24 @@ class ReadDeal:
             d.severity is Severity.ERROR for d in self.diagnostics
         )
 
-    def replay(self) -> Replay:
+    def replay(self, *, causes: bool = True) -> Replay:
         """What the rules make of this deal (:func:`tarotnotation.replay.replay`), its
         faults located in its file; ValueError for a deal that could not be read.
+
+        When one slip explains many faults (a trick written from the wrong seat…), the
+        slip is said once as a ``Y`` cause and the faults that follow from it are marked
+        (:func:`tarotnotation.causes.explain`), as ``tarot validate`` says them;
+        ``causes=False`` gives the replay's faults as they are.
 
         >>> from tarotnotation import notation
         >>> [deal] = notation.read("examples/faulty/revoke.tarot")
         >>> print(deal.replay().diagnostics[0])
         examples/faulty/revoke.tarot:21:8: P105 error: deal 1, trick 3, seat S, card T19: ...
         """
-        from .replay import replay  # the replay is a layer above the readers
+        from .causes import explain  # the replay and the causes are layers above the readers
+        from .replay import replay
 
         if self.record is None:
             raise ValueError(f"deal {self.index} could not be read: nothing to replay")
-        return replay(self.record, deal=self.index, source=self.source)
+        rep = replay(self.record, deal=self.index, source=self.source)
+        return explain(rep, deal=self.index, source=self.source) if causes else rep

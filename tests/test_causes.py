@@ -359,6 +359,23 @@ def test_parallel_checks_keep_the_cause() -> None:
     assert sum(1 for _, diags in serial if diags and diags[0][0].value[0] == "Y") == 12
 
 
+def test_read_deal_replay_says_the_cause_as_validate_does() -> None:
+    # ReadDeal.replay(), the library's one call, gives what tarot validate reports: the
+    # cause and the cascade marked, never the bare cascade (causes=False gives that)
+    for path in sorted(FIXTURES.iterdir()):
+        for item in read_path(path):
+            if item.record is None:
+                continue
+            checked = check_deal(item, str(path), None, keep=True)
+            said = [(d.code, d.cause, d.message) for d in item.replay().diagnostics]
+            assert said == [(d.code, d.cause, d.message) for d in checked.diagnostics
+                            if d not in item.diagnostics], path
+            bare = item.replay(causes=False).diagnostics
+            assert all(d.cause is None and d.code.value[0] != "Y" for d in bare), path
+    [deal] = read_path(FIXTURES / "trick-written-from-the-wrong-seat.tarot")
+    assert deal.replay().diagnostics[0].code is Code.TRICK_FROM_WRONG_SEAT
+
+
 def test_replay_score_and_annotate_say_the_cause() -> None:
     path = str(FIXTURES / "trick-written-from-the-wrong-seat.tarot")
     out = invoke("replay", path).out
