@@ -21,6 +21,7 @@ terminates its workers.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -28,8 +29,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, cast
+from typing import Any, Final, cast
 
 __all__ = ["Workers", "pool", "worker_start"]
 
@@ -39,6 +41,10 @@ def worker_start(parent: int) -> None:
     parent ``parent`` (its process id, as the parent saw it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # started with them held (_held): a Ctrl-C that came while it started is dropped now,
+    # a SIGTERM ends it now
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -91,9 +97,30 @@ class Workers:
                 process.join(timeout=2)
 
 
+_HELD: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back while a worker starts: it inherits the mask (across
+    the exec of a spawned interpreter too), so that a Ctrl-C to the process group while
+    it imports never prints a KeyboardInterrupt traceback; :func:`worker_start` lets
+    them through once it ignores SIGINT."""
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    except (AttributeError, OSError, ValueError):  # (not the main thread, no sigmask)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 class _TrackingContext:
     """A multiprocessing context that remembers the processes it starts (the pool's
-    workers), so that they can be ended whatever happens."""
+    workers), so that they can be ended whatever happens, and starts each with SIGINT
+    and SIGTERM held (:func:`_held`)."""
 
     def __init__(self, context: Any) -> None:
         self._context = context
@@ -101,6 +128,14 @@ class _TrackingContext:
 
     def Process(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 (the context's name)
         process = self._context.Process(*args, **kwargs)
+        if self._context.get_start_method() == "fork":  # (a spawned one is pickled whole:
+            start = process.start  # pool() holds the signals around its start instead)
+
+            def held_start() -> None:
+                with _held():
+                    start()
+
+            process.start = held_start
         self.processes.append(process)
         return process
 
@@ -113,5 +148,7 @@ def pool(workers: int, method: str | None = None) -> multiprocessing.pool.Pool:
     :func:`worker_start` (``method``: the start method, such as ``"spawn"``; the
     platform's default when None). Use it as a ``with`` block: leaving it terminates the
     workers."""
-    context = multiprocessing.get_context(method)
-    return context.Pool(workers, initializer=worker_start, initargs=(os.getpid(),))
+    context = _TrackingContext(multiprocessing.get_context(method))
+    with _held():  # (a Pool starts its workers here)
+        return multiprocessing.pool.Pool(workers, initializer=worker_start,
+                                         initargs=(os.getpid(),), context=context)

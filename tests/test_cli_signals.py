@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
+from test_cli_contract import REGISTERED, _required
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="process groups are read from /proc")
@@ -168,11 +169,26 @@ def test_an_interrupted_new_and_fmt_leave_no_temporary(tmp_path: Path) -> None:
     assert _temporaries(tmp_path) == []
 
 
-@pytest.mark.parametrize("how", ["SIGTERM to the parent", "SIGINT to the group",
-                                 "SIGKILL to the parent"])
-def test_no_process_outlives_a_parallel_run(tmp_path: Path, how: str) -> None:
-    # Two FIFOs: each is read by a worker (a stream is never cut into chunks), which
-    # blocks there while the test holds the FIFO open; then the signal.
+#: Every registered command that starts worker processes (it takes --jobs), walked from
+#: the app so that a new one is held to the same promise.
+PARALLEL = sorted(name for name, cmd in REGISTERED.items() if name != "check" and any(
+    "--jobs" in getattr(p, "opts", ()) for p in cmd.params))
+HOWS = ("SIGTERM to the parent", "SIGINT to the group", "SIGKILL to the parent")
+#: One command of each kind of pool gets every signal (an executor: validate and the
+#: archive scans; a fork Pool: html; a spawn Pool: analyze); the others SIGTERM.
+EVERY_SIGNAL = frozenset({"validate", "stats", "html", "analyze"})
+
+
+def test_the_parallel_commands_are_walked() -> None:
+    assert {"validate", "query", "stats", "html", "analyze"} <= set(PARALLEL)
+
+
+@pytest.mark.parametrize(("command", "how"), [
+    (command, how) for command in PARALLEL for how in HOWS
+    if how == HOWS[0] or command in EVERY_SIGNAL])
+def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: str) -> None:
+    # FIFOs: each is read by a worker (a stream is never cut into chunks), which blocks
+    # there while the test holds the FIFO open; then the signal.
     fifos = [tmp_path / f"part{i}.jsonl" for i in range(3)]
     for fifo in fifos:
         os.mkfifo(fifo)
@@ -184,8 +200,9 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, how: str) -> None:
     record = notation.loads(line.decode("utf-8")).model_copy(update={"tags": ()})
     big.write_bytes((tjson.dumps(record) + b"\n") * 4000)
     feeders = [_Feeder(f, DEAL) for f in fifos]
+    args = [command, "-j", "2", str(big), *map(str, fifos), *_required(command)]
     try:
-        with _started(["validate", "-j", "2", str(big), *map(str, fifos)], tmp_path) as proc:
+        with _started(args, tmp_path) as proc:
             _wait_for(lambda: len(_group(proc.pid)) >= 3)  # the parent and two workers
             time.sleep(0.5)  # (the workers have set their signals up)
             if how == "SIGTERM to the parent":
@@ -205,6 +222,8 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, how: str) -> None:
     finally:
         for feeder in feeders:
             feeder.close()
+    if how != "SIGKILL to the parent":  # nothing half-written is left behind
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_a_parallel_run_that_ends_normally_leaves_no_process(tmp_path: Path) -> None:
