@@ -347,25 +347,42 @@ class PythonSearch:
                      ) -> tuple[int, int]:
         """Drawing trumps (see ``ts_bounds``): the leader of ``camp``, with as many master
         trumps as the other camp's longest trump holding, draws every trump of the other
-        camp, then wins a trick with each of its trumps and plain masters in turn."""
+        camp, then wins a trick with each of its trumps and plain masters in turn. Its
+        partners must never take the lead from it: their trumps lie below its own and
+        fall while it leads them, and its plain masters are above every other seat's
+        cards of their suit."""
         st = self.state
         p = st.leader
         if (st.camps[p] != camp or st.hands[p] & EXCUSE_BIT
                 or (st.trick_number == 0 and st.called is not None)):
             return gain, bouts
+        mine = st.hands[p]
+        my_trumps = mine & TRUMP_MASK
         theirs = 0
+        others = 0
         longest = 0
         for i in range(st.n):
+            if i == p:
+                continue
+            others |= st.hands[i]
             if st.camps[i] != camp:
                 # the Excuse may stand in for a trump once: one draw more
                 longest = max(longest, (st.hands[i] & (TRUMP_MASK | EXCUSE_BIT)).bit_count())
                 theirs |= st.hands[i]
-        mine = st.hands[p]
+            elif st.hands[i] & TRUMP_MASK:
+                # a partner's trumps must fall under the leader's (the Excuse may
+                # stand in for one once), never win a trick and take the lead
+                partner_trumps = st.hands[i] & TRUMP_MASK
+                lowest_mine = (my_trumps & -my_trumps).bit_length()
+                held = (st.hands[i] & (TRUMP_MASK | EXCUSE_BIT)).bit_count()
+                if (partner_trumps.bit_length() > lowest_mine
+                        or held > my_trumps.bit_count()):
+                    return gain, bouts
         if (mine & masters).bit_count() < longest:
             return gain, bouts
-        sure = mine & TRUMP_MASK
+        sure = my_trumps
         for suit in range(4):
-            other = theirs & SUIT_MASKS[suit]
+            other = others & SUIT_MASKS[suit]
             above = ~((1 << other.bit_length()) - 1) if other else -1
             sure |= mine & SUIT_MASKS[suit] & above
         drawn = theirs & TRUMP_MASK
