@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import TAROT, invoke, run_exe
 
-from tarotnotation.analysis import parse_comment
+from tarotnotation.analysis import analyse_play, parse_comment
+from tarotnotation.analysis import comments as analysis_comments
 from tarotnotation.cli.app import COMMANDS
-from tarotnotation.notation import dumps, loads
+from tarotnotation.notation import dumps, loads, reads
+from tarotnotation.records import DealRecord, find_tag
 from tarotnotation.simulate import random_deal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +97,7 @@ def test_analyze_to_a_file_in_place_and_never_over_an_input(tmp_path: Path) -> N
     out = tmp_path / "out.jsonl"
     ran = invoke("analyze", str(path), "-o", str(out), "--from-trick", "16")
     assert ran.code == 0
-    assert "1 deal analysed" in ran.err
+    assert f"1 deal written to {out}, 1 analysed" in ran.err
     assert '"tarot: dd' in out.read_text(encoding="utf-8")
     ran = invoke("analyze", str(path), "--in-place", "--from-trick", "16")
     assert ran.code == 0
@@ -216,3 +220,59 @@ def test_the_pure_python_core_runs_the_commands(tmp_path: Path) -> None:
     fast = run_exe("analyze", str(path), "--from-trick", "17")
     assert fast.out == ran.out
     assert sys.executable  # the run used the same interpreter's entry point
+
+
+def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # An archive: good deals at 4, 5 and 3 players around a deal that does not parse, a
+    # deal with an illegal card, a score-sheet deal without hands, and a deal the solver
+    # fails on (made to fail here, as a bug would). Each fault is said at its place; every
+    # other deal is analysed; the exit status is 1.
+    good = [dumps(random_deal(random.Random(seed), players))
+            for seed, players in ((5, 4), (6, 5), (7, 3))]
+    boom = dumps(random_deal(random.Random(8), 4)).replace('"Random deal"', '"boom"')
+    syntax = (ROOT / "examples" / "faulty" / "syntax-error.tarot").read_text(encoding="utf-8")
+    revoke = (ROOT / "examples" / "faulty" / "revoke.tarot").read_text(encoding="utf-8")
+    sheet = '[Players "4"]\nresult: garde taker S points 48 bouts 2\n'
+    archive = tmp_path / "archive.tarot"
+    archive.write_text("\n".join([good[0], syntax, revoke, boom, sheet, good[1], good[2]]),
+                       encoding="utf-8")
+    real = analyse_play
+
+    def failing(record: DealRecord, **kwargs: Any) -> Any:
+        if find_tag(record.tags, "Event") == "boom":
+            raise RuntimeError("the search's bounds crossed (1 > 0): a bug")
+        return real(record, **kwargs)
+
+    monkeypatch.setattr(analysis_comments, "analyse_play", failing)
+    out = tmp_path / "out.tarot"
+    ran = invoke("analyze", str(archive), "-o", str(out), "--from-trick", "17",
+                 "--time-limit", "0.5")
+    assert ran.code == 1
+    name = str(archive)
+    errors = [line for line in ran.err.splitlines() if " error: " in line]
+    codes = [line.split(": ")[1].split()[0] for line in errors]
+    assert "S001" in codes or "S003" in codes
+    assert {"Q110", "Q111", "Q113"} <= set(codes), ran.err
+    assert all(re.match(re.escape(name) + r":\d+:\d+: ", line) for line in errors), errors
+    assert "please report it" in ran.err
+    deals = [item.record for item in reads(out.read_text(encoding="utf-8"))
+             if item.record is not None]
+    analysed = [any(parse_comment(c) for c in d.comments) for d in deals]
+    # the syntax error's deal cannot be written; the three good deals and the revoke
+    # (analysed up to its illegal card) carry the analysis; the sheet and "boom" do not
+    assert analysed.count(True) == 4
+    assert any(find_tag(d.tags, "Event") == "boom" and not a
+               for d, a in zip(deals, analysed, strict=True))
+    assert f"{len(deals)} deals written to {out}, 4 analysed" in ran.err
+    # The same archive with -j 2 (worker processes) gives the same file.
+    monkeypatch.setattr(analysis_comments, "analyse_play", real)
+    plain = tmp_path / "plain.tarot"
+    plain.write_text("\n".join([good[0], syntax, revoke, sheet, good[1], good[2]]),
+                     encoding="utf-8")
+    one = invoke("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000")
+    two = run_exe("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000",
+                  "-j", "2")
+    assert one.code == two.code == 1
+    assert one.out == two.out
+    assert one.out.count("tarot: dd from") == 4
