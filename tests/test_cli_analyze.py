@@ -265,6 +265,8 @@ def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
     assert any(find_tag(d.tags, "Event") == "boom" and not a
                for d, a in zip(deals, analysed, strict=True))
     assert f"{len(deals)} deals written to {out}, 4 analysed" in ran.err
+    # the revoke's analysis stops before its illegal card, at trick 3: its value is there
+    assert "{tarot: dd from trick 3; " in out.read_text(encoding="utf-8")
     # The same archive with -j 2 (worker processes) gives the same file.
     monkeypatch.setattr(analysis_comments, "analyse_play", real)
     plain = tmp_path / "plain.tarot"
