@@ -259,3 +259,22 @@ def test_a_line_with_more_points_can_lose_what_one_with_fewer_makes() -> None:
                          " tricks=9/7")
     sol = Solver(pos).solve(pos)
     assert sol.value == oracle(pos)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_table_stays_within_its_size_and_the_values_do_not_change(engine: str) -> None:
+    # A table far too small for the search: entries are replaced, never added past the
+    # cap, and the values are those of a roomy table.
+    left = 9 if engine == "c" else 6
+    tiny = 0.05 if engine == "c" else 0.01
+    overflowed = 0
+    for seed in range(4):
+        start, cards = deal_start(random_deal(random.Random(seed), 4))
+        pos = position_at(start, cards[:(start.tricks - left) * 4])
+        small = Solver(pos, engine=engine, table_mb=tiny)
+        value = small.solve(pos, line=False).value
+        stats = small.stats()
+        assert stats["entries"] <= stats["capacity"] <= tiny * 1048576 / 16
+        assert value == Solver(pos, engine=engine).solve(pos, line=False).value
+        overflowed += stats["stores"] > stats["capacity"]
+    assert overflowed >= 2

@@ -193,7 +193,7 @@ class PythonSearch:
         counts_aside = unplayed_camp(deal.contract) == TAKER
         self.aside_half = card_points(deal.aside) if counts_aside else 0
         self.aside_bouts = (deal.aside & BOUTS_MASK).bit_count() if counts_aside else 0
-        self.capacity = max(1024, int(table_mb * 1048576 / 200))
+        self.capacity = max(64, int(table_mb * 1048576 / 200))
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.history = [[0] * 78 for _ in range(deal.players)]
         self.nodes = self.probes = self.hits = self.cuts = self.stores = 0
