@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import random
 import re
 import signal
@@ -278,3 +279,53 @@ def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
     assert one.code == two.code == 1
     assert one.out == two.out
     assert one.out.count("tarot: dd from") == 4
+
+
+def _on_a_terminal(*args: str) -> tuple[int, str, bytes]:
+    """Run ``tarot ARGS`` with standard error on a pseudo-terminal: (status, stdout,
+    what the terminal showed)."""
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR",
+                                                             "TAROT_NO_PROGRESS")}
+    env["TAROT_PROGRESS_DELAY"] = "0"
+    proc = subprocess.Popen([str(TAROT), *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = proc.communicate(timeout=120)
+    os.close(master)
+    return proc.returncode, out.decode("utf-8"), seen
+
+
+def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    # analyze: the deal and the positions searched; solve: the bounds after each test.
+    # Piped, nothing; the output is the same either way.
+    path = _deal(tmp_path, seed=5)
+    args = ("analyze", str(path), "--from-trick", "15")
+    code, out, seen = _on_a_terminal(*args)
+    piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})
+    assert code == piped.code == 0
+    assert out == piped.out
+    assert piped.err == ""
+    assert b"analysing" in seen
+    assert b"positions" in seen
+    args = ("solve", str(path), "--trick", "12")
+    code, out, seen = _on_a_terminal(*args)
+    piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})
+    assert code == piped.code == 0
+
+    def untimed(text: str) -> str:
+        return re.sub(r" in \d+\.\d+ s ", " ", text)
+
+    assert untimed(out) == untimed(piped.out)
+    assert piped.err == ""
+    assert b"searching (" in seen
+    assert b"the value lies in" in seen
