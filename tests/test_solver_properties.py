@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 
 import pytest
 from hypothesis import given
@@ -165,3 +166,20 @@ def test_an_analysis_costs_add_up_to_the_value_each_camp_lost(seed: int) -> None
     for card in analysis.cards:
         assert (card.cost or 0) >= 0
         assert card.cost == 0 or card.best is not None
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("c", marks=needs_core)])
+def test_a_time_limit_ends_a_whole_deal_s_search_with_bounds(engine: str) -> None:
+    # A whole deal from its first lead at five players is far beyond 0.3 s: the search
+    # stops (not hangs) and gives bounds, marked inexact, that a node-limited search of
+    # the same position does not contradict.
+    rng = random.Random(7)
+    start, _ = deal_start(random_deal(rng, 5))
+    began = time.monotonic()
+    sol = Solver(start, engine=engine).solve(start, time_limit=0.3)
+    assert time.monotonic() - began < 15  # generous on a loaded machine; never a hang
+    assert not sol.exact
+    assert sol.value is None
+    assert sol.lower < sol.upper
+    other = Solver(start, engine=engine).solve(start, node_limit=20_000)
+    assert max(sol.lower, other.lower) <= min(sol.upper, other.upper)
