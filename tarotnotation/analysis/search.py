@@ -34,7 +34,8 @@ Both cores share the design (see ``docs/analysis.md``):
   card of every seat in it (unless the Excuse led to the last trick by a camp that won
   every trick could beat the only one), and a leader with as many master trumps as the
   other camp's longest trump holding draws all its trumps, then wins a trick with each
-  of its trumps and plain masters; within a trick, the 21 wins it.
+  of its trumps and plain masters, when its partners cannot take the lead from it;
+  within a trick, the 21 wins it.
 
 >>> from tarotnotation.analysis.position import Position
 >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7")
