@@ -134,7 +134,10 @@ class DealSummary:
         if self.taker is None or not self.partner_known:
             return None
         team = {self.taker, self.partner}
-        return tuple(Camp.TAKER if s in team else Camp.DEFENCE for s in range(self.players))
+        # tuple() of a list, not of a generator: a tuple of its own size from the start
+        # (one grown from a guess is resized, and a freed one then lingers in the free
+        # list of the other size, which tracemalloc counts as memory held)
+        return tuple([Camp.TAKER if s in team else Camp.DEFENCE for s in range(self.players)])
 
     @property
     def called_self(self) -> bool | None:
