@@ -101,6 +101,8 @@ def dedupe(
         fail(f"cannot write {fmt.name if fmt is not None else output}: {err}")
     finally:
         judge.close()
+    if not reading.read and reading.status:  # nothing read, and a path could not be:
+        reading.finish()  # said above (exit status 2)
     what = "deals" if by is By.DEAL else "deals and plays"
     summary = (f"{judge.duplicates:,} of {reading.read:,} deals repeat {what} met before"
                + (f"; {judge.unmarked:,} without {'their hands' if by is By.DEAL else 'a play'}"

@@ -78,6 +78,8 @@ def split(
                 splitter.add(deal.file, deal.index, deal.record)
         except StrictStopError:
             reading.stopped()
+        if not reading.read and reading.status:  # nothing read, and a path could not be:
+            reading.finish()  # said above (exit status 2); nothing written
         targets = splitter.finish()
         for target in targets:
             refuse_overwrite(str(target), reading.files)

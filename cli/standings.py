@@ -85,6 +85,8 @@ def standings(
             table.add(summary)
     except StrictStopError:
         reading.stopped()
+    if not reading.read and reading.status:  # nothing read, and a path could not be:
+        reading.finish()  # said above; no empty table (exit status 2)
     for repeat in table.repeats:
         echo_err(for_terminal(f"{repeat.where}: the same deal as {repeat.first} in the same"
                               f" session ({session_text(repeat.session)}):"

@@ -79,6 +79,8 @@ def stats(
             tally.add(summary)
     except StrictStopError:
         reading.stopped()
+    if not reading.read and reading.status:  # nothing read, and a path could not be:
+        reading.finish()  # said above; no empty table (exit status 2)
     tally.unreadable = reading.unreadable
     if fmt is StatsFormat.JSON:
         data = orjson.dumps(tally.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
