@@ -125,7 +125,7 @@ def test_no_arguments_prints_help() -> None:
     (("replay", "no/such/file.tarot"), "tarot: no/such/file.tarot: no such file"),
     (("replay", "examples"), "tarot: examples: is a folder, expected a file"),
     (("convert", "examples/prise.tarot", "--to", "pgn"),
-     "tarot: --to pgn: unknown format: expected tarot, json, jsonl, tarotclub or csv"),
+     "tarot: --to pgn: unknown format: expected tarot, csv, json, jsonl or tarotclub"),
     (("convert", "examples/prise.tarot", "-o", "out.xyz"),
      "tarot: out.xyz: cannot tell the format from the name: give --to"),
     (("card", "ZZ"), "tarot: 'ZZ' is not a card code"),
