@@ -80,6 +80,8 @@ _ENDING = (signal.SIGTERM, signal.SIGHUP)
 def install_signal_handlers() -> None:
     """SIGTERM and SIGHUP end the command as an exception (SIGINT already does:
     KeyboardInterrupt). Only in the main thread of the ``tarot`` process."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # (cli/__init__.py's, at start)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     for sig in _ENDING:
         if signal.getsignal(sig) is signal.SIG_IGN:
             continue  # (nohup: leave an ignored signal ignored)
