@@ -505,8 +505,8 @@ def test_tarot_html_several_deals_need_a_folder_or_single_file(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("html", "examples/prise.tarot"), "Missing option '--output'"),
-    (("html", "nowhere.tarot", "-o", "x.html"), "nowhere.tarot: no such file or folder"),
+    (("html", "examples/prise.tarot"), "tarot: missing option '--output'"),  # one line
+    (("html", "nowhere.tarot", "-o", "x.html"), "nowhere.tarot: F001 error: no such file"),
     (("html", "examples/prise.tarot", "-o", "no/such/folder/x.html"), "no such folder"),
     (("html", "examples/prise.tarot", "-o", "examples/prise.tarot.html", "--set", "x=y"),
      "--rules/--set"),
@@ -542,8 +542,9 @@ def test_tarot_html_of_nothing_writes_nothing(tmp_path: Path) -> None:
     empty.write_text("")
     for out, jobs in (("x.html", "1"), ("site", "1"), ("site2", "2")):
         ran = invoke("html", str(empty), "-o", str(tmp_path / out), "-j", jobs)
-        assert ran.code == 2
-        assert "no deal found" in ran.err
+        assert ran.code == 1  # the README's table: no deal read at all
+        assert "F005 warning" in ran.err
+        assert "no deal was read" in ran.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.tarot"]
 
 
