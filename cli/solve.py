@@ -46,7 +46,8 @@ Examples:
 
   tarot solve club.tarot --deal 3 --trick 15 --card 2
 
-  tarot solve --position 'S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7'
+  tarot solve --position \\
+    'S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7'
 
   tarot solve deal.tarot --trick 10 --objective score --format json
 
