@@ -39,7 +39,7 @@ from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final
 
-from . import kernel
+from . import kernel, native
 from .builder import (
     DECL_KEYS,
     ECART_KEYS,
@@ -115,6 +115,11 @@ _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3,
 #: deals take a few thousand values.
 _SCORES: dict[tuple[Any, ...], tuple[int, ...]] = {}
 _SCORES_KEPT: Final = 16384
+#: The compiled twin's flags of each ruleset met (native.rule_flags).
+_FLAGS: dict[Ruleset, int] = {}
+#: _CAMPS[n][taker]: each seat's camp (the taker alone against the others).
+_CAMPS: Final = {n: tuple(tuple(TAKER if s == t else DEFENCE for s in range(n))
+                          for t in range(n)) for n in (3, 4)}
 
 
 class _LookCloserError(UnusualDataError):
@@ -430,14 +435,67 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         raise _fail()
     leader = kernel.first_leader(first, taker if announcers else None)
 
+    if set(map(len, tricks)) != {n}:
+        raise _fail()
+    twin = native.compiled()
+    play = _play_pure if twin is None else _play_compiled
+    taker_half, bouts, pab, chelem = play(n, rules, contract, taker, leader, start, tricks)
+    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
+    by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
+    if by_taker is None:
+        if len(_SCORES) >= _SCORES_KEPT:
+            _SCORES.clear()
+        by_taker = _SCORES[key] = score(DealFacts(
+            players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
+            petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
+            chelem=chelem)).seats
+    scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
+
+    # The recorded result: at most the scores, each as the rules give it (and so
+    # summing to zero when they are all there).
+    if recorded is not None and not recorded.items() <= scores.items():
+        raise _fail()
+    return Status.SCORED, scores, taker_half
+
+
+def _play_compiled(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
+                   start: list[int], tricks: list[tuple[int, ...]]
+                   ) -> tuple[int, int, Camp | None, Camp | None]:
+    """The play and the count of a deal in the usual shape, by the kernel's compiled twin
+    (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
+    card by card): ``(taker's half-points, bouts, petit au bout's camp, chelem's camp)``;
+    a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
+    same over Python ints; ``tests/test_quick_native.py`` holds the two to the same
+    answers."""
+    flat = list(chain.from_iterable(tricks))
+    flags = _FLAGS.get(rules)
+    if flags is None:
+        flags = _FLAGS[rules] = native.rule_flags(rules)
+    twin = native.compiled()
+    assert twin is not None
+    played, _winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
+                                                          leader, flat)
+    if played != len(flat):
+        raise _fail()  # a card not in the hand, or not legal
+    if kernel.unplayed_camp(contract) == TAKER:  # the cards aside (§9)
+        aside = _ALL & ~sum(start)
+        half += card_points(aside)
+        bouts += (aside & BOUTS_MASK).bit_count()
+    return (half, bouts, _CAMP_OF[petit], _CAMP_OF[kernel.chelem_camp(won[TAKER],
+                                                                       len(tricks))])
+
+
+def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
+               start: list[int], tricks: list[tuple[int, ...]]
+               ) -> tuple[int, int, Camp | None, Camp | None]:
+    """:func:`_play_compiled` in pure Python, over all the tricks at once."""
     # The play, in two passes, each over all the tricks at once. First who won each
     # trick: that needs only its cards (kernel.winning_card), and each trick's leader is
     # the last one's winner. Then each seat's hand before each trick: the cards it played
     # from then on, which is the hand when every seat played exactly the cards it held
     # (checked); with it, the tricks where not everyone followed the suit led are checked
     # card by card, against the kernel's transition table (kernel.transitions).
-    if set(map(len, tricks)) != {n}:
-        raise _fail()
+    tab = table(n)
     last = tab.tricks - 1
     flat = list(chain.from_iterable(tricks))
     by_trick = list(zip(*[iter(map(_BITS.__getitem__, flat))] * n, strict=True))
@@ -515,19 +573,4 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
                                                    last_camp == leader_camp) else last
     pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p],
                                         TAKER if winners[p] == taker else DEFENCE)]
-    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
-    by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
-    if by_taker is None:
-        if len(_SCORES) >= _SCORES_KEPT:
-            _SCORES.clear()
-        by_taker = _SCORES[key] = score(DealFacts(
-            players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
-            petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
-            chelem=chelem)).seats
-    scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
-
-    # The recorded result: at most the scores, each as the rules give it (and so
-    # summing to zero when they are all there).
-    if recorded is not None and not recorded.items() <= scores.items():
-        raise _fail()
-    return Status.SCORED, scores, taker_half
+    return taker_half, bouts, pab, chelem
