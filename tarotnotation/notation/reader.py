@@ -970,15 +970,15 @@ def _raw_lines(source: IO[str] | IO[bytes]) -> Iterator[tuple[str | bytes, int]]
         raw = readline(limit + 1)
 
 
-def _lines(source: IO[str] | IO[bytes]
+def _lines(source: IO[str] | IO[bytes], offset: int = 0
            ) -> Iterator[tuple[str, int, tuple[Code, str, int | None] | None]]:
     """(line without its end, offset of its start, fault) for each line.
 
     The fault is None, or why the line cannot be read: it is not UTF-8 (S007), or it is
     longer than :data:`~tarotnotation.limits.MAX_RECORD_CHARS` (L001: only its start is
-    kept, the rest is skipped without being held in memory).
+    kept, the rest is skipped without being held in memory). ``offset``: where the stream
+    starts in its file.
     """
-    offset = 0
     for raw, size in _raw_lines(source):
         start = offset
         offset += size
@@ -1003,19 +1003,21 @@ def _lines(source: IO[str] | IO[bytes]
         yield text, start, fault
 
 
-def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_Chunk]:
+def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
+            at: int = 0) -> Iterator[_Chunk]:
     """The records of a stream, cut at each tag line that follows other text.
 
     A line whose first character other than a space or tab is ``[`` is a tag line (the
     writer escapes such a ``[`` inside a comment as ``\\[``). A tag line starts a new record
     when it follows a section line or a blank line; so does the first tag line of all.
+    ``line`` and ``at``: the lines and bytes of the file before the stream.
     """
     chunk: _Chunk | None = None
     content = False
     gap = False
     blank: int | None = None
-    number = 0
-    for text, offset, fault in _lines(source):
+    number = line
+    for text, offset, fault in _lines(source, at):
         number += 1
         stripped = text.lstrip(" \t")
         if stripped.startswith("["):
@@ -1060,10 +1062,12 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
         yield chunk
 
 
-def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
+                 offset: int = 0) -> Iterator[ReadDeal]:
     """The deals of a stream, each yielded as soon as its record is read; the next record
-    is read first only to judge a record of tags only or a comment never closed."""
-    chunks = _chunks(source)
+    is read first only to judge a record of tags only or a comment never closed.
+    ``line`` and ``offset``: the lines and bytes of the file before the stream."""
+    chunks = _chunks(source, line=line, at=offset)
     ahead: _Chunk | None = None  # the next record, when it had to be read already
     before: _Chunk | None = None
     index = 0
@@ -1211,6 +1215,16 @@ def read_file(path: str | os.PathLike[str], *, name: str | None = None) -> Itera
     file = os.fspath(path)
     with open(file, "rb") as fp:
         yield from _read_stream(fp, name or file)
+
+
+def read_at(source: IO[bytes], *, name: str | None = None, line: int = 0,
+            offset: int = 0) -> Iterator[ReadDeal]:
+    """The records of a binary stream that starts after ``line`` lines and ``offset``
+    bytes of a file, at the start of a record after a blank line (a part of the file, as
+    a worker reads it): each as reading the whole file gives it, with its lines and
+    offsets in the file, but numbered from 1.
+    """
+    return _read_stream(source, name, line, offset)
 
 
 def reads(text: str, *, name: str | None = None) -> Iterator[ReadDeal]:
