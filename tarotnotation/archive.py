@@ -421,14 +421,12 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                  ) -> Iterator[CheckedDeal]:
     """Check the deals of a chunk of JSON Lines, as reading and replaying them would.
 
-    A plain clean deal passes :func:`tarotnotation.quick.quick_check` and is reported at
-    once; any other line (a fault, another shape, a broken line, the file's first record)
-    is read by the JSON reader, alone, and replayed.
+    A plain clean deal passes :func:`tarotnotation.quick.quick_check_line` and is
+    reported at once; any other line (a fault, another shape, a broken line, the file's
+    first record) is read by the JSON reader, alone, and replayed.
     """
-    import orjson
-
     from .formats import json as json_format
-    from .quick import quick_check
+    from .quick import quick_check_line
 
     path = chunk.path
     lines = chunk.lines
@@ -455,14 +453,10 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
             continue
         index += 1
         if len(line) <= limit:
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                obj = None
-            quick = quick_check(obj, ruleset, default) if type(obj) is dict else None
+            quick = quick_check_line(line, ruleset, default)
             if quick is not None:
-                yield CheckedDeal(path, index, (), *quick, line=lineno,
-                                  number=deal_number(obj.get("tags") or ()))
+                yield CheckedDeal(path, index, (), *quick[0], line=lineno,
+                                  number=deal_number(quick[1] or ()))
                 continue
         for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                             lineno=lineno - 1, offset=at):

@@ -39,6 +39,8 @@ from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final
 
+import orjson
+
 from . import kernel, native
 from .builder import (
     DECL_KEYS,
@@ -66,7 +68,7 @@ from .replay import Status
 from .rules import Camp, Contract, Ruleset, table
 from .scoring import DealFacts, score
 
-__all__ = ["quick_check", "quick_check_record"]
+__all__ = ["quick_check", "quick_check_line", "quick_check_record"]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
 # The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
@@ -108,6 +110,8 @@ _GLYPH_OF: Final = methodcaller("get", "glyph")
 _COMMENTS_OF: Final = methodcaller("get", "comments", ())
 _INT_TYPE: Final = {int}
 _CONTRACT_KEY: Final = itemgetter("contract")
+#: The seats' ids of a record that names none.
+_PLAIN_IDS: Final = {n: list(DEFAULT_SEATS[n]) for n in (3, 4)}
 #: The seats of a record that names none, as written in JSON.
 _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4)}
 #: Scores already worked out (``score`` is pure), by the facts they depend on but the
@@ -373,6 +377,99 @@ def _check(obj: Any, override: str | None, default: str | None
                 raise _fail()
     return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
                   tricks, recorded or None)
+
+
+def quick_check_line(line: bytes, ruleset: str | None = None,
+                     default_ruleset: str | None = None
+                     ) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+    """:func:`quick_check` of one JSON Lines record (its bytes, without blanks around),
+    and its tags as read (for :func:`tarotnotation.plausibility.deal_number`); None when
+    it is not a plain clean deal, or not JSON.
+
+    With the compiled core, a record in the canonical layout is scanned in C
+    (``_kernel.scan_json``: no ``dict`` built) and its parts checked here as
+    :func:`quick_check` checks the parsed record; any other line is parsed with orjson.
+    ``tests/test_quick_native.py`` holds the two ways to the same answers.
+    """
+    twin = native.compiled()
+    parts = None if twin is None else twin.scan_json(line)
+    if parts is not None:
+        try:
+            return _check_scanned(parts, ruleset, default_ruleset), parts[1]
+        except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+            return None
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if type(obj) is not dict:
+        return None
+    answer = quick_check(obj, ruleset, default_ruleset)
+    return None if answer is None else (answer, obj.get("tags"))
+
+
+def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None
+                   ) -> tuple[Status, dict[str, int], int]:
+    """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
+    checks, in the same order, on the parts the scanner leaves to Python (it took only
+    the canonical layout: known keys once each, card codes, a card once in a hand, no
+    declarations, notes only on the deal and on cards)."""
+    (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
+     recorded, comments, glyph) = parts
+    tab = table(n)
+    if glyph is not None and glyph not in GLYPH_SET:
+        raise _fail()
+    if tags is None:
+        tags = []
+    if len(tags) > _MAX_ITEMS:
+        raise _fail()
+    check_tags(tags)
+    if comments is not None and len(comments) > _MAX_ITEMS:
+        raise _fail()
+    if own is not None:
+        Ruleset.from_spec(own)  # an unknown spec: the record is not read
+    spec = override if override is not None else own if own is not None else default
+    rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+
+    # Seats.
+    if not seat_ids or seat_ids == _PLAIN_IDS[n]:
+        ids: tuple[str, ...] = DEFAULT_SEATS[n]
+    else:
+        if len(seat_ids) != n:
+            raise _fail()
+        ids = tuple(map(_seat, seat_ids))
+        if len(set(ids)) != n:
+            raise _fail()
+    first = 0 if dealer is None else (ids.index(dealer) + 1) % n  # ValueError: not a seat
+
+    # Hands and chien, all recorded (a card twice in a hand: the scanner gave up).
+    if len(hand_keys) != n:
+        raise _fail()
+    by_seat = dict(zip(hand_keys, hands, strict=True))
+    held = list(map(by_seat.__getitem__, ids))  # KeyError: another seat
+    if {size for _, size in held} != {tab.hand} or chien[1] != tab.chien:
+        raise _fail()
+    given = [bits for bits, _ in held]
+
+    bids = list(map(BID_WORDS.__getitem__, words))
+    ecart_bits: int | None = None
+    if ecart is not None:
+        if ecart[1] != tab.chien:
+            raise _fail()
+        ecart_bits = ecart[0]
+
+    # The play: every trick whole (the scanner counted n cards a trick).
+    if len(cards) != n * tab.tricks:
+        raise _fail()
+    if notes:
+        _all_notes([note for _, note in notes], _CARD_KEYS)
+    tricks = list(zip(*[iter(cards)] * n, strict=True))
+    if recorded is not None:
+        values = recorded.values()
+        if values and (min(values) < -_INT64 or max(values) >= _INT64):
+            raise _fail()
+    return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, [], [], tricks,
+                  recorded or None)
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],

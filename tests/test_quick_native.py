@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -123,3 +124,107 @@ def test_twin_and_pure_agree_on_any_deal(monkeypatch: pytest.MonkeyPatch, seed: 
     if fault == "none":
         assert fast is not None or rec.result is None or rec.result.annulled or (
             rec.ecart is not None and rec.ecart.shown) or pure is None
+
+
+# --- the scanner of JSON Lines (_kernel.scan_json) -----------------------------------------
+
+
+def _orjson_way(line: bytes, ruleset: str | None = None,
+                default: str | None = None) -> Any:
+    """What the quick check makes of a line parsed by orjson (the reference)."""
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if type(obj) is not dict:
+        return None
+    answer = quick.quick_check(obj, ruleset, default)
+    return None if answer is None else (answer, obj.get("tags"))
+
+
+def _scanned_way(monkeypatch: pytest.MonkeyPatch, line: bytes, ruleset: str | None = None,
+                 default: str | None = None) -> Any:
+    with monkeypatch.context() as m:
+        m.setattr(native, "compiled", lambda force=False: TWIN)
+        return quick.quick_check_line(line, ruleset, default)
+
+
+#: Edits of a canonical line: each one the scanner must give up on, or read as orjson does.
+EDITS = [
+    (b'"players":4', b'"players": 4'), (b'"players":4', b'"players":4.0'),
+    (b'"players":4', b'"players":04'), (b'"players":4', b'"players":true'),
+    (b'"tarotnotation":1', b'"tarotnotation":1.0'), (b'"tarotnotation":1', b'"tarotnotation":2'),
+    (b'"dealer":"', b'"dealer":"\\u0053'), (b'"dealer":"W"', b'"dealer":null'),
+    (b'"dealer":"W"', b'"dealer":"W","dealer":"S"'), (b'"S":62', b'"S":-0'),
+    (b'"S":62', b'"S":0062'), (b'"S":62', b'"S":62,"S":63'),
+    (b'"S":62', b'"S":123456789012345678901'), (b'"S":62', b'"S":62.5'),
+    (b'"chien":[', b'"chien":["EX",'), (b'"KS"', b'"ks"'), (b'"T9"', b'"T09"'),
+    (b'"T9"', b'"T22"'), (b'"10C"', b'"0C"'), (b'{"card":"', b'{"seat":"S","card":"'),
+    (b'{"cards":[', b'{"leader":"S","cards":['), (b'"ecart":{', b'"ecart":{"shown":[],'),
+    (b'"result":{', b'"result":{"glyph":"!",'), (b'"result":{"scores":{', b'"result":{"s":{'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"Ann"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"X"}'), (b'"auction":[', b'"auction":[{},'),
+    (b'{"contract":"pass"}', b'{"contract":"pass","glyph":"!"}'),
+    (b'{"contract":"pass"}', b'{"contract":"passe"}'), (b'"tags":[[', b'"tags":[["Deal","1"],['),
+    (b'"Event"', b'"\xc3\xa9v\xc3\xa9nement"'), (b'"Event"', b'"\xff"'), (b'"Event"', b'"E\x01"'),
+    (b'"tags":[', b'"comments":["x"],"glyph":"!!","tags":['),
+    (b'"tags":[', b'"glyph":"!!!","tags":['), (b'"tags":[', b'"ruleset":"pagat","tags":['),
+    (b'"tags":[', b'"ruleset":"nonsense","tags":['), (b'"tags":[', b'"declarations":[],"tags":['),
+    (b'"hands":{"S"', b'"hands":{"S":[],"S"'), (b'}]}]', b'}]},{"cards":[]}]'),
+    (b'"play":[{"cards":[{"card":"', b'"play":[{"cards":[{"card":"EX"},{"card":"'),
+    (b'"result":{"scores":', b'"result":{"scores":{},"x":'),
+    (b'"result":{', b'"result":null,"r":{'),
+]
+
+
+@needs_twin
+def test_the_scanner_takes_the_canonical_lines_and_reads_them_as_orjson_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert TWIN is not None
+    scanned = taken = 0
+    for obj in _cases(80, 23):
+        line = orjson.dumps(obj)
+        scanned += TWIN.scan_json(line) is not None
+        for ruleset in (None, "pagat"):
+            answer = _scanned_way(monkeypatch, line, ruleset)
+            assert answer == _orjson_way(line, ruleset), obj
+            taken += answer is not None
+    assert scanned > 100
+    assert taken > 100
+
+
+@needs_twin
+def test_the_scanner_gives_up_or_agrees_on_every_edit(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    lines = []
+    for _ in range(40):
+        rec = random_deal(rng, rng.choice([3, 4]), poignee_chance=0.1)
+        obj = tjson.to_dict(rec)
+        obj["tags"] = [["Event", "Club"]]
+        if rng.random() < 0.5:
+            obj["play"][0]["cards"][1]["glyph"] = rng.choice(["!", "?!", "!!!"])
+            obj["play"][0]["cards"][1]["comments"] = rng.choice([["bien"], [], ["é", "x"]])
+        lines.append(orjson.dumps(obj))
+    edited = 0
+    for line in lines:
+        for old, new in EDITS:
+            if old in line:
+                variant = line.replace(old, new, 1)
+                edited += 1
+                assert _scanned_way(monkeypatch, variant) == _orjson_way(variant), variant
+    assert edited > 40 * len(EDITS) // 2
+
+
+@needs_twin
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1), junk=st.binary(max_size=6),
+       drop=st.integers(0, 3))
+def test_the_scanner_gives_up_or_agrees_on_any_bytes(monkeypatch: pytest.MonkeyPatch,
+                                                     seed: int, cut: float, junk: bytes,
+                                                     drop: int) -> None:
+    rec = random_deal(random.Random(seed), 3 + seed % 2)
+    line = orjson.dumps(tjson.to_dict(rec))
+    at = int(cut * len(line))
+    variant = line[:at] + junk + line[at + drop:]
+    assert _scanned_way(monkeypatch, variant) == _orjson_way(variant)
