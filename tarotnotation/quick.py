@@ -126,6 +126,10 @@ _CAMPS: Final = {n: tuple(tuple(TAKER if s == t else DEFENCE for s in range(n))
                           for t in range(n)) for n in (3, 4)}
 
 
+#: "Ask native.compiled()": the default of the functions that may be handed the twin.
+_ASK: Final = object()
+
+
 class _LookCloserError(UnusualDataError):
     """Not a plain clean deal: the caller reads and replays it. (It is the fast record
     builder's "unusual data", so the checks shared with it, records._keys and
@@ -240,7 +244,7 @@ def _seat(value: Any) -> str:
     return value
 
 
-def _check(obj: Any, override: str | None, default: str | None
+def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
            ) -> tuple[Status, dict[str, int], int]:
     data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
@@ -376,7 +380,7 @@ def _check(obj: Any, override: str | None, default: str | None
                            or min(values) < -_INT64 or max(values) >= _INT64):
                 raise _fail()
     return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
-                  tricks, recorded or None)
+                  tricks, recorded or None, twin)
 
 
 def quick_check_line(line: bytes, ruleset: str | None = None,
@@ -395,7 +399,7 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     parts = None if twin is None else twin.scan_json(line)
     if parts is not None:
         try:
-            return _check_scanned(parts, ruleset, default_ruleset), parts[1]
+            return _check_scanned(parts, ruleset, default_ruleset, twin), parts[1]
         except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
             return None
     try:
@@ -404,18 +408,21 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
         return None
     if type(obj) is not dict:
         return None
-    answer = quick_check(obj, ruleset, default_ruleset)
-    return None if answer is None else (answer, obj.get("tags"))
+    try:
+        answer = _check(obj, ruleset, default_ruleset, twin)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    return answer, obj.get("tags")
 
 
-def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None
-                   ) -> tuple[Status, dict[str, int], int]:
+def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None,
+                   twin: Any) -> tuple[Status, dict[str, int], int]:
     """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
-    checks, in the same order, on the parts the scanner leaves to Python (it took only
-    the canonical layout: known keys once each, card codes, a card once in a hand, no
-    declarations, notes only on the deal and on cards)."""
+    checks on the parts the scanner leaves to Python (it took only the canonical layout:
+    known keys once each, card codes, a card once in a hand or a poignée, notes only on
+    the deal and on cards)."""
     (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
-     recorded, comments, glyph) = parts
+     recorded, comments, glyph, declarations) = parts
     tab = table(n)
     if glyph is not None and glyph not in GLYPH_SET:
         raise _fail()
@@ -458,6 +465,17 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
             raise _fail()
         ecart_bits = ecart[0]
 
+    # Declarations: poignées shown with their cards, chelems announced.
+    poignees = []
+    announcers = []
+    for kind, seat, shown in declarations or ():
+        if kind == "chelem" and shown is None:
+            announcers.append(ids.index(_seat(seat)))
+            continue
+        if kind != "poignee" or shown is None:  # (cards twice: the scanner gave up)
+            raise _fail()
+        poignees.append((ids.index(_seat(seat)), shown[0]))
+
     # The play: every trick whole (the scanner counted n cards a trick).
     if len(cards) != n * tab.tricks:
         raise _fail()
@@ -468,15 +486,16 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         values = recorded.values()
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
             raise _fail()
-    return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, [], [], tricks,
-                  recorded or None)
+    return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, poignees,
+                  announcers, tricks, recorded or None, twin)
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
            chien: int, bids: list[Contract | None], ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
            tricks: list[tuple[int, ...]],
-           recorded: dict[str, int] | None) -> tuple[Status, dict[str, int], int]:
+           recorded: dict[str, int] | None, twin: Any = _ASK
+           ) -> tuple[Status, dict[str, int], int]:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
     ``announcers`` the seats announcing a chelem, ``tricks`` the cards of each trick from
@@ -534,9 +553,14 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
 
     if set(map(len, tricks)) != {n}:
         raise _fail()
-    twin = native.compiled()
-    play = _play_pure if twin is None else _play_compiled
-    taker_half, bouts, pab, chelem = play(n, rules, contract, taker, leader, start, tricks)
+    if twin is _ASK:
+        twin = native.compiled()
+    if twin is None:
+        taker_half, bouts, pab, chelem = _play_pure(n, rules, contract, taker, leader, start,
+                                                    tricks)
+    else:
+        taker_half, bouts, pab, chelem = _play_compiled(twin, n, rules, contract, taker,
+                                                        leader, start, tricks)
     key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
     by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
     if by_taker is None:
@@ -555,8 +579,8 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     return Status.SCORED, scores, taker_half
 
 
-def _play_compiled(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
-                   start: list[int], tricks: list[tuple[int, ...]]
+def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker: int,
+                   leader: int, start: list[int], tricks: list[tuple[int, ...]]
                    ) -> tuple[int, int, Camp | None, Camp | None]:
     """The play and the count of a deal in the usual shape, by the kernel's compiled twin
     (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
@@ -568,8 +592,6 @@ def _play_compiled(n: int, rules: Ruleset, contract: Contract, taker: int, leade
     flags = _FLAGS.get(rules)
     if flags is None:
         flags = _FLAGS[rules] = native.rule_flags(rules)
-    twin = native.compiled()
-    assert twin is not None
     played, _winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
                                                           leader, flat)
     if played != len(flat):

@@ -174,6 +174,14 @@ EDITS = [
     (b'"play":[{"cards":[{"card":"', b'"play":[{"cards":[{"card":"EX"},{"card":"'),
     (b'"result":{"scores":', b'"result":{"scores":{},"x":'),
     (b'"result":{', b'"result":null,"r":{'),
+    (b'"kind":"poignee"', b'"kind":"poignee","size":"simple"'),
+    (b'"kind":"poignee"', b'"kind":"misere"'), (b'"kind":"chelem"', b'"kind":"chelem","cards":[]'),
+    (b'"kind":"chelem"', b'"kind":"chelem","glyph":"!"'),
+    (b'"declarations":[', b'"declarations":[{"kind":"chelem","seat":"S"},'),
+    (b'"declarations":[', b'"declarations":[{"seat":"E","kind":"chelem"},'),
+    (b'"declarations":[', b'"declarations":[{"kind":"poignee","seat":"S","cards":["T1","T1"]},'),
+    (b'"declarations":[', b'"declarations":[{"kind":"poignee","seat":"S","cards":[]},'),
+    (b'"tags":[', b'"declarations":[{"kind":"chelem","seat":"Z"}],"tags":['),
 ]
 
 
@@ -198,7 +206,7 @@ def test_the_scanner_gives_up_or_agrees_on_every_edit(monkeypatch: pytest.Monkey
     rng = random.Random(5)
     lines = []
     for _ in range(40):
-        rec = random_deal(rng, rng.choice([3, 4]), poignee_chance=0.1)
+        rec = random_deal(rng, rng.choice([3, 4]), poignee_chance=0.4, chelem_chance=0.2)
         obj = tjson.to_dict(rec)
         obj["tags"] = [["Event", "Club"]]
         if rng.random() < 0.5:
@@ -223,7 +231,8 @@ def test_the_scanner_gives_up_or_agrees_on_every_edit(monkeypatch: pytest.Monkey
 def test_the_scanner_gives_up_or_agrees_on_any_bytes(monkeypatch: pytest.MonkeyPatch,
                                                      seed: int, cut: float, junk: bytes,
                                                      drop: int) -> None:
-    rec = random_deal(random.Random(seed), 3 + seed % 2)
+    rec = random_deal(random.Random(seed), 3 + seed % 2, poignee_chance=0.3,
+                      chelem_chance=0.1)
     line = orjson.dumps(tjson.to_dict(rec))
     at = int(cut * len(line))
     variant = line[:at] + junk + line[at + drop:]

@@ -205,7 +205,7 @@ static PyObject *js_strings(js_t *j)
 /* The parts of a record, as the scan hands them back (each NULL or a new reference). */
 enum { JS_TAGS, JS_RULESET, JS_SEATS, JS_DEALER, JS_HAND_KEYS, JS_HANDS, JS_CHIEN,
        JS_WORDS, JS_ECART, JS_CARDS, JS_NOTES, JS_SCORES, JS_COMMENTS, JS_GLYPH,
-       JS_PARTS };
+       JS_DECLARATIONS, JS_PARTS };
 
 /* Keys of the record (a key twice gives up). */
 enum { K_VERSION = 1, K_TAGS = 2, K_RULESET = 4, K_PLAYERS = 8, K_SEATS = 16,
@@ -215,31 +215,32 @@ enum { K_VERSION = 1, K_TAGS = 2, K_RULESET = 4, K_PLAYERS = 8, K_SEATS = 16,
 
 #define JS_GIVE_UP 0
 
-/* A card cell of a trick: {"card":"X"} with, after it, a glyph and comments (a note);
- * *card its number, *note a new dict of the notes or NULL. */
+/* A card cell of a trick: {"card": "X"} with a glyph and comments in any order (the
+ * writer puts the notes first); *card its number, *note a new dict of the notes or NULL. */
 static int js_played(js_t *j, int *card, PyObject **note)
 {
     const char *s;
     Py_ssize_t len;
-    *note = NULL;
-    if (!js_eat(j, '{') || !js_key(j, &s, &len) || !js_is(s, len, "card"))
-        return 0;
-    if (!js_raw_string(j, &s, &len) || len < 2 || len > 3)
-        return 0;
-    *card = js_card(s, len);
-    if (*card < 0)
-        return 0;
-    if (js_eat(j, '}'))
-        return 1;
-    PyObject *d = PyDict_New();
-    if (!d)
-        return 0;
+    PyObject *d = NULL;
     int seen = 0;
-    while (js_eat(j, ',')) {
+    *note = NULL;
+    *card = -1;
+    if (!js_eat(j, '{'))
+        return 0;
+    do {
         if (!js_key(j, &s, &len))
             goto fail;
         PyObject *value;
         const char *key;
+        if (js_is(s, len, "card") && !(seen & 4)) {
+            seen |= 4;
+            if (!js_raw_string(j, &s, &len) || len < 2 || len > 3)
+                goto fail;
+            *card = js_card(s, len);
+            if (*card < 0)
+                goto fail;
+            continue;
+        }
         if (js_is(s, len, "glyph") && !(seen & 1)) {
             seen |= 1;
             key = "glyph";
@@ -251,18 +252,22 @@ static int js_played(js_t *j, int *card, PyObject **note)
         } else {
             goto fail;
         }
+        if (!d && !(d = PyDict_New())) {
+            Py_XDECREF(value);
+            goto fail;
+        }
         if (!value || PyDict_SetItemString(d, key, value) < 0) {
             Py_XDECREF(value);
             goto fail;
         }
         Py_DECREF(value);
-    }
-    if (!js_eat(j, '}'))
+    } while (js_eat(j, ','));
+    if (!js_eat(j, '}') || *card < 0)
         goto fail;
     *note = d;
     return 1;
 fail:
-    Py_DECREF(d);
+    Py_XDECREF(d);
     return 0;
 }
 
@@ -313,6 +318,70 @@ static int js_play(js_t *j, int players, PyObject **cards, PyObject **notes)
 fail:
     Py_DECREF(found);
     return 0;
+}
+
+/* "declarations": [{"kind": "poignee", "seat": "S", "cards": [...]}, {"kind": "chelem",
+ * "seat": "S"}...], keys in any order, no notes: a list of (kind, seat, cards, count),
+ * cards and count None when not written (new reference), or NULL. */
+static PyObject *js_declarations(js_t *j)
+{
+    const char *s;
+    Py_ssize_t len;
+    if (!js_eat(j, '['))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    if (js_eat(j, ']'))
+        return out;
+    do {
+        PyObject *kind = NULL, *seat = NULL, *cards = NULL;
+        int seen = 0;
+        if (!js_eat(j, '{'))
+            goto fail;
+        do {
+            if (!js_key(j, &s, &len))
+                goto fail_item;
+            if (js_is(s, len, "kind") && !(seen & 1)) {
+                seen |= 1;
+                if (!(kind = js_string(j)))
+                    goto fail_item;
+            } else if (js_is(s, len, "seat") && !(seen & 2)) {
+                seen |= 2;
+                if (!(seat = js_string(j)))
+                    goto fail_item;
+            } else if (js_is(s, len, "cards") && !(seen & 4)) {
+                cards_t bits;
+                int count;
+                seen |= 4;
+                if (!js_cards(j, &bits, &count)
+                        || !(cards = Py_BuildValue("(Ni)", from_cards(bits), count)))
+                    goto fail_item;
+            } else {
+                goto fail_item;
+            }
+        } while (js_eat(j, ','));
+        if (!js_eat(j, '}') || !kind || !seat)
+            goto fail_item;
+        PyObject *item = Py_BuildValue("(NNN)", kind, seat, cards ? cards : Py_NewRef(Py_None));
+        if (!item || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            goto fail;
+        }
+        Py_DECREF(item);
+        continue;
+    fail_item:
+        Py_XDECREF(kind);
+        Py_XDECREF(seat);
+        Py_XDECREF(cards);
+        goto fail;
+    } while (js_eat(j, ','));
+    if (!js_eat(j, ']'))
+        goto fail;
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 /* The record of LINE, or 0 (give up). On success PARTS holds new references or NULL,
@@ -492,8 +561,8 @@ static int js_record(js_t *j, PyObject **parts, int *players)
             if (!(parts[JS_ECART] = Py_BuildValue("(Ni)", from_cards(bits), count)))
                 return 0;
             break;
-        case K_DECLARATIONS:  /* none: poignées and chelems are the Python path's */
-            if (!js_eat(j, '[') || !js_eat(j, ']'))
+        case K_DECLARATIONS:
+            if (!(parts[JS_DECLARATIONS] = js_declarations(j)))
                 return 0;
             break;
         case K_PLAY:
