@@ -355,6 +355,13 @@ class _TarotPart:
 _TAROT_CUT: Final = re.compile(rb"\n\r?\n\[")
 
 
+def _is_tarot(path: str) -> bool:
+    try:
+        return format_of(path) == "tarot"
+    except OSError:
+        return False
+
+
 def _tarot_parts(path: str) -> Iterator[_TarotPart] | None:
     """The parts of a .tarot file (about :data:`CHUNK_BYTES` each) for the workers, or
     None when the file is not the text notation or too small to share."""
@@ -402,18 +409,30 @@ def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
     (None when none does: the file ended, or the part's last record took in the next one,
     its comment running on; then the caller reads the rest of the file itself)."""
     from . import notation
+    from .quick import quick_check
+
+    def judge(data: dict[str, Any]) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+        answer = quick_check(data, ruleset, default)
+        return None if answer is None else (answer, data.get("tags"))
 
     out = []
     after = None
-    with open(part.path, "rb") as fh:
+    path = part.path
+    with open(path, "rb") as fh:
         fh.seek(part.start)
-        for item in notation.read_at(fh, name=part.path, line=part.line,
-                                     offset=part.start):
-            if part.end is not None and item.offset is not None and item.offset >= part.end:
-                after = item.offset
+        for item in notation.read_at(fh, name=path, line=part.line, offset=part.start,
+                                     judge=judge):
+            at = item.offset if isinstance(item, ReadDeal) else item[2]
+            if part.end is not None and at is not None and at >= part.end:
+                after = at
                 break
-            out.append(check_deal(item, part.path, ruleset, keep=False,
-                                  default_ruleset=default))
+            if isinstance(item, ReadDeal):
+                out.append(check_deal(item, path, ruleset, keep=False,
+                                      default_ruleset=default))
+            else:  # a plain clean deal, judged from the scanner's data: what the replay says
+                index, line, _, (answer, tags) = item
+                out.append(CheckedDeal(path, index, (), *answer, line=line,
+                                       number=deal_number(tags or ())))
     return out, after
 
 
@@ -575,6 +594,10 @@ def _check_paths(paths: Iterable[str | Path], jobs: int, ruleset: str | None,
             if chunks is not None:
                 for chunk in chunks:
                     yield from _check_lines(chunk, ruleset, default_ruleset)
+                continue
+            if not keep and f != STDIN and _is_tarot(f):
+                yield from _check_tarot_part(_TarotPart(f, 0, None, 0), ruleset,
+                                             default_ruleset)[0]
                 continue
             for item in read_path(f):
                 yield check_deal(item, f, ruleset, keep=keep, default_ruleset=default_ruleset)

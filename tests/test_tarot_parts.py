@@ -13,6 +13,7 @@ everywhere.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from tarotnotation import archive, notation
 from tarotnotation.archive import check_paths
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
+from tarotnotation.source import ReadDeal
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = [Ruleset.fft(), Ruleset.pagat()]
@@ -63,10 +65,26 @@ def _archive(rng: random.Random, count: int, crlf: bool = False) -> bytes:
     return b"\xef\xbb\xbf" + data
 
 
-def _run(path: Path, **kwargs: Any) -> list[tuple[Any, ...]]:
+def _run(path: Path, keep: bool = False, **kwargs: Any) -> list[tuple[Any, ...]]:
     return [(c.file, c.index, c.line, c.diagnostics, c.status,
              None if c.scores is None else dict(c.scores), c.taker_half, c.number)
-            for c in check_paths([path, path], keep=False, **kwargs)]
+            for c in check_paths([path, path], keep=keep, **kwargs)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_plain_clean_records_judged_from_the_scanner_report_what_the_replay_does(
+        tmp_path: Path, seed: int) -> None:
+    # keep=False: a plain clean record is judged by the quick check from the fast
+    # scanner's data, no record built (notation.read_at's judge); keep=True replays all.
+    path = tmp_path / "deals.tarot"
+    path.write_bytes(_archive(random.Random(seed), 80))
+    reference = _run(path, keep=True)
+    assert _run(path) == reference
+    judged = []
+    with path.open("rb") as fh:
+        for item in notation.read_at(fh, name=str(path), judge=lambda data: True):
+            judged.append(not isinstance(item, ReadDeal))
+    assert sum(judged) > len(judged) // 2
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -93,7 +111,7 @@ def test_the_parts_start_at_records_and_count_the_lines(
     parts = list(archive._tarot_parts(str(path)) or [])
     assert parts[0].start == 0
     assert parts[-1].end is None
-    for before, after in zip(parts, parts[1:], strict=False):
+    for before, after in itertools.pairwise(parts):
         assert before.end == after.start
         assert after.start - before.start >= 700
         assert data[after.start - 2:after.start + 1] == b"\n\n["

@@ -39,10 +39,10 @@ import io
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass, replace
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -881,6 +881,7 @@ def _grammar_positions(text: str, line0: int) -> dict[str, tuple[int, int]]:
 #: The environment variable that chooses the reading path: ``grammar`` turns the fast
 #: scanner off (for debugging, and for the differential tests).
 READER_ENV: Final = "TAROT_READER"
+_T = TypeVar("_T")
 
 
 def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, int]],
@@ -1063,10 +1064,13 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
 
 
 def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
-                 offset: int = 0) -> Iterator[ReadDeal]:
+                 offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None
+                 ) -> Iterator[Any]:
     """The deals of a stream, each yielded as soon as its record is read; the next record
     is read first only to judge a record of tags only or a comment never closed.
-    ``line`` and ``offset``: the lines and bytes of the file before the stream."""
+    ``line`` and ``offset``: the lines and bytes of the file before the stream; ``judge``:
+    see :func:`read_at`."""
+    fast = judge is not None and os.environ.get(READER_ENV) != "grammar"
     chunks = _chunks(source, line=line, at=offset)
     ahead: _Chunk | None = None  # the next record, when it had to be read already
     before: _Chunk | None = None
@@ -1097,8 +1101,16 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
                     context=_caret(_line_of(chunk, ahead, line), col)),),
                     None, chunk.line, chunk.offset)
                 continue
-        deal = parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
-                            offset=chunk.offset)
+        text = "\n".join(chunk.lines)
+        if fast:
+            assert judge is not None
+            data = scanner.scan(text)
+            value = None if data is None else judge(data)
+            if value is not None:  # a plain record the judge takes: no record built
+                before = chunk
+                yield index, chunk.line, chunk.offset, value
+                continue
+        deal = parse_record(text, name=name, deal=index, line=chunk.line, offset=chunk.offset)
         if chunk.follows and before is not None and deal.record is None:
             deal = _not_a_tag_line(deal, chunk)
         before = chunk
@@ -1218,13 +1230,20 @@ def read_file(path: str | os.PathLike[str], *, name: str | None = None) -> Itera
 
 
 def read_at(source: IO[bytes], *, name: str | None = None, line: int = 0,
-            offset: int = 0) -> Iterator[ReadDeal]:
+            offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None
+            ) -> Iterator[ReadDeal | tuple[int, int, int, _T]]:
     """The records of a binary stream that starts after ``line`` lines and ``offset``
-    bytes of a file, at the start of a record after a blank line (a part of the file, as
-    a worker reads it): each as reading the whole file gives it, with its lines and
-    offsets in the file, but numbered from 1.
+    bytes of a file, at the start of a record (its start, or after a blank line: a part
+    of the file, as a worker reads it): each as reading the whole file gives it, with its
+    lines and offsets in the file, but numbered from 1.
+
+    ``judge``, when given, is offered the data of each record the fast scanner reads (in
+    the JSON layout, no record built); when it returns a value, ``(index, line, offset,
+    value)`` stands for the deal. That is where the quick check of a plain clean deal
+    plugs in (:mod:`tarotnotation.archive`); ``TAROT_READER=grammar`` turns it off with
+    the scanner.
     """
-    return _read_stream(source, name, line, offset)
+    return _read_stream(source, name, line, offset, judge)
 
 
 def reads(text: str, *, name: str | None = None) -> Iterator[ReadDeal]:
