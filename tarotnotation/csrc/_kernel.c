@@ -24,7 +24,8 @@
  *     card that is not legal (played < len(cards) then); the taker's camp's half-points
  *     and bouts are those of its tricks (the cards aside are the caller's).
  *   scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,
- *                       words, ecart, cards, notes, scores, comments, glyph) | None
+ *                       words, ecart, cards, notes, scores, comments, glyph,
+ *                       declarations) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
  * Types:
@@ -848,7 +849,7 @@ static PyMethodDef methods[] = {
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
-     "words, ecart, cards, notes, scores, comments, glyph) | None"},
+     "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
      "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
      "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},
