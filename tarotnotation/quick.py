@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final
@@ -195,14 +196,14 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
         if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
             raise _fail()
         poignees.append((ids.index(decl.seat), decl.cards.bits))
-    tricks = []
+    cards: list[int] = []
     for trick in rec.play:
         if trick.leader is not None:
             raise _fail()
         pcs = trick.cards
-        if list(map(_SEAT_OF, pcs)).count(None) != len(pcs):
+        if len(pcs) != n or list(map(_SEAT_OF, pcs)).count(None) != n:
             raise _fail()
-        tricks.append(tuple(map(_PLAIN.__getitem__, map(_CARD_OF, pcs))))
+        cards.extend(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
     res = rec.result
     recorded = None
     if res is not None:
@@ -212,7 +213,7 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
             raise _fail()
         recorded = res.scores
     return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees,
-                  announcers, tricks, recorded)
+                  announcers, cards, recorded)
 
 
 def _fail() -> _LookCloserError:
@@ -363,7 +364,6 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     codes = list(map(_INT.__getitem__, map(_CARD_KEY, pcs)))  # KeyError, TypeError
     if sum(map(len, pcs)) != len(pcs):  # annotated cards
         _all_notes(list(compress(pcs, map(_MORE_THAN_ONE, map(len, pcs)))), _CARD_KEYS)
-    tricks = list(zip(*[iter(codes)] * n, strict=True))
 
     # The recorded result: at most the scores.
     result = data.get("result")
@@ -380,7 +380,7 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
                            or min(values) < -_INT64 or max(values) >= _INT64):
                 raise _fail()
     return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
-                  tricks, recorded or None, twin)
+                  codes, recorded or None, twin)
 
 
 def quick_check_line(line: bytes, ruleset: str | None = None,
@@ -481,29 +481,27 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         raise _fail()
     if notes:
         _all_notes([note for _, note in notes], _CARD_KEYS)
-    tricks = list(zip(*[iter(cards)] * n, strict=True))
     if recorded is not None:
         values = recorded.values()
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
             raise _fail()
     return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, poignees,
-                  announcers, tricks, recorded or None, twin)
+                  announcers, cards, recorded or None, twin)
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
            chien: int, bids: list[Contract | None], ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
-           tricks: list[tuple[int, ...]],
-           recorded: dict[str, int] | None, twin: Any = _ASK
+           cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK
            ) -> tuple[Status, dict[str, int], int]:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
-    ``announcers`` the seats announcing a chelem, ``tricks`` the cards of each trick from
+    ``announcers`` the seats announcing a chelem, ``cards`` the cards of each trick from
     its leader's, ``recorded`` the scores."""
     tab = table(n)
     # Every card once (with a card twice, the sum carries and loses bits).
     if (list(map(int.bit_count, given)) != [tab.hand] * n or chien.bit_count() != tab.chien
-            or sum(given) + chien != _ALL or len(tricks) != tab.tricks):
+            or sum(given) + chien != _ALL or len(cards) != n * tab.tricks):
         raise _fail()
     if any(map(kernel.petit_sec, given)):
         raise _fail()  # the Petit sec: the deal is annulled
@@ -551,16 +549,14 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         raise _fail()
     leader = kernel.first_leader(first, taker if announcers else None)
 
-    if set(map(len, tricks)) != {n}:
-        raise _fail()
     if twin is _ASK:
         twin = native.compiled()
     if twin is None:
         taker_half, bouts, pab, chelem = _play_pure(n, rules, contract, taker, leader, start,
-                                                    tricks)
+                                                    cards)
     else:
         taker_half, bouts, pab, chelem = _play_compiled(twin, n, rules, contract, taker,
-                                                        leader, start, tricks)
+                                                        leader, start, cards)
     key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
     by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
     if by_taker is None:
@@ -580,7 +576,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
 
 
 def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker: int,
-                   leader: int, start: list[int], tricks: list[tuple[int, ...]]
+                   leader: int, start: list[int], cards: Sequence[int]
                    ) -> tuple[int, int, Camp | None, Camp | None]:
     """The play and the count of a deal in the usual shape, by the kernel's compiled twin
     (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
@@ -588,26 +584,26 @@ def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker:
     a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
     same over Python ints; ``tests/test_quick_native.py`` holds the two to the same
     answers."""
-    flat = list(chain.from_iterable(tricks))
     flags = _FLAGS.get(rules)
     if flags is None:
         flags = _FLAGS[rules] = native.rule_flags(rules)
     played, _winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
-                                                          leader, flat)
-    if played != len(flat):
+                                                          leader, cards)
+    if played != len(cards):
         raise _fail()  # a card not in the hand, or not legal
     if kernel.unplayed_camp(contract) == TAKER:  # the cards aside (§9)
         aside = _ALL & ~sum(start)
         half += card_points(aside)
         bouts += (aside & BOUTS_MASK).bit_count()
     return (half, bouts, _CAMP_OF[petit], _CAMP_OF[kernel.chelem_camp(won[TAKER],
-                                                                       len(tricks))])
+                                                                       len(cards) // n)])
 
 
 def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
-               start: list[int], tricks: list[tuple[int, ...]]
+               start: list[int], cards: Sequence[int]
                ) -> tuple[int, int, Camp | None, Camp | None]:
     """:func:`_play_compiled` in pure Python, over all the tricks at once."""
+    tricks = list(zip(*[iter(cards)] * n, strict=True))
     # The play, in two passes, each over all the tricks at once. First who won each
     # trick: that needs only its cards (kernel.winning_card), and each trick's leader is
     # the last one's winner. Then each seat's hand before each trick: the cards it played
@@ -616,7 +612,7 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: i
     # card by card, against the kernel's transition table (kernel.transitions).
     tab = table(n)
     last = tab.tricks - 1
-    flat = list(chain.from_iterable(tricks))
+    flat = list(cards)
     by_trick = list(zip(*[iter(map(_BITS.__getitem__, flat))] * n, strict=True))
     bits = list(map(sum, by_trick))  # each trick's cards
     played = sum(bits)
