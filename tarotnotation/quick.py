@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -66,10 +66,10 @@ from .records import (
     check_tags,
 )
 from .replay import Status
-from .rules import Camp, Contract, Ruleset, table
-from .scoring import DealFacts, score
+from .rules import Camp, Contract, PoigneeSize, Ruleset, table
+from .scoring import DealFacts, Score, score
 
-__all__ = ["quick_check", "quick_check_line", "quick_check_record"]
+__all__ = ["QuickFacts", "quick_check", "quick_check_line", "quick_check_record", "quick_facts"]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
 # The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
@@ -118,7 +118,7 @@ _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3,
 #: Scores already worked out (``score`` is pure), by the facts they depend on but the
 #: taker, who is the first seat: the other seats' shares are the same. The facts of most
 #: deals take a few thousand values.
-_SCORES: dict[tuple[Any, ...], tuple[int, ...]] = {}
+_SCORES: dict[tuple[Any, ...], Score] = {}
 _SCORES_KEPT: Final = 16384
 #: The compiled twin's flags of each ruleset met (native.rule_flags).
 _FLAGS: dict[Ruleset, int] = {}
@@ -129,6 +129,29 @@ _CAMPS: Final = {n: tuple(tuple(TAKER if s == t else DEFENCE for s in range(n))
 
 #: "Ask native.compiled()": the default of the functions that may be handed the twin.
 _ASK: Final = object()
+
+
+class QuickFacts(NamedTuple):
+    """What the quick check makes of a clean deal: the first three are
+    :func:`quick_check`'s answer, the others the facts the replay would give (seats are
+    indices in the order of play, the record's seats)."""
+
+    status: Status
+    scores: dict[str, int]
+    taker_half: int
+    contract: Contract
+    taker: int
+    bouts: int
+    petit_au_bout: Camp | None
+    petit_au_bout_seat: int | None
+    """The seat that played the Petit in the trick that counted it au bout."""
+    chelem: Camp | None
+    chelem_announced: bool
+    poignees: tuple[tuple[int, PoigneeSize], ...]
+    """Each poignée shown, in the record's order: its seat and size."""
+    made: bool
+    margin: int
+    """Points over or under the threshold (:attr:`tarotnotation.scoring.Score.margin`)."""
 
 
 class _LookCloserError(UnusualDataError):
@@ -144,6 +167,31 @@ def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     ``default_ruleset`` applies when it names none, as in
     :func:`tarotnotation.archive.check_deal`."""
     try:
+        facts = _check(obj, ruleset, default_ruleset)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    return facts.status, facts.scores, facts.taker_half
+
+
+def quick_facts(obj: Any, ruleset: str | None = None, default_ruleset: str | None = None
+                ) -> QuickFacts | None:
+    """:func:`quick_check` with every fact of the deal (contract, taker, bouts, petit au
+    bout, chelem, poignées, the score), for the archive tools: the same judgement, so
+    None whenever :func:`quick_check` says None.
+
+    >>> import random
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.replay import replay
+    >>> from tarotnotation.simulate import random_deal
+    >>> rec = random_deal(random.Random(3), 4)
+    >>> facts, r = quick_facts(tjson.to_dict(rec)), replay(rec)
+    >>> assert facts is not None
+    >>> assert r.score is not None
+    >>> (facts.contract, rec.seat_ids[facts.taker], facts.bouts, facts.made, facts.margin) == (
+    ...     r.contract, r.taker, r.bouts, r.score.made, r.score.margin)
+    True
+    """
+    try:
         return _check(obj, ruleset, default_ruleset)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
@@ -154,13 +202,14 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
                        ) -> tuple[Status, dict[str, int], int] | None:
     """:func:`quick_check` of a record already read (from the text notation, say)."""
     try:
-        return _check_record(record, ruleset, default_ruleset)
+        facts = _check_record(record, ruleset, default_ruleset)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
+    return facts.status, facts.scores, facts.taker_half
 
 
 def _check_record(rec: DealRecord, override: str | None, default: str | None
-                  ) -> tuple[Status, dict[str, int], int]:
+                  ) -> QuickFacts:
     n = rec.players
     if n not in (3, 4) or rec.hands is None or rec.chien is None or rec.call is not None:
         raise _fail()
@@ -246,7 +295,7 @@ def _seat(value: Any) -> str:
 
 
 def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
-           ) -> tuple[Status, dict[str, int], int]:
+           ) -> QuickFacts:
     data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
         raise _fail()
@@ -399,9 +448,10 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     parts = None if twin is None else twin.scan_json(line)
     if parts is not None:
         try:
-            return _check_scanned(parts, ruleset, default_ruleset, twin), parts[1]
+            facts = _check_scanned(parts, ruleset, default_ruleset, twin)
         except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
             return None
+        return (facts.status, facts.scores, facts.taker_half), parts[1]
     try:
         obj = orjson.loads(line)
     except orjson.JSONDecodeError:
@@ -409,14 +459,14 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     if type(obj) is not dict:
         return None
     try:
-        answer = _check(obj, ruleset, default_ruleset, twin)
+        facts = _check(obj, ruleset, default_ruleset, twin)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
-    return answer, obj.get("tags")
+    return (facts.status, facts.scores, facts.taker_half), obj.get("tags")
 
 
 def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None,
-                   twin: Any) -> tuple[Status, dict[str, int], int]:
+                   twin: Any) -> QuickFacts:
     """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
     checks on the parts the scanner leaves to Python (it took only the canonical layout:
     known keys once each, card codes, a card once in a hand or a poignée, notes only on
@@ -493,7 +543,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
            chien: int, bids: list[Contract | None], ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
            cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK
-           ) -> tuple[Status, dict[str, int], int]:
+           ) -> QuickFacts:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
     ``announcers`` the seats announcing a chelem, ``cards`` the cards of each trick from
@@ -552,56 +602,65 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     if twin is _ASK:
         twin = native.compiled()
     if twin is None:
-        taker_half, bouts, pab, chelem = _play_pure(n, rules, contract, taker, leader, start,
-                                                    cards)
+        taker_half, bouts, pab, pab_seat, chelem = _play_pure(n, rules, contract, taker,
+                                                              leader, start, cards)
     else:
-        taker_half, bouts, pab, chelem = _play_compiled(twin, n, rules, contract, taker,
-                                                        leader, start, cards)
+        taker_half, bouts, pab, pab_seat, chelem = _play_compiled(
+            twin, n, rules, contract, taker, leader, start, cards)
     key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
-    by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
-    if by_taker is None:
+    worked = _SCORES.get(key)  # the score when the first seat takes
+    if worked is None:
         if len(_SCORES) >= _SCORES_KEPT:
             _SCORES.clear()
-        by_taker = _SCORES[key] = score(DealFacts(
+        worked = _SCORES[key] = score(DealFacts(
             players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
             petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
-            chelem=chelem)).seats
+            chelem=chelem))
+    by_taker = worked.seats
     scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
 
     # The recorded result: at most the scores, each as the rules give it (and so
     # summing to zero when they are all there).
     if recorded is not None and not recorded.items() <= scores.items():
         raise _fail()
-    return Status.SCORED, scores, taker_half
+    return QuickFacts(
+        Status.SCORED, scores, taker_half, contract, taker, bouts, pab, pab_seat, chelem,
+        bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
+        worked.made, worked.margin)
 
 
 def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker: int,
                    leader: int, start: list[int], cards: Sequence[int]
-                   ) -> tuple[int, int, Camp | None, Camp | None]:
+                   ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
     """The play and the count of a deal in the usual shape, by the kernel's compiled twin
     (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
-    card by card): ``(taker's half-points, bouts, petit au bout's camp, chelem's camp)``;
+    card by card): ``(taker's half-points, bouts, petit au bout's camp, the seat that
+    played the Petit then, chelem's camp)``;
     a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
     same over Python ints; ``tests/test_quick_native.py`` holds the two to the same
     answers."""
     flags = _FLAGS.get(rules)
     if flags is None:
         flags = _FLAGS[rules] = native.rule_flags(rules)
-    played, _winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
-                                                          leader, cards)
+    played, winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
+                                                         leader, cards)
     if played != len(cards):
         raise _fail()  # a card not in the hand, or not legal
     if kernel.unplayed_camp(contract) == TAKER:  # the cards aside (§9)
         aside = _ALL & ~sum(start)
         half += card_points(aside)
         bouts += (aside & BOUTS_MASK).bit_count()
-    return (half, bouts, _CAMP_OF[petit], _CAMP_OF[kernel.chelem_camp(won[TAKER],
-                                                                       len(cards) // n)])
+    pab_seat = None
+    if petit >= 0:  # the Petit's trick counted it: who led that trick, and its place
+        t, at = divmod(list(cards).index(56), n)
+        pab_seat = ((leader if t == 0 else winners[t - 1]) + at) % n
+    return (half, bouts, _CAMP_OF[petit], pab_seat,
+            _CAMP_OF[kernel.chelem_camp(won[TAKER], len(cards) // n)])
 
 
 def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
                start: list[int], cards: Sequence[int]
-               ) -> tuple[int, int, Camp | None, Camp | None]:
+               ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
     """:func:`_play_compiled` in pure Python, over all the tricks at once."""
     tricks = list(zip(*[iter(cards)] * n, strict=True))
     # The play, in two passes, each over all the tricks at once. First who won each
@@ -688,4 +747,5 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: i
                                                    last_camp == leader_camp) else last
     pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p],
                                         TAKER if winners[p] == taker else DEFENCE)]
-    return taker_half, bouts, pab, chelem
+    return (taker_half, bouts, pab,
+            None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem)
