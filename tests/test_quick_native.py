@@ -5,10 +5,12 @@
 with its own pure-Python pass over the tricks otherwise (``TAROT_PURE=1``, or no
 compiler). Here both run on the same records: generated deals of 3 and 4 players under
 every ruleset switch that changes play or counting (chelems announced, poignées, the
-Excuse led to the last trick), the same deals with a player's cards swapped between
-tricks (revokes, undertrumps) or another fault injected, and every record of examples/
-and tests/fixtures. They must give the same answer on each: the same status, scores and
-taker's half-points, or both "look closer" (None). CI runs this file on both paths.
+Excuse led to the last trick, the petit au bout and who played it), the same deals with a
+player's cards swapped between tricks (revokes, undertrumps) or another fault injected,
+and every record of examples/ and tests/fixtures. They must give the same answer on
+each: the same facts (status, scores, taker's half-points, bouts, petit au bout and its
+seat, chelem, poignées, margin), or both "look closer" (None). The C scanner of JSON Lines
+is held to orjson's reading the same way. CI runs this file on both paths.
 """
 
 from __future__ import annotations
@@ -40,12 +42,13 @@ needs_twin = pytest.mark.skipif(TWIN is None, reason="the compiled core is not b
 
 def _both(monkeypatch: pytest.MonkeyPatch, obj: Any, ruleset: str | None = None,
           default: str | None = None) -> tuple[Any, Any]:
-    """quick_check of ``obj`` on the compiled twin, then in pure Python."""
+    """quick_facts of ``obj`` (every fact, not only quick_check's answer) on the compiled
+    twin, then in pure Python."""
     answers = []
     for twin in (TWIN, None):
         with monkeypatch.context() as m:
             m.setattr(native, "compiled", lambda force=False, twin=twin: twin)
-            answers.append(quick.quick_check(copy.deepcopy(obj), ruleset, default))
+            answers.append(quick.quick_facts(copy.deepcopy(obj), ruleset, default))
     return answers[0], answers[1]
 
 
