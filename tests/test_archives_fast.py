@@ -150,8 +150,11 @@ def test_the_fast_path_under_another_ruleset_gives_the_same(tmp_path: Path,
                                                              rules: dict[str, str]) -> None:
     # --ruleset and --rules/--set reach the quick check as they reach the replay
     path = write_jsonl(tmp_path / "a.jsonl", _variants() + generated(300, seed=23))
-    fast = [d.summary for d in scan([path], options=Options(**rules))]
-    slow = [d.summary for d in scan([path], options=Options(quick=False, **rules))]
+    ruleset, default = rules.get("ruleset"), rules.get("default_ruleset")
+    fast = [d.summary for d in scan([path], options=Options(ruleset=ruleset,
+                                                            default_ruleset=default))]
+    slow = [d.summary for d in scan([path], options=Options(
+        ruleset=ruleset, default_ruleset=default, quick=False))]
     assert fast == slow
     if "ruleset" in rules:  # the override did reach the quick check: a deal changes
         assert fast != [d.summary for d in scan([path])]
