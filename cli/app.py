@@ -38,6 +38,7 @@ from . import (
     validate,
 )
 from .common import command
+from .language import LANG_HELP, LocalizedGroup
 
 app = typer.Typer(
     name="tarot",
@@ -46,6 +47,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=LocalizedGroup,
 )
 
 
@@ -60,6 +62,8 @@ def _main(
     version: Annotated[bool, typer.Option("--version", "-V", is_eager=True,
                                           callback=_version,
                                           help="Print the version and exit.")] = False,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG",
+                                             help=LANG_HELP)] = None,
 ) -> None:
     """Validate, replay, score, convert, annotate and format French Tarot game records."""
 

@@ -79,10 +79,10 @@ def severity_color(severity: Severity) -> str:
     return typer.colors.RED if severity is Severity.ERROR else typer.colors.YELLOW
 
 
-def diagnostic_lines(d: Diagnostic, color: bool) -> list[str]:
-    """A diagnostic as ``file:line:col: CODE severity: deal …: message``, then the
-    source line with its caret when the diagnostic has one."""
-    lines = [style(str(d), color, fg=severity_color(d.severity))]
+def diagnostic_lines(d: Diagnostic, color: bool, lang: str | None = None) -> list[str]:
+    """A diagnostic as ``file:line:col: CODE severity: deal …: message`` in the run's
+    language (or ``lang``), then the source line with its caret when it has one."""
+    lines = [style(d.text(lang), color, fg=severity_color(d.severity))]
     if d.context:
         lines.extend(f"    {line}" for line in d.context.rstrip("\n").split("\n"))
     return lines

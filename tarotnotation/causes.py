@@ -62,6 +62,7 @@ from typing import Final
 
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
+from .i18n import Msg
 from .legality import winning_index
 from .records import DealRecord, PlayedCard, Seat, Trick
 from .replay import Replay, replay
@@ -224,7 +225,8 @@ def _placed(d: Diagnostic, trial: _Trial, original: DealRecord, deal: int | None
         else:
             path = "play"
         trick = old + 1 if old >= 0 else None
-    out = replace(d, message=f"{d.message} (with {trial.code.value} fixed)",
+    out = replace(d, message=Msg("{message} (with {trial} fixed)",
+                                 message=d.message, trial=trial.code.value),
                   location=replace(d.location, path=path or None, trick=trick,
                                    line=None, col=None))
     if deal is not None:

@@ -61,6 +61,7 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..i18n import Msg
 from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
@@ -151,18 +152,19 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         return ReadDeal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
 
     if len(data) > MAX_FILE_BYTES:
-        yield fail(Code.LIMIT_EXCEEDED, f"this games file has more than {MAX_FILE_BYTES >> 20}"
-                   " MiB (the limit MAX_FILE_BYTES of tarotnotation.formats.matocolotoe);"
-                   " it is not read")
+        yield fail(Code.LIMIT_EXCEEDED, Msg("this games file has more than {max_file_bytes} MiB"
+                                            " (the limit MAX_FILE_BYTES of"
+                                            " tarotnotation.formats.matocolotoe); it is not read",
+                                            max_file_bytes=MAX_FILE_BYTES >> 20))
         return
     try:
         doc = orjson.loads(data.removeprefix(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as err:
-        yield fail(Code.JSON_SYNTAX, f"not JSON: {err}")
+        yield fail(Code.JSON_SYNTAX, Msg("not JSON: {err}", err=err))
         return
     if not isinstance(doc, list):
-        yield fail(Code.SHEET_NOT_A_SHEET, "not a Matocolotoe games file: expected a list of"
-                   " games")
+        yield fail(Code.SHEET_NOT_A_SHEET, Msg("not a Matocolotoe games file: expected a list of"
+                                               " games"))
         return
     if is_players_file(data):
         return
@@ -195,13 +197,13 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
 
     if not isinstance(game, dict) or not isinstance(game.get("players"), list):
         return ReadDeal(index, None, (Diagnostic.make(
-            Code.SHEET_BAD_CELL, "expected a game: an object with its players", file=file,
+            Code.SHEET_BAD_CELL, Msg("expected a game: an object with its players"), file=file,
             deal=index, path=base),))
     players = game["players"]
     n = len(players)
     if not 3 <= n <= 5:
         return ReadDeal(index, None, (Diagnostic.make(
-            Code.SHEET_BAD_CELL, f"a game has 3 to 5 players: found {n}", file=file,
+            Code.SHEET_BAD_CELL, Msg("a game has 3 to 5 players: found {n}", n=n), file=file,
             deal=index, path=f"{base}.players"),))
     ids = DEFAULT_SEATS[n]
     seats = []
@@ -214,7 +216,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         where = f"players[{p}]"
         if not isinstance(player, dict) or not isinstance(player.get("id"), int):
             return ReadDeal(index, None, (Diagnostic.make(
-                Code.SHEET_BAD_CELL, "expected a player: an object with an id", file=file,
+                Code.SHEET_BAD_CELL, Msg("expected a player: an object with an id"), file=file,
                 deal=index, path=f"{base}.{where}"),))
         pid = player["id"]
         label = names.get(pid) if names is not None else None
@@ -244,7 +246,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
             if misery == 1:
                 bad(f"{where}.misery", "a double misère (20 points in the app): the notation"
                     " holds one misère per player (10 points); the second is left out",
-                    Code.SHEET_NOT_HELD, "")
+                    Code.SHEET_NOT_HELD, Msg(""))
     if names is None:
         notes.insert(0, "the players' names are in players.json, which is not beside this"
                      " file")

@@ -61,6 +61,7 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..i18n import Msg
 from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
@@ -133,23 +134,25 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         return ReadDeal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
 
     if len(data) > MAX_FILE_BYTES:
-        yield fail(Code.LIMIT_EXCEEDED, f"this ScoreIt file has more than"
-                   f" {MAX_FILE_BYTES >> 20} MiB (the limit MAX_FILE_BYTES of"
-                   " tarotnotation.formats.scoreit); it is not read")
+        yield fail(Code.LIMIT_EXCEEDED, Msg("this ScoreIt file has more than {max_file_bytes} MiB"
+                                            " (the limit MAX_FILE_BYTES of"
+                                            " tarotnotation.formats.scoreit); it is not read",
+                                            max_file_bytes=MAX_FILE_BYTES >> 20))
         return
     try:
         doc = orjson.loads(data.removeprefix(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as err:
-        yield fail(Code.JSON_SYNTAX, f"not JSON: {err}")
+        yield fail(Code.JSON_SYNTAX, Msg("not JSON: {err}", err=err))
         return
     if not isinstance(doc, dict) or not isinstance(doc.get("laps"), list):
-        yield fail(Code.SHEET_NOT_A_SHEET, "not a ScoreIt game: expected an object with"
-                   ' "type", "players" and "laps"')
+        yield fail(Code.SHEET_NOT_A_SHEET, Msg("not a ScoreIt game: expected an object with"
+                                               " \"type\", \"players\" and \"laps\""))
         return
     kind = doc.get("type")
     if kind != "TAROT":
         what = _GAMES.get(str(kind), f"a ScoreIt game of type {_shown(kind)}")
-        yield fail(Code.SHEET_NOT_A_SHEET, f"{what}, not Tarot: not a record file", "$.type")
+        yield fail(Code.SHEET_NOT_A_SHEET, Msg("{what}, not Tarot: not a record file",
+                                               what=what), "$.type")
         return
     try:
         names = _players(doc.get("players"))
@@ -181,12 +184,13 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
     diags: list[Diagnostic] = []
 
     def bad(key: str, message: str) -> None:
-        diags.append(Diagnostic.make(Code.SHEET_BAD_CELL, f"{message}: left out", file=file,
+        diags.append(Diagnostic.make(Code.SHEET_BAD_CELL, Msg("{message}: left out",
+                                                              message=message), file=file,
                                      deal=index, path=f"{base}.{key}"))
 
     if not isinstance(lap, dict):
         return ReadDeal(index, None, (Diagnostic.make(
-            Code.SHEET_BAD_CELL, "expected a lap, an object", file=file, deal=index,
+            Code.SHEET_BAD_CELL, Msg("expected a lap, an object"), file=file, deal=index,
             path=base),))
     count = lap.get("playerCount", n)
     if count != n:

@@ -58,6 +58,7 @@ from pydantic import ValidationError
 
 from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, Severity, quote
+from ..i18n import Msg
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
@@ -276,7 +277,7 @@ class _SheetReader:
             yield self.held
         elif self.pending:
             self.pending.append(self.diag(
-                Code.SHEET_NOT_A_SHEET, "the sheet has a header but no deal: nothing to read",
+                Code.SHEET_NOT_A_SHEET, Msg("the sheet has a header but no deal: nothing to read"),
                 self.layout.header_line))
             yield ReadDeal(self.index + 1, None, tuple(self.pending),
                            line=self.layout.header_line)
@@ -285,9 +286,12 @@ class _SheetReader:
     def not_a_sheet(self) -> ReadDeal:
         if not any(d.code is Code.SHEET_NOT_A_SHEET for d in self.pending):
             self.pending.append(self.diag(
-                Code.SHEET_NOT_A_SHEET, "not a score sheet: no row of the first"
-                f" {HEADER_SEARCH} names a column a sheet has ({KNOWN_HEADERS}); not a record"
-                " file (give --columns to map its headers)"))
+                Code.SHEET_NOT_A_SHEET, Msg("not a score sheet: no row of the first"
+                                            " {header_search} names a column a sheet has"
+                                            " ({known_headers}); not a record file (give"
+                                            " --columns to map its headers)",
+                                            header_search=HEADER_SEARCH,
+                                            known_headers=KNOWN_HEADERS)))
         got = ReadDeal(self.index + 1, None, tuple(self.pending), line=1)
         self.pending.clear()
         return got
@@ -316,8 +320,9 @@ class _SheetReader:
     def above(self, rows: list[Row]) -> None:
         for before in rows:
             self.pending.append(self.diag(
-                Code.SHEET_ROW_NOT_A_DEAL, "a row above the header, left out:"
-                f" {_show_cells(before.cells)}", before.line, 0))
+                Code.SHEET_ROW_NOT_A_DEAL, Msg("a row above the header, left out: {show_cells}",
+                                               show_cells=_show_cells(before.cells)),
+                                           before.line, 0))
 
     # --- the layout ------------------------------------------------------------------
 
@@ -380,18 +385,23 @@ class _SheetReader:
         lay.players = list(players.values())
         for col in unknown:
             self.pending.append(self.diag(
-                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: not a column this"
-                " reader knows, and not a player's (no cell names it, and it holds other"
-                f" than whole numbers): its cells are left out. Known: {KNOWN_HEADERS}."
-                " A mapping names it: --columns 'HEADER=COLUMN' or 'HEADER=PLAYER'",
+                Code.SHEET_UNKNOWN_COLUMN, Msg("{header_text}: not a column this reader knows,"
+                                               " and not a player's (no cell names it, and it"
+                                               " holds other than whole numbers): its cells are"
+                                               " left out. Known: {known_headers}. A mapping"
+                                               " names it: --columns 'HEADER=COLUMN' or"
+                                               " 'HEADER=PLAYER'",
+                                               header_text=self.header_text(col),
+                                               known_headers=KNOWN_HEADERS),
                 header.line, col))
         n = len(lay.players)
         if n < 3:
             found = ", ".join(p.name for p in lay.players) or "none"
             self.pending.append(self.diag(
-                Code.SHEET_NOT_A_SHEET, f"a score sheet has a column for each player, 3 to 5"
-                f" at a table; found {n} ({found}): map the players' columns with --columns"
-                " 'HEADER=NAME,…'", header.line))
+                Code.SHEET_NOT_A_SHEET, Msg("a score sheet has a column for each player, 3 to 5"
+                                            " at a table; found {n} ({found}): map the players'"
+                                            " columns with --columns 'HEADER=NAME,…'",
+                                            n=n, found=found), header.line))
             return False
         return True
 
@@ -399,9 +409,12 @@ class _SheetReader:
         roles = self.layout.roles
         if role in roles:
             self.pending.append(self.diag(
-                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: a second"
-                f" {ROLE_TITLES[role]} column (the first is {self.header_text(roles[role])}):"
-                " left out", self.layout.header_line, col))
+                Code.SHEET_UNKNOWN_COLUMN, Msg("{header_text}: a second {role_titles} column (the"
+                                               " first is {header_text2}): left out",
+                                               header_text=self.header_text(col),
+                                               role_titles=ROLE_TITLES[role],
+                                               header_text2=self.header_text(roles[role])),
+                                           self.layout.header_line, col))
             return
         roles[role] = col
 
@@ -409,8 +422,11 @@ class _SheetReader:
         slot = "total" if total else "score"
         if getattr(who, slot) is not None:
             self.pending.append(self.diag(
-                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: a second"
-                f" {'running total' if total else 'score'} column for {who.name}: left out",
+                Code.SHEET_UNKNOWN_COLUMN, Msg("{header_text}: a second {value} column for {who}:"
+                                               " left out",
+                                               header_text=self.header_text(col),
+                                               value='running total' if total else 'score',
+                                               who=who.name),
                 self.layout.header_line, col))
             return
         setattr(who, slot, col)
@@ -473,17 +489,24 @@ class _SheetReader:
                 try:
                     value = score_of(row.cells[col])
                 except ValueError as err:
-                    out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
-                                         f" totals row: {err}", row.line, col))
+                    out.append(self.diag(Code.SHEET_BAD_CELL, Msg("{header_text}, totals row:"
+                                                                  " {err}",
+                                                                  header_text=self.header_text(col),
+                                                                  err=err), row.line, col))
                     continue
                 if value is None:
-                    out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
-                                         f" totals row: {quote(row.cells[col].strip())} is not a"
-                                         " whole number", row.line, col))
+                    out.append(self.diag(Code.SHEET_BAD_CELL, Msg("{header_text}, totals row:"
+                                                                  " {strip} is not a whole number",
+                                                                  header_text=self.header_text(col),
+                                                                  strip=quote(row.cells[col].strip())),
+                                                              row.line, col))
                 elif expected is not None and value != expected:
                     out.append(self.diag(
-                        Code.SHEET_TOTALS_MISMATCH, f"{self.header_text(col)}: the totals"
-                        f" row gives {p.name} {value:+d}; {what} {expected:+d}",
+                        Code.SHEET_TOTALS_MISMATCH, Msg("{header_text}: the totals row gives {p}"
+                                                        " {value}; {what} {expected}",
+                                                        header_text=self.header_text(col),
+                                                        p=p.name, value=format(value, '+d'),
+                                                        what=what, expected=format(expected, '+d')),
                         row.line, col))
         return out
 
@@ -586,8 +609,10 @@ class _Deal:
                              "chelem", "poignee", "misere", "call") if self.cell(r)]
         if not facts and not scores:
             sheet.pending.append(sheet.diag(
-                Code.SHEET_ROW_NOT_A_DEAL, "this row names no taker, contract, points or"
-                f" score: left out ({_show_cells(self.row.cells)})", self.row.line, 0))
+                Code.SHEET_ROW_NOT_A_DEAL, Msg("this row names no taker, contract, points or"
+                                               " score: left out ({show_cells})",
+                                               show_cells=_show_cells(self.row.cells)),
+                                           self.row.line, 0))
             return None
         n = len(self.players)
         self.ids = DEFAULT_SEATS[n]
@@ -616,9 +641,12 @@ class _Deal:
                        if values[p.key] is not None or totals[p.key] is not None]
             if not 3 <= len(players) <= 5:
                 self.sheet.pending.append(self.sheet.diag(
-                    Code.SHEET_ROW_NOT_A_DEAL, f"with {len(lay.players)} player columns,"
-                    " the players of a deal are those with a score in its row; this row"
-                    f" has {len(players)}: left out ({_show_cells(cells)})", self.row.line, 0))
+                    Code.SHEET_ROW_NOT_A_DEAL, Msg("with {count} player columns, the players of a"
+                                                   " deal are those with a score in its row; this"
+                                                   " row has {count2}: left out ({show_cells})",
+                                                   count=len(lay.players), count2=len(players),
+                                                   show_cells=_show_cells(cells)),
+                                               self.row.line, 0))
                 return None
         self.players = players
         out: dict[int, int] = {}
@@ -1023,8 +1051,8 @@ class _Deal:
             except ValidationError as err:
                 if not self.drop_fault(data, err):
                     break
-        self.diags.append(self.sheet.diag(Code.SHEET_BAD_CELL, "this row does not make a"
-                                          " record", self.row.line, 0))
+        self.diags.append(self.sheet.diag(Code.SHEET_BAD_CELL, Msg("this row does not make a"
+                                                                   " record"), self.row.line, 0))
         return None
 
     def drop_fault(self, data: dict[str, Any], err: ValidationError) -> bool:
@@ -1100,7 +1128,8 @@ def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int
             loc = [str(p) for p in first["loc"]]
             where = ".".join(loc)
             diags.append(Diagnostic.make(Code.SHEET_BAD_CELL,
-                                         f"{where}: {_words(err, first)}: left out",
+                                         Msg("{where}: {words}: left out",
+                                             where=where, words=_words(err, first)),
                                          file=file, deal=deal, path=path))
             if loc[:1] == ["result"] and len(loc) >= 2 and loc[1] in data.get("result", {}):
                 del data["result"][loc[1]]

@@ -54,6 +54,7 @@ from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
 from ..faults import model_faults
+from ..i18n import Msg
 from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..records import FIELD_TAGS, DealRecord, Points, find_tag
@@ -323,7 +324,8 @@ def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
             if bits >> card & 1 and len(ctx.diags) <= MAX_FAULTS:
                 if starts is None:  # where each word starts, found once per run
                     starts = [m.start() for m in _NONSPACE.finditer(tok)]
-                ctx.error(Code.BAD_VALUE, f"{card.code} is written twice in {where}",
+                ctx.error(Code.BAD_VALUE, Msg("{card} is written twice in {where}",
+                                              card=card.code, where=where),
                           _inner(tok, starts[k], word))
             bits |= 1 << card
     return CardSet(bits)
@@ -346,13 +348,14 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
         name, value = m.group(1), untag(m.group(2))
         if name in FIELD_TAGS:
             if name in seen:
-                ctx.error(Code.BAD_TAG, f"the {name} tag is given twice", tok)
+                ctx.error(Code.BAD_TAG, Msg("the {name} tag is given twice", name=name), tok)
                 continue
             seen.add(name)
             ctx.pos(name.lower(), tok)
             if name == "Players":
                 if value.strip() not in ("3", "4", "5"):
-                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {quote(value)}",
+                    ctx.error(Code.BAD_TAG, Msg("Players must be 3, 4 or 5, not {value}",
+                                                value=quote(value)),
                               tok)
                 else:
                     data["players"] = int(value)
@@ -370,12 +373,13 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
             continue
         if name == "Result":
             if ctx.result_tag is not None:
-                ctx.error(Code.BAD_TAG, "the Result tag is given twice", tok)
+                ctx.error(Code.BAD_TAG, Msg("the Result tag is given twice"), tok)
             ctx.result_tag = (tok, value)
             continue
         if name == "Date" and not DATE_RE.fullmatch(value):
-            ctx.error(Code.BAD_TAG, f"Date {quote(value)} is not written YYYY.MM.DD (with ?? for an"
-                      " unknown part); kept as written", tok, severity=Severity.WARNING)
+            ctx.error(Code.BAD_TAG, Msg("Date {value} is not written YYYY.MM.DD (with ?? for an"
+                                        " unknown part); kept as written",
+                                        value=quote(value)), tok, severity=Severity.WARNING)
         other.append((name, value))
     data["tags"] = tuple(other)
 
@@ -395,7 +399,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
         name, toks = part
         first = toks[0] if toks else None
         if name in out:
-            ctx.error(Code.BAD_VALUE, f"the result gives {name.replace('_', ' ')} twice", first)
+            ctx.error(Code.BAD_VALUE, Msg("the result gives {replace} twice",
+                                          replace=name.replace('_', ' ')), first)
             continue
         if name == "annulled":
             out["annulled"] = True
@@ -408,10 +413,11 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
             try:
                 out[name] = Points.parse(str(first))
             except ValueError as err:
-                ctx.error(Code.BAD_VALUE, f"points: {err}", first)
+                ctx.error(Code.BAD_VALUE, Msg("points: {err}", err=err), first)
         elif name == "bouts":  # any number but 0 to 3 is kept: the replay says why not
             if len(first) > MAX_DIGITS:  # type: ignore[arg-type]
-                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {quote(str(first))}",
+                ctx.error(Code.BAD_VALUE, Msg("bouts must be 0 to 3, not {first}",
+                                              first=quote(str(first))),
                           first)
             else:
                 out[name] = int(first)  # type: ignore[arg-type]
@@ -423,7 +429,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 cut = max(tok.rfind("+"), tok.rfind("-"))
                 seat = tok[:cut]
                 if seat in scores:
-                    ctx.error(Code.BAD_VALUE, f"the result gives {seat}'s score twice", tok)
+                    ctx.error(Code.BAD_VALUE, Msg("the result gives {seat}'s score twice",
+                                                  seat=seat), tok)
                 if len(tok) - cut - 1 > MAX_DIGITS:
                     ctx.error(Code.LIMIT_EXCEEDED, exceeded(
                         f"{seat}'s score has more than", "MAX_DIGITS", "digits"), tok)
@@ -474,7 +481,8 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
                 if not hands:
                     ctx.pos("hands", kw)
                 if seat in hands:
-                    ctx.error(Code.BAD_VALUE, f"the hand of {seat} is given twice", label)
+                    ctx.error(Code.BAD_VALUE, Msg("the hand of {seat} is given twice",
+                                                  seat=seat), label)
                 ctx.pos(f"hands.{seat}", label)
                 hands[seat] = _card_list(ctx, cards, f"the hand of {seat}")
             data["hands"] = hands
@@ -551,8 +559,8 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
     if ctx.result_tag is not None:
         tok, value = ctx.result_tag
         if "result" in data:
-            ctx.error(Code.BAD_TAG, "the result is given twice: by the Result tag and by the"
-                      " result section", tok)
+            ctx.error(Code.BAD_TAG, Msg("the result is given twice: by the Result tag and by the"
+                                        " result section"), tok)
         else:
             result = _result_tag(ctx, tok, value)
             if result is not None:
@@ -571,9 +579,9 @@ def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
         return
     if sorted(written) == list(range(1, len(written) + 1)):
         t = next(t for t, n in enumerate(written) if n != t + 1)
-        ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {written[t]}: the tricks are"
-                  " written out of order; write them in the order they were played,"
-                  " numbered from 1", numbers[t])
+        ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {written}: the tricks are written"
+                                      " out of order; write them in the order they were played,"
+                                      " numbered from 1", t=t + 1, written=written[t]), numbers[t])
         return
     before = 0
     for t, n in enumerate(written):
@@ -582,20 +590,23 @@ def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
         elif t == 0:
             missing = "" if n == 0 else (" (or trick 1 is missing)" if n == 2 else
                                          f" (or tricks 1 to {n - 1} are missing)")
-            ctx.error(Code.BAD_VALUE, f"trick 1 is numbered {n}: the tricks are numbered"
-                      f" from 1{missing}", numbers[t])
+            ctx.error(Code.BAD_VALUE, Msg("trick 1 is numbered {n}: the tricks are numbered from"
+                                          " 1{missing}", n=n, missing=missing), numbers[t])
         elif n > before + 1:
             gap = (f"trick {before + 1} is missing" if n == before + 2 else
                    f"tricks {before + 1} to {n - 1} are missing")
-            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n}: {gap} (the numbering"
-                      f" jumps from {before} to {n}), or the tricks are numbered wrongly",
+            ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {n}: {gap} (the numbering jumps"
+                                          " from {before} to {n}), or the tricks are numbered"
+                                          " wrongly", t=t + 1, n=n, gap=gap, before=before),
                       numbers[t])
         elif n == before:
-            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n} again: each trick has"
-                      " its own number, in the order played", numbers[t])
+            ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {n} again: each trick has its"
+                                          " own number, in the order played",
+                                          t=t + 1, n=n), numbers[t])
         else:
-            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n}, after trick {before}:"
-                      " the tricks are written in the order played, numbered from 1",
+            ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {n}, after trick {before}: the"
+                                          " tricks are written in the order played, numbered from"
+                                          " 1", t=t + 1, n=n, before=before),
                       numbers[t])
         before = n
 
@@ -1186,9 +1197,10 @@ def _comment_cut(chunk: _Chunk, ahead: _Chunk, name: str | None, index: int
         return None
     col = len(first) - len(first.lstrip(" \t")) + 1
     return Diagnostic.make(
-        Code.UNTERMINATED_COMMENT, "this line of a { comment starts with [, so it starts a"
-        " new record and cuts the comment off: write \\[ at the start of a comment's line"
-        " (the writer does)", file=name, line=ahead.line, col=col, deal=index,
+        Code.UNTERMINATED_COMMENT, Msg("this line of a { comment starts with [, so it starts a"
+                                       " new record and cuts the comment off: write \\[ at the"
+                                       " start of a comment's line (the writer does)"),
+                                   file=name, line=ahead.line, col=col, deal=index,
         context=_caret(first, col))
 
 
@@ -1244,7 +1256,7 @@ def _one(deals: Iterator[ReadDeal]) -> DealRecord:
     found = list(deals)
     if len(found) != 1:
         raise TarotError(Diagnostic.make(
-            Code.SYNTAX_ERROR, f"expected one record, found {len(found)}",
+            Code.SYNTAX_ERROR, Msg("expected one record, found {count}", count=len(found)),
         ))
     deal = found[0]
     if deal.record is None or not deal.ok:
