@@ -19,6 +19,9 @@ from typer.core import TyperGroup
 
 from tarotnotation.i18n import LANGUAGES, gettext_, normalize, set_language
 
+DEFAULT_CHOICE = None
+"""After a run: the language follows the environment again."""
+
 LANG_HELP = "Language of the messages for people: en or fr (default: TAROT_LANG, then the locale)."
 """The help of ``--lang`` (shown by every command)."""
 
@@ -114,3 +117,11 @@ class LocalizedGroup(TyperGroup):
         lang, rest = take_lang(args)
         localize(self, set_language(lang))
         return super().parse_args(ctx, rest)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command; the language chosen for it ends with it (a program that runs
+        ``tarot`` in its own process, as the tests do, keeps its own language)."""
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            set_language(DEFAULT_CHOICE)

@@ -101,17 +101,15 @@ def language_from_env(environ: Mapping[str, str] | None = None) -> str:
 
 
 def set_language(lang: str | None) -> str:
-    """Choose the language of this run (None: from the environment); returns it.
-
-    A value that is not a language we have is a :class:`ValueError`.
+    """Choose the language of this run (None: the environment's, read from now on at each
+    use); returns it. A value that is not a language we have is a :class:`ValueError`.
     """
     if lang is None:
-        chosen = language_from_env()
-    else:
-        found = normalize(lang)
-        if found is None:
-            raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
-        chosen = found
+        _CURRENT.set(None)
+        return language_from_env()
+    chosen = normalize(lang)
+    if chosen is None:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     _CURRENT.set(chosen)
     return chosen
 

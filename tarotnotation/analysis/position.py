@@ -397,8 +397,10 @@ class _Parser:
         for word, at in words:
             name, sep, value = word.partition("=")
             if not sep or not name or not value:
-                self.fault(Code.POSITION_SYNTAX, f"{word!r}: expected field=value (a seat's"
-                           " hand such as S=KH,T21, or one of " + ", ".join(_FIELDS) + ")", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("{word}: expected field=value (a seat's hand"
+                                                     " such as S=KH,T21, or one of {fields})",
+                                                     word=repr(word), fields=", ".join(_FIELDS)),
+                           at)
                 continue
             key = name.lower()
             if key in _FIELDS:
@@ -412,9 +414,10 @@ class _Parser:
                                                        name=name), at)
                 hands[name] = (self.cards(value, at + len(name) + 1, f"{name}'s hand"), at)
             else:
-                self.fault(Code.POSITION_SYNTAX, f"{word!r}: {name} is not a field ("
-                           + ", ".join(_FIELDS) + ") and its value holds no card, so it is"
-                           " not a seat's hand either", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("{word}: {name} is not a field ({fields}) and"
+                                                     " its value holds no card, so it is not a"
+                                                     " seat's hand either", word=repr(word),
+                                                     name=name, fields=", ".join(_FIELDS)), at)
         if self.diags:
             raise self.stop()
         return self.build(hands, fields)
@@ -461,9 +464,9 @@ class _Parser:
         partner = self.seat(fields, "partner", seats)
         for key, seat_index in (("taker", taker), ("lead", leader)):
             if seat_index is None and key not in fields:
-                self.fault(Code.POSITION_MISSING, f"{key}=SEAT is missing: who "
-                           + ("took" if key == "taker" else "leads the trick in progress"),
-                           end)
+                self.fault(Code.POSITION_MISSING,
+                           Msg("taker=SEAT is missing: who took") if key == "taker" else
+                           Msg("lead=SEAT is missing: who leads the trick in progress"), end)
         if n == 5 and partner is None and "partner" not in fields:
             self.fault(Code.POSITION_MISSING, Msg("partner=SEAT is missing: at five players, the"
                                                   " holder of the called card (the taker's own"

@@ -151,7 +151,8 @@ def json_fault(data: bytes | str, err: orjson.JSONDecodeError, offset: int = 0,
             if line is None:
                 where["line"] = data.count(b"\n", 0, bad.start) + 1
             where["col"] = col
-            return Diagnostic.make(Code.ENCODING, msg + "; this record is not read", **where)
+            return Diagnostic.make(Code.ENCODING, Msg("{message}; this record is not read",
+                                                                 message=msg), **where)
     if "depth limit" in err.msg:
         return Diagnostic.make(Code.LIMIT_EXCEEDED, Msg("the JSON is nested deeper than 1,024"
                                                         " levels (the limit JSON_MAX_DEPTH of"

@@ -284,7 +284,8 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
         assert isinstance(data, bytes)
         msg, col = not_utf8(data, err)
         raise TarotError(Diagnostic.make(
-            Code.ENCODING, msg + "; this record is not read", path="$", col=col,
+            Code.ENCODING, Msg("{message}; this record is not read", message=msg), path="$",
+            col=col,
             line=data.count(b"\n", 0, err.start) + 1)) from None
     fixed, removed = _strip_trailing_commas(text)
     if removed:
