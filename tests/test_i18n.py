@@ -23,6 +23,7 @@ from tarotnotation.i18n import (
     language_from_env,
     or_list,
     read_po,
+    render,
     translations,
 )
 from tarotnotation.legality import why_illegal
@@ -112,11 +113,11 @@ def test_french_words_and_agreement() -> None:
     assert bad is not None
     assert bad.message == ("Clubs led and the player holds Clubs: expected 2C, 5C, 8C, JC"
                            " or NC")
-    assert Msg.render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
+    assert render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
                                             " attendu 2C, 5C, 8C, JC ou NC")
-    assert and_list([Msg("the bouts"), Msg("the partner")]).render("fr") == (
+    assert render(and_list([Msg("the bouts"), Msg("the partner")]), "fr") == (
         "les bouts et le partenaire")
-    assert or_list(["T4", "T9"]).render("fr") == "T4 ou T9"
+    assert render(or_list(["T4", "T9"]), "fr") == "T4 ou T9"
 
 
 def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
@@ -135,7 +136,8 @@ def test_a_message_survives_pickling_for_the_workers() -> None:
     m = Msg("{seat} does not hold {card}{where}", seat="E", card="KH",
             where=Msg(": it is in the chien"))
     back = pickle.loads(pickle.dumps(m))
-    assert back == m and back.render("fr") == "E n'a pas KH : elle est dans le chien"
+    assert back == m
+    assert back.render("fr") == "E n'a pas KH : elle est dans le chien"
 
 
 def test_a_broken_translation_falls_back_to_english() -> None:
@@ -228,5 +230,6 @@ def test_every_command_has_its_help_in_french() -> None:
     assert "Valider chaque donne" in _help("--lang", "fr", "validate")
     assert "RC, DC, CC, VC" in _help("--lang", "fr", "card")
     top = _help("--lang", "fr")
-    assert "Commandes" in top and "Valider, rejouer, marquer" in top
+    assert "Commandes" in top
+    assert "Valider, rejouer, marquer" in top
     assert "Validate every deal" in _help("validate")
