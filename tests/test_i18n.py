@@ -35,7 +35,8 @@ FAULTY_FR = [FAULTY / f for f in ("revoke.tarot", "false-poignee.tarot", "wrong-
                                   "wrong-score.tarot")]
 #: Translations that are the same words in French (checked by a person, not left out).
 SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "{n} bouts", "Arguments", "Options",
-                            "{header_text}, totals row: {err}"})
+                            "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
+                            "chelem {term} = {amount}", "misère {amounts}"})
 
 
 def _french() -> dict[str, str | list[str]]:
