@@ -3,11 +3,11 @@ French ``.po`` file that translates them (``tarotnotation/locale/fr/LC_MESSAGES`
 
 The English sentences are found the way ``xgettext`` finds them: the first argument of
 ``Msg("...")`` and ``gettext_("...")`` (and both of ``ngettext``) when it is a literal
-string, in every module of the package and of its command line; and the help texts of
-every command and option of ``tarot`` (from the command tree itself, so that a new
-option is found too). ``python -m tarotnotation.catalog`` rewrites the French
-catalogue with every sentence found, keeping the translations it holds and leaving the
-new ones empty; the completeness test (``tests/test_i18n.py``) fails while one is empty.
+string, in every module of the package and of its command line; the meaning of every
+diagnostic code (``tarot codes``); and the help texts of every command and option of
+``tarot`` (from the command tree itself, so that a new option is found too).
+``python -m tarotnotation.catalog`` rewrites the French catalogue with every sentence
+found, keeping the translations it holds and leaving the new ones empty; the completeness test (``tests/test_i18n.py``) fails while one is empty.
 """
 
 from __future__ import annotations
@@ -92,6 +92,11 @@ def extract(with_help: bool = True) -> dict[str, Entry]:
             except ValueError:
                 rel = path
             entry.where.append(f"{rel}:{line}")
+    from .diagnostics import Code  # the meaning of each code (tarot codes)
+
+    for code in Code:
+        found.setdefault(code.summary, Entry(code.summary)).where.append(
+            f"diagnostics.py {code.value}")
     if with_help:
         for text, where in help_texts():
             found.setdefault(text, Entry(text)).where.append(where)

@@ -234,3 +234,18 @@ def test_every_command_has_its_help_in_french() -> None:
     assert "Commandes" in top
     assert "Valider, rejouer, marquer" in top
     assert "Validate every deal" in _help("validate")
+
+
+def test_every_code_has_its_meaning_in_both_languages() -> None:
+    """``tarot codes`` walks every diagnostic code: the same codes and names in both
+    languages, each meaning translated, the severities in words."""
+    english = invoke("codes").out.splitlines()
+    french = invoke("--lang", "fr", "codes").out.splitlines()
+    assert len(english) == len(french) == len(Code)
+    for code, en, fr in zip(Code, english, french, strict=True):
+        assert en.split()[0] == fr.split()[0] == code.value
+        assert code.slug in en.split()
+        assert code.slug in fr.split()
+        assert en.endswith(code.summary)
+        assert not fr.endswith(code.summary), code
+        assert fr.split()[1] in ("erreur", "avertissement")
