@@ -7,7 +7,8 @@ string, in every module of the package and of its command line; the meaning of e
 diagnostic code (``tarot codes``); and the help texts of every command and option of
 ``tarot`` (from the command tree itself, so that a new option is found too).
 ``python -m tarotnotation.catalog`` rewrites the French catalogue with every sentence
-found, keeping the translations it holds and leaving the new ones empty; the completeness test (``tests/test_i18n.py``) fails while one is empty.
+found, keeping the translations it holds and leaving the new ones empty; the
+completeness test (``tests/test_i18n.py``) fails while one is empty.
 """
 
 from __future__ import annotations
