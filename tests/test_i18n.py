@@ -172,6 +172,18 @@ def test_french_validate_of_the_faulty_examples_is_as_reviewed() -> None:
     assert "KC à l'écart : attendu ni Roi ni bout" in ran.out
 
 
+def test_french_causes_are_as_reviewed() -> None:
+    """The one slip behind many faults (Y codes), in French, as reviewed."""
+    ran = invoke("validate", "--lang", "fr", rel(ROOT / "tests" / "fixtures" / "causes"))
+    expected = (FIXTURES / "validate-causes.fr.txt").read_text(encoding="utf-8")
+    assert ran.out == expected
+    assert "le pli 5 est écrit depuis W, mais N l'entame (N a gagné le pli 4)" in ran.out
+    verbose = invoke("validate", "--lang", "fr", "-v",
+                     rel(ROOT / "tests" / "fixtures" / "causes" /
+                         "trick-written-from-the-wrong-seat.tarot")).out
+    assert "[découle de Y001]" in verbose
+
+
 @pytest.mark.parametrize("where", ["before", "after", "env", "locale"])
 def test_lang_is_taken_anywhere_or_from_the_environment(where: str) -> None:
     path = rel(FAULTY / "revoke.tarot")
