@@ -300,7 +300,7 @@ def replay_cmd(
     if path != STDIN:
         existing_file(path)
     if not html and (output is not None or no_open):
-        fail("-o and --no-open go with --html")
+        fail(Msg("-o and --no-open go with --html"))
     if html:
         _html(path, deal, output, no_open, forced, default)
     color = use_color(sys.stdout)
@@ -338,7 +338,8 @@ def replay_cmd(
         if deal is not None:
             break
     if deal is not None and not shown and not faulty:
-        fail(f"{path}: no deal number {deal} (the file holds {total})")
+        fail(Msg("{path}: no deal number {deal} (the file holds {total})",
+                 path=path, deal=deal, total=total))
     if not total:
         echo_err(f"tarot: {path}: no deal found")
     raise typer.Exit(EXIT_FAULTS if faulty else EXIT_OK)
@@ -356,7 +357,7 @@ def _html(path: str, deal: int | None, output: str | None, no_open: bool,
 
     if output is None:
         if path == STDIN:
-            fail("--html: give -o PAGE when reading standard input")
+            fail(Msg("--html: give -o PAGE when reading standard input"))
         source = Path(path)
         stem = source.stem if deal is None else f"{source.stem}-deal-{deal}"
         output = str(source.with_name(stem + ".html"))

@@ -35,7 +35,7 @@ FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 #: Translations that are the same words in French (checked by a person, not left out).
 SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "{n} bouts", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
-                            "chelem {term} = {amount}", "misère {amounts}"})
+                            "chelem {term} = {amount}", "misère {amounts}", "position"})
 
 
 def _french() -> dict[str, str | list[str]]:
@@ -226,6 +226,15 @@ def test_machine_outputs_do_not_change_with_the_language(fmt: str) -> None:
         assert doc["deals"][1]["diagnostics"][0]["message"].startswith("Clubs led")
 
 
+def test_usage_errors_in_french() -> None:
+    ran = invoke("validate", "--lang", "fr", "no/such/file.tarot")
+    assert ran.code == 2
+    assert "tarot: no/such/file.tarot : ni fichier ni dossier de ce nom" in ran.err
+    ran = invoke("validate", "--lang", "fr", "--ignore", "Z9", rel(FAULTY / "revoke.tarot"))
+    assert ran.code == 2
+    assert "aucun code de diagnostic ne commence par Z9" in ran.err
+
+
 def test_score_json_does_not_change_with_the_language() -> None:
     path = rel(EXAMPLES / "score-sheet.tarot")
     assert (invoke("score", "--lang", "fr", "--format", "json", path).out
@@ -267,3 +276,21 @@ def test_every_code_has_its_meaning_in_both_languages() -> None:
         assert en.endswith(code.summary)
         assert not fr.endswith(code.summary), code
         assert fr.split()[1] in ("erreur", "avertissement")
+
+
+def test_french_help_texts_fit_an_80_column_terminal() -> None:
+    """As the English ones do (tests/test_cli.py): typer keeps the texts' line breaks.
+    The examples' command lines are the same in both languages, so are left out."""
+    import inspect
+
+    import typer.main
+
+    from tarotnotation.cli.app import app
+    from tarotnotation.cli.language import localize
+
+    group = typer.main.get_command(app)
+    localize(group, "fr")
+    for name, cmd in group.commands.items():  # type: ignore[attr-defined]
+        for text in (cmd.help or "", cmd.epilog or ""):
+            for line in inspect.cleandoc(text).splitlines():
+                assert len(line) <= 76 or line.startswith("  tarot "), (name, line)
