@@ -9,12 +9,13 @@ keeps writing its help in English.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import typer
 import typer.main
-from typer import rich_utils
 from typer.core import TyperGroup
 
 from tarotnotation.i18n import LANGUAGES, gettext_, normalize, set_language
@@ -81,16 +82,22 @@ def _texts_of(cmd: Any) -> Iterator[tuple[Any, str]]:
         yield param, "help"
 
 
-def localize(group: Any, lang: str) -> None:
+def localize(group: Any, lang: str, panels: bool = True) -> None:
     """Every help text of ``group`` and its commands in ``lang`` (the English kept aside,
-    so that a second call in another language starts from it)."""
+    so that a second call in another language starts from it); ``panels``: the titles of
+    the help's panels too (that loads rich, which a run without ``--help`` never needs,
+    so they are set then only when already loaded)."""
     for _, cmd in _commands(group):
         for obj, attr in _texts_of(cmd):
             english = obj.__dict__.setdefault(f"_en_{attr}", getattr(obj, attr, None))
             if english:
                 setattr(obj, attr, gettext_(english, lang))
-    for name, english in _PANELS.items():
-        setattr(rich_utils, name, gettext_(english, lang))
+    rich_utils = sys.modules.get("typer.rich_utils")
+    if panels and rich_utils is None:
+        rich_utils = importlib.import_module("typer.rich_utils")
+    if rich_utils is not None:
+        for name, english in _PANELS.items():
+            setattr(rich_utils, name, gettext_(english, lang))
 
 
 def texts() -> Iterator[tuple[str, str]]:
@@ -115,7 +122,8 @@ class LocalizedGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Choose the language, translate the help texts, then parse as usual."""
         lang, rest = take_lang(args)
-        localize(self, set_language(lang))
+        wants_help = not rest or any(a in ("--help", "-h") for a in rest)
+        localize(self, set_language(lang), panels=wants_help)
         return super().parse_args(ctx, rest)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
