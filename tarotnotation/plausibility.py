@@ -617,8 +617,10 @@ class _Checker:
     def setting(self) -> str:
         """``a Garde at 4 players``: where the bound holds."""
         f = self.f
-        what = "a deal" if f.contract is None else f"a {f.contract.french}"
-        return f"{what} at {f.players} players"
+        if f.contract is None:
+            return Msg("a deal at {players} players", players=f.players)
+        return Msg("a {contract} at {players} players", contract=f.contract.french,
+                   players=f.players)
 
     def card_facts(self, half: int | None, bouts: int | None) -> None:
         f = self.f
@@ -640,8 +642,8 @@ class _Checker:
                                                                 camp2=_camp(f.chelem)),
                          "result.petit_au_bout")
             elif bouts == (0 if pab is Camp.TAKER else 3):
-                gives = ("it no bout" if pab is Camp.TAKER
-                         else "the taker's camp all 3 bouts")
+                gives = (Msg("it no bout") if pab is Camp.TAKER
+                         else Msg("the taker's camp all 3 bouts"))
                 self.add(Code.PETIT_AU_BOUT_WITHOUT_PETIT, Msg("the petit au bout goes to the"
                                                                " {camp}, which then ends with the"
                                                                " Petit in its tricks, but the"
@@ -656,18 +658,21 @@ class _Checker:
         code = (Code.CHELEM_ATTACK_IMPOSSIBLE if camp is Camp.TAKER
                 else Code.CHELEM_DEFENCE_IMPOSSIBLE)
         if bouts is not None and bouts not in found:
-            self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
-                     f" {_whom(camp)} {_describe(found, camp)}: not {_bouts_text(bouts)}",
+            self.add(code, Msg("a chelem by the {camp} in {setting} leaves {whom} {counts}: not"
+                               " {given}", camp=_camp(camp), setting=self.setting(),
+                               whom=_whom(camp), counts=_describe(found, camp),
+                               given=_bouts_text(bouts)),
                      "result.bouts")
             return
         if half is None:
             return
         allowed = found[bouts] if bouts is not None else set().union(*found.values())
         if half not in allowed:
-            given = f"{points_text(half)}" + ("" if bouts is None
-                                             else f" with {_bouts_text(bouts)}")
-            self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
-                     f" {_whom(camp)} {_describe(found, camp)}: not {given}",
+            given = Msg("{points}{with_bouts}", points=points_text(half),
+                        with_bouts=_with_bouts(bouts))
+            self.add(code, Msg("a chelem by the {camp} in {setting} leaves {whom} {counts}: not"
+                               " {given}", camp=_camp(camp), setting=self.setting(),
+                               whom=_whom(camp), counts=_describe(found, camp), given=given),
                      "result.taker_points")
 
     def points_for_bouts(self, half: int, bouts: int | None) -> None:
@@ -676,10 +681,12 @@ class _Checker:
             *found.values())
         if half in allowed:
             return
-        with_bouts = "" if bouts is None else f" with {_bouts_text(bouts)}"
+        with_bouts = _with_bouts(bouts)
         lo, hi = min(allowed), max(allowed)
-        given = f"{points_text(half)} point{'s' if half != 2 else ''}{with_bouts} in" \
-                f" {self.setting()}"
+        given = (Msg("{points} point{with_bouts} in {setting}", points=points_text(half),
+                     with_bouts=with_bouts, setting=self.setting()) if half == 2 else
+                 Msg("{points} points{with_bouts} in {setting}", points=points_text(half),
+                     with_bouts=with_bouts, setting=self.setting()))
         if half < lo:
             self.add(Code.POINTS_BELOW_BOUTS, Msg("{given}: the taker's camp has at least"
                                                   " {points} (its bouts count 4.5 points each,"
@@ -689,8 +696,8 @@ class _Checker:
                                                   given=given, points=points_text(lo)),
                      "result.taker_points")
         elif half > hi:
-            left = ("" if bouts is None or bouts == 3
-                    else f" the other {_bouts_text(3 - bouts)} and")
+            left = (Msg("") if bouts is None or bouts == 3
+                    else Msg(" the other {bouts} and", bouts=_bouts_text(3 - bouts)))
             self.add(Code.POINTS_ABOVE_BOUTS, Msg("{given}: the defence holds{left} the cards of"
                                                   " its own tricks (or the chien), so the taker's"
                                                   " camp has at most {points} (docs/rules.md §1,"
@@ -820,13 +827,14 @@ class _Checker:
         x = -known[defenders[0]] if defenders else None
         alone = ""
         if f.players == 5 and f.recorded_partner is not None:
-            alone = (" (the result names the taker as partner: he played alone)"
+            alone = (Msg(" (the result names the taker as partner: he played alone)")
                      if f.recorded_partner == taker else
-                     f" (the result names {f.seat_ids[f.recorded_partner]} as partner)")
+                     Msg(" (the result names {seat} as partner)",
+                         seat=f.seat_ids[f.recorded_partner]))
         for seat in (taker, partner):
             if seat is None or seat not in known:
                 continue
-            role = "the taker" if seat == taker else "the partner"
+            role = Msg("the taker") if seat == taker else Msg("the partner")
             value, weight = known[seat], weights[seat]
             if x is None:
                 if value % weight == 0:
@@ -930,15 +938,15 @@ def _fit(known: Mapping[int, int], weights: Sequence[int]) -> int | None:
 def _why_gap(f: Facts, half: int) -> str:
     if f.players == 4 and half % 2:
         if f.rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
-            return (": at 4 players a half point arises only when the Excuse changes camp on"
-                    " the last trick")
-        return (": at 4 players under excuse_last_trick=to_trick_winner every count is a"
-                " whole number of points")
-    return ": the cards a camp counts come by whole tricks"
+            return Msg(": at 4 players a half point arises only when the Excuse changes camp"
+                       " on the last trick")
+        return Msg(": at 4 players under excuse_last_trick=to_trick_winner every count is a"
+                   " whole number of points")
+    return Msg(": the cards a camp counts come by whole tricks")
 
 
 def _whom(camp: Camp) -> str:
-    return "it" if camp is Camp.TAKER else "the taker's camp"
+    return Msg("it") if camp is Camp.TAKER else Msg("the taker's camp")
 
 
 def _camp(camp: Camp | None) -> str:
@@ -963,23 +971,31 @@ def _and(items: Sequence[str]) -> str:
 
 def _describe(found: Mapping[int, Collection[int]], camp: Camp) -> str:
     """The taker's camp's possible counts by bouts, in words."""
-    parts = []
+    parts: list[tuple[str, int]] = []
     for bouts in sorted(found, reverse=True):
         values = sorted(found[bouts])
         if len(values) <= 3:
-            text = " or ".join(points_text(v) for v in values)
+            text = points_text(values[0])
+            for v in values[1:]:
+                text = Msg("{items} or {item}", items=text, item=points_text(v))
         else:
-            text = f"between {points_text(values[0])} and {points_text(values[-1])}"
+            text = Msg("between {low} and {high}", low=points_text(values[0]),
+                       high=points_text(values[-1]))
         parts.append((text, bouts))
-    words = []
+    words: list[str] = []
     for i, (text, bouts) in enumerate(parts):
         if i == 0:
-            words.append(f"{text} points with {_bouts_text(bouts)}")
+            words.append(Msg("{values} points with {bouts}", values=text,
+                             bouts=_bouts_text(bouts)))
         else:
-            words.append(f"{text} with {bouts}")
-    out = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", or " + words[-1]
+            words.append(Msg("{values} with {n}", values=text, n=bouts))
+    out = words[0]
+    for word in words[1:-1]:
+        out = Msg("{items}, {item}", items=out, item=word)
+    if len(words) > 1:
+        out = Msg("{items}, or {item}", items=out, item=words[-1])
     if camp is Camp.TAKER and len(parts) == 2 and all(len(v) == 1 for v in found.values()):
-        out += " (the defence kept the Excuse, which counts 4)"
+        out = Msg("{counts} (the defence kept the Excuse, which counts 4)", counts=out)
     return out
 
 
@@ -1038,8 +1054,9 @@ class SessionDeals:
         session, number = key
         named = ", ".join(f'{t} "{v}"' for t, v in zip(SESSION_TAGS, session, strict=True)
                           if v)
-        where = (f"session {named}" if named
-                 else "session (no Event, Site, Date, Round or Table tag)")
-        return (f"deal number {number} of {where} was already given to deal {first} of this"
-                " file: a session numbers each deal once (the same deal at another Table is"
-                " a duplicate tournament)")
+        where = (Msg("session {named}", named=named) if named
+                 else Msg("session (no Event, Site, Date, Round or Table tag)"))
+        return Msg("deal number {number} of {where} was already given to deal {first} of"
+                   " this file: a session numbers each deal once (the same deal at another"
+                   " Table is a duplicate tournament)", number=number, where=where,
+                   first=first)

@@ -35,7 +35,8 @@ FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 #: Translations that are the same words in French (checked by a person, not left out).
 SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "{n} bouts", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
-                            "chelem {term} = {amount}", "misère {amounts}", "position"})
+                            "chelem {term} = {amount}", "misère {amounts}", "position",
+                            "{points}{with_bouts}"})
 
 
 def _french() -> dict[str, str | list[str]]:
