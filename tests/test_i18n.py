@@ -36,7 +36,7 @@ FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "{n} bouts", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
                             "chelem {term} = {amount}", "misère {amounts}", "position",
-                            "{points}{with_bouts}"})
+                            "{points}{with_bouts}", "{message}{tail}"})
 
 
 def _french() -> dict[str, str | list[str]]:

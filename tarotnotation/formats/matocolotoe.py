@@ -82,6 +82,9 @@ _PLAYER_KEYS: Final = frozenset({"id", "name", "monthNicks", "yearNicks"})
 NOTE: Final = "Matocolotoe: "
 
 
+_LEFT_OUT: Final = Msg(": left out")
+
+
 def _shown(value: object) -> str:
     """A value of the file as a message quotes it (a list or an object as its JSON text)."""
     if isinstance(value, (list, dict)):
@@ -182,8 +185,9 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     notes: list[str] = []
 
     def bad(key: str, message: str, code: Code = Code.SHEET_BAD_CELL,
-            tail: str = ": left out") -> None:
-        diags.append(Diagnostic.make(code, message + tail, file=file, deal=index,
+            tail: str = _LEFT_OUT) -> None:
+        diags.append(Diagnostic.make(code, Msg("{message}{tail}", message=message, tail=tail),
+                                     file=file, deal=index,
                                      path=f"{base}.{key}"))
 
     def ordinal(obj: dict[str, Any], key: str, size: int, where: str) -> int | None:
@@ -191,7 +195,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         if value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
-            bad(where, f"{_shown(value)}: expected 0 to {size - 1}")
+            bad(where, Msg("{shown}: expected 0 to {size}", shown=_shown(value), size=size - 1))
             return None
         return value
 
@@ -224,14 +228,14 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         side = ordinal(player, "side", 3, f"{where}.side")
         if side == 0:
             if taker is not None:
-                bad(f"{where}.side", "a second attacker (side 0)")
+                bad(f"{where}.side", Msg("a second attacker (side 0)"))
             else:
                 taker = p
         elif side == 1:
             if n != 5:
-                bad(f"{where}.side", f"an ally (side 1) at {n} players")
+                bad(f"{where}.side", Msg("an ally (side 1) at {n} players", n=n))
             elif ally is not None:
-                bad(f"{where}.side", "a second ally (side 1)")
+                bad(f"{where}.side", Msg("a second ally (side 1)"))
             else:
                 ally = p
         handful = ordinal(player, "handful", 3, f"{where}.handful")
@@ -244,8 +248,9 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
             notes.append(f"{seats[-1]['name']}'s misère: its kind (atout or tête) is not in"
                          " the file; recorded as atout")
             if misery == 1:
-                bad(f"{where}.misery", "a double misère (20 points in the app): the notation"
-                    " holds one misère per player (10 points); the second is left out",
+                bad(f"{where}.misery", Msg("a double misère (20 points in the app): the notation"
+                                           " holds one misère per player (10 points); the second"
+                                           " is left out"),
                     Code.SHEET_NOT_HELD, Msg(""))
     if names is None:
         notes.insert(0, "the players' names are in players.json, which is not beside this"
@@ -253,7 +258,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     elif any(s["name"].startswith("#") for s in seats):
         notes.insert(0, "a player's id is not in players.json")
     if taker is None:
-        bad("players", "no attacker (side 0): the taker is not known")
+        bad("players", Msg("no attacker (side 0): the taker is not known"))
     else:
         res["taker"] = ids[taker]
         if n == 5:
@@ -262,7 +267,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     if contract is not None:
         res["contract"] = CONTRACTS[contract]
     elif "contract" not in game:
-        bad("contract", "no contract")
+        bad("contract", Msg("no contract"))
     score = game.get("attack_score")
     if isinstance(score, int) and not isinstance(score, bool) and 0 <= score <= 91:
         res["taker_points"] = score
@@ -274,7 +279,8 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
             notes.append("a chelem by the defence, from the attack's 0 points (as the app"
                          " counts it)")
     else:
-        bad("attack_score", f"{_shown(score)}: expected the taker's points, a whole number 0 to 91")
+        bad("attack_score", Msg("{shown}: expected the taker's points, a whole number 0 to 91",
+                                shown=_shown(score)))
     oudlers = ordinal(game, "oudlers", 4, "oudlers")
     if oudlers is not None:
         res["bouts"] = oudlers
@@ -285,8 +291,8 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     if slam == 0 and taker is not None:
         declarations.insert(0, {"kind": "chelem", "seat": ids[taker]})
     elif slam == 1:
-        bad("slam", "a chelem announced by the defence: the notation holds a chelem"
-            " announced by the taker only", Code.SHEET_NOT_HELD)
+        bad("slam", Msg("a chelem announced by the defence: the notation holds a chelem announced"
+                        " by the taker only"), Code.SHEET_NOT_HELD)
     tags = [("Source", "Matocolotoe")]
     if month is not None:
         day = game.get("day")

@@ -118,6 +118,15 @@ _ALONE: Final = frozenset({"personne", "none", "seul", "seule", "alone", "lui me
 _NUMBERED: Final = re.compile(r"(?:(?:joueur|joueuse|j|player|p)\s*)?(\d)")
 
 
+#: Whose name a cell of a sheet gives, in words (the messages translate them).
+_NAMES_OF: Final = {
+    "dealer": Msg("the dealer's name"), "taker": Msg("the taker's name"),
+    "partner": Msg("the partner's name"), "petit au bout's": Msg("the petit au bout's's name"),
+    "poignée holder": Msg("the poignée holder's name"),
+    "misère declarer": Msg("the misère declarer's name"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """One row of a table: its line (a CSV's physical line, a worksheet's row number) and
@@ -482,8 +491,9 @@ class _SheetReader:
     def check_totals_row(self, row: Row) -> list[Diagnostic]:
         out = []
         for p in self.layout.players:
-            for col, expected, what in ((p.score, p.running, "the scores above add up to"),
-                                        (p.total, p.last_total, "the last running total is")):
+            for col, expected, what in ((p.score, p.running, Msg("the scores above add up to")),
+                                        (p.total, p.last_total,
+                                         Msg("the last running total is"))):
                 if col is None or col >= len(row.cells) or is_blank(row.cells[col]):
                     continue
                 try:
@@ -587,15 +597,18 @@ class _Deal:
 
     def bad(self, col: int, message: str, code: Code = Code.SHEET_BAD_CELL,
             severity: Severity | None = None) -> None:
-        self.diags.append(self.sheet.diag(code, f"{self.sheet.header_text(col)}: {message}",
+        self.diags.append(self.sheet.diag(code, Msg("{header}: {message}",
+                                                    header=self.sheet.header_text(col),
+                                                    message=message),
                                           self.row.line, col, severity=severity))
 
     def who(self, text: str, col: int, what: str) -> int | None:
         found = _match(self.players, text)
         if found is None:
             names = ", ".join(p.name for p in self.players)
-            self.bad(col, f"{quote(text)} is not a player of this deal: expected the {what}'s"
-                     f" name ({names})")
+            self.bad(col, Msg("{text} is not a player of this deal: expected {name} ({names})",
+                              text=quote(text), name=_NAMES_OF.get(what) or Msg(
+                                  "the {what}'s name", what=what), names=names))
         return found
 
     # --- the row ---------------------------------------------------------------------
@@ -660,9 +673,13 @@ class _Deal:
                 assert p.total is not None
                 expected = (p.last_total or 0) + value if value is not None else None
                 if expected is not None and total != expected:
-                    self.bad(p.total, f"the running total of {p.name} is {total:+d}; the"
-                             f" one before, {(p.last_total or 0):+d}, and this deal's"
-                             f" {value:+d} make {expected:+d}", Code.SHEET_TOTALS_MISMATCH)
+                    self.bad(p.total, Msg("the running total of {p} is {total}; the one before,"
+                                          " {value}, and this deal's {value2} make {expected}",
+                                          p=p.name, total=format(total, '+d'),
+                                          value=format(p.last_total or 0, '+d'),
+                                          value2=format(value, '+d'),
+                                          expected=format(expected, '+d')),
+                                      Code.SHEET_TOTALS_MISMATCH)
                 p.last_total = total
             elif value is not None and p.total is not None:
                 p.last_total = (p.last_total or 0) + value
@@ -683,8 +700,9 @@ class _Deal:
                 self.bad(col, str(err))
                 given = None
             if given is not None and given != sum(out.values()):
-                self.bad(col, f"the row's sum is given as {given:+d}; its scores add up to"
-                         f" {sum(out.values()):+d}", Code.SHEET_TOTALS_MISMATCH)
+                self.bad(col, Msg("the row's sum is given as {given}; its scores add up to {sum}",
+                                  given=format(given, '+d'), sum=format(sum(out.values()), '+d')),
+                              Code.SHEET_TOTALS_MISMATCH)
         return out
 
     def number(self, col: int | None, name: str) -> int | None:
@@ -697,8 +715,9 @@ class _Deal:
             self.bad(col, str(err))
             return None
         if value is None:
-            self.bad(col, f"{quote(text.strip())} is not a score: expected {name}'s score for"
-                     " the deal, a whole number such as -64 or +192")
+            self.bad(col, Msg("{strip} is not a score: expected {name}'s score for the deal, a"
+                              " whole number such as -64 or +192",
+                              strip=quote(text.strip()), name=name))
         return value
 
     def read_tags(self) -> None:
@@ -711,8 +730,8 @@ class _Deal:
             if role == "date":
                 value = date_of(text)
                 if value is None:
-                    self.bad(col, f"{quote(text)} is not a date: expected 2026-11-19,"
-                             " 19/11/2026 or 2026.11.19")
+                    self.bad(col, Msg("{text} is not a date: expected 2026-11-19, 19/11/2026 or"
+                                      " 2026.11.19", text=quote(text)))
                     continue
                 text = value
             tags = [(k, v) for k, v in tags if k != tag]
@@ -753,8 +772,9 @@ class _Deal:
                 self.at("result.annulled", col)
                 self.at("auction", col)
             else:
-                self.bad(col, f"{quote(text)} is not a contract: expected Prise (Petite), Garde,"
-                         " Garde sans, Garde contre, or Passe for a deal everyone passed")
+                self.bad(col, Msg("{text} is not a contract: expected Prise (Petite), Garde,"
+                                  " Garde sans, Garde contre, or Passe for a deal everyone passed",
+                                  text=quote(text)))
         taker: int | None = None
         got = self.cell("taker")
         if got is not None:
@@ -783,8 +803,8 @@ class _Deal:
         if got is not None:
             card = call_of(got[0])
             if card is None:
-                self.bad(got[1], f"{quote(got[0])} is not a card: expected the called King, e.g."
-                         " Roi de Cœur, KH or cœur")
+                self.bad(got[1], Msg("{got} is not a card: expected the called King, e.g. Roi de"
+                                     " Cœur, KH or cœur", got=quote(got[0])))
             else:
                 self.record["call"] = {"card": card.code}
                 self.at("call", got[1])
@@ -796,8 +816,8 @@ class _Deal:
                 self.bad(got[1], str(err))
             else:
                 if pts is None:
-                    self.bad(got[1], f"{quote(got[0])} is not a number of points: expected the"
-                             " taker's card points, such as 41 or 40,5")
+                    self.bad(got[1], Msg("{got} is not a number of points: expected the taker's"
+                                         " card points, such as 41 or 40,5", got=quote(got[0])))
                 else:
                     res["taker_points"] = pts.as_number()
                     self.at("result.taker_points", got[1])
@@ -805,8 +825,8 @@ class _Deal:
         if got is not None:
             bouts = bouts_of(got[0])
             if bouts is None:
-                self.bad(got[1], f"{quote(got[0])} is not a number of bouts: expected 0 to 3"
-                         " (or the bouts named: petit, 21, excuse)")
+                self.bad(got[1], Msg("{got} is not a number of bouts: expected 0 to 3 (or the"
+                                     " bouts named: petit, 21, excuse)", got=quote(got[0])))
             else:
                 res["bouts"] = bouts
                 self.at("result.bouts", got[1])
@@ -875,8 +895,8 @@ class _Deal:
                 return
             self.notes.append(f"the petit au bout went to {self.players[who].name}'s camp,"
                               " which the sheet does not settle (no taker or partner)")
-            self.bad(col, "the petit au bout's camp cannot be told: the sheet names no"
-                     " partner; the score leaves it out", Code.SHEET_FACT_UNKNOWN)
+            self.bad(col, Msg("the petit au bout's camp cannot be told: the sheet names no"
+                              " partner; the score leaves it out"), Code.SHEET_FACT_UNKNOWN)
             return
         for camp in Camp:
             if self.scores_fit(scores, camp):
@@ -886,8 +906,8 @@ class _Deal:
                                   " from the scores")
                 return
         self.notes.append("petit au bout: the camp is not on the sheet")
-        self.bad(col, f"{quote(text)} says a petit au bout but not whose, and the scores do not"
-                 " tell: the score leaves it out", Code.SHEET_FACT_UNKNOWN)
+        self.bad(col, Msg("{text} says a petit au bout but not whose, and the scores do not tell:"
+                          " the score leaves it out", text=quote(text)), Code.SHEET_FACT_UNKNOWN)
 
     def camp_of(self, seat: int) -> Camp | None:
         res, ids = self.result, self.ids
@@ -947,8 +967,8 @@ class _Deal:
         if cell.announced:
             taker = self.result.get("taker")
             if taker is None:
-                self.bad(col, "a chelem is announced, but the sheet names no taker (the"
-                         " one who announces it): the announcement is left out")
+                self.bad(col, Msg("a chelem is announced, but the sheet names no taker (the one"
+                                  " who announces it): the announcement is left out"))
                 return
             self.declarations.append(({"kind": "chelem", "seat": taker}, col))
 
@@ -964,9 +984,11 @@ class _Deal:
         for part in parts:
             size, rest = poignee_size_of(part, counts)
             if size is None:
-                self.bad(col, f"{quote(part)} is not a poignée: expected simple, double or triple"
-                         f" (or {counts[0]}, {counts[1]} or {counts[2]} atouts at"
-                         f" {len(self.ids)} players), and the player's name if known")
+                self.bad(col, Msg("{part} is not a poignée: expected simple, double or triple (or"
+                                  " {counts}, {counts2} or {counts3} atouts at {count} players),"
+                                  " and the player's name if known",
+                                  part=quote(part), counts=counts[0], counts2=counts[1],
+                                  counts3=counts[2], count=len(self.ids)))
                 continue
             seat = self.holder(rest, col, size.value)
             if seat is not None:
@@ -984,8 +1006,8 @@ class _Deal:
             return None if who is None else ids[who]
         taker = res.get("taker")
         if taker is None:
-            self.bad(col, f"a {what} poignée, but neither its holder nor the taker is on the"
-                     " sheet: left out")
+            self.bad(col, Msg("a {what} poignée, but neither its holder nor the taker is on the"
+                              " sheet: left out", what=what))
             return None
         seat: str = taker
         if camp is Camp.DEFENCE:
@@ -1005,8 +1027,8 @@ class _Deal:
         for part in poignee_parts(text) or ():
             kind, who_text = misere_of(part)
             if not who_text:
-                self.bad(col, f"{quote(part)}: a misère, but not whose: expected the player's"
-                         " name (and atout or tête)")
+                self.bad(col, Msg("{part}: a misère, but not whose: expected the player's name"
+                                  " (and atout or tête)", part=quote(part)))
                 continue
             who = self.who(who_text, col, "misère declarer")
             if who is None:
@@ -1064,18 +1086,18 @@ class _Deal:
             key = loc[1]
             path = f"result.{key}"
             col = self.positions.get(path, (0, 1))[1] - 1
-            self.bad(col, f"{message}: left out")
+            self.bad(col, Msg("{message}: left out", message=message))
             del data["result"][key]
             return True
         if loc[:1] == ["declarations"] and len(loc) >= 2 and loc[1].isdigit():
             i = int(loc[1])
             col = self.positions.get(f"declarations[{i}]", (0, 1))[1] - 1
-            self.bad(col, f"{message}: left out")
+            self.bad(col, Msg("{message}: left out", message=message))
             del data["declarations"][i]
             return True
         if loc and loc[0] in data and loc[0] not in ("players", "seats"):
             col = self.positions.get(loc[0], (0, 1))[1] - 1
-            self.bad(col, f"{message}: left out")
+            self.bad(col, Msg("{message}: left out", message=message))
             del data[loc[0]]
             return True
         return False
