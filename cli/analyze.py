@@ -151,8 +151,8 @@ def analyze(
                 items = list(read_path(f))
                 out: list[DealRecord] = []
                 bad = False
-                for record, diags in _analyse(items, f, jobs, options, forced, default,
-                                              progress):
+                for record, diags, _ in _analyse(items, f, jobs, options, forced, default,
+                                                 progress):
                     bad |= _report(diags, color)
                     if record is not None:
                         out.append(record)
@@ -164,19 +164,22 @@ def analyze(
                 with opened(f) as fh:
                     write_records(out, kind, fh)
         else:
+            analysed = 0
             with opened(output) as fh:
                 def records() -> Iterator[DealRecord]:
-                    nonlocal faulty
+                    nonlocal faulty, analysed
                     for f in files:
-                        for record, diags in _analyse(read_path(f), f, jobs, options,
-                                                      forced, default, progress):
+                        for record, diags, done in _analyse(read_path(f), f, jobs, options,
+                                                            forced, default, progress):
                             faulty |= _report(diags, color)
+                            analysed += done
                             if record is not None:
                                 yield record
 
                 count = write_records(records(), fmt, fh)
             if output not in (None, STDIN):
-                echo_err(f"{count} deal{'s' if count != 1 else ''} analysed in {output}")
+                echo_err(f"{count} deal{'s' if count != 1 else ''} written to {output},"
+                         f" {analysed} analysed")
     raise typer.Exit(EXIT_FAULTS if faulty else EXIT_OK)
 
 
@@ -203,17 +206,19 @@ def _located(item: ReadDeal, diags: tuple[Diagnostic, ...], file: str
 
 def _one(item: ReadDeal, file: str, options: dict[str, Any], forced: str | None,
          default: str | None, progress: _Progress | None
-         ) -> tuple[DealRecord | None, tuple[Diagnostic, ...]]:
-    """Analyse one deal as read: the record to write and the analysis's diagnostics."""
+         ) -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+    """Analyse one deal as read: the record to write, the analysis's diagnostics, and
+    whether it was analysed (a deal that cannot be comes back as it was)."""
     if item.record is None:
-        return None, ()
+        return None, (), False
     checked = check_deal(ReadDeal(item.index, item.record), file, forced,
                          default_ruleset=default)
     rep = checked.replay
     assert rep is not None
     callback = None if progress is None else progress.cards
-    record, _, diags = analyse_record(rep.record, rep=rep, progress=callback, **options)
-    return record, diags
+    record, analysis, diags = analyse_record(rep.record, rep=rep, progress=callback,
+                                             **options)
+    return record, diags, analysis is not None
 
 
 def _worker_init() -> None:
@@ -221,21 +226,21 @@ def _worker_init() -> None:
 
 
 def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]
-          ) -> tuple[DealRecord | None, tuple[Diagnostic, ...]]:
+          ) -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
     item, file, options, forced, default = task
     return _one(item, file, options, forced, default, None)
 
 
 def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str, Any],
              forced: str | None, default: str | None, progress: _Progress
-             ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...]]]:
-    """Each deal's record and diagnostics (located in the file), in order; ``jobs``
-    worker processes."""
+             ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
+    """Each deal's record, diagnostics (located in the file) and whether it was
+    analysed, in order; ``jobs`` worker processes."""
     if jobs <= 1:
         for item in items:
             progress.deal(file, item.index)
-            record, diags = _one(item, file, options, forced, default, progress)
-            yield record, _located(item, item.diagnostics + diags, file)
+            record, diags, done = _one(item, file, options, forced, default, progress)
+            yield record, _located(item, item.diagnostics + diags, file), done
         return
     pending: deque[ReadDeal] = deque()
 
@@ -246,10 +251,10 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
 
     pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_init)
     try:
-        for record, diags in pool.imap(_work, tasks()):
+        for record, diags, done in pool.imap(_work, tasks()):
             item = pending.popleft()
             progress.deal(file, item.index)
-            yield record, _located(item, item.diagnostics + diags, file)
+            yield record, _located(item, item.diagnostics + diags, file), done
         pool.close()
     except BaseException:
         pool.terminate()

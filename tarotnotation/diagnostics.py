@@ -184,6 +184,7 @@ class Code(StrEnum):
     ANALYSIS_IMPOSSIBLE = "Q110"
     ANALYSIS_STOPPED = "Q111"
     ANALYSIS_INEXACT = "Q112"
+    ANALYSIS_FAILED = "Q113"
 
     @property
     def slug(self) -> str:
@@ -369,6 +370,8 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.ANALYSIS_STOPPED: "the analysis stops before a card that is not legal (or not in the"
                            " player's hand)",
     Code.ANALYSIS_INEXACT: "a time or node limit was reached: the values given are bounds",
+    Code.ANALYSIS_FAILED: "the solver failed on this deal (a bug, please report it): the deal"
+                          " is kept without its analysis and the other deals go on",
 }
 assert set(_SUMMARIES) == set(Code)
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from . import kernel
 from .builder import (
@@ -63,10 +63,10 @@ from .records import (
     check_tags,
 )
 from .replay import Status
-from .rules import Camp, Contract, Ruleset, table
-from .scoring import DealFacts, score
+from .rules import Camp, Contract, PoigneeSize, Ruleset, table
+from .scoring import DealFacts, Score, score
 
-__all__ = ["quick_check", "quick_check_record"]
+__all__ = ["QuickFacts", "quick_check", "quick_check_record", "quick_facts"]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
 # The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
@@ -113,8 +113,31 @@ _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3,
 #: Scores already worked out (``score`` is pure), by the facts they depend on but the
 #: taker, who is the first seat: the other seats' shares are the same. The facts of most
 #: deals take a few thousand values.
-_SCORES: dict[tuple[Any, ...], tuple[int, ...]] = {}
+_SCORES: dict[tuple[Any, ...], Score] = {}
 _SCORES_KEPT: Final = 16384
+
+
+class QuickFacts(NamedTuple):
+    """What the quick check makes of a clean deal: the first three are
+    :func:`quick_check`'s answer, the others the facts the replay would give (seats are
+    indices in the order of play, the record's seats)."""
+
+    status: Status
+    scores: dict[str, int]
+    taker_half: int
+    contract: Contract
+    taker: int
+    bouts: int
+    petit_au_bout: Camp | None
+    petit_au_bout_seat: int | None
+    """The seat that played the Petit in the trick that counted it au bout."""
+    chelem: Camp | None
+    chelem_announced: bool
+    poignees: tuple[tuple[int, PoigneeSize], ...]
+    """Each poignée shown, in the record's order: its seat and size."""
+    made: bool
+    margin: int
+    """Points over or under the threshold (:attr:`tarotnotation.scoring.Score.margin`)."""
 
 
 class _LookCloserError(UnusualDataError):
@@ -130,6 +153,31 @@ def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     ``default_ruleset`` applies when it names none, as in
     :func:`tarotnotation.archive.check_deal`."""
     try:
+        facts = _check(obj, ruleset, default_ruleset)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    return facts.status, facts.scores, facts.taker_half
+
+
+def quick_facts(obj: Any, ruleset: str | None = None, default_ruleset: str | None = None
+                ) -> QuickFacts | None:
+    """:func:`quick_check` with every fact of the deal (contract, taker, bouts, petit au
+    bout, chelem, poignées, the score), for the archive tools: the same judgement, so
+    None whenever :func:`quick_check` says None.
+
+    >>> import random
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.replay import replay
+    >>> from tarotnotation.simulate import random_deal
+    >>> rec = random_deal(random.Random(3), 4)
+    >>> facts, r = quick_facts(tjson.to_dict(rec)), replay(rec)
+    >>> assert facts is not None
+    >>> assert r.score is not None
+    >>> (facts.contract, rec.seat_ids[facts.taker], facts.bouts, facts.made, facts.margin) == (
+    ...     r.contract, r.taker, r.bouts, r.score.made, r.score.margin)
+    True
+    """
+    try:
         return _check(obj, ruleset, default_ruleset)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
@@ -140,13 +188,14 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
                        ) -> tuple[Status, dict[str, int], int] | None:
     """:func:`quick_check` of a record already read (from the text notation, say)."""
     try:
-        return _check_record(record, ruleset, default_ruleset)
+        facts = _check_record(record, ruleset, default_ruleset)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
+    return facts.status, facts.scores, facts.taker_half
 
 
 def _check_record(rec: DealRecord, override: str | None, default: str | None
-                  ) -> tuple[Status, dict[str, int], int]:
+                  ) -> QuickFacts:
     n = rec.players
     if n not in (3, 4) or rec.hands is None or rec.chien is None or rec.call is not None:
         raise _fail()
@@ -231,8 +280,7 @@ def _seat(value: Any) -> str:
     return value
 
 
-def _check(obj: Any, override: str | None, default: str | None
-           ) -> tuple[Status, dict[str, int], int]:
+def _check(obj: Any, override: str | None, default: str | None) -> QuickFacts:
     data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
         raise _fail()
@@ -374,7 +422,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
            chien: int, bids: list[Contract | None], ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
            tricks: list[tuple[int, ...]],
-           recorded: dict[str, int] | None) -> tuple[Status, dict[str, int], int]:
+           recorded: dict[str, int] | None) -> QuickFacts:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
     ``announcers`` the seats announcing a chelem, ``tricks`` the cards of each trick from
@@ -516,18 +564,23 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p],
                                         TAKER if winners[p] == taker else DEFENCE)]
     key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
-    by_taker = _SCORES.get(key)  # the seats' scores when the first seat takes
-    if by_taker is None:
+    worked = _SCORES.get(key)  # the score when the first seat takes
+    if worked is None:
         if len(_SCORES) >= _SCORES_KEPT:
             _SCORES.clear()
-        by_taker = _SCORES[key] = score(DealFacts(
+        worked = _SCORES[key] = score(DealFacts(
             players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
             petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
-            chelem=chelem)).seats
+            chelem=chelem))
+    by_taker = worked.seats
     scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
 
     # The recorded result: at most the scores, each as the rules give it (and so
     # summing to zero when they are all there).
     if recorded is not None and not recorded.items() <= scores.items():
         raise _fail()
-    return Status.SCORED, scores, taker_half
+    return QuickFacts(
+        Status.SCORED, scores, taker_half, contract, taker, bouts, pab,
+        None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem,
+        bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
+        worked.made, worked.margin)

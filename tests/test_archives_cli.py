@@ -5,11 +5,13 @@ interrupted."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from archive_builders import generated, write_jsonl, write_tarot
@@ -157,3 +159,86 @@ def test_no_worker_outlives_the_command(tmp_path: Path) -> None:
     finally:
         for pid in _running(str(path)):
             os.kill(pid, signal.SIGKILL)
+
+
+# --- one broken deal never stops the rest; -j 2 is -j 1; --strict stops --------------------
+
+#: Each command, its options, and what of its output to compare: (args, output file name or
+#: None for standard output).
+WHOLE = {
+    "query": (["--where", "made or not made", "-f", "jsonl"], "out.jsonl"),
+    "stats": (["-f", "json"], "out.json"),
+    "standings": (["-f", "json"], "out.json"),
+    "dedupe": ([], "out.jsonl"),
+    "split": (["--by", "Event", "--to", "jsonl"], None),
+    "sort": (["--by", "Date,Deal"], "out.jsonl"),
+}
+
+
+def _broken_archives(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The same good deals twice over: clean, and with broken deals among them (a line
+    that is not JSON and one that is no deal in a JSON Lines file, a deal that is not
+    notation in a text file)."""
+    records = generated(18, seed=11)
+    clean = [write_jsonl(folder / "clean-a.jsonl", records[:12]),
+             write_tarot(folder / "clean-b.tarot", records[12:])]
+    lines = clean[0].read_bytes().splitlines(keepends=True)
+    lines[4:4] = [b'{"players": 4, "hands": \n', b'{"players": 4, "hands": "none"}\n']
+    broken_a = folder / "broken-a.jsonl"
+    broken_a.write_bytes(b"".join(lines))
+    text = clean[1].read_text(encoding="utf-8").split("\n\n")
+    text.insert(2, '[Event "Broken"]\n[Players "4"]\nhand S: 1S 1S ZZ\n')
+    broken_b = folder / "broken-b.tarot"
+    broken_b.write_text("\n\n".join(text), encoding="utf-8")
+    return clean, [broken_a, broken_b]
+
+
+def _output(command: str, paths: list[Path], out: Path, *extra: str) -> tuple[int, str, Any]:
+    args, name = WHOLE[command]
+    target = out / (name or "split")
+    ran = invoke(command, *map(str, paths), *args, "-o", str(target), *extra)
+    if not target.exists():
+        return ran.code, ran.err, None
+    if name is None:
+        return ran.code, ran.err, {p.name: p.read_bytes() for p in sorted(target.iterdir())}
+    data = target.read_bytes()
+    if name.endswith(".json"):
+        parsed = json.loads(data)
+        parsed.get("archive", {}).pop("unreadable", None)  # stats counts them
+        return ran.code, ran.err, parsed
+    return ran.code, ran.err, data
+
+
+@pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
+def test_a_broken_deal_is_reported_and_the_rest_is_done(command: str, tmp_path: Path) -> None:
+    clean, broken = _broken_archives(tmp_path)
+    (tmp_path / "clean").mkdir()
+    code, err, expected = _output(command, clean, tmp_path / "clean")
+    assert code == 0, err
+    assert expected
+    for jobs in ("1", "2"):
+        out = tmp_path / f"broken-j{jobs}"
+        out.mkdir()
+        code, err, got = _output(command, broken, out, "-j", jobs)
+        assert code == 1, err
+        assert "broken-a.jsonl:5:" in err  # each broken deal said where it is
+        assert "broken-a.jsonl:6:" in err
+        assert "broken-b.tarot:" in err
+        assert "3 deals could not be read and were left out" in err
+        assert "Traceback" not in err
+        # every good deal, and nothing of the broken ones, in every figure and file
+        assert got == expected, (command, jobs)
+
+
+@pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
+def test_strict_stops_at_the_first_broken_deal_and_writes_nothing(command: str,
+                                                                  tmp_path: Path) -> None:
+    _, broken = _broken_archives(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, err, got = _output(command, broken, out, "--strict")
+    assert code == 1
+    assert "broken-a.jsonl:5:" in err
+    assert "broken-a.jsonl:6:" not in err  # stopped there
+    assert got is None or got == {}
+    assert sorted(p.name for p in out.iterdir()) in ([], ["split"])

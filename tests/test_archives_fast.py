@@ -10,12 +10,17 @@ from pathlib import Path
 import orjson
 import pytest
 from archive_builders import generated, write_jsonl
+from chelems import best_chien, chelem_deal, low_suit_cards
+from test_cli import EXAMPLES
 
+from tarotnotation.archive import read_path
 from tarotnotation.archives.stream import Options, scan
-from tarotnotation.archives.summary import summarize_json, summarize_record
+from tarotnotation.archives.summary import summarize, summarize_json, summarize_record
 from tarotnotation.formats import json as tjson
-from tarotnotation.quick import quick_check
+from tarotnotation.quick import quick_check, quick_facts
 from tarotnotation.records import DealRecord
+from tarotnotation.replay import replay as replay_of
+from tarotnotation.rules import Camp, Contract
 from tarotnotation.simulate import random_deal
 
 
@@ -45,6 +50,43 @@ def test_a_summary_from_json_data_is_the_summary_of_its_record() -> None:
     assert checked >= 80
 
 
+def _with_facts() -> list[DealRecord]:
+    """The variants, and every example deal of 3 and 4 players (a petit au bout, a chelem
+    announced and made, poignées, the Excuse led last)."""
+    examples = [item.record for path in sorted(EXAMPLES.glob("*.tarot"))
+                for item in read_path(path)
+                if item.record is not None and item.record.players in (3, 4)]
+    chelems = []  # chelems of either camp, the taker's announced or not, the result left out
+    for players, excuse in ((4, "winning-led-last"), (3, "losing-early"), (4, "losing-last")):
+        for winner in (Camp.TAKER, Camp.DEFENCE):
+            chien = best_chien(6) if winner is Camp.TAKER else low_suit_cards(6)
+            record = chelem_deal(players, Contract.GARDE_SANS, winner, chien=chien,
+                                 excuse=excuse)
+            chelems.append(record.model_copy(update={"result": None}))
+    return _variants() + generated(200, seed=19) + examples + chelems
+
+
+def test_a_summary_from_json_data_and_quick_facts_is_the_summary_of_its_replay() -> None:
+    checked = pab = chelem = poignees = 0
+    for record in _with_facts():
+        obj = orjson.loads(tjson.dumps(record))
+        facts = quick_facts(obj)
+        assert (facts is None) == (quick_check(obj) is None)
+        if facts is None:
+            continue
+        checked += 1
+        fast = summarize_json(obj, file="f", index=3, line=7, facts=facts)
+        assert fast == summarize(record, replay_of(record), file="f", index=3, line=7)
+        pab += fast.petit_au_bout is not None
+        chelem += fast.chelem is not None
+        poignees += bool(fast.poignees)
+    assert checked >= 280
+    # the facts that are rare were met
+    assert pab
+    assert chelem
+    assert poignees
+
+
 def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:
     records = _variants()
     path = write_jsonl(tmp_path / "a.jsonl", records)
@@ -58,7 +100,7 @@ def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:
     path.write_bytes(b"".join(lines))
     for replay in (False, True):
         fast = list(scan([path], options=Options(replay=replay)))
-        slow = list(scan([path], options=Options(replay=replay, records=lambda s: False)))
+        slow = list(scan([path], options=Options(replay=replay, quick=False)))
         assert [(d.index, d.summary, d.diagnostics) for d in fast] == [
             (d.index, d.summary, d.diagnostics) for d in slow]
         assert fast[9].summary is None

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import TAROT, invoke, run_exe
 
-from tarotnotation.analysis import parse_comment
+from tarotnotation.analysis import analyse_play, parse_comment
+from tarotnotation.analysis import comments as analysis_comments
 from tarotnotation.cli.app import COMMANDS
-from tarotnotation.notation import dumps, loads
+from tarotnotation.native import compiled
+from tarotnotation.notation import dumps, load, loads, reads
+from tarotnotation.records import DealRecord, find_tag
 from tarotnotation.simulate import random_deal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,13 +36,16 @@ def _deal(tmp_path: Path, seed: int = 5, name: str = "deal.tarot") -> Path:
     return path
 
 
+@pytest.mark.skipif(compiled(force=True) is None and not os.environ.get("TAROT_REQUIRE_NATIVE"),
+                    reason="the compiled core is not built")
 def test_the_readme_example_one_card_lost_the_contract() -> None:
     # The whole deal analysed exactly from the first card on the compiled core, within
     # the default time limit: one card, the Petit led at trick 6, turned made into lost.
-    env = {"TAROT_REQUIRE_NATIVE": "1"}
-    ran = run_exe("analyze", "examples/analysis.tarot", env=env)
+    analysis = analyse_play(load(EXAMPLE), engine=None if compiled() else "c")
+    assert (analysis.engine, analysis.exact) == ("c", True)
+    ran = run_exe("analyze", "examples/analysis.tarot", env={"TAROT_PURE": "0"})
     assert ran.code == 0, ran.err
-    assert ran.err == ""
+    assert ran.err == ""  # no warning that the pure-Python core is used
     rec = loads(ran.out)
     notes = {(t, i): parse_comment(c) for t, trick in enumerate(rec.play, 1)
              for i, pc in enumerate(trick.cards) for c in pc.comments}
@@ -50,7 +59,7 @@ def test_the_readme_example_one_card_lost_the_contract() -> None:
     assert petit.comments[-1] == ("tarot: dd -16, best 7H; lost by 13 with best play,"
                                   " was made by 3; ?? added")
     assert "{tarot: dd from trick 1; made by 3 with best play}" in ran.out
-    shown = run_exe("replay", "examples/analysis.tarot", "--analysis")
+    shown = run_exe("replay", "examples/analysis.tarot", "--analysis", env={"TAROT_PURE": "0"})
     assert shown.code == 0
     assert "S:T1??(-16)" in shown.out
     assert "T1: costs 16 points (best 7H): lost by 13 with best play, was made by 3" \
@@ -93,7 +102,7 @@ def test_analyze_to_a_file_in_place_and_never_over_an_input(tmp_path: Path) -> N
     out = tmp_path / "out.jsonl"
     ran = invoke("analyze", str(path), "-o", str(out), "--from-trick", "16")
     assert ran.code == 0
-    assert "1 deal analysed" in ran.err
+    assert f"1 deal written to {out}, 1 analysed" in ran.err
     assert '"tarot: dd' in out.read_text(encoding="utf-8")
     ran = invoke("analyze", str(path), "--in-place", "--from-trick", "16")
     assert ran.code == 0
@@ -216,3 +225,111 @@ def test_the_pure_python_core_runs_the_commands(tmp_path: Path) -> None:
     fast = run_exe("analyze", str(path), "--from-trick", "17")
     assert fast.out == ran.out
     assert sys.executable  # the run used the same interpreter's entry point
+
+
+def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # An archive: good deals at 4, 5 and 3 players around a deal that does not parse, a
+    # deal with an illegal card, a score-sheet deal without hands, and a deal the solver
+    # fails on (made to fail here, as a bug would). Each fault is said at its place; every
+    # other deal is analysed; the exit status is 1.
+    good = [dumps(random_deal(random.Random(seed), players))
+            for seed, players in ((5, 4), (6, 5), (7, 3))]
+    boom = dumps(random_deal(random.Random(8), 4)).replace('"Random deal"', '"boom"')
+    syntax = (ROOT / "examples" / "faulty" / "syntax-error.tarot").read_text(encoding="utf-8")
+    revoke = (ROOT / "examples" / "faulty" / "revoke.tarot").read_text(encoding="utf-8")
+    sheet = '[Players "4"]\nresult: garde taker S points 48 bouts 2\n'
+    archive = tmp_path / "archive.tarot"
+    archive.write_text("\n".join([good[0], syntax, revoke, boom, sheet, good[1], good[2]]),
+                       encoding="utf-8")
+    real = analyse_play
+
+    def failing(record: DealRecord, **kwargs: Any) -> Any:
+        if find_tag(record.tags, "Event") == "boom":
+            raise RuntimeError("the search's bounds crossed (1 > 0): a bug")
+        return real(record, **kwargs)
+
+    monkeypatch.setattr(analysis_comments, "analyse_play", failing)
+    out = tmp_path / "out.tarot"
+    ran = invoke("analyze", str(archive), "-o", str(out), "--from-trick", "17",
+                 "--time-limit", "0.5")
+    assert ran.code == 1
+    name = str(archive)
+    errors = [line for line in ran.err.splitlines() if " error: " in line]
+    codes = [line.split(": ")[1].split()[0] for line in errors]
+    assert "S001" in codes or "S003" in codes
+    assert {"Q110", "Q111", "Q113"} <= set(codes), ran.err
+    assert all(re.match(re.escape(name) + r":\d+:\d+: ", line) for line in errors), errors
+    assert "please report it" in ran.err
+    deals = [item.record for item in reads(out.read_text(encoding="utf-8"))
+             if item.record is not None]
+    analysed = [any(parse_comment(c) for c in d.comments) for d in deals]
+    # the syntax error's deal cannot be written; the three good deals and the revoke
+    # (analysed up to its illegal card) carry the analysis; the sheet and "boom" do not
+    assert analysed.count(True) == 4
+    assert any(find_tag(d.tags, "Event") == "boom" and not a
+               for d, a in zip(deals, analysed, strict=True))
+    assert f"{len(deals)} deals written to {out}, 4 analysed" in ran.err
+    # the revoke's analysis stops before its illegal card, at trick 3: its value is there
+    assert "{tarot: dd from trick 3; " in out.read_text(encoding="utf-8")
+    # The same archive with -j 2 (worker processes) gives the same file.
+    monkeypatch.setattr(analysis_comments, "analyse_play", real)
+    plain = tmp_path / "plain.tarot"
+    plain.write_text("\n".join([good[0], syntax, revoke, sheet, good[1], good[2]]),
+                     encoding="utf-8")
+    one = invoke("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000")
+    two = run_exe("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000",
+                  "-j", "2")
+    assert one.code == two.code == 1
+    assert one.out == two.out
+    assert one.out.count("tarot: dd from") == 4
+
+
+def _on_a_terminal(*args: str) -> tuple[int, str, bytes]:
+    """Run ``tarot ARGS`` with standard error on a pseudo-terminal: (status, stdout,
+    what the terminal showed)."""
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR",
+                                                             "TAROT_NO_PROGRESS")}
+    env["TAROT_PROGRESS_DELAY"] = "0"
+    proc = subprocess.Popen([str(TAROT), *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = proc.communicate(timeout=120)
+    os.close(master)
+    return proc.returncode, out.decode("utf-8"), seen
+
+
+def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    # analyze: the deal and the positions searched; solve: the bounds after each test.
+    # Piped, nothing; the output is the same either way.
+    path = _deal(tmp_path, seed=5)
+    args = ("analyze", str(path), "--from-trick", "15")
+    code, out, seen = _on_a_terminal(*args)
+    piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})
+    assert code == piped.code == 0
+    assert out == piped.out
+    assert piped.err == ""
+    assert b"analysing" in seen
+    assert b"positions" in seen
+    args = ("solve", str(path), "--trick", "12")
+    code, out, seen = _on_a_terminal(*args)
+    piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})
+    assert code == piped.code == 0
+
+    def untimed(text: str) -> str:
+        return re.sub(r" in \d+\.\d+ s ", " ", text)
+
+    assert untimed(out) == untimed(piped.out)
+    assert piped.err == ""
+    assert b"searching (" in seen
+    assert b"the value lies in" in seen

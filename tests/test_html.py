@@ -341,6 +341,9 @@ def test_tarot_html_writes_a_site_for_an_archive(tmp_path: Path) -> None:
     index = (out / "index.html").read_text(encoding="utf-8")
     rows = embedded(index, "tarot-index")
     assert [row[0] for row in rows] == list(range(1, count + 1))
+    # the files in the order the folder is read, each deal at its place
+    assert [row[1] for row in rows] == [f"{src.file}:{src.index}"
+                                        for src in read_sources([rel(EXAMPLES)])]
     annotated = next(row for row in rows if row[1] == "examples/annotated.tarot:1")
     assert annotated[5:10] == ["Garde", "N (Chloé Dubois)", "lost", -7, -192]
     assert 'data-pages="deal-{n}.html"' in index
@@ -630,3 +633,18 @@ def test_without_a_browser_the_browser_tests_skip_unless_required(
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert expected in done.stdout, done.stdout + done.stderr
     assert f"no Chromium at {tmp_path / 'no-chromium'}" in done.stdout
+
+
+def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
+    # CI is a fresh machine: .ci/run must install Debian's Chromium when it is missing and
+    # require the browser before it runs the tests, so that a missing browser fails them.
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+             if line.strip() and not line.strip().startswith("#")]
+    install = next(i for i, line in enumerate(lines)
+                   if line.startswith("apt-get install") and " chromium" in line)
+    assert any(line.startswith("if ! command -v chromium") for line in lines[:install])
+    required = lines.index("export TAROT_BROWSER=required")
+    tests = next(i for i, line in enumerate(lines) if "-m pytest -q" in line)
+    assert install < tests
+    assert required < tests
+    assert all("TAROT_BROWSER=" not in line for line in lines[required + 1:])

@@ -479,6 +479,68 @@ def test_the_analysis_of_a_card_shows_its_cost_and_the_best_card(
     assert "Analysis: costs 3 points (best KH)" in page.inner_text(".now-notes")
 
 
+ANALYSED = ROOT / "tests" / "fixtures" / "html" / "analysed-deal.tarot"
+
+
+def test_an_analysed_records_marks_show_at_their_cards(tab: Tab, tmp_path: Path) -> None:
+    # The record as tarot analyze leaves it (its "tarot: dd" comments), through tarot html:
+    # each card's cost marked at the card, the best card on hover or focus, the deal's note.
+    ran = invoke("html", str(ANALYSED), "-o", str(tmp_path / "analysed.html"))
+    assert ran.code == 0, ran
+    page = tab.open(tmp_path / "analysed.html")
+    assert ("Double-dummy analysis from trick 1: made by 1 with best play"
+            in page.inner_text(".deal-head"))
+    marks = page.eval_on_selector_all(
+        ".tricklist button[data-k]",
+        "bs => bs.map(b => [b.getAttribute('data-k'), b.querySelector('.cost') ?"
+        " b.querySelector('.cost').textContent : null])")
+    costs = {int(k): cost for k, cost in marks if cost is not None}
+    # T20 costs nothing (no mark); T21 half a point; 5H three (it changed the outcome); T17
+    # between one point and nothing (bounds); the cards without analysis have no mark
+    assert costs == {2: "-0.5", 8: "-3", 11: "-1..0"}, costs
+    assert page.query_selector(".tricklist [data-k='8'] .cost.changed") is not None
+    assert page.query_selector(".tricklist [data-k='2'] .cost.changed") is None
+    # the analysis' own comments are read, not shown again as comments
+    assert "tarot: dd" not in page.inner_text("body")
+    best = page.query_selector(".tricklist [data-k='8'] .best")
+    assert not best.is_visible()
+    page.hover(".tricklist [data-k='8']")
+    assert best.is_visible()
+    assert best.inner_text() == ("best KH. costs 3 points (best KH): lost by 2 with best"
+                                 " play, was made by 1")
+    page.hover(".deal-head")
+    assert not best.is_visible()
+    page.focus(".tricklist [data-k='2']")
+    assert page.is_visible(".tricklist [data-k='2'] .best")
+    assert "best T16" in page.inner_text(".tricklist [data-k='2'] .best")
+    # stepping to the card says its analysis beside its comment
+    tab.page.goto((tmp_path / "analysed.html").resolve().as_uri() + "#deal=1&card=8")
+    page.wait_for_selector("body[data-ready]")
+    notes = page.inner_text(".now-notes")
+    assert "il fallait garder cette carte" in notes
+    assert "Analysis: costs 3 points (best KH)" in notes
+
+
+def test_tarot_analyze_then_html_marks_the_card_that_lost_the_deal(tab: Tab,
+                                                                   tmp_path: Path) -> None:
+    # The whole chain a user runs: the study deal analysed by the solver, then its page.
+    analysed = tmp_path / "analysis.tarot"
+    ran = invoke("analyze", rel(EXAMPLES / "analysis.tarot"), "-o", str(analysed))
+    assert ran.code == 0, ran
+    ran = invoke("html", str(analysed), "-o", str(tmp_path / "analysis.html"))
+    assert ran.code == 0, ran
+    page = tab.open(tmp_path / "analysis.html")
+    assert "made by 3 with best play" in page.inner_text(".deal-head")
+    marks = page.eval_on_selector_all(
+        ".tricklist button[data-k] .cost",
+        "ms => ms.map(m => [m.closest('button').getAttribute('data-k'), m.textContent,"
+        " m.classList.contains('changed')])")
+    # one card lost the Garde: the Petit led at trick 6 (the 21st card)
+    assert marks == [["21", "-16", True]], marks
+    page.focus(".tricklist [data-k='21']")
+    assert "best 7H" in page.inner_text(".tricklist [data-k='21'] .best")
+
+
 def test_a_deal_that_cannot_be_read_shows_its_faults_and_text(
         tab: Tab, pages: dict[str, Path]) -> None:
     site = pages["site"].parent

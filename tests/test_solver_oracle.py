@@ -20,9 +20,13 @@ import random
 import pytest
 from solver_cases import children, endgame, oracle
 
-from tarotnotation.analysis import Objective, Position, Solver
+from tarotnotation.analysis import Objective, Position, Solver, deal_start, position_at
 from tarotnotation.analysis.search import core_tuple, leaf_table
+from tarotnotation.cards import SUIT_MASKS, Card, mask_of
+from tarotnotation.kernel import DEFENCE, TAKER
 from tarotnotation.native import compiled
+from tarotnotation.rules import Contract, Ruleset
+from tarotnotation.simulate import random_deal
 
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
 CASES = int(os.environ.get("TAROT_ORACLE_CASES", 4000 if SLOW else 240))
@@ -80,7 +84,111 @@ def test_every_cards_value_matches_the_oracle(engine: str) -> None:
         assert got == want, (seed, pos.fen())
 
 
+def _five_player_first_lead(rng: random.Random) -> Position:
+    """A short deal at five players (2 or 3 tricks) from its first lead, a King called:
+    the called suit may not be led to the first trick (but for the King itself) under
+    ``no_called_suit``, and may under ``free``."""
+    left = rng.choice((2, 3))
+    suit = rng.randrange(4)
+    king = 14 * suit + 13
+    suits = (suit, (suit + 1) % 4)
+    pool = [c for c in range(78)
+            if c != king and ((c < 56 and c // 14 in suits) or (c >= 56 and rng.random() < 0.3))]
+    if rng.random() < 0.8:
+        chosen = [*rng.sample(pool, 5 * left - 1), king]
+    else:
+        chosen = rng.sample(pool, 5 * left)
+    rng.shuffle(chosen)
+    hands = tuple(mask_of(chosen[s * left:(s + 1) * left]) for s in range(5))
+    taker = rng.randrange(5)
+    partner = next((s for s in range(5) if hands[s] >> king & 1), taker)
+    camps = tuple(TAKER if s in (taker, partner) else DEFENCE for s in range(5))
+    # the leader often holds a small card of the called suit
+    leader = next((s for s in rng.sample(range(5), 5)
+                   if hands[s] & SUIT_MASKS[suit] & ~(1 << king)), rng.randrange(5))
+    rules = Ruleset.fft() if rng.random() < 0.7 else \
+        Ruleset.fft().with_switch("five_player_first_lead", "free")
+    return Position(rules=rules, seats=("S", "E", "N", "W", "F"), hands=hands, camps=camps,
+                    taker=taker, leader=leader, tricks=left, contract=rng.choice(list(Contract)),
+                    called=king, partner=partner)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_first_lead_at_five_players_matches_the_oracle(engine: str) -> None:
+    # The called suit's restriction on the first lead is the compiled core's own code
+    # (its move generation at the root), so each core is held to the oracle on it.
+    restricted = 0
+    for seed in range(CASES // 4):
+        pos = _five_player_first_lead(random.Random(20_000 + seed))
+        want = oracle(pos)
+        sol = Solver(pos, engine=engine).solve(pos)
+        assert (sol.lower, sol.upper) == (want, want), (seed, pos.fen())
+        got = {cv.card: cv.value for cv in Solver(pos, engine=engine).best_cards(pos)}
+        assert got == children(pos), (seed, pos.fen())
+        if pos.first_lead_card() is not None and pos.legal().bits != pos.hands[pos.leader]:
+            restricted += 1
+    assert restricted >= CASES // 40
+
+
+def test_the_called_suit_binds_the_first_lead_only_under_no_called_suit() -> None:
+    # W leads 2H or the called KH... under no_called_suit only the King (or a trump)
+    hands = (mask_of([Card.T5, Card.C2]), mask_of([Card.H3, Card.C3]),
+             mask_of([Card.H4, Card.C4]), mask_of([Card.H2, Card.C5]),
+             mask_of([Card.HK, Card.C6]))
+    base = Position(rules=Ruleset.fft(), seats=("S", "E", "N", "W", "F"), hands=hands,
+                    camps=(TAKER, DEFENCE, DEFENCE, DEFENCE, TAKER), taker=0, leader=3,
+                    tricks=2, called=int(Card.HK), partner=4)
+    assert str(base.legal()) == "5C"
+    free = Position(**{**{f: getattr(base, f) for f in base.__dataclass_fields__},
+                       "rules": Ruleset.fft().with_switch("five_player_first_lead", "free")})
+    assert str(free.legal()) == "2H 5C"
+    for pos in (base, free):
+        want = oracle(pos)
+        for engine in ("python", "c"):
+            if engine == "c" and compiled() is None:
+                continue
+            assert Solver(pos, engine=engine).solve(pos).value == want
+
+
+def test_quick_bounds_hold_at_every_card_of_the_last_tricks_of_generated_deals() -> None:
+    # The quick bounds cut the search at every trick boundary: each must contain the
+    # oracle's value, on both cores, at every card of the last tricks of whole deals.
+    engines = ["python"] + (["c"] if compiled(force=True) is not None else [])
+    for seed in range(max(4, CASES // 40)):
+        rng = random.Random(30_000 + seed)
+        players = (3, 4, 5)[seed % 3]
+        start, cards = deal_start(random_deal(rng, players, poignee_chance=0.3))
+        left = 3
+        done = (start.tricks - left) * players
+        for k in range(done, len(cards)):
+            pos = position_at(start, cards[:k])
+            want = oracle(pos)
+            for engine in engines:
+                solver = Solver(pos, engine=engine)
+                lo, hi = solver.core.bounds(core_tuple(pos.state()))
+                assert lo <= want <= hi, (seed, engine, pos.fen())
+                assert solver.solve(pos).value == want, (seed, engine, pos.fen())
+
+
 # --- the rules only the end of a deal shows, one position each ---------------------------------
+
+
+def test_a_partner_who_must_trump_takes_the_lead_from_a_leader_with_masters() -> None:
+    # N leads for the defence and holds every heart and club left; the taker E has no
+    # trump, but N's partner S holds the last one and must ruff N's hearts: S, not N,
+    # leads next, and E's ND wins a trick. The quick bounds once counted N's hearts and
+    # club as sure tricks from N's lead (the search's bounds crossed: "a bug").
+    text = ("S=3D,9D,JC,T16 E=3S,10S,8D,ND N=8H,9H,NH,9C taker=E lead=N won=25/0"
+            " tricks=6/14 contract=garde_sans")
+    pos = Position.parse(text)
+    want = oracle(pos)
+    for engine in ("python", "c"):
+        if engine == "c" and compiled() is None:
+            continue
+        solver = Solver(pos, engine=engine)
+        lo, hi = solver.core.bounds(core_tuple(pos.state()))
+        assert lo <= want <= hi
+        assert solver.solve(pos).value == want
 
 
 def _solve_both(text: str, objective: Objective = Objective.MARGIN) -> int:
@@ -151,3 +259,22 @@ def test_a_line_with_more_points_can_lose_what_one_with_fewer_makes() -> None:
                          " tricks=9/7")
     sol = Solver(pos).solve(pos)
     assert sol.value == oracle(pos)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_table_stays_within_its_size_and_the_values_do_not_change(engine: str) -> None:
+    # A table far too small for the search: entries are replaced, never added past the
+    # cap, and the values are those of a roomy table.
+    left = 9 if engine == "c" else 6
+    tiny = 0.05 if engine == "c" else 0.01
+    overflowed = 0
+    for seed in range(4):
+        start, cards = deal_start(random_deal(random.Random(seed), 4))
+        pos = position_at(start, cards[:(start.tricks - left) * 4])
+        small = Solver(pos, engine=engine, table_mb=tiny)
+        value = small.solve(pos, line=False).value
+        stats = small.stats()
+        assert stats["entries"] <= stats["capacity"] <= tiny * 1048576 / 16
+        assert value == Solver(pos, engine=engine).solve(pos, line=False).value
+        overflowed += stats["stores"] > stats["capacity"]
+    assert overflowed >= 2

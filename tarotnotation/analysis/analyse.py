@@ -186,6 +186,9 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
         raise PositionError(Diagnostic.make(Code.ANALYSIS_IMPOSSIBLE,
                                             Msg("tricks are numbered from 1")))
     first = next((i for i, p in enumerate(places) if p[0] >= from_trick), len(places))
+    if diags and first == len(places):
+        # an illegal card before the trick asked for: the value is the one before it
+        from_trick = min(from_trick, st.trick_number + 1)
     solver = Solver(start, objective=Objective.MARGIN, table_mb=table_mb, engine=engine)
     k = len(places)
     values: dict[int, tuple[int, int]] = {}

@@ -42,7 +42,7 @@ from typing import Any, Final, cast
 
 from ..annotate import PREFIX
 from ..cards import Card
-from ..diagnostics import Diagnostic
+from ..diagnostics import Code, Diagnostic
 from ..records import DealRecord, Glyph, PlayedCard, Trick
 from ..replay import Replay
 from .analyse import CardAnalysis, PlayAnalysis, analyse_play
@@ -250,7 +250,9 @@ def analyse_record(record: DealRecord, *, from_trick: int = 1,
     does to each deal): ``(record, analysis, diagnostics)``. A deal that cannot be
     analysed comes back unchanged (but for earlier analysis comments, which are kept)
     with the diagnostic that says why (Q110); a card that is not legal stops the analysis
-    before it (Q111, the cards before it analysed)."""
+    before it (Q111, the cards before it analysed). Should the solver fail on a deal (a
+    bug), the deal comes back unchanged with a Q113 error that says so, so that one deal
+    never stops an archive's analysis."""
     base = strip_analysis(record)
     try:
         analysis = analyse_play(base, from_trick=from_trick, time_limit=time_limit,
@@ -258,6 +260,11 @@ def analyse_record(record: DealRecord, *, from_trick: int = 1,
                                 rep=rep, progress=progress)
     except PositionError as err:
         return record, None, tuple(err.diagnostics)
+    except (RuntimeError, ValueError, ArithmeticError, LookupError) as err:
+        return record, None, (Diagnostic.make(
+            Code.ANALYSIS_FAILED, f"the solver failed on this deal ({type(err).__name__}:"
+            f" {err}): the deal is kept without its analysis; please report"
+            " it with the deal"),)
     out = annotate_analysis(base, analysis, mistake=mistake, blunder=blunder)
     return out, analysis, analysis.diagnostics
 

@@ -34,7 +34,8 @@ Both cores share the design (see ``docs/analysis.md``):
   card of every seat in it (unless the Excuse led to the last trick by a camp that won
   every trick could beat the only one), and a leader with as many master trumps as the
   other camp's longest trump holding draws all its trumps, then wins a trick with each
-  of its trumps and plain masters; within a trick, the 21 wins it.
+  of its trumps and plain masters, when its partners cannot take the lead from it;
+  within a trick, the 21 wins it.
 
 >>> from tarotnotation.analysis.position import Position
 >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7")
@@ -193,7 +194,7 @@ class PythonSearch:
         counts_aside = unplayed_camp(deal.contract) == TAKER
         self.aside_half = card_points(deal.aside) if counts_aside else 0
         self.aside_bouts = (deal.aside & BOUTS_MASK).bit_count() if counts_aside else 0
-        self.capacity = max(1024, int(table_mb * 1048576 / 200))
+        self.capacity = max(64, int(table_mb * 1048576 / 200))
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.history = [[0] * 78 for _ in range(deal.players)]
         self.nodes = self.probes = self.hits = self.cuts = self.stores = 0
@@ -347,25 +348,42 @@ class PythonSearch:
                      ) -> tuple[int, int]:
         """Drawing trumps (see ``ts_bounds``): the leader of ``camp``, with as many master
         trumps as the other camp's longest trump holding, draws every trump of the other
-        camp, then wins a trick with each of its trumps and plain masters in turn."""
+        camp, then wins a trick with each of its trumps and plain masters in turn. Its
+        partners must never take the lead from it: their trumps lie below its own and
+        fall while it leads them, and its plain masters are above every other seat's
+        cards of their suit."""
         st = self.state
         p = st.leader
         if (st.camps[p] != camp or st.hands[p] & EXCUSE_BIT
                 or (st.trick_number == 0 and st.called is not None)):
             return gain, bouts
+        mine = st.hands[p]
+        my_trumps = mine & TRUMP_MASK
         theirs = 0
+        others = 0
         longest = 0
         for i in range(st.n):
+            if i == p:
+                continue
+            others |= st.hands[i]
             if st.camps[i] != camp:
                 # the Excuse may stand in for a trump once: one draw more
                 longest = max(longest, (st.hands[i] & (TRUMP_MASK | EXCUSE_BIT)).bit_count())
                 theirs |= st.hands[i]
-        mine = st.hands[p]
+            elif st.hands[i] & TRUMP_MASK:
+                # a partner's trumps must fall under the leader's (the Excuse may
+                # stand in for one once), never win a trick and take the lead
+                partner_trumps = st.hands[i] & TRUMP_MASK
+                lowest_mine = (my_trumps & -my_trumps).bit_length()
+                held = (st.hands[i] & (TRUMP_MASK | EXCUSE_BIT)).bit_count()
+                if (partner_trumps.bit_length() > lowest_mine
+                        or held > my_trumps.bit_count()):
+                    return gain, bouts
         if (mine & masters).bit_count() < longest:
             return gain, bouts
-        sure = mine & TRUMP_MASK
+        sure = my_trumps
         for suit in range(4):
-            other = theirs & SUIT_MASKS[suit]
+            other = others & SUIT_MASKS[suit]
             above = ~((1 << other.bit_length()) - 1) if other else -1
             sure |= mine & SUIT_MASKS[suit] & above
         drawn = theirs & TRUMP_MASK

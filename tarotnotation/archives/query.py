@@ -88,7 +88,10 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=False)
+    # cache=True: built once, then loaded (as the notation's parser is), not rebuilt at
+    # every start (a third of a second, more with interegular's collision checks)
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=False,
+                cache=True)
 
 
 # --- fields ------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import Any
 from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
 from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
-from ..quick import quick_check
+from ..quick import QuickFacts, quick_check, quick_facts
 from ..records import DealRecord
 from ..source import ReadDeal
 from .summary import DealSummary, summarize, summarize_json, summarize_record
@@ -76,6 +76,10 @@ class Options:
     """Replay each deal for its facts; False reads the records only."""
     records: bool | Callable[[DealSummary], bool] = False
     """Keep the records: all (True), none (False), or those a predicate picks."""
+    quick: bool = True
+    """Judge a plain clean JSON Lines deal from its data (:func:`tarotnotation.quick.
+    quick_facts`), no record built and no replay; False reads and replays every deal
+    (the slow path the tests hold the fast one to)."""
 
 
 def _summarize(item: ReadDeal, file: str, options: Options) -> ArchiveDeal:
@@ -126,13 +130,24 @@ def _plain(obj: dict[str, Any]) -> DealRecord | dict[str, Any] | None:
     return obj if quick_check(obj) is not None else None
 
 
-def _fast(options: Options) -> Callable[[dict[str, Any]], DealRecord | dict[str, Any] | None]:
+_Fast = DealRecord | dict[str, Any] | tuple[dict[str, Any], QuickFacts]
+
+
+def _fast(options: Options) -> Callable[[dict[str, Any]], _Fast | None]:
     """The fast path for a scan: the data itself, for a summary without facts
-    (``replay=False``, no record kept for every deal); the record otherwise, replayed
-    for its facts."""
-    if not options.replay and options.records is not True:
+    (``replay=False``, no record kept for every deal); the data and the quick check's
+    facts for a summary with them (a clean deal, no record kept for every deal); the
+    record otherwise, replayed for its facts."""
+    if not options.quick or options.records is True:
+        return _record
+    if not options.replay:
         return _plain
-    return _record
+
+    def judged(obj: dict[str, Any]) -> _Fast | None:
+        facts = quick_facts(obj, options.ruleset, options.default_ruleset)
+        return _record(obj) if facts is None else (obj, facts)
+
+    return judged
 
 
 def _read(part: Part, options: Options) -> list[ArchiveDeal]:
@@ -142,10 +157,12 @@ def _read(part: Part, options: Options) -> list[ArchiveDeal]:
     for item in read_part(part, _fast(options)):
         if not isinstance(item, ReadDeal):
             index, line, value = item
-            if isinstance(value, dict):
-                summary = summarize_json(value, file=file, index=index, line=line)
+            if isinstance(value, dict | tuple):
+                obj, facts = value if isinstance(value, tuple) else (value, None)
+                summary = summarize_json(obj, file=file, index=index, line=line,
+                                         facts=facts)
                 keep = options.records
-                record = (json_format.from_dict(value)
+                record = (json_format.from_dict(obj)
                           if callable(keep) and keep(summary) else None)
                 out.append(ArchiveDeal(file, index, summary, (), record))
                 continue

@@ -32,6 +32,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, Final
 
 from ..cards import ALL_MASK, BIT_OF_CODE, CARD_OF_CODE, Card
+from ..quick import QuickFacts
 from ..records import BID_WORDS, DEFAULT_SEATS, DealRecord, find_tag
 from ..replay import Replay, Status
 from ..rules import Camp, Contract, PoigneeSize, Ruleset
@@ -133,7 +134,10 @@ class DealSummary:
         if self.taker is None or not self.partner_known:
             return None
         team = {self.taker, self.partner}
-        return tuple(Camp.TAKER if s in team else Camp.DEFENCE for s in range(self.players))
+        # tuple() of a list, not of a generator: a tuple of its own size from the start
+        # (one grown from a guess is resized, and a freed one then lingers in the free
+        # list of the other size, which tracemalloc counts as memory held)
+        return tuple([Camp.TAKER if s in team else Camp.DEFENCE for s in range(self.players)])
 
     @property
     def called_self(self) -> bool | None:
@@ -279,12 +283,15 @@ def _canonical(spec: str) -> str:
     return Ruleset.from_spec(spec).spec()
 
 
-def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | None = None
-                   ) -> DealSummary:
+def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | None = None,
+                   facts: QuickFacts | None = None) -> DealSummary:
     """:func:`summarize_record` of a JSON record in the usual shape, straight from its
     data: the record is not built. Only for data that :func:`tarotnotation.quick.
     quick_check` found clean (so it is a record, every hand and every trick recorded);
-    ``tests/test_archives_fast.py`` holds it to :func:`summarize_record`.
+    ``tests/test_archives_fast.py`` holds it to :func:`summarize_record`. With the
+    ``facts`` :func:`tarotnotation.quick.quick_facts` gives, it is :func:`summarize` of
+    the record and its replay (a clean deal: no diagnostic), and the test holds it to
+    that.
 
     >>> import orjson
     >>> from tarotnotation.formats import json as tjson
@@ -306,6 +313,25 @@ def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | No
     hands = obj["hands"]
     spec = obj.get("ruleset")
     play = obj["play"]
+    if facts is None:
+        judged: dict[str, Any] = {}
+    else:
+        judged = {
+            "status": facts.status,
+            "contract": facts.contract,
+            "taker": facts.taker,
+            "partner_known": True,  # 3 or 4 players: the taker alone
+            "taker_half": facts.taker_half,
+            "bouts": facts.bouts,
+            "made": facts.made,
+            "margin": facts.margin if facts.made else -facts.margin,
+            "petit_au_bout": facts.petit_au_bout,
+            "petit_au_bout_seat": facts.petit_au_bout_seat,
+            "chelem": facts.chelem,
+            "chelem_announced": facts.chelem_announced,
+            "poignees": facts.poignees,
+            "scores": tuple(map(facts.scores.__getitem__, ids)),
+        }
     return DealSummary(
         file=file,
         index=index,
@@ -316,7 +342,7 @@ def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | No
         seats=ids,
         names=names,
         dealer=None if dealer is None else ids.index(dealer),
-        status=None,
+        status=judged.pop("status", None),
         codes=(),
         errors=0,
         warnings=0,
@@ -325,6 +351,7 @@ def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | No
         play=bytes(map(_NUMBER_OF_CODE.__getitem__, map(_CARD, chain.from_iterable(
             map(_CARDS, play))))),
         auction=bytes(map(_BID_NUMBER.__getitem__, map(_CONTRACT, obj["auction"]))),
+        **judged,
     )
 
 

@@ -383,26 +383,42 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
              * plain cards above the other camp's cards of their suit wins a trick in
              * turn: a run of tricks from now on. (Not when the leader holds the Excuse,
              * which must go before the last trick, nor at a first lead the called suit
-             * restricts.) */
+             * restricts.) Its partners must never take the lead from it: their trumps
+             * lie below its own and fall while it leads them, and its plain cards
+             * counted are above every other seat's cards of their suit. */
             int p = st->leader;
             if (st->camp[p] == c && !(st->hand[p] & TK_EXCUSE_BIT)
                 && !(st->trick_number == 0 && st->called >= 0)) {
                 int longest = 0;
-                cards_t theirs = 0;
-                for (int i = 0; i < n; i++)
+                int partners_ok = 1;
+                cards_t theirs = 0, others = 0;
+                cards_t mine = st->hand[p];
+                cards_t my_trumps = mine & TK_TRUMP_MASK;
+                for (int i = 0; i < n; i++) {
+                    if (i == p)
+                        continue;
+                    others |= st->hand[i];
                     if (st->camp[i] != c) {
                         /* the Excuse may stand in for a trump once: one draw more */
                         int t = tk_popcount(st->hand[i] & (TK_TRUMP_MASK | TK_EXCUSE_BIT));
                         if (t > longest)
                             longest = t;
                         theirs |= st->hand[i];
+                    } else if (st->hand[i] & TK_TRUMP_MASK) {
+                        /* a partner's trumps must fall under the leader's (the Excuse
+                         * may stand in for one once), never win and take the lead */
+                        cards_t pt = st->hand[i] & TK_TRUMP_MASK;
+                        int held = tk_popcount(st->hand[i] & (TK_TRUMP_MASK | TK_EXCUSE_BIT));
+                        if (!my_trumps || tk_highest(pt) > tk_lowest(my_trumps)
+                            || held > tk_popcount(my_trumps))
+                            partners_ok = 0;
                     }
-                cards_t mine = st->hand[p];
-                if (tk_popcount(mine & masters) >= longest) {
-                    cards_t sure = mine & TK_TRUMP_MASK;
+                }
+                if (partners_ok && tk_popcount(mine & masters) >= longest) {
+                    cards_t sure = my_trumps;
                     for (int suit = 0; suit < 4; suit++) {
                         cards_t m = tk_suit_mask(suit);
-                        cards_t other_suit = theirs & m;
+                        cards_t other_suit = others & m;
                         cards_t above = other_suit
                             ? ~((TK_BIT(tk_highest(other_suit)) << 1) - 1) : ~(cards_t)0;
                         sure |= mine & m & above;

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
 from ..annotate import (
     TrickCount,
     is_computed,
@@ -43,7 +44,6 @@ from ..annotate import (
     speakers,
     unplayed_points,
 )
-from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
 from ..cards import Card, CardSet
 from ..diagnostics import Diagnostic, Severity
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
