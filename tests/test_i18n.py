@@ -99,7 +99,7 @@ def _message_args(path: Path) -> list[ast.expr]:
 TRANSLATED_MODULES = ("replay.py", "legality.py", "plausibility.py", "analysis/position.py",
                       "analysis/analyse.py", "formats/json.py", "formats/sheet.py",
                       "formats/csvsheet.py", "formats/scoreit.py", "formats/matocolotoe.py",
-                      "formats/xlsx.py", "formats/tarotclub.py", "notation/reader.py",
+                      "formats/xlsx.py", "formats/tarotclub.py", "notation/reader.py", "faults.py",
                       "causes.py", "annotate.py")
 
 
