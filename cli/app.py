@@ -137,8 +137,13 @@ class _Commands(MutableMapping[str, Any]):
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.built:
+            from tarotnotation.i18n import language
+
+            from .language import localize_command
+
             entry, hidden = self.entries[name]
-            self.built[name] = _build(entry, name, hidden)
+            self.built[name] = built = _build(entry, name, hidden)
+            localize_command(built, language())
         return self.built[name]
 
     def __setitem__(self, name: str, cmd: Any) -> None:
@@ -160,20 +165,23 @@ class _Commands(MutableMapping[str, Any]):
         with their summary (nothing imported)."""
         from typer.core import TyperCommand
 
+        from tarotnotation.i18n import gettext_
+
         out = {}
         for name in self:
             if name in self.built or name not in self.entries:
                 out[name] = self[name]
             else:
                 entry, hidden = self.entries[name]
-                out[name] = TyperCommand(name=name, help=entry.summary, hidden=hidden)
+                out[name] = TyperCommand(name=name, help=gettext_(entry.summary),
+                                         hidden=hidden)
         return out
 
 
 def _group_class() -> type[TyperGroup]:
-    from typer.core import TyperGroup
+    from .language import LocalizedGroup
 
-    class LazyGroup(TyperGroup):
+    class LazyGroup(LocalizedGroup):
         """The app's group: its commands load on demand (:class:`_Commands`)."""
 
         def __init__(self, **attrs: Any) -> None:
@@ -223,10 +231,13 @@ def _make_app() -> typer.Typer:
         pretty_exceptions_enable=False,
     )
 
+    from .language import LANG_HELP
+
     @made.callback()
     def _main(
         version: bool = typer.Option(False, "--version", "-V", is_eager=True,
                                      callback=_version, help="Print the version and exit."),
+        lang: str | None = typer.Option(None, "--lang", metavar="LANG", help=LANG_HELP),
     ) -> None:
         """Validate, replay, score, convert, annotate and format French Tarot game records."""
 

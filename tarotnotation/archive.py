@@ -41,6 +41,7 @@ from typing import IO, Any, Final, TypeVar
 from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect
+from .i18n import Msg
 from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import SessionDeals, deal_number
 from .quick import quick_check_record
@@ -98,7 +99,8 @@ format_name = detect.format_name
 
 def _unreadable(file: str, err: OSError) -> ReadDeal:
     return ReadDeal(1, None, (Diagnostic.make(
-        Code.SYNTAX_ERROR, f"cannot read the file: {err.strerror or err}", file=file),))
+        Code.SYNTAX_ERROR, Msg("cannot read the file: {value}",
+                               value=err.strerror or err), file=file),))
 
 
 def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:

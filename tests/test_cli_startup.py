@@ -72,8 +72,10 @@ def test_help_lists_every_command_and_imports_none() -> None:
     for entry in COMMANDS:
         assert f" {entry.name} " in out
     assert "check" not in out.split()  # hidden
+    # the app and the group's language (cli.language: --lang, the help in the run's
+    # language), no command
     assert not {m for m in loaded if m.startswith("tarotnotation.cli.")} - {
-        "tarotnotation.cli.app"}
+        "tarotnotation.cli.app", "tarotnotation.cli.language"}
     assert "pydantic" not in loaded
 
 
@@ -95,7 +97,8 @@ def test_a_command_imports_only_what_it_uses() -> None:
     out, loaded = _modules_after("validate", "-q", "examples/prise.tarot")
     assert "1 deal read" in out
     assert not {m for m in loaded if m.startswith("tarotnotation.cli.")} - {
-        "tarotnotation.cli.app", "tarotnotation.cli.common", "tarotnotation.cli.options",
+        "tarotnotation.cli.app", "tarotnotation.cli.common", "tarotnotation.cli.language",
+        "tarotnotation.cli.options",
         "tarotnotation.cli.output", "tarotnotation.cli.progress", "tarotnotation.cli.report",
         "tarotnotation.cli.validate"}
     for unused in ("tarotnotation.analysis", "tarotnotation.html", "tarotnotation.archives",
