@@ -18,6 +18,7 @@ import typer
 from tarotnotation.analysis import DEFAULT_TABLE_MB, analyse_record
 from tarotnotation.archive import STDIN, check_deal, expand_paths, format_of, read_path
 from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 
@@ -67,7 +68,8 @@ _COMMENT_FORMATS = ("tarot", "json", "jsonl")
 def _half(points: float, option: str) -> int:
     half = points * 2
     if half < 0 or half != int(half):
-        fail(f"{option} {points:g}: expected points, whole or .5 (0.5, 3, 10)")
+        fail(Msg("{option} {points}: expected points, whole or .5 (0.5, 3, 10)",
+                 option=option, points=format(points, 'g')))
     return int(half)
 
 
@@ -114,21 +116,23 @@ def analyze(
     forced = checked_spec(force, "--ruleset")
     args = expand_arguments(paths)
     if args.count(STDIN) > 1:
-        fail("standard input ('-') can be named only once")
+        fail(Msg("standard input ('-') can be named only once"))
     files = [str(p) for p in expand_paths(args)]
     if not files:
-        fail(f"no record file found in {', '.join(args)}")
+        fail(Msg("no record file found in {args}", args=', '.join(args)))
     if in_place and output is not None:
-        fail("--in-place and --output cannot be given together")
+        fail(Msg("--in-place and --output cannot be given together"))
     if in_place and STDIN in files:
-        fail("--in-place cannot rewrite standard input")
+        fail(Msg("--in-place cannot rewrite standard input"))
     if output is not None and output != STDIN:
         for f in files:
             if f != STDIN and Path(output).exists() and os.path.samefile(output, f):
-                fail(f"{output}: is an input file: give another output, or --in-place")
+                fail(Msg("{output}: is an input file: give another output, or --in-place",
+                         output=output))
     fmt = "tarot" if in_place else output_format(None, output)
     if fmt not in _COMMENT_FORMATS:
-        fail(f"{output}: {fmt} files cannot hold the analysis's comments")
+        fail(Msg("{output}: {fmt} files cannot hold the analysis's comments",
+                 output=output, fmt=fmt))
     options = {"from_trick": from_trick, "time_limit": time_limit, "node_limit": node_limit,
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
@@ -142,7 +146,8 @@ def analyze(
             for f in files:
                 kind = format_of(f)
                 if kind not in _COMMENT_FORMATS:
-                    fail(f"{f}: {kind} files cannot hold the analysis's comments")
+                    fail(Msg("{f}: {kind} files cannot hold the analysis's comments",
+                             f=f, kind=kind))
                 items = list(read_path(f))
                 out: list[DealRecord] = []
                 bad = False

@@ -11,6 +11,7 @@ import typer
 from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.diagnostics import Severity
+from tarotnotation.i18n import language, ngettext
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 
@@ -81,10 +82,11 @@ def annotate_cmd(
             assert item.record is not None
             rep = check_deal(item, path, forced, default_ruleset=default).replay
             assert rep is not None
-            yield annotate(rep.record)
+            yield annotate(rep.record, lang=language())
 
     with opened(output) as fh:
         count = write_records(records(), "tarot", fh)
     if output not in (None, "-"):
-        echo_err(f"{count} deal{'s' if count != 1 else ''} annotated in {output}")
+        echo_err(ngettext("{n} deal annotated in {output}", "{n} deals annotated in {output}",
+                          count).format(n=count, output=output))
     raise typer.Exit(EXIT_OK)

@@ -17,6 +17,7 @@ from typing import IO, NoReturn, ParamSpec
 import typer
 
 from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.i18n import Msg, render
 from tarotnotation.rules import Ruleset, RulesetError
 
 #: Exit statuses of every command.
@@ -44,7 +45,7 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
         try:
             fn(*args, **kwargs)
         except UsageError as err:
-            typer.echo(f"tarot: {err}", err=True)
+            typer.echo(f"tarot: {render(err.args[0]) if err.args else err}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
         except BrokenPipeError:
             raise
@@ -57,7 +58,8 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
 
 
 def fail(message: str) -> NoReturn:
-    """Stop the command with ``tarot: message`` on stderr and exit status 2."""
+    """Stop the command with ``tarot: message`` on stderr and exit status 2 (a
+    :class:`~tarotnotation.i18n.Msg` is shown in the run's language)."""
     raise UsageError(message)
 
 
@@ -79,10 +81,10 @@ def severity_color(severity: Severity) -> str:
     return typer.colors.RED if severity is Severity.ERROR else typer.colors.YELLOW
 
 
-def diagnostic_lines(d: Diagnostic, color: bool) -> list[str]:
-    """A diagnostic as ``file:line:col: CODE severity: deal …: message``, then the
-    source line with its caret when the diagnostic has one."""
-    lines = [style(str(d), color, fg=severity_color(d.severity))]
+def diagnostic_lines(d: Diagnostic, color: bool, lang: str | None = None) -> list[str]:
+    """A diagnostic as ``file:line:col: CODE severity: deal …: message`` in the run's
+    language (or ``lang``), then the source line with its caret when it has one."""
+    lines = [style(d.text(lang), color, fg=severity_color(d.severity))]
     if d.context:
         lines.extend(f"    {line}" for line in d.context.rstrip("\n").split("\n"))
     return lines
@@ -96,17 +98,17 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
     for arg in args:
         if arg == STDIN:
             if not allow_stdin:
-                fail("standard input ('-') cannot be used here")
+                fail(Msg("standard input ('-') cannot be used here"))
             out.append(arg)
         elif os.path.lexists(arg):
             out.append(arg)
         elif _GLOB_MAGIC & set(arg):
             matches = sorted(glob.glob(arg, recursive=True))
             if not matches:
-                fail(f"{arg}: no file matches this pattern")
+                fail(Msg("{arg}: no file matches this pattern", arg=arg))
             out.extend(matches)
         else:
-            fail(f"{arg}: no such file or folder")
+            fail(Msg("{arg}: no such file or folder", arg=arg))
     return out
 
 
@@ -129,9 +131,9 @@ def existing_file(arg: str) -> Path:
     """A path that must name a readable file (not a folder)."""
     path = Path(arg)
     if not path.exists():
-        fail(f"{arg}: no such file")
+        fail(Msg("{arg}: no such file", arg=arg))
     if path.is_dir():
-        fail(f"{arg}: is a folder, expected a file")
+        fail(Msg("{arg}: is a folder, expected a file", arg=arg))
     return path
 
 
@@ -145,7 +147,7 @@ def ruleset_spec(rules: str | None, sets: Iterable[str] | None) -> str | None:
     for item in sets:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            fail(f"--set {item!r}: expected switch=value, e.g. --set misere=on")
+            fail(Msg("--set {item}: expected switch=value, e.g. --set misere=on", item=repr(item)))
         words.append(f"{name.strip()}={value.strip()}")
     return checked_spec(" ".join(words), "--rules/--set")
 
@@ -157,7 +159,7 @@ def checked_spec(spec: str | None, option: str) -> str | None:
     try:
         return Ruleset.from_spec(spec).spec()
     except RulesetError as err:
-        fail(f"{option}: {err}")
+        fail(Msg("{option}: {err}", option=option, err=err))
 
 
 def echo_err(message: str) -> None:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, expand_paths, format_name, format_of, read_path
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -113,7 +114,7 @@ def convert(
             if unreadable and to_file and not skip_unreadable:
                 raise _IncompleteError
     except ValueError as err:
-        fail(f"cannot write {fmt}: {err}")
+        fail(Msg("cannot write {fmt}: {err}", fmt=fmt, err=err))
     except _IncompleteError:
         echo_err(f"tarot: {output} not written: {_deals(unreadable)} of {source} could not"
                  " be read cleanly (see above); --skip-unreadable writes the others")

@@ -27,6 +27,7 @@ from tarotnotation.html import (
     write_book,
     write_page,
 )
+from tarotnotation.i18n import Msg
 
 from .common import (
     EXIT_FAULTS,
@@ -106,18 +107,20 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
     if site is None:
         site = not _is_page(output)
     if single_file and site:
-        fail(f"{what} {output}: --single-file writes one page: give a name ending in .html")
+        fail(Msg("{what} {output}: --single-file writes one page: give a name ending in .html",
+                 what=what, output=output))
     for name in files:
         if name != STDIN and not site and output != STDIN and _same_file(name, output):
-            fail(f"{what} {output}: is one of the inputs")
+            fail(Msg("{what} {output}: is one of the inputs", what=what, output=output))
     if site:
         problem = site_problem(output, files)
         if problem:
-            fail(f"{what} {output}: {problem}")
+            fail(Msg("{what} {output}: {problem}", what=what, output=output, problem=problem))
     elif output != STDIN:
         folder = Path(output).parent
         if not folder.is_dir():
-            fail(f"{what} {output}: no such folder: {folder}")
+            fail(Msg("{what} {output}: no such folder: {folder}",
+                     what=what, output=output, folder=folder))
     with _terminate_as_interrupt():
         return _write(files, output, site, single_file, title, forced, default, deal, jobs,
                       what)
@@ -134,7 +137,7 @@ def _write(files: list[str], output: str, site: bool, single_file: bool, title: 
                                   default_ruleset=default, title=title,
                                   on_deal=lambda src: progress.reached(src.file or STDIN))
             except NoDealError:
-                fail(f"no deal found in {', '.join(files)}: nothing written")
+                fail(Msg("no deal found in {files}: nothing written", files=', '.join(files)))
     sources = read_sources(files, ruleset=forced, default_ruleset=default)
     with FileProgress([f for f in files if f != STDIN]) as progress:
         def counted(items: Iterator[DealSource]) -> Iterator[DealSource]:
@@ -147,11 +150,12 @@ def _write(files: list[str], output: str, site: bool, single_file: bool, title: 
         first = list(itertools.islice(stream, 2))
         if not first:
             if deal is not None:
-                fail(f"{', '.join(files)}: no deal number {deal}")
-            fail(f"no deal found in {', '.join(files)}: nothing written")
+                fail(Msg("{files}: no deal number {deal}", files=', '.join(files), deal=deal))
+            fail(Msg("no deal found in {files}: nothing written", files=', '.join(files)))
         if len(first) > 1 and not single_file:
-            fail(f"{what} {output}: the input holds more than one deal: give a folder"
-                 " (such as site/) for a site, or --single-file for one page")
+            fail(Msg("{what} {output}: the input holds more than one deal: give a folder (such as"
+                     " site/) for a site, or --single-file for one page",
+                     what=what, output=output))
         deals = itertools.chain(first, stream)
         with opened(output) as fh:
             if len(first) == 1:
@@ -191,13 +195,13 @@ def html_cmd(
     forced = checked_spec(force, "--ruleset")
     args = expand_arguments(paths)
     if args.count(STDIN) > 1:
-        fail("standard input ('-') can be named only once")
+        fail(Msg("standard input ('-') can be named only once"))
     files = [str(p) for p in expand_paths(args)]
     if not files:
-        fail(f"no record file found in {', '.join(args)}")
+        fail(Msg("no record file found in {args}", args=', '.join(args)))
     broken = unopenable(files)
     if broken:
-        fail(f"cannot read {', '.join(broken)}")
+        fail(Msg("cannot read {broken}", broken=', '.join(broken)))
     if jobs == 0:
         jobs = os.cpu_count() or 1
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, read_path
+from tarotnotation.i18n import Msg
 from tarotnotation.replay import legal_moves
 
 from .common import diagnostic_lines, existing_file, fail
@@ -39,11 +40,11 @@ def legal(
                 for line in diagnostic_lines(d, False):
                     typer.echo(line, err=True)
             if item.record is None:
-                fail(f"{path}: deal {deal} cannot be read")
+                fail(Msg("{path}: deal {deal} cannot be read", path=path, deal=deal))
             record = item.record
             break
     if record is None:
-        fail(f"{path}: no deal number {deal}")
+        fail(Msg("{path}: no deal number {deal}", path=path, deal=deal))
     try:
         pos = legal_moves(record, trick, card)
     except ValueError as err:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Final
 
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import fail
@@ -29,14 +30,15 @@ def output_format(to: str | None, out: str | None, default: str = "tarot") -> st
     if to is not None:
         fmt = to.strip().lower()
         if fmt not in WRITE_FORMATS:
-            fail(f"--to {to}: unknown format: expected {', '.join(WRITE_FORMATS[:-1])}"
-                 f" or {WRITE_FORMATS[-1]}")
+            fail(Msg("--to {to}: unknown format: expected {write_formats} or {write_formats2}",
+                     to=to, write_formats=', '.join(WRITE_FORMATS[:-1]),
+                     write_formats2=WRITE_FORMATS[-1]))
         return fmt
     if out is None or out == "-":
         return default
     guessed = _BY_SUFFIX.get(Path(out).suffix.lower())
     if guessed is None:
-        fail(f"{out}: cannot tell the format from the name: give --to")
+        fail(Msg("{out}: cannot tell the format from the name: give --to", out=out))
     return guessed
 
 
@@ -53,7 +55,7 @@ def opened(out: str | None) -> Iterator[IO[bytes]]:
     target = Path(out)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        fail(f"{out}: no such folder: {folder}")
+        fail(Msg("{out}: no such folder: {folder}", out=out, folder=folder))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:

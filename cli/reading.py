@@ -14,6 +14,7 @@ import typer
 from tarotnotation.archive import STDIN, expand_paths
 from tarotnotation.archives.stream import ArchiveDeal, Options, scan
 from tarotnotation.archives.summary import DealSummary
+from tarotnotation.i18n import Msg
 
 from .common import (
     EXIT_FAULTS,
@@ -53,7 +54,7 @@ class Reading:
         self.forced = checked_spec(force, "--ruleset")
         args = expand_arguments(paths)
         if args.count(STDIN) > 1:
-            fail("standard input ('-') can be named only once")
+            fail(Msg("standard input ('-') can be named only once"))
         self.files = [str(p) for p in expand_paths(args)]
         self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
         self.strict = strict
@@ -135,8 +136,8 @@ def refuse_overwrite(output: str | None, inputs: list[str]) -> None:
         except OSError:
             continue
         if same:
-            fail(f"{output}: is one of the inputs ({f}); the tool never writes over its"
-                 " input: name another file")
+            fail(Msg("{output}: is one of the inputs ({f}); the tool never writes over its input:"
+                     " name another file", output=output, f=f))
 
 
 def _deals(n: int) -> str:

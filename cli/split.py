@@ -11,6 +11,7 @@ import typer
 
 from tarotnotation.archives.organize import Splitter
 from tarotnotation.archives.safety import for_terminal
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -56,16 +57,17 @@ def split(
     """Split archives into one file per deal or per tag value."""
     fmt = (to or "tarot").strip().lower()
     if fmt not in _SUFFIX:
-        fail(f"--to {to}: unknown format: expected tarot, json, jsonl, tarotclub or csv")
+        fail(Msg("--to {to}: unknown format: expected tarot, json, jsonl, tarotclub or csv",
+                 to=to))
     tags = [t.strip() for t in by.split(",") if t.strip()]
     per_deal = tags == ["deal"]
     if not tags or ("deal" in tags and not per_deal):
-        fail(f"--by {by}: expected deal, or tag names such as Event or Date,Table")
+        fail(Msg("--by {by}: expected deal, or tag names such as Event or Date,Table", by=by))
     if not per_deal and fmt == "tarotclub":
-        fail("a TarotClub file holds one deal: use --by deal, or --to tarot, json or jsonl")
+        fail(Msg("a TarotClub file holds one deal: use --by deal, or --to tarot, json or jsonl"))
     out = Path(folder)
     if out.exists() and not out.is_dir():
-        fail(f"{folder}: is not a folder")
+        fail(Msg("{folder}: is not a folder", folder=folder))
     reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -85,9 +87,9 @@ def split(
             refuse_overwrite(str(target), reading.files)
         there = [t for t in targets if os.path.lexists(t)]
         if there and not force:
-            fail(f"{for_terminal(str(there[0]))} is already there"
-                 f"{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}: nothing was"
-                 " written; --force replaces them")
+            fail(Msg("{there} is already there{value}: nothing was written; --force replaces them",
+                     there=for_terminal(str(there[0])),
+                     value=Msg(" (and {n} more)", n=len(there) - 1) if len(there) > 1 else ""))
         made = splitter.place()
     echo_err(f"{made:,} file{'s' if made != 1 else ''} written to"
              f" {for_terminal(str(out))} ({reading.read:,} deals)")

@@ -13,6 +13,7 @@ import typer
 
 from tarotnotation.archive import check_paths, expand_paths, format_name, format_of
 from tarotnotation.diagnostics import Code, Diagnostic
+from tarotnotation.i18n import Msg
 
 from .common import (
     EXIT_FAULTS,
@@ -116,7 +117,7 @@ def validate(
     ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
     if args.count(STDIN) > 1:
-        fail("standard input ('-') can be named only once")
+        fail(Msg("standard input ('-') can be named only once"))
     if jobs == 0:
         jobs = os.cpu_count() or 1
     files = [str(p) for p in expand_paths(args)]
@@ -132,7 +133,7 @@ def validate(
         try:
             sink = output.open("w", encoding="utf-8")
         except OSError as err:
-            fail(f"{output}: cannot write: {err.strerror or err}")
+            fail(Msg("{output}: cannot write: {value}", output=output, value=err.strerror or err))
     try:
         report = reporter(output_format.value, color=output is None and use_color(sys.stdout),
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)
@@ -184,8 +185,8 @@ def _ignored(prefixes: list[str]) -> frozenset[Code]:
         word = prefix.strip().upper()
         matched = {code for code in Code if code.value.startswith(word)} if word else set()
         if not matched:
-            fail(f"--ignore {prefix}: no diagnostic code starts with {word or 'nothing'}"
-                 " (see `tarot codes`)")
+            fail(Msg("--ignore {prefix}: no diagnostic code starts with {value} (see `tarot"
+                     " codes`)", prefix=prefix, value=word or Msg("nothing")))
         out |= matched
     return frozenset(out)
 
