@@ -13,8 +13,8 @@ that the peak RSS is that stage's own), on one core:
 - full validation (read + replay + score) of each format, as ``tarot validate`` does it
   (``archive.check_paths(keep=False)``), and of JSON Lines with the Replay objects kept;
 - writing each format (the records are loaded first, outside the timing);
-- ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive (process
-  start-up included; RSS is the largest single process);
+- ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive and on the
+  ``.tarot`` one (process start-up included; RSS is the largest single process);
 - the archive tools end to end on the ``.jsonl`` archive: ``tarot query --count``
   (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
@@ -28,6 +28,9 @@ that the peak RSS is that stage's own), on one core:
   page's first paint. It needs the ``test`` extra and Chromium; without them the row says
   why.
 
+The table gives each stage's items per second of wall time and per second of CPU time
+(its processes' user and system time: steadier than the wall time on a shared machine,
+and for ``-j 2`` the sum over both workers).
 Each stage runs ``--repeat`` times (3 by default), round after round of all the stages,
 and its fastest run is its row, as ``timeit`` keeps the best: on a shared machine the same
 work can take a third longer from one minute to the next, and the slowest run is shown
@@ -73,6 +76,8 @@ STAGES = (
     "write-jsonl",
     "cli-j1",
     "cli-j2",
+    "cli-tarot-j1",
+    "cli-tarot-j2",
     "query-j1",
     "stats-j1",
     "dedupe-j1",
@@ -91,6 +96,8 @@ LABELS = {
     "write-jsonl": "write .jsonl",
     "cli-j1": "tarot validate -j 1 (.jsonl, end to end)",
     "cli-j2": "tarot validate -j 2 (.jsonl, end to end)",
+    "cli-tarot-j1": "tarot validate -j 1 (.tarot, end to end)",
+    "cli-tarot-j2": "tarot validate -j 2 (.tarot, end to end)",
     "query-j1": "tarot query --count -j 1 (.jsonl)",
     "stats-j1": "tarot stats -j 1 (.jsonl)",
     "dedupe-j1": "tarot dedupe -j 1 (.jsonl)",
@@ -537,6 +544,8 @@ def _run_stage(name: str, folder: Path, n: int, html_deals: int = HTML_DEALS
         return _run_html(folder, min(html_deals, n))
     if name in ("cli-j1", "cli-j2"):
         return _run_cli(int(name[-1]), folder / "deals.jsonl", n)
+    if name in ("cli-tarot-j1", "cli-tarot-j2"):
+        return _run_cli(int(name[-1]), folder / "deals.tarot", n)
     tool, _, jobs = name.partition("-j")
     if tool in TOOLS:
         return _run_tool(tool, int(jobs), folder / "deals.jsonl", n)
@@ -567,8 +576,8 @@ def _big_archive(folder: Path, n: int, total: int) -> Path:
 
 def _table(rows: dict[str, dict[str, Any]], n: int) -> str:
     pgn = rows.get("pgn-read", {}).get("rate")
-    head = (f"{'stage':<42} {'items/s':>10} {'slowest':>8} {'seconds':>8} {'peak RSS':>9}"
-            f" {'vs PGN':>7}")
+    head = (f"{'stage':<42} {'items/s':>10} {'slowest':>8} {'seconds':>8} {'per CPU s':>9}"
+            f" {'peak RSS':>9} {'vs PGN':>7}")
     lines = [head, "-" * len(head)]
     for name, row in rows.items():
         if "rate" not in row:
@@ -576,8 +585,11 @@ def _table(rows: dict[str, dict[str, Any]], n: int) -> str:
             continue
         ratio = f"{row['rate'] / pgn:6.1f}x" if pgn else ""
         slowest = min(row.get("runs", [row["rate"]]))
+        cpu = row.get("cpu_seconds")
+        per_cpu = f"{row['count'] / cpu:>9,.0f}" if cpu else f"{'':>9}"
         lines.append(f"{LABELS.get(name, name):<42} {row['rate']:>10,.0f} {slowest:>8,.0f}"
-                     f" {row['seconds']:>8.2f} {row['peak_rss_mb']:>6.0f} MB {ratio:>7}")
+                     f" {row['seconds']:>8.2f} {per_cpu} {row['peak_rss_mb']:>6.0f} MB"
+                     f" {ratio:>7}")
     return "\n".join(lines)
 
 

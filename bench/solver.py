@@ -171,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=HERE / "solver-results.json")
     args = parser.parse_args(argv)
     rows: dict[str, dict[str, Any]] = {}
+    # The machine may be shared: its load beside the numbers, at the start and the end.
+    load_start = os.getloadavg()
     for name in args.only or list(STAGES):
         count = args.positions if STAGES[name].kind != "analyze" else max(
             3, args.positions // 6)
@@ -178,11 +180,13 @@ def main(argv: list[str] | None = None) -> int:
                              lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"))
     load = os.getloadavg()
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
-          f" {platform.python_version()}, {os.cpu_count()} cores, load {load[0]:.2f}")
+          f" {platform.python_version()}, {os.cpu_count()} cores, load average"
+          f" {load_start[0]:.2f} at the start, {load[0]:.2f} at the end")
     print(table(rows, args.limit, args.analyze_limit))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
-        "seed": args.seed, "limit_s": args.limit, "load_average": load,
+        "seed": args.seed, "limit_s": args.limit, "load_average_start": load_start,
+        "load_average": load,
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "python": platform.python_version(), "cores": os.cpu_count(), "stages": rows,
     }, indent=2) + "\n", encoding="utf-8")

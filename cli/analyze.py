@@ -17,6 +17,7 @@ from tarotnotation.analysis import DEFAULT_TABLE_MB, analyse_record
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 from tarotnotation.workers import pool as process_pool
@@ -68,7 +69,8 @@ interrupted (no output file is written then).
 def _half(points: float, option: str) -> int:
     half = points * 2
     if half < 0 or half != int(half):
-        fail(f"{option} {points:g}: expected points, whole or .5 (0.5, 3, 10)")
+        fail(Msg("{option} {points}: expected points, whole or .5 (0.5, 3, 10)",
+                 option=option, points=format(points, 'g')))
     return int(half)
 
 
@@ -117,15 +119,16 @@ def analyze(
     walked = list(walk(args))
     files = [str(p) for p in walked if isinstance(p, Path)]
     if not walked:
-        fail(f"no record file found in {', '.join(args)}")
+        fail(Msg("no record file found in {args}", args=", ".join(args)))
     if in_place and output is not None:
-        fail("--in-place and --output cannot be given together")
+        fail(Msg("--in-place and --output cannot be given together"))
     if in_place and STDIN in files:
-        fail("--in-place cannot rewrite standard input")
+        fail(Msg("--in-place cannot rewrite standard input"))
     output = target(output, inputs=files)  # never over an input: refused before reading
     fmt = registry.DEFAULT if in_place else output_format(None, output)
     if not _holds_comments(fmt):
-        fail(f"{output}: {fmt.title} cannot hold the analysis's comments")
+        fail(Msg("{output}: {fmt} cannot hold the analysis's comments",
+                 output=output, fmt=fmt.title))
     options = {"from_trick": from_trick, "time_limit": time_limit, "node_limit": node_limit,
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
@@ -157,7 +160,8 @@ def analyze(
             for f in files:
                 kind = registry.get(format_of(f))
                 if not _holds_comments(kind):
-                    fail(f"{f}: {kind.title} cannot hold the analysis's comments")
+                    fail(Msg("{f}: {kind} cannot hold the analysis's comments",
+                             f=f, kind=kind.title))
                 before = status
                 items = list(read(f))
                 if not items or status != before:

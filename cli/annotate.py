@@ -14,6 +14,7 @@ from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path
 from tarotnotation.diagnostics import Severity
 from tarotnotation.formats import registry
+from tarotnotation.i18n import Msg, language, ngettext
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 
@@ -79,13 +80,13 @@ def annotate_cmd(
         existing_file(path)
     if in_place:
         if path == STDIN or output is not None or to is not None:
-            fail("--in-place rewrites FILE itself: give a file, and neither -o nor --to")
+            fail(Msg("--in-place rewrites FILE itself: give a file, and neither -o nor --to"))
         if not stat.S_ISREG(os.stat(path).st_mode):
-            fail(f"{path}: not a regular file: it cannot be rewritten in place")
+            fail(Msg("{path}: not a regular file: it cannot be rewritten in place", path=path))
         fmt = registry.get(format_of(path))
         if fmt.write is None or fmt.cannot_hold is not None:
-            fail(f"{path}: {fmt.title} cannot hold the comments: annotate to another file"
-                 " (-o)")
+            fail(Msg("{path}: {fmt} cannot hold the comments: annotate to another file (-o)",
+                     path=path, fmt=fmt.title))
         out: str | None = path
     else:
         out = target(output, inputs=[path])
@@ -122,14 +123,16 @@ def annotate_cmd(
             rep = check_deal(item, path, forced, default_ruleset=default).replay
             assert rep is not None
             faulty += not rep.ok
-            yield annotate(rep.record)
+            yield annotate(rep.record, lang=language())
 
     with opened(out) as fh:
         count = write_records(records(held if held is not None else read_path(path)), fmt,
                               fh)
     if out is not None:
-        echo_err(f"{count} deal{'s' if count != 1 else ''} annotated in {out}")
+        echo_err(ngettext("{n} deal annotated in {output}", "{n} deals annotated in {output}",
+                          count).format(n=count, output=out))
     if faulty:
-        echo_err(f"tarot: {faulty} deal{'s' if faulty != 1 else ''} with errors (annotated"
-                 " where they happen)")
+        echo_err("tarot: " + ngettext("{n} deal with errors (annotated where they happen)",
+                                      "{n} deals with errors (annotated where they happen)",
+                                      faulty).format(n=faulty))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty else EXIT_OK))

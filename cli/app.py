@@ -3,114 +3,297 @@
 This module only registers the commands; each lives in its own module and is a thin
 layer over the library: it parses arguments, calls ``tarotnotation`` and prints. No rule
 and no format logic lives in the CLI.
+
+Start-up is lazy: a command's module (and the parts of the library it uses) is imported
+only when that command runs, or when its own help is asked for. ``tarot --help`` lists the
+commands from the summaries of the :data:`COMMANDS` table (each the first paragraph of its
+function's docstring: ``tests/test_cli_startup.py`` holds them to it), and
+``tarot --version`` does not even import typer.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
+import importlib
+import sys
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tarotnotation import __version__
 
-from . import (
-    analyze,
-    annotate,
-    card,
-    codes,
-    convert,
-    dedupe,
-    fmt,
-    html,
-    legal,
-    new,
-    query,
-    replay,
-    rules,
-    schema,
-    score,
-    solve,
-    sort,
-    split,
-    standings,
-    stats,
-    validate,
-)
-from .common import command
-from .runner import TarotCommand, TarotGroup, install_signal_handlers
+if TYPE_CHECKING:
+    import typer
+    from typer.core import TyperGroup
 
-app = typer.Typer(
-    name="tarot",
-    cls=TarotGroup,
-    help="Validate, replay, score, convert, annotate and format French Tarot game records.",
-    epilog="Run 'tarot COMMAND --help' for a command's options and examples.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+
+class Entry(NamedTuple):
+    """A command of the table: its name, the module of ``cli/`` that holds it, the
+    function's name there, whether it needs an argument, and its summary for
+    ``tarot --help``."""
+
+    name: str
+    module: str
+    function: str
+    needs_args: bool
+    summary: str
+
+    def load(self) -> tuple[Any, Callable[..., None]]:
+        """The command's module (imported now) and its function."""
+        module = importlib.import_module(f"{__package__}.{self.module}")
+        return module, getattr(module, self.function)
+
+
+#: Every command: (name, module, function, needs an argument, summary). Each module holds
+#: one command and its EPILOG; tests walk this table (and the app) so that every command,
+#: new ones included, keeps the exit-code table and the refusal to write over an input.
+COMMANDS = (
+    Entry("validate", "validate", "validate", True,
+          "Validate every deal: cards, bids, écart, poignées, play, scores."),
+    Entry("replay", "replay", "replay_cmd", True,
+          "Replay deals as a person follows them, trick by trick, then the score."),
+    Entry("score", "score", "score", True,
+          "Score each deal; each file's running score sheet, checked zero-sum."),
+    Entry("convert", "convert", "convert", True,
+          "Convert records between the text notation, JSON, JSON Lines, TarotClub\n"
+          "and CSV score sheets (and read Excel sheets, ScoreIt and Matocolotoe)."),
+    Entry("annotate", "annotate", "annotate_cmd", True,
+          "Write records back with computed comments (the notation by default)."),
+    Entry("analyze", "analyze", "analyze", True,
+          "Analyse the card play of every deal: each card's double-dummy cost."),
+    Entry("solve", "solve", "solve", True,
+          "The value of a position with every hand open, and each legal card's value."),
+    Entry("fmt", "fmt", "fmt", True,
+          "Rewrite records in the canonical form of the text notation."),
+    Entry("html", "html", "html_cmd", True,
+          "Write deals as pages for the browser: a page, a site or one file."),
+    Entry("schema", "schema", "schema", False,
+          "Print the JSON Schema of the JSON format (one record; docs/json-format.md)."),
+    Entry("new", "new", "new", False,
+          "Random complete legal deals: hands, auction, écart, play, score."),
+    Entry("legal", "legal", "legal", True,
+          "The legal cards at a point of a recorded deal, and why the others are not."),
+    Entry("rules", "rules", "rules", False,
+          "The rulesets and switches a record may name (and --rules/--set may set)."),
+    Entry("codes", "codes", "codes", False,
+          "Every diagnostic code, its severity and what it means."),
+    Entry("card", "card", "card", True, "Name a card from its code."),
+    Entry("query", "query", "query", True,
+          "The deals that match an expression, streamed, in any format."),
+    Entry("stats", "stats", "stats", True,
+          "Statistics per player, seat or contract, and of the archive as a whole."),
+    Entry("standings", "standings", "standings", True,
+          "The league table across files; duplicate deals compared table by table."),
+    Entry("dedupe", "dedupe", "dedupe", True,
+          "Find the deals recorded twice, across files and formats; write each once."),
+    Entry("split", "split", "split", True,
+          "Split archives into one file per deal or per tag value."),
+    Entry("sort", "sort", "sort", True, "Sort the deals of archives by their tags."),
 )
+#: Hidden commands: another name of a command (``check`` is ``validate``).
+ALIASES = {"check": "validate"}
+
+
+def version_text() -> str:
+    """What ``tarot --version`` prints on standard output."""
+    return f"tarot {__version__}"
+
+
+def version_warning() -> str | None:
+    """The warning ``tarot --version`` gives on standard error when the compiled core was
+    not built (``pip install`` without a C compiler): every command still works, on the
+    pure-Python kernel, only slower. None when it is built or ``TAROT_PURE`` is set."""
+    from tarotnotation import native
+
+    if native.pure_forced() or native.compiled() is not None:
+        return None
+    return ("tarot: warning: the compiled core (tarotnotation._kernel) is not built:"
+            " running on the pure-Python kernel, several times slower (reinstall with a C"
+            " compiler: pip install --force-reinstall .)")
+
+
+def _build(entry: Entry, name: str, hidden: bool = False) -> Any:
+    """The click command of a table entry (its module imported now)."""
+    import typer.main
+    from typer.models import CommandInfo
+
+    from .common import command
+    from .runner import TarotCommand
+
+    module, fn = entry.load()
+    # A command run without its argument says what it needs in one line (not the whole
+    # help): no ``no_args_is_help`` (cli/runner.py).
+    info = CommandInfo(name=name, cls=TarotCommand, callback=command(fn),
+                       epilog=module.EPILOG, hidden=hidden)
+    return typer.main.get_command_from_info(
+        info, pretty_exceptions_short=get_app().pretty_exceptions_short,
+        rich_markup_mode=get_app().rich_markup_mode)
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The app's commands by name, in the table's order, each built when first looked up
+    (click and typer find a group's commands through this mapping)."""
+
+    def __init__(self) -> None:
+        self.built: dict[str, Any] = {}
+        self.entries = {e.name: (e, False) for e in COMMANDS}
+        self.entries.update({alias: (next(e for e in COMMANDS if e.name == name), True)
+                             for alias, name in ALIASES.items()})
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.built:
+            from tarotnotation.i18n import language
+
+            from .language import localize_command
+
+            entry, hidden = self.entries[name]
+            self.built[name] = built = _build(entry, name, hidden)
+            localize_command(built, language())
+        return self.built[name]
+
+    def __setitem__(self, name: str, cmd: Any) -> None:
+        self.built[name] = cmd
+
+    def __delitem__(self, name: str) -> None:
+        self.built.pop(name)
+        self.entries.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.entries
+        yield from (name for name in self.built if name not in self.entries)
+
+    def __len__(self) -> int:
+        return len(set(self.entries) | set(self.built))
+
+    def listed(self) -> dict[str, Any]:
+        """Every command for the group's help: those built, and for the others a stand-in
+        with their summary (nothing imported)."""
+        from typer.core import TyperCommand
+
+        from tarotnotation.i18n import gettext_
+
+        out = {}
+        for name in self:
+            if name in self.built or name not in self.entries:
+                out[name] = self[name]
+            else:
+                entry, hidden = self.entries[name]
+                out[name] = TyperCommand(name=name, help=gettext_(entry.summary),
+                                         hidden=hidden)
+        return out
+
+
+def _group_class() -> type[TyperGroup]:
+    from .language import LocalizedGroup
+    from .runner import TarotGroup
+
+    class LazyGroup(LocalizedGroup, TarotGroup):
+        """The app's group: its commands load on demand (:class:`_Commands`), in the
+        run's language (:class:`LocalizedGroup`), with one-line usage errors and the exit
+        statuses of cli/runner.py (:class:`TarotGroup`)."""
+
+        def __init__(self, **attrs: Any) -> None:
+            super().__init__(**attrs)
+            lazy = _Commands()
+            lazy.built.update(self.commands)
+            self.commands = lazy
+
+        def format_help(self, ctx: Any, formatter: Any) -> None:
+            lazy = self.commands
+            if isinstance(lazy, _Commands):
+                self.commands = lazy.listed()
+            try:
+                super().format_help(ctx, formatter)
+            finally:
+                self.commands = lazy
+
+    return LazyGroup
 
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"tarot {__version__}")
+        _print_version()
+        import typer
+
         raise typer.Exit(0)
 
 
-@app.callback()
-def _main(
-    version: Annotated[bool, typer.Option("--version", "-V", is_eager=True,
-                                          callback=_version,
-                                          help="Print the version and exit.")] = False,
-) -> None:
-    """Validate, replay, score, convert, annotate and format French Tarot game records."""
+def _print_version() -> None:
+    print(version_text())
+    warning = version_warning()
+    if warning is not None:
+        print(warning, file=sys.stderr)
 
 
-#: Every command: (name, module, function, needs an argument). Each module holds one
-#: command and its EPILOG; tests walk this table (and the app) so that every command,
-#: new ones included, keeps the exit-code table and the refusal to write over an input.
-COMMANDS = (
-    ("validate", validate, validate.validate, True),
-    ("replay", replay, replay.replay_cmd, True),
-    ("score", score, score.score, True),
-    ("convert", convert, convert.convert, True),
-    ("annotate", annotate, annotate.annotate_cmd, True),
-    ("analyze", analyze, analyze.analyze, True),
-    ("solve", solve, solve.solve, True),
-    ("fmt", fmt, fmt.fmt, True),
-    ("html", html, html.html_cmd, True),
-    ("schema", schema, schema.schema, False),
-    ("new", new, new.new, False),
-    ("legal", legal, legal.legal, True),
-    ("rules", rules, rules.rules, False),
-    ("codes", codes, codes.codes, False),
-    ("card", card, card.card, True),
-    ("query", query, query.query, True),
-    ("stats", stats, stats.stats, True),
-    ("standings", standings, standings.standings, True),
-    ("dedupe", dedupe, dedupe.dedupe, True),
-    ("split", split, split.split, True),
-    ("sort", sort, sort.sort, True),
-)
+def _make_app() -> typer.Typer:
+    import typer
 
-# A command run without its argument says what it needs in one line (not the whole help).
-for _name, _module, _fn, _needs_args in COMMANDS:
-    app.command(_name, cls=TarotCommand, epilog=_module.EPILOG)(command(_fn))
-app.command("check", cls=TarotCommand, hidden=True, epilog=validate.EPILOG)(
-    command(validate.validate))
+    made = typer.Typer(
+        name="tarot",
+        cls=_group_class(),
+        help="Validate, replay, score, convert, annotate and format French Tarot game"
+        " records.",
+        epilog="Run 'tarot COMMAND --help' for a command's options and examples.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+
+    from .language import LANG_HELP
+
+    @made.callback()
+    def _main(
+        version: bool = typer.Option(False, "--version", "-V", is_eager=True,
+                                     callback=_version, help="Print the version and exit."),
+        lang: str | None = typer.Option(None, "--lang", metavar="LANG", help=LANG_HELP),
+    ) -> None:
+        """Validate, replay, score, convert, annotate and format French Tarot game records."""
+
+    @made.command("version", hidden=True)
+    def version() -> None:
+        """Print the version (as ``tarot --version``)."""
+        _print_version()
+
+    return made
 
 
-@app.command("version", hidden=True)
-def version() -> None:
-    """Print the version (as ``tarot --version``)."""
-    typer.echo(f"tarot {__version__}")
+def get_app() -> typer.Typer:
+    """The typer app, made on first use (``tarot --version`` never needs it)."""
+    made = globals().get("app")
+    if made is None:
+        made = globals()["app"] = _make_app()
+    return made
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        return get_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: The words that only ask for the version: answered before typer is imported.
+_VERSION_ARGS = (["--version"], ["-V"], ["version"])
 
 
 def main() -> None:
     """Entry point of the ``tarot`` script and of ``python -m tarotnotation``: the exit
     statuses of cli/runner.py, SIGTERM and SIGHUP included."""
-    install_signal_handlers()
-    app()
+    try:
+        if sys.argv[1:] in _VERSION_ARGS:  # (answered before typer is imported)
+            _print_version()
+            return
+        from .runner import install_signal_handlers
+
+        install_signal_handlers()
+        get_app()()
+    except BrokenPipeError:  # `tarot ... | head`: the reader went away
+        sys.stderr.close()
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
 
 
-__all__ = ["COMMANDS", "app", "main"]
+if TYPE_CHECKING:
+    app: typer.Typer
+
+__all__ = ["ALIASES", "COMMANDS", "Entry", "app", "get_app", "main", "version_text",
+           "version_warning"]

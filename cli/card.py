@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from tarotnotation.i18n import Msg
 from tarotnotation.notation.cardcodes import parse_card
 
 from .common import echo, fail
@@ -21,7 +22,8 @@ def card(code: Annotated[str, typer.Argument(
     """Name a card from its code."""
     c = parse_card(code.strip())
     if c is None:
-        fail(f"{code!r} is not a card code: expected a card such as 7H, KS, T21 or EX"
-             " (the French letters R D C V and the suit symbols ♠ ♥ ♦ ♣ are read too)")
+        fail(Msg("{code} is not a card code: expected a card such as 7H, KS, T21 or EX (the"
+                 " French letters R D C V and the suit symbols ♠ ♥ ♦ ♣ are read too)",
+                 code=repr(code)))
     echo(f"{c.code}: {c.english} / {c.french}, {c.points / 2:g} points"
          f"{', a bout' if c.is_bout else ''}")

@@ -5,11 +5,18 @@ from __future__ import annotations
 import typer
 
 from tarotnotation.diagnostics import Code
+from tarotnotation.i18n import Msg, gettext_, render
 
 EPILOG = "Example:\n\n  tarot codes | grep P1\n"
 
 
 def codes() -> None:
     """Every diagnostic code, its severity and what it means."""
+    words = {s: render(w) for s, w in _SEVERITY_WORDS.items()}
+    width = max(map(len, words.values()))
     for c in Code:
-        typer.echo(f"{c.value}  {c.default_severity.value:<7}  {c.slug:<26} {c.summary}")
+        severity = words[c.default_severity.value]
+        typer.echo(f"{c.value}  {severity:<{width}}  {c.slug:<26} {gettext_(c.summary)}")
+
+
+_SEVERITY_WORDS = {"error": Msg("error"), "warning": Msg("warning")}

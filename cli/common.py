@@ -18,6 +18,7 @@ from typing import IO, NoReturn, ParamSpec
 import typer
 
 from tarotnotation.diagnostics import IO_CODES, Diagnostic, Severity
+from tarotnotation.i18n import Msg, render
 from tarotnotation.rules import Ruleset, RulesetError
 
 from .runner import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
@@ -71,7 +72,7 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
         try:
             fn(*args, **kwargs)
         except UsageError as err:
-            echo_err(f"tarot: {err}")
+            echo_err(f"tarot: {render(err.args[0]) if err.args else err}")
             raise typer.Exit(EXIT_USAGE) from None
         except BrokenPipeError:
             raise
@@ -84,7 +85,8 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
 
 
 def fail(message: str) -> NoReturn:
-    """Stop the command with ``tarot: message`` on stderr and exit status 2."""
+    """Stop the command with ``tarot: message`` on stderr and exit status 2 (a
+    :class:`~tarotnotation.i18n.Msg` is shown in the run's language)."""
     raise UsageError(message)
 
 
@@ -108,12 +110,12 @@ def severity_color(severity: Severity) -> str:
     return typer.colors.RED if severity is Severity.ERROR else typer.colors.YELLOW
 
 
-def diagnostic_lines(d: Diagnostic, color: bool) -> list[str]:
-    """A diagnostic as ``file:line:col: CODE severity: deal …: message``, then the
-    source line with its caret when the diagnostic has one; made safe for a terminal
-    (a control character in the source line is shown escaped, and the caret still points
-    at its column)."""
-    lines = [style(str(d), color, fg=severity_color(d.severity))]
+def diagnostic_lines(d: Diagnostic, color: bool, lang: str | None = None) -> list[str]:
+    """A diagnostic as ``file:line:col: CODE severity: deal …: message`` in the run's
+    language (or ``lang``), then the source line with its caret when the diagnostic has
+    one; made safe for a terminal (a control character in the source line is shown
+    escaped, and the caret still points at its column)."""
+    lines = [style(d.text(lang), color, fg=severity_color(d.severity))]
     if d.context:
         context = d.context.rstrip("\n").split("\n")
         if len(context) == 2 and context[1].strip() and set(context[1].strip()) <= set("^~"):
@@ -147,9 +149,9 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
     for arg in args:
         if arg == STDIN:
             if not allow_stdin:
-                fail("standard input ('-') cannot be used here")
+                fail(Msg("standard input ('-') cannot be used here"))
             if STDIN in out:
-                fail("standard input ('-') can be named only once")
+                fail(Msg("standard input ('-') can be named only once"))
             out.append(arg)
         elif not os.path.lexists(arg) and _GLOB_MAGIC & set(arg):
             out.extend(sorted(glob.glob(arg, recursive=True)) or [arg])
@@ -179,10 +181,11 @@ def existing_file(arg: str) -> Path:
     path = Path(arg)
     if not path.exists():
         if path.is_symlink():
-            fail(f"{arg}: a symbolic link to {os.readlink(path)}, which does not exist")
-        fail(f"{arg}: no such file")
+            fail(Msg("{arg}: a symbolic link to {target}, which does not exist",
+                     arg=arg, target=os.readlink(path)))
+        fail(Msg("{arg}: no such file", arg=arg))
     if path.is_dir():
-        fail(f"{arg}: is a folder, expected a file")
+        fail(Msg("{arg}: is a folder, expected a file", arg=arg))
     return path
 
 
@@ -196,7 +199,7 @@ def ruleset_spec(rules: str | None, sets: Iterable[str] | None) -> str | None:
     for item in sets:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            fail(f"--set {item!r}: expected switch=value, e.g. --set misere=on")
+            fail(Msg("--set {item}: expected switch=value, e.g. --set misere=on", item=repr(item)))
         words.append(f"{name.strip()}={value.strip()}")
     return checked_spec(" ".join(words), "--rules/--set")
 
@@ -222,7 +225,7 @@ def checked_spec(spec: str | None, option: str) -> str | None:
     try:
         return Ruleset.from_spec(spec).spec()
     except RulesetError as err:
-        fail(f"{option}: {err}")
+        fail(Msg("{option}: {err}", option=option, err=err))
 
 
 def echo(line: str = "") -> None:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import read_path, walk
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -126,7 +127,7 @@ def convert(
             if to_file and (status or not deals or (unreadable and not skip_unreadable)):
                 raise _IncompleteError
     except ValueError as err:
-        fail(f"cannot write {fmt.name}: {err}")
+        fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
     except _IncompleteError:
         if unreadable:
             echo_err(f"tarot: {out} not written: {_deals(unreadable)} of {source} could not"

@@ -10,6 +10,7 @@ import typer
 
 from tarotnotation.archives.dedupe import DEFAULT_LIMIT, Dedupe
 from tarotnotation.archives.safety import for_terminal
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import EXIT_FAULTS, EXIT_OK, echo_err, fail
@@ -98,7 +99,8 @@ def dedupe(
         reading.stopped()
     except ValueError as err:
         judge.close()
-        fail(f"cannot write {fmt.name if fmt is not None else output}: {err}")
+        fail(Msg("cannot write {fmt}: {err}",
+                 fmt=fmt.name if fmt is not None else output, err=err))
     finally:
         judge.close()
     if not reading.read and reading.status:  # nothing read, and a path could not be:

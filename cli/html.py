@@ -27,6 +27,7 @@ from tarotnotation.html import (
     write_book,
     write_page,
 )
+from tarotnotation.i18n import Msg, ngettext
 
 from .common import (
     EXIT_FAULTS,
@@ -84,19 +85,22 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
     if site is None:
         site = not _is_page(output)
     if single_file and site:
-        fail(f"{what} {output}: --single-file writes one page: give a name ending in .html")
+        fail(Msg("{what} {output}: --single-file writes one page: give a name ending in .html",
+                 what=what, output=output))
     for name in files:  # never over an input, a page or a site: refused before reading
         if output != STDIN and same_file(name, output):
-            fail(f"{output}: this is one of the inputs: it would be written over; write"
-                 " to another file")
+            fail(Msg("{output}: this is one of the inputs: it would be written over; write to "
+                     "another file",
+                     output=output))
     if site:
         problem = site_problem(output, files)
         if problem:
-            fail(f"{what} {output}: {problem}")
+            fail(Msg("{what} {output}: {problem}", what=what, output=output, problem=problem))
     elif output != STDIN:
         folder = Path(output).parent
         if not folder.is_dir():
-            fail(f"{what} {output}: no such folder: {folder}")
+            fail(Msg("{what} {output}: no such folder: {folder}",
+                     what=what, output=output, folder=folder))
     # (SIGTERM ends the command as an exception, cli/runner.py: what was being written,
     # a page's temporary file or a site's folder, is removed and the workers ended)
     return _write(files, output, site, single_file, title, forced, default, deal, jobs, what)
@@ -127,11 +131,12 @@ def _write(files: list[str], output: str, site: bool, single_file: bool, title: 
         first = list(itertools.islice(stream, 2))
         if not first:
             if deal is not None and not faults:
-                fail(f"{', '.join(files)}: no deal number {deal}")
+                fail(Msg("{files}: no deal number {deal}", files=", ".join(files), deal=deal))
             _no_deal(files, faults)
         if len(first) > 1 and not single_file:
-            fail(f"{what} {output}: the input holds more than one deal: give a folder"
-                 " (such as site/) for a site, or --single-file for one page")
+            fail(Msg("{what} {output}: the input holds more than one deal: give a folder (such as"
+                     " site/) for a site, or --single-file for one page",
+                     what=what, output=output))
         deals = itertools.chain(first, stream)
         with opened(output) as fh:
             if len(first) == 1:
@@ -193,10 +198,11 @@ def html_cmd(
     files = [str(p) for p in items if isinstance(p, Path)]
     if faults:  # a page or a site is written whole from every input, or not at all
         report(faults)
-        fail(f"{len(faults)} path{'s' if len(faults) != 1 else ''} cannot be read (see"
-             " above): nothing written")
+        fail(ngettext("{n} path cannot be read (see above): nothing written",
+                      "{n} paths cannot be read (see above): nothing written",
+                      len(faults)).format(n=len(faults)))
     if not files:
-        fail(f"no record file found in {', '.join(args)}")
+        fail(Msg("no record file found in {args}", args=", ".join(args)))
     if jobs == 0:
         jobs = os.cpu_count() or 1
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,

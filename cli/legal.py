@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.i18n import Msg
 from tarotnotation.replay import legal_moves
 
 from .common import (
@@ -64,14 +65,15 @@ def legal(
                 for line in diagnostic_lines(d, color):
                     echo_err(line)
             if item.record is None:
-                echo_err(f"tarot: {path}: deal {deal} cannot be read")
+                echo_err("tarot: " + Msg("{path}: deal {deal} cannot be read", path=path,
+                                         deal=deal).render())
                 raise typer.Exit(worst(status, EXIT_FAULTS))
             found = item
             break
     if found is None or found.record is None:
         if not total:  # nothing to ask about: the file's fault, not the question's
             raise typer.Exit(worst(status, EXIT_FAULTS))
-        fail(f"{path}: no deal number {deal}")
+        fail(Msg("{path}: no deal number {deal}", path=path, deal=deal))
     try:
         pos = legal_moves(found.record, trick, card)
     except ValueError as err:

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.formats.registry import Format
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
@@ -68,7 +69,7 @@ def new(
         _daily(date, daily, players, fmt, out, seed, count, rules, sets)
         return
     if fmt.one_deal and count > 1:
-        fail(f"{fmt.title} holds one deal: use --count 1")
+        fail(Msg("{fmt} holds one deal: use --count 1", fmt=fmt.title))
     spec = ruleset_spec(rules, sets)
     ruleset = Ruleset.from_spec(spec) if spec is not None else None
     rng = random.Random(seed)
@@ -90,13 +91,13 @@ def _daily(date: str | None, daily: bool, players: int, fmt: Format, out: str | 
     from tarotnotation.archives.daily import daily_deal, parse_date
 
     if not daily:
-        fail(f"{date}: a date is given with --daily (tarot new --daily {date})")
+        fail(Msg("{date}: a date is given with --daily (tarot new --daily {date})", date=date))
     for given, name in ((seed, "--seed"), (rules, "--rules"), (sets, "--set")):
         if given:
-            fail(f"{name} cannot be used with --daily: the deal of the day is the same for"
-                 " everyone")
+            fail(Msg("{name} cannot be used with --daily: the deal of the day is the same for"
+                     " everyone", name=name))
     if count != 1:
-        fail("--count cannot be used with --daily: there is one deal a day")
+        fail(Msg("--count cannot be used with --daily: there is one deal a day"))
     try:
         day = parse_date(date) if date is not None else datetime.date.today()
     except ValueError as err:

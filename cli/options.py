@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from tarotnotation.i18n import Msg
+
 from .common import fail
 from .output import WRITE_FORMATS
 
@@ -63,7 +65,7 @@ def use_columns(spec: str | None) -> None:
     try:
         Columns.of(spec)
     except (ValueError, OSError) as err:
-        fail(f"--columns: {err}")
+        fail(Msg("--columns: {err}", err=err))
     os.environ["TAROT_COLUMNS"] = spec
 
 

@@ -20,6 +20,7 @@ from typing import IO, Any, Final, cast
 
 from tarotnotation import atomic
 from tarotnotation.formats import registry
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import STDIN, fail
@@ -44,14 +45,15 @@ def target(out: str | None, *, inputs: Iterable[str | Path] = ()) -> str | None:
     path = Path(out)
     real = atomic.target_of(path)
     if real.is_dir():
-        fail(f"{out}: is a folder: name a file to write")
+        fail(Msg("{out}: is a folder: name a file to write", out=out))
     if not real.parent.is_dir():
-        fail(f"{out}: no such folder: {real.parent}")
+        fail(Msg("{out}: no such folder: {folder}", out=out, folder=real.parent))
     for given in inputs:
         if str(given) != STDIN and same_file(path, given):
             what = "" if str(given) == out else f" (it is {given})"
-            fail(f"{out}: this is one of the inputs{what}: it would be written over;"
-                 " write to another file")
+            fail(Msg("{out}: this is one of the inputs{what}: it would be written over; write "
+                     "to another file",
+                     out=out, what=what))
     return out
 
 
@@ -75,16 +77,17 @@ def output_format(to: str | None, out: str | None, default: str = "tarot") -> re
         except registry.UnknownFormatError:
             fmt = None
         if fmt is None or fmt.write is None:
-            fail(f"--to {to}: unknown format: expected {registry.listed(WRITE_FORMATS)}")
+            fail(Msg("--to {to}: unknown format: expected {formats}",
+                     to=to, formats=registry.listed(WRITE_FORMATS)))
         return fmt
     if out is None or out == STDOUT:
         return registry.get(default)
     named = registry.by_suffix(out)
     if named is None:
-        fail(f"{out}: cannot tell the format from the name: give --to"
-             f" ({registry.listed(WRITE_FORMATS)})")
+        fail(Msg("{out}: cannot tell the format from the name: give --to ({formats})",
+                 out=out, formats=registry.listed(WRITE_FORMATS)))
     if named.write is None:
-        fail(f"{out}: {named.title} cannot be written: give --to")
+        fail(Msg("{out}: {fmt} cannot be written: give --to", out=out, fmt=named.title))
     return named
 
 

@@ -13,6 +13,7 @@ from tarotnotation.archives.safety import for_terminal
 from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
 from tarotnotation.formats import registry
 from tarotnotation.formats.registry import Format
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -81,16 +82,17 @@ def query(
         matcher = compile_query(where)
     except QueryError as err:
         shown = err.show().replace("\n", "\n  ")
-        fail(f"--where: {for_terminal(err.message)}\n  {shown}")
+        fail(Msg("--where: {message}\n  {shown}", message=for_terminal(err.message), shown=shown))
     kind = _format(fmt, output, fields)
     cols = None
     if isinstance(kind, str):  # a table
         try:
             cols = columns(fields or DEFAULT_COLUMNS)
         except ValueError as err:
-            fail(f"--fields: {err}")
+            fail(Msg("--fields: {err}", err=err))
     elif fields is not None and not count:
-        fail(f"--fields makes a table: give --format {' or '.join(TABLE_FORMATS)}")
+        fail(Msg("--fields makes a table: give --format {table_formats}",
+                 table_formats=' or '.join(TABLE_FORMATS)))
     # A query of tags, players and files alone reads the records without replaying them.
     replay = matcher.needs_replay or any(c.needs_replay for c in cols or ())
     reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict,
@@ -129,7 +131,7 @@ def query(
                 with opened(output) as fh:
                     write_records(records(), kind, fh)
             except ValueError as err:
-                fail(f"cannot write {kind.name}: {err}")
+                fail(Msg("cannot write {kind}: {err}", kind=kind.name, err=err))
     except StrictStopError:
         reading.stopped()
     if output not in (None, "-") and not count:
@@ -145,8 +147,8 @@ def _format(fmt: str | None, output: str | None, fields: str | None) -> str | Fo
     if fmt is not None:
         kind = fmt.strip().lower()
         if kind not in FORMATS:
-            fail(f"--format {fmt}: unknown format: expected {', '.join(FORMATS[:-1])} or"
-                 f" {FORMATS[-1]}")
+            fail(Msg("--format {fmt}: unknown format: expected {formats} or {last}",
+                     fmt=fmt, formats=', '.join(FORMATS[:-1]), last=FORMATS[-1]))
         return kind if kind in TABLE_FORMATS else output_format(kind, None)
     if fields is not None:
         named = None if output in (None, "-") else registry.by_suffix(str(output))

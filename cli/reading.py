@@ -16,6 +16,7 @@ from tarotnotation.archive import walk
 from tarotnotation.archives.stream import ArchiveDeal, Options, scan
 from tarotnotation.archives.summary import DealSummary
 from tarotnotation.diagnostics import Diagnostic
+from tarotnotation.i18n import Msg
 
 from .common import (
     EXIT_FAULTS,
@@ -145,8 +146,9 @@ def refuse_overwrite(output: str | None, inputs: list[str]) -> None:
         return
     for f in inputs:
         if same_file(output, f):
-            fail(f"{output}: this is one of the inputs ({f}): it would be written over;"
-                 " write to another file")
+            fail(Msg("{output}: this is one of the inputs ({f}): it would be written over; "
+                     "write to another file",
+                     output=output, f=f))
 
 
 def _deals(n: int) -> str:

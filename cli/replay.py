@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from tarotnotation import i18n
 from tarotnotation.analysis.comments import analyse_record, cost_text, note_text, parse_comment
 from tarotnotation.annotate import (
     place_of,
@@ -25,9 +26,10 @@ from tarotnotation.annotate import (
 )
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.i18n import Msg, gettext_, ngettext
 from tarotnotation.records import DealRecord, Misere, Poignee
 from tarotnotation.replay import Replay
-from tarotnotation.rules import Contract
+from tarotnotation.rules import Camp, Contract
 
 from .common import (
     EXIT_FAULTS,
@@ -66,6 +68,11 @@ Examples:
 """
 
 
+#: Words of the view to translate (the severities and the camps).
+_SEVERITY_WORDS = {Severity.ERROR: Msg("error"), Severity.WARNING: Msg("warning")}
+_CAMP_WORDS = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
+
+
 class View:
     """Lines of the replay view, styled when colour is on."""
 
@@ -93,8 +100,9 @@ class View:
             mark = "✗" if d.severity is Severity.ERROR else "!"
             pos = d.location.text_position()
             where = f" ({pos})" if pos else ""
-            self.add(f"{indent}{mark} {d.severity.value} {d.code.value} {d.code.slug}:"
-                     f" {d.message}{where}", fg=severity_color(d.severity))
+            severity = i18n.render(_SEVERITY_WORDS[d.severity])
+            self.add(f"{indent}{mark} {severity} {d.code.value} {d.code.slug}:"
+                     f" {i18n.render(d.message)}{where}", fg=severity_color(d.severity))
 
 
 def _glyph(glyph: str | None) -> str:
@@ -124,22 +132,25 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
         at.setdefault(key, []).append(d)
 
     event, round_, number = record.tag("Event"), record.tag("Round"), record.tag("Deal")
-    heading = " — ".join(part for part in (event, round_ and f"round {round_}",
-                                           number and f"deal {number}") if part)
-    v.head(f"Deal {index}" + (f": {heading}" if heading else ""))
-    dealer = f", dealer {record.dealer}" if record.dealer else ""
-    v.add(f"  {record.players} players, ruleset {record.ruleset}{dealer}")
+    heading = " — ".join(part for part in (
+        event, round_ and gettext_("round {round}").format(round=round_),
+        number and gettext_("deal {deal}").format(deal=number)) if part)
+    v.head(gettext_("Deal {index}: {heading}").format(index=index, heading=heading) if heading
+           else gettext_("Deal {index}").format(index=index))
+    dealer = gettext_(", dealer {dealer}").format(dealer=record.dealer) if record.dealer else ""
+    v.add(gettext_("  {players} players, ruleset {ruleset}{dealer}").format(
+        players=record.players, ruleset=record.ruleset, dealer=dealer))
     if record.glyph:
         v.add(f"  {record.glyph}")
     v.comments(record.comments, "  ")
     v.faults(at.get(("", None, None), []), "  ")
 
     hands = dict(record.hands or {})
-    title = "Hands (as dealt)"
+    title = gettext_("Hands (as dealt)")
     if not hands and rep.hands:
-        hands, title = dict(rep.hands), "Hands (at the first card, from the play)"
+        hands, title = dict(rep.hands), gettext_("Hands (at the first card, from the play)")
     if hands or record.chien is not None:
-        v.head(title if hands else "Chien")
+        v.head(title if hands else gettext_("Chien"))
         column = max(width(safe(names[s])) for s in ids)
         for seat in ids:
             if seat in hands:
@@ -149,32 +160,34 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
         v.faults(at.get(("chien", None, None), []), "  ")
 
     if record.auction:
-        v.head("Auction")
+        v.head(gettext_("Auction"))
         for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True)):
             word = "pass" if bid.contract is None else bid.contract.french
             v.add(f"  {seat}: {word}{_glyph(bid.glyph)}")
             v.comments(bid.comments, "      ")
             v.faults(at.get(("auction", i, None), []), "      ")
     if rep.contract is not None and rep.taker is not None:
-        v.add(f"  → {rep.contract.french} by {names[rep.taker]}")
+        v.add(gettext_("  → {contract} by {taker}").format(contract=rep.contract.french,
+                                                          taker=names[rep.taker]))
     if record.call is not None or rep.called is not None:
         called = record.call.card if record.call is not None else rep.called
-        partner = ("plays alone" if rep.partner in (None, rep.taker)
-                   else f"partner {names[rep.partner]}" if rep.partner else "")
-        v.add(f"  calls {called}: {partner}")
+        partner = (gettext_("plays alone") if rep.partner in (None, rep.taker)
+                   else gettext_("partner {partner}").format(partner=names[rep.partner])
+                   if rep.partner else "")
+        v.add(gettext_("  calls {card}: {partner}").format(card=called, partner=partner))
         if record.call is not None:
             v.comments(record.call.comments, "      ")
         v.faults(at.get(("call", None, None), []), "      ")
     if record.ecart is not None:
-        v.head("Écart")
+        v.head(gettext_("Écart"))
         e = record.ecart
-        cards = "(face down)" if e.cards is None else str(e.cards)
-        shown = f"  shown: {e.shown}" if e.shown else ""
+        cards = gettext_("(face down)") if e.cards is None else str(e.cards)
+        shown = gettext_("  shown: {cards}").format(cards=e.shown) if e.shown else ""
         v.add(f"  {cards}{shown}{_glyph(e.glyph)}")
         v.comments(e.comments, "      ")
     v.faults(at.get(("ecart", None, None), []), "      ")
     if record.declarations:
-        v.head("Declarations")
+        v.head(gettext_("Declarations"))
         for i, decl in enumerate(record.declarations):
             if isinstance(decl, Poignee):
                 kind = "poignée"
@@ -184,30 +197,32 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
             elif isinstance(decl, Misere):
                 kind, extra = "misère", decl.misere.value
             else:
-                kind, extra = "chelem announced", ""
+                kind, extra = gettext_("chelem announced"), ""
             v.add(f"  {decl.seat}: {kind} {extra}".rstrip())
             v.comments(decl.comments, "      ")
             v.faults(at.get(("declarations", i, None), []), "      ")
 
     if record.play:
         counts = {tc.number: tc for tc in running_points(rep)}
-        v.head("Play" + ("" if not counts else
-                         f"{'':<35}winner points   taker  defence"))
+        v.head(gettext_("Play") + ("" if not counts else
+                                   gettext_("{pad}winner points   taker  defence").format(
+                                       pad=" " * 35)))
         for t, (trick, played) in enumerate(zip(record.play, rep.tricks, strict=False)):
             cells = [f"{ids[seat]}:{pc.card.code}{_glyph(pc.glyph)}"
                      + (_cost(pc.comments) if analysis else "")
                      for pc, seat in zip(trick.cards, played.seats, strict=False)]
             tc = counts.get(played.number)
             if played.winner is None:
-                after = "(incomplete)"
+                after = gettext_("(incomplete)")
             elif tc is None:
                 after = f"{ids[played.winner]:<6} {points_text(played.points):>6}"
             else:
                 after = (f"{tc.winner:<6} {points_text(tc.points):>6}"
                          f"  {points_text(tc.taker_half):>6}  {points_text(tc.defence_half):>7}"
-                         f"  {tc.camp.value}")
+                         f"  {i18n.render(_CAMP_WORDS[tc.camp])}")
                 if tc.excuse is not None:
-                    after += f", the Excuse to the {tc.excuse.value}"
+                    after += i18n.render(Msg(", the Excuse to the {camp}",
+                                             camp=_CAMP_WORDS[tc.excuse]))
             v.add(f"  {played.number:>2}. {_glyph(trick.glyph):<2}{' '.join(cells):<30}"
                   f" {after}")
             v.comments(trick.comments, "      ")
@@ -222,20 +237,25 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                 v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
         rest = unplayed_points(rep)
         if rest is not None and rest[0]:
-            what = "chien" if rep.contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE) else (
-                "écart")
-            v.add(f"      the {what}: {points_text(rest[0])} points to the {rest[1].value}")
+            unplayed = (Msg("the chien: {points} points to the {camp}",
+                            points=points_text(rest[0]),
+                            camp=_CAMP_WORDS[rest[1]])
+                        if rep.contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE) else
+                        Msg("the écart: {points} points to the {camp}",
+                            points=points_text(rest[0]), camp=_CAMP_WORDS[rest[1]]))
+            v.add(f"      {i18n.render(unplayed)}")
 
-    v.head("Score")
+    v.head(gettext_("Score"))
     for line in score_lines(rep):
-        v.add(f"  {line}")
+        v.add(f"  {i18n.render(line)}")
     if record.result is not None:
         v.comments(record.result.comments, "  ")
     v.faults(at.get(("result", None, None), []), "  ")
     errors, warnings = len(rep.errors), len(rep.warnings)
-    verdict = "valid" if not errors else "faulty"
-    v.add(f"  {verdict}: {errors} error{'s' if errors != 1 else ''},"
-          f" {warnings} warning{'s' if warnings != 1 else ''}",
+    verdict = gettext_("valid") if not errors else gettext_("faulty")
+    v.add(gettext_("  {verdict}: {errors}, {warnings}").format(
+        verdict=verdict, errors=ngettext("{n} error", "{n} errors", errors).format(n=errors),
+        warnings=ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings)),
           fg="red" if errors else "green", bold=True)
     return v.lines
 
@@ -286,7 +306,7 @@ def replay_cmd(
     if path != STDIN:
         existing_file(path)
     if not html and (output is not None or no_open):
-        fail("-o and --no-open go with --html")
+        fail(Msg("-o and --no-open go with --html"))
     if html:
         _html(path, deal, output, no_open, forced, default)
     color = use_color(sys.stdout)
@@ -331,7 +351,8 @@ def replay_cmd(
         if deal is not None:
             break
     if deal is not None and not shown and not faulty and total:
-        fail(f"{path}: no deal number {deal} (the file holds {total})")
+        fail(Msg("{path}: no deal number {deal} (the file holds {total})",
+                 path=path, deal=deal, total=total))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))
 
 
@@ -347,7 +368,7 @@ def _html(path: str, deal: int | None, output: str | None, no_open: bool,
 
     if output is None:
         if path == STDIN:
-            fail("--html: give -o PAGE when reading standard input")
+            fail(Msg("--html: give -o PAGE when reading standard input"))
         source = Path(path)
         stem = source.stem if deal is None else f"{source.stem}-deal-{deal}"
         output = str(source.with_name(stem + ".html"))

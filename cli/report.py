@@ -17,6 +17,7 @@ import orjson
 
 from tarotnotation.archive import CheckedDeal
 from tarotnotation.diagnostics import IO_CODES, Code, Diagnostic, Severity
+from tarotnotation.i18n import gettext_, ngettext
 
 from .common import EXIT_FAULTS, EXIT_OK, EXIT_USAGE, diagnostic_lines, safe, style, worst
 
@@ -85,22 +86,26 @@ class Tally:
         return worst(EXIT_USAGE if self.unreadable else EXIT_OK,
                      EXIT_FAULTS if self.failed(strict) else EXIT_OK)
 
-    def line(self) -> str:
-        """The summary in words."""
-        files = f"{len(self.files)} file{'s' if len(self.files) != 1 else ''}"
-        line = (f"{self.deals} deal{'s' if self.deals != 1 else ''} read from {files}:"
-                f" {self.valid} valid, {self.with_errors} with errors,"
-                f" {self.with_warnings} with warnings"
-                f" ({self.errors} error{'s' if self.errors != 1 else ''},"
-                f" {self.warnings} warning{'s' if self.warnings != 1 else ''})")
+    def line(self, lang: str | None = "en") -> str:
+        """The summary in words, in ``lang`` (None: the run's language)."""
+        n_files = len(self.files)
+        line = gettext_("{deals} read from {files}: {valid} valid, {with_errors} with errors,"
+                        " {with_warnings} with warnings ({errors}, {warnings})", lang).format(
+            deals=ngettext("{n} deal", "{n} deals", self.deals, lang).format(n=self.deals),
+            files=ngettext("{n} file", "{n} files", n_files, lang).format(n=n_files),
+            valid=self.valid, with_errors=self.with_errors, with_warnings=self.with_warnings,
+            errors=ngettext("{n} error", "{n} errors", self.errors, lang).format(n=self.errors),
+            warnings=ngettext("{n} warning", "{n} warnings", self.warnings, lang).format(
+                n=self.warnings))
         notes = []
         if self.unreadable:
-            notes.append(f"{self.unreadable} path{'s' if self.unreadable != 1 else ''}"
-                         " could not be read")
+            notes.append(ngettext("{n} path could not be read", "{n} paths could not be read",
+                                  self.unreadable, lang).format(n=self.unreadable))
         if self.empty:
-            notes.append(f"{self.empty} file{'s' if self.empty != 1 else ''} with no deal")
+            notes.append(ngettext("{n} file with no deal", "{n} files with no deal",
+                                  self.empty, lang).format(n=self.empty))
         if not self.deals:
-            notes.append("no deal read")
+            notes.append(gettext_("no deal read", lang))
         return "; ".join([line, *notes])
 
     def to_dict(self) -> dict[str, Any]:
@@ -173,8 +178,10 @@ class TextReport(Reporter):
     def more(self, checked: CheckedDeal, hidden: int) -> None:
         """Say how many faults of the deal are not shown."""
         if not self.quiet:
-            self._write(f"{checked.file}: deal {checked.index}: {hidden} more"
-                        f" fault{'s' if hidden != 1 else ''} not shown (--max-errors)")
+            self._write(ngettext("{file}: deal {deal}: {n} more fault not shown (--max-errors)",
+                                 "{file}: deal {deal}: {n} more faults not shown"
+                                 " (--max-errors)", hidden).format(
+                file=checked.file, deal=checked.index, n=hidden))
 
     def finish(self, tally: Tally) -> None:
         """Print the count of each code (``--statistics``), then the summary line."""
@@ -182,7 +189,7 @@ class TextReport(Reporter):
             for code, count in tally.by_code.most_common():
                 self._write(f"{count:>7}  {code}")
         failed = tally.failed(self.strict)
-        self._write(style(tally.line(), self.color, bold=True,
+        self._write(style(tally.line(None), self.color, bold=True,
                           fg="red" if failed else "green"))
 
 
@@ -318,7 +325,8 @@ class JunitReport(Reporter):
             failure = ET.SubElement(case, "failure", type=first.code.value,
                                     message=safe(f"{first.code.value} {first.code.slug}:"
                                                  f" {first.message}"))
-            failure.text = "\n".join("\n".join(diagnostic_lines(d, False)) for d in failing)
+            failure.text = "\n".join("\n".join(diagnostic_lines(d, False, "en"))
+                                     for d in failing)
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(safe(str(d)) for d in others)

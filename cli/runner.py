@@ -144,9 +144,22 @@ _PLAIN_TYPES = {"<int>": "N", "<int range>": "N", "<str>": "TEXT", "<float>": "N
                 "<bool>": "", "<list[str]>": "TEXT"}
 
 
+def _localized_sections(formatter: Any) -> None:
+    """The help's section headings (Options, Arguments, Commands) in the run's language."""
+    from tarotnotation.i18n import gettext_
+
+    plain = formatter.section
+    formatter.section = lambda name: plain(gettext_(name))
+
+
 class TarotCommand(TyperCommand):
     """A command whose help names its arguments plainly (``PATH...``, not
-    ``{PATH...}... <list[str]>``)."""
+    ``{PATH...}... <list[str]>``), its headings in the run's language."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help, its section headings translated."""
+        _localized_sections(formatter)
+        super().format_help(ctx, formatter)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -179,6 +192,11 @@ def _plain_type(typed: Any, flag: bool, ctx: Any) -> str:
 class TarotGroup(TyperGroup):
     """The ``tarot`` command: usage errors as one line, plain help, the exit statuses of
     the table above whatever happens."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help, its section headings translated."""
+        _localized_sections(formatter)
+        super().format_help(ctx, formatter)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,

@@ -22,6 +22,7 @@ from tarotnotation.analysis.comments import outcome_text
 from tarotnotation.annotate import points_text
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.cards import Card
+from tarotnotation.i18n import Msg
 from tarotnotation.kernel import TAKER
 
 from .common import (
@@ -130,12 +131,12 @@ def solve(
     color = use_color(typer.get_text_stream("stderr"))
     where = ""
     if (path is None) == (position is None):
-        fail("give a record FILE or --position, not both" if path else
-             "give a record FILE, or a position with --position")
+        fail(Msg("give a record FILE or --position, not both") if path else
+             Msg("give a record FILE, or a position with --position"))
     try:
         if position is not None:
             pos = Position.parse(position, file="--position")
-            where = "position"
+            where = Msg("position")
         else:
             assert path is not None
             if path != STDIN:
@@ -154,7 +155,7 @@ def solve(
             if item is None:
                 if status:  # said above: unreadable (2) or no deal at all (1)
                     raise typer.Exit(status)
-                fail(f"{path}: no deal number {deal}")
+                fail(Msg("{path}: no deal number {deal}", path=path, deal=deal))
             for d in item.diagnostics:
                 for line in diagnostic_lines(d, color):
                     echo_err(line)
@@ -163,7 +164,8 @@ def solve(
             rep = check_deal(item, path, forced, default_ruleset=default).replay
             assert rep is not None
             pos = Position.from_record(rep.record, trick=trick, card=card, rep=rep)
-            where = f"deal {deal}, trick {pos.trick_number + 1}, card {len(pos.trick)}"
+            where = Msg("deal {deal}, trick {trick}, card {card}", deal=deal,
+                        trick=pos.trick_number + 1, card=len(pos.trick))
     except PositionError as err:
         for d in err.diagnostics:
             if path is not None and d.location.file is None:
@@ -172,7 +174,7 @@ def solve(
                 echo_err(line)
         raise typer.Exit(EXIT_FAULTS) from None
     if pos.over:
-        fail(f"{where}: the deal is over: nothing left to solve")
+        fail(Msg("{where}: the deal is over: nothing left to solve", where=where))
     solver = Solver(pos, objective=objective, table_mb=table_mb)
     with _Progress(objective) as progress:
         sol = solver.solve(pos, time_limit=time_limit, node_limit=node_limit,

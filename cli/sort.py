@@ -9,6 +9,7 @@ import typer
 
 from tarotnotation.archives.organize import record_key, sorted_records
 from tarotnotation.archives.safety import for_terminal
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -47,7 +48,7 @@ def sort(
     """Sort the deals of archives by their tags."""
     tags = [t.strip() for t in by.split(",") if t.strip()]
     if not tags:
-        fail(f"--by {by!r}: expected tag names such as Date,Round,Table")
+        fail(Msg("--by {by}: expected tag names such as Date,Round,Table", by=repr(by)))
     fmt = output_format(to, output)
     reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
     reading.refuse_overwrite(output)
@@ -64,7 +65,7 @@ def sort(
     except StrictStopError:
         reading.stopped()
     except ValueError as err:
-        fail(f"cannot write {fmt.name}: {err}")
+        fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
     if output not in (None, "-"):
         echo_err(f"{written:,} deal{'s' if written != 1 else ''} written to"
                  f" {for_terminal(output or '')} ({fmt.name})")

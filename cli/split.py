@@ -11,6 +11,7 @@ import typer
 
 from tarotnotation.archives.organize import Splitter
 from tarotnotation.archives.safety import for_terminal
+from tarotnotation.i18n import Msg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -54,17 +55,18 @@ def split(
     tags = [t.strip() for t in by.split(",") if t.strip()]
     per_deal = tags == ["deal"]
     if not tags or ("deal" in tags and not per_deal):
-        fail(f"--by {by}: expected deal, or tag names such as Event or Date,Table")
+        fail(Msg("--by {by}: expected deal, or tag names such as Event or Date,Table", by=by))
     if not per_deal and fmt.one_deal:
-        fail(f"{fmt.title} holds one deal: use --by deal, or --to tarot, json or jsonl")
+        fail(Msg("{fmt} holds one deal: use --by deal, or --to tarot, json or jsonl",
+                 fmt=fmt.title))
     if folder == "-":
-        fail("-o -: split writes a file per deal or per group into a folder: name the"
-             " folder (standard output cannot hold several files)")
+        fail(Msg("-o -: split writes a file per deal or per group into a folder: name the "
+                 "folder (standard output cannot hold several files)"))
     out = Path(folder)
     reading = Reading(paths, jobs=jobs, strict=strict, replay=False)
     refuse_overwrite(folder, reading.files)  # before anything is read or written
     if out.exists() and not out.is_dir():
-        fail(f"{folder}: is not a folder")
+        fail(Msg("{folder}: is not a folder", folder=folder))
     out.mkdir(parents=True, exist_ok=True)
 
     def write(records: Iterable[DealRecord], fh: IO[bytes]) -> int:
@@ -85,9 +87,9 @@ def split(
             refuse_overwrite(str(target), reading.files)
         there = [t for t in targets if os.path.lexists(t)]
         if there and not force:
-            fail(f"{for_terminal(str(there[0]))} is already there"
-                 f"{f' (and {len(there) - 1} more)' if len(there) > 1 else ''}: nothing was"
-                 " written; --force replaces them")
+            fail(Msg("{there} is already there{value}: nothing was written; --force replaces them",
+                     there=for_terminal(str(there[0])),
+                     value=Msg(" (and {n} more)", n=len(there) - 1) if len(there) > 1 else ""))
         made = splitter.place()
     echo_err(f"{made:,} file{'s' if made != 1 else ''} written to"
              f" {for_terminal(str(out))} ({reading.read:,} deals)")

@@ -17,6 +17,7 @@ import typer
 from tarotnotation.archive import check_paths, walk
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.formats import registry
+from tarotnotation.i18n import Msg
 
 from .common import (
     EXIT_FAULTS,
@@ -202,8 +203,9 @@ def _report_format(given: OutputFormat | None, out: str | None) -> OutputFormat:
         return _REPORT_BY_SUFFIX[suffix]
     named = registry.by_suffix(suffix)
     if named is not None:
-        fail(f"{out}: the name says {named.title}, not a report: name the report .txt,"
-             " .json, .jsonl or .xml, or give --format")
+        fail(Msg("{out}: the name says {fmt}, not a report: name the report .txt, .json, .jsonl "
+                 "or .xml, or give --format",
+                 out=out, fmt=named.title))
     return OutputFormat.TEXT
 
 
@@ -229,7 +231,7 @@ def _ignored(prefixes: list[str]) -> frozenset[Code]:
         word = prefix.strip().upper()
         matched = {code for code in Code if code.value.startswith(word)} if word else set()
         if not matched:
-            fail(f"--ignore {prefix}: no diagnostic code starts with {word or 'nothing'}"
-                 " (see `tarot codes`)")
+            fail(Msg("--ignore {prefix}: no diagnostic code starts with {value} (see `tarot"
+                     " codes`)", prefix=prefix, value=word or Msg("nothing")))
         out |= matched
     return frozenset(out)

@@ -38,9 +38,11 @@ from typing import Any, Final, TypeVar
 from .cards import ALL_MASK, Card, card_points, mask_of, points_text
 from .causes import explain
 from .diagnostics import Diagnostic
+from .i18n import Msg, render
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
 from .rules import Camp, Contract
+from .scoring import ChelemTerm
 
 __all__ = [
     "PREFIX",
@@ -84,12 +86,16 @@ def running_points(rep: Replay) -> list[TrickCount]:
     return list(rep.counts)
 
 
-def trick_note(tc: TrickCount) -> str:
-    """A trick's computed comment: winner, points, and both camps' running points."""
-    excuse = "" if tc.excuse is None else f", the Excuse to the {tc.excuse.value}"
-    return (f"{PREFIX}{tc.winner} wins ({tc.camp.value}), {points_text(tc.points)} points"
-            f"{excuse}; taker {points_text(tc.taker_half)},"
-            f" defence {points_text(tc.defence_half)}")
+def trick_note(tc: TrickCount, lang: str = "en") -> str:
+    """A trick's computed comment: winner, points, and both camps' running points (in
+    ``lang``: the words only, the prefix and the numbers are the same)."""
+    excuse = (Msg("") if tc.excuse is None else
+              Msg(", the Excuse to the {camp}", camp=_CAMP_WORDS[tc.excuse]))
+    note = Msg("{winner} wins ({camp}), {points} points{excuse}; taker {taker},"
+               " defence {defence}", winner=tc.winner, camp=_CAMP_WORDS[tc.camp],
+               points=points_text(tc.points), excuse=excuse,
+               taker=points_text(tc.taker_half), defence=points_text(tc.defence_half))
+    return PREFIX + render(note, lang)
 
 
 def unplayed_points(rep: Replay, counts: list[TrickCount] | None = None
@@ -113,38 +119,69 @@ def score_lines(rep: Replay) -> list[str]:
     the deal is not scored.
     """
     if rep.status is Status.ANNULLED:
-        return ["annulled: no score"]
+        return [Msg("annulled: no score")]
     sc = rep.score
     if rep.status is not Status.SCORED or sc is None or rep.scores is None:
-        return [f"not scored ({rep.status.value})"]
+        return [Msg("not scored ({status})", status=_STATUS_WORDS[rep.status])]
     assert rep.contract is not None
     assert rep.taker_half is not None
     assert rep.bouts is not None
-    who = f"{rep.contract.french} by {rep.taker}"
+    contract, taker = rep.contract.french, rep.taker
     if rep.partner is not None and rep.partner != rep.taker:
-        who += f" with {rep.partner}"
+        who = Msg("{contract} by {taker} with {partner}", contract=contract, taker=taker,
+                  partner=rep.partner)
     elif rep.record.players == 5 and rep.called is not None:
-        who += " alone"
-    lines = [f"{who}: {points_text(rep.taker_half)} points with {rep.bouts}"
-             f" bout{'s' if rep.bouts != 1 else ''}, needs {points_text(sc.threshold_half)}:"
-             f" {'made' if sc.made else 'lost'} by {sc.margin}"]
-    lines.append(f"contract (25 + {sc.margin}) × {sc.multiplier} = {sc.contract_amount:+d}")
+        who = Msg("{contract} by {taker} alone", contract=contract, taker=taker)
+    else:
+        who = Msg("{contract} by {taker}", contract=contract, taker=taker)
+    facts: dict[str, object] = {"who": who, "points": points_text(rep.taker_half),
+                                "bouts": rep.bouts, "needs": points_text(sc.threshold_half),
+                                "margin": sc.margin}
+    if rep.bouts == 1:
+        first = (Msg("{who}: {points} points with {bouts} bout, needs {needs}: made by {margin}",
+                     **facts) if sc.made else
+                 Msg("{who}: {points} points with {bouts} bout, needs {needs}: lost by {margin}",
+                     **facts))
+    else:
+        first = (Msg("{who}: {points} points with {bouts} bouts, needs {needs}: made by"
+                     " {margin}", **facts) if sc.made else
+                 Msg("{who}: {points} points with {bouts} bouts, needs {needs}: lost by"
+                     " {margin}", **facts))
+    lines: list[str] = [first]
+    lines.append(Msg("contract (25 + {margin}) × {multiplier} = {amount}", margin=sc.margin,
+                     multiplier=sc.multiplier, amount=f"{sc.contract_amount:+d}"))
     if sc.petit_au_bout_amount:
-        camp = "taker" if sc.petit_au_bout_amount > 0 else "defence"
-        lines.append(f"petit au bout ({camp}) 10 × {sc.multiplier}"
-                     f" = {sc.petit_au_bout_amount:+d}")
+        pab = f"{sc.petit_au_bout_amount:+d}"
+        lines.append(Msg("petit au bout (taker) 10 × {multiplier} = {amount}",
+                         multiplier=sc.multiplier, amount=pab)
+                     if sc.petit_au_bout_amount > 0 else
+                     Msg("petit au bout (defence) 10 × {multiplier} = {amount}",
+                         multiplier=sc.multiplier, amount=pab))
     if sc.poignee_amount:
         sizes = " + ".join(f"{size.value} {size.bonus}" for _, size in rep.poignees)
-        lines.append(f"poignée {sizes} = {sc.poignee_amount:+d}")
+        lines.append(Msg("poignée {sizes} = {amount}", sizes=sizes,
+                         amount=f"{sc.poignee_amount:+d}"))
     for term, amount in sc.chelem_terms:
-        lines.append(f"chelem {term.value} = {amount:+d}")
+        lines.append(Msg("chelem {term} = {amount}", term=_CHELEM_WORDS[term],
+                         amount=f"{amount:+d}"))
     if any(sc.misere_amounts):
         ids = rep.record.seat_ids
-        lines.append("misère " + ", ".join(f"{ids[i]} {v:+d}" for i, v
-                                           in enumerate(sc.misere_amounts) if v))
-    lines.append(f"each defender {-sc.x:+d}")
+        lines.append(Msg("misère {amounts}", amounts=", ".join(
+            f"{ids[i]} {v:+d}" for i, v in enumerate(sc.misere_amounts) if v)))
+    lines.append(Msg("each defender {amount}", amount=f"{-sc.x:+d}"))
     lines.append(", ".join(f"{seat} {value:+d}" for seat, value in rep.scores.items()))
     return lines
+
+
+#: The camps, severities, a replay's status and a chelem's terms, in words to translate.
+_CAMP_WORDS: Final = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
+_SEVERITY_WORDS: Final = {"error": Msg("error"), "warning": Msg("warning")}
+_STATUS_WORDS: Final = {Status.SCORED: Msg("scored"), Status.ANNULLED: Msg("annulled"),
+                        Status.INCOMPLETE: Msg("incomplete"), Status.UNSCORED: Msg("unscored")}
+_CHELEM_WORDS: Final = {ChelemTerm.ANNOUNCED_MADE: Msg("announced and made"),
+                        ChelemTerm.MADE: Msg("made unannounced"),
+                        ChelemTerm.ANNOUNCED_FAILED: Msg("announced, not made"),
+                        ChelemTerm.DEFENCE: Msg("by the defence")}
 
 
 _A = TypeVar("_A")
@@ -220,14 +257,17 @@ def speakers(record: DealRecord) -> list[str]:
     return [bid.seat or ids[(first + i) % len(ids)] for i, bid in enumerate(record.auction)]
 
 
-def _note(d: Diagnostic) -> str:
-    return f"{PREFIX}{d.severity.value} {d.code.value} {d.code.slug}: {d.message}"
+def _note(d: Diagnostic, lang: str = "en") -> str:
+    severity = render(_SEVERITY_WORDS[d.severity.value], lang)
+    return f"{PREFIX}{severity} {d.code.value} {d.code.slug}: {render(d.message, lang)}"
 
 
-def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
+def annotate(record: DealRecord, *, rep: Replay | None = None, lang: str = "en"
+             ) -> DealRecord:
     """A copy of ``record`` with computed comments: trick winners and running points,
     violations where they happen, and the score. Existing computed comments are replaced
-    (annotating twice gives the same record); other comments are kept.
+    (annotating twice gives the same record); other comments are kept. ``lang`` is the
+    language of the comments' words (the notation itself never changes).
 
     ``rep`` is the replay of the record when the caller already has it (its record must
     be the stripped one, ``strip(record)``).
@@ -251,33 +291,37 @@ def annotate(record: DealRecord, *, rep: Replay | None = None) -> DealRecord:
             i = len(base.auction) - 1  # about the whole auction: after its last bid
         if section == "play" and i is not None and i < len(base.play):
             if c is not None and c < len(base.play[i].cards):
-                cards.setdefault((i, c), []).append(_note(d))
+                cards.setdefault((i, c), []).append(_note(d, lang))
             else:
-                tricks.setdefault(i, []).append(_note(d))
+                tricks.setdefault(i, []).append(_note(d, lang))
         elif section == "auction" and i is not None and i < len(base.auction):
-            bids.setdefault(i, []).append(_note(d))
+            bids.setdefault(i, []).append(_note(d, lang))
         elif section == "declarations" and i is not None and i < len(base.declarations):
-            decls.setdefault(i, []).append(_note(d))
+            decls.setdefault(i, []).append(_note(d, lang))
         elif section == "call" and base.call is not None:
-            call.append(_note(d))
+            call.append(_note(d, lang))
         elif section == "ecart" and base.ecart is not None:
-            ecart.append(_note(d))
+            ecart.append(_note(d, lang))
         elif section == "result" and base.result is not None:
-            result.append(_note(d))
+            result.append(_note(d, lang))
         else:
-            deal.append(_note(d))
+            deal.append(_note(d, lang))
     counts = running_points(rep)
     # What happens at the end of a trick is written after its last card.
     for k, tc in enumerate(counts):
-        cards.setdefault((k, len(base.play[k].cards) - 1), []).append(trick_note(tc))
+        cards.setdefault((k, len(base.play[k].cards) - 1), []).append(trick_note(tc, lang))
     chien = unplayed_points(rep, counts)
     if chien is not None and chien[0]:
-        what = "chien" if rep.contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE) else (
-            "écart")
+        note = (Msg("the chien, {points} points, to the {camp}", points=points_text(chien[0]),
+                    camp=_CAMP_WORDS[chien[1]])
+                if rep.contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE) else
+                Msg("the écart, {points} points, to the {camp}", points=points_text(chien[0]),
+                    camp=_CAMP_WORDS[chien[1]]))
         last = len(base.play) - 1
         cards.setdefault((last, len(base.play[last].cards) - 1), []).append(
-            f"{PREFIX}the {what}, {points_text(chien[0])} points, to the {chien[1].value}")
-    score = PREFIX + "; ".join(score_lines(rep))
+            PREFIX + render(note, lang))
+    score = PREFIX + render(Msg("; "), lang).join(render(line, lang)
+                                                   for line in score_lines(rep))
     if base.result is not None:
         result.append(score)
     elif base.play:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import stat
 import sys
 from collections import deque
@@ -42,6 +43,7 @@ from typing import IO, Any, Final, TypeVar
 from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect, registry
+from .i18n import Msg
 from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import SessionDeals, deal_number
 from .quick import quick_check_record
@@ -141,19 +143,22 @@ def file_fault(path: str, err: OSError, *, folder: bool = False) -> Diagnostic:
     if isinstance(err, FileNotFoundError) or err.errno == errno.ENOENT:
         if os.path.islink(path):
             target = os.readlink(path)
-            return Diagnostic.make(Code.DANGLING_LINK, f"a symbolic link to {target}, which"
-                                   " does not exist", file=path)
+            return Diagnostic.make(Code.DANGLING_LINK, Msg("a symbolic link to {target}, which "
+                                                           "does not exist",
+                                                           target=target), file=path)
         if set(path) & set("*?["):
-            return Diagnostic.make(Code.NO_SUCH_PATH, "no file matches this pattern",
+            return Diagnostic.make(Code.NO_SUCH_PATH, Msg("no file matches this pattern"),
                                    file=path)
-        return Diagnostic.make(Code.NO_SUCH_PATH, "no such file or folder", file=path)
+        return Diagnostic.make(Code.NO_SUCH_PATH, Msg("no such file or folder"), file=path)
     if folder:
-        return Diagnostic.make(Code.UNREADABLE_FOLDER, f"cannot list the folder: {reason};"
-                               " the files in it are not checked", file=path)
+        return Diagnostic.make(Code.UNREADABLE_FOLDER, Msg("cannot list the folder: {reason}; "
+                                                           "the files in it are not checked",
+                                                           reason=reason), file=path)
     if isinstance(err, IsADirectoryError):
-        return Diagnostic.make(Code.UNREADABLE_FILE, "is a folder, expected a file",
+        return Diagnostic.make(Code.UNREADABLE_FILE, Msg("is a folder, expected a file"),
                                file=path)
-    return Diagnostic.make(Code.UNREADABLE_FILE, f"cannot read the file: {reason}", file=path)
+    return Diagnostic.make(Code.UNREADABLE_FILE, Msg("cannot read the file: {reason}",
+                                                     reason=reason), file=path)
 
 
 def format_of(path: str | Path) -> str:
@@ -281,7 +286,7 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
         return
     if not count and kind.holds_deals:
         yield ReadDeal(0, None, (Diagnostic.make(
-            Code.NO_DEAL, "no deal in this file: it is empty or blank", file=name),))
+            Code.NO_DEAL, Msg("no deal in this file: it is empty or blank"), file=name),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,40 +402,169 @@ _Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | Non
 _STATUS_OF: Final = {status.value: status for status in Status}
 
 
-def _check_task(task: _Chunk | str, ruleset: str | None, default: str | None
-                ) -> tuple[str, list[_Packed]]:
-    """A worker's part: a whole file, or a chunk of JSON Lines (packed)."""
+#: What a worker sends back of a task: the file, its deals packed, and for a part of a
+#: .tarot file where the record after the part starts (None: the file ended).
+_Done = tuple[str, list[_Packed], int | None]
+
+
+def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: str | None
+                ) -> _Done:
+    """A worker's part: a whole file, a chunk of JSON Lines or a part of a .tarot file
+    (packed)."""
     checked: Iterable[CheckedDeal]
+    after = None
     if isinstance(task, str):
         file, checked = task, _check_file((task, ruleset, default))
+    elif isinstance(task, _TarotPart):
+        file = task.path
+        checked, after = _check_tarot_part(task, ruleset, default)
     else:
         file, checked = task.path, _check_lines(task, ruleset, default)
     return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
-                   c.scores, c.taker_half, c.number, c.line, c.offset) for c in checked]
+                   c.scores, c.taker_half, c.number, c.line, c.offset) for c in checked], after
 
 
-def _unpack(done: tuple[str, list[_Packed]]) -> Iterator[CheckedDeal]:
-    """The checked deals a worker sent back."""
-    file, packed = done
+def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
+    """The checked deals a worker sent back; ``before``: the deals of the file before
+    them, when the worker numbered them from 1 (a part of a .tarot file)."""
+    file, packed, _ = done
     status_of = _STATUS_OF
     for index, diagnostics, status, scores, half, number, line, offset in packed:
+        if before:
+            index += before
+            diagnostics = tuple(
+                d if d.location.deal is None
+                else replace(d, location=replace(d.location, deal=d.location.deal + before))
+                for d in diagnostics)
         yield CheckedDeal(file, index, diagnostics,
                           None if status is None else status_of[status], scores, half,
                           number=number, line=line, offset=offset)
+
+
+@dataclass(frozen=True, slots=True)
+class _TarotPart:
+    """A part of a file of the text notation: the records that start from byte ``start``
+    (the start of a record after a blank line) up to byte ``end`` (None: the file's
+    end)."""
+
+    path: str
+    start: int
+    end: int | None
+    line: int
+    """Lines before ``start``."""
+
+
+#: Where a part of a .tarot file may start: a line of tags at the start of its line, after
+#: a blank line (the canonical layout between records). The reader starts a record there
+#: whatever comes before (docs/notation.md: a tag line after a blank line).
+_TAROT_CUT: Final = re.compile(rb"\n\r?\n\[")
+
+
+def _is_tarot(path: str) -> bool:
+    try:  # (a FIFO can be read once only: by the reader)
+        return stat.S_ISREG(os.stat(path).st_mode) and format_of(path) == "tarot"
+    except OSError:
+        return False
+
+
+def _tarot_parts(path: str) -> Iterator[_TarotPart] | None:
+    """The parts of a .tarot file (about :data:`CHUNK_BYTES` each) for the workers, or
+    None when the file is not the text notation or too small to share."""
+    try:
+        if os.path.getsize(path) < 2 * CHUNK_BYTES or format_of(path) != "tarot":
+            return None
+    except OSError:
+        return None
+    return _tarot_cuts(path)
+
+
+def _tarot_cuts(path: str) -> Iterator[_TarotPart]:
+    """Cut a .tarot file where :data:`_TAROT_CUT` matches, at least CHUNK_BYTES apart;
+    read a block at a time (memory stays bounded, even on a file of one endless line),
+    the lines counted as they go."""
+    start = line = 0
+    newlines = 0  # in the file before the current block
+    tail = b""  # the end of the previous block: a cut may straddle two blocks
+    at = 0  # the file offset of the current block
+    with open(path, "rb") as fh:
+        while True:
+            block = fh.read(CHUNK_BYTES)
+            if not block:
+                break
+            data = tail + block
+            base = at - len(tail)  # the file offset of data[0]
+            while True:
+                found = _TAROT_CUT.search(data, max(0, start + CHUNK_BYTES - base))
+                if found is None:
+                    break
+                cut = found.end() - 1  # the "[" (in the block: a cut in the tail was seen)
+                yield _TarotPart(path, start, base + cut, line)
+                start = base + cut
+                line = newlines + block.count(b"\n", 0, cut - len(tail))
+            newlines += block.count(b"\n")
+            at += len(block)
+            tail = data[-3:]
+    yield _TarotPart(path, start, None, line)
+
+
+def _check_tarot_file(path: str, ruleset: str | None, default: str | None
+                      ) -> list[CheckedDeal] | None:
+    """Every deal of a .tarot file checked as one part (the fast path of a serial check),
+    or None when :func:`read_path` is to read it: not the text notation, standard input
+    or a FIFO, a file that cannot be read or holds no deal (its F code is said there)."""
+    if path == STDIN or not _is_tarot(path):
+        return None
+    try:
+        checked = _check_tarot_part(_TarotPart(path, 0, None, 0), ruleset, default)[0]
+    except OSError:
+        return None
+    return checked if any(not c.about_file for c in checked) else None
+
+
+def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
+                      ) -> tuple[list[CheckedDeal], int | None]:
+    """Check the records of a part of a .tarot file, numbered from 1, as reading the whole
+    file checks them; and where the record after the part starts, as the reader sees it
+    (None when none does: the file ended, or the part's last record took in the next one,
+    its comment running on; then the caller reads the rest of the file itself)."""
+    from . import notation
+    from .quick import quick_check
+
+    def judge(data: dict[str, Any]) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+        answer = quick_check(data, ruleset, default)
+        return None if answer is None else (answer, data.get("tags"))
+
+    out = []
+    after = None
+    path = part.path
+    with open(path, "rb") as fh:
+        fh.seek(part.start)
+        for item in notation.read_at(fh, name=path, line=part.line, offset=part.start,
+                                     judge=judge):
+            at = item.offset if isinstance(item, ReadDeal) else item[2]
+            if part.end is not None and at is not None and at >= part.end:
+                after = at
+                break
+            if isinstance(item, ReadDeal):
+                out.append(check_deal(item, path, ruleset, keep=False,
+                                      default_ruleset=default))
+            else:  # a plain clean deal, judged from the scanner's data: what the replay says
+                index, line, _, (answer, tags) = item
+                out.append(CheckedDeal(path, index, (), *answer, line=line,
+                                       number=deal_number(tags or ())))
+    return out, after
 
 
 def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                  ) -> Iterator[CheckedDeal]:
     """Check the deals of a chunk of JSON Lines, as reading and replaying them would.
 
-    A plain clean deal passes :func:`tarotnotation.quick.quick_check` and is reported at
-    once; any other line (a fault, another shape, a broken line, the file's first record)
-    is read by the JSON reader, alone, and replayed.
+    A plain clean deal passes :func:`tarotnotation.quick.quick_check_line` and is
+    reported at once; any other line (a fault, another shape, a broken line, the file's
+    first record) is read by the JSON reader, alone, and replayed.
     """
-    import orjson
-
     from .formats import json as json_format
-    from .quick import quick_check
+    from .quick import quick_check_line
 
     path = chunk.path
     lines = chunk.lines
@@ -457,14 +591,10 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
             continue
         index += 1
         if len(line) <= limit:
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                obj = None
-            quick = quick_check(obj, ruleset, default) if type(obj) is dict else None
+            quick = quick_check_line(line, ruleset, default)
             if quick is not None:
-                yield CheckedDeal(path, index, (), *quick, line=lineno, offset=at,
-                                  number=deal_number(obj.get("tags") or ()))
+                yield CheckedDeal(path, index, (), *quick[0], line=lineno, offset=at,
+                                  number=deal_number(quick[1] or ()))
                 continue
         for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                            lineno=lineno - 1, offset=at):
@@ -599,32 +729,64 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 for chunk in chunks:
                     yield from _check_lines(chunk, ruleset, default_ruleset)
                 continue
+            whole = _check_tarot_file(f, ruleset, default_ruleset) if not keep else None
+            if whole is not None:
+                yield from whole
+                continue
             for read in read_path(f):
                 yield check_deal(read, f, ruleset, keep=keep, default_ruleset=default_ruleset)
         return
     workers = min(jobs, os.cpu_count() or 1)
     with Workers(workers) as pool:
-        pending: deque[Future[tuple[str, list[_Packed]]]] = deque()
-        for item in items:
+        pending: deque[tuple[Future[_Done], _Chunk | _TarotPart | str, int]] = deque()
+        # The parts of .tarot files (by the file's place in the list): the deals of the
+        # file before the next part, and the files whose parts no longer fit (read by this
+        # process from there: see _check_tarot_part).
+        before: dict[int, int] = {}
+        redone: set[int] = set()
+
+        def collect() -> Iterator[CheckedDeal]:
+            future, task, key = pending.popleft()
+            done = future.result()
+            if not isinstance(task, _TarotPart):
+                yield from _unpack(done)
+                return
+            if key in redone:
+                return  # read again below, from where its parts stopped fitting
+            count = before.get(key, 0)
+            yield from _unpack(done, count)
+            before[key] = count = count + len(done[1])
+            if task.end is not None and done[2] != task.end:
+                redone.add(key)
+                for read in read_path(task.path):
+                    if read.index > count:
+                        yield check_deal(read, task.path, ruleset, keep=False,
+                                         default_ruleset=default_ruleset)
+
+        for key, item in enumerate(items):
             if isinstance(item, Diagnostic):
                 while pending:
-                    yield from _unpack(pending.popleft().result())
+                    yield from collect()
                 yield CheckedDeal(item.location.file or "", 0, (item,), None)
                 continue
             f = str(item)
             if f == STDIN:
                 # Standard input is this process's own: read here, in its place in order.
                 while pending:
-                    yield from _unpack(pending.popleft().result())
+                    yield from collect()
                 yield from _check_file((f, ruleset, default_ruleset))
                 continue
-            tasks: Iterable[_Chunk | str] = _json_lines_chunks(f) or (f,)
+            tasks: Iterable[_Chunk | _TarotPart | str] = (
+                _json_lines_chunks(f) or _tarot_parts(f) or (f,))
             for task in tasks:
-                pending.append(pool.submit(_check_task, task, ruleset, default_ruleset))
+                if key in redone:
+                    break
+                pending.append((pool.submit(_check_task, task, ruleset, default_ruleset),
+                                task, key))
                 while len(pending) > 2 * workers:
-                    yield from _unpack(pending.popleft().result())
+                    yield from collect()
         while pending:
-            yield from _unpack(pending.popleft().result())
+            yield from collect()
 
 
 # --- the parts of an archive, for tools that read deals in parallel -------------------------

@@ -85,9 +85,14 @@ class UnusualDataError(Exception):
 
 
 def _new(cls: type[_M], values: dict[str, Any], given: Iterable[str]) -> _M:
-    """A model from values already checked, through pydantic's public no-validation
-    constructor; ``given`` are the fields the data set (``model_fields_set``)."""
-    return cls.model_construct(set(given), **values)
+    """A model from values already checked; ``given`` are the fields the data set
+    (``model_fields_set``). Only public constructors: the record itself through
+    ``model_construct`` (its validators look at the whole deal), every smaller model
+    through its validating constructor, given only what the data set, which for these
+    values is about twice as fast as ``model_construct`` (measured with callgrind)."""
+    if cls is DealRecord:
+        return cls.model_construct(set(given), **values)
+    return cls(**{key: values[key] for key in given})
 
 
 def _seat(value: Any) -> str:
@@ -192,8 +197,9 @@ def _trick(data: Any) -> Trick:
                 out = None
             if out is None or sum(map(len, cards)) != len(cards):  # not all plain
                 out = tuple([_played(c) for c in cards])
-            return _new(Trick, {"glyph": None, "comments": (), "cards": out,
-                                "leader": None}, _CARDS_ONLY)
+            # pydantic's validating constructor is public and, for a trick of model
+            # instances, twice as fast as model_construct
+            return Trick(cards=out)
     data = keys_of(data, TRICK_KEYS)
     cards = data.get("cards")
     if type(cards) is not list:
@@ -416,4 +422,3 @@ def _build(data: Any) -> DealRecord:
 
 
 _NO_CARDS: Final = CardSet()
-_CARDS_ONLY: Final = ("cards",)

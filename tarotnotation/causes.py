@@ -62,6 +62,7 @@ from typing import Final
 
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
+from .i18n import Msg
 from .legality import winning_index
 from .records import DealRecord, PlayedCard, Seat, Trick
 from .replay import Replay, replay
@@ -190,8 +191,9 @@ def _explained(rep: Replay, trial: _Trial, repaired: Replay, deal: int | None,
         revealed.append(_placed(d, trial, rep.record, deal, source))
     count = len(follow)
     words = trial.words if isinstance(trial.words, str) else trial.words(repaired)
-    message = words + (
-        f" ({count} fault{'s' if count != 1 else ''} follow from this)" if count else "")
+    message = (words if not count else
+               Msg("{cause} (1 fault follows from this)", cause=words) if count == 1 else
+               Msg("{cause} ({n} faults follow from this)", cause=words, n=count))
     cause = Diagnostic.make(trial.code, message, path=trial.path, trick=trial.trick,
                             seat=trial.seat, card=trial.card)
     if deal is not None:
@@ -224,7 +226,8 @@ def _placed(d: Diagnostic, trial: _Trial, original: DealRecord, deal: int | None
         else:
             path = "play"
         trick = old + 1 if old >= 0 else None
-    out = replace(d, message=f"{d.message} (with {trial.code.value} fixed)",
+    out = replace(d, message=Msg("{message} (with {trial} fixed)",
+                                 message=d.message, trial=trial.code.value),
                   location=replace(d.location, path=path or None, trick=trick,
                                    line=None, col=None))
     if deal is not None:
@@ -304,8 +307,8 @@ def _leader_text(rep: Replay, ids: Sequence[str], t: int) -> str:
     """Why a seat leads trick ``t`` (0-based) in a replay."""
     leader = ids[rep.tricks[t].leader]
     if t == 0:
-        return f"{leader} leads it (first to play)"
-    return f"{leader} leads it ({leader} won trick {t})"
+        return Msg("{leader} leads it (first to play)", leader=leader)
+    return Msg("{leader} leads it ({leader} won trick {t})", leader=leader, t=t)
 
 
 def _first_trick(rec: DealRecord, plain: Sequence[bool], ids: Sequence[str], first: str
@@ -324,11 +327,13 @@ def _dealers(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
         if dealer == written:
             continue
         first = ids[(ids.index(dealer) + 1) % len(ids)]
-        said = (f"the dealer is written as {rec.dealer}" if rec.dealer is not None
-                else f"no dealer is written (so {ids[0]} speaks and leads first)")
+        said = (Msg("the dealer is written as {dealer}", dealer=rec.dealer)
+                if rec.dealer is not None else
+                Msg("no dealer is written (so {seat} speaks and leads first)", seat=ids[0]))
         yield _Trial(Code.WRONG_DEALER, rec.model_copy(update={"dealer": dealer}),
-                     f"{said}, but the cards fit {dealer} as dealer ({first} speaks and"
-                     f" leads first): write {dealer} as the dealer", "dealer",
+                     Msg("{said}, but the cards fit {dealer} as dealer ({first} speaks and"
+                         " leads first): write {dealer} as the dealer", said=said,
+                         dealer=dealer, first=first), "dealer",
                      holds=_first_trick(rec, plain, ids, first))
 
 
@@ -340,8 +345,9 @@ def _clockwise(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
     order = [s.id for s in turned]
     record = rec.model_copy(update={"seats": turned})
     yield _Trial(Code.SEATS_CLOCKWISE, record,
-                 f"the seats are listed clockwise ({listed}); play goes counter-clockwise:"
-                 f" list them in the order of play, {', '.join(order)}", "seats",
+                 Msg("the seats are listed clockwise ({listed}); play goes counter-clockwise:"
+                     " list them in the order of play, {order}", listed=listed,
+                     order=", ".join(order)), "seats",
                  holds=_first_trick(rec, plain, order, record.first_seat))
 
 
@@ -369,9 +375,10 @@ def _seat_order(rep: Replay, ids: Sequence[str]) -> Iterator[_Trial]:
         if all(a is b for a, b in zip(play, rec.play, strict=True)):
             continue
         yield _Trial(Code.TRICKS_IN_SEAT_ORDER, _with_play(rec, play),
-                     f"the tricks are listed from {ids[start]} each time (in seat order),"
-                     " not from their leaders: write each trick from the seat that leads it"
-                     " (the winner of the trick before)", "play", holds=tuple(holds))
+                     Msg("the tricks are listed from {seat} each time (in seat order), not"
+                         " from their leaders: write each trick from the seat that leads it"
+                         " (the winner of the trick before)", seat=ids[start]), "play",
+                     holds=tuple(holds))
 
 
 def _rotations(rep: Replay, ids: Sequence[str], plain: Sequence[bool],
@@ -391,9 +398,10 @@ def _rotations(rep: Replay, ids: Sequence[str], plain: Sequence[bool],
                       ) -> str:
                 leader = r.tricks[t].leader
                 written = ids[(leader + n - k) % n]
-                return (f"trick {t + 1} is written from {written}, but"
-                        f" {_leader_text(r, ids, t)}: list its cards from {ids[leader]}:"
-                        f" {_cards_text(cards)}")
+                return Msg("trick {trick} is written from {written}, but {why}: list its"
+                           " cards from {leader}: {cards}", trick=t + 1, written=written,
+                           why=_leader_text(r, ids, t), leader=ids[leader],
+                           cards=_cards_text(cards))
 
             leader = rep.tricks[t].leader if t < len(rep.tricks) else None
             yield _Trial(Code.TRICK_FROM_WRONG_SEAT, _with_play(rec, play), words,
@@ -450,13 +458,15 @@ def _missing_card(rep: Replay, ids: Sequence[str], unplayed: Sequence[Card],
             cards = (*trick.cards[:p], PlayedCard(card=card), *trick.cards[p:])
             play = list(rec.play)
             play[t] = trick.model_copy(update={"cards": cards})
-            where = "first" if p == 0 else f"after {trick.cards[p - 1].card.code}"
+            where = (Msg("first") if p == 0 else
+                     Msg("after {card}", card=trick.cards[p - 1].card.code))
 
             def words(r: Replay, t: int = t, p: int = p, card: Card = card,
                       cards: tuple[PlayedCard, ...] = cards, where: str = where) -> str:
                 seat = ids[r.tricks[t].seats[p]]
-                return (f"trick {t + 1} lacks a card: {seat}'s {card.code}, never played,"
-                        f" fits there: write it {where}: {_cards_text(cards)}")
+                return Msg("trick {trick} lacks a card: {seat}'s {card}, never played, fits"
+                           " there: write it {where}: {cards}", trick=t + 1, seat=seat,
+                           card=card.code, where=where, cards=_cards_text(cards))
 
             yield _Trial(Code.CARD_MISSING, _with_play(rec, play), words, f"play[{t}]",
                          trick=t + 1)
@@ -483,13 +493,13 @@ def _missing_trick(rep: Replay, ids: Sequence[str], unplayed: Sequence[Card],
         cards = tuple(PlayedCard(card=holders[(leader + i) % n]) for i in range(n))
         play = [*rec.play[:k], Trick(cards=cards), *rec.play[k:]]
         order = (*range(k), -1, *range(k, len(rec.play)))
-        after = "before trick 1" if k == 0 else f"after trick {k}"
+        after = Msg("before trick 1") if k == 0 else Msg("after trick {k}", k=k)
 
         def words(r: Replay, k: int = k, cards: tuple[PlayedCard, ...] = cards,
                   after: str = after) -> str:
-            return (f"a trick is missing {after}: the cards never played,"
-                    f" {_cards_text(cards)}, make trick {k + 1}, led by"
-                    f" {ids[r.tricks[k].leader]}: write it there")
+            return Msg("a trick is missing {after}: the cards never played, {cards}, make"
+                       " trick {trick}, led by {leader}: write it there", after=after,
+                       cards=_cards_text(cards), trick=k + 1, leader=ids[r.tricks[k].leader])
 
         yield _Trial(Code.TRICK_MISSING, _with_play(rec, play), words,
                      f"play[{k}]" if k < len(rec.play) else "play",
@@ -508,8 +518,9 @@ def _swaps(rep: Replay, ids: Sequence[str], plain: Sequence[bool],
         order = (*order[:t], t + 1, t, *order[t + 2:])
         leader = rep.tricks[t].leader if t < len(rep.tricks) else None
         yield _Trial(Code.TRICKS_SWAPPED, _with_play(rec, play),
-                     f"tricks {t + 1} and {t + 2} are written in each other's place: swap"
-                     " them", f"play[{t}]", trick=t + 1, order=order,
+                     Msg("tricks {first} and {second} are written in each other's place:"
+                         " swap them", first=t + 1, second=t + 2), f"play[{t}]", trick=t + 1,
+                     order=order,
                      holds=() if leader is None else _holds(ids, leader, play[t].cards))
 
 
@@ -541,7 +552,8 @@ def _miswritten(rep: Replay, errors: Sequence[Diagnostic], unplayed: Sequence[Ca
                 play[t] = trick.model_copy(update={"cards": tuple(cards)})
                 seat = rep.tricks[t].seats[c] if t < len(rep.tricks) else None
                 yield _Trial(Code.CARD_MISWRITTEN, _with_play(rec, play),
-                             f"{code} in trick {t + 1} is written for {right.code}"
-                             f" ({right.code} is never played): write {right.code}",
+                             Msg("{code} in trick {trick} is written for {right} ({right} is"
+                                 " never played): write {right}", code=code, trick=t + 1,
+                                 right=right.code),
                              f"play[{t}].cards[{c}]", trick=t + 1, card=code,
                              holds=() if seat is None else ((rec.seat_ids[seat], right),))

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
+from .i18n import Msg, language, render
+
 __all__ = [
     "IO_CODES",
     "Code",
@@ -50,6 +52,9 @@ class Severity(StrEnum):
 
     ERROR = "error"
     WARNING = "warning"
+
+
+_SEVERITY_WORDS: Final = {Severity.ERROR: Msg("error"), Severity.WARNING: Msg("warning")}
 
 
 class Code(StrEnum):
@@ -432,17 +437,18 @@ class Location:
                 parts.append(str(self.col))
         return ":".join(parts)
 
-    def where(self) -> str:
-        """The deal, trick, seat and card (or the record path), e.g. ``deal 1, trick 3``."""
+    def where(self, lang: str = "en") -> str:
+        """The deal, trick, seat and card (or the record path), e.g. ``deal 1, trick 3``,
+        in ``lang`` (``pli 3, siège E``)."""
         where = []
         if self.deal is not None:
-            where.append(f"deal {self.deal}")
+            where.append(render(Msg("deal {deal}", deal=self.deal), lang))
         if self.trick is not None:
-            where.append(f"trick {self.trick}")
+            where.append(render(Msg("trick {trick}", trick=self.trick), lang))
         if self.seat is not None:
-            where.append(f"seat {self.seat}")
+            where.append(render(Msg("seat {seat}", seat=self.seat), lang))
         if self.card is not None:
-            where.append(f"card {self.card}")
+            where.append(render(Msg("card {card}", card=self.card), lang))
         if self.path is not None and self.trick is None and self.seat is None and (
                 self.card is None):
             where.append(self.path)
@@ -503,12 +509,32 @@ class Diagnostic:
         return replace(self, location=replace(self.location, **where))
 
     def __str__(self) -> str:
+        return self.text("en")
+
+    def text(self, lang: str | None = None) -> str:
+        """The one-line form in ``lang`` (default: the run's language, see
+        :mod:`tarotnotation.i18n`); ``str(d)`` is the English one. The code, the file,
+        line and column and the card and seat names never change.
+
+        >>> from tarotnotation.i18n import Msg
+        >>> d = Diagnostic.make(Code.MUST_FOLLOW_SUIT,
+        ...                     Msg("{suit} led and the player holds {suit}", suit=Msg("Clubs")),
+        ...                     trick=3, seat="S", card="T19")
+        >>> print(d.text("fr"))
+        P105 erreur : pli 3, siège S, carte T19 : Trèfle demandé et le joueur a du Trèfle
+        """
+        lang = lang or language()
         pos = self.location.text_position()
-        where = self.location.where()
-        text = f"{self.code.value} {self.severity.value}: "
-        text += f"{where}: {self.message}" if where else self.message
+        where = self.location.where(lang)
+        english = lang == "en"
+        message = str(self.message) if english else render(self.message, lang)
+        severity = render(_SEVERITY_WORDS[self.severity], lang)
+        sep = ": " if english else render(Msg(": "), lang)
+        text = f"{self.code.value} {severity}{sep}"
+        text += f"{where}{sep}{message}" if where else message
         if self.cause is not None:
-            text += f" [follows from {self.cause.value}]"
+            text += (f" [follows from {self.cause.value}]" if english else
+                     " " + render(Msg("[follows from {cause}]", cause=self.cause.value), lang))
         return f"{pos}: {text}" if pos else text
 
     def to_dict(self) -> dict[str, Any]:
@@ -517,7 +543,7 @@ class Diagnostic:
             "code": self.code.value,
             "name": self.code.slug,
             "severity": self.severity.value,
-            "message": self.message,
+            "message": str(self.message),
         }
         for name in Location.__slots__:
             value = getattr(self.location, name)

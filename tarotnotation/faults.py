@@ -39,6 +39,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ValidationError
 
 from .diagnostics import Code, Diagnostic, quote
+from .i18n import Msg
 from .records import (
     Bid,
     Call,
@@ -67,69 +68,103 @@ _SHAPE: Final = frozenset({"missing", "extra_forbidden", "dict_type", "model_typ
                            "model_attributes_type", "list_type", "tuple_type", "set_type",
                            "union_tag_invalid", "union_tag_not_found", "too_short",
                            "too_long", "is_instance_of", "dataclass_type"})
-_SEAT_RULE: Final = "expected a letter, then up to 15 letters, digits or _"
+_SEAT_RULE: Final = Msg("expected a letter, then up to 15 letters, digits or _")
 
 #: What each place of a record is, in words.
 _WORDS: Final[dict[str, str]] = {
-    "players": "the number of players",
-    "dealer": "the dealer",
-    "ruleset": "the ruleset",
-    "seats": "the seats",
-    "id": "a seat id",
-    "name": "a player's name",
-    "tags": "the tags",
-    "hands": "the hands",
-    "chien": "the chien",
-    "auction": "the auction",
-    "contract": "the contract",
-    "seat": "the seat",
-    "call": "the call",
-    "card": "the card",
-    "cards": "the cards",
-    "ecart": "the écart",
-    "shown": "the cards shown",
-    "declarations": "the declarations",
-    "kind": "the kind of declaration",
-    "size": "the poignée's size",
-    "misere": "the kind of misère (atout or tete)",
-    "play": "the play",
-    "leader": "the leader",
-    "result": "the result",
-    "taker": "the taker",
-    "partner": "the partner",
-    "taker_points": "the taker's points",
-    "bouts": "the bouts",
-    "petit_au_bout": "the petit au bout",
-    "chelem": "the chelem",
-    "annulled": "annulled",
-    "scores": "the scores",
-    "glyph": "the glyph",
-    "comments": "the comments",
+    "players": Msg("the number of players"),
+    "dealer": Msg("the dealer"),
+    "ruleset": Msg("the ruleset"),
+    "seats": Msg("the seats"),
+    "id": Msg("a seat id"),
+    "name": Msg("a player's name"),
+    "tags": Msg("the tags"),
+    "hands": Msg("the hands"),
+    "chien": Msg("the chien"),
+    "auction": Msg("the auction"),
+    "contract": Msg("the contract"),
+    "seat": Msg("the seat"),
+    "call": Msg("the call"),
+    "card": Msg("the card"),
+    "cards": Msg("the cards"),
+    "ecart": Msg("the écart"),
+    "shown": Msg("the cards shown"),
+    "declarations": Msg("the declarations"),
+    "kind": Msg("the kind of declaration"),
+    "size": Msg("the poignée's size"),
+    "misere": Msg("the kind of misère (atout or tete)"),
+    "play": Msg("the play"),
+    "leader": Msg("the leader"),
+    "result": Msg("the result"),
+    "taker": Msg("the taker"),
+    "partner": Msg("the partner"),
+    "taker_points": Msg("the taker's points"),
+    "bouts": Msg("the bouts"),
+    "petit_au_bout": Msg("the petit au bout"),
+    "chelem": Msg("the chelem"),
+    "annulled": Msg("annulled"),
+    "scores": Msg("the scores"),
+    "glyph": Msg("the glyph"),
+    "comments": Msg("the comments"),
+}
+#: The same, as what a container lacks ("a bid needs its contract").
+_ITS: Final[dict[str, str]] = {
+    "players": Msg("its number of players"),
+    "dealer": Msg("its dealer"),
+    "ruleset": Msg("its ruleset"),
+    "seats": Msg("its seats"),
+    "tags": Msg("its tags"),
+    "hands": Msg("its hands"),
+    "chien": Msg("its chien"),
+    "auction": Msg("its auction"),
+    "contract": Msg("its contract"),
+    "seat": Msg("its seat"),
+    "call": Msg("its call"),
+    "card": Msg("its card"),
+    "cards": Msg("its cards"),
+    "ecart": Msg("its écart"),
+    "shown": Msg("its cards shown"),
+    "declarations": Msg("its declarations"),
+    "kind": Msg("its kind of declaration"),
+    "size": Msg("its poignée's size"),
+    "misere": Msg("its kind of misère (atout or tete)"),
+    "play": Msg("its play"),
+    "leader": Msg("its leader"),
+    "result": Msg("its result"),
+    "taker": Msg("its taker"),
+    "partner": Msg("its partner"),
+    "taker_points": Msg("its taker's points"),
+    "bouts": Msg("its bouts"),
+    "petit_au_bout": Msg("its petit au bout"),
+    "chelem": Msg("its chelem"),
+    "scores": Msg("its scores"),
+    "glyph": Msg("its glyph"),
+    "comments": Msg("its comments"),
 }
 #: The values a field may take, in words, for enums and literals.
-_CHOICES: Final[dict[str, str]] = {
-    "size": "a poignée size: simple, double or triple",
-    "misere": "a misère: atout or tete",
-    "petit_au_bout": "a camp: taker or defence",
-    "chelem": "a camp: taker or defence",
-    "glyph": "a glyph: ! ? !! ?? !? or ?!",
-    "kind": "a declaration: poignee, chelem or misere",
+_CHOICES: Final[dict[str, tuple[str, str]]] = {
+    "size": (Msg("a poignée size"), Msg("simple, double or triple")),
+    "misere": (Msg("a misère"), Msg("atout or tete")),
+    "petit_au_bout": (Msg("a camp"), Msg("taker or defence")),
+    "chelem": (Msg("a camp"), Msg("taker or defence")),
+    "glyph": (Msg("a glyph"), Msg("! ? !! ?? !? or ?!")),
+    "kind": (Msg("a declaration"), Msg("poignee, chelem or misere")),
 }
 #: What each container of a record holds (for unknown and missing fields).
 _OWNERS: Final[dict[str, tuple[str, type[BaseModel]]]] = {
-    "": ("a deal record", DealRecord),
-    "seats[]": ("a seat", Seat),
-    "auction[]": ("a bid", Bid),
-    "call": ("the call", Call),
-    "ecart": ("the écart", Ecart),
-    "play[]": ("a trick", Trick),
-    "play[].cards[]": ("a played card", PlayedCard),
-    "result": ("the result", Result),
+    "": (Msg("a deal record"), DealRecord),
+    "seats[]": (Msg("a seat"), Seat),
+    "auction[]": (Msg("a bid"), Bid),
+    "call": (Msg("the call"), Call),
+    "ecart": (Msg("the écart"), Ecart),
+    "play[]": (Msg("a trick"), Trick),
+    "play[].cards[]": (Msg("a played card"), PlayedCard),
+    "result": (Msg("the result"), Result),
 }
 _DECLARATIONS: Final[dict[str, type[BaseModel]]] = {
     "poignee": Poignee, "chelem": ChelemAnnouncement, "misere": Misere}
-_DECLARATION_WORDS: Final = {"poignee": "a poignée", "chelem": "a chelem announcement",
-                              "misere": "a misère"}
+_DECLARATION_WORDS: Final = {"poignee": Msg("a poignée"),
+                              "chelem": Msg("a chelem announcement"), "misere": Msg("a misère")}
 _PATH_FIRST: Final = re.compile(r"^([a-z_]+(?:\[\d+\]|\.[A-Za-z0-9_]+)*): ")
 
 
@@ -175,7 +210,7 @@ def _field(loc: tuple[int | str, ...]) -> str:
 
 
 def _words(field: str) -> str:
-    return _WORDS.get(field, field.replace("_", " ") or "the record")
+    return _WORDS.get(field, field.replace("_", " ") or Msg("the record"))
 
 
 def _owner(loc: tuple[int | str, ...]) -> tuple[str, type[BaseModel] | None]:
@@ -223,52 +258,61 @@ def _message(e: Mapping[str, Any], field: str, loc: tuple[int | str, ...]) -> st
         return text
     if kind == "string_pattern_mismatch":
         if field == "name":
-            return "a player's name is one line: this one holds a line break"
+            return Msg("a player's name is one line: this one holds a line break")
         if (loc and loc[-1] == "[key]") or field in _SEAT_FIELDS:
-            return f"{quote(value)} is not a seat id: {_SEAT_RULE}"
-        return f"{what}: {quote(value)} cannot be read here"
+            return Msg("{value} is not a seat id: {rule}", value=quote(value), rule=_SEAT_RULE)
+        return Msg("{what}: {value} cannot be read here", what=what, value=quote(value))
     if kind == "missing":
         if isinstance(loc[-1], int):  # a tag pair too short
-            return "a tag is a pair of a name and a value: [\"Event\", \"Club\"]"
+            return Msg('a tag is a pair of a name and a value: ["Event", "Club"]')
         owner, _ = _owner(loc)
-        extra = " (3, 4 or 5)" if field == "players" else ""
-        return f"{owner} needs {what.replace('the ', 'its ', 1)}{extra}"
+        its = _ITS.get(field) or str(what).replace("the ", "its ", 1)
+        if field == "players":
+            return Msg("{owner} needs {its} (3, 4 or 5)", owner=owner, its=its)
+        return Msg("{owner} needs {its}", owner=owner, its=its)
     if field == "players":
-        return f"the number of players must be 3, 4 or 5, not {quote(value)}"
+        return Msg("the number of players must be 3, 4 or 5, not {value}", value=quote(value))
     if field == "bouts" and kind not in ("missing",):
-        return f"the bouts must be 0 to 3, not {quote(value)}"
+        return Msg("the bouts must be 0 to 3, not {value}", value=quote(value))
     if kind.startswith("int_") or kind in ("greater_than_equal", "less_than_equal",
                                            "greater_than", "less_than"):
-        whose = f"{loc[-1]}'s score" if "scores" in loc and isinstance(loc[-1], str) else what
-        return f"{whose} must be a whole number, not {quote(value)}"
+        whose = (Msg("{seat}'s score", seat=loc[-1])
+                 if "scores" in loc and isinstance(loc[-1], str) else what)
+        return Msg("{what} must be a whole number, not {value}", what=whose,
+                   value=quote(value))
     if kind.startswith("bool_"):
-        return f"{what} must be true or false, not {quote(value)}"
+        return Msg("{what} must be true or false, not {value}", what=what, value=quote(value))
     if kind.startswith("float_"):
-        return f"{what} must be a number, not {quote(value)}"
+        return Msg("{what} must be a number, not {value}", what=what, value=quote(value))
     if kind in ("enum", "literal_error"):
         choices = _CHOICES.get(field)
         if choices is None:
-            return f"{what}: {quote(value)} is not one of the values it can take"
-        return f"{quote(value)} is not {choices.split(':')[0]}: expected {choices.split(': ')[1]}"
+            return Msg("{what}: {value} is not one of the values it can take", what=what,
+                       value=quote(value))
+        return Msg("{value} is not {noun}: expected {values}", value=quote(value),
+                   noun=choices[0], values=choices[1])
     if kind == "string_type":
-        return f"{what} must be text (a JSON string), not {quote(value)}"
+        return Msg("{what} must be text (a JSON string), not {value}", what=what,
+                   value=quote(value))
     if kind in ("list_type", "tuple_type", "set_type"):
-        return f"{what} must be a list, not {quote(value)}"
+        return Msg("{what} must be a list, not {value}", what=what, value=quote(value))
     if kind in ("dict_type", "model_type", "model_attributes_type", "dataclass_type"):
-        return f"{what} must be an object, not {quote(value)}"
+        return Msg("{what} must be an object, not {value}", what=what, value=quote(value))
     if kind == "extra_forbidden":
         owner, model = _owner(loc)
         fields = ", ".join(model.model_fields) if model is not None else ""
-        known = f": expected {fields}" if fields else ""
-        return f"{quote(str(loc[-1]))} is not a field of {owner}{known}"
+        if fields:
+            return Msg("{name} is not a field of {owner}: expected {fields}",
+                       name=quote(str(loc[-1])), owner=owner, fields=fields)
+        return Msg("{name} is not a field of {owner}", name=quote(str(loc[-1])), owner=owner)
     if kind == "union_tag_invalid":
-        return (f"{quote(ctx.get('tag'))} is not a kind of declaration: expected poignee,"
-                " chelem or misere")
+        return Msg("{tag} is not a kind of declaration: expected poignee, chelem or misere",
+                   tag=quote(ctx.get("tag")))
     if kind == "union_tag_not_found":
-        return "a declaration needs its kind: poignee, chelem or misere"
+        return Msg("a declaration needs its kind: poignee, chelem or misere")
     if kind in ("too_long", "too_short"):
-        return f"{what} does not have as many items as it should"
-    return f"{what}: {quote(value)} cannot be read here"
+        return Msg("{what} does not have as many items as it should", what=what)
+    return Msg("{what}: {value} cannot be read here", what=what, value=quote(value))
 
 
 def model_faults(err: ValidationError, prefix: str = "") -> list[Diagnostic]:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from .cards import EXCUSE_BIT, Card, CardSet
 from .diagnostics import Code
+from .i18n import Msg, or_list
 from .kernel import (
     CALLED_SUIT,
     FOLLOW,
@@ -51,7 +52,7 @@ __all__ = [
     "winning_index",
 ]
 
-_SUIT_NAMES = ("Spades", "Hearts", "Diamonds", "Clubs")
+_SUIT_NAMES = (Msg("Spades"), Msg("Hearts"), Msg("Diamonds"), Msg("Clubs"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +78,17 @@ class Constraint:
         """None if ``card`` is legal here, else the code and what was expected."""
         if self.legal >> card & 1 or self.code is None:
             return None
-        return Illegal(self.code, f"{self.reason}: expected {_describe(self.legal)}")
+        return Illegal(self.code, Msg("{reason}: expected {cards}", reason=self.reason,
+                                      cards=_describe(self.legal)))
 
 
 def _describe(bits: int) -> str:
     cards = [c.code for c in CardSet(bits & ~EXCUSE_BIT)]
-    text = " or ".join(cards) if len(cards) <= 2 else f"{', '.join(cards[:-1])} or {cards[-1]}"
+    text = or_list(cards)
     if cards and (cards[0].startswith("T") and all(c.startswith("T") for c in cards)):
-        text = f"a trump ({text})"
+        text = Msg("a trump ({cards})", cards=text)
     if bits & EXCUSE_BIT:
-        return f"{text} or the Excuse" if cards else "the Excuse"
+        return Msg("{cards} or the Excuse", cards=text) if cards else Msg("the Excuse")
     return text
 
 
@@ -99,25 +101,26 @@ def constraint(hand: int, trick: Sequence[int], called: int | None = None) -> Co
 def constraint_of(legal: int, kind: int, led: int, top: int) -> Constraint:
     """A :class:`Constraint` from :func:`tarotnotation.kernel.rule`'s answer."""
     if kind == FREE:
-        return Constraint(legal, None, "free")
+        return Constraint(legal, None, Msg("free"))
     if kind == CALLED_SUIT:
-        return Constraint(legal, Code.CALLED_SUIT_LED, f"the called suit ({_SUIT_NAMES[led]})"
-                          " may not be led to the first trick")
+        return Constraint(legal, Code.CALLED_SUIT_LED,
+                          Msg("the called suit ({suit}) may not be led to the first trick",
+                              suit=_SUIT_NAMES[led]))
     if kind == FOLLOW:
         return Constraint(legal, Code.MUST_FOLLOW_SUIT,
-                          f"{_SUIT_NAMES[led]} led and the player holds {_SUIT_NAMES[led]}")
+                          Msg("{suit} led and the player holds {suit}", suit=_SUIT_NAMES[led]))
     if kind == OVERTRUMP:
         return Constraint(legal, Code.MUST_OVERTRUMP,
-                          f"cannot follow {_SUIT_NAMES[led]}, the trick holds trump"
-                          f" {top} and the player holds a higher trump")
+                          Msg("cannot follow {suit}, the trick holds trump {top} and the player"
+                              " holds a higher trump", suit=_SUIT_NAMES[led], top=top))
     if kind == TRUMP:
         return Constraint(legal, Code.MUST_TRUMP,
-                          f"cannot follow {_SUIT_NAMES[led]} and holds a trump")
+                          Msg("cannot follow {suit} and holds a trump", suit=_SUIT_NAMES[led]))
     if kind == OVERTRUMP_LED:
         return Constraint(legal, Code.MUST_OVERTRUMP,
-                          f"trumps led, the trick holds trump {top}"
-                          " and the player holds a higher trump")
-    return Constraint(legal, Code.MUST_TRUMP, "trumps led and the player holds trumps")
+                          Msg("trumps led, the trick holds trump {top} and the player holds a"
+                              " higher trump", top=top))
+    return Constraint(legal, Code.MUST_TRUMP, Msg("trumps led and the player holds trumps"))
 
 
 def legal_mask(hand: int, trick: Sequence[int], called: int | None = None) -> int:

@@ -9,6 +9,7 @@ built or not (CI runs the differential tests both ways).
 The twin's functions take plain ints, as the kernel's do; a ruleset is passed as the int
 :func:`rule_flags` makes of it (only the switches that change play or counting).
 
+>>> from tarotnotation.rules import Ruleset
 >>> rule_flags(Ruleset.fft()) == CHELEM_EXCUSE
 True
 >>> rule_flags(Ruleset.pagat()) == TO_TRICK_WINNER | CHELEM_EXCUSE
@@ -20,9 +21,10 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from .rules import ExcuseLastTrick, PetitAuBout, Ruleset
+if TYPE_CHECKING:  # (imported when used: ``tarot --version`` asks compiled() alone)
+    from .rules import Ruleset
 
 __all__ = [
     "CHELEM_EXCUSE",
@@ -43,6 +45,8 @@ CHELEM_EXCUSE: Final = 4
 
 def rule_flags(rules: Ruleset) -> int:
     """The switches of ``rules`` that change play or counting, as the twin's ``flags``."""
+    from .rules import ExcuseLastTrick, PetitAuBout
+
     flags = 0
     if rules.excuse_last_trick is ExcuseLastTrick.TO_TRICK_WINNER:
         flags |= TO_TRICK_WINNER

@@ -57,6 +57,7 @@ from typing import Final
 from . import kernel
 from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points, points_text
 from .diagnostics import Code
+from .i18n import Msg, and_list
 from .rules import (
     Camp,
     Contract,
@@ -538,9 +539,12 @@ class _Checker:
         half = self.points()
         bouts = self.bouts()
         if f.recorded_partner is not None and f.players != 5:
-            self.add(Code.PARTNER_AT_FEWER_THAN_FIVE, f"the result names a partner"
-                     f" ({f.seat_ids[f.recorded_partner]}), but a taker has a partner only"
-                     f" at five players, not at {f.players} (docs/rules.md §3)",
+            self.add(Code.PARTNER_AT_FEWER_THAN_FIVE, Msg("the result names a partner ({seat}),"
+                                                          " but a taker has a partner only at"
+                                                          " five players, not at {players}"
+                                                          " (docs/rules.md §3)",
+                                                          seat=f.seat_ids[f.recorded_partner],
+                                                          players=f.players),
                      "result.partner", f.recorded_partner)
         self.declarations()
         if f.annulled:
@@ -564,17 +568,22 @@ class _Checker:
         text = self.f.points_written or str(float(points))
         usable = True
         if not 0 <= points <= Fraction(PACK_HALF, 2):
-            self.add(Code.POINTS_OUT_OF_RANGE, f"{text} points: a camp's card points lie"
-                     f" between 0 and {points_text(PACK_HALF)}, the value of the whole pack"
-                     " (docs/rules.md §1)", "result.taker_points")
+            self.add(Code.POINTS_OUT_OF_RANGE, Msg("{text} points: a camp's card points lie"
+                                                   " between 0 and {points}, the value of the"
+                                                   " whole pack (docs/rules.md §1)",
+                                                   text=text, points=points_text(PACK_HALF)),
+                                               "result.taker_points")
             usable = False
         doubled = points * 2
         if doubled.denominator != 1:
             below = Fraction(int(doubled // 1), 2)
-            self.add(Code.POINTS_NOT_HALF, f"{text} points: every card is worth a whole"
-                     " number of half points, so a camp's points are whole or end in .5"
-                     f" (docs/rules.md §1): expected {points_text(int(below * 2))} or"
-                     f" {points_text(int(below * 2) + 1)}", "result.taker_points")
+            self.add(Code.POINTS_NOT_HALF, Msg("{text} points: every card is worth a whole number"
+                                               " of half points, so a camp's points are whole or"
+                                               " end in .5 (docs/rules.md §1): expected {points}"
+                                               " or {points2}",
+                                               text=text, points=points_text(int(below * 2)),
+                                               points2=points_text(int(below * 2) + 1)),
+                                           "result.taker_points")
             usable = False
         return int(doubled) if usable else None
 
@@ -583,8 +592,9 @@ class _Checker:
         if bouts is None:
             return None
         if not 0 <= bouts <= 3:
-            self.add(Code.BOUTS_OUT_OF_RANGE, f"{bouts} bouts: there are three bouts, the"
-                     " Petit, the 21 and the Excuse (docs/rules.md §1): expected 0 to 3",
+            self.add(Code.BOUTS_OUT_OF_RANGE, Msg("{bouts} bouts: there are three bouts, the"
+                                                  " Petit, the 21 and the Excuse (docs/rules.md"
+                                                  " §1): expected 0 to 3", bouts=bouts),
                      "result.bouts")
             return None
         return bouts
@@ -607,8 +617,10 @@ class _Checker:
     def setting(self) -> str:
         """``a Garde at 4 players``: where the bound holds."""
         f = self.f
-        what = "a deal" if f.contract is None else f"a {f.contract.french}"
-        return f"{what} at {f.players} players"
+        if f.contract is None:
+            return Msg("a deal at {players} players", players=f.players)
+        return Msg("a {contract} at {players} players", contract=f.contract.french,
+                   players=f.players)
 
     def card_facts(self, half: int | None, bouts: int | None) -> None:
         f = self.f
@@ -619,17 +631,25 @@ class _Checker:
         pab = f.petit_au_bout
         if pab is not None:
             if f.chelem is pab.other:
-                self.add(Code.PETIT_AU_BOUT_AGAINST_CHELEM, f"the petit au bout goes to the"
-                         f" {_camp(pab)}, but the {_camp(f.chelem)} won every trick: the"
-                         " last trick (or the one before it, when the Excuse is led last in"
-                         " a chelem) is the chelem camp's (docs/rules.md §8)",
+                self.add(Code.PETIT_AU_BOUT_AGAINST_CHELEM, Msg("the petit au bout goes to the"
+                                                                " {camp}, but the {camp2} won"
+                                                                " every trick: the last trick (or"
+                                                                " the one before it, when the"
+                                                                " Excuse is led last in a chelem)"
+                                                                " is the chelem camp's"
+                                                                " (docs/rules.md §8)",
+                                                                camp=_camp(pab),
+                                                                camp2=_camp(f.chelem)),
                          "result.petit_au_bout")
             elif bouts == (0 if pab is Camp.TAKER else 3):
-                gives = ("it no bout" if pab is Camp.TAKER
-                         else "the taker's camp all 3 bouts")
-                self.add(Code.PETIT_AU_BOUT_WITHOUT_PETIT, f"the petit au bout goes to the"
-                         f" {_camp(pab)}, which then ends with the Petit in its tricks, but"
-                         f" the result gives {gives} (docs/rules.md §8)",
+                gives = (Msg("it no bout") if pab is Camp.TAKER
+                         else Msg("the taker's camp all 3 bouts"))
+                self.add(Code.PETIT_AU_BOUT_WITHOUT_PETIT, Msg("the petit au bout goes to the"
+                                                               " {camp}, which then ends with the"
+                                                               " Petit in its tricks, but the"
+                                                               " result gives {gives}"
+                                                               " (docs/rules.md §8)",
+                                                               camp=_camp(pab), gives=gives),
                          "result.petit_au_bout")
 
     def chelem(self, camp: Camp, half: int | None, bouts: int | None) -> None:
@@ -638,18 +658,21 @@ class _Checker:
         code = (Code.CHELEM_ATTACK_IMPOSSIBLE if camp is Camp.TAKER
                 else Code.CHELEM_DEFENCE_IMPOSSIBLE)
         if bouts is not None and bouts not in found:
-            self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
-                     f" {_whom(camp)} {_describe(found, camp)}: not {_bouts_text(bouts)}",
+            self.add(code, Msg("a chelem by the {camp} in {setting} leaves {whom} {counts}: not"
+                               " {given}", camp=_camp(camp), setting=self.setting(),
+                               whom=_whom(camp), counts=_describe(found, camp),
+                               given=_bouts_text(bouts)),
                      "result.bouts")
             return
         if half is None:
             return
         allowed = found[bouts] if bouts is not None else set().union(*found.values())
         if half not in allowed:
-            given = f"{points_text(half)}" + ("" if bouts is None
-                                             else f" with {_bouts_text(bouts)}")
-            self.add(code, f"a chelem by the {_camp(camp)} in {self.setting()} leaves"
-                     f" {_whom(camp)} {_describe(found, camp)}: not {given}",
+            given = Msg("{points}{with_bouts}", points=points_text(half),
+                        with_bouts=_with_bouts(bouts))
+            self.add(code, Msg("a chelem by the {camp} in {setting} leaves {whom} {counts}: not"
+                               " {given}", camp=_camp(camp), setting=self.setting(),
+                               whom=_whom(camp), counts=_describe(found, camp), given=given),
                      "result.taker_points")
 
     def points_for_bouts(self, half: int, bouts: int | None) -> None:
@@ -658,28 +681,38 @@ class _Checker:
             *found.values())
         if half in allowed:
             return
-        with_bouts = "" if bouts is None else f" with {_bouts_text(bouts)}"
+        with_bouts = _with_bouts(bouts)
         lo, hi = min(allowed), max(allowed)
-        given = f"{points_text(half)} point{'s' if half != 2 else ''}{with_bouts} in" \
-                f" {self.setting()}"
+        given = (Msg("{points} point{with_bouts} in {setting}", points=points_text(half),
+                     with_bouts=with_bouts, setting=self.setting()) if half == 2 else
+                 Msg("{points} points{with_bouts} in {setting}", points=points_text(half),
+                     with_bouts=with_bouts, setting=self.setting()))
         if half < lo:
-            self.add(Code.POINTS_BELOW_BOUTS, f"{given}: the taker's camp has at least"
-                     f" {points_text(lo)} (its bouts count 4.5 points each, and every other"
-                     " card it counts, in its tricks or the chien or écart that goes to it,"
-                     " at least half a point; docs/rules.md §1, §4, §9)",
+            self.add(Code.POINTS_BELOW_BOUTS, Msg("{given}: the taker's camp has at least"
+                                                  " {points} (its bouts count 4.5 points each,"
+                                                  " and every other card it counts, in its tricks"
+                                                  " or the chien or écart that goes to it, at"
+                                                  " least half a point; docs/rules.md §1, §4, §9)",
+                                                  given=given, points=points_text(lo)),
                      "result.taker_points")
         elif half > hi:
-            left = ("" if bouts is None or bouts == 3
-                    else f" the other {_bouts_text(3 - bouts)} and")
-            self.add(Code.POINTS_ABOVE_BOUTS, f"{given}: the defence holds{left} the cards"
-                     f" of its own tricks (or the chien), so the taker's camp has at most"
-                     f" {points_text(hi)} (docs/rules.md §1, §4, §9)", "result.taker_points")
+            left = (Msg("") if bouts is None or bouts == 3
+                    else Msg(" the other {bouts} and", bouts=_bouts_text(3 - bouts)))
+            self.add(Code.POINTS_ABOVE_BOUTS, Msg("{given}: the defence holds{left} the cards of"
+                                                  " its own tricks (or the chien), so the taker's"
+                                                  " camp has at most {points} (docs/rules.md §1,"
+                                                  " §4, §9)",
+                                                  given=given, left=left, points=points_text(hi)),
+                                              "result.taker_points")
         else:
             below = max(h for h in allowed if h < half)
             above = min(h for h in allowed if h > half)
-            self.add(Code.POINTS_UNREACHABLE, f"{given}: no deal counts so; the nearest"
-                     f" counts are {points_text(below)} and {points_text(above)}"
-                     f"{_why_gap(self.f, half)} (docs/rules.md §7, §9)",
+            self.add(Code.POINTS_UNREACHABLE, Msg("{given}: no deal counts so; the nearest counts"
+                                                  " are {points} and {points2}{why_gap}"
+                                                  " (docs/rules.md §7, §9)",
+                                                  given=given, points=points_text(below),
+                                                  points2=points_text(above),
+                                                  why_gap=_why_gap(self.f, half)),
                      "result.taker_points")
 
     # --- declarations -----------------------------------------------------------------
@@ -692,28 +725,36 @@ class _Checker:
             shown += count
             if shown > limit and shown - count <= limit:
                 each = ", ".join(f"{f.seat_ids[s]} {c}" for _, s, c in f.poignees)
-                self.add(Code.POIGNEES_TOO_MANY_TRUMPS, f"the poignées shown ({each})"
-                         f" need {sum(c for _, _, c in f.poignees)} trumps, but there are"
-                         f" {limit - 1} trumps and the Excuse, which stands in for one"
-                         " (docs/rules.md §5)", f"declarations[{index}]", _seat)
+                self.add(Code.POIGNEES_TOO_MANY_TRUMPS, Msg("the poignées shown ({each}) need"
+                                                            " {sum} trumps, but there are {limit}"
+                                                            " trumps and the Excuse, which stands"
+                                                            " in for one (docs/rules.md §5)",
+                                                            each=each,
+                                                            sum=sum(c for _, _, c in f.poignees),
+                                                            limit=limit - 1),
+                                                        f"declarations[{index}]", _seat)
         atout = {s: i for i, s, kind in f.miseres if kind is MisereKind.ATOUT}
         if f.rules.misere:
             for index, seat, _count in f.poignees:
                 if seat in atout:
-                    self.add(Code.POIGNEE_WITH_MISERE, f"{f.seat_ids[seat]} shows a"
-                             " poignée and declares a misère d'atout (no trump, no Excuse):"
-                             " both cannot be true (docs/rules.md §5, §12)",
+                    self.add(Code.POIGNEE_WITH_MISERE, Msg("{seat} shows a poignée and declares a"
+                                                           " misère d'atout (no trump, no"
+                                                           " Excuse): both cannot be true"
+                                                           " (docs/rules.md §5, §12)",
+                                                           seat=f.seat_ids[seat]),
                              f"declarations[{max(index, atout[seat])}]", seat)
 
     def annulled(self) -> None:
         f = self.f
-        facts = [name for name, value in (("points", f.points), ("bouts", f.bouts),
-                                          ("a petit au bout", f.petit_au_bout),
-                                          ("a chelem", f.chelem)) if value is not None]
+        facts = [name for name, value in ((Msg("points"), f.points), (Msg("bouts"), f.bouts),
+                                          (Msg("a petit au bout"), f.petit_au_bout),
+                                          (Msg("a chelem"), f.chelem)) if value is not None]
         if facts:
-            self.add(Code.ANNULLED_WITH_FACTS, f"the result gives {_and(facts)} for an"
-                     " annulled deal (by its auction, or as the result says): an annulled"
-                     " deal is not played, so it has none (docs/rules.md §2, §3)", "result")
+            self.add(Code.ANNULLED_WITH_FACTS, Msg("the result gives {facts} for an annulled deal"
+                                                   " (by its auction, or as the result says): an"
+                                                   " annulled deal is not played, so it has none"
+                                                   " (docs/rules.md §2, §3)",
+                                                   facts=and_list(facts)), "result")
 
     # --- scores -----------------------------------------------------------------------
 
@@ -725,8 +766,9 @@ class _Checker:
         if None not in recorded:
             total = sum(s for s in recorded if s is not None)
             if total != 0:
-                self.add(Code.SCORES_NOT_ZERO_SUM, f"the recorded scores sum to {total:+d}:"
-                         " expected 0", "result.scores")
+                self.add(Code.SCORES_NOT_ZERO_SUM, Msg("the recorded scores sum to {total}:"
+                                                       " expected 0",
+                                                       total=format(total, '+d')), "result.scores")
         if f.annulled or f.taker is None:
             return
         misere = [0] * f.players
@@ -763,46 +805,60 @@ class _Checker:
                     for x in [_fit(known, self.weights(partner))] if x is not None}
             if not fits:
                 listed = ", ".join(f"{f.seat_ids[s]} {v:+d}" for s, v in known.items())
-                self.add(Code.SCORES_NOT_SHARED, f"the scores ({listed}) are not shared as a"
-                         " deal is at 5 players: each defender pays the same, the taker gets"
-                         " 4 times that alone, or 2 times with a partner who gets as much"
-                         " (docs/rules.md §10)", "result.scores")
+                self.add(Code.SCORES_NOT_SHARED, Msg("the scores ({listed}) are not shared as a"
+                                                     " deal is at 5 players: each defender pays"
+                                                     " the same, the taker gets 4 times that"
+                                                     " alone, or 2 times with a partner who gets"
+                                                     " as much (docs/rules.md §10)",
+                                                     listed=listed), "result.scores")
             return next(iter(fits)) if len(fits) == 1 else None
         partner = f.partner if f.players == 5 else None
         weights = self.weights(partner)
         defenders = [s for s in known if weights[s] < 0]
         if len({known[s] for s in defenders}) > 1:
             listed = ", ".join(f"{f.seat_ids[s]} {known[s]:+d}" for s in defenders)
-            self.add(Code.SCORES_NOT_SHARED, f"the defenders are recorded with different"
-                     f" scores ({listed}): every defender pays or receives the same"
-                     " (docs/rules.md §10)", f"result.scores.{f.seat_ids[defenders[-1]]}",
+            self.add(Code.SCORES_NOT_SHARED, Msg("the defenders are recorded with different"
+                                                 " scores ({listed}): every defender pays or"
+                                                 " receives the same (docs/rules.md §10)",
+                                                 listed=listed),
+                                             f"result.scores.{f.seat_ids[defenders[-1]]}",
                      defenders[-1])
             return None
         x = -known[defenders[0]] if defenders else None
         alone = ""
         if f.players == 5 and f.recorded_partner is not None:
-            alone = (" (the result names the taker as partner: he played alone)"
+            alone = (Msg(" (the result names the taker as partner: he played alone)")
                      if f.recorded_partner == taker else
-                     f" (the result names {f.seat_ids[f.recorded_partner]} as partner)")
+                     Msg(" (the result names {seat} as partner)",
+                         seat=f.seat_ids[f.recorded_partner]))
         for seat in (taker, partner):
             if seat is None or seat not in known:
                 continue
-            role = "the taker" if seat == taker else "the partner"
+            role = Msg("the taker") if seat == taker else Msg("the partner")
             value, weight = known[seat], weights[seat]
             if x is None:
                 if value % weight == 0:
                     x = value // weight
                     continue
-                self.add(Code.SCORES_NOT_SHARED, f"{role} ({f.seat_ids[seat]}) is recorded"
-                         f" with {value:+d}, which is not {weight} times what a defender"
-                         f" pays{alone} (docs/rules.md §10)",
+                self.add(Code.SCORES_NOT_SHARED, Msg("{role} ({seat}) is recorded with {value},"
+                                                     " which is not {weight} times what a"
+                                                     " defender pays{alone} (docs/rules.md §10)",
+                                                     role=role, seat=f.seat_ids[seat],
+                                                     value=format(value, '+d'), weight=weight,
+                                                     alone=alone),
                          f"result.scores.{f.seat_ids[seat]}", seat)
                 return None
             if value != weight * x:
-                self.add(Code.SCORES_NOT_SHARED, f"{role} ({f.seat_ids[seat]}) is recorded"
-                         f" with {value:+d} and each defender with {-x:+d}: at"
-                         f" {f.players} players {role} gets {_times(weight)} what a defender"
-                         f" pays, {weight * x:+d}{alone} (docs/rules.md §10)",
+                self.add(Code.SCORES_NOT_SHARED, Msg("{role} ({seat}) is recorded with {value}"
+                                                     " and each defender with {value2}: at"
+                                                     " {players} players {role} gets {times} what"
+                                                     " a defender pays, {weight}{alone}"
+                                                     " (docs/rules.md §10)",
+                                                     role=role, seat=f.seat_ids[seat],
+                                                     value=format(value, '+d'),
+                                                     value2=format(-x, '+d'), players=f.players,
+                                                     times=_times(weight),
+                                                     weight=format(weight * x, '+d'), alone=alone),
                          f"result.scores.{f.seat_ids[seat]}", seat)
                 return None
         return x
@@ -823,27 +879,38 @@ class _Checker:
         elif half is not None and kernel.margin(half, 3) < 0:
             made = False  # too few even with three
         taker_id = f.seat_ids[f.taker]
-        who = f"each defender pays {x}" if x >= 0 else f"each defender gets {-x}"
+        who = (Msg("each defender pays {x}", x=x) if x >= 0
+               else Msg("each defender gets {x}", x=-x))
         path = f"result.scores.{taker_id}" if f.scores[f.taker] is not None else "result.scores"
         if made is True and x < least_made:
             need = threshold(bouts if bouts is not None else 0)
-            self.add(Code.SCORE_AGAINST_RESULT, f"the taker ({taker_id}) made the"
-                     f" {contract.french} ({points_text(half or 0)} points"
-                     f"{'' if bouts is None else ' with ' + _bouts_text(bouts)}; "
-                     f"{points_text(need)} needed), so each defender pays at least"
-                     f" {least_made}, but the scores say {who}"
-                     " (docs/rules.md §9, §10)", path, f.taker)
+            self.add(Code.SCORE_AGAINST_RESULT, Msg("the taker ({taker_id}) made the {contract}"
+                                                    " ({points} points{value}; {points2} needed),"
+                                                    " so each defender pays at least"
+                                                    " {least_made}, but the scores say {who}"
+                                                    " (docs/rules.md §9, §10)",
+                                                    taker_id=taker_id, contract=contract.french,
+                                                    points=points_text(half or 0),
+                                                    value=_with_bouts(bouts),
+                                                    points2=points_text(need),
+                                                    least_made=least_made, who=who), path, f.taker)
         elif made is False and x > most_lost:
-            self.add(Code.SCORE_AGAINST_RESULT, f"the taker ({taker_id}) lost the"
-                     f" {contract.french} ({points_text(half or 0)} points"
-                     f"{'' if bouts is None else ' with ' + _bouts_text(bouts)}), so each"
-                     f" defender gets at least {-most_lost}, but the scores say {who}"
-                     " (docs/rules.md §9, §10)", path, f.taker)
+            self.add(Code.SCORE_AGAINST_RESULT, Msg("the taker ({taker_id}) lost the {contract}"
+                                                    " ({points} points{value}), so each defender"
+                                                    " gets at least {value2}, but the scores say"
+                                                    " {who} (docs/rules.md §9, §10)",
+                                                    taker_id=taker_id, contract=contract.french,
+                                                    points=points_text(half or 0),
+                                                    value=_with_bouts(bouts),
+                                                    value2=-most_lost, who=who), path, f.taker)
         elif made is None and most_lost < x < least_made:
-            self.add(Code.SCORE_AGAINST_RESULT, f"the scores say {who} in a"
-                     f" {contract.french}: a made contract pays each defender's share at"
-                     f" least {least_made}, a lost one at least {-most_lost} the other way"
-                     " (docs/rules.md §10)", path, f.taker)
+            self.add(Code.SCORE_AGAINST_RESULT, Msg("the scores say {who} in a {contract}: a made"
+                                                    " contract pays each defender's share at"
+                                                    " least {least_made}, a lost one at least"
+                                                    " {value} the other way (docs/rules.md §10)",
+                                                    who=who, contract=contract.french,
+                                                    least_made=least_made, value=-most_lost),
+                                                path, f.taker)
 
 
 @lru_cache(maxsize=256)
@@ -871,52 +938,64 @@ def _fit(known: Mapping[int, int], weights: Sequence[int]) -> int | None:
 def _why_gap(f: Facts, half: int) -> str:
     if f.players == 4 and half % 2:
         if f.rules.excuse_last_trick is ExcuseLastTrick.CHANGES_CAMP:
-            return (": at 4 players a half point arises only when the Excuse changes camp on"
-                    " the last trick")
-        return (": at 4 players under excuse_last_trick=to_trick_winner every count is a"
-                " whole number of points")
-    return ": the cards a camp counts come by whole tricks"
+            return Msg(": at 4 players a half point arises only when the Excuse changes camp"
+                       " on the last trick")
+        return Msg(": at 4 players under excuse_last_trick=to_trick_winner every count is a"
+                   " whole number of points")
+    return Msg(": the cards a camp counts come by whole tricks")
 
 
 def _whom(camp: Camp) -> str:
-    return "it" if camp is Camp.TAKER else "the taker's camp"
+    return Msg("it") if camp is Camp.TAKER else Msg("the taker's camp")
 
 
 def _camp(camp: Camp | None) -> str:
-    return "taker's camp" if camp is Camp.TAKER else "defence"
+    return Msg("taker's camp") if camp is Camp.TAKER else Msg("defence")
 
 
 def _bouts_text(bouts: int) -> str:
-    return f"{bouts} bout{'s' if bouts != 1 else ''}"
+    return Msg("{n} bout", n=bouts) if bouts == 1 else Msg("{n} bouts", n=bouts)
+
+
+def _with_bouts(bouts: int | None) -> str:
+    return Msg("") if bouts is None else Msg(" with {bouts}", bouts=_bouts_text(bouts))
 
 
 def _times(weight: int) -> str:
-    return "as much as" if weight == 1 else f"{weight} times"
+    return Msg("as much as") if weight == 1 else Msg("{n} times", n=weight)
 
 
 def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return and_list(items)
 
 
 def _describe(found: Mapping[int, Collection[int]], camp: Camp) -> str:
     """The taker's camp's possible counts by bouts, in words."""
-    parts = []
+    parts: list[tuple[str, int]] = []
     for bouts in sorted(found, reverse=True):
         values = sorted(found[bouts])
         if len(values) <= 3:
-            text = " or ".join(points_text(v) for v in values)
+            text = points_text(values[0])
+            for v in values[1:]:
+                text = Msg("{items} or {item}", items=text, item=points_text(v))
         else:
-            text = f"between {points_text(values[0])} and {points_text(values[-1])}"
+            text = Msg("between {low} and {high}", low=points_text(values[0]),
+                       high=points_text(values[-1]))
         parts.append((text, bouts))
-    words = []
+    words: list[str] = []
     for i, (text, bouts) in enumerate(parts):
         if i == 0:
-            words.append(f"{text} points with {_bouts_text(bouts)}")
+            words.append(Msg("{values} points with {bouts}", values=text,
+                             bouts=_bouts_text(bouts)))
         else:
-            words.append(f"{text} with {bouts}")
-    out = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", or " + words[-1]
+            words.append(Msg("{values} with {n}", values=text, n=bouts))
+    out = words[0]
+    for word in words[1:-1]:
+        out = Msg("{items}, {item}", items=out, item=word)
+    if len(words) > 1:
+        out = Msg("{items}, or {item}", items=out, item=words[-1])
     if camp is Camp.TAKER and len(parts) == 2 and all(len(v) == 1 for v in found.values()):
-        out += " (the defence kept the Excuse, which counts 4)"
+        out = Msg("{counts} (the defence kept the Excuse, which counts 4)", counts=out)
     return out
 
 
@@ -975,8 +1054,9 @@ class SessionDeals:
         session, number = key
         named = ", ".join(f'{t} "{v}"' for t, v in zip(SESSION_TAGS, session, strict=True)
                           if v)
-        where = (f"session {named}" if named
-                 else "session (no Event, Site, Date, Round or Table tag)")
-        return (f"deal number {number} of {where} was already given to deal {first} of this"
-                " file: a session numbers each deal once (the same deal at another Table is"
-                " a duplicate tournament)")
+        where = (Msg("session {named}", named=named) if named
+                 else Msg("session (no Event, Site, Date, Round or Table tag)"))
+        return Msg("deal number {number} of {where} was already given to deal {first} of"
+                   " this file: a session numbers each deal once (the same deal at another"
+                   " Table is a duplicate tournament)", number=number, where=where,
+                   first=first)

@@ -35,11 +35,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final, NamedTuple
 
-from . import kernel
+import orjson
+
+from . import kernel, native
 from .builder import (
     DECL_KEYS,
     ECART_KEYS,
@@ -66,7 +69,7 @@ from .replay import Status
 from .rules import Camp, Contract, PoigneeSize, Ruleset, table
 from .scoring import DealFacts, Score, score
 
-__all__ = ["QuickFacts", "quick_check", "quick_check_record", "quick_facts"]
+__all__ = ["QuickFacts", "quick_check", "quick_check_line", "quick_check_record", "quick_facts"]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
 # The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
@@ -108,6 +111,8 @@ _GLYPH_OF: Final = methodcaller("get", "glyph")
 _COMMENTS_OF: Final = methodcaller("get", "comments", ())
 _INT_TYPE: Final = {int}
 _CONTRACT_KEY: Final = itemgetter("contract")
+#: The seats' ids of a record that names none.
+_PLAIN_IDS: Final = {n: list(DEFAULT_SEATS[n]) for n in (3, 4)}
 #: The seats of a record that names none, as written in JSON.
 _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4)}
 #: Scores already worked out (``score`` is pure), by the facts they depend on but the
@@ -115,6 +120,15 @@ _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3,
 #: deals take a few thousand values.
 _SCORES: dict[tuple[Any, ...], Score] = {}
 _SCORES_KEPT: Final = 16384
+#: The compiled twin's flags of each ruleset met (native.rule_flags).
+_FLAGS: dict[Ruleset, int] = {}
+#: _CAMPS[n][taker]: each seat's camp (the taker alone against the others).
+_CAMPS: Final = {n: tuple(tuple(TAKER if s == t else DEFENCE for s in range(n))
+                          for t in range(n)) for n in (3, 4)}
+
+
+#: "Ask native.compiled()": the default of the functions that may be handed the twin.
+_ASK: Final = object()
 
 
 class QuickFacts(NamedTuple):
@@ -231,14 +245,14 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
         if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
             raise _fail()
         poignees.append((ids.index(decl.seat), decl.cards.bits))
-    tricks = []
+    cards: list[int] = []
     for trick in rec.play:
         if trick.leader is not None:
             raise _fail()
         pcs = trick.cards
-        if list(map(_SEAT_OF, pcs)).count(None) != len(pcs):
+        if len(pcs) != n or list(map(_SEAT_OF, pcs)).count(None) != n:
             raise _fail()
-        tricks.append(tuple(map(_PLAIN.__getitem__, map(_CARD_OF, pcs))))
+        cards.extend(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
     res = rec.result
     recorded = None
     if res is not None:
@@ -248,7 +262,7 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
             raise _fail()
         recorded = res.scores
     return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees,
-                  announcers, tricks, recorded)
+                  announcers, cards, recorded)
 
 
 def _fail() -> _LookCloserError:
@@ -280,7 +294,8 @@ def _seat(value: Any) -> str:
     return value
 
 
-def _check(obj: Any, override: str | None, default: str | None) -> QuickFacts:
+def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
+           ) -> QuickFacts:
     data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
         raise _fail()
@@ -398,7 +413,6 @@ def _check(obj: Any, override: str | None, default: str | None) -> QuickFacts:
     codes = list(map(_INT.__getitem__, map(_CARD_KEY, pcs)))  # KeyError, TypeError
     if sum(map(len, pcs)) != len(pcs):  # annotated cards
         _all_notes(list(compress(pcs, map(_MORE_THAN_ONE, map(len, pcs)))), _CARD_KEYS)
-    tricks = list(zip(*[iter(codes)] * n, strict=True))
 
     # The recorded result: at most the scores.
     result = data.get("result")
@@ -415,22 +429,129 @@ def _check(obj: Any, override: str | None, default: str | None) -> QuickFacts:
                            or min(values) < -_INT64 or max(values) >= _INT64):
                 raise _fail()
     return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
-                  tricks, recorded or None)
+                  codes, recorded or None, twin)
+
+
+def quick_check_line(line: bytes, ruleset: str | None = None,
+                     default_ruleset: str | None = None
+                     ) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+    """:func:`quick_check` of one JSON Lines record (its bytes, without blanks around),
+    and its tags as read (for :func:`tarotnotation.plausibility.deal_number`); None when
+    it is not a plain clean deal, or not JSON.
+
+    With the compiled core, a record in the canonical layout is scanned in C
+    (``_kernel.scan_json``: no ``dict`` built) and its parts checked here as
+    :func:`quick_check` checks the parsed record; any other line is parsed with orjson.
+    ``tests/test_quick_native.py`` holds the two ways to the same answers.
+    """
+    twin = native.compiled()
+    parts = None if twin is None else twin.scan_json(line)
+    if parts is not None:
+        try:
+            facts = _check_scanned(parts, ruleset, default_ruleset, twin)
+        except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+            return None
+        return (facts.status, facts.scores, facts.taker_half), parts[1]
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if type(obj) is not dict:
+        return None
+    try:
+        facts = _check(obj, ruleset, default_ruleset, twin)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    return (facts.status, facts.scores, facts.taker_half), obj.get("tags")
+
+
+def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None,
+                   twin: Any) -> QuickFacts:
+    """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
+    checks on the parts the scanner leaves to Python (it took only the canonical layout:
+    known keys once each, card codes, a card once in a hand or a poignée, notes only on
+    the deal and on cards)."""
+    (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
+     recorded, comments, glyph, declarations) = parts
+    tab = table(n)
+    if glyph is not None and glyph not in GLYPH_SET:
+        raise _fail()
+    if tags is None:
+        tags = []
+    if len(tags) > _MAX_ITEMS:
+        raise _fail()
+    check_tags(tags)
+    if comments is not None and len(comments) > _MAX_ITEMS:
+        raise _fail()
+    if own is not None:
+        Ruleset.from_spec(own)  # an unknown spec: the record is not read
+    spec = override if override is not None else own if own is not None else default
+    rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+
+    # Seats.
+    if not seat_ids or seat_ids == _PLAIN_IDS[n]:
+        ids: tuple[str, ...] = DEFAULT_SEATS[n]
+    else:
+        if len(seat_ids) != n:
+            raise _fail()
+        ids = tuple(map(_seat, seat_ids))
+        if len(set(ids)) != n:
+            raise _fail()
+    first = 0 if dealer is None else (ids.index(dealer) + 1) % n  # ValueError: not a seat
+
+    # Hands and chien, all recorded (a card twice in a hand: the scanner gave up).
+    if len(hand_keys) != n:
+        raise _fail()
+    by_seat = dict(zip(hand_keys, hands, strict=True))
+    held = list(map(by_seat.__getitem__, ids))  # KeyError: another seat
+    if {size for _, size in held} != {tab.hand} or chien[1] != tab.chien:
+        raise _fail()
+    given = [bits for bits, _ in held]
+
+    bids = list(map(BID_WORDS.__getitem__, words))
+    ecart_bits: int | None = None
+    if ecart is not None:
+        if ecart[1] != tab.chien:
+            raise _fail()
+        ecart_bits = ecart[0]
+
+    # Declarations: poignées shown with their cards, chelems announced.
+    poignees = []
+    announcers = []
+    for kind, seat, shown in declarations or ():
+        if kind == "chelem" and shown is None:
+            announcers.append(ids.index(_seat(seat)))
+            continue
+        if kind != "poignee" or shown is None:  # (cards twice: the scanner gave up)
+            raise _fail()
+        poignees.append((ids.index(_seat(seat)), shown[0]))
+
+    # The play: every trick whole (the scanner counted n cards a trick).
+    if len(cards) != n * tab.tricks:
+        raise _fail()
+    if notes:
+        _all_notes([note for _, note in notes], _CARD_KEYS)
+    if recorded is not None:
+        values = recorded.values()
+        if values and (min(values) < -_INT64 or max(values) >= _INT64):
+            raise _fail()
+    return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, poignees,
+                  announcers, cards, recorded or None, twin)
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
            chien: int, bids: list[Contract | None], ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
-           tricks: list[tuple[int, ...]],
-           recorded: dict[str, int] | None) -> QuickFacts:
+           cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK
+           ) -> QuickFacts:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
-    ``announcers`` the seats announcing a chelem, ``tricks`` the cards of each trick from
+    ``announcers`` the seats announcing a chelem, ``cards`` the cards of each trick from
     its leader's, ``recorded`` the scores."""
     tab = table(n)
     # Every card once (with a card twice, the sum carries and loses bits).
     if (list(map(int.bit_count, given)) != [tab.hand] * n or chien.bit_count() != tab.chien
-            or sum(given) + chien != _ALL or len(tricks) != tab.tricks):
+            or sum(given) + chien != _ALL or len(cards) != n * tab.tricks):
         raise _fail()
     if any(map(kernel.petit_sec, given)):
         raise _fail()  # the Petit sec: the deal is annulled
@@ -478,16 +599,79 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         raise _fail()
     leader = kernel.first_leader(first, taker if announcers else None)
 
+    if twin is _ASK:
+        twin = native.compiled()
+    if twin is None:
+        taker_half, bouts, pab, pab_seat, chelem = _play_pure(n, rules, contract, taker,
+                                                              leader, start, cards)
+    else:
+        taker_half, bouts, pab, pab_seat, chelem = _play_compiled(
+            twin, n, rules, contract, taker, leader, start, cards)
+    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
+    worked = _SCORES.get(key)  # the score when the first seat takes
+    if worked is None:
+        if len(_SCORES) >= _SCORES_KEPT:
+            _SCORES.clear()
+        worked = _SCORES[key] = score(DealFacts(
+            players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
+            petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
+            chelem=chelem))
+    by_taker = worked.seats
+    scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
+
+    # The recorded result: at most the scores, each as the rules give it (and so
+    # summing to zero when they are all there).
+    if recorded is not None and not recorded.items() <= scores.items():
+        raise _fail()
+    return QuickFacts(
+        Status.SCORED, scores, taker_half, contract, taker, bouts, pab, pab_seat, chelem,
+        bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
+        worked.made, worked.margin)
+
+
+def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker: int,
+                   leader: int, start: list[int], cards: Sequence[int]
+                   ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
+    """The play and the count of a deal in the usual shape, by the kernel's compiled twin
+    (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
+    card by card): ``(taker's half-points, bouts, petit au bout's camp, the seat that
+    played the Petit then, chelem's camp)``;
+    a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
+    same over Python ints; ``tests/test_quick_native.py`` holds the two to the same
+    answers."""
+    flags = _FLAGS.get(rules)
+    if flags is None:
+        flags = _FLAGS[rules] = native.rule_flags(rules)
+    played, winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
+                                                         leader, cards)
+    if played != len(cards):
+        raise _fail()  # a card not in the hand, or not legal
+    if kernel.unplayed_camp(contract) == TAKER:  # the cards aside (§9)
+        aside = _ALL & ~sum(start)
+        half += card_points(aside)
+        bouts += (aside & BOUTS_MASK).bit_count()
+    pab_seat = None
+    if petit >= 0:  # the Petit's trick counted it: who led that trick, and its place
+        t, at = divmod(list(cards).index(56), n)
+        pab_seat = ((leader if t == 0 else winners[t - 1]) + at) % n
+    return (half, bouts, _CAMP_OF[petit], pab_seat,
+            _CAMP_OF[kernel.chelem_camp(won[TAKER], len(cards) // n)])
+
+
+def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
+               start: list[int], cards: Sequence[int]
+               ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
+    """:func:`_play_compiled` in pure Python, over all the tricks at once."""
+    tricks = list(zip(*[iter(cards)] * n, strict=True))
     # The play, in two passes, each over all the tricks at once. First who won each
     # trick: that needs only its cards (kernel.winning_card), and each trick's leader is
     # the last one's winner. Then each seat's hand before each trick: the cards it played
     # from then on, which is the hand when every seat played exactly the cards it held
     # (checked); with it, the tricks where not everyone followed the suit led are checked
     # card by card, against the kernel's transition table (kernel.transitions).
-    if set(map(len, tricks)) != {n}:
-        raise _fail()
+    tab = table(n)
     last = tab.tricks - 1
-    flat = list(chain.from_iterable(tricks))
+    flat = list(cards)
     by_trick = list(zip(*[iter(map(_BITS.__getitem__, flat))] * n, strict=True))
     bits = list(map(sum, by_trick))  # each trick's cards
     played = sum(bits)
@@ -563,24 +747,5 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
                                                    last_camp == leader_camp) else last
     pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p],
                                         TAKER if winners[p] == taker else DEFENCE)]
-    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
-    worked = _SCORES.get(key)  # the score when the first seat takes
-    if worked is None:
-        if len(_SCORES) >= _SCORES_KEPT:
-            _SCORES.clear()
-        worked = _SCORES[key] = score(DealFacts(
-            players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
-            petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
-            chelem=chelem))
-    by_taker = worked.seats
-    scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
-
-    # The recorded result: at most the scores, each as the rules give it (and so
-    # summing to zero when they are all there).
-    if recorded is not None and not recorded.items() <= scores.items():
-        raise _fail()
-    return QuickFacts(
-        Status.SCORED, scores, taker_half, contract, taker, bouts, pab,
-        None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem,
-        bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
-        worked.made, worked.margin)
+    return (taker_half, bouts, pab,
+            None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem)

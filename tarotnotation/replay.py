@@ -35,6 +35,7 @@ from typing import Final, NamedTuple
 from . import kernel
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
 from .diagnostics import Code, Diagnostic, Location, Severity
+from .i18n import Msg, and_list
 from .kernel import DEFENCE, NO_SUIT, TAKER
 from .legality import Constraint, constraint, constraint_of
 from .plausibility import Facts, check
@@ -62,7 +63,10 @@ __all__ = [
     "replay",
 ]
 
-_RANK_NAMES: Final = {14: "King", 13: "Queen", 12: "Knight", 11: "Jack"}
+_RANK_NAMES: Final = {14: Msg("King"), 13: Msg("Queen"), 12: Msg("Knight"), 11: Msg("Jack")}
+_RANKS_NAMES: Final = {14: Msg("Kings"), 13: Msg("Queens"), 12: Msg("Knights"), 11: Msg("Jacks")}
+#: The camps as the messages name them (the words of ``Camp``'s values, translated).
+_CAMP_WORDS: Final = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
 
 
 class Status(StrEnum):
@@ -389,8 +393,9 @@ class _Replayer:
     def check_petit_sec(self, seat: int, hand: int, path: str | None) -> None:
         """Report a hand held petit sec (§2)."""
         if kernel.petit_sec(hand):
-            self.report(Code.PETIT_SEC, f"{self.ids[seat]} held the Petit sec (the Petit as"
-                        " only trump, no Excuse): the deal should have been annulled",
+            self.report(Code.PETIT_SEC, Msg("{seat} held the Petit sec (the Petit as only trump,"
+                                            " no Excuse): the deal should have been annulled",
+                                            seat=self.ids[seat]),
                         path=path, seat=seat)
 
     def check_petit_in_chien(self) -> None:
@@ -398,9 +403,10 @@ class _Replayer:
         ``petit_in_chien = annuls`` (§12)."""
         if (self.contract is not None and self.chien is not None
                 and kernel.petit_in_chien_annuls(self.rules, self.contract, self.chien)):
-            self.report(Code.PETIT_IN_CHIEN, "the Petit is in the chien of a "
-                        f"{self.contract.french}: under petit_in_chien=annuls the deal is"
-                        " annulled", path="chien")
+            self.report(Code.PETIT_IN_CHIEN, Msg("the Petit is in the chien of a {contract}:"
+                                                 " under petit_in_chien=annuls the deal is"
+                                                 " annulled",
+                                                 contract=self.contract.french), path="chien")
             self.annulled = True
 
     # --- auction ----------------------------------------------------------------------
@@ -418,26 +424,33 @@ class _Replayer:
             expected = (first + i) % n
             seat = expected
             if i >= n:
-                self.report(Code.AUCTION_TOO_LONG, f"each player speaks once: {n} bids"
-                            f" expected, this is bid {i + 1}", path=path)
+                self.report(Code.AUCTION_TOO_LONG, Msg("each player speaks once: {n} bids"
+                                                       " expected, this is bid {i}",
+                                                       n=n, i=i + 1), path=path)
             if bid.seat is not None and self.index[bid.seat] != expected:
                 seat = self.index[bid.seat]
-                self.report(Code.BID_OUT_OF_TURN, f"it is {self.ids[expected]}'s turn to"
-                            f" speak, not {bid.seat}'s", path=path, seat=seat)
+                self.report(Code.BID_OUT_OF_TURN, Msg("it is {seat}'s turn to speak, not"
+                                                      " {seat2}'s",
+                                                      seat=self.ids[expected], seat2=bid.seat),
+                                                  path=path, seat=seat)
             if bid.contract is not None:
                 if not kernel.outbids(bid.contract, best):
                     assert best is not None
-                    self.report(Code.BID_NOT_HIGHER, f"{bid.contract.keyword} is not higher"
-                                f" than {best.keyword}: expected pass or a higher contract",
+                    self.report(Code.BID_NOT_HIGHER, Msg("{contract} is not higher than {best}:"
+                                                         " expected pass or a higher contract",
+                                                         contract=bid.contract.keyword,
+                                                         best=best.keyword),
                                 path=path, seat=seat)
                 else:
                     best, taker = bid.contract, seat
         if bids and len(bids) < n:
-            self.report(Code.AUCTION_INCOMPLETE, f"{len(bids)} bids for {n} players: every"
-                        " player speaks once", path=f"auction[{len(bids) - 1}]")
+            self.report(Code.AUCTION_INCOMPLETE, Msg("{count} bids for {n} players: every player"
+                                                     " speaks once",
+                                                     count=len(bids), n=n),
+                                                 path=f"auction[{len(bids) - 1}]")
         self.annulled = bool(bids) and len(bids) >= n and best is None
         if self.annulled:
-            self.report(Code.ALL_PASSED, "every player passed: the deal is annulled",
+            self.report(Code.ALL_PASSED, Msg("every player passed: the deal is annulled"),
                         path="auction")
         self.contract, self.taker = best, taker
 
@@ -453,16 +466,17 @@ class _Replayer:
                 self.contract = res.contract
             elif self.contract is not None and res.contract != self.contract:
                 self.report(Code.CONTRACT_MISMATCH,
-                            f"the result says {res.contract.keyword}, the auction"
-                            f" {self.contract.keyword}", path="result.contract")
+                            Msg("the result says {contract}, the auction {contract2}",
+                                contract=res.contract.keyword, contract2=self.contract.keyword),
+                            path="result.contract")
         if res.taker is not None:
             rt = self.index[res.taker]
             if self.taker is None and no_auction:
                 self.taker = rt
             elif self.taker is not None and rt != self.taker:
                 self.report(Code.TAKER_MISMATCH,
-                            f"the result names {res.taker} as taker, the auction"
-                            f" {self.ids[self.taker]}", path="result.taker")
+                            Msg("the result names {taker} as taker, the auction {seat}",
+                                taker=res.taker, seat=self.ids[self.taker]), path="result.taker")
 
     def find_first_leader(self) -> None:
         """Who leads the first trick: the dealer's right, or the taker who announced a
@@ -472,8 +486,8 @@ class _Replayer:
                 s = self.index[decl.seat]
                 if self.taker is not None and s != self.taker:
                     self.report(Code.CHELEM_NOT_TAKER,
-                                f"only the taker ({self.ids[self.taker]}) may announce a"
-                                " chelem", path=f"declarations[{i}]", seat=s)
+                                Msg("only the taker ({seat}) may announce a chelem",
+                                    seat=self.ids[self.taker]), path=f"declarations[{i}]", seat=s)
                 elif self.announcer is None:
                     self.announcer = s
         self.leader0 = kernel.first_leader(self.index[self.rec.first_seat], self.announcer)
@@ -497,10 +511,13 @@ class _Replayer:
             leader = expected
             if trick.leader is not None and self.index[trick.leader] != expected:
                 leader = self.index[trick.leader]
-                self.report(Code.WRONG_LEADER, f"{self.ids[expected]} leads this trick"
-                            + (" (it won the previous one)" if t else " (first to play)")
-                            + f", not {trick.leader}", path=f"play[{t}]", trick=t + 1,
-                            seat=leader)
+                self.report(Code.WRONG_LEADER,
+                            Msg("{seat} leads this trick (it won the previous one), not"
+                                " {leader}", seat=self.ids[expected], leader=trick.leader)
+                            if t else
+                            Msg("{seat} leads this trick (first to play), not {leader}",
+                                seat=self.ids[expected], leader=trick.leader),
+                            path=f"play[{t}]", trick=t + 1, seat=leader)
             pcs = trick.cards
             cards = list(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
             m = len(cards)
@@ -519,8 +536,9 @@ class _Replayer:
                 w = winner_index(cards)
                 winner = seats[w] if w is not None else None
             elif t < last:
-                self.report(Code.TRICK_INCOMPLETE, f"trick {t + 1} has {m}"
-                            f" card(s): every trick but the last one recorded has {n}",
+                self.report(Code.TRICK_INCOMPLETE, Msg("trick {t} has {m} card(s): every trick"
+                                                       " but the last one recorded has {n}",
+                                                       t=t + 1, m=m, n=n),
                             path=f"play[{t}]", trick=t + 1)
             winners.append(winner)
             if winner is not None:
@@ -535,8 +553,9 @@ class _Replayer:
         for c, pc in enumerate(pcs):
             s = (leader + c) % self.n
             if pc.seat is not None and self.index[pc.seat] != s:
-                self.report(Code.OUT_OF_TURN, f"it is {self.ids[s]}'s turn, not"
-                            f" {pc.seat}'s", path=f"play[{t}].cards[{c}]", trick=t + 1,
+                self.report(Code.OUT_OF_TURN, Msg("it is {seat}'s turn, not {seat2}'s",
+                                                  seat=self.ids[s], seat2=pc.seat),
+                                              path=f"play[{t}].cards[{c}]", trick=t + 1,
                             seat=self.index[pc.seat], card=pc.card)
                 s = self.index[pc.seat]
             seats.append(s)
@@ -550,7 +569,8 @@ class _Replayer:
         self.called = rec.call.card if rec.call is not None else None
         if self.n != 5 and rec.call is not None:
             self.report(Code.CALL_NOT_ALLOWED,
-                        f"a card is called only at five players, not at {self.n}", path="call")
+                        Msg("a card is called only at five players, not at {n}",
+                            n=self.n), path="call")
             self.called = None
         if self.n == 5 and self.contract is not None and not self.annulled:
             self.partner, self.partner_known = self.call()
@@ -563,8 +583,9 @@ class _Replayer:
         called, taker = self.called, self.taker
         if called is None:
             if self.rec.play or self.rec.hands is not None:
-                self.report(Code.CALL_MISSING, "at five players the taker calls a card"
-                            " (a King) before the chien is turned", path="call")
+                self.report(Code.CALL_MISSING, Msg("at five players the taker calls a card (a"
+                                                   " King) before the chien is turned"),
+                                               path="call")
             if res is not None and res.partner is not None:
                 p = self.index[res.partner]
                 return (None if p == taker else p), True
@@ -603,14 +624,18 @@ class _Replayer:
             for rank in range(14, called.rank, -1):
                 mask = sum(1 << (14 * s + rank - 1) for s in range(4))
                 if hand & mask != mask:
-                    self.report(Code.CALL_WRONG_RANK, f"the taker may call a"
-                                f" {_RANK_NAMES[called.rank]} only when holding all four"
-                                f" {_RANK_NAMES[rank]}s: expected a"
-                                f" {_RANK_NAMES[rank]}", path="call", card=called)
+                    self.report(Code.CALL_WRONG_RANK, Msg("the taker may call a {rank} only when"
+                                                          " holding all four {ranks}: expected a"
+                                                          " {rank2}",
+                                                          rank=_RANK_NAMES[called.rank],
+                                                          rank2=_RANK_NAMES[rank],
+                                                          ranks=_RANKS_NAMES[rank]),
+                                                      path="call", card=called)
                     return
             return
-        self.report(Code.CALL_WRONG_RANK, f"{called.code} cannot be called: expected a"
-                    " King (or a Queen, Knight or Jack when holding every higher card)",
+        self.report(Code.CALL_WRONG_RANK, Msg("{called} cannot be called: expected a King (or a"
+                                              " Queen, Knight or Jack when holding every higher"
+                                              " card)", called=called.code),
                     path="call", card=called)
 
     def apply_excuse_led_last(self) -> None:
@@ -647,8 +672,10 @@ class _Replayer:
         recorded = rec.ecart
         if not contract.takes_chien:
             if recorded is not None and recorded.cards:
-                self.report(Code.ECART_NOT_ALLOWED, f"in a {contract.french} the chien is not"
-                            " taken: expected no écart", path="ecart", seat=taker)
+                self.report(Code.ECART_NOT_ALLOWED, Msg("in a {contract} the chien is not taken:"
+                                                        " expected no écart",
+                                                        contract=contract.french),
+                                                    path="ecart", seat=taker)
             return
         ecart = recorded.cards.bits if recorded is not None and recorded.cards is not None else None
         if ecart is None and self.complete:
@@ -661,15 +688,21 @@ class _Replayer:
         pool = None if dealt is None or self.chien is None else dealt | self.chien
         if recorded is not None and recorded.cards is not None:
             if len(recorded.cards) != size:
-                self.report(Code.ECART_SIZE, f"the écart has {size} cards at {self.n}"
-                            f" players, found {len(recorded.cards)}", path="ecart", seat=taker)
+                self.report(Code.ECART_SIZE, Msg("the écart has {size} cards at {n} players,"
+                                                 " found {count}",
+                                                 size=size, n=self.n, count=len(recorded.cards)),
+                                             path="ecart", seat=taker)
             if pool is not None and ecart & ~pool:
-                self.report(Code.ECART_NOT_IN_HAND, f"{_cards_text(ecart & ~pool)} not in"
-                            " the taker's hand and the chien", path="ecart", seat=taker)
+                self.report(Code.ECART_NOT_IN_HAND, Msg("{cards} not in the taker's hand and the"
+                                                        " chien",
+                                                        cards=_cards_text(ecart & ~pool)),
+                                                    path="ecart", seat=taker)
         bad = kernel.ecart_forbidden(ecart)
         if bad:
-            self.report(Code.ECART_KING_OR_BOUT, f"{_cards_text(bad)} in the écart: expected"
-                        " no King and no bout", path="ecart", seat=taker)
+            self.report(Code.ECART_KING_OR_BOUT, Msg("{cards} in the écart: expected no King and"
+                                                     " no bout",
+                                                     cards=_cards_text(bad)),
+                                                 path="ecart", seat=taker)
         trumps = ecart & TRUMP_MASK & ~BOUTS_MASK
         if trumps:
             if pool is not None:
@@ -677,20 +710,23 @@ class _Replayer:
                 if trumps.bit_count() > allowed:
                     spare = kernel.ecart_plain(pool) & ~ecart
                     self.report(Code.ECART_TRUMP_AVOIDABLE,
-                                f"{_cards_text(trumps)} in the écart, but the taker could"
-                                f" discard {_cards_text(spare)}: expected at most {allowed}"
-                                " trump(s)", path="ecart", seat=taker)
+                                Msg("{cards} in the écart, but the taker could discard {cards2}:"
+                                    " expected at most {allowed} trump(s)",
+                                    cards=_cards_text(trumps), cards2=_cards_text(spare),
+                                    allowed=allowed), path="ecart", seat=taker)
             elif self.rules.ecart_trumps is EcartTrumps.NEVER:
                 self.report(Code.ECART_TRUMP_AVOIDABLE,
-                            f"{_cards_text(trumps)} in the écart: ecart_trumps=never allows"
-                            " trumps only when no other écart exists, and the hands are not"
-                            " recorded to show it", path="ecart", seat=taker)
+                            Msg("{cards} in the écart: ecart_trumps=never allows trumps only when"
+                                " no other écart exists, and the hands are not recorded to show"
+                                " it", cards=_cards_text(trumps)), path="ecart", seat=taker)
             shown = recorded.shown.bits if recorded is not None else 0
             if (recorded is not None and recorded.cards is not None) or shown:
                 missing = trumps & ~shown
                 if missing:
-                    self.report(Code.ECART_TRUMP_NOT_SHOWN, f"{_cards_text(missing)} discarded"
-                                " but not shown: expected every trump of the écart shown",
+                    self.report(Code.ECART_TRUMP_NOT_SHOWN, Msg("{cards} discarded but not shown:"
+                                                                " expected every trump of the"
+                                                                " écart shown",
+                                                                cards=_cards_text(missing)),
                                 path="ecart", seat=taker)
         if recorded is not None and recorded.shown:
             self.check_shown(recorded.shown.bits, ecart, taker)
@@ -702,8 +738,10 @@ class _Replayer:
         if ecart is not None:
             wrong |= shown & ~ecart
         if wrong:
-            self.report(Code.ECART_SHOWN_WRONG, f"{_cards_text(wrong)} shown with the écart:"
-                        " expected only the trumps of the écart", path="ecart", seat=taker)
+            self.report(Code.ECART_SHOWN_WRONG, Msg("{cards} shown with the écart: expected only"
+                                                    " the trumps of the écart",
+                                                    cards=_cards_text(wrong)),
+                                                path="ecart", seat=taker)
 
     def find_hands_at_first_card(self) -> None:
         """Each seat's hand at the first card: recorded (the taker's with the chien taken
@@ -741,8 +779,10 @@ class _Replayer:
             s = self.index[decl.seat]
             key = (s, decl.kind)
             if key in seen:
-                self.report(Code.DECLARATION_TWICE, f"{decl.seat} declares a {decl.kind}"
-                            " twice: expected one", path=path, seat=s)
+                self.report(Code.DECLARATION_TWICE, Msg("{seat} declares a {kind} twice: expected"
+                                                        " one",
+                                                        seat=decl.seat, kind=decl.kind),
+                                                    path=path, seat=s)
                 continue
             seen.add(key)
             if isinstance(decl, Poignee):
@@ -758,18 +798,28 @@ class _Replayer:
             shown = decl.cards.bits
             derived = self.tab.poignee_size(len(decl.cards))
             if derived is None:
-                self.report(Code.POIGNEE_SIZE, f"{len(decl.cards)} cards shown: a"
-                            f" poignée shows exactly {counts[0]}, {counts[1]} or"
-                            f" {counts[2]} trumps at {self.n} players", path=path, seat=s)
+                self.report(Code.POIGNEE_SIZE, Msg("{count} cards shown: a poignée shows exactly"
+                                                   " {counts}, {counts2} or {counts3} trumps at"
+                                                   " {n} players",
+                                                   count=len(decl.cards), counts=counts[0],
+                                                   counts2=counts[1], counts3=counts[2], n=self.n),
+                                               path=path, seat=s)
             elif size is not None and size is not derived:
-                self.report(Code.POIGNEE_DECLARED_SIZE, f"a {size.value} poignée"
-                            f" shows {self.tab.poignee_count(size)} trumps; these"
-                            f" {len(decl.cards)} make a {derived.value}", path=path, seat=s)
+                self.report(Code.POIGNEE_DECLARED_SIZE, Msg("a {size} poignée shows"
+                                                            " {poignee_count} trumps; these"
+                                                            " {count} make a {derived}",
+                                                            size=size.value,
+                                                            poignee_count=self.tab.poignee_count(size),
+                                                            count=len(decl.cards),
+                                                            derived=derived.value),
+                                                        path=path, seat=s)
             size = size or derived
             not_trump = kernel.poignee_wrong_cards(shown)
             if not_trump:
-                self.report(Code.POIGNEE_NOT_TRUMP, f"{_cards_text(not_trump)} shown:"
-                            " expected only trumps (and the Excuse)", path=path, seat=s)
+                self.report(Code.POIGNEE_NOT_TRUMP, Msg("{cards} shown: expected only trumps (and"
+                                                        " the Excuse)",
+                                                        cards=_cards_text(not_trump)),
+                                                    path=path, seat=s)
             elsewhere = 0
             for other in range(self.n):
                 if other != s:
@@ -779,28 +829,33 @@ class _Replayer:
                 elsewhere |= self.ecart
             missing = shown & (~self.start[s] if self.exact[s] else elsewhere)
             if missing:
-                self.report(Code.POIGNEE_NOT_IN_HAND, f"{_cards_text(missing)} shown"
-                            f" but not in {decl.seat}'s hand", path=path, seat=s)
+                self.report(Code.POIGNEE_NOT_IN_HAND, Msg("{cards} shown but not in {seat}'s hand",
+                                                          cards=_cards_text(missing),
+                                                          seat=decl.seat), path=path, seat=s)
             hidden = kernel.poignee_hidden_trumps(self.start[s], shown)
             if hidden:
-                self.report(Code.POIGNEE_EXCUSE, "the Excuse stands in for a trump"
-                            f" while {_cards_text(hidden)} stay hidden: expected those"
-                            " trumps shown instead", path=path, seat=s)
+                self.report(Code.POIGNEE_EXCUSE, Msg("the Excuse stands in for a trump while"
+                                                     " {cards} stay hidden: expected those trumps"
+                                                     " shown instead",
+                                                     cards=_cards_text(hidden)), path=path, seat=s)
         if size is not None:
             self.poignees.append((s, size))
 
     def check_misere(self, decl: Misere, s: int, path: str) -> None:
         """A misère (``misere = on``, §12): no trump nor Excuse, or no face card."""
         if not self.rules.misere:
-            self.report(Code.MISERE_NOT_ALLOWED, "misère is declared but the ruleset"
-                        " has misere=off", path=path, seat=s)
+            self.report(Code.MISERE_NOT_ALLOWED, Msg("misère is declared but the ruleset has"
+                                                     " misere=off"), path=path, seat=s)
             return
         bad = kernel.misere_faults(self.start[s], decl.misere)
         if bad:
-            what = ("no trump and no Excuse" if decl.misere is MisereKind.ATOUT
-                    else "no King, Queen, Knight or Jack")
-            self.report(Code.MISERE_FALSE, f"{decl.seat} holds {_cards_text(bad)}:"
-                        f" a misère {decl.misere.value} needs {what}", path=path, seat=s)
+            what = (Msg("no trump and no Excuse") if decl.misere is MisereKind.ATOUT
+                    else Msg("no King, Queen, Knight or Jack"))
+            self.report(Code.MISERE_FALSE, Msg("{seat} holds {cards}: a misère {misere} needs"
+                                               " {what}",
+                                               seat=decl.seat, cards=_cards_text(bad),
+                                               misere=decl.misere.value, what=what),
+                                           path=path, seat=s)
         else:
             self.miseres.append(s)
 
@@ -812,8 +867,8 @@ class _Replayer:
         early."""
         rec, n = self.rec, self.n
         if self.annulled and rec.play:
-            self.report(Code.PLAY_AFTER_ANNULMENT, "the deal is annulled: no card should be"
-                        " played", path="play[0]")
+            self.report(Code.PLAY_AFTER_ANNULMENT, Msg("the deal is annulled: no card should be"
+                                                       " played"), path="play[0]")
         first_lead_called = (
             int(self.called) if self.called is not None and n == 5
             and self.rules.five_player_first_lead is FivePlayerFirstLead.NO_CALLED_SUIT
@@ -839,11 +894,14 @@ class _Replayer:
                 hand = hands[s]
                 forbid, after = table[state + card]
                 if played & bit:
-                    self.report(Code.PLAYED_TWICE, f"{_CODES[card]} was already played",
+                    self.report(Code.PLAYED_TWICE, Msg("{card} was already played",
+                                                       card=_CODES[card]),
                                 path=f"play[{t}].cards[{c}]", trick=t + 1, seat=s, card=card)
                 elif exact[s] and not hand & bit:
-                    self.report(Code.NOT_IN_HAND, f"{self.ids[s]} does not hold {_CODES[card]}"
-                                f"{self.where(card, s)}", path=f"play[{t}].cards[{c}]",
+                    self.report(Code.NOT_IN_HAND, Msg("{seat} does not hold {card}{where}",
+                                                      seat=self.ids[s], card=_CODES[card],
+                                                      where=self.where(card, s)),
+                                                  path=f"play[{t}].cards[{c}]",
                                 trick=t + 1, seat=s, card=card)
                 elif hand & forbid or called is not None:
                     # The rule itself (the kernel's), for its words.
@@ -866,15 +924,19 @@ class _Replayer:
         if self.complete:
             for s in range(n):
                 if self.exact[s] and hands[s]:
-                    self.report(Code.CARDS_LEFT, f"{self.ids[s]} still holds"
-                                f" {_cards_text(hands[s])} after the last trick", seat=s,
+                    self.report(Code.CARDS_LEFT, Msg("{seat} still holds {cards} after the last"
+                                                     " trick",
+                                                     seat=self.ids[s], cards=_cards_text(hands[s])),
+                                                 seat=s,
                                 path=f"hands.{self.ids[s]}")
         self.tricks = tuple(out)
         if not self.complete and rec.play and not self.annulled:
             tricks_total = self.tab.tricks
             self.report(Code.PLAY_INCOMPLETE,
-                        f"the play stops at trick {len(rec.play)} of {tricks_total}"
-                        f" ({_played_count(rec)} of {n * tricks_total})",
+                        Msg("the play stops at trick {count} of {tricks_total} ({played_count} of"
+                            " {n})",
+                            count=len(rec.play), tricks_total=tricks_total,
+                            played_count=_played_count(rec), n=n * tricks_total),
                         path=f"play[{len(rec.play) - 1}]")
 
     def stop_after(self, stop: tuple[int, int], hands: list[int],
@@ -907,11 +969,11 @@ class _Replayer:
         bit = 1 << card
         for s, hand in enumerate(self.given):
             if hand is not None and hand & bit and s != seat:
-                return f": it was dealt to {self.ids[s]}"
+                return Msg(": it was dealt to {seat}", seat=self.ids[s])
         if self.ecart is not None and self.ecart & bit:
-            return ": it is in the écart"
+            return Msg(": it is in the écart")
         if self.chien is not None and self.chien & bit:
-            return ": it is in the chien"
+            return Msg(": it is in the chien")
         return ""
 
     # --- counting -------------------------------------------------------------------------
@@ -993,17 +1055,18 @@ class _Replayer:
                 (res.taker_points is not None and res.taker_points.exact_half is None)
                 or (res.bouts is not None and not 0 <= res.bouts <= 3)):
             return None  # no score from facts that cannot be counted (check_facts said why)
-        missing = []
+        missing: list[str] = []
         if res is None or res.taker_points is None:
-            missing.append("the taker's points")
+            missing.append(Msg("the taker's points"))
         if res is None or res.bouts is None:
-            missing.append("the bouts")
+            missing.append(Msg("the bouts"))
         if not self.partner_known:
-            missing.append("the partner")
+            missing.append(Msg("the partner"))
         if missing:
             if res is not None and (res.scores or res.taker_points is not None):
-                self.report(Code.NOT_SCORABLE, f"the score cannot be recomputed: the record"
-                            f" lacks {' and '.join(missing)}", path="result")
+                self.report(Code.NOT_SCORABLE, Msg("the score cannot be recomputed: the record"
+                                                   " lacks {join}",
+                                                   join=and_list(missing)), path="result")
             return None
         assert res is not None
         assert res.taker_points is not None
@@ -1056,14 +1119,16 @@ class _Replayer:
             self.check_annulled_result()
             return done(Status.ANNULLED)
         if res is not None and res.annulled:
-            self.report(Code.ANNULMENT_MISMATCH, "the result says the deal was annulled, but"
-                        " nobody held the Petit sec, not every player passed"
-                        " and the ruleset does not annul it: expected a score",
+            self.report(Code.ANNULMENT_MISMATCH, Msg("the result says the deal was annulled, but"
+                                                     " nobody held the Petit sec, not every"
+                                                     " player passed and the ruleset does not"
+                                                     " annul it: expected a score"),
                         path="result.annulled")
         if self.contract is None or self.taker is None:
             if rec.play or rec.result is not None:
-                self.report(Code.NOT_SCORABLE, "no contract and taker can be found (no"
-                            " auction, and the result names none): the deal is not scored")
+                self.report(Code.NOT_SCORABLE, Msg("no contract and taker can be found (no"
+                                                   " auction, and the result names none): the"
+                                                   " deal is not scored"))
             return done(Status.UNSCORED)
         if self.complete and counts is not None:
             facts = self.facts_from_play(counts)
@@ -1118,28 +1183,40 @@ class _Replayer:
         if res is None:
             return
         if res.taker_points is not None and res.taker_points.exact_half != facts.taker_half:
-            self.report(Code.POINTS_MISMATCH, f"the result gives the taker"
-                        f" {res.taker_points} points; the play gives {_pts(facts.taker_half)}",
+            self.report(Code.POINTS_MISMATCH, Msg("the result gives the taker {taker_points}"
+                                                  " points; the play gives {points}",
+                                                  taker_points=res.taker_points,
+                                                  points=_pts(facts.taker_half)),
                         path="result.taker_points")
         if res.bouts is not None and res.bouts != facts.bouts:
-            self.report(Code.BOUTS_MISMATCH, f"the result gives the taker {res.bouts} bout(s);"
-                        f" the play gives {facts.bouts}", path="result.bouts")
+            self.report(Code.BOUTS_MISMATCH, Msg("the result gives the taker {bouts} bout(s); the"
+                                                 " play gives {bouts2}",
+                                                 bouts=res.bouts, bouts2=facts.bouts),
+                                             path="result.bouts")
         if self.n == 5 and res.partner is not None:
             rp = self.index[res.partner]
             actual = facts.taker if self.partner is None else self.partner
             if rp != actual:
-                self.report(Code.PARTNER_MISMATCH, f"the result names {res.partner} as"
-                            f" partner; the called card was held by {self.ids[actual]}",
+                self.report(Code.PARTNER_MISMATCH, Msg("the result names {partner} as partner;"
+                                                       " the called card was held by {seat}",
+                                                       partner=res.partner, seat=self.ids[actual]),
                             path="result.partner")
         if res.petit_au_bout is not None and res.petit_au_bout is not facts.petit_au_bout:
-            actual_pab = "nobody" if facts.petit_au_bout is None else facts.petit_au_bout.value
-            self.report(Code.PETIT_AU_BOUT_MISMATCH, f"the result gives the petit au bout to"
-                        f" the {res.petit_au_bout.value}; the play gives it to {actual_pab}",
+            actual_pab = (Msg("nobody") if facts.petit_au_bout is None
+                          else _CAMP_WORDS[facts.petit_au_bout])
+            self.report(Code.PETIT_AU_BOUT_MISMATCH, Msg("the result gives the petit au bout to"
+                                                         " the {petit_au_bout}; the play gives it"
+                                                         " to {actual_pab}",
+                                                         petit_au_bout=_CAMP_WORDS[res.petit_au_bout],
+                                                         actual_pab=actual_pab),
                         path="result.petit_au_bout")
         if res.chelem is not None and res.chelem is not facts.chelem:
-            actual_ch = "no camp" if facts.chelem is None else f"the {facts.chelem.value}"
-            self.report(Code.CHELEM_MISMATCH, f"the result gives a chelem to the"
-                        f" {res.chelem.value}; in the play {actual_ch} won every trick",
+            actual_ch = (Msg("no camp") if facts.chelem is None
+                         else Msg("the {camp}", camp=_CAMP_WORDS[facts.chelem]))
+            self.report(Code.CHELEM_MISMATCH, Msg("the result gives a chelem to the {chelem}; in"
+                                                  " the play {actual_ch} won every trick",
+                                                  chelem=_CAMP_WORDS[res.chelem],
+                                                  actual_ch=actual_ch),
                         path="result.chelem")
 
     def compare_scores(self, scores: dict[str, int]) -> None:
@@ -1149,8 +1226,11 @@ class _Replayer:
             return
         for sid, recorded in res.scores.items():
             if scores[sid] != recorded:
-                self.report(Code.SCORE_MISMATCH, f"{sid} is recorded with {recorded:+d};"
-                            f" the rules give {scores[sid]:+d}", path=f"result.scores.{sid}",
+                self.report(Code.SCORE_MISMATCH, Msg("{sid} is recorded with {recorded}; the"
+                                                     " rules give {scores}",
+                                                     sid=sid, recorded=format(recorded, '+d'),
+                                                     scores=format(scores[sid], '+d')),
+                                                 path=f"result.scores.{sid}",
                             seat=self.index[sid])
 
     def check_annulled_result(self) -> None:

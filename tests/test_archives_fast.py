@@ -140,3 +140,21 @@ def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
     scanned = list(scan([path], options=Options(replay=False)))
     assert [(d.index, [(x.location.deal, x.location.line) for x in d.diagnostics])
             for d in scanned] == serial
+
+
+@pytest.mark.parametrize("rules", [{"ruleset": "fft petit_au_bout=wins_last_trick"},
+                                   {"default_ruleset": "fft petit_au_bout=wins_last_trick"},
+                                   {"ruleset": "pagat"},
+                                   {"ruleset": "fft excuse_last_trick=to_trick_winner"}])
+def test_the_fast_path_under_another_ruleset_gives_the_same(tmp_path: Path,
+                                                             rules: dict[str, str]) -> None:
+    # --ruleset and --rules/--set reach the quick check as they reach the replay
+    path = write_jsonl(tmp_path / "a.jsonl", _variants() + generated(300, seed=23))
+    ruleset, default = rules.get("ruleset"), rules.get("default_ruleset")
+    fast = [d.summary for d in scan([path], options=Options(ruleset=ruleset,
+                                                            default_ruleset=default))]
+    slow = [d.summary for d in scan([path], options=Options(
+        ruleset=ruleset, default_ruleset=default, quick=False))]
+    assert fast == slow
+    if "ruleset" in rules:  # the override did reach the quick check: a deal changes
+        assert fast != [d.summary for d in scan([path])]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..diagnostics import Code, Diagnostic
+from ..i18n import Msg
 from ..kernel import TAKER
 from ..records import DealRecord
 from ..replay import Replay
@@ -173,7 +174,8 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
             where = f"play[{st.trick_number}].cards[{len(st.trick)}]"
             diags.append(Diagnostic.make(
                 Code.ANALYSIS_STOPPED,
-                f"{Card(card).code} is not a legal card here: the analysis stops before it",
+                Msg("{card} is not a legal card here: the analysis stops before it",
+                    card=Card(card).code),
                 trick=st.trick_number + 1, seat=ids[seat], card=Card(card).code, path=where))
             break
         places.append((st.trick_number + 1, len(st.trick), seat))
@@ -182,7 +184,7 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
         positions.append(start.with_state(st, history=tuple(cards[:len(places)])))
     if from_trick < 1:
         raise PositionError(Diagnostic.make(Code.ANALYSIS_IMPOSSIBLE,
-                                            "tricks are numbered from 1"))
+                                            Msg("tricks are numbered from 1")))
     first = next((i for i, p in enumerate(places) if p[0] >= from_trick), len(places))
     if diags and first == len(places):
         # an illegal card before the trick asked for: the value is the one before it
@@ -235,7 +237,7 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
         out.append(item)
     if inexact:
         diags.append(Diagnostic.make(
-            Code.ANALYSIS_INEXACT, "a time or node limit was reached: some values are"
-            " bounds (give more time with --time-limit)"))
+            Code.ANALYSIS_INEXACT, Msg("a time or node limit was reached: some values are bounds"
+                                       " (give more time with --time-limit)")))
     return PlayAnalysis(start, tuple(out), values[first], from_trick, tuple(diags), nodes,
                         time.monotonic() - t0, solver.engine)

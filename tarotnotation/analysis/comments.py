@@ -43,6 +43,7 @@ from typing import Any, Final, cast
 from ..annotate import PREFIX
 from ..cards import Card
 from ..diagnostics import Code, Diagnostic
+from ..i18n import Msg
 from ..records import DealRecord, Glyph, PlayedCard, Trick
 from ..replay import Replay
 from .analyse import CardAnalysis, PlayAnalysis, analyse_play
@@ -262,9 +263,9 @@ def analyse_record(record: DealRecord, *, from_trick: int = 1,
         return record, None, tuple(err.diagnostics)
     except (RuntimeError, ValueError, ArithmeticError, LookupError) as err:
         return record, None, (Diagnostic.make(
-            Code.ANALYSIS_FAILED, f"the solver failed on this deal ({type(err).__name__}:"
-            f" {err}): the deal is kept without its analysis; please report"
-            " it with the deal"),)
+            Code.ANALYSIS_FAILED, Msg("the solver failed on this deal ({error}: {err}): the deal"
+                                      " is kept without its analysis; please report it with the"
+                                      " deal", error=type(err).__name__, err=err)),)
     out = annotate_analysis(base, analysis, mistake=mistake, blunder=blunder)
     return out, analysis, analysis.diagnostics
 

@@ -34,6 +34,7 @@ from typing import Final
 
 from ..cards import ALL_MASK, BOUTS_MASK, Card, CardSet, card_points, mask_of
 from ..diagnostics import Code, Diagnostic, TarotError
+from ..i18n import Msg
 from ..kernel import DEFENCE, TAKER, PlayState, legal_in, trick_state, unplayed_camp
 from ..notation.cardcodes import parse_card
 from ..records import SEAT_ID_RE, DealRecord
@@ -243,7 +244,8 @@ class Position:
         if target > len(cards):
             raise PositionError(Diagnostic.make(
                 Code.ANALYSIS_IMPOSSIBLE,
-                f"trick {trick}, card {card} is beyond the recorded play",
+                Msg("trick {trick}, card {card} is beyond the recorded play",
+                    trick=trick, card=card),
                 trick=trick))
         return position_at(base, cards[:target], record)
 
@@ -260,8 +262,8 @@ def position_at(start: Position, cards: Sequence[int], record: DealRecord | None
             held = "" if any(h >> card & 1 for h in st.hands) else " (no hand holds it)"
             raise PositionError(Diagnostic.make(
                 Code.ANALYSIS_STOPPED,
-                f"{Card(card).code} is not a legal card here{held}: the analysis stops"
-                f" before it (legal: {CardSet(st.legal())})",
+                Msg("{card} is not a legal card here{held}: the analysis stops before it (legal:"
+                    " {cardset})", card=Card(card).code, held=held, cardset=CardSet(st.legal())),
                 trick=st.trick_number + 1, seat=seat, card=Card(card).code, path=where))
         st.play(card)
     return start.with_state(st, history=(*start.history, *cards))
@@ -275,7 +277,7 @@ def _card_index(record: DealRecord, trick: int, card: int, n: int) -> int:
     the recorded play (by more than the next card) gives a huge index."""
     if trick < 1 or card < 0:
         raise PositionError(Diagnostic.make(
-            Code.ANALYSIS_IMPOSSIBLE, "tricks are numbered from 1 and cards from 0"))
+            Code.ANALYSIS_IMPOSSIBLE, Msg("tricks are numbered from 1 and cards from 0")))
     play = record.play
     done = sum(len(t.cards) for t in play[:trick - 1])
     if trick - 1 < len(play):
@@ -374,8 +376,10 @@ class _Parser:
         for word in value.split(","):
             card = parse_card(word.strip())
             if card is None:
-                self.fault(Code.POSITION_CARD, f"{word!r} in {what} is not a card: expected"
-                           " codes such as 7H, KS, T21 or EX, separated by commas", offset)
+                self.fault(Code.POSITION_CARD, Msg("{word} in {what} is not a card: expected"
+                                                   " codes such as 7H, KS, T21 or EX, separated"
+                                                   " by commas",
+                                                   word=repr(word), what=what), offset)
             else:
                 out.append(int(card))
             offset += len(word) + 1
@@ -384,31 +388,36 @@ class _Parser:
     def run(self) -> Position:
         words = [(m.group(), m.start()) for m in re.finditer(r"\S+", self.text)]
         if not words:
-            self.fault(Code.POSITION_MISSING, "the position is empty: expected each seat's"
-                       " hand (S=KH,T21 ...), taker=SEAT and lead=SEAT", 0)
+            self.fault(Code.POSITION_MISSING, Msg("the position is empty: expected each seat's"
+                                                  " hand (S=KH,T21 ...), taker=SEAT and lead=SEAT"),
+                                              0)
             raise self.stop()
         hands: dict[str, tuple[list[int], int]] = {}
         fields: dict[str, tuple[str, int]] = {}
         for word, at in words:
             name, sep, value = word.partition("=")
             if not sep or not name or not value:
-                self.fault(Code.POSITION_SYNTAX, f"{word!r}: expected field=value (a seat's"
-                           " hand such as S=KH,T21, or one of " + ", ".join(_FIELDS) + ")", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("{word}: expected field=value (a seat's hand"
+                                                     " such as S=KH,T21, or one of {fields})",
+                                                     word=repr(word), fields=", ".join(_FIELDS)),
+                           at)
                 continue
             key = name.lower()
             if key in _FIELDS:
                 if key in fields:
-                    self.fault(Code.POSITION_SYNTAX, f"{name} is given twice", at)
+                    self.fault(Code.POSITION_SYNTAX, Msg("{name} is given twice", name=name), at)
                 fields[key] = (value, at + len(name) + 1)
             elif SEAT_ID_RE.fullmatch(name) and (value == "-" or any(
                     parse_card(w.strip()) is not None for w in value.split(","))):
                 if name in hands:
-                    self.fault(Code.POSITION_SEAT, f"the hand of {name} is given twice", at)
+                    self.fault(Code.POSITION_SEAT, Msg("the hand of {name} is given twice",
+                                                       name=name), at)
                 hands[name] = (self.cards(value, at + len(name) + 1, f"{name}'s hand"), at)
             else:
-                self.fault(Code.POSITION_SYNTAX, f"{word!r}: {name} is not a field ("
-                           + ", ".join(_FIELDS) + ") and its value holds no card, so it is"
-                           " not a seat's hand either", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("{word}: {name} is not a field ({fields}) and"
+                                                     " its value holds no card, so it is not a"
+                                                     " seat's hand either", word=repr(word),
+                                                     name=name, fields=", ".join(_FIELDS)), at)
         if self.diags:
             raise self.stop()
         return self.build(hands, fields)
@@ -419,8 +428,9 @@ class _Parser:
             return None
         value, at = fields[key]
         if value not in seats:
-            self.fault(Code.POSITION_SEAT, f"{key}={value}: no hand is given for {value}"
-                       f" (seats: {', '.join(seats)})", at)
+            self.fault(Code.POSITION_SEAT, Msg("{key}={value}: no hand is given for {value}"
+                                               " (seats: {join})",
+                                               key=key, value=value, join=', '.join(seats)), at)
             return None
         return seats.index(value)
 
@@ -430,7 +440,8 @@ class _Parser:
         n = len(seats)
         end = len(self.text)
         if n not in (3, 4, 5):
-            self.fault(Code.POSITION_SEAT, f"{n} hand(s) given: a deal has 3, 4 or 5 players",
+            self.fault(Code.POSITION_SEAT, Msg("{n} hand(s) given: a deal has 3, 4 or 5 players",
+                                               n=n),
                        0)
             raise self.stop()
         rules = Ruleset.fft()
@@ -439,7 +450,8 @@ class _Parser:
             try:
                 rules = Ruleset.from_spec(value.replace(",", " "))
             except RulesetError as err:
-                self.fault(Code.POSITION_SYNTAX, f"rules={value}: {err}", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("rules={value}: {err}",
+                                                     value=value, err=err), at)
         contract = Contract.GARDE
         if "contract" in fields:
             value, at = fields["contract"]
@@ -452,14 +464,15 @@ class _Parser:
         partner = self.seat(fields, "partner", seats)
         for key, seat_index in (("taker", taker), ("lead", leader)):
             if seat_index is None and key not in fields:
-                self.fault(Code.POSITION_MISSING, f"{key}=SEAT is missing: who "
-                           + ("took" if key == "taker" else "leads the trick in progress"),
-                           end)
+                self.fault(Code.POSITION_MISSING,
+                           Msg("taker=SEAT is missing: who took") if key == "taker" else
+                           Msg("lead=SEAT is missing: who leads the trick in progress"), end)
         if n == 5 and partner is None and "partner" not in fields:
-            self.fault(Code.POSITION_MISSING, "partner=SEAT is missing: at five players, the"
-                       " holder of the called card (the taker's own seat when alone)", end)
+            self.fault(Code.POSITION_MISSING, Msg("partner=SEAT is missing: at five players, the"
+                                                  " holder of the called card (the taker's own"
+                                                  " seat when alone)"), end)
         if n != 5 and "partner" in fields:
-            self.fault(Code.POSITION_SEAT, "partner= is for five players only",
+            self.fault(Code.POSITION_SEAT, Msg("partner= is for five players only"),
                        fields["partner"][1])
         trick: list[int] = []
         if "trick" in fields:
@@ -472,13 +485,15 @@ class _Parser:
                 try:
                     poignees.append(PoigneeSize(word.lower()))
                 except ValueError:
-                    self.fault(Code.POSITION_SYNTAX, f"poignees={value}: expected simple,"
-                               " double or triple, separated by commas", at)
+                    self.fault(Code.POSITION_SYNTAX, Msg("poignees={value}: expected simple,"
+                                                         " double or triple, separated by commas",
+                                                         value=value), at)
         announced = False
         if "chelem" in fields:
             value, at = fields["chelem"]
             if value.lower() != "announced":
-                self.fault(Code.POSITION_SYNTAX, f"chelem={value}: expected chelem=announced",
+                self.fault(Code.POSITION_SYNTAX, Msg("chelem={value}: expected chelem=announced",
+                                                     value=value),
                            at)
             announced = True
         called: int | None = None
@@ -486,7 +501,8 @@ class _Parser:
             value, at = fields["called"]
             card = parse_card(value)
             if card is None:
-                self.fault(Code.POSITION_CARD, f"called={value}: not a card code", at)
+                self.fault(Code.POSITION_CARD, Msg("called={value}: not a card code",
+                                                   value=value), at)
             else:
                 called = int(card)
         if self.diags:
@@ -498,20 +514,25 @@ class _Parser:
         for seat, (cards, at) in hands.items():
             for c in cards:
                 if c in seen:
-                    self.fault(Code.POSITION_CARD_TWICE, f"{Card(c).code} is in {seen[c]}'s"
-                               f" hand and {seat}'s", at)
+                    self.fault(Code.POSITION_CARD_TWICE, Msg("{card} is in {seen}'s hand and"
+                                                             " {seat}'s",
+                                                             card=Card(c).code, seen=seen[c],
+                                                             seat=seat), at)
                 seen[c] = seat
         for c in trick:
             if c in seen:
-                self.fault(Code.POSITION_CARD_TWICE, f"{Card(c).code} is in the trick and in"
-                           f" {seen[c]}'s hand", fields["trick"][1])
+                self.fault(Code.POSITION_CARD_TWICE, Msg("{card} is in the trick and in {seen}'s"
+                                                         " hand",
+                                                         card=Card(c).code, seen=seen[c]),
+                                                     fields["trick"][1])
             seen[c] = "the trick"
         if self.diags:
             raise self.stop()
         # Sizes: the seats that played to the trick hold one card fewer.
         if len(trick) >= n:
-            self.fault(Code.POSITION_HAND_SIZES, f"the trick holds {len(trick)} cards: a"
-                       f" trick in progress holds at most {n - 1}", fields["trick"][1])
+            self.fault(Code.POSITION_HAND_SIZES, Msg("the trick holds {count} cards: a trick in"
+                                                     " progress holds at most {n}",
+                                                     count=len(trick), n=n - 1), fields["trick"][1])
             raise self.stop()
         played = {(leader + i) % n for i in range(len(trick))}
         sizes = {s: len(hands[seats[s]][0]) + (1 if s in played else 0) for s in range(n)}
@@ -519,9 +540,12 @@ class _Parser:
         tricks = table(n).tricks
         if len(set(sizes.values())) != 1 or left == 0 or left > tricks:
             detail = ", ".join(f"{seats[s]} {len(hands[seats[s]][0])}" for s in range(n))
-            self.fault(Code.POSITION_HAND_SIZES, f"the hands hold {detail} cards: each seat"
-                       f" holds the same number (1 to {tricks}), one fewer once it has played"
-                       " to the trick in progress", fields["trick"][1] if trick else 0)
+            self.fault(Code.POSITION_HAND_SIZES, Msg("the hands hold {detail} cards: each seat"
+                                                     " holds the same number (1 to {tricks}), one"
+                                                     " fewer once it has played to the trick in"
+                                                     " progress",
+                                                     detail=detail, tricks=tricks),
+                                                 fields["trick"][1] if trick else 0)
             raise self.stop()
         trick_number = tricks - left
         hand_bits = [mask_of(hands[s][0]) for s in seats]
@@ -532,9 +556,13 @@ class _Parser:
             before = hand_bits[who] | 1 << c
             legal = legal_in(before, led, top)[0]
             if not legal >> c & 1:
-                self.fault(Code.POSITION_ILLEGAL_TRICK, f"{seats[who]} could not play"
-                           f" {Card(c).code} to this trick: with {CardSet(before)} the legal"
-                           f" cards were {CardSet(legal)}", fields["trick"][1])
+                self.fault(Code.POSITION_ILLEGAL_TRICK, Msg("{seats} could not play {card} to"
+                                                            " this trick: with {cardset} the"
+                                                            " legal cards were {cardset2}",
+                                                            seats=seats[who], card=Card(c).code,
+                                                            cardset=CardSet(before),
+                                                            cardset2=CardSet(legal)),
+                                                        fields["trick"][1])
             led, top = trick_state(trick[:i + 1])
         # What was won.
         live = mask_of(seen)
@@ -545,19 +573,23 @@ class _Parser:
             value, at = fields["tricks"]
             m = re.fullmatch(r"(\d+)/(\d+)", value)
             if m is None:
-                self.fault(Code.POSITION_SYNTAX, f"tricks={value}: expected T/D, the tricks"
-                           " won by the taker's camp and by the defence", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("tricks={value}: expected T/D, the tricks"
+                                                     " won by the taker's camp and by the defence",
+                                                     value=value), at)
                 tw = (0, 0)
             else:
                 tw = (int(m[1]), int(m[2]))
                 if sum(tw) != trick_number:
-                    self.fault(Code.POSITION_WON, f"tricks={value}: {sum(tw)} tricks won, but"
-                               f" the hands say {trick_number} tricks are over", at)
+                    self.fault(Code.POSITION_WON, Msg("tricks={value}: {sum} tricks won, but the"
+                                                      " hands say {trick_number} tricks are over",
+                                                      value=value, sum=sum(tw),
+                                                      trick_number=trick_number), at)
         elif trick_number == 0:
             tw = (0, 0)
         elif trick_number == 1:
-            self.fault(Code.POSITION_MISSING, "tricks=T/D is missing: one trick is over; say"
-                       " which camp won it (tricks=1/0 or tricks=0/1)", end)
+            self.fault(Code.POSITION_MISSING, Msg("tricks=T/D is missing: one trick is over; say"
+                                                  " which camp won it (tricks=1/0 or tricks=0/1)"),
+                                              end)
             tw = (0, 0)
         else:
             tw = (1, trick_number - 1)
@@ -569,19 +601,24 @@ class _Parser:
             m = re.fullmatch(r"([0-9.,]+)/([0-3])", value)
             pm = _POINTS.match(m[1]) if m is not None else None
             if m is None or pm is None:
-                self.fault(Code.POSITION_SYNTAX, f"won={value}: expected POINTS/BOUTS, the"
-                           " taker's camp's card points (whole or .5) and bouts so far", at)
+                self.fault(Code.POSITION_SYNTAX, Msg("won={value}: expected POINTS/BOUTS, the"
+                                                     " taker's camp's card points (whole or .5)"
+                                                     " and bouts so far", value=value), at)
             else:
                 half = int(pm[1]) * 2 + (1 if pm[2] == "5" else 0)
                 bouts = int(m[2])
                 gone_bouts = [c for c in (Card.T1, Card.T21, Card.EXCUSE) if gone >> c & 1]
                 if bouts > len(gone_bouts):
-                    self.fault(Code.POSITION_WON, f"won={value}: {bouts} bouts won, but only"
-                               f" {len(gone_bouts)} are out of the hands", at)
+                    self.fault(Code.POSITION_WON, Msg("won={value}: {bouts} bouts won, but only"
+                                                      " {count} are out of the hands",
+                                                      value=value, bouts=bouts,
+                                                      count=len(gone_bouts)), at)
                 elif half > card_points(gone) or (
                         card_points(gone) - half < len(gone_bouts) - bouts):
-                    self.fault(Code.POSITION_WON, f"won={value}: the cards out of the hands"
-                               f" are worth {_points(card_points(gone))} points", at)
+                    self.fault(Code.POSITION_WON, Msg("won={value}: the cards out of the hands"
+                                                      " are worth {points} points",
+                                                      value=value,
+                                                      points=_points(card_points(gone))), at)
                 else:
                     won0 = mask_of(gone_bouts[:bouts])
                     won1 = gone & ~won0
@@ -589,12 +626,12 @@ class _Parser:
         elif trick_number == 0 and not trick:
             aside = gone
         else:
-            self.fault(Code.POSITION_MISSING, "won=POINTS/BOUTS is missing: what the taker's"
-                       " camp holds outside the hands (its tricks, and the chien or écart when"
-                       " it counts them)", end)
+            self.fault(Code.POSITION_MISSING, Msg("won=POINTS/BOUTS is missing: what the taker's"
+                                                  " camp holds outside the hands (its tricks, and"
+                                                  " the chien or écart when it counts them)"), end)
         if called is not None and (n != 5 or trick_number != 0):
-            self.fault(Code.POSITION_SYNTAX, "called= restricts the first lead at five players"
-                       " only", fields["called"][1])
+            self.fault(Code.POSITION_SYNTAX, Msg("called= restricts the first lead at five"
+                                                 " players only"), fields["called"][1])
         if self.diags:
             raise self.stop()
         return Position(

@@ -23,6 +23,11 @@
  *     plays CARDS from the first lead (PlayState's rules), stopping before the first
  *     card that is not legal (played < len(cards) then); the taker's camp's half-points
  *     and bouts are those of its tricks (the cards aside are the caller's).
+ *   scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,
+ *                       words, ecart, cards, notes, scores, comments, glyph,
+ *                       declarations) | None
+ *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
+ *     layout (the caller parses it with orjson).
  * Types:
  *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
  *          additive, table_mb): the search core (see search.h and
@@ -455,6 +460,46 @@ fail:
     return NULL;
 }
 
+/* --- the quick check's scanner of JSON Lines (jsonscan.h) ---------------------------- */
+
+#include "jsonscan.h"
+
+static PyObject *k_scan_json(PyObject *self, PyObject *arg)
+{
+    char *data;
+    Py_ssize_t size;
+    if (!PyBytes_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "scan_json: expected bytes");
+        return NULL;
+    }
+    if (PyBytes_AsStringAndSize(arg, &data, &size) < 0)
+        return NULL;
+    js_t j = {data, data + size};
+    PyObject *parts[JS_PARTS];
+    memset(parts, 0, sizeof(parts));
+    int players = 0;
+    int ok = js_record(&j, parts, &players);
+    PyObject *out = NULL;
+    if (PyErr_Occurred())
+        goto done;
+    if (!ok || !parts[JS_HANDS] || !parts[JS_CHIEN] || !parts[JS_WORDS] || !parts[JS_CARDS]) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    out = PyTuple_New(JS_PARTS + 1);
+    if (!out)
+        goto done;
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(players));
+    for (int i = 0; i < JS_PARTS; i++) {
+        PyTuple_SET_ITEM(out, i + 1, parts[i] ? parts[i] : Py_NewRef(Py_None));
+        parts[i] = NULL;
+    }
+done:
+    for (int i = 0; i < JS_PARTS; i++)
+        Py_XDECREF(parts[i]);
+    return out;
+}
+
 /* --- the search type ------------------------------------------------------------------ */
 
 typedef struct {
@@ -802,6 +847,9 @@ static PyMethodDef methods[] = {
     {"chelem_camp", k_chelem_camp, METH_VARARGS, "chelem_camp(taker_tricks, tricks) -> int"},
     {"margin", k_margin, METH_VARARGS, "margin(taker_half, taker_bouts) -> int"},
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
+    {"scan_json", k_scan_json, METH_O,
+     "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
+     "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
      "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
      "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},

@@ -47,6 +47,7 @@ from typing import IO, Final
 
 from ..diagnostics import Code, Diagnostic
 from ..encoding import first_bad_byte
+from ..i18n import Msg
 from ..limits import MAX_RECORD_CHARS, exceeded
 from ..records import DealRecord
 from ..source import ReadDeal
@@ -204,10 +205,13 @@ class _Lines:
             if not self.warned:
                 self.warned = True
                 self.pending.append(Diagnostic.make(
-                    Code.SHEET_ENCODING, f"{self.name or 'the sheet'} is not UTF-8 (byte"
-                    f" 0x{raw[err.start]:02X} on line {self.number}): read as cp1252 from"
-                    " this line, as spreadsheet programs export it; to convert it: iconv -f"
-                    " cp1252 -t utf-8 FILE > FILE.utf8", file=self.name, line=self.number,
+                    Code.SHEET_ENCODING, Msg("{value} is not UTF-8 (byte 0x{raw} on line"
+                                             " {number}): read as cp1252 from this line, as"
+                                             " spreadsheet programs export it; to convert it:"
+                                             " iconv -f cp1252 -t utf-8 FILE > FILE.utf8",
+                                             value=self.name or 'the sheet',
+                                             raw=format(raw[err.start], '02X'), number=self.number),
+                                         file=self.name, line=self.number,
                     col=len(raw[:err.start].decode("utf-8", "replace")) + 1))
             yield _decode(raw)
 
@@ -229,7 +233,7 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
         yield deal
     if not count:
         pending.append(Diagnostic.make(
-            Code.SHEET_NOT_A_SHEET, "the sheet holds no deal: nothing to read", file=name,
+            Code.SHEET_NOT_A_SHEET, Msg("the sheet holds no deal: nothing to read"), file=name,
             line=1))
         yield ReadDeal(1, None, tuple(pending), line=1)
 
@@ -248,7 +252,8 @@ def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | Non
             return
         except csv.Error as err:
             pending.append(Diagnostic.make(
-                Code.SHEET_BAD_CELL, f"the row cannot be read as CSV: {err}; it is left out",
+                Code.SHEET_BAD_CELL, Msg("the row cannot be read as CSV: {err}; it is left out",
+                                         err=err),
                 file=name, line=start))
             done = reader.line_num
             continue

@@ -39,6 +39,7 @@ from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
 from ..faults import model_faults, path_of
+from ..i18n import Msg
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
 from ..records import DealRecord
 from ..source import ReadDeal, SourceMap
@@ -105,13 +106,14 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
     """The record of a parsed JSON object; raises :class:`TarotError` naming JSON paths."""
     if not isinstance(obj, dict):
         raise TarotError(Diagnostic.make(
-            Code.JSON_SCHEMA, f"expected a deal record (a JSON object), found"
-            f" {json_type(obj)}", path=prefix))
+            Code.JSON_SCHEMA, Msg("expected a deal record (a JSON object), found {json_type}",
+                                  json_type=json_type(obj)), path=prefix))
     version = obj.get(_KEY, VERSION)
     if version != VERSION:
         raise TarotError(Diagnostic.make(
-            Code.JSON_VERSION, f"format version {version!r} is not known: expected"
-            f" {VERSION}", path=f"{prefix}.{_KEY}"))
+            Code.JSON_VERSION, Msg("format version {version} is not known: expected {version2}",
+                                   version=repr(version), version2=VERSION),
+                               path=f"{prefix}.{_KEY}"))
     body = {k: v for k, v in obj.items() if k != _KEY and k != _SCHEMA_KEY}
     too_many = _too_many(body, prefix)
     if too_many is not None:
@@ -154,15 +156,17 @@ def json_fault(data: bytes | str, err: orjson.JSONDecodeError, offset: int = 0,
             if line is None:
                 where["line"] = data.count(b"\n", 0, bad.start) + 1
             where["col"] = col
-            return Diagnostic.make(Code.ENCODING, msg + "; this record is not read", **where)
+            return Diagnostic.make(Code.ENCODING, Msg("{message}; this record is not read",
+                                                                 message=msg), **where)
     if "depth limit" in err.msg:
-        return Diagnostic.make(Code.LIMIT_EXCEEDED, "the JSON is nested deeper than 1,024"
-                               " levels (the limit JSON_MAX_DEPTH of tarotnotation.limits,"
-                               " set by orjson)", **where)
+        return Diagnostic.make(Code.LIMIT_EXCEEDED, Msg("the JSON is nested deeper than 1,024"
+                                                        " levels (the limit JSON_MAX_DEPTH of"
+                                                        " tarotnotation.limits, set by orjson)"),
+                                                    **where)
     if "infinity" in err.msg:
-        return Diagnostic.make(Code.LIMIT_EXCEEDED, "a number is too large to be read (beyond"
-                               " the range of a double)", **where)
-    return Diagnostic.make(Code.JSON_SYNTAX, f"not valid JSON: {err.msg}", **where)
+        return Diagnostic.make(Code.LIMIT_EXCEEDED, Msg("a number is too large to be read (beyond"
+                                                        " the range of a double)"), **where)
+    return Diagnostic.make(Code.JSON_SYNTAX, Msg("not valid JSON: {msg}", msg=err.msg), **where)
 
 
 def _too_many(obj: dict[str, Any], path: str) -> Diagnostic | None:
@@ -330,8 +334,10 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
             version = piece.members.get(_KEY, VERSION)
             if version != VERSION:
                 yield ReadDeal(count + 1, None, (Diagnostic.make(
-                    Code.JSON_VERSION, f"format version {version!r} is not known: expected"
-                    f" {VERSION}", path=f"$.{_KEY}", file=name),))
+                    Code.JSON_VERSION, Msg("format version {version} is not known: expected"
+                                           " {version2}",
+                                           version=repr(version), version2=VERSION),
+                    path=f"$.{_KEY}", file=name),))
                 return
             continue
         if isinstance(piece, jsondoc.Fault):
@@ -377,14 +383,16 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         version = obj.get(_KEY, VERSION)
         if version != VERSION:
             yield ReadDeal(1, None, (Diagnostic.make(
-                Code.JSON_VERSION, f"format version {version!r} is not known: expected"
-                f" {VERSION}", path=f"$.{_KEY}", file=name),))
+                Code.JSON_VERSION, Msg("format version {version} is not known: expected"
+                                       " {version2}",
+                                       version=repr(version), version2=VERSION),
+                                   path=f"$.{_KEY}", file=name),))
             return
         deals = obj["deals"]
         prefix = "$.deals"
         if not isinstance(deals, list):
             yield ReadDeal(1, None, (Diagnostic.make(
-                Code.JSON_SCHEMA, "expected a list of deal records", path=prefix, file=name),))
+                Code.JSON_SCHEMA, Msg("expected a list of deal records"), path=prefix, file=name),))
             return
     elif isinstance(obj, list):
         deals, prefix = obj, "$"

@@ -61,6 +61,7 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..i18n import Msg
 from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
@@ -81,6 +82,9 @@ _FILE_NAME: Final = re.compile(r"games_(\d{4})_(\d{2})\.json$", re.IGNORECASE)
 _GAME_KEY: Final = re.compile(rb'"attack_score"\s*:')
 _PLAYER_KEYS: Final = frozenset({"id", "name", "monthNicks", "yearNicks"})
 NOTE: Final = "Matocolotoe: "
+
+
+_LEFT_OUT: Final = Msg(": left out")
 
 
 def _shown(value: object) -> str:
@@ -153,18 +157,19 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         return ReadDeal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
 
     if len(data) > MAX_FILE_BYTES:
-        yield fail(Code.LIMIT_EXCEEDED, f"this games file has more than {MAX_FILE_BYTES >> 20}"
-                   " MiB (the limit MAX_FILE_BYTES of tarotnotation.formats.matocolotoe);"
-                   " it is not read")
+        yield fail(Code.LIMIT_EXCEEDED, Msg("this games file has more than {max_file_bytes} MiB"
+                                            " (the limit MAX_FILE_BYTES of"
+                                            " tarotnotation.formats.matocolotoe); it is not read",
+                                            max_file_bytes=MAX_FILE_BYTES >> 20))
         return
     try:
         doc = orjson.loads(data.removeprefix(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as err:
-        yield fail(Code.JSON_SYNTAX, f"not JSON: {err}")
+        yield fail(Code.JSON_SYNTAX, Msg("not JSON: {err}", err=err))
         return
     if not isinstance(doc, list):
-        yield fail(Code.SHEET_NOT_A_SHEET, "not a Matocolotoe games file: expected a list of"
-                   " games")
+        yield fail(Code.SHEET_NOT_A_SHEET, Msg("not a Matocolotoe games file: expected a list of"
+                                               " games"))
         return
     if is_players_file(data):
         return
@@ -182,8 +187,9 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     notes: list[str] = []
 
     def bad(key: str, message: str, code: Code = Code.SHEET_BAD_CELL,
-            tail: str = ": left out") -> None:
-        diags.append(Diagnostic.make(code, message + tail, file=file, deal=index,
+            tail: str = _LEFT_OUT) -> None:
+        diags.append(Diagnostic.make(code, Msg("{message}{tail}", message=message, tail=tail),
+                                     file=file, deal=index,
                                      path=f"{base}.{key}"))
 
     def ordinal(obj: dict[str, Any], key: str, size: int, where: str) -> int | None:
@@ -191,19 +197,19 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         if value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
-            bad(where, f"{_shown(value)}: expected 0 to {size - 1}")
+            bad(where, Msg("{shown}: expected 0 to {size}", shown=_shown(value), size=size - 1))
             return None
         return value
 
     if not isinstance(game, dict) or not isinstance(game.get("players"), list):
         return ReadDeal(index, None, (Diagnostic.make(
-            Code.SHEET_BAD_CELL, "expected a game: an object with its players", file=file,
+            Code.SHEET_BAD_CELL, Msg("expected a game: an object with its players"), file=file,
             deal=index, path=base),))
     players = game["players"]
     n = len(players)
     if not 3 <= n <= 5:
         return ReadDeal(index, None, (Diagnostic.make(
-            Code.SHEET_BAD_CELL, f"a game has 3 to 5 players: found {n}", file=file,
+            Code.SHEET_BAD_CELL, Msg("a game has 3 to 5 players: found {n}", n=n), file=file,
             deal=index, path=f"{base}.players"),))
     ids = DEFAULT_SEATS[n]
     seats = []
@@ -216,7 +222,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         where = f"players[{p}]"
         if not isinstance(player, dict) or not isinstance(player.get("id"), int):
             return ReadDeal(index, None, (Diagnostic.make(
-                Code.SHEET_BAD_CELL, "expected a player: an object with an id", file=file,
+                Code.SHEET_BAD_CELL, Msg("expected a player: an object with an id"), file=file,
                 deal=index, path=f"{base}.{where}"),))
         pid = player["id"]
         label = names.get(pid) if names is not None else None
@@ -224,14 +230,14 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         side = ordinal(player, "side", 3, f"{where}.side")
         if side == 0:
             if taker is not None:
-                bad(f"{where}.side", "a second attacker (side 0)")
+                bad(f"{where}.side", Msg("a second attacker (side 0)"))
             else:
                 taker = p
         elif side == 1:
             if n != 5:
-                bad(f"{where}.side", f"an ally (side 1) at {n} players")
+                bad(f"{where}.side", Msg("an ally (side 1) at {n} players", n=n))
             elif ally is not None:
-                bad(f"{where}.side", "a second ally (side 1)")
+                bad(f"{where}.side", Msg("a second ally (side 1)"))
             else:
                 ally = p
         handful = ordinal(player, "handful", 3, f"{where}.handful")
@@ -244,16 +250,17 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
             notes.append(f"{seats[-1]['name']}'s misère: its kind (atout or tête) is not in"
                          " the file; recorded as atout")
             if misery == 1:
-                bad(f"{where}.misery", "a double misère (20 points in the app): the notation"
-                    " holds one misère per player (10 points); the second is left out",
-                    Code.SHEET_NOT_HELD, "")
+                bad(f"{where}.misery", Msg("a double misère (20 points in the app): the notation"
+                                           " holds one misère per player (10 points); the second"
+                                           " is left out"),
+                    Code.SHEET_NOT_HELD, Msg(""))
     if names is None:
         notes.insert(0, "the players' names are in players.json, which is not beside this"
                      " file")
     elif any(s["name"].startswith("#") for s in seats):
         notes.insert(0, "a player's id is not in players.json")
     if taker is None:
-        bad("players", "no attacker (side 0): the taker is not known")
+        bad("players", Msg("no attacker (side 0): the taker is not known"))
     else:
         res["taker"] = ids[taker]
         if n == 5:
@@ -262,7 +269,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     if contract is not None:
         res["contract"] = CONTRACTS[contract]
     elif "contract" not in game:
-        bad("contract", "no contract")
+        bad("contract", Msg("no contract"))
     score = game.get("attack_score")
     if isinstance(score, int) and not isinstance(score, bool) and 0 <= score <= 91:
         res["taker_points"] = score
@@ -274,7 +281,8 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
             notes.append("a chelem by the defence, from the attack's 0 points (as the app"
                          " counts it)")
     else:
-        bad("attack_score", f"{_shown(score)}: expected the taker's points, a whole number 0 to 91")
+        bad("attack_score", Msg("{shown}: expected the taker's points, a whole number 0 to 91",
+                                shown=_shown(score)))
     oudlers = ordinal(game, "oudlers", 4, "oudlers")
     if oudlers is not None:
         res["bouts"] = oudlers
@@ -285,8 +293,8 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     if slam == 0 and taker is not None:
         declarations.insert(0, {"kind": "chelem", "seat": ids[taker]})
     elif slam == 1:
-        bad("slam", "a chelem announced by the defence: the notation holds a chelem"
-            " announced by the taker only", Code.SHEET_NOT_HELD)
+        bad("slam", Msg("a chelem announced by the defence: the notation holds a chelem announced"
+                        " by the taker only"), Code.SHEET_NOT_HELD)
     tags = [("Source", "Matocolotoe")]
     if month is not None:
         day = game.get("day")

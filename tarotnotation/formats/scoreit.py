@@ -61,6 +61,7 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..i18n import Msg
 from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
@@ -134,23 +135,25 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         return ReadDeal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
 
     if len(data) > MAX_FILE_BYTES:
-        yield fail(Code.LIMIT_EXCEEDED, f"this ScoreIt file has more than"
-                   f" {MAX_FILE_BYTES >> 20} MiB (the limit MAX_FILE_BYTES of"
-                   " tarotnotation.formats.scoreit); it is not read")
+        yield fail(Code.LIMIT_EXCEEDED, Msg("this ScoreIt file has more than {max_file_bytes} MiB"
+                                            " (the limit MAX_FILE_BYTES of"
+                                            " tarotnotation.formats.scoreit); it is not read",
+                                            max_file_bytes=MAX_FILE_BYTES >> 20))
         return
     try:
         doc = orjson.loads(data.removeprefix(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError as err:
-        yield fail(Code.JSON_SYNTAX, f"not JSON: {err}")
+        yield fail(Code.JSON_SYNTAX, Msg("not JSON: {err}", err=err))
         return
     if not isinstance(doc, dict) or not isinstance(doc.get("laps"), list):
-        yield fail(Code.SHEET_NOT_A_SHEET, "not a ScoreIt game: expected an object with"
-                   ' "type", "players" and "laps"')
+        yield fail(Code.SHEET_NOT_A_SHEET, Msg("not a ScoreIt game: expected an object with"
+                                               " \"type\", \"players\" and \"laps\""))
         return
     kind = doc.get("type")
     if kind != "TAROT":
         what = _GAMES.get(str(kind), f"a ScoreIt game of type {_shown(kind)}")
-        yield fail(Code.SHEET_NOT_A_SHEET, f"{what}, not Tarot: not a record file", "$.type")
+        yield fail(Code.SHEET_NOT_A_SHEET, Msg("{what}, not Tarot: not a record file",
+                                               what=what), "$.type")
         return
     try:
         names = _players(doc.get("players"))
@@ -182,26 +185,27 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
     diags: list[Diagnostic] = []
 
     def bad(key: str, message: str) -> None:
-        diags.append(Diagnostic.make(Code.SHEET_BAD_CELL, f"{message}: left out", file=file,
+        diags.append(Diagnostic.make(Code.SHEET_BAD_CELL, Msg("{message}: left out",
+                                                              message=message), file=file,
                                      deal=index, path=f"{base}.{key}"))
 
     if not isinstance(lap, dict):
         return ReadDeal(index, None, (Diagnostic.make(
-            Code.SHEET_BAD_CELL, "expected a lap, an object", file=file, deal=index,
+            Code.SHEET_BAD_CELL, Msg("expected a lap, an object"), file=file, deal=index,
             path=base),))
     count = lap.get("playerCount", n)
     if count != n:
-        bad("playerCount", f"{_shown(count)}: the game has {n} players")
+        bad("playerCount", Msg("{shown}: the game has {n} players", shown=_shown(count), n=n))
 
     def position(key: str, default: str) -> int | None:
         value = lap.get(key, default)
         if value not in _POSITIONS:
-            bad(key, f"{_shown(value)} is not a player position: expected ONE to"
-                f" {_POSITIONS[n]} (or NONE)")
+            bad(key, Msg("{shown} is not a player position: expected ONE to {positions} (or NONE)",
+                         shown=_shown(value), positions=_POSITIONS[n]))
             return None
         pos = _POSITIONS.index(value) - 1
         if pos >= n:
-            bad(key, f"{value}: the game has {n} players")
+            bad(key, Msg("{value}: the game has {n} players", value=value, n=n))
             return None
         return pos
 
@@ -213,7 +217,7 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
     }
     taker = position("taker", "ONE")
     if taker == -1:
-        bad("taker", "NONE: a lap has a taker")
+        bad("taker", Msg("NONE: a lap has a taker"))
         taker = None
     if taker is not None:
         res["taker"] = ids[taker]
@@ -221,49 +225,55 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
     if n == 5:
         partner = position("partner", "TWO")
         if partner == -1:
-            bad("partner", "NONE: at five players the partner is a player (the taker's own"
-                " position when alone)")
+            bad("partner", Msg("NONE: at five players the partner is a player (the taker's own"
+                               " position when alone)"))
             partner = None
         if partner is not None:
             res["partner"] = ids[partner]
     elif lap.get("partner", "NONE") != "NONE":
-        bad("partner", f"{_shown(lap.get('partner'))}: no partner at {n} players")
+        bad("partner", Msg("{shown}: no partner at {n} players",
+                           shown=_shown(lap.get('partner')), n=n))
     bid = lap.get("bid", "SMALL")
     if bid in BIDS:
         res["contract"] = BIDS[bid]
     else:
-        bad("bid", f"{_shown(bid)} is not a bid: expected {', '.join(BIDS)}")
+        bad("bid", Msg("{shown} is not a bid: expected {bids}",
+                       shown=_shown(bid), bids=', '.join(BIDS)))
     oudlers = lap.get("oudlers", [])
     if isinstance(oudlers, list) and all(o in _OUDLERS for o in oudlers) and len(
             set(oudlers)) == len(oudlers):
         res["bouts"] = len(oudlers)
     else:
-        bad("oudlers", f"{_shown(oudlers)}: expected a list of distinct PETIT, EXCUSE, TWENTY_ONE")
+        bad("oudlers", Msg("{shown}: expected a list of distinct PETIT, EXCUSE, TWENTY_ONE",
+                           shown=_shown(oudlers)))
     points = lap.get("points", 56)
     if isinstance(points, int) and not isinstance(points, bool) and 0 <= points <= 91:
         res["taker_points"] = points
     else:
-        bad("points", f"{_shown(points)}: expected the taker's points, a whole number 0 to 91")
+        bad("points", Msg("{shown}: expected the taker's points, a whole number 0 to 91",
+                          shown=_shown(points)))
     declarations: list[dict[str, Any]] = []
     bonuses = lap.get("bonuses", [])
     if not isinstance(bonuses, list):
-        bad("bonuses", "expected a list")
+        bad("bonuses", Msg("expected a list"))
         bonuses = []
     for b, bonus in enumerate(bonuses):
         where = f"bonuses[{b}]"
         if not isinstance(bonus, dict) or bonus.get("bonus") not in BONUSES:
             got = bonus.get("bonus") if isinstance(bonus, dict) else bonus
-            bad(where, f"{_shown(got)} is not a bonus: expected {', '.join(BONUSES)}")
+            bad(where, Msg("{shown} is not a bonus: expected {bonuses}",
+                           shown=_shown(got), bonuses=', '.join(BONUSES)))
             continue
         value = bonus["bonus"]
         player = bonus.get("player")
         pos = _POSITIONS.index(player) - 1 if player in _POSITIONS else None
         if pos is None or not 0 <= pos < n:
-            bad(f"{where}.player", f"{_shown(player)} is not a player of this game")
+            bad(f"{where}.player", Msg("{shown} is not a player of this game",
+                                       shown=_shown(player)))
             continue
         if value == "PETIT_AU_BOUT":
             if taker is None:
-                bad(where, "a petit au bout, but the taker is not known")
+                bad(where, Msg("a petit au bout, but the taker is not known"))
                 continue
             ours = pos == taker or (n == 5 and pos == partner)
             res["petit_au_bout"] = (Camp.TAKER if ours else Camp.DEFENCE).value

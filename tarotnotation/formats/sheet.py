@@ -58,6 +58,7 @@ from pydantic import ValidationError
 
 from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, Severity, quote
+from ..i18n import Msg
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
@@ -115,6 +116,15 @@ _ALONE: Final = frozenset({"personne", "none", "seul", "seule", "alone", "lui me
                            "nobody", "no one", "sans", "preneur", "le preneur", "taker",
                            "solo"})
 _NUMBERED: Final = re.compile(r"(?:(?:joueur|joueuse|j|player|p)\s*)?(\d)")
+
+
+#: Whose name a cell of a sheet gives, in words (the messages translate them).
+_NAMES_OF: Final = {
+    "dealer": Msg("the dealer's name"), "taker": Msg("the taker's name"),
+    "partner": Msg("the partner's name"), "petit au bout's": Msg("the petit au bout's's name"),
+    "poignée holder": Msg("the poignée holder's name"),
+    "misère declarer": Msg("the misère declarer's name"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +286,7 @@ class _SheetReader:
             yield self.held
         elif self.pending:
             self.pending.append(self.diag(
-                Code.SHEET_NOT_A_SHEET, "the sheet has a header but no deal: nothing to read",
+                Code.SHEET_NOT_A_SHEET, Msg("the sheet has a header but no deal: nothing to read"),
                 self.layout.header_line))
             yield ReadDeal(self.index + 1, None, tuple(self.pending),
                            line=self.layout.header_line)
@@ -285,9 +295,12 @@ class _SheetReader:
     def not_a_sheet(self) -> ReadDeal:
         if not any(d.code is Code.SHEET_NOT_A_SHEET for d in self.pending):
             self.pending.append(self.diag(
-                Code.SHEET_NOT_A_SHEET, "not a score sheet: no row of the first"
-                f" {HEADER_SEARCH} names a column a sheet has ({KNOWN_HEADERS}); not a record"
-                " file (give --columns to map its headers)"))
+                Code.SHEET_NOT_A_SHEET, Msg("not a score sheet: no row of the first"
+                                            " {header_search} names a column a sheet has"
+                                            " ({known_headers}); not a record file (give"
+                                            " --columns to map its headers)",
+                                            header_search=HEADER_SEARCH,
+                                            known_headers=KNOWN_HEADERS)))
         got = ReadDeal(self.index + 1, None, tuple(self.pending), line=1)
         self.pending.clear()
         return got
@@ -316,8 +329,9 @@ class _SheetReader:
     def above(self, rows: list[Row]) -> None:
         for before in rows:
             self.pending.append(self.diag(
-                Code.SHEET_ROW_NOT_A_DEAL, "a row above the header, left out:"
-                f" {_show_cells(before.cells)}", before.line, 0))
+                Code.SHEET_ROW_NOT_A_DEAL, Msg("a row above the header, left out: {show_cells}",
+                                               show_cells=_show_cells(before.cells)),
+                                           before.line, 0))
 
     # --- the layout ------------------------------------------------------------------
 
@@ -380,18 +394,23 @@ class _SheetReader:
         lay.players = list(players.values())
         for col in unknown:
             self.pending.append(self.diag(
-                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: not a column this"
-                " reader knows, and not a player's (no cell names it, and it holds other"
-                f" than whole numbers): its cells are left out. Known: {KNOWN_HEADERS}."
-                " A mapping names it: --columns 'HEADER=COLUMN' or 'HEADER=PLAYER'",
+                Code.SHEET_UNKNOWN_COLUMN, Msg("{header_text}: not a column this reader knows,"
+                                               " and not a player's (no cell names it, and it"
+                                               " holds other than whole numbers): its cells are"
+                                               " left out. Known: {known_headers}. A mapping"
+                                               " names it: --columns 'HEADER=COLUMN' or"
+                                               " 'HEADER=PLAYER'",
+                                               header_text=self.header_text(col),
+                                               known_headers=KNOWN_HEADERS),
                 header.line, col))
         n = len(lay.players)
         if n < 3:
             found = ", ".join(p.name for p in lay.players) or "none"
             self.pending.append(self.diag(
-                Code.SHEET_NOT_A_SHEET, f"a score sheet has a column for each player, 3 to 5"
-                f" at a table; found {n} ({found}): map the players' columns with --columns"
-                " 'HEADER=NAME,…'", header.line))
+                Code.SHEET_NOT_A_SHEET, Msg("a score sheet has a column for each player, 3 to 5"
+                                            " at a table; found {n} ({found}): map the players'"
+                                            " columns with --columns 'HEADER=NAME,…'",
+                                            n=n, found=found), header.line))
             return False
         return True
 
@@ -399,9 +418,12 @@ class _SheetReader:
         roles = self.layout.roles
         if role in roles:
             self.pending.append(self.diag(
-                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: a second"
-                f" {ROLE_TITLES[role]} column (the first is {self.header_text(roles[role])}):"
-                " left out", self.layout.header_line, col))
+                Code.SHEET_UNKNOWN_COLUMN, Msg("{header_text}: a second {role_titles} column (the"
+                                               " first is {header_text2}): left out",
+                                               header_text=self.header_text(col),
+                                               role_titles=ROLE_TITLES[role],
+                                               header_text2=self.header_text(roles[role])),
+                                           self.layout.header_line, col))
             return
         roles[role] = col
 
@@ -409,8 +431,11 @@ class _SheetReader:
         slot = "total" if total else "score"
         if getattr(who, slot) is not None:
             self.pending.append(self.diag(
-                Code.SHEET_UNKNOWN_COLUMN, f"{self.header_text(col)}: a second"
-                f" {'running total' if total else 'score'} column for {who.name}: left out",
+                Code.SHEET_UNKNOWN_COLUMN, Msg("{header_text}: a second {value} column for {who}:"
+                                               " left out",
+                                               header_text=self.header_text(col),
+                                               value='running total' if total else 'score',
+                                               who=who.name),
                 self.layout.header_line, col))
             return
         setattr(who, slot, col)
@@ -466,24 +491,32 @@ class _SheetReader:
     def check_totals_row(self, row: Row) -> list[Diagnostic]:
         out = []
         for p in self.layout.players:
-            for col, expected, what in ((p.score, p.running, "the scores above add up to"),
-                                        (p.total, p.last_total, "the last running total is")):
+            for col, expected, what in ((p.score, p.running, Msg("the scores above add up to")),
+                                        (p.total, p.last_total,
+                                         Msg("the last running total is"))):
                 if col is None or col >= len(row.cells) or is_blank(row.cells[col]):
                     continue
                 try:
                     value = score_of(row.cells[col])
                 except ValueError as err:
-                    out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
-                                         f" totals row: {err}", row.line, col))
+                    out.append(self.diag(Code.SHEET_BAD_CELL, Msg("{header_text}, totals row:"
+                                                                  " {err}",
+                                                                  header_text=self.header_text(col),
+                                                                  err=err), row.line, col))
                     continue
                 if value is None:
-                    out.append(self.diag(Code.SHEET_BAD_CELL, f"{self.header_text(col)},"
-                                         f" totals row: {quote(row.cells[col].strip())} is not a"
-                                         " whole number", row.line, col))
+                    out.append(self.diag(Code.SHEET_BAD_CELL, Msg("{header_text}, totals row:"
+                                                                  " {strip} is not a whole number",
+                                                                  header_text=self.header_text(col),
+                                                                  strip=quote(row.cells[col].strip())),
+                                                              row.line, col))
                 elif expected is not None and value != expected:
                     out.append(self.diag(
-                        Code.SHEET_TOTALS_MISMATCH, f"{self.header_text(col)}: the totals"
-                        f" row gives {p.name} {value:+d}; {what} {expected:+d}",
+                        Code.SHEET_TOTALS_MISMATCH, Msg("{header_text}: the totals row gives {p}"
+                                                        " {value}; {what} {expected}",
+                                                        header_text=self.header_text(col),
+                                                        p=p.name, value=format(value, '+d'),
+                                                        what=what, expected=format(expected, '+d')),
                         row.line, col))
         return out
 
@@ -564,15 +597,18 @@ class _Deal:
 
     def bad(self, col: int, message: str, code: Code = Code.SHEET_BAD_CELL,
             severity: Severity | None = None) -> None:
-        self.diags.append(self.sheet.diag(code, f"{self.sheet.header_text(col)}: {message}",
+        self.diags.append(self.sheet.diag(code, Msg("{header}: {message}",
+                                                    header=self.sheet.header_text(col),
+                                                    message=message),
                                           self.row.line, col, severity=severity))
 
     def who(self, text: str, col: int, what: str) -> int | None:
         found = _match(self.players, text)
         if found is None:
             names = ", ".join(p.name for p in self.players)
-            self.bad(col, f"{quote(text)} is not a player of this deal: expected the {what}'s"
-                     f" name ({names})")
+            self.bad(col, Msg("{text} is not a player of this deal: expected {name} ({names})",
+                              text=quote(text), name=_NAMES_OF.get(what) or Msg(
+                                  "the {what}'s name", what=what), names=names))
         return found
 
     # --- the row ---------------------------------------------------------------------
@@ -586,8 +622,10 @@ class _Deal:
                              "chelem", "poignee", "misere", "call") if self.cell(r)]
         if not facts and not scores:
             sheet.pending.append(sheet.diag(
-                Code.SHEET_ROW_NOT_A_DEAL, "this row names no taker, contract, points or"
-                f" score: left out ({_show_cells(self.row.cells)})", self.row.line, 0))
+                Code.SHEET_ROW_NOT_A_DEAL, Msg("this row names no taker, contract, points or"
+                                               " score: left out ({show_cells})",
+                                               show_cells=_show_cells(self.row.cells)),
+                                           self.row.line, 0))
             return None
         n = len(self.players)
         self.ids = DEFAULT_SEATS[n]
@@ -616,9 +654,12 @@ class _Deal:
                        if values[p.key] is not None or totals[p.key] is not None]
             if not 3 <= len(players) <= 5:
                 self.sheet.pending.append(self.sheet.diag(
-                    Code.SHEET_ROW_NOT_A_DEAL, f"with {len(lay.players)} player columns,"
-                    " the players of a deal are those with a score in its row; this row"
-                    f" has {len(players)}: left out ({_show_cells(cells)})", self.row.line, 0))
+                    Code.SHEET_ROW_NOT_A_DEAL, Msg("with {count} player columns, the players of a"
+                                                   " deal are those with a score in its row; this"
+                                                   " row has {count2}: left out ({show_cells})",
+                                                   count=len(lay.players), count2=len(players),
+                                                   show_cells=_show_cells(cells)),
+                                               self.row.line, 0))
                 return None
         self.players = players
         out: dict[int, int] = {}
@@ -632,9 +673,13 @@ class _Deal:
                 assert p.total is not None
                 expected = (p.last_total or 0) + value if value is not None else None
                 if expected is not None and total != expected:
-                    self.bad(p.total, f"the running total of {p.name} is {total:+d}; the"
-                             f" one before, {(p.last_total or 0):+d}, and this deal's"
-                             f" {value:+d} make {expected:+d}", Code.SHEET_TOTALS_MISMATCH)
+                    self.bad(p.total, Msg("the running total of {p} is {total}; the one before,"
+                                          " {value}, and this deal's {value2} make {expected}",
+                                          p=p.name, total=format(total, '+d'),
+                                          value=format(p.last_total or 0, '+d'),
+                                          value2=format(value, '+d'),
+                                          expected=format(expected, '+d')),
+                                      Code.SHEET_TOTALS_MISMATCH)
                 p.last_total = total
             elif value is not None and p.total is not None:
                 p.last_total = (p.last_total or 0) + value
@@ -655,8 +700,9 @@ class _Deal:
                 self.bad(col, str(err))
                 given = None
             if given is not None and given != sum(out.values()):
-                self.bad(col, f"the row's sum is given as {given:+d}; its scores add up to"
-                         f" {sum(out.values()):+d}", Code.SHEET_TOTALS_MISMATCH)
+                self.bad(col, Msg("the row's sum is given as {given}; its scores add up to {sum}",
+                                  given=format(given, '+d'), sum=format(sum(out.values()), '+d')),
+                              Code.SHEET_TOTALS_MISMATCH)
         return out
 
     def number(self, col: int | None, name: str) -> int | None:
@@ -669,8 +715,9 @@ class _Deal:
             self.bad(col, str(err))
             return None
         if value is None:
-            self.bad(col, f"{quote(text.strip())} is not a score: expected {name}'s score for"
-                     " the deal, a whole number such as -64 or +192")
+            self.bad(col, Msg("{strip} is not a score: expected {name}'s score for the deal, a"
+                              " whole number such as -64 or +192",
+                              strip=quote(text.strip()), name=name))
         return value
 
     def read_tags(self) -> None:
@@ -683,8 +730,8 @@ class _Deal:
             if role == "date":
                 value = date_of(text)
                 if value is None:
-                    self.bad(col, f"{quote(text)} is not a date: expected 2026-11-19,"
-                             " 19/11/2026 or 2026.11.19")
+                    self.bad(col, Msg("{text} is not a date: expected 2026-11-19, 19/11/2026 or"
+                                      " 2026.11.19", text=quote(text)))
                     continue
                 text = value
             tags = [(k, v) for k, v in tags if k != tag]
@@ -725,8 +772,9 @@ class _Deal:
                 self.at("result.annulled", col)
                 self.at("auction", col)
             else:
-                self.bad(col, f"{quote(text)} is not a contract: expected Prise (Petite), Garde,"
-                         " Garde sans, Garde contre, or Passe for a deal everyone passed")
+                self.bad(col, Msg("{text} is not a contract: expected Prise (Petite), Garde,"
+                                  " Garde sans, Garde contre, or Passe for a deal everyone passed",
+                                  text=quote(text)))
         taker: int | None = None
         got = self.cell("taker")
         if got is not None:
@@ -755,8 +803,8 @@ class _Deal:
         if got is not None:
             card = call_of(got[0])
             if card is None:
-                self.bad(got[1], f"{quote(got[0])} is not a card: expected the called King, e.g."
-                         " Roi de Cœur, KH or cœur")
+                self.bad(got[1], Msg("{got} is not a card: expected the called King, e.g. Roi de"
+                                     " Cœur, KH or cœur", got=quote(got[0])))
             else:
                 self.record["call"] = {"card": card.code}
                 self.at("call", got[1])
@@ -768,8 +816,8 @@ class _Deal:
                 self.bad(got[1], str(err))
             else:
                 if pts is None:
-                    self.bad(got[1], f"{quote(got[0])} is not a number of points: expected the"
-                             " taker's card points, such as 41 or 40,5")
+                    self.bad(got[1], Msg("{got} is not a number of points: expected the taker's"
+                                         " card points, such as 41 or 40,5", got=quote(got[0])))
                 else:
                     res["taker_points"] = pts.as_number()
                     self.at("result.taker_points", got[1])
@@ -777,8 +825,8 @@ class _Deal:
         if got is not None:
             bouts = bouts_of(got[0])
             if bouts is None:
-                self.bad(got[1], f"{quote(got[0])} is not a number of bouts: expected 0 to 3"
-                         " (or the bouts named: petit, 21, excuse)")
+                self.bad(got[1], Msg("{got} is not a number of bouts: expected 0 to 3 (or the"
+                                     " bouts named: petit, 21, excuse)", got=quote(got[0])))
             else:
                 res["bouts"] = bouts
                 self.at("result.bouts", got[1])
@@ -847,8 +895,8 @@ class _Deal:
                 return
             self.notes.append(f"the petit au bout went to {self.players[who].name}'s camp,"
                               " which the sheet does not settle (no taker or partner)")
-            self.bad(col, "the petit au bout's camp cannot be told: the sheet names no"
-                     " partner; the score leaves it out", Code.SHEET_FACT_UNKNOWN)
+            self.bad(col, Msg("the petit au bout's camp cannot be told: the sheet names no"
+                              " partner; the score leaves it out"), Code.SHEET_FACT_UNKNOWN)
             return
         for camp in Camp:
             if self.scores_fit(scores, camp):
@@ -858,8 +906,8 @@ class _Deal:
                                   " from the scores")
                 return
         self.notes.append("petit au bout: the camp is not on the sheet")
-        self.bad(col, f"{quote(text)} says a petit au bout but not whose, and the scores do not"
-                 " tell: the score leaves it out", Code.SHEET_FACT_UNKNOWN)
+        self.bad(col, Msg("{text} says a petit au bout but not whose, and the scores do not tell:"
+                          " the score leaves it out", text=quote(text)), Code.SHEET_FACT_UNKNOWN)
 
     def camp_of(self, seat: int) -> Camp | None:
         res, ids = self.result, self.ids
@@ -919,8 +967,8 @@ class _Deal:
         if cell.announced:
             taker = self.result.get("taker")
             if taker is None:
-                self.bad(col, "a chelem is announced, but the sheet names no taker (the"
-                         " one who announces it): the announcement is left out")
+                self.bad(col, Msg("a chelem is announced, but the sheet names no taker (the one"
+                                  " who announces it): the announcement is left out"))
                 return
             self.declarations.append(({"kind": "chelem", "seat": taker}, col))
 
@@ -936,9 +984,11 @@ class _Deal:
         for part in parts:
             size, rest = poignee_size_of(part, counts)
             if size is None:
-                self.bad(col, f"{quote(part)} is not a poignée: expected simple, double or triple"
-                         f" (or {counts[0]}, {counts[1]} or {counts[2]} atouts at"
-                         f" {len(self.ids)} players), and the player's name if known")
+                self.bad(col, Msg("{part} is not a poignée: expected simple, double or triple (or"
+                                  " {counts}, {counts2} or {counts3} atouts at {count} players),"
+                                  " and the player's name if known",
+                                  part=quote(part), counts=counts[0], counts2=counts[1],
+                                  counts3=counts[2], count=len(self.ids)))
                 continue
             seat = self.holder(rest, col, size.value)
             if seat is not None:
@@ -956,8 +1006,8 @@ class _Deal:
             return None if who is None else ids[who]
         taker = res.get("taker")
         if taker is None:
-            self.bad(col, f"a {what} poignée, but neither its holder nor the taker is on the"
-                     " sheet: left out")
+            self.bad(col, Msg("a {what} poignée, but neither its holder nor the taker is on the"
+                              " sheet: left out", what=what))
             return None
         seat: str = taker
         if camp is Camp.DEFENCE:
@@ -977,8 +1027,8 @@ class _Deal:
         for part in poignee_parts(text) or ():
             kind, who_text = misere_of(part)
             if not who_text:
-                self.bad(col, f"{quote(part)}: a misère, but not whose: expected the player's"
-                         " name (and atout or tête)")
+                self.bad(col, Msg("{part}: a misère, but not whose: expected the player's name"
+                                  " (and atout or tête)", part=quote(part)))
                 continue
             who = self.who(who_text, col, "misère declarer")
             if who is None:
@@ -1023,8 +1073,8 @@ class _Deal:
             except ValidationError as err:
                 if not self.drop_fault(data, err):
                     break
-        self.diags.append(self.sheet.diag(Code.SHEET_BAD_CELL, "this row does not make a"
-                                          " record", self.row.line, 0))
+        self.diags.append(self.sheet.diag(Code.SHEET_BAD_CELL, Msg("this row does not make a"
+                                                                   " record"), self.row.line, 0))
         return None
 
     def drop_fault(self, data: dict[str, Any], err: ValidationError) -> bool:
@@ -1036,18 +1086,18 @@ class _Deal:
             key = loc[1]
             path = f"result.{key}"
             col = self.positions.get(path, (0, 1))[1] - 1
-            self.bad(col, f"{message}: left out")
+            self.bad(col, Msg("{message}: left out", message=message))
             del data["result"][key]
             return True
         if loc[:1] == ["declarations"] and len(loc) >= 2 and loc[1].isdigit():
             i = int(loc[1])
             col = self.positions.get(f"declarations[{i}]", (0, 1))[1] - 1
-            self.bad(col, f"{message}: left out")
+            self.bad(col, Msg("{message}: left out", message=message))
             del data["declarations"][i]
             return True
         if loc and loc[0] in data and loc[0] not in ("players", "seats"):
             col = self.positions.get(loc[0], (0, 1))[1] - 1
-            self.bad(col, f"{message}: left out")
+            self.bad(col, Msg("{message}: left out", message=message))
             del data[loc[0]]
             return True
         return False
@@ -1100,7 +1150,8 @@ def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int
             loc = [str(p) for p in first["loc"]]
             where = ".".join(loc)
             diags.append(Diagnostic.make(Code.SHEET_BAD_CELL,
-                                         f"{where}: {_words(err, first)}: left out",
+                                         Msg("{where}: {words}: left out",
+                                             where=where, words=_words(err, first)),
                                          file=file, deal=deal, path=path))
             if loc[:1] == ["result"] and len(loc) >= 2 and loc[1] in data.get("result", {}):
                 del data["result"][loc[1]]

@@ -100,6 +100,7 @@ from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..faults import model_faults
+from ..i18n import Msg
 from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..records import (
@@ -286,7 +287,8 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
         assert isinstance(data, bytes)
         msg, col = not_utf8(data, err)
         raise TarotError(Diagnostic.make(
-            Code.ENCODING, msg + "; this record is not read", path="$", col=col,
+            Code.ENCODING, Msg("{message}; this record is not read", message=msg), path="$",
+            col=col,
             line=data.count(b"\n", 0, err.start) + 1)) from None
     fixed, removed = _strip_trailing_commas(text)
     if removed:
@@ -296,11 +298,11 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
             pass
         else:
             return obj, [Diagnostic.make(
-                Code.JSON_SYNTAX, f"{removed} trailing comma(s) before ] or }} removed: not"
-                " JSON, accepted leniently",
+                Code.JSON_SYNTAX, Msg("{removed} trailing comma(s) before ] or }} removed: not"
+                                      " JSON, accepted leniently", removed=removed),
                 severity=Severity.WARNING, path="$")]
     raise TarotError(Diagnostic.make(
-        Code.JSON_SYNTAX, f"not valid JSON: {first.msg}", line=first.lineno,
+        Code.JSON_SYNTAX, Msg("not valid JSON: {msg}", msg=first.msg), line=first.lineno,
         col=first.colno, path="$")) from None
 
 

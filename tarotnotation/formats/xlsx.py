@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
+from ..i18n import Msg
 from ..source import ReadDeal
 from .base import Format, Head
 from .sheet import HEADER_SEARCH, Row, read_rows, recognised
@@ -150,13 +151,15 @@ def _read_book(book: Any, name: str | None, label: str, columns: Columns | None
             sheets.append(sheet)
         elif any(any(c.strip() for c in cells) for cells in head):
             pending.append(Diagnostic.make(
-                Code.SHEET_NOT_A_SHEET, f"the worksheet {quote(sheet.title)} holds no score"
-                " sheet (no header a sheet has in its first rows): left out",
+                Code.SHEET_NOT_A_SHEET, Msg("the worksheet {title} holds no score sheet (no"
+                                            " header a sheet has in its first rows): left out",
+                                            title=quote(sheet.title)),
                 severity=Severity.WARNING, file=f"{label}[{sheet.title}]"))
     if not sheets:
         pending.append(Diagnostic.make(
-            Code.SHEET_NOT_A_SHEET, "no worksheet of this workbook is a score sheet: not a"
-            " record file (give --columns to map its headers)", file=name))
+            Code.SHEET_NOT_A_SHEET, Msg("no worksheet of this workbook is a score sheet: not a"
+                                        " record file (give --columns to map its headers)"),
+                                    file=name))
         yield ReadDeal(1, None, tuple(pending))
         return
     count = 0

@@ -39,10 +39,10 @@ import io
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass, replace
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -54,6 +54,7 @@ from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
 from ..faults import model_faults
+from ..i18n import Msg, or_list
 from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..records import FIELD_TAGS, DealRecord, Points, find_tag
@@ -323,7 +324,8 @@ def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
             if bits >> card & 1 and len(ctx.diags) <= MAX_FAULTS:
                 if starts is None:  # where each word starts, found once per run
                     starts = [m.start() for m in _NONSPACE.finditer(tok)]
-                ctx.error(Code.BAD_VALUE, f"{card.code} is written twice in {where}",
+                ctx.error(Code.BAD_VALUE, Msg("{card} is written twice in {where}",
+                                              card=card.code, where=where),
                           _inner(tok, starts[k], word))
             bits |= 1 << card
     return CardSet(bits)
@@ -346,13 +348,14 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
         name, value = m.group(1), untag(m.group(2))
         if name in FIELD_TAGS:
             if name in seen:
-                ctx.error(Code.BAD_TAG, f"the {name} tag is given twice", tok)
+                ctx.error(Code.BAD_TAG, Msg("the {name} tag is given twice", name=name), tok)
                 continue
             seen.add(name)
             ctx.pos(name.lower(), tok)
             if name == "Players":
                 if value.strip() not in ("3", "4", "5"):
-                    ctx.error(Code.BAD_TAG, f"Players must be 3, 4 or 5, not {quote(value)}",
+                    ctx.error(Code.BAD_TAG, Msg("Players must be 3, 4 or 5, not {value}",
+                                                value=quote(value)),
                               tok)
                 else:
                     data["players"] = int(value)
@@ -370,12 +373,13 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
             continue
         if name == "Result":
             if ctx.result_tag is not None:
-                ctx.error(Code.BAD_TAG, "the Result tag is given twice", tok)
+                ctx.error(Code.BAD_TAG, Msg("the Result tag is given twice"), tok)
             ctx.result_tag = (tok, value)
             continue
         if name == "Date" and not DATE_RE.fullmatch(value):
-            ctx.error(Code.BAD_TAG, f"Date {quote(value)} is not written YYYY.MM.DD (with ?? for an"
-                      " unknown part); kept as written", tok, severity=Severity.WARNING)
+            ctx.error(Code.BAD_TAG, Msg("Date {value} is not written YYYY.MM.DD (with ?? for an"
+                                        " unknown part); kept as written",
+                                        value=quote(value)), tok, severity=Severity.WARNING)
         other.append((name, value))
     data["tags"] = tuple(other)
 
@@ -395,7 +399,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
         name, toks = part
         first = toks[0] if toks else None
         if name in out:
-            ctx.error(Code.BAD_VALUE, f"the result gives {name.replace('_', ' ')} twice", first)
+            ctx.error(Code.BAD_VALUE, Msg("the result gives {replace} twice",
+                                          replace=name.replace('_', ' ')), first)
             continue
         if name == "annulled":
             out["annulled"] = True
@@ -408,10 +413,11 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
             try:
                 out[name] = Points.parse(str(first))
             except ValueError as err:
-                ctx.error(Code.BAD_VALUE, f"points: {err}", first)
+                ctx.error(Code.BAD_VALUE, Msg("points: {err}", err=err), first)
         elif name == "bouts":  # any number but 0 to 3 is kept: the replay says why not
             if len(first) > MAX_DIGITS:  # type: ignore[arg-type]
-                ctx.error(Code.BAD_VALUE, f"bouts must be 0 to 3, not {quote(str(first))}",
+                ctx.error(Code.BAD_VALUE, Msg("bouts must be 0 to 3, not {first}",
+                                              first=quote(str(first))),
                           first)
             else:
                 out[name] = int(first)  # type: ignore[arg-type]
@@ -423,7 +429,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                 cut = max(tok.rfind("+"), tok.rfind("-"))
                 seat = tok[:cut]
                 if seat in scores:
-                    ctx.error(Code.BAD_VALUE, f"the result gives {seat}'s score twice", tok)
+                    ctx.error(Code.BAD_VALUE, Msg("the result gives {seat}'s score twice",
+                                                  seat=seat), tok)
                 if len(tok) - cut - 1 > MAX_DIGITS:
                     ctx.error(Code.LIMIT_EXCEEDED, exceeded(
                         f"{seat}'s score has more than", "MAX_DIGITS", "digits"), tok)
@@ -446,7 +453,8 @@ def _result_tag(ctx: _Ctx, tok: Token, value: str) -> dict[str, Any] | None:
     else:
         out = _result(inner, body[1][0], body[1][1:])
     for d in inner.diags:
-        ctx.error(d.code, f"in the Result tag: {d.message}", tok, severity=d.severity)
+        ctx.error(d.code, Msg("in the Result tag: {message}", message=d.message), tok,
+                  severity=d.severity)
     for path in inner.positions:
         ctx.pos(path, tok)
     return out
@@ -474,7 +482,8 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
                 if not hands:
                     ctx.pos("hands", kw)
                 if seat in hands:
-                    ctx.error(Code.BAD_VALUE, f"the hand of {seat} is given twice", label)
+                    ctx.error(Code.BAD_VALUE, Msg("the hand of {seat} is given twice",
+                                                  seat=seat), label)
                 ctx.pos(f"hands.{seat}", label)
                 hands[seat] = _card_list(ctx, cards, f"the hand of {seat}")
             data["hands"] = hands
@@ -551,8 +560,8 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
     if ctx.result_tag is not None:
         tok, value = ctx.result_tag
         if "result" in data:
-            ctx.error(Code.BAD_TAG, "the result is given twice: by the Result tag and by the"
-                      " result section", tok)
+            ctx.error(Code.BAD_TAG, Msg("the result is given twice: by the Result tag and by the"
+                                        " result section"), tok)
         else:
             result = _result_tag(ctx, tok, value)
             if result is not None:
@@ -571,31 +580,35 @@ def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
         return
     if sorted(written) == list(range(1, len(written) + 1)):
         t = next(t for t, n in enumerate(written) if n != t + 1)
-        ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {written[t]}: the tricks are"
-                  " written out of order; write them in the order they were played,"
-                  " numbered from 1", numbers[t])
+        ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {written}: the tricks are written"
+                                      " out of order; write them in the order they were played,"
+                                      " numbered from 1", t=t + 1, written=written[t]), numbers[t])
         return
     before = 0
     for t, n in enumerate(written):
         if n == before + 1:
             pass
         elif t == 0:
-            missing = "" if n == 0 else (" (or trick 1 is missing)" if n == 2 else
-                                         f" (or tricks 1 to {n - 1} are missing)")
-            ctx.error(Code.BAD_VALUE, f"trick 1 is numbered {n}: the tricks are numbered"
-                      f" from 1{missing}", numbers[t])
+            missing = Msg("") if n == 0 else (Msg(" (or trick 1 is missing)") if n == 2 else
+                                              Msg(" (or tricks 1 to {last} are missing)",
+                                                  last=n - 1))
+            ctx.error(Code.BAD_VALUE, Msg("trick 1 is numbered {n}: the tricks are numbered from"
+                                          " 1{missing}", n=n, missing=missing), numbers[t])
         elif n > before + 1:
-            gap = (f"trick {before + 1} is missing" if n == before + 2 else
-                   f"tricks {before + 1} to {n - 1} are missing")
-            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n}: {gap} (the numbering"
-                      f" jumps from {before} to {n}), or the tricks are numbered wrongly",
+            gap = (Msg("trick {first} is missing", first=before + 1) if n == before + 2 else
+                   Msg("tricks {first} to {last} are missing", first=before + 1, last=n - 1))
+            ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {n}: {gap} (the numbering jumps"
+                                          " from {before} to {n}), or the tricks are numbered"
+                                          " wrongly", t=t + 1, n=n, gap=gap, before=before),
                       numbers[t])
         elif n == before:
-            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n} again: each trick has"
-                      " its own number, in the order played", numbers[t])
+            ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {n} again: each trick has its"
+                                          " own number, in the order played",
+                                          t=t + 1, n=n), numbers[t])
         else:
-            ctx.error(Code.BAD_VALUE, f"trick {t + 1} is numbered {n}, after trick {before}:"
-                      " the tricks are written in the order played, numbered from 1",
+            ctx.error(Code.BAD_VALUE, Msg("trick {t} is numbered {n}, after trick {before}: the"
+                                          " tricks are written in the order played, numbered from"
+                                          " 1", t=t + 1, n=n, before=before),
                       numbers[t])
         before = n
 
@@ -610,25 +623,25 @@ def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
 # --- syntax errors in Tarot words ------------------------------------------------------------
 
 _WORDS: Final[dict[str, str]] = {
-    "TAG": 'a tag such as [Event "Club de Lyon"]',
-    "CARD": "a card such as 7H or T21",
-    "CARDS": "a card such as 7H or T21",
-    "PLAYS": "a card such as 7H or T21",
-    "BID": "a bid: pass, prise, garde, garde_sans or garde_contre",
-    "CONTRACT": "a contract: prise, garde, garde_sans or garde_contre",
-    "SEAT": "a seat such as E",
-    "SEATLABEL": "a seat and a colon such as E:",
-    "EMPTY": "- (none)",
-    "TRICKNO": "a trick number such as 5.",
-    "LEADER": "the trick's leader in parentheses such as (E)",
-    "SCORE": "a score such as E+192 or S-64",
-    "NUMBER": "a number of points such as 48 or 40.5",
-    "INT": "a number of bouts, 0 to 3",
-    "SIZE": "a poignée size: simple, double or triple",
-    "MISERE_KIND": "a misère: atout or tete",
-    "CAMP": "a camp: taker or defence",
-    "GLYPH": "a glyph such as ! or ?!",
-    "COMMENT": "a {comment}",
+    "TAG": Msg('a tag such as [Event "Club de Lyon"]'),
+    "CARD": Msg("a card such as 7H or T21"),
+    "CARDS": Msg("a card such as 7H or T21"),
+    "PLAYS": Msg("a card such as 7H or T21"),
+    "BID": Msg("a bid: pass, prise, garde, garde_sans or garde_contre"),
+    "CONTRACT": Msg("a contract: prise, garde, garde_sans or garde_contre"),
+    "SEAT": Msg("a seat such as E"),
+    "SEATLABEL": Msg("a seat and a colon such as E:"),
+    "EMPTY": Msg("- (none)"),
+    "TRICKNO": Msg("a trick number such as 5."),
+    "LEADER": Msg("the trick's leader in parentheses such as (E)"),
+    "SCORE": Msg("a score such as E+192 or S-64"),
+    "NUMBER": Msg("a number of points such as 48 or 40.5"),
+    "INT": Msg("a number of bouts, 0 to 3"),
+    "SIZE": Msg("a poignée size: simple, double or triple"),
+    "MISERE_KIND": Msg("a misère: atout or tete"),
+    "CAMP": Msg("a camp: taker or defence"),
+    "GLYPH": Msg("a glyph such as ! or ?!"),
+    "COMMENT": Msg("a {comment}"),
 }
 _KEYWORDS: Final[dict[str, str]] = {
     **{name: words[0] for name, words in KEYWORDS.items()}, "_COLON": ":"}
@@ -638,7 +651,7 @@ _BIDISH: Final = re.compile(r"(?:\w+:)?[A-Za-z_-]+")
 
 
 def _join_or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    return or_list(items)
 
 
 def _expected(names: Iterable[str]) -> str:
@@ -656,12 +669,12 @@ def _expected(names: Iterable[str]) -> str:
                 phrases.append(_WORDS[name])
         else:
             words.append(_KEYWORDS[name])
-    listed = words[0] if len(words) == 1 else "one of: " + ", ".join(words)
+    listed = words[0] if len(words) == 1 else Msg("one of: {words}", words=", ".join(words))
     if phrases and words:
-        return f"{_join_or(phrases)}, or {listed}"
+        return Msg("{phrases}, or {listed}", phrases=_join_or(phrases), listed=listed)
     if phrases:
         return _join_or(phrases)
-    return listed if words else "the end of the record"
+    return listed if words else Msg("the end of the record")
 
 
 def _accepts(state: Any) -> set[str] | None:
@@ -719,34 +732,40 @@ def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
     want = _expected(expected)
     m = _WORD.match(text, pos)
     found = m.group(0) if m and not at_end else ""
+    msg: str
     if at_end:
-        code, msg = Code.UNEXPECTED_END, f"the record ends too soon: expected {want}"
+        code, msg = Code.UNEXPECTED_END, Msg("the record ends too soon: expected {want}",
+                                             want=want)
     elif found == "{" and "}" not in text[pos:]:
-        code, msg = Code.UNTERMINATED_COMMENT, "this { comment is never closed with }"
+        code, msg = Code.UNTERMINATED_COMMENT, Msg("this { comment is never closed with }")
     elif found == "{":
         code = Code.SYNTAX_ERROR
-        msg = f"a comment cannot come here: expected {want}"
+        msg = Msg("a comment cannot come here: expected {want}", want=want)
         if "TAG" in expected:
-            msg = ('a comment cannot come before the tags: expected a tag such as'
-                   ' [Event "Club de Lyon"]')
+            msg = Msg('a comment cannot come before the tags: expected a tag such as'
+                      ' [Event "Club de Lyon"]')
     elif found.startswith("["):
         if "TAG" in expected or line_text.lstrip().startswith("["):
             code = Code.BAD_TAG
-            msg = ('malformed tag: expected a tag such as [Event "Club de Lyon"], found'
-                   f" {quote(found)}")
+            msg = Msg('malformed tag: expected a tag such as [Event "Club de Lyon"], found'
+                      " {found}", found=quote(found))
             fault = _tag_fault(line_text, col)
             if fault is not None:
                 col, msg = fault
             if "TAG" not in expected:
-                msg = "a tag cannot follow a comment on the deal: the tags come first"
+                msg = Msg("a tag cannot follow a comment on the deal: the tags come first")
         else:
-            code, msg = Code.SYNTAX_ERROR, f"unexpected {quote(found)}: expected {want}"
+            code, msg = Code.SYNTAX_ERROR, Msg("unexpected {found}: expected {want}",
+                                               found=quote(found), want=want)
     elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
-        code, msg = Code.BAD_CARD_CODE, f"{quote(found)} is not a card: expected {want}"
+        code, msg = Code.BAD_CARD_CODE, Msg("{found} is not a card: expected {want}",
+                                            found=quote(found), want=want)
     elif "BID" in expected and _BIDISH.fullmatch(found):
-        code, msg = Code.BAD_VALUE, f"{quote(found)} is not a bid: expected {want}"
+        code, msg = Code.BAD_VALUE, Msg("{found} is not a bid: expected {want}",
+                                        found=quote(found), want=want)
     else:
-        code, msg = Code.SYNTAX_ERROR, f"unexpected {quote(found)}: expected {want}"
+        code, msg = Code.SYNTAX_ERROR, Msg("unexpected {found}: expected {want}",
+                                           found=quote(found), want=want)
     ctx.diags.append(Diagnostic.make(
         code, msg, context=_caret(line_text, col), file=ctx.name,
         line=ctx.line0 + line, col=col, deal=ctx.deal,
@@ -773,8 +792,8 @@ def _tag_fault(line: str, col: int) -> tuple[int, str] | None:
     m = _TAG_NAME.match(text, 1)
     if m is None:
         if text[1:].lstrip(" \t").startswith('"'):
-            return col + 1, 'the tag has no name: expected a name before its value, as in' \
-                ' [Event "Club de Lyon"]'
+            return col + 1, Msg('the tag has no name: expected a name before its value, as in'
+                                ' [Event "Club de Lyon"]')
         return None
     name = m.group(1)
     i = m.end()
@@ -782,12 +801,14 @@ def _tag_fault(line: str, col: int) -> tuple[int, str] | None:
     rest = text[j:]
     if not rest.startswith('"'):
         if rest[:1].isalnum() and j > i and '"' in rest:
-            return col + j, (f"a tag's name is one word (letters, digits and _): {name!r}"
-                             f" is followed by {quote(rest.split()[0])}")
+            return col + j, Msg("a tag's name is one word (letters, digits and _): {name} is"
+                                " followed by {word}", name=repr(name),
+                                word=quote(rest.split()[0]))
         value = rest.rstrip().removesuffix("]").strip()
         if not value:
-            return col + j, f'the tag has no value: write [{name} "…"]'
-        return col + j, f'the value of the tag is not in quotes: write [{name} "{value}"]'
+            return col + j, Msg('the tag has no value: write [{name} "…"]', name=name)
+        return col + j, Msg('the value of the tag is not in quotes: write [{name} "{value}"]',
+                            name=name, value=value)
     v = _TAG_VALUE.match(rest)
     assert v is not None
     if not v.group(2):  # no closing quote on the line
@@ -795,16 +816,18 @@ def _tag_fault(line: str, col: int) -> tuple[int, str] | None:
         close = value.endswith("]")
         value = value.removesuffix("]").rstrip()
         at = col + j + len(rest.rstrip()) - (1 if close else 0)
-        return at, f'the value of the tag has no closing quote: write [{name} "{value}"]'
+        return at, Msg('the value of the tag has no closing quote: write [{name} "{value}"]',
+                       name=name, value=value)
     after = rest[v.end():]
     if after.lstrip(" \t").startswith("]"):
         return None
     if after.strip() and "]" in after and '"' in after:  # a quote inside the value
         inner = rest[1:rest.rstrip().rindex("]")].rstrip().removesuffix('"')
         fixed = re.sub(r'(?<!\\)"', r'\\"', inner)
-        return col + j + v.end() - 1, ("a quote inside a tag's value is written \\\":"
-                                       f' write [{name} "{fixed}"]')
-    return col + j + v.end(), f'the tag is never closed with ]: write [{name} "{v.group(1)}"]'
+        return col + j + v.end() - 1, Msg("a quote inside a tag's value is written \\\": write"
+                                          ' [{name} "{fixed}"]', name=name, fixed=fixed)
+    return col + j + v.end(), Msg('the tag is never closed with ]: write [{name} "{value}"]',
+                                  name=name, value=v.group(1))
 
 
 def parse_record(text: str, *, name: str | None = None, deal: int = 1,
@@ -881,6 +904,7 @@ def _grammar_positions(text: str, line0: int) -> dict[str, tuple[int, int]]:
 #: The environment variable that chooses the reading path: ``grammar`` turns the fast
 #: scanner off (for debugging, and for the differential tests).
 READER_ENV: Final = "TAROT_READER"
+_T = TypeVar("_T")
 
 
 def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, int]],
@@ -1000,15 +1024,15 @@ def _raw_lines(source: IO[str] | IO[bytes]) -> Iterator[tuple[str | bytes, int]]
         raw = readline(limit + 1)
 
 
-def _lines(source: IO[str] | IO[bytes]
+def _lines(source: IO[str] | IO[bytes], offset: int = 0
            ) -> Iterator[tuple[str, int, tuple[Code, str, int | None] | None]]:
     """(line without its end, offset of its start, fault) for each line.
 
     The fault is None, or why the line cannot be read: it is not UTF-8 (S007), or it is
     longer than :data:`~tarotnotation.limits.MAX_RECORD_CHARS` (L001: only its start is
-    kept, the rest is skipped without being held in memory).
+    kept, the rest is skipped without being held in memory). ``offset``: where the stream
+    starts in its file.
     """
-    offset = 0
     for raw, size in _raw_lines(source):
         start = offset
         offset += size
@@ -1033,19 +1057,21 @@ def _lines(source: IO[str] | IO[bytes]
         yield text, start, fault
 
 
-def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_Chunk]:
+def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
+            at: int = 0) -> Iterator[_Chunk]:
     """The records of a stream, cut at each tag line that follows other text.
 
     A line whose first character other than a space or tab is ``[`` is a tag line (the
     writer escapes such a ``[`` inside a comment as ``\\[``). A tag line starts a new record
     when it follows a section line or a blank line; so does the first tag line of all.
+    ``line`` and ``at``: the lines and bytes of the file before the stream.
     """
     chunk: _Chunk | None = None
     content = False
     gap = False
     blank: int | None = None
-    number = 0
-    for text, offset, fault in _lines(source):
+    number = line
+    for text, offset, fault in _lines(source, at):
         number += 1
         stripped = text.lstrip(" \t")
         if stripped.startswith("["):
@@ -1092,10 +1118,15 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False) -> Iterator[_C
         yield chunk
 
 
-def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[ReadDeal]:
+def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
+                 offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None
+                 ) -> Iterator[Any]:
     """The deals of a stream, each yielded as soon as its record is read; the next record
-    is read first only to judge a record of tags only or a comment never closed."""
-    chunks = _chunks(source)
+    is read first only to judge a record of tags only or a comment never closed.
+    ``line`` and ``offset``: the lines and bytes of the file before the stream; ``judge``:
+    see :func:`read_at`."""
+    fast = judge is not None and os.environ.get(READER_ENV) != "grammar"
+    chunks = _chunks(source, line=line, at=offset)
     ahead: _Chunk | None = None  # the next record, when it had to be read already
     before: _Chunk | None = None
     index = 0
@@ -1125,8 +1156,16 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None) -> Iterator[Read
                     context=_caret(_line_of(chunk, ahead, line), col)),),
                     None, chunk.line, chunk.offset)
                 continue
-        deal = parse_record("\n".join(chunk.lines), name=name, deal=index, line=chunk.line,
-                            offset=chunk.offset)
+        text = "\n".join(chunk.lines)
+        if fast:
+            assert judge is not None
+            data = scanner.scan(text)
+            value = None if data is None else judge(data)
+            if value is not None:  # a plain record the judge takes: no record built
+                before = chunk
+                yield index, chunk.line, chunk.offset, value
+                continue
+        deal = parse_record(text, name=name, deal=index, line=chunk.line, offset=chunk.offset)
         if chunk.follows and before is not None and deal.record is None:
             deal = _not_a_tag_line(deal, chunk)
         before = chunk
@@ -1218,9 +1257,10 @@ def _comment_cut(chunk: _Chunk, ahead: _Chunk, name: str | None, index: int
         return None
     col = len(first) - len(first.lstrip(" \t")) + 1
     return Diagnostic.make(
-        Code.UNTERMINATED_COMMENT, "this line of a { comment starts with [, so it starts a"
-        " new record and cuts the comment off: write \\[ at the start of a comment's line"
-        " (the writer does)", file=name, line=ahead.line, col=col, deal=index,
+        Code.UNTERMINATED_COMMENT, Msg("this line of a { comment starts with [, so it starts a"
+                                       " new record and cuts the comment off: write \\[ at the"
+                                       " start of a comment's line (the writer does)"),
+                                   file=name, line=ahead.line, col=col, deal=index,
         context=_caret(first, col))
 
 
@@ -1243,6 +1283,23 @@ def read_file(path: str | os.PathLike[str], *, name: str | None = None) -> Itera
     file = os.fspath(path)
     with open(file, "rb") as fp:
         yield from _read_stream(fp, name or file)
+
+
+def read_at(source: IO[bytes], *, name: str | None = None, line: int = 0,
+            offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None
+            ) -> Iterator[ReadDeal | tuple[int, int, int, _T]]:
+    """The records of a binary stream that starts after ``line`` lines and ``offset``
+    bytes of a file, at the start of a record (its start, or after a blank line: a part
+    of the file, as a worker reads it): each as reading the whole file gives it, with its
+    lines and offsets in the file, but numbered from 1.
+
+    ``judge``, when given, is offered the data of each record the fast scanner reads (in
+    the JSON layout, no record built); when it returns a value, ``(index, line, offset,
+    value)`` stands for the deal. That is where the quick check of a plain clean deal
+    plugs in (:mod:`tarotnotation.archive`); ``TAROT_READER=grammar`` turns it off with
+    the scanner.
+    """
+    return _read_stream(source, name, line, offset, judge)
 
 
 def reads(text: str, *, name: str | None = None) -> Iterator[ReadDeal]:
@@ -1276,7 +1333,7 @@ def _one(deals: Iterator[ReadDeal]) -> DealRecord:
     found = list(deals)
     if len(found) != 1:
         raise TarotError(Diagnostic.make(
-            Code.SYNTAX_ERROR, f"expected one record, found {len(found)}",
+            Code.SYNTAX_ERROR, Msg("expected one record, found {count}", count=len(found)),
         ))
     deal = found[0]
     if deal.record is None or not deal.ok:

@@ -1,0 +1,294 @@
+"""The languages people read: English (the default) and French.
+
+Everything a person reads (a diagnostic's message, a summary, a table, ``--help``) is
+written in English in the code and translated through the standard :mod:`gettext`
+machinery, from the catalogue ``tarotnotation/locale/fr/LC_MESSAGES/tarotnotation.po``
+(shipped with the package and read as it is: no compiled ``.mo``, no ``msgfmt``).
+What machines read (JSON, JSON Lines, JUnit, codes, exit statuses, the notation's own
+words) never changes with the language.
+
+A message with values is a :class:`Msg`: a whole English sentence with named
+placeholders, and its values. It *is* the English string (a :class:`str`), so every
+program that reads ``diagnostic.message`` keeps reading English; :meth:`Msg.render`
+gives it in another language, the sentence translated as a whole (so French word order
+and agreement can be right) and the values that are themselves messages (a suit's
+name, a list of cards) translated too.
+
+>>> m = Msg("{suit} led and the player holds {suit}", suit=Msg("Clubs"))
+>>> m
+'Clubs led and the player holds Clubs'
+>>> m.render("fr")
+'Trèfle demandé et le joueur a du Trèfle'
+>>> m.template, sorted(m.params)
+('{suit} led and the player holds {suit}', ['suit'])
+
+The language is chosen once per run (:func:`set_language`): ``--lang``, else the
+``TAROT_LANG`` variable, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else
+English.
+
+>>> language_from_env({"LANG": "fr_FR.UTF-8"}), language_from_env({"LANG": "de_DE"})
+('fr', 'en')
+>>> language_from_env({"LANG": "fr_FR.UTF-8", "LC_ALL": "C"})
+'en'
+>>> language_from_env({"LANG": "en_GB.UTF-8", "TAROT_LANG": "fr"})
+'fr'
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "Msg",
+    "PoTranslations",
+    "and_list",
+    "gettext_",
+    "language",
+    "language_from_env",
+    "ngettext",
+    "normalize",
+    "or_list",
+    "read_po",
+    "render",
+    "set_language",
+    "translations",
+]
+
+LANGUAGES: Final = ("en", "fr")
+"""The languages of the messages; English is the one the code is written in."""
+DEFAULT: Final = "en"
+DOMAIN: Final = "tarotnotation"
+
+_CURRENT: ContextVar[str | None] = ContextVar("tarot_language", default=None)
+
+
+def normalize(value: str | None) -> str | None:
+    """The language a locale or ``--lang`` value names (``fr_FR.UTF-8`` -> ``fr``), or
+    None when it names none we have (``C``, ``POSIX``, ``de``).
+
+    >>> normalize("fr_CA.utf8"), normalize("FR"), normalize("en_US"), normalize("C")
+    ('fr', 'fr', 'en', None)
+    """
+    if not value:
+        return None
+    code = value.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the environment: ``TAROT_LANG``, else the locale's messages
+    category (``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``, the first one set, as
+    POSIX reads them), else English."""
+    env = os.environ if environ is None else environ
+    forced = normalize(env.get("TAROT_LANG"))
+    if forced:
+        return forced
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:  # the first one set decides, even when it names no language of ours
+            return normalize(value) or DEFAULT
+    return DEFAULT
+
+
+def set_language(lang: str | None) -> str:
+    """Choose the language of this run (None: the environment's, read from now on at each
+    use); returns it. A value that is not a language we have is a :class:`ValueError`.
+    """
+    if lang is None:
+        _CURRENT.set(None)
+        return language_from_env()
+    chosen = normalize(lang)
+    if chosen is None:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+    _CURRENT.set(chosen)
+    return chosen
+
+
+def language() -> str:
+    """The language of this run (set by :func:`set_language`, else the environment's)."""
+    return _CURRENT.get() or language_from_env()
+
+
+# --- catalogues ---------------------------------------------------------------------
+
+
+def _unquote(text: str) -> str:
+    value = ast.literal_eval(text)
+    if not isinstance(value, str):
+        raise ValueError(f"not a string: {text}")
+    return value
+
+
+def read_po(text: str) -> Iterator[tuple[str, str | list[str], str | None, bool]]:
+    """The entries of a ``.po`` catalogue, each (msgid, msgstr or the plural msgstrs,
+    msgid_plural, fuzzy); entries are separated by blank lines. The header (empty
+    msgid) is included.
+
+    >>> po = 'msgid "deal {n}"\\nmsgstr ""\\n"donne {n}"\\n'
+    >>> list(read_po(po))
+    [('deal {n}', 'donne {n}', None, False)]
+    """
+    for block in re.split(r"\n[ \t]*\n", text):
+        fields: dict[str, str] = {}
+        key: str | None = None
+        fuzzy = False
+        for raw in block.splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                fuzzy = fuzzy or (line.startswith("#,") and "fuzzy" in line)
+                continue
+            if line.startswith('"'):
+                if key is None:
+                    raise ValueError(f"a string outside an entry: {raw}")
+                fields[key] += _unquote(line)
+                continue
+            key, _, rest = line.partition(" ")
+            fields[key] = _unquote(rest.strip())
+        if "msgid" not in fields:
+            continue
+        plurals = sorted(k for k in fields if k.startswith("msgstr["))
+        strs: str | list[str] = ([fields[k] for k in plurals] if plurals
+                                 else fields.get("msgstr", ""))
+        yield fields["msgid"], strs, fields.get("msgid_plural"), fuzzy
+
+
+class PoTranslations(gettext.NullTranslations):
+    """A :class:`gettext.NullTranslations` read from a ``.po`` catalogue (fuzzy and empty
+    entries left out: their English is used). French plurals: ``n > 1``."""
+
+    def __init__(self, po_text: str) -> None:
+        super().__init__()
+        self.catalog: dict[str, str] = {}
+        self.plurals: dict[str, list[str]] = {}
+        for msgid, msgstr, plural, fuzzy in read_po(po_text):
+            if not msgid or fuzzy:
+                continue
+            if plural is not None and isinstance(msgstr, list):
+                if all(msgstr):
+                    self.plurals[msgid] = msgstr
+            elif isinstance(msgstr, str) and msgstr:
+                self.catalog[msgid] = msgstr
+
+    def gettext(self, message: str) -> str:
+        """The translation of ``message``, or ``message``."""
+        return self.catalog.get(message, message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        """The translation of the singular or plural form for ``n``."""
+        forms = self.plurals.get(msgid1)
+        if forms is None:
+            return msgid1 if n == 1 else msgid2
+        return forms[min(int(n > 1), len(forms) - 1)]
+
+
+def catalog_path(lang: str) -> Any:
+    """The ``.po`` catalogue of ``lang`` inside the package (a Traversable)."""
+    return resources.files("tarotnotation").joinpath(
+        "locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The translations into ``lang`` (English: none)."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
+    try:
+        text = catalog_path(lang).read_text(encoding="utf-8")
+    except OSError:  # a catalogue left out of an install: English rather than a failure
+        return gettext.NullTranslations()
+    return PoTranslations(text)
+
+
+def gettext_(message: str, lang: str | None = None) -> str:
+    """``message`` in ``lang`` (default: this run's language)."""
+    return translations(lang or language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int, lang: str | None = None) -> str:
+    """The form of ``singular``/``plural`` for ``n``, in ``lang``."""
+    return translations(lang or language()).ngettext(singular, plural, n)
+
+
+# --- messages with values -----------------------------------------------------------
+
+
+class Msg(str):
+    """An English sentence with named placeholders and its values; the string is the
+    English text. ``Msg("Hearts")``, without values, is a word to translate."""
+
+    template: str
+    params: dict[str, object]
+
+    def __new__(cls, template: str, /, **params: object) -> Msg:
+        text = template.format(**params) if params else template
+        self = super().__new__(cls, text)
+        self.template = template
+        self.params = params
+        return self
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (str(self),)
+
+    def render(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (default: this run's language)."""
+        lang = lang or language()
+        if lang == DEFAULT:
+            return str(self)
+        template = gettext_(self.template, lang)
+        if not self.params:
+            return template
+        values = {k: v.render(lang) if isinstance(v, Msg) else str(v)
+                  for k, v in self.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: the English
+            return str(self)
+
+
+def render(value: object, lang: str | None = None) -> str:
+    """A value as a person reads it in ``lang``: a :class:`Msg` translated, a plain
+    string looked up whole in the catalogue (a fixed sentence), anything else as is."""
+    if isinstance(value, Msg):
+        return value.render(lang)
+    if isinstance(value, str):
+        return gettext_(value, lang) if value else value
+    return str(value)
+
+
+def _listed(items: Sequence[str], conjunction: str) -> str:
+    if len(items) <= 1:
+        return items[0] if items else ""
+    head = items[0]
+    for item in items[1:-1]:
+        head = Msg("{items}, {item}", items=head, item=item)
+    if conjunction == "and":
+        return Msg("{items} and {item}", items=head, item=items[-1])
+    return Msg("{items} or {item}", items=head, item=items[-1])
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a, b and c``, each item translated with the list.
+
+    >>> and_list([Msg("the bouts"), Msg("the partner")]).render("fr")
+    'les bouts et le partenaire'
+    """
+    return _listed(items, "and")
+
+
+def or_list(items: Sequence[str]) -> str:
+    """``a, b or c``, each item translated with the list.
+
+    >>> or_list(["2C", "5C", "8C"]).render("fr")
+    '2C, 5C ou 8C'
+    """
+    return _listed(items, "or")
