@@ -34,7 +34,7 @@ import re
 import stat
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -555,6 +555,21 @@ def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
     return out, after
 
 
+def _file_start(lines: Sequence[bytes]) -> tuple[int, int, bytes]:
+    """The start of a JSON Lines file's first part: the index of its first line that is
+    not blank (a byte-order mark ignored), how many lines the first record takes with the
+    blank ones before it, and their bytes (read by the full reader, which says where a
+    fault is)."""
+    head = 0
+    while head < len(lines) and not (
+            lines[head].removeprefix(b"\xef\xbb\xbf") if head == 0 else lines[head]
+    ).strip():
+        head += 1
+    start = min(head + 1, len(lines))
+    return head, start, b"".join(lines[:start])
+
+
+
 def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                  ) -> Iterator[CheckedDeal]:
     """Check the deals of a chunk of JSON Lines, as reading and replaying them would.
@@ -571,13 +586,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
     if chunk.first:  # the file's start: a byte-order mark, blank lines, the first record
-        head = 0
-        while head < len(lines) and not (
-                lines[head].removeprefix(b"\xef\xbb\xbf") if head == 0 else lines[head]
-        ).strip():
-            head += 1
-        start = min(head + 1, len(lines))
-        data = b"".join(lines[:start])
+        head, start, data = _file_start(lines)
         for item in json_format.read_stream(io.BytesIO(data), path):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
@@ -833,13 +842,7 @@ def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = N
     index, lineno, offset = part.index, part.lineno, part.offset
     start = 0
     if part.first:  # the file's start: a byte-order mark, blank lines, the first record
-        head = 0
-        while head < len(lines) and not (
-                lines[head].removeprefix(b"\xef\xbb\xbf") if head == 0 else lines[head]
-        ).strip():
-            head += 1
-        start = min(head + 1, len(lines))
-        data = b"".join(lines[:start])
+        head, start, data = _file_start(lines)
         yield from json_format.read_stream(io.BytesIO(data), path)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
