@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,14 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 os.environ["TAROT_LANG"] = "en"
 
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
+
+#: A run started in the background by a shell without job control (``nohup … &``, some CI
+#: runners) ignores SIGINT, and every ``tarot`` the tests start would inherit that: it
+#: rightly leaves an ignored signal ignored, so the tests of Ctrl-C could interrupt
+#: nothing. The test process takes Python's own handler instead, so that the processes it
+#: starts begin with the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile(
     "ci",

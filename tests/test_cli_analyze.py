@@ -179,13 +179,19 @@ def test_ctrl_c_stops_cleanly_and_writes_nothing(tmp_path: Path, jobs: str) -> N
     # Interrupt the search, not the start-up (a loaded machine can take seconds to
     # import): wait until the core is loaded, then a little more.
     deadline = time.monotonic() + 120
-    while not _searching(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(0.5)
-    assert proc.poll() is None, proc.communicate()
-    started = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    try:
+        while (not _searching(proc.pid) and proc.poll() is None
+               and time.monotonic() < deadline):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert proc.poll() is None, proc.communicate()
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:  # a failed test leaves no search running (its workers end with it)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130, err
     assert time.monotonic() - started < 10
     assert b"Traceback" not in err
