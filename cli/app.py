@@ -13,10 +13,12 @@ function's docstring: ``tests/test_cli_startup.py`` holds them to it), and
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Callable, Iterator, MutableMapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, NoReturn
 
 from tarotnotation import __version__
 
@@ -289,7 +291,26 @@ def main() -> None:
         sys.stderr.close()
         raise SystemExit(1) from None
     except KeyboardInterrupt:
-        raise SystemExit(130) from None
+        _end_now(130)
+    except SystemExit as end:
+        if end.code in _SIGNALLED:
+            _end_now(end.code)
+        raise
+
+
+#: The statuses of a run ended by a signal (SIGHUP, SIGINT, SIGTERM).
+_SIGNALLED: Final = frozenset({129, 130, 143})
+
+
+def _end_now(status: int) -> NoReturn:
+    """End an interrupted run at once. The command has already discarded its temporary
+    files and ended its workers; the interpreter's own shutdown would then join a process
+    pool's queue threads, and one of them can wait for ever on a pipe whose reader was
+    ended (seen with ``tarot sort -j 2`` under SIGTERM)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 if TYPE_CHECKING:
