@@ -17,7 +17,7 @@ from tarotnotation.analysis import DEFAULT_TABLE_MB, analyse_record
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 from tarotnotation.workers import pool as process_pool
@@ -174,7 +174,7 @@ def analyze(
                     if record is not None:
                         out.append(record)
                 if bad and len(out) != len(items):
-                    echo_err(f"tarot: {f}: not rewritten: a deal cannot be read")
+                    echo_err(Msg("tarot: {file}: not rewritten: a deal cannot be read", file=f))
                     faulty = True
                     continue
                 faulty |= bad
@@ -195,8 +195,9 @@ def analyze(
 
                 count = write_records(records(), fmt, fh)
             if output not in (None, STDIN):
-                echo_err(f"{count} deal{'s' if count != 1 else ''} written to {output},"
-                         f" {analysed} analysed")
+                echo_err(nmsg("{n} deal written to {output}, {analysed} analysed",
+                              "{n} deals written to {output}, {analysed} analysed", count,
+                              n=count, output=output, analysed=analysed))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not deals else EXIT_OK))
 
 

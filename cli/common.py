@@ -234,8 +234,9 @@ def echo(line: str = "") -> None:
 
 
 def echo_err(message: str) -> None:
-    """A line of plain text on standard error, made safe for a terminal."""
-    typer.echo(safe(message), err=True)
+    """A line of plain text on standard error, made safe for a terminal (a
+    :class:`~tarotnotation.i18n.Msg` in the run's language)."""
+    typer.echo(safe(render(message) if isinstance(message, Msg) else message), err=True)
 
 
 def echo_styled(line: str) -> None:

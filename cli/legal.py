@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, check_deal, read_path
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.replay import legal_moves
 
 from .common import (
@@ -92,6 +92,7 @@ def legal(
     rep = check_deal(found, path).replay
     errors = 0 if rep is None else len(rep.errors)
     if errors:
-        echo_err(f"tarot: note: deal {deal} holds {errors} error{'s' if errors != 1 else ''}"
-                 f" (tarot validate {path} lists them)")
+        echo_err(nmsg("tarot: note: deal {deal} holds {n} error (tarot validate {path} lists"
+                      " it)", "tarot: note: deal {deal} holds {n} errors (tarot validate {path}"
+                      " lists them)", errors, deal=deal, n=errors, path=path))
     raise typer.Exit(worst(status, EXIT_FAULTS if errors else EXIT_OK))

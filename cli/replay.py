@@ -26,7 +26,7 @@ from tarotnotation.annotate import (
 )
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.diagnostics import Diagnostic, Severity
-from tarotnotation.i18n import Msg, gettext_, ngettext
+from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
 from tarotnotation.records import DealRecord, Misere, Poignee
 from tarotnotation.replay import Replay
 from tarotnotation.rules import Camp, Contract
@@ -70,7 +70,7 @@ Examples:
 
 #: Words of the view to translate (the severities and the camps).
 _SEVERITY_WORDS = {Severity.ERROR: Msg("error"), Severity.WARNING: Msg("warning")}
-_CAMP_WORDS = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
+_CAMP_WORDS = {Camp.TAKER: pmsg("camp", "taker"), Camp.DEFENCE: pmsg("camp", "defence")}
 
 
 class View:
@@ -377,7 +377,7 @@ def _html(path: str, deal: int | None, output: str | None, no_open: bool,
     tally = write_pages([path], output, site=False, single_file=True, forced=forced,
                         default=default, deal=deal, what="--html")
     if output != STDIN:
-        echo_err(f"page written: {output}")
+        echo_err(Msg("page written: {page}", page=output))
         if not no_open and _on_terminal():
             webbrowser.open(Path(output).resolve().as_uri())
     report(tally.faults)

@@ -149,7 +149,7 @@ def validate(
     fmt = _report_format(output_format, out)
     use_columns(columns)
     if not items:
-        echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
+        echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
     if verbose:
         for f in files:
             echo_err(f"{'<stdin>' if f == STDIN else f}: read as {read_as(f)}")

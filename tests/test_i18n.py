@@ -13,9 +13,10 @@ import pytest
 from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.cards import Card, CardSet
-from tarotnotation.catalog import extract, source_files
+from tarotnotation.catalog import extract, source_files, translated
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.i18n import (
+    CONTEXT_SEP,
     Msg,
     PoTranslations,
     and_list,
@@ -33,10 +34,14 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 #: Reviewed French outputs; each is compared whole.
 FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 #: Translations that are the same words in French (checked by a person, not left out).
-SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "{n} bouts", "Arguments", "Options",
+SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
                             "chelem {term} = {amount}", "misère {amounts}", "position",
-                            "{points}{with_bouts}", "{message}{tail}"})
+                            "{points}{with_bouts}", "{message}{tail}", "simple", "double",
+                            "triple", "{counted} ({per})", "column\x04points",
+                            "column\x04bouts", "column\x04score", "column\x04total",
+                            "column\x04poignées", "column\x04petits", "column\x04chelems",
+                            "column\x04chelem", "column\x04camp", "column\x04scores"})
 
 
 def _french() -> dict[str, str | list[str]]:
@@ -51,7 +56,7 @@ def test_every_message_has_a_french_translation() -> None:
     tarotnotation.catalog`` to add it to the .po, then translate it."""
     found = extract()
     french = _french()
-    missing = sorted(m for m in found if not french.get(m))
+    missing = sorted(m for m in found if not translated(french.get(m)))
     assert not missing, f"{len(missing)} of {len(found)} messages have no French: {missing[:20]}"
     assert len(found) > 300
 
@@ -70,9 +75,17 @@ def test_no_placeholder_is_lost_or_invented() -> None:
 
 
 def test_no_english_left_in_the_french_catalogue() -> None:
+    """No translation is the English itself (a word said in a context, a plural's
+    singular form included), unless a person checked that French says it the same."""
+    plurals = {m: p for m, p, plural, _ in read_po(catalog_path("fr").read_text("utf-8"))
+               if plural is not None}
     for msgid, msgstr in _french().items():
-        if isinstance(msgstr, str) and msgid not in SAME_IN_FRENCH:
-            assert msgstr != msgid, f"not translated: {msgid!r}"
+        if msgid in SAME_IN_FRENCH:
+            continue
+        english = msgid.rpartition(CONTEXT_SEP)[2]
+        forms = msgstr if isinstance(msgstr, list) else [msgstr]
+        assert english not in forms, f"not translated: {msgid!r}"
+        assert msgid not in plurals or len(forms) == 2, f"two plural forms: {msgid!r}"
 
 
 def test_the_catalogue_holds_no_stale_entry() -> None:
