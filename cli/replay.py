@@ -233,7 +233,8 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                     if note is None:
                         v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
                     elif note.cost is not None and note.cost[1] > 0:
-                        v.add(f"      {pc.card.code}: {note_text(note)}", fg="magenta")
+                        v.add(f"      {pc.card.code}: {i18n.render(note_text(note))}",
+                              fg="magenta")
                 v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
         rest = unplayed_points(rep)
         if rest is not None and rest[0]:

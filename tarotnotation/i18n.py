@@ -320,8 +320,8 @@ def pmsg(context: str, template: str, /, **params: object) -> Msg:
     """A :class:`Msg` said in ``context`` (translated with ``msgctxt``): the English is
     the same, the French may differ by context.
 
-    >>> pmsg("camp", "defence").render("fr"), pmsg("column", "defence").render("fr")
-    ('la défense', 'défense')
+    >>> pmsg("camp", "taker").render("fr"), pmsg("column", "taker").render("fr")
+    ("l'attaque", 'preneur')
     """
     m = Msg(template, **params)
     m.context = context

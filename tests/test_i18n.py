@@ -41,7 +41,9 @@ SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options
                             "triple", "{counted} ({per})", "column\x04points",
                             "column\x04bouts", "column\x04score", "column\x04total",
                             "column\x04poignées", "column\x04petits", "column\x04chelems",
-                            "column\x04chelem", "column\x04camp", "column\x04scores"})
+                            "column\x04chelem", "column\x04camp", "column\x04scores",
+                            "index\x04Table", "index\x04Score", "Index", "Exc",
+                            "{errors}, {warnings}"})
 
 
 def _french() -> dict[str, str | list[str]]:
