@@ -29,7 +29,7 @@ from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
 from tarotnotation.records import DealRecord, Misere, Poignee
 from tarotnotation.replay import Replay
-from tarotnotation.rules import Camp, Contract
+from tarotnotation.rules import Camp, Contract, MisereKind
 
 from .common import (
     EXIT_FAULTS,
@@ -70,6 +70,9 @@ Examples:
 
 #: Words of the view to translate (the severities and the camps).
 _SEVERITY_WORDS = {Severity.ERROR: Msg("error"), Severity.WARNING: Msg("warning")}
+#: How a misère is named (docs/rules.md §12), as the deal pages name it.
+_MISERE_WORDS = {MisereKind.ATOUT: Msg("d'atout (no trump)"),
+                 MisereKind.TETE: Msg("de tête (no face card)")}
 _CAMP_WORDS = {Camp.TAKER: pmsg("camp", "taker"), Camp.DEFENCE: pmsg("camp", "defence")}
 
 
@@ -195,7 +198,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                                              "" if decl.cards is None else str(decl.cards))
                                  if x)
             elif isinstance(decl, Misere):
-                kind, extra = "misère", decl.misere.value
+                kind, extra = "misère", i18n.render(_MISERE_WORDS[decl.misere])
             else:
                 kind, extra = gettext_("chelem announced"), ""
             v.add(f"  {decl.seat}: {kind} {extra}".rstrip())

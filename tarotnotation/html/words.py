@@ -38,8 +38,8 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         # cards
         "suit.S": gettext_("Spades", lang), "suit.H": gettext_("Hearts", lang),
         "suit.D": gettext_("Diamonds", lang), "suit.C": gettext_("Clubs", lang),
-        "rank.J": gettext_("Jack", lang), "rank.N": gettext_("Knight", lang),
-        "rank.Q": gettext_("Queen", lang), "rank.K": gettext_("King", lang),
+        "rank.J": pgettext("card", "Jack", lang), "rank.N": pgettext("card", "Knight", lang),
+        "rank.Q": pgettext("card", "Queen", lang), "rank.K": pgettext("card", "King", lang),
         "cardName": gettext_("{rank} of {suit}", lang),
         "trumpName": gettext_("trump {n}", lang),
         "excuseName": pgettext("page", "the Excuse", lang),
