@@ -65,7 +65,9 @@ def test_every_word_of_the_script_exists_in_both_languages() -> None:
             continue
         assert french[key] != word, f"not translated: {key} = {word!r}"
         if isinstance(word, list):
-            assert len(word) == len(french[key]) == 2, key
+            translated = french[key]
+            assert isinstance(translated, list), key
+            assert len(word) == len(translated) == 2, key
     # every outcome an index row may carry has its words
     assert {f"outcome.{o}" for o in OUTCOMES} <= set(english)
 
