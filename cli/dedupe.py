@@ -108,22 +108,27 @@ def dedupe(
     if not reading.read and reading.status:  # nothing read, and a path could not be:
         reading.finish()  # said above (exit status 2)
     dup, read = f"{judge.duplicates:,}", f"{reading.read:,}"
-    summary = (nmsg("{dup} of {n} deal repeats deals met before",
-                    "{dup} of {n} deals repeat deals met before", reading.read, dup=dup, n=read)
+    # the verb agrees with the deals that repeat ("1 of 5 deals repeats")
+    summary = (nmsg("{dup} of {n} deals repeats deals met before",
+                    "{dup} of {n} deals repeat deals met before", judge.duplicates, dup=dup,
+                    n=read)
                if by is By.DEAL else
-               nmsg("{dup} of {n} deal repeats deals and plays met before",
-                    "{dup} of {n} deals repeat deals and plays met before", reading.read,
+               nmsg("{dup} of {n} deals repeats deals and plays met before",
+                    "{dup} of {n} deals repeat deals and plays met before", judge.duplicates,
                     dup=dup, n=read))
     if judge.unmarked:
-        summary = Msg("{summary}; {n} without their hands not compared", summary=summary,
-                      n=f"{judge.unmarked:,}") if by is By.DEAL else Msg(
-            "{summary}; {n} without a play not compared", summary=summary,
-            n=f"{judge.unmarked:,}")
+        unmarked = f"{judge.unmarked:,}"
+        summary = nmsg("{summary}; {n} without its hands not compared",
+                       "{summary}; {n} without their hands not compared", judge.unmarked,
+                       summary=summary, n=unmarked) if by is By.DEAL else nmsg(
+            "{summary}; {n} without a play not compared",
+            "{summary}; {n} without a play not compared", judge.unmarked, summary=summary,
+            n=unmarked)
     if output is None:
         echo_err(summary)
     else:
-        echo_err(Msg("{summary}; {n} written to {output}", summary=summary, n=f"{written:,}",
-                     output=for_terminal(output)))
+        echo_err(nmsg("{summary}; {n} written to {output}", "{summary}; {n} written to {output}",
+                      written, summary=summary, n=f"{written:,}", output=for_terminal(output)))
     if reading.unreadable or reading.status or not reading.read:
         reading.finish()
     raise typer.Exit(EXIT_FAULTS if judge.duplicates and output is None else EXIT_OK)

@@ -165,7 +165,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
     if record.auction:
         v.head(gettext_("Auction"))
         for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True)):
-            word = "pass" if bid.contract is None else bid.contract.french
+            word = i18n.pgettext("bid", "pass") if bid.contract is None else bid.contract.french
             v.add(f"  {seat}: {word}{_glyph(bid.glyph)}")
             v.comments(bid.comments, "      ")
             v.faults(at.get(("auction", i, None), []), "      ")
