@@ -314,3 +314,57 @@ def test_french_help_texts_fit_an_80_column_terminal() -> None:
         for text in (cmd.help or "", cmd.epilog or ""):
             for line in inspect.cleandoc(text).splitlines():
                 assert len(line) <= 76 or line.startswith("  tarot "), (name, line)
+
+
+def _glossary() -> list[tuple[str, list[str]]]:
+    """The French glossary of docs/rules.md: each row's English, and the French words the
+    messages use (its middle column)."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text.split("## French words", 1)[1]
+    rows = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("English in this page", "---"):
+            continue
+        words = [w.strip().replace(" N", "") for w in cells[1].split(",") if w.strip()]
+        rows.append((cells[0], words))
+    return rows
+
+
+def test_the_french_glossary_is_what_the_translations_say() -> None:
+    """Every French word the glossary gives for the messages is one the catalogue uses
+    (its translations, whole words), and the words said in a context are the glossary's:
+    the camps, the cards, made and lost."""
+    french = _french()
+    said = "\n".join(v if isinstance(v, str) else "\n".join(v) for v in french.values())
+    rows = _glossary()
+    assert len(rows) > 25
+    for english, words in rows:
+        for word in words:
+            assert re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said, re.I), (english, word)
+    glossary = dict(rows)
+    assert render(Msg("Hearts"), "fr") in glossary["Spades, Hearts, Diamonds, Clubs"]
+    from tarotnotation.i18n import pgettext
+
+    assert pgettext("camp", "taker", "fr") in glossary["the taker's camp"]
+    assert pgettext("camp", "defence", "fr") in glossary["defence, defender"]
+    assert [pgettext("card", w, "fr") for w in ("King", "Queen", "Knight", "Jack")] == (
+        glossary["King, Queen, Knight, Jack"])
+    assert render(Msg("made by {margin}", margin=3), "fr") == "remplie de 3"
+    assert render(Msg("lost by {margin}", margin=3), "fr") == "chutée de 3"
+    assert "remplie de" in glossary["made / lost by N"]
+    assert pgettext("bid", "pass", "fr") in glossary["auction, pass"]
+
+
+def test_the_readmes_french_example_is_true() -> None:
+    """The README shows one command and its output in French, verbatim: it is what the
+    command prints."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## En français", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    command, _, shown = block.partition("\n")
+    assert command.startswith("$ tarot ")
+    ran = invoke(*command.removeprefix("$ tarot ").split())
+    assert ran.code == 1
+    assert ran.out == shown
+    assert "0 bout," in section  # French plurals, as the catalogue says them
