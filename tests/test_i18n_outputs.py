@@ -247,3 +247,24 @@ def test_a_single_deal_agrees_in_english_too(tmp_path: Path) -> None:
     assert ran.err == f"1 deal written to {tmp_path / 'a.jsonl'} (jsonl)\n"
     ran = invoke("new", "--count", "2", "--seed", "1", "-o", str(tmp_path / "n.tarot"))
     assert ran.err == f"2 deals written to {tmp_path / 'n.tarot'} (tarot)\n"
+
+
+def test_tarot_legal_answers_in_french() -> None:
+    """The answer's labels aligned in French, the rule's reason translated, the code and
+    the cards the notation's."""
+    ran = invoke("legal", "--lang", "fr", rel(EXAMPLES / "faulty" / "revoke.tarot"),
+                 "--trick", "3", "--card", "3")
+    assert ran.code == 1, ran
+    assert ran.out.splitlines() == [
+        "Pli 3, N joue après 3C T19 T7",
+        "  main :        1S 7S 4H KD 4C 7C 9C T2 T3 T4 T6 T14 T15 T18 T20 EX",
+        "  permises :    4C 7C 9C EX",
+        "  interdites :  1S 7S 4H KD T2 T3 T4 T6 T14 T15 T18 T20",
+        "  pourquoi :    P105 must-follow-suit : Trèfle demandé et le joueur a du Trèfle :"
+        " attendu 4C, 7C ou 9C ou l'Excuse",
+    ]
+    assert ran.err == ("tarot: note : la donne 1 contient 1 erreur (tarot validate"
+                       " examples/faulty/revoke.tarot la montre)\n")
+    lead = invoke("legal", "--lang", "fr", rel(EXAMPLES / "prise.tarot"), "--trick", "1",
+                  "--card", "0")
+    assert lead.out.startswith("Pli 1, W entame\n")
