@@ -368,3 +368,36 @@ def test_the_readmes_french_example_is_true() -> None:
     assert ran.code == 1
     assert ran.out == shown
     assert "0 bout," in section  # French plurals, as the catalogue says them
+
+
+def test_a_message_with_a_context_or_a_plural_survives_pickling() -> None:
+    """The workers send diagnostics back pickled: a word said in a context and a plural
+    keep what makes them translate."""
+    from tarotnotation.i18n import nmsg, pmsg
+
+    for n, french in ((0, "0 bout"), (1, "1 bout"), (2, "2 bouts")):
+        m = nmsg("{n} bout", "{n} bouts", n, n=n)
+        assert pickle.loads(pickle.dumps(m)).render("fr") == french
+    camp = pickle.loads(pickle.dumps(pmsg("camp", "taker")))
+    assert (str(camp), camp.render("fr")) == ("taker", "l'attaque")
+    nested = Msg(", the Excuse to the {camp}", camp=pmsg("camp", "defence"))
+    assert pickle.loads(pickle.dumps(nested)).render("fr") == ", l'Excuse pour la défense"
+
+
+def test_the_catalogue_writes_contexts_and_plurals_as_gettext_does() -> None:
+    """``python -m tarotnotation.catalog`` writes ``msgctxt`` and ``msgid_plural`` entries
+    that read back the same (the .po stays a standard gettext catalogue)."""
+    from tarotnotation.catalog import Entry, po_text
+
+    entries = [Entry(f"camp{CONTEXT_SEP}taker"), Entry("{n} bout", "{n} bouts")]
+    text = po_text(entries, {f"camp{CONTEXT_SEP}taker": "l'attaque",
+                             "{n} bout": ["{n} bout", "{n} bouts"]})
+    assert 'msgctxt "camp"\nmsgid "taker"\nmsgstr "l\'attaque"' in text
+    assert 'msgid "{n} bout"\nmsgid_plural "{n} bouts"\nmsgstr[0] "{n} bout"' in text
+    back = {m: s for m, s, _, _ in read_po(text) if m}
+    assert back == {f"camp{CONTEXT_SEP}taker": "l'attaque", "{n} bout": ["{n} bout", "{n} bouts"]}
+    t = PoTranslations(text)
+    assert [t.ngettext("{n} bout", "{n} bouts", n) for n in (0, 1, 2)] == [
+        "{n} bout", "{n} bout", "{n} bouts"]
+    assert t.pgettext("camp", "taker") == "l'attaque"
+    assert t.gettext("taker") == "taker"  # the word without its context is another message
