@@ -212,10 +212,10 @@ def read_as(file: str) -> str:
 
     try:
         if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
-            return "the format its content shows"
+            return Msg("the format its content shows")
         return format_name(format_of(file))
     except OSError as err:
-        return f"nothing: {err.strerror or err}"
+        return Msg("nothing: {why}", why=err.strerror or err)
 
 
 def checked_spec(spec: str | None, option: str) -> str | None:

@@ -87,7 +87,7 @@ def convert(
     use_columns(columns)
     if verbose:
         for source in files:
-            echo_err(f"{source}: read as {read_as(source)}")
+            echo_err(Msg("{file}: read as {format}", file=source, format=read_as(source)))
     source = ", ".join(files) or ", ".join(args)
     color = use_color(sys.stderr)
     unreadable = 0

@@ -268,3 +268,40 @@ def test_tarot_legal_answers_in_french() -> None:
     lead = invoke("legal", "--lang", "fr", rel(EXAMPLES / "prise.tarot"), "--trick", "1",
                   "--card", "0")
     assert lead.out.startswith("Pli 1, W entame\n")
+
+
+def test_the_progress_bar_speaks_french_on_a_terminal() -> None:
+    """``tarot validate`` on a terminal draws its bar in the run's language."""
+    import os
+    import pty
+    import subprocess
+
+    from test_cli import TAROT
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR")}
+    env.update({"TAROT_PROGRESS_DELAY": "0", "TAROT_LANG": "fr"})
+    proc = subprocess.Popen([str(TAROT), "validate", "examples"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = proc.communicate(timeout=60)
+    os.close(master)
+    assert proc.returncode == 1
+    assert "donnes dans" in out.decode()
+    assert b"validation" in seen
+    assert b"validating" not in seen
+
+
+def test_validate_says_what_each_file_is_read_as_in_french() -> None:
+    ran = invoke("validate", "--lang", "fr", "-v", rel(EXAMPLES / "prise.tarot"))
+    assert ran.code == 0
+    assert ran.err.startswith("examples/prise.tarot : lu comme ")
