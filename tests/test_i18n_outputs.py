@@ -305,3 +305,14 @@ def test_validate_says_what_each_file_is_read_as_in_french() -> None:
     ran = invoke("validate", "--lang", "fr", "-v", rel(EXAMPLES / "prise.tarot"))
     assert ran.code == 0
     assert ran.err.startswith("examples/prise.tarot : lu comme ")
+
+
+def test_a_site_refused_in_french(tmp_path: Path) -> None:
+    """Why a folder cannot receive a site, in the run's language (the English stays)."""
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    ran = invoke("html", "--lang", "fr", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path))
+    assert ran.code == 2
+    assert ran.err == (f"tarot: -o {tmp_path} : contient des fichiers que tarot html n'a pas"
+                       " écrits (notes.txt) : donnez un dossier nouveau ou vide\n")
+    english = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path))
+    assert "holds files not written by tarot html (notes.txt)" in english.err

@@ -282,11 +282,11 @@ def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> 
     written before (its files are replaced), and hold none of the ``inputs``."""
     path = Path(folder)
     if path.exists() and not path.is_dir():
-        return "exists and is not a folder"
+        return Msg("exists and is not a folder")
     target = path.resolve()
     for name in inputs:
         if name != STDIN and target in Path(name).resolve().parents:
-            return f"holds the input {name}: choose another folder"
+            return Msg("holds the input {name}: choose another folder", name=name)
     if not path.exists():
         return None
     entries = list(path.iterdir())
@@ -297,8 +297,8 @@ def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> 
     ours = index.is_file() and _GENERATOR in index.read_bytes()[:2048]
     if foreign or not ours:
         shown = ", ".join(sorted(foreign)[:3]) or "index.html"
-        return (f"holds files not written by tarot html ({shown}): give a new or empty"
-                " folder")
+        return Msg("holds files not written by tarot html ({shown}): give a new or empty"
+                   " folder", shown=shown)
     return None
 
 
