@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, check_deal, read_path
-from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.replay import legal_moves
 
 from .common import (
@@ -82,7 +82,7 @@ def legal(
     try:
         pos = legal_moves(found.record, trick, card)
     except ValueError as err:
-        fail(str(err))
+        fail(message_of(err))
     played = " ".join(c.code for c in pos.played)
     echo(render(Msg("Trick {trick}, {seat} to play after {played}", trick=pos.trick,
                     seat=pos.seat, played=played) if played else

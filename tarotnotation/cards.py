@@ -29,6 +29,7 @@ from enum import IntEnum
 from typing import Final
 
 from .diagnostics import quote
+from .i18n import Msg
 
 __all__ = [
     "ALL_MASK",
@@ -77,6 +78,9 @@ class Suit(IntEnum):
 _SUIT_LETTERS: Final = ("S", "H", "D", "C", "T", "EX")
 _SUIT_ENGLISH: Final = ("Spades", "Hearts", "Diamonds", "Clubs")
 _SUIT_FRENCH: Final = ("Pique", "Cœur", "Carreau", "Trèfle")
+#: The suits as a sentence names them (``Suit.name`` in lower case, in English).
+_SUIT_WORDS: Final = (Msg("spades"), Msg("hearts"), Msg("diamonds"), Msg("clubs"),
+                      Msg("trumps"), Msg("excuse"))
 _RANK_CODES: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
 _RANK_ENGLISH: Final = (*(str(r) for r in range(1, 11)), "Jack", "Knight", "Queen", "King")
 _RANK_FRENCH: Final = (*(str(r) for r in range(1, 11)), "Valet", "Cavalier", "Dame", "Roi")
@@ -189,7 +193,8 @@ class Card(IntEnum):
         <Card.CK: 55>
         """
         if not suit.is_plain or not 1 <= rank <= 14:
-            raise ValueError(f"no card of rank {rank} in {suit.name.lower()}")
+            raise ValueError(Msg("no card of rank {rank} in {suit}", rank=rank,
+                                 suit=_SUIT_WORDS[suit]))
         return cls(suit * 14 + rank - 1)
 
     @classmethod
@@ -200,7 +205,8 @@ class Card(IntEnum):
         <Card.T21: 76>
         """
         if not 1 <= number <= 21:
-            raise ValueError(f"no trump numbered {number}: trumps run from 1 to 21")
+            raise ValueError(Msg("no trump numbered {number}: trumps run from 1 to 21",
+                                 number=number))
         return cls(55 + number)
 
     @classmethod
@@ -218,9 +224,9 @@ class Card(IntEnum):
         """
         card = CARD_OF_CODE.get(code)
         if card is None:
-            raise ValueError(
-                f"{quote(code)} is not a card code: expected a card such as 7H, KS, T21 or EX"
-            )
+            raise ValueError(Msg(
+                "{code} is not a card code: expected a card such as 7H, KS, T21 or EX",
+                code=quote(code)))
         return card
 
     @property
@@ -419,7 +425,7 @@ class CardSet:
 
     def __init__(self, bits: int = 0) -> None:
         if bits < 0 or bits > ALL_MASK:
-            raise ValueError("a CardSet holds bits 0..77 only")
+            raise ValueError(Msg("a CardSet holds bits 0..77 only"))
         object.__setattr__(self, "bits", bits)
 
     def __setattr__(self, name: str, value: object) -> None:

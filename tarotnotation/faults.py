@@ -39,7 +39,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ValidationError
 
 from .diagnostics import Code, Diagnostic, quote
-from .i18n import Msg
+from .i18n import AT, Msg, message_of
 from .records import (
     Bid,
     Call,
@@ -234,11 +234,12 @@ def _code(kind: str, field: str, loc: tuple[int | str, ...], message: str) -> Co
         return Code.UNKNOWN_RULESET if kind == "value_error" else Code.BAD_VALUE
     top = next((p for p in loc if isinstance(p, str)), "")
     if field in _CARD_FIELDS or top in ("hands", "chien"):
-        if "not a card" in message or "card code" in message:
+        said = message.template if isinstance(message, Msg) else message  # the English
+        if "not a card" in said or "card code" in said:
             return Code.BAD_CARD_CODE
-        if "appears twice" in message:
+        if "appears twice" in said:
             return Code.BAD_VALUE
-        if "expected a list" in message:
+        if "expected a list" in said:
             return Code.JSON_SCHEMA
     if top in _TAG_FIELDS:
         return Code.BAD_TAG
@@ -252,6 +253,10 @@ def _message(e: Mapping[str, Any], field: str, loc: tuple[int | str, ...]) -> st
     what = _words(field)
     if kind in ("value_error", "assertion_error"):
         err = ctx.get("error")
+        if isinstance(err, BaseException):
+            said = message_of(err)  # the model's own check: a Msg, read in any language
+            if isinstance(said, Msg):
+                return said
         text = str(err) if err is not None else str(e.get("msg", ""))
         for lead in ("Value error, ", "Assertion failed, "):
             text = text.removeprefix(lead)
@@ -315,6 +320,15 @@ def _message(e: Mapping[str, Any], field: str, loc: tuple[int | str, ...]) -> st
     return Msg("{what}: {value} cannot be read here", what=what, value=quote(value))
 
 
+def _after_place(message: str, end: int) -> str:
+    """What a message says after the place it names first (``hands.S: …``)."""
+    if isinstance(message, Msg) and message.template == AT:
+        said = message.params.get("message")
+        if isinstance(said, str):
+            return said  # a Msg still, to be read in the run's language
+    return message[end:]
+
+
 def model_faults(err: ValidationError, prefix: str = "") -> list[Diagnostic]:
     """One diagnostic per fault pydantic found in a record's data, in Tarot words, at its
     path: a record path (``hands.S``), or a JSON path after ``prefix`` (``$.hands.S``).
@@ -331,7 +345,8 @@ def model_faults(err: ValidationError, prefix: str = "") -> list[Diagnostic]:
         path = path_of(loc)
         m = _PATH_FIRST.match(message)
         if m is not None and (not path or m.group(1).startswith(path)):
-            path, message = m.group(1), message[m.end():]  # the model's own checks
+            # the model's own checks (i18n.at): the place, then the message still a Msg
+            path, message = m.group(1), _after_place(message, m.end())
             code = Code.MALFORMED_RECORD
         elif not loc or (kind in ("value_error", "assertion_error") and (
                 isinstance(_parts(loc)[-1], int))):

@@ -47,14 +47,17 @@ from importlib import resources
 from typing import Any, Final
 
 __all__ = [
+    "AT",
     "DEFAULT",
     "LANGUAGES",
     "Msg",
     "PoTranslations",
     "and_list",
+    "at",
     "gettext_",
     "language",
     "language_from_env",
+    "message_of",
     "ngettext",
     "nmsg",
     "normalize",
@@ -351,6 +354,34 @@ def render(value: object, lang: str | None = None) -> str:
     if isinstance(value, str):
         return gettext_(value, lang) if value else value
     return str(value)
+
+
+#: The template of :func:`at`: a message that names the place of a record it is about.
+AT: Final = "{where}: {message}"
+
+
+def at(where: str, message: str) -> Msg:
+    """``message`` about a place of a record (``hands.S``, ``play[2]``), that place first:
+    the English is ``where: message``; a reader that gives the place on its own takes the
+    message from :attr:`Msg.params` (``params["message"]``), still to be translated.
+
+    >>> m = at("play[2]", Msg("a trick needs at least one card"))
+    >>> m, m.params["message"].render("fr")
+    ('play[2]: a trick needs at least one card', 'un pli doit avoir au moins une carte')
+    """
+    return Msg("{where}: {message}", where=where, message=message)  # AT, for the catalogue
+
+
+def message_of(err: BaseException) -> str:
+    """The message an exception was raised with: the :class:`Msg` itself when it was one
+    (so that it can still be read in another language), else the exception's text.
+
+    >>> message_of(ValueError(Msg("Hearts"))).render("fr"), message_of(KeyError("x"))
+    ('Cœur', "'x'")
+    """
+    if len(err.args) == 1 and isinstance(err.args[0], Msg):
+        return err.args[0]
+    return str(err)
 
 
 def _listed(items: Sequence[str], conjunction: str) -> str:

@@ -46,6 +46,7 @@ from pydantic import (
 
 from .cards import CARD_OF_CODE, Card, CardSet
 from .diagnostics import quote
+from .i18n import Msg, at
 from .lexicon import GLYPH_SET, GLYPHS, SEAT_ID_PATTERN, SEAT_ID_RE
 from .limits import MAX_DIGITS
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
@@ -124,7 +125,8 @@ def _to_card(value: Any) -> Card:
         return value
     if isinstance(value, str):
         return Card.from_code(value)  # raises, saying what was expected
-    raise ValueError(f"expected a card code such as 7H, KS, T21 or EX, not {quote(value)}")
+    raise ValueError(Msg("expected a card code such as 7H, KS, T21 or EX, not {value}",
+                         value=quote(value)))
 
 
 def _to_cardset(value: Any) -> CardSet:
@@ -133,12 +135,12 @@ def _to_cardset(value: Any) -> CardSet:
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, (list, tuple)):
-        raise ValueError(f"expected a list of card codes, not {quote(value)}")
+        raise ValueError(Msg("expected a list of card codes, not {value}", value=quote(value)))
     bits = 0
     for item in value:
         card = _to_card(item)
         if bits >> card & 1:
-            raise ValueError(f"card {card.code} appears twice")
+            raise ValueError(Msg("card {card} appears twice", card=card.code))
         bits |= 1 << card
     return CardSet(bits)
 
@@ -217,7 +219,8 @@ class Points:
         """The points in half-points (raises ValueError when not a whole or half number)."""
         d = self._double
         if d.denominator != 1:
-            raise ValueError(f"{self} is not a whole or half number of points")
+            raise ValueError(Msg("{points} is not a whole or half number of points",
+                                 points=str(self)))
         return d.numerator
 
     @property
@@ -232,30 +235,30 @@ class Points:
         if isinstance(value, Points):
             return value
         if isinstance(value, bool):
-            raise ValueError("expected a number of points")
+            raise ValueError(Msg("expected a number of points"))
         shown = value
         if isinstance(value, str):
             text = value.strip().replace(",", ".")
             if _NUMBER_RE.fullmatch(text) is None:
-                raise ValueError(f"{quote(value)} is not a number of points")
+                raise ValueError(Msg("{value} is not a number of points", value=quote(value)))
             shown = text
         elif isinstance(value, float):
             if not math.isfinite(value):  # inf, nan
-                raise ValueError(f"{quote(value)} is not a number of points")
+                raise ValueError(Msg("{value} is not a number of points", value=quote(value)))
             text = repr(value)
         elif isinstance(value, int):
             if abs(value) >= 10 ** MAX_DIGITS:
-                raise ValueError(f"a number of more than {MAX_DIGITS} digits is not a number"
-                                 " of points a record can hold")
+                raise ValueError(Msg("a number of more than {digits} digits is not a number of"
+                                     " points a record can hold", digits=MAX_DIGITS))
             text = str(value)
         else:
-            raise ValueError(f"expected a number of points, not {quote(value)}")
+            raise ValueError(Msg("expected a number of points, not {value}", value=quote(value)))
         mantissa = text.lower().partition("e")[0]
         exact = Fraction(text) if sum(c.isdigit() for c in mantissa) <= MAX_DIGITS else None
         limit = 10 ** MAX_DIGITS
         if exact is None or abs(exact) >= limit or exact.denominator >= limit:
-            raise ValueError(f"{quote(shown)} is not a number of points a record can hold (more"
-                             f" than {MAX_DIGITS} digits)")
+            raise ValueError(Msg("{value} is not a number of points a record can hold (more"
+                                 " than {digits} digits)", value=quote(shown), digits=MAX_DIGITS))
         return cls(exact * 2)
 
     def as_number(self) -> int | float:
@@ -312,7 +315,7 @@ def _to_contract(value: Any) -> Contract:
         return value
     if isinstance(value, str):
         return Contract.from_keyword(value)
-    raise ValueError("expected a contract: prise, garde, garde_sans or garde_contre")
+    raise ValueError(Msg("expected a contract: prise, garde, garde_sans or garde_contre"))
 
 
 def _to_bid(value: Any) -> Contract | None:
@@ -321,7 +324,8 @@ def _to_bid(value: Any) -> Contract | None:
     try:
         return _to_contract(value)
     except ValueError:
-        raise ValueError("expected a bid: pass, prise, garde, garde_sans or garde_contre") from None
+        raise ValueError(Msg("expected a bid: pass, prise, garde, garde_sans or garde_contre")
+                         ) from None
 
 
 _CONTRACT_SCHEMA: Final = {"enum": ["prise", "garde", "garde_sans", "garde_contre"]}
@@ -415,7 +419,7 @@ class Poignee(_Declaration):
     @model_validator(mode="after")
     def _size_or_cards(self) -> Poignee:
         if self.size is None and self.cards is None:
-            raise ValueError("a poignée needs its size or the cards shown")
+            raise ValueError(Msg("a poignée needs its size or the cards shown"))
         return self
 
 
@@ -633,12 +637,13 @@ def check_tags(tags: Iterable[tuple[str, str]]) -> None:
     """The checks of the tags field (raises ValueError)."""
     for name, text in tags:
         if not name or not name.isascii() or not name.replace("_", "").isalnum():
-            raise ValueError(f"tag name {quote(name)} must be ASCII letters, digits and _")
+            raise ValueError(Msg("tag name {name} must be ASCII letters, digits and _",
+                                 name=quote(name)))
         if name.lower() in _FIELD_TAG_KEYS:
-            raise ValueError(f"tag {name} is the record's {name.lower()} field: set the"
-                             " field instead of a tag")
+            raise ValueError(Msg("tag {name} is the record's {field} field: set the field"
+                                 " instead of a tag", name=name, field=name.lower()))
         if "\n" in text or "\r" in text:
-            raise ValueError(f"tag {name}: a tag value is one line")
+            raise ValueError(Msg("tag {name}: a tag value is one line", name=name))
 
 
 def check_record(rec: DealRecord) -> None:
@@ -647,14 +652,16 @@ def check_record(rec: DealRecord) -> None:
     tab = table(n)
     ids = [s.id for s in rec.seats]
     if len(ids) != n:
-        raise ValueError(f"seats: {n} players need {n} seats, found {len(ids)}")
+        raise ValueError(at("seats", Msg("{n} players need {n} seats, found {found}", n=n,
+                                         found=len(ids))))
     known = set(ids)
     if len(known) != n:
-        raise ValueError(f"seats: seat ids must differ, found {', '.join(ids)}")
+        raise ValueError(at("seats", Msg("seat ids must differ, found {ids}",
+                                         ids=", ".join(ids))))
 
     def bad_seat(where: str, seat: str) -> ValueError:
-        return ValueError(f"{where}: {quote(seat)} is not a seat of this deal"
-                          f" (seats: {', '.join(ids)})")
+        return ValueError(at(where, Msg("{seat} is not a seat of this deal (seats: {seats})",
+                                        seat=quote(seat), seats=", ".join(ids))))
 
     if rec.dealer is not None and rec.dealer not in known:
         raise bad_seat("dealer", rec.dealer)
@@ -666,7 +673,8 @@ def check_record(rec: DealRecord) -> None:
             common = held & bits
             if common:
                 card = Card((common & -common).bit_length() - 1)
-                raise ValueError(f"{where}: card {card.code} is also in {other}")
+                raise ValueError(at(where, Msg("card {card} is also in {other}", card=card.code,
+                                               other=other)))
         placed.append((where, bits))
 
     if rec.hands is not None:
@@ -675,16 +683,15 @@ def check_record(rec: DealRecord) -> None:
             if seat not in known:
                 raise bad_seat("hands", seat)
             if len(hand) != size:
-                raise ValueError(
-                    f"hands.{seat}: a hand has {size} cards at {n} players, found {len(hand)}"
-                )
+                raise ValueError(at(f"hands.{seat}", Msg(
+                    "a hand has {size} cards at {n} players, found {found}", size=size, n=n,
+                    found=len(hand))))
             place(f"hands.{seat}", hand)
     if rec.chien is not None:
         if len(rec.chien) != tab.chien:
-            raise ValueError(
-                f"chien: the chien has {tab.chien} cards at {n} players,"
-                f" found {len(rec.chien)}"
-            )
+            raise ValueError(at("chien", Msg(
+                "the chien has {size} cards at {n} players, found {found}", size=tab.chien,
+                n=n, found=len(rec.chien))))
         place("chien", rec.chien)
     for i, bid in enumerate(rec.auction):
         if bid.seat is not None and bid.seat not in known:
@@ -693,19 +700,19 @@ def check_record(rec: DealRecord) -> None:
         if decl.seat not in known:
             raise bad_seat(f"declarations[{i}].seat", decl.seat)
     if len(rec.play) > tab.tricks:
-        raise ValueError(
-            f"play: a deal has {tab.tricks} tricks at {n} players, found {len(rec.play)}"
-        )
+        raise ValueError(at("play", Msg(
+            "a deal has {tricks} tricks at {n} players, found {found}", tricks=tab.tricks, n=n,
+            found=len(rec.play))))
     for t, trick in enumerate(rec.play):
         if trick.leader is not None and trick.leader not in known:
             raise bad_seat(f"play[{t}].leader", trick.leader)
         cards = trick.cards
         if len(cards) > n:
-            raise ValueError(
-                f"play[{t}]: a trick has {n} cards at {n} players, found {len(cards)}"
-            )
+            raise ValueError(at(f"play[{t}]", Msg(
+                "a trick has {n} cards at {n} players, found {found}", n=n,
+                found=len(cards))))
         if not cards:
-            raise ValueError(f"play[{t}]: a trick needs at least one card")
+            raise ValueError(at(f"play[{t}]", Msg("a trick needs at least one card")))
         for c, played in enumerate(cards):
             if played.seat is not None and played.seat not in known:
                 raise bad_seat(f"play[{t}].cards[{c}].seat", played.seat)

@@ -245,15 +245,13 @@ def legal_moves(record: DealRecord, trick: int, index: int) -> Position:
     ('E', '1H KH EX')
     """
     if trick < 1 or index < 0:
-        raise ValueError("tricks are numbered from 1 and cards from 0")
+        raise ValueError(Msg("tricks are numbered from 1 and cards from 0"))
     try:
         _Replayer(record, (trick - 1, index)).run()
     except _StopError as stop:
         return stop.position
-    raise ValueError(
-        f"trick {trick}, card {index} is beyond the recorded play"
-        f" ({len(record.play)} tricks recorded)"
-    )
+    raise ValueError(Msg("trick {trick}, card {index} is beyond the recorded play ({n} tricks"
+                         " recorded)", trick=trick, index=index, n=len(record.play)))
 
 
 def _cards_text(bits: int) -> str:

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from .diagnostics import quote
+from .i18n import Msg, or_list
 from .lexicon import CONTRACTS
 
 __all__ = [
@@ -50,6 +51,11 @@ __all__ = [
 
 class RulesetError(ValueError):
     """A ruleset spec names an unknown preset, switch or value."""
+
+
+def _unknown_switch(name: str) -> Msg:
+    return Msg("unknown rule switch {name}: expected one of {switches}", name=quote(name),
+               switches=", ".join(_SWITCHES))
 
 
 class Contract(IntEnum):
@@ -92,9 +98,9 @@ class Contract(IntEnum):
         """
         key = CONTRACTS.get(word.strip().lower().replace(" ", "_"))
         if key is None:
-            raise ValueError(
-                f"{quote(word)} is not a contract: expected prise, garde, garde_sans or"
-                " garde_contre")
+            raise ValueError(Msg(
+                "{word} is not a contract: expected prise, garde, garde_sans or garde_contre",
+                word=quote(word)))
         return cls[key.upper()]
 
 
@@ -211,9 +217,9 @@ class Ruleset:
         try:
             return _PRESETS[name.strip().lower()]
         except KeyError:
-            raise RulesetError(
-                f"unknown ruleset {quote(name)}: expected one of {', '.join(sorted(_PRESETS))}"
-            ) from None
+            raise RulesetError(Msg("unknown ruleset {name}: expected one of {presets}",
+                                   name=quote(name), presets=", ".join(sorted(_PRESETS)))
+                               ) from None
 
     @staticmethod
     def switch_names() -> tuple[str, ...]:
@@ -225,9 +231,7 @@ class Ruleset:
         """The values a switch accepts, as written in specs."""
         kind = _SWITCH_TYPES.get(name)
         if kind is None:
-            raise RulesetError(
-                f"unknown rule switch {quote(name)}: expected one of {', '.join(_SWITCHES)}"
-            )
+            raise RulesetError(_unknown_switch(name))
         if kind is bool:
             return ("on", "off") if name == "misere" else ("true", "false")
         return tuple(m.value for m in kind)  # type: ignore[attr-defined]
@@ -235,9 +239,7 @@ class Ruleset:
     def switch(self, name: str) -> str:
         """The value of a switch as written in specs (``misere`` gives ``on``/``off``)."""
         if name not in _SWITCH_TYPES:
-            raise RulesetError(
-                f"unknown rule switch {quote(name)}: expected one of {', '.join(_SWITCHES)}"
-            )
+            raise RulesetError(_unknown_switch(name))
         value = getattr(self, name)
         if isinstance(value, bool):
             if name == "misere":
@@ -257,15 +259,12 @@ class Ruleset:
         """
         kind = _SWITCH_TYPES.get(name)
         if kind is None:
-            raise RulesetError(
-                f"unknown rule switch {quote(name)}: expected one of {', '.join(_SWITCHES)}"
-            )
+            raise RulesetError(_unknown_switch(name))
         allowed = self.switch_values(name)
         text = value.strip().lower()
         if text not in allowed:
-            raise RulesetError(
-                f"rule switch {name} cannot be {quote(value)}: expected {' or '.join(allowed)}"
-            )
+            raise RulesetError(Msg("rule switch {name} cannot be {value}: expected {allowed}",
+                                   name=name, value=quote(value), allowed=or_list(allowed)))
         parsed: Any = _ON_OFF[text] if kind is bool else kind(text)
         return replace(self, **{name: parsed})
 
@@ -289,7 +288,8 @@ class Ruleset:
         for word in words[1:] if "=" not in words[0] else words:
             name, sep, value = word.partition("=")
             if not sep:
-                raise RulesetError(f"expected switch=value in the ruleset, found {quote(word)}")
+                raise RulesetError(Msg("expected switch=value in the ruleset, found {word}",
+                                       word=quote(word)))
             ruleset = ruleset.with_switch(name.strip().lower(), value)
         return ruleset
 
@@ -389,7 +389,8 @@ def table(players: int) -> PlayerTable:
     try:
         return _TABLES[players]
     except KeyError:
-        raise ValueError(f"French Tarot is played by 3, 4 or 5 players, not {players}") from None
+        raise ValueError(Msg("French Tarot is played by 3, 4 or 5 players, not {players}",
+                             players=players)) from None
 
 
 #: Points to make, in half-points, by number of bouts held (docs/rules.md §9).

@@ -34,7 +34,7 @@ from typing import Final
 
 from ..cards import ALL_MASK, BOUTS_MASK, Card, CardSet, card_points, mask_of
 from ..diagnostics import Code, Diagnostic, TarotError
-from ..i18n import Msg, nmsg
+from ..i18n import Msg, message_of, nmsg
 from ..kernel import DEFENCE, TAKER, PlayState, legal_in, trick_state, unplayed_camp
 from ..notation.cardcodes import parse_card
 from ..records import SEAT_ID_RE, DealRecord
@@ -459,7 +459,7 @@ class _Parser:
             try:
                 contract = Contract.from_keyword(value)
             except ValueError as err:
-                self.fault(Code.POSITION_SYNTAX, str(err), at)
+                self.fault(Code.POSITION_SYNTAX, message_of(err), at)
         taker = self.seat(fields, "taker", seats)
         leader = self.seat(fields, "lead", seats)
         partner = self.seat(fields, "partner", seats)

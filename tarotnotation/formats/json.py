@@ -39,7 +39,7 @@ from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
 from ..faults import model_faults, path_of
-from ..i18n import Msg
+from ..i18n import Msg, message_of
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
 from ..records import DealRecord
 from ..source import ReadDeal, SourceMap
@@ -126,7 +126,7 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
     except ValidationError as err:
         raise TarotError(model_faults(err, prefix)) from None
     except ValueError as err:  # e.g. a ruleset spec raised outside pydantic's wrapping
-        raise TarotError(Diagnostic.make(Code.JSON_SCHEMA, str(err), path=prefix)) from None
+        raise TarotError(Diagnostic.make(Code.JSON_SCHEMA, message_of(err), path=prefix)) from None
 
 
 def json_type(obj: object) -> str:

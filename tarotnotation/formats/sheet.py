@@ -58,7 +58,7 @@ from pydantic import ValidationError
 
 from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, Severity, quote
-from ..i18n import Msg
+from ..i18n import Msg, message_of
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
@@ -697,7 +697,7 @@ class _Deal:
             try:
                 given = score_of(text)
             except ValueError as err:
-                self.bad(col, str(err))
+                self.bad(col, message_of(err))
                 given = None
             if given is not None and given != sum(out.values()):
                 self.bad(col, Msg("the row's sum is given as {given}; its scores add up to {sum}",
@@ -712,7 +712,7 @@ class _Deal:
         try:
             value = score_of(text)
         except ValueError as err:
-            self.bad(col, str(err))
+            self.bad(col, message_of(err))
             return None
         if value is None:
             self.bad(col, Msg("{strip} is not a score: expected {name}'s score for the deal, a"
@@ -750,7 +750,7 @@ class _Deal:
                 self.record["ruleset"] = ruleset_of(got[0])
                 self.at("ruleset", got[1])
             except ValueError as err:
-                self.bad(got[1], str(err))
+                self.bad(got[1], message_of(err))
         got = self.cell("dealer")
         if got is not None:
             d = self.who(got[0], got[1], "dealer")
@@ -813,7 +813,7 @@ class _Deal:
             try:
                 pts = points_of(got[0])
             except ValueError as err:
-                self.bad(got[1], str(err))
+                self.bad(got[1], message_of(err))
             else:
                 if pts is None:
                     self.bad(got[1], Msg("{got} is not a number of points: expected the taker's"
@@ -957,7 +957,7 @@ class _Deal:
         try:
             cell = chelem_of(text)
         except ValueError as err:
-            self.bad(col, str(err))
+            self.bad(col, message_of(err))
             return
         if cell is None:
             return

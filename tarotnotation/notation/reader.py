@@ -54,7 +54,7 @@ from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
 from ..faults import model_faults
-from ..i18n import Msg, or_list
+from ..i18n import Msg, message_of, or_list
 from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..records import FIELD_TAGS, DealRecord, Points, find_tag
@@ -369,7 +369,7 @@ def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
                 try:
                     data["ruleset"] = ruleset_spec(value)
                 except RulesetError as err:
-                    ctx.error(Code.UNKNOWN_RULESET, str(err), tok)
+                    ctx.error(Code.UNKNOWN_RULESET, message_of(err), tok)
             continue
         if name == "Result":
             if ctx.result_tag is not None:
@@ -485,11 +485,11 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
                     ctx.error(Code.BAD_VALUE, Msg("the hand of {seat} is given twice",
                                                   seat=seat), label)
                 ctx.pos(f"hands.{seat}", label)
-                hands[seat] = _card_list(ctx, cards, f"the hand of {seat}")
+                hands[seat] = _card_list(ctx, cards, Msg("the hand of {seat}", seat=seat))
             data["hands"] = hands
         elif kind == "chien":
             ctx.pos("chien", body[0])
-            data["chien"] = _card_list(ctx, body[1], "the chien")
+            data["chien"] = _card_list(ctx, body[1], Msg("the chien"))
         elif kind == "auction":
             ctx.pos("auction", body[0])
             bids = []
@@ -509,9 +509,9 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
             ecart: dict[str, Any] = {}
             for piece in body[1:-1]:
                 if isinstance(piece, tuple):  # shown: ...
-                    ecart["shown"] = _card_list(ctx, piece[1], "the cards shown")
+                    ecart["shown"] = _card_list(ctx, piece[1], Msg("the cards shown"))
                 else:
-                    ecart["cards"] = _card_list(ctx, piece, "the écart")
+                    ecart["cards"] = _card_list(ctx, piece, Msg("the écart"))
             data["ecart"] = _annotated(ecart, body[-1])
         elif kind == "declaration":
             what, kw, seat_tok, extra, cards, dnote = body
@@ -521,7 +521,7 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
                 if extra is not None:
                     decl["size"] = str(extra).lower()
                 if cards is not None:
-                    decl["cards"] = _card_list(ctx, cards, "the poignée")
+                    decl["cards"] = _card_list(ctx, cards, Msg("the poignée"))
             elif what == "misere":
                 decl["misere"] = "atout" if str(extra).lower() == "atout" else "tete"
             declarations.append(_annotated(decl, dnote))
