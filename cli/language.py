@@ -18,7 +18,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from tarotnotation.i18n import LANGUAGES, gettext_, normalize, set_language
+from tarotnotation.i18n import LANGUAGES, Msg, gettext_, normalize, or_list, set_language
 
 DEFAULT_CHOICE = None
 """After a run: the language follows the environment again."""
@@ -54,7 +54,9 @@ def take_lang(args: Sequence[str]) -> tuple[str | None, list[str]]:
             break
         if arg == "--lang":
             if i + 1 >= len(args):
-                raise typer.BadParameter("expected en or fr", param_hint="'--lang'")
+                raise typer.BadParameter(Msg("expected {languages}",
+                                             languages=or_list(LANGUAGES)),
+                                         param_hint="'--lang'")
             value = args[i + 1]
             i += 2
             continue
@@ -64,8 +66,9 @@ def take_lang(args: Sequence[str]) -> tuple[str | None, list[str]]:
             out.append(arg)
         i += 1
     if value is not None and normalize(value) is None:
-        raise typer.BadParameter(f"{value!r} is not a language: expected"
-                                 f" {' or '.join(LANGUAGES)}", param_hint="'--lang'")
+        raise typer.BadParameter(Msg("{value} is not a language: expected {languages}",
+                                     value=repr(value), languages=or_list(LANGUAGES)),
+                                 param_hint="'--lang'")
     return value, out
 
 

@@ -24,13 +24,14 @@ import functools
 import re
 import signal
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NoReturn
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
 from tarotnotation import atomic
+from tarotnotation.i18n import Msg, render
 
 from .terminal import safe
 
@@ -101,7 +102,102 @@ _USAGE_ERROR = _click_class("UsageError")
 
 
 def usage_line(err: Exception, commands: Sequence[str]) -> str:
-    """A click usage error as the one line ``tarot: …`` on standard error."""
+    """A click usage error as the one line ``tarot: …`` on standard error, in the run's
+    language (:func:`usage_message`)."""
+    return f"tarot: {safe(render(usage_message(err, commands)))}"
+
+
+def _or(items: Sequence[str]) -> str:
+    """``a or b or c`` (each ``or`` translated)."""
+    said: str = items[0] if items else ""
+    for item in items[1:]:
+        said = Msg("{first} or {second}", first=said, second=item)
+    return said
+
+
+#: A sentence of click's (a pattern of its English) and ours that says the same, from the
+#: match (and the message a parameter's own check raised, if any).
+_Saying = tuple[re.Pattern[str], Callable[[re.Match[str], str | None], str]]
+
+#: What click says (its English, as it says it: click's messages are fixed English
+#: sentences, or gettext of its own "messages" domain that no catalogue of ours feeds),
+#: each with the same sentence as one of our messages, to be said in the run's language.
+_CLICK_SAYS: Final[tuple[_Saying, ...]] = (
+    (re.compile(r"no such option: (?P<option>.+)"),
+     lambda m, own: Msg("no such option: {option}", option=m["option"])),
+    (re.compile(r"missing option (?P<option>.+)"),
+     lambda m, own: Msg("missing option {option}", option=m["option"])),
+    (re.compile(r"option (?P<option>\S+) requires an argument"),
+     lambda m, own: Msg("option {option} requires an argument", option=m["option"])),
+    (re.compile(r"option (?P<option>\S+) requires (?P<n>\d+) arguments"),
+     lambda m, own: Msg("option {option} requires {n} arguments", option=m["option"], n=m["n"])),
+    (re.compile(r"option (?P<option>\S+) does not take a value"),
+     lambda m, own: Msg("option {option} does not take a value", option=m["option"])),
+    (re.compile(r"got unexpected extra argument\(s\) \((?P<args>.*)\)"),
+     lambda m, own: Msg("got unexpected extra argument(s) ({args})", args=m["args"])),
+    (re.compile(r"got unexpected extra arguments \((?P<args>.*)\)"),
+     lambda m, own: Msg("got unexpected extra arguments ({args})", args=m["args"])),
+    (re.compile(r"got unexpected extra argument \((?P<args>.*)\)"),
+     lambda m, own: Msg("got unexpected extra argument ({args})", args=m["args"])),
+    (re.compile(r"invalid value for (?P<option>.+?): (?P<reason>.*)"),
+     lambda m, own: Msg("invalid value for {option}: {reason}", option=m["option"],
+                   reason=_reason(m["reason"], own))),
+    (re.compile(r"invalid value: (?P<reason>.*)"),
+     lambda m, own: Msg("invalid value: {reason}", reason=_reason(m["reason"], own))),
+)
+
+#: Why a value is refused, as click (or pydantic, for typer's numbers) says it.
+_REASONS: Final[tuple[_Saying, ...]] = (
+    (re.compile(r"(?P<value>.+) is not one of (?P<choices>.+)"),
+     lambda m, own: Msg("{value} is not one of {choices}", value=m["value"],
+                   choices=m["choices"])),
+    (re.compile(r"Input should be a valid integer, unable to parse string as an integer"),
+     lambda m, own: Msg("Input should be a valid integer, unable to parse string as an integer")),
+    (re.compile(r"Input should be a valid number, unable to parse string as a number"),
+     lambda m, own: Msg("Input should be a valid number, unable to parse string as a number")),
+    (re.compile(r"Input should be greater than or equal to (?P<n>\S+)"),
+     lambda m, own: Msg("Input should be greater than or equal to {n}", n=m["n"])),
+    (re.compile(r"Input should be less than or equal to (?P<n>\S+)"),
+     lambda m, own: Msg("Input should be less than or equal to {n}", n=m["n"])),
+    (re.compile(r"Input should be greater than (?P<n>\S+)"),
+     lambda m, own: Msg("Input should be greater than {n}", n=m["n"])),
+    (re.compile(r"'(?P<value>.*)' is not a valid integer"),
+     lambda m, own: Msg("{value} is not a valid integer", value=f"'{m['value']}'")),
+)
+
+
+def _reason(text: str, own: str | None) -> str:
+    """Why a value is refused, as one of our messages: ours as raised (``own``, a Msg),
+    or the one with click's words."""
+    if isinstance(own, Msg) and " ".join(own.split()).rstrip(".") == text:
+        return own
+    for pattern, said in _REASONS:
+        m = pattern.fullmatch(text)
+        if m is not None:
+            return said(m, own)
+    return text
+
+
+def _click_says(text: str, own: str | None = None) -> str:
+    """A message of click's as one of ours (in English the same text), or the text;
+    ``own``: the message a parameter's check raised, kept when it is a Msg."""
+    for pattern, said in _CLICK_SAYS:
+        m = pattern.fullmatch(text)
+        if m is not None:
+            return said(m, own)
+    return text
+
+
+def usage_message(err: Exception, commands: Sequence[str]) -> str:
+    """What is wrong with a command line (a click usage error), in our words: a
+    :class:`~tarotnotation.i18n.Msg`, so that it reads in the run's language. English:
+
+    >>> said = usage_message(_USAGE_ERROR("No such command 'valdate'."), ["validate"])
+    >>> said
+    "no command 'valdate': did you mean 'validate'? (tarot --help lists the commands)"
+    >>> said.render("fr")
+    "pas de commande 'valdate' : vouliez-vous dire 'validate' ? (tarot --help liste les ..."
+    """
     message = getattr(err, "format_message", lambda: str(err))()
     ctx = getattr(err, "ctx", None)
     path = getattr(ctx, "command_path", "tarot") or "tarot"
@@ -109,22 +205,27 @@ def usage_line(err: Exception, commands: Sequence[str]) -> str:
     if message.startswith("No such command"):
         typo = message.split("'", 2)[1] if message.count("'") >= 2 else ""
         similar = difflib.get_close_matches(typo, commands, n=3, cutoff=0.7)
-        message = f"no command {typo!r}"
-        if similar:
-            message += f": did you mean {' or '.join(repr(c) for c in similar)}?"
-        return f"tarot: {safe(message)} (tarot --help lists the commands)"
+        said: str = (Msg("no command {name}: did you mean {names}?", name=repr(typo),
+                         names=_or([repr(c) for c in similar]))
+                     if similar else Msg("no command {name}", name=repr(typo)))
+        return Msg("{message} (tarot --help lists the commands)", message=said)
     if message.startswith("Missing argument"):
         name = message.split("'", 2)[1] if message.count("'") >= 2 else "an argument"
         command = path.removeprefix("tarot").strip() or "tarot"
-        return (f"tarot: {command} needs {name}: see '{path} --help'")
+        return Msg("{command} needs {name}: see '{path} --help'", command=command,
+                   name=name, path=path)
+    reason = getattr(err, "message", None)
     message = " ".join(message.replace("Value error, ", "").split())
     close = re.search(r"\s*\(Possible options?: ([^)]*)\)|\s*Did you mean ([^?]*)\?", message)
+    options: list[str] = []
     if close:  # click's suggestion, in our words
         options = [o.strip() for o in (close.group(1) or close.group(2)).split(",")]
-        message = (message[:close.start()].rstrip(".")
-                   + f": did you mean {' or '.join(options)}?")
+        message = message[:close.start()].rstrip(".")
     message = message[:1].lower() + message[1:]
-    return f"tarot: {safe(message)} (see '{path} --help')"
+    said = _click_says(message, reason if isinstance(reason, str) else None)
+    if options:
+        said = Msg("{message}: did you mean {options}?", message=said, options=_or(options))
+    return Msg("{message} (see '{path} --help')", message=said, path=path)
 
 
 def _quiet_stdout() -> None:
