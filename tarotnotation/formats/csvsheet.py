@@ -313,7 +313,7 @@ def _read_stream_of(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 #: CSV score sheets: read row by row, and written.
 CSV: Final = Format(
     name="csv",
-    title="a CSV score sheet",
+    title=Msg("a CSV score sheet"),
     suffixes=SUFFIXES,
     sniff=_sniff_head,
     read=_read_stream_of,

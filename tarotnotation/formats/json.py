@@ -514,7 +514,7 @@ def _sniff_lines(head: Head) -> bool:
 #: JSON Lines: one record a line.
 JSON_LINES: Final = Format(
     name="jsonl",
-    title="JSON Lines (one record per line)",
+    title=Msg("JSON Lines (one record per line)"),
     suffixes=(".jsonl", ".ndjson"),
     sniff=_sniff_lines,
     read=read_stream,
@@ -523,7 +523,7 @@ JSON_LINES: Final = Format(
 #: JSON: one record, an archive document ``{"tarotnotation": 1, "deals": [...]}`` or a list.
 JSON: Final = Format(
     name="json",
-    title="JSON (a record, or an archive of records)",
+    title=Msg("JSON (a record, or an archive of records)"),
     suffixes=(".json",),
     sniff=lambda head: head.looks_like_json,
     read=read_stream,

@@ -322,7 +322,7 @@ def _read_stream_of(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 #: Matocolotoe's month files (read only; ``.json`` files are JSON's by their name).
 MATOCOLOTOE: Final = Format(
     name="matocolotoe",
-    title="a Matocolotoe month of games (score app)",
+    title=Msg("a Matocolotoe month of games (score app)"),
     suffixes=(),
     sniff=lambda head: sniff(head.text),
     read=_read_stream_of,
@@ -330,7 +330,7 @@ MATOCOLOTOE: Final = Format(
 #: Matocolotoe's ``players.json``: no deal, and no fault either.
 MATOCOLOTOE_PLAYERS: Final = Format(
     name="matocolotoe-players",
-    title="Matocolotoe's list of players (no deal)",
+    title=Msg("Matocolotoe's list of players (no deal)"),
     suffixes=(),
     sniff=lambda head: head.complete and is_players_file(head.text),
     read=_read_stream_of,

@@ -324,7 +324,7 @@ def _read_stream_of(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 #: ScoreIt's saved games (read only; ``.json`` files are JSON's by their name).
 SCOREIT: Final = Format(
     name="scoreit",
-    title="a ScoreIt game (score app)",
+    title=Msg("a ScoreIt game (score app)"),
     suffixes=(),
     sniff=_sniff_head,
     read=_read_stream_of,

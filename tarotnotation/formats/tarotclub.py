@@ -869,7 +869,7 @@ def _read_one(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 #: TarotClub's played-deal logs (read and written; a file holds one deal).
 LOG: Final = Format(
     name="tarotclub",
-    title="a TarotClub played-deal log",
+    title=Msg("a TarotClub played-deal log"),
     suffixes=(),
     sniff=_sniff_log,
     read=_read_one,
@@ -881,7 +881,7 @@ LOG: Final = Format(
 #: TarotClub's deal files, hands only (read only).
 DEAL_FILE: Final = Format(
     name="tarotclub-deal",
-    title="a TarotClub deal file (hands only)",
+    title=Msg("a TarotClub deal file (hands only)"),
     suffixes=(),
     sniff=_sniff_deal,
     read=_read_one,

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Final
 
+from ..i18n import Msg
 from ..lexicon import SECTIONS
 from ..records import DealRecord
 from ..source import ReadDeal
@@ -69,7 +70,7 @@ def _write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
 
 NOTATION: Final = Format(
     name="tarot",
-    title="the Tarot text notation",
+    title=Msg("the Tarot text notation"),
     suffixes=(".tarot",),
     sniff=_sniff,
     read=_read,

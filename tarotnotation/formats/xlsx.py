@@ -185,7 +185,7 @@ def _read_stream_of(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 #: Excel workbooks of score sheets (read only).
 XLSX: Final = Format(
     name="xlsx",
-    title="an Excel workbook of score sheets",
+    title=Msg("an Excel workbook of score sheets"),
     suffixes=SUFFIXES,
     sniff=_sniff_head,
     read=_read_stream_of,
