@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import orjson
 import typer
@@ -22,7 +22,7 @@ from tarotnotation.analysis.comments import outcome_text
 from tarotnotation.annotate import points_text
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.cards import Card
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg, pmsg, render
 from tarotnotation.kernel import TAKER
 
 from .common import (
@@ -30,6 +30,7 @@ from .common import (
     EXIT_OK,
     checked_spec,
     diagnostic_lines,
+    echo,
     echo_err,
     existing_file,
     exit_status,
@@ -41,6 +42,7 @@ from .common import (
 )
 from .options import ForceOpt, RulesOpt, SetOpt
 from .progress import wanted
+from .terminal import ljust, safe
 
 EPILOG = """\
 Examples:
@@ -79,7 +81,8 @@ def _value_text(value: int, objective: Objective) -> str:
 
 def _outcome(lo: int, hi: int, objective: Objective) -> str:
     if objective is Objective.SCORE:
-        return f"score {lo:+d}" if lo == hi else f"score {lo:+d}..{hi:+d}"
+        return (Msg("score {value}", value=f"{lo:+d}") if lo == hi else
+                Msg("score {low}..{high}", low=f"{lo:+d}", high=f"{hi:+d}"))
     return outcome_text((lo, hi))
 
 
@@ -181,7 +184,7 @@ def solve(
                            progress=progress.bounds)
         left = None if time_limit is None else max(time_limit - sol.seconds, 0.001)
         nodes = None if node_limit is None else max(node_limit - sol.nodes, 1)
-        progress.text("each legal card")
+        progress.text(Msg("each legal card"))
         cards = solver.best_cards(pos, time_limit=left, node_limit=nodes)
     seat = pos.seats[pos.to_play]
     camp = "taker" if pos.camps[pos.to_play] == TAKER else "defence"
@@ -199,38 +202,54 @@ def solve(
         }
         stdout_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
         raise typer.Exit(EXIT_OK)
-    typer.echo(f"{where.capitalize()}: {seat} to play ({camp})")
-    typer.echo(f"  {pos.fen()}")
-    unit = "taker's score" if objective is Objective.SCORE else "margin"
-    exact = "exact" if sol.exact else "bounds only: a time or node limit was reached"
-    typer.echo(f"Value: {_bounds(sol.lower, sol.upper, objective)} ({unit}),"
-               f" {_outcome(sol.lower, sol.upper, objective)} with best play")
-    typer.echo(f"  {exact}; {sol.nodes:,} nodes in {sol.seconds:.2f} s ({sol.engine} core)")
+    said = render(Msg("{where}: {seat} to play ({camp})", where=where, seat=seat,
+                      camp=_CAMPS[camp]))
+    echo(said[:1].upper() + said[1:])
+    echo(f"  {pos.fen()}")
+    unit = Msg("taker's score") if objective is Objective.SCORE else Msg("margin")
+    exact = (Msg("exact") if sol.exact
+             else Msg("bounds only: a time or node limit was reached"))
+    echo(render(Msg("Value: {value} ({unit}), {outcome} with best play",
+                    value=_bounds(sol.lower, sol.upper, objective), unit=unit,
+                    outcome=_outcome(sol.lower, sol.upper, objective))))
+    echo(render(Msg("  {exact}; {nodes} nodes in {seconds} s ({engine} core)", exact=exact,
+                    nodes=f"{sol.nodes:,}", seconds=f"{sol.seconds:.2f}", engine=sol.engine)))
     if sol.taker_half is not None and sol.taker_bouts is not None:
-        extra = []
+        extra: list[str] = []
         if sol.petit_au_bout is not None and sol.petit_au_bout >= 0:
-            extra.append("petit au bout to the "
-                         + ("taker" if sol.petit_au_bout == TAKER else "defence"))
+            extra.append(Msg("petit au bout to the {camp}",
+                             camp=_CAMPS["taker" if sol.petit_au_bout == TAKER else "defence"]))
         if sol.chelem is not None and sol.chelem >= 0:
-            extra.append("chelem to the " + ("taker" if sol.chelem == TAKER else "defence"))
-        typer.echo(f"Best line: the taker's camp ends with {points_text(sol.taker_half)}"
-                   f" points and {sol.taker_bouts} bout{'s' if sol.taker_bouts != 1 else ''}"
-                   + (f"; {', '.join(extra)}" if extra else ""))
+            extra.append(Msg("chelem to the {camp}",
+                             camp=_CAMPS["taker" if sol.chelem == TAKER else "defence"]))
+        best_line: str = Msg("Best line: the taker's camp ends with {points} points and {bouts}",
+                             points=points_text(sol.taker_half),
+                             bouts=nmsg("{n} bout", "{n} bouts", sol.taker_bouts,
+                                        n=sol.taker_bouts))
+        for more in extra:
+            best_line = Msg("{line}; {more}", line=best_line, more=more)
+        echo(render(best_line))
         if sol.line:
-            typer.echo("  " + " ".join(Card(c).code for c in sol.line))
-    typer.echo(f"Cards ({seat}):")
+            echo("  " + " ".join(Card(c).code for c in sol.line))
+    echo(render(Msg("Cards ({seat}):", seat=seat)))
     best = cards[0] if cards else None
     for cv in cards:
+        note: str
         if best is not None and cv.exact and best.exact:
             cost = (best.lower - cv.lower) if camp == "taker" else (cv.lower - best.lower)
-            note = "best" if cost == 0 else (f"costs {points_text(cost)}"
-                                             if objective is Objective.MARGIN
-                                             else f"costs {cost}")
+            note = (pmsg("card", "best") if cost == 0 else
+                    Msg("costs {cost}", cost=points_text(cost)
+                        if objective is Objective.MARGIN else cost))
         else:
-            note = "bounds only"
-        typer.echo(f"  {Card(cv.card).code:<4} {_bounds(cv.lower, cv.upper, objective):>9}"
-                   f"  {_outcome(cv.lower, cv.upper, objective):<14} {note}")
+            note = Msg("bounds only")
+        outcome = render(_outcome(cv.lower, cv.upper, objective))
+        echo(f"  {Card(cv.card).code:<4} {_bounds(cv.lower, cv.upper, objective):>9}"
+             f"  {ljust(outcome, 14)} {render(note)}")
     raise typer.Exit(EXIT_OK)
+
+
+#: The camps, as the report names them.
+_CAMPS: Final = {"taker": pmsg("camp", "taker"), "defence": pmsg("camp", "defence")}
 
 
 class _Progress:
@@ -256,10 +275,12 @@ class _Progress:
         if not self.enabled or time.monotonic() - self.start < self.delay:
             return
         elapsed = time.monotonic() - self.start
-        sys.stderr.write(f"\r\x1b[2Ksearching ({elapsed:.0f} s): {message}")
+        said = render(Msg("searching ({seconds} s): {message}", seconds=f"{elapsed:.0f}",
+                          message=message))
+        sys.stderr.write(f"\r\x1b[2K{safe(said)}")
         sys.stderr.flush()
         self.shown = True
 
     def bounds(self, lower: int, upper: int) -> None:
         """The value's bounds after a test."""
-        self.text(f"the value lies in {_bounds(lower, upper, self.objective)}")
+        self.text(Msg("the value lies in {bounds}", bounds=_bounds(lower, upper, self.objective)))

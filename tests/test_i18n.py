@@ -43,7 +43,7 @@ SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options
                             "column\x04poignées", "column\x04petits", "column\x04chelems",
                             "column\x04chelem", "column\x04camp", "column\x04scores",
                             "index\x04Table", "index\x04Score", "Index", "Exc",
-                            "{errors}, {warnings}"})
+                            "{errors}, {warnings}", "score {value}", "score {low}..{high}"})
 
 
 def _french() -> dict[str, str | list[str]]:

@@ -111,13 +111,12 @@ def outcome_text(bounds: tuple[int, int]) -> str:
     """
     lo, hi = bounds
     if lo == hi:
-        by = (abs(lo) + 1) // 2
-        return f"{'made' if lo >= 0 else 'lost'} by {by}"
+        return _outcome_words(lo >= 0, (abs(lo) + 1) // 2)
     if lo >= 0:
-        return "made"
+        return _outcome_words(True, None)
     if hi < 0:
-        return "lost"
-    return "undecided"
+        return _outcome_words(False, None)
+    return _outcome_words(None, None)  # (a Msg: the English, to be read in any language)
 
 
 def card_comment(item: CardAnalysis, glyph: str | None = None) -> str:
