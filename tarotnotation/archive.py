@@ -35,22 +35,26 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
-from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect, registry
 from .i18n import Msg
 from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import SessionDeals, deal_number
 from .quick import quick_check_record
-from .records import DealRecord
-from .replay import Replay, Status, replay
 from .source import ReadDeal
-from .workers import Workers
+from .status import Status
+
+if TYPE_CHECKING:
+    # Imported when used: a plain clean deal is judged by the quick check, with no record
+    # model, replay or causes; a serial run starts no worker (issue 17).
+    from concurrent.futures import Future
+
+    from .records import DealRecord
+    from .replay import Replay
 
 __all__ = [
     "STDIN",
@@ -358,6 +362,9 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
         record = record.model_copy(update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
         record = record.model_copy(update={"ruleset": default_ruleset})
+    from .causes import explain
+    from .replay import replay
+
     result = explain(replay(record, deal=item.index, source=item.source),
                      deal=item.index, source=item.source)
     diags = tuple(d if d.location.file is not None else d.at(file=file)
@@ -745,6 +752,8 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
             for read in read_path(f):
                 yield check_deal(read, f, ruleset, keep=keep, default_ruleset=default_ruleset)
         return
+    from .workers import Workers
+
     workers = min(jobs, os.cpu_count() or 1)
     with Workers(workers) as pool:
         pending: deque[tuple[Future[_Done], _Chunk | _TarotPart | str, int]] = deque()

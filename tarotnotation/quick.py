@@ -38,36 +38,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import orjson
 
 from . import kernel, native
-from .builder import (
+from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
+from .fields import (
+    BID_WORDS,
     DECL_KEYS,
+    DEFAULT_SEATS,
     ECART_KEYS,
+    NAME_RE,
     NOTE_KEYS,
     SEAT_KEYS,
     UnusualDataError,
     check_notes,
+    check_tags,
     keys_of,
 )
-from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
 from .kernel import DEFENCE, SUIT_OF, TAKER
-from .records import (
-    BID_WORDS,
-    DEFAULT_SEATS,
-    GLYPH_SET,
-    NAME_RE,
-    SEAT_ID_RE,
-    ChelemAnnouncement,
-    DealRecord,
-    Poignee,
-    check_tags,
-)
-from .replay import Status
+from .lexicon import GLYPH_SET, SEAT_ID_RE
 from .rules import Camp, Contract, PoigneeSize, Ruleset, table
 from .scoring import DealFacts, Score, score
+from .status import Status
+
+if TYPE_CHECKING:  # (a record's model: imported only by what reads one)
+    from .records import DealRecord
 
 __all__ = ["QuickFacts", "quick_check", "quick_check_line", "quick_check_record", "quick_facts"]
 
@@ -210,6 +207,8 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
 
 def _check_record(rec: DealRecord, override: str | None, default: str | None
                   ) -> QuickFacts:
+    from .records import ChelemAnnouncement, Poignee  # (loaded already: rec is one)
+
     n = rec.players
     if n not in (3, 4) or rec.hands is None or rec.chien is None or rec.call is not None:
         raise _fail()

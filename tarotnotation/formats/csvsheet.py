@@ -43,18 +43,20 @@ import csv
 import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from ..diagnostics import Code, Diagnostic
 from ..encoding import first_bad_byte
 from ..i18n import Msg
 from ..limits import MAX_RECORD_CHARS, exceeded
-from ..records import DealRecord
 from ..source import ReadDeal
 from .base import Format, Head
 from .sheet import Row, is_header, read_rows, recognised
 from .sheetwords import Columns
 from .sheetwriter import cannot_hold, sheet_rows
+
+if TYPE_CHECKING:
+    from ..records import DealRecord
 
 __all__ = ["CSV", "DELIMITERS", "SUFFIXES", "cannot_hold", "read", "sniff", "write"]
 

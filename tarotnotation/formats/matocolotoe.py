@@ -61,8 +61,8 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..fields import DEFAULT_SEATS
 from ..i18n import Msg
-from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
 from .base import Format

@@ -35,8 +35,8 @@ from typing import Final
 
 from ..cards import Card
 from ..diagnostics import quote
+from ..fields import Points
 from ..lexicon import CAMPS, CONTRACTS, MISERES, SIZES
-from ..records import Points
 from ..rules import Camp, Contract, MisereKind, PoigneeSize
 
 __all__ = [
