@@ -93,6 +93,9 @@ COMMANDS = (
 )
 #: Hidden commands: another name of a command (``check`` is ``validate``).
 ALIASES = {"check": "validate"}
+#: The commands whose common invocations run without typer (cli/front.py): those whose
+#: module imports without it.
+FRONT_DOOR = ("validate",)
 
 
 def version_text() -> str:
@@ -294,10 +297,12 @@ def main() -> None:
         from .status import install_signal_handlers
 
         install_signal_handlers()
-        if not os.environ.get(TYPER_ONLY):
+        words = sys.argv[1:]
+        if (words and ALIASES.get(words[0], words[0]) in FRONT_DOOR
+                and not os.environ.get(TYPER_ONLY)):
             from .front import run
 
-            status = run(sys.argv[1:])  # the common invocations, without typer
+            status = run(words)  # the common invocations, without typer
             if status is not None:
                 sys.exit(status)
         get_app()()

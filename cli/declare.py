@@ -18,12 +18,14 @@ is then imported only by the runs that need it (issue 17).
 
 from __future__ import annotations
 
-import inspect
 import typing
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-__all__ = ["Argument", "Declared", "Option", "declared", "typer_signature"]
+__all__ = ["NO_DEFAULT", "Argument", "Declared", "Option", "declared", "typer_signature"]
+
+#: The default of a parameter that has none (:func:`declared`).
+NO_DEFAULT: Final = object()
 
 
 class Declared(NamedTuple):
@@ -48,11 +50,17 @@ def Argument(**keywords: Any) -> Declared:  # noqa: N802 (typer's name)
 
 def declared(fn: Callable[..., Any]) -> dict[str, tuple[Any, Declared | None, Any]]:
     """Each parameter of ``fn`` in order: its type (without the metadata), its
-    :class:`Declared` (None when it has none of ours) and its default
-    (``inspect.Parameter.empty`` when it has none)."""
+    :class:`Declared` (None when it has none of ours) and its default (:data:`NO_DEFAULT`
+    when it has none). Read from the function itself, without :mod:`inspect`, which
+    costs more to import than the front door's whole work."""
     hints = typing.get_type_hints(fn, include_extras=True)
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    defaults = fn.__defaults__ or ()
+    default_of = dict(zip(names[code.co_argcount - len(defaults):code.co_argcount], defaults,
+                          strict=True)) | (fn.__kwdefaults__ or {})
     out: dict[str, tuple[Any, Declared | None, Any]] = {}
-    for name, param in inspect.signature(fn).parameters.items():
+    for name in names:
         hint = hints.get(name, Any)
         mark = None
         if typing.get_origin(hint) is typing.Annotated:
@@ -60,7 +68,7 @@ def declared(fn: Callable[..., Any]) -> dict[str, tuple[Any, Declared | None, An
             marks = [m for m in meta if isinstance(m, Declared)]
             if marks:
                 hint, mark = base, marks[0]
-        out[name] = (hint, mark, param.default)
+        out[name] = (hint, mark, default_of.get(name, NO_DEFAULT))
     return out
 
 
@@ -68,6 +76,8 @@ def typer_signature(fn: Callable[..., Any], wrapper: Callable[..., Any]) -> None
     """Give ``wrapper`` (the command ``fn`` wrapped) the signature typer reads, each of
     our declarations made the ``typer.Option`` or ``typer.Argument`` of the same words
     (the other annotations as they are)."""
+    import inspect
+
     import typer
 
     hints = typing.get_type_hints(fn, include_extras=True)

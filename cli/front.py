@@ -6,7 +6,7 @@ which typer's parameter types load): more than the whole start-up budget of issu
 ms for ``tarot validate`` of one deal). So :func:`tarotnotation.cli.app.main` first offers
 the command line to :func:`run`, which takes a strict subset of what the typer app takes,
 and hands anything else (any other option, ``--help``, ``--lang``, ``--``, a usage error, a
-command not listed in :data:`COMMANDS`) to the typer app, untouched.
+command not in :data:`tarotnotation.cli.app.FRONT_DOOR`) to the typer app, untouched.
 
 The words it takes are not a second list: they are read from the command's own
 declaration (:mod:`tarotnotation.cli.declare`), the same one typer reads. Of the command's
@@ -28,20 +28,16 @@ so the two doors write the same bytes and exit with the same status:
 from __future__ import annotations
 
 import enum
-import inspect
 import types
 import typing
 from typing import Any
 
-from .app import ALIASES, COMMANDS
+from .app import ALIASES, COMMANDS, FRONT_DOOR
 from .common import command
 from .declare import Declared, declared
 from .status import EXIT_OK, guarded
 
-__all__ = ["COMMANDS_TAKEN", "declared_words", "parse", "run"]
-
-#: The commands the front door runs: those whose module imports without typer.
-COMMANDS_TAKEN = ("validate",)
+__all__ = ["declared_words", "parse", "run"]
 
 
 def run(argv: list[str]) -> int | None:
@@ -75,7 +71,7 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
     if not argv:
         return None
     name = ALIASES.get(argv[0], argv[0])
-    if name not in COMMANDS_TAKEN:
+    if name not in FRONT_DOOR:
         return None
     entry = next(e for e in COMMANDS if e.name == name)
     _, fn = entry.load()
@@ -140,7 +136,7 @@ def _enumeration(kind: Any) -> type[enum.Enum] | None:
     if typing.get_origin(kind) not in (typing.Union, types.UnionType):
         return None
     members = [a for a in typing.get_args(kind) if a is not type(None)]
-    if len(members) == 1 and inspect.isclass(members[0]) and issubclass(members[0], enum.Enum):
+    if len(members) == 1 and isinstance(members[0], type) and issubclass(members[0], enum.Enum):
         return members[0]
     return None
 

@@ -136,10 +136,10 @@ def test_the_front_door_reads_the_commands_own_declaration() -> None:
     # the command as typer builds it, with the same names.
     import typer.main
 
-    from tarotnotation.cli.app import COMMANDS, get_app
+    from tarotnotation.cli.app import COMMANDS, FRONT_DOOR, get_app
 
     group = typer.main.get_command(get_app())
-    for name in front.COMMANDS_TAKEN:
+    for name in FRONT_DOOR:
         entry = next(e for e in COMMANDS if e.name == name)
         _, fn = entry.load()
         words = front.declared_words(fn)

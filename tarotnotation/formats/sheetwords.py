@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -624,6 +623,8 @@ class Columns:
     def load(cls, path: str | Path) -> Columns:
         """From a TOML file with a ``[columns]`` table (or top-level string keys);
         ValueError naming the fault, OSError when it cannot be read."""
+        import tomllib  # (a mapping file is rare: not loaded with every sheet reader)
+
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as err:
