@@ -93,10 +93,13 @@ def _words(args: list[str], files: dict[str, str]) -> list[str]:
     return out
 
 
-def _tarot(args: list[str], stdin: bytes, typer_only: bool) -> subprocess.CompletedProcess[bytes]:
+def _tarot(args: list[str], stdin: bytes, typer_only: bool, lang: str | None = None
+           ) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("NO_COLOR", "CI", TYPER_ONLY, "TAROT_LANG")}
     env["LC_ALL"] = "C.UTF-8"
+    if lang is not None:
+        env["TAROT_LANG"] = lang
     if typer_only:
         env[TYPER_ONLY] = "1"
     script = Path(sys.executable).with_name("tarot")
@@ -116,6 +119,15 @@ def test_the_front_door_and_the_typer_app_say_the_same(
     assert front_run.stderr == typer_run.stderr
     assert front_run.returncode == typer_run.returncode
     assert b"Traceback" not in front_run.stderr
+
+
+def test_both_doors_speak_the_language_of_the_environment(files: dict[str, str]) -> None:
+    words = ["validate", "--statistics", str(EXAMPLES / "faulty"), files["two.jsonl"]]
+    front_run = _tarot(words, b"", typer_only=False, lang="fr")
+    typer_run = _tarot(words, b"", typer_only=True, lang="fr")
+    assert "erreur" in front_run.stdout.decode()
+    assert (front_run.stdout, front_run.stderr, front_run.returncode) == (
+        typer_run.stdout, typer_run.stderr, typer_run.returncode)
 
 
 def test_the_grid_runs_both_doors() -> None:
