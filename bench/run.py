@@ -622,10 +622,10 @@ def _startup_cases(folder: Path) -> dict[str, list[str]]:
     }
 
 
-def _run_once(cmd: list[str]) -> tuple[float, float]:
+def _run_once(cmd: list[str], cwd: str) -> tuple[float, float]:
     """Wall and CPU milliseconds of one run of ``cmd`` (which must exit 0)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = (time.perf_counter() - start) * 1000
     if os.waitstatus_to_exitcode(status) != 0:
@@ -639,18 +639,19 @@ def startup(runs: int) -> dict[str, Any]:
 
     script = Path(sys.executable).with_name("tarot")
     base = [str(script)] if script.exists() else [sys.executable, "-m", "tarotnotation"]
-    where = subprocess.run(
-        [sys.executable, "-c", "import tarotnotation; print(tarotnotation.__file__)"],
-        capture_output=True, text=True, check=True).stdout.strip()
-    editable = Path(where).resolve().is_relative_to(HERE.parent.resolve())
     with tempfile.TemporaryDirectory(prefix="tarot-startup-") as tmp:
+        # (run from elsewhere than the source tree: there, its own folder would be imported)
+        where = subprocess.run(
+            [sys.executable, "-c", "import tarotnotation; print(tarotnotation.__file__)"],
+            capture_output=True, text=True, check=True, cwd=tmp).stdout.strip()
+        editable = Path(where).resolve().is_relative_to(HERE.parent.resolve())
         cases = {"python -c pass": [sys.executable, "-c", "pass"]} | {
             name: [*base, *words] for name, words in _startup_cases(Path(tmp)).items()}
         load_before = os.getloadavg()
         runs_of: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for _ in range(runs):  # round after round: a busy spell falls on every case alike
             for name, cmd in cases.items():
-                runs_of[name].append(_run_once(cmd))
+                runs_of[name].append(_run_once(cmd, tmp))
         load_after = os.getloadavg()
     rows = {}
     for name, measured in runs_of.items():
@@ -673,9 +674,9 @@ def _startup_table(report: dict[str, Any]) -> str:
         lines.append(f"{name:<42} {row['median_ms']:>5.1f} ms {row['fastest_ms']:>5.1f} ms"
                      f" {row['median_cpu_ms']:>5.1f} ms")
     before, after = report["load_before"], report["load_after"]
-    kind = "editable" if report["editable_install"] else "regular"
+    kind = "an editable" if report["editable_install"] else "a regular"
     lines.append(f"{report['runs']} runs each; load average {before[0]:.2f} before,"
-                 f" {after[0]:.2f} after; an {kind} install ({report['package']})")
+                 f" {after[0]:.2f} after; {kind} install ({report['package']})")
     return "\n".join(lines)
 
 
