@@ -217,10 +217,10 @@ def read_as(file: str) -> str:
 
     try:
         if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
-            return "the format its content shows"
+            return Msg("the format its content shows")
         return format_name(format_of(file))
     except OSError as err:
-        return f"nothing: {err.strerror or err}"
+        return Msg("nothing: {why}", why=err.strerror or err)
 
 
 def checked_spec(spec: str | None, option: str) -> str | None:
@@ -239,8 +239,9 @@ def echo(line: str = "") -> None:
 
 
 def echo_err(message: str) -> None:
-    """A line of plain text on standard error, made safe for a terminal."""
-    _write_line(sys.stderr, safe(message))
+    """A line of plain text on standard error, made safe for a terminal (a
+    :class:`~tarotnotation.i18n.Msg` in the run's language)."""
+    _write_line(sys.stderr, safe(render(message) if isinstance(message, Msg) else message))
 
 
 def echo_styled(line: str) -> None:

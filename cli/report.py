@@ -108,7 +108,7 @@ class Tally:
                                   self.empty, lang).format(n=self.empty))
         if not self.deals:
             notes.append(gettext_("no deal read", lang))
-        return "; ".join([line, *notes])
+        return gettext_("; ", lang).join([line, *notes])
 
     def to_dict(self) -> dict[str, Any]:
         """The summary for machines."""

@@ -148,10 +148,11 @@ def validate(
     fmt = _report_format(output_format, out)
     use_columns(columns)
     if not items:
-        echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
+        echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
     if verbose:
         for f in files:
-            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {read_as(f)}")
+            echo_err(Msg("{file}: read as {format}", file="<stdin>" if f == STDIN else f,
+                         format=read_as(f)))
     with _report_file(out) as sink:
         report = reporter(fmt.value, color=out is None and use_color(sys.stdout),
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)

@@ -99,7 +99,7 @@ from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..fields import DEFAULT_SEATS, Points
-from ..i18n import Msg
+from ..i18n import Msg, nmsg
 from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, Contract, table
@@ -289,8 +289,10 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
             pass
         else:
             return obj, [Diagnostic.make(
-                Code.JSON_SYNTAX, Msg("{removed} trailing comma(s) before ] or }} removed: not"
-                                      " JSON, accepted leniently", removed=removed),
+                Code.JSON_SYNTAX, nmsg("{removed} trailing comma before ] or }} removed: not"
+                                       " JSON, accepted leniently",
+                                       "{removed} trailing commas before ] or }} removed: not"
+                                       " JSON, accepted leniently", removed, removed=removed),
                 severity=Severity.WARNING, path="$")]
     raise TarotError(Diagnostic.make(
         Code.JSON_SYNTAX, Msg("not valid JSON: {msg}", msg=first.msg), line=first.lineno,
