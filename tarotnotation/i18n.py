@@ -43,7 +43,6 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
-from importlib import resources
 from typing import Any, Final
 
 __all__ = [
@@ -220,6 +219,8 @@ class PoTranslations(gettext.NullTranslations):
 
 def catalog_path(lang: str) -> Any:
     """The ``.po`` catalogue of ``lang`` inside the package (a Traversable)."""
+    from importlib import resources  # (only a run in another language than English reads one)
+
     return resources.files("tarotnotation").joinpath(
         "locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
 

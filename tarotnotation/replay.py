@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from operator import attrgetter
 from typing import Final, NamedTuple
 
@@ -52,6 +51,7 @@ from .rules import (
 )
 from .scoring import DealFacts, Score, score
 from .source import SourceMap
+from .status import Status
 
 __all__ = [
     "PlayedTrick",
@@ -67,19 +67,6 @@ _RANK_NAMES: Final = {14: Msg("King"), 13: Msg("Queen"), 12: Msg("Knight"), 11: 
 _RANKS_NAMES: Final = {14: Msg("Kings"), 13: Msg("Queens"), 12: Msg("Knights"), 11: Msg("Jacks")}
 #: The camps as the messages name them (the words of ``Camp``'s values, translated).
 _CAMP_WORDS: Final = {Camp.TAKER: pmsg("camp", "taker"), Camp.DEFENCE: pmsg("camp", "defence")}
-
-
-class Status(StrEnum):
-    """How far a replay got."""
-
-    SCORED = "scored"
-    """A score was computed (from the play, or from the recorded facts)."""
-    ANNULLED = "annulled"
-    """The deal is annulled (all passed, or the Petit in the chien under ``annuls``)."""
-    INCOMPLETE = "incomplete"
-    """The play stops before the end and the record gives no facts to score from."""
-    UNSCORED = "unscored"
-    """The record holds too little to compute a score (no contract, no taker…)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,7 +166,7 @@ def test_a_value_check_says_it_in_both_languages(call: object, english: str,
 
 
 #: The modules of the record model whose checks reach a person through a fault.
-MODEL_MODULES = ("records.py", "cards.py", "rules.py")
+MODEL_MODULES = ("records.py", "fields.py", "cards.py", "rules.py")
 
 
 @pytest.mark.parametrize("module", MODEL_MODULES)
