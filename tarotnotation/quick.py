@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import Any, Final, NamedTuple
@@ -76,6 +76,7 @@ __all__ = [
     "quick_check_record",
     "quick_facts",
     "quick_facts_line",
+    "quick_facts_reader",
 ]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
@@ -480,7 +481,7 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     :func:`quick_check` checks the parsed record; any other line is parsed with orjson.
     ``tests/test_quick_native.py`` holds the two ways to the same answers.
     """
-    judged = _line_facts(line, ruleset, default_ruleset)
+    judged = _line_facts(line, ruleset, default_ruleset, native.compiled())
     if judged is None:
         return None
     facts, tags = judged
@@ -505,14 +506,35 @@ def quick_facts_line(line: bytes, ruleset: str | None = None,
     >>> quick_facts_line(line.replace(b'"players":4', b'"players":5')) is None
     True
     """
-    judged = _line_facts(line, ruleset, default_ruleset)
+    judged = _line_facts(line, ruleset, default_ruleset, native.compiled())
     return None if judged is None else judged[0]
 
 
-def _line_facts(line: bytes, ruleset: str | None, default: str | None
-                ) -> tuple[QuickFacts, Any] | None:
-    """The facts of one JSON Lines record and its tags as read, or None."""
+def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None = None
+                       ) -> Callable[[bytes], QuickFacts | None]:
+    """:func:`quick_facts_line` as a function of the line alone, the compiled twin looked
+    up once (not once a line), for a stream of lines.
+
+    >>> import random
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.simulate import random_deal
+    >>> line = tjson.dumps(random_deal(random.Random(3), 4))
+    >>> quick_facts_reader("pagat")(line) == quick_facts_line(line, "pagat")
+    True
+    """
     twin = native.compiled()
+
+    def facts_of(line: bytes) -> QuickFacts | None:
+        judged = _line_facts(line, ruleset, default_ruleset, twin)
+        return None if judged is None else judged[0]
+
+    return facts_of
+
+
+def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any
+                ) -> tuple[QuickFacts, Any] | None:
+    """The facts of one JSON Lines record and its tags as read, or None (``twin``: the
+    compiled core, or None for the pure paths)."""
     parts = None if twin is None else twin.scan_json(line)
     if parts is not None:
         try:

@@ -24,14 +24,14 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 import orjson
 
 from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
 from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
-from ..quick import QuickFacts, quick_facts_line
+from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
 from ..source import ReadDeal
 from ..workers import Workers
@@ -40,12 +40,12 @@ from .summary import DealSummary, summarize, summarize_quick, summarize_record
 __all__ = ["ArchiveDeal", "Options", "scan"]
 
 
-@dataclass(frozen=True, slots=True)
-class ArchiveDeal:
-    """One deal of an archive: its summary, or why it could not be read."""
+class ArchiveDeal(NamedTuple):
+    """One deal of an archive: its summary, or why it could not be read (an immutable
+    value, as cheap to build as a tuple: an archive makes one a deal)."""
 
     file: str
-    index: int
+    index: int  # type: ignore[assignment]  # (tuple.index, shadowed)
     summary: DealSummary | None
     """None when the deal could not be read."""
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -63,10 +63,6 @@ class ArchiveDeal:
         """True when this is no deal but what is said of the whole file: it cannot be
         read, or holds no deal (index 0, as :attr:`ReadDeal.about_file`)."""
         return self.index == 0
-
-    def __reduce__(self) -> tuple[type[ArchiveDeal], tuple[Any, ...]]:
-        return (ArchiveDeal, (self.file, self.index, self.summary, self.diagnostics,
-                              self.record))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,14 +143,14 @@ def _fast(options: Options) -> Callable[[bytes], _Fast | None]:
     record itself when every record is kept, replayed for its facts or not."""
     if not options.quick or options.records is True:
         return _record
-    ruleset, default = options.ruleset, options.default_ruleset
+    facts_of = quick_facts_reader(options.ruleset, options.default_ruleset)
     if callable(options.records):
         def with_line(line: bytes) -> tuple[QuickFacts, bytes] | None:
-            facts = quick_facts_line(line, ruleset, default)
+            facts = facts_of(line)
             return None if facts is None else (facts, line)
 
         return with_line
-    return lambda line: quick_facts_line(line, ruleset, default)
+    return facts_of
 
 
 def _read(part: Part, options: Options) -> list[ArchiveDeal]:

@@ -26,11 +26,9 @@ from the rules kernel by either way: the replay, or the quick check on the same 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from itertools import chain
-from operator import attrgetter
-from typing import Any, Final
+from typing import Final, NamedTuple
 
 from ..cards import ALL_MASK, Card
 from ..quick import QuickFacts
@@ -52,12 +50,15 @@ __all__ = [
 FINGERPRINT_BYTES: Final = 16
 
 
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """One deal as the archive tools see it. Seats are indices in the order of play."""
+class DealSummary(NamedTuple):
+    """One deal as the archive tools see it. Seats are indices in the order of play.
+
+    An immutable value; a named tuple rather than a frozen dataclass because a deal of
+    an archive makes one and a frozen dataclass of 31 fields takes six times as long to
+    build (every field set through ``object.__setattr__``). It pickles by position."""
 
     file: str
-    index: int
+    index: int  # type: ignore[assignment]  # (tuple.index, shadowed)
     """1-based number of the deal in its file."""
     line: int | None
     """The line where the deal starts in its file, when known."""
@@ -98,17 +99,18 @@ class DealSummary:
     """Each seat's score, in seat order (None when the deal is not scored)."""
     tricks: int = 0
     """Tricks recorded (complete or not)."""
-    hands: tuple[int, ...] | None = field(default=None, repr=False)
+    hands: tuple[int, ...] | None = None
     """Each seat's hand as dealt (card bitsets), when every one is known."""
-    play: bytes = field(default=b"", repr=False)
+    play: bytes = b""
     """The cards played, in order (one byte per card: its number)."""
-    auction: bytes = field(default=b"", repr=False)
+    auction: bytes = b""
     """The bids, in order (one byte per bid: 0 for a pass, else the contract's rank)."""
 
-    def __reduce__(self) -> tuple[type[DealSummary], tuple[Any, ...]]:
-        # By position: pickles (to and from worker processes) faster than a dataclass's
-        # default state dict.
-        return (DealSummary, _FIELDS_OF(self))
+    def __repr__(self) -> str:
+        # (the cards dealt, played and bid left out: long and unreadable as bytes)
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(
+            self._fields[:_SHOWN], self[:_SHOWN], strict=True))
+        return f"DealSummary({shown})"
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or None."""
@@ -166,7 +168,8 @@ class DealSummary:
         return f"{self.file}, deal {self.index}"
 
 
-_FIELDS_OF: Final = attrgetter(*(f.name for f in fields(DealSummary)))
+#: The fields a summary's repr shows: all but the cards dealt, played and bid.
+_SHOWN: Final = len(DealSummary._fields) - 3
 
 
 def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
