@@ -348,5 +348,5 @@ def _aligned(by: str, rows: list[dict[str, Any]]) -> list[str]:
 def csv_header(by: str) -> list[str]:
     """The columns of :meth:`Stats.rows` for ``by``."""
     probe = Stats(by)
-    probe.keys["x"] = _Tally()
+    probe.keys[_CONTRACTS[0].keyword if by == "contract" else "x"] = _Tally()
     return list(next(probe.rows()))
