@@ -34,6 +34,7 @@ import contextlib
 import os
 import signal
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,21 +113,56 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
+#: Past this many files, :func:`sync_tree` flushes the whole file system at once.
+BATCH_FILES = 32
+
+
 def sync_tree(top: str | os.PathLike[str]) -> None:
     """Flush to the disk every file under ``top`` and every folder of it: what a folder
     built aside (a site, the files of a split) does before it is renamed into place, so
-    that the rename never shows files whose bytes are not yet on the disk."""
+    that the rename never shows files whose bytes are not yet on the disk.
+
+    A few files are flushed one by one (``fsync``). Past :data:`BATCH_FILES`, the file
+    system that holds ``top`` is flushed in one call (Linux's ``syncfs``): one ``fsync``
+    a file costs a journal commit each, about 0.5 to 3.5 ms, which made 10,000 pages
+    take 5 to 35 s; ``syncfs`` takes what writing the dirty pages takes. Where it is not
+    available, or fails, every file is flushed one by one.
+    """
+    files: list[str] = []
+    folders: list[str] = []
     for folder, _, names in os.walk(top):
+        folders.append(folder)
         for name in names:
             path = os.path.join(folder, name)
-            if not os.path.isfile(path) or os.path.islink(path):
-                continue
+            if os.path.isfile(path) and not os.path.islink(path):
+                files.append(path)
+    if len(files) + len(folders) <= BATCH_FILES or not _sync_file_system(top):
+        for path in files:
             fd = os.open(path, os.O_RDONLY)
             try:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        sync_folder(folder)
+        for folder in folders:
+            sync_folder(folder)
+
+
+def _sync_file_system(top: str | os.PathLike[str]) -> bool:
+    """Flush the file system holding ``top`` (Linux's ``syncfs``, which since Linux 5.8
+    reports write errors); False when that cannot be done here."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes  # only here: most runs write no folder
+
+    try:
+        syncfs = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return False
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        return bool(syncfs(fd) == 0)
+    finally:
+        os.close(fd)
 
 
 def sync_folder(folder: str | os.PathLike[str]) -> None:
