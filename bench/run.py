@@ -36,6 +36,14 @@ and its fastest run is its row, as ``timeit`` keeps the best: on a shared machin
 work can take a third longer from one minute to the next, and the slowest run is shown
 beside it. It prints one table and writes it as JSON (``--json``, default
 ``bench/results.json``), every run's rate included.
+``--startup RUNS`` measures the start-up instead (issue 17): the whole process of
+``tarot --version`` and of ``tarot validate -q`` on one clean deal (the text notation, JSON
+Lines, and examples/garde-sans.tarot, whose result gives the contract, taker, points and
+bouts), beside ``python -c pass``, each run RUNS times, round after round, and reports the
+median and fastest wall time and the median CPU time, with the load average before and
+after (written to ``bench/startup-results.json`` unless ``--json`` names a file). Measure
+a regular install (``pip install .``): an editable one adds its finder's imports, and the
+report says which one it measured.
 ``--profile STAGE`` runs one stage in this process under pyinstrument instead (e.g.
 ``--profile validate-jsonl``), to see where the time goes. ``--memory DEALS`` adds
 ``tarot validate -j 1`` and ``-j 2`` on a JSON Lines archive of that many deals (the
@@ -593,6 +601,85 @@ def _table(rows: dict[str, dict[str, Any]], n: int) -> str:
     return "\n".join(lines)
 
 
+# --- start-up ---------------------------------------------------------------------------
+
+
+def _startup_cases(folder: Path) -> dict[str, list[str]]:
+    """The command lines measured (after ``tarot``), on one-deal files made in ``folder``."""
+    from tarotnotation.formats import json as tjson
+    from tarotnotation.notation import dumps
+    from tarotnotation.simulate import random_deal
+
+    rec = random_deal(random.Random(1), 4)
+    (folder / "one.tarot").write_text(dumps(rec), encoding="utf-8")
+    (folder / "one.jsonl").write_bytes(tjson.dumps(rec) + b"\n")
+    return {
+        "tarot --version": ["--version"],
+        "validate -q, one deal (.tarot)": ["validate", "-q", str(folder / "one.tarot")],
+        "validate -q, one deal (.jsonl)": ["validate", "-q", str(folder / "one.jsonl")],
+        "validate -q, garde-sans.tarot (result)": [
+            "validate", "-q", str(HERE.parent / "examples" / "garde-sans.tarot")],
+    }
+
+
+def _run_once(cmd: list[str], cwd: str) -> tuple[float, float]:
+    """Wall and CPU milliseconds of one run of ``cmd`` (which must exit 0)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = (time.perf_counter() - start) * 1000
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise StageError(f"{' '.join(cmd)} exited {os.waitstatus_to_exitcode(status)}")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def startup(runs: int) -> dict[str, Any]:
+    """The start-up figures (see the module doc): by case, each run's wall and CPU ms."""
+    import statistics
+
+    script = Path(sys.executable).with_name("tarot")
+    base = [str(script)] if script.exists() else [sys.executable, "-m", "tarotnotation"]
+    with tempfile.TemporaryDirectory(prefix="tarot-startup-") as tmp:
+        # (run from elsewhere than the source tree: there, its own folder would be imported)
+        where = subprocess.run(
+            [sys.executable, "-c", "import tarotnotation; print(tarotnotation.__file__)"],
+            capture_output=True, text=True, check=True, cwd=tmp).stdout.strip()
+        editable = Path(where).resolve().is_relative_to(HERE.parent.resolve())
+        cases = {"python -c pass": [sys.executable, "-c", "pass"]} | {
+            name: [*base, *words] for name, words in _startup_cases(Path(tmp)).items()}
+        load_before = os.getloadavg()
+        runs_of: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
+        for _ in range(runs):  # round after round: a busy spell falls on every case alike
+            for name, cmd in cases.items():
+                runs_of[name].append(_run_once(cmd, tmp))
+        load_after = os.getloadavg()
+    rows = {}
+    for name, measured in runs_of.items():
+        wall = [w for w, _ in measured]
+        cpu = [c for _, c in measured]
+        rows[name] = {"median_ms": round(statistics.median(wall), 1),
+                      "fastest_ms": round(min(wall), 1),
+                      "median_cpu_ms": round(statistics.median(cpu), 1),
+                      "runs_ms": [round(w, 1) for w in wall]}
+    return {"runs": runs, "editable_install": editable, "package": where,
+            "load_before": load_before, "load_after": load_after,
+            "python": platform.python_version(), "cores": os.cpu_count(),
+            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cases": rows}
+
+
+def _startup_table(report: dict[str, Any]) -> str:
+    head = f"{'start-up (whole process)':<42} {'median':>8} {'fastest':>8} {'CPU':>8}"
+    lines = [head, "-" * len(head)]
+    for name, row in report["cases"].items():
+        lines.append(f"{name:<42} {row['median_ms']:>5.1f} ms {row['fastest_ms']:>5.1f} ms"
+                     f" {row['median_cpu_ms']:>5.1f} ms")
+    before, after = report["load_before"], report["load_after"]
+    kind = "an editable" if report["editable_install"] else "a regular"
+    lines.append(f"{report['runs']} runs each; load average {before[0]:.2f} before,"
+                 f" {after[0]:.2f} after; {kind} install ({report['package']})")
+    return "\n".join(lines)
+
+
 def _profile(name: str, folder: Path) -> None:
     from pyinstrument import Profiler
 
@@ -621,8 +708,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="2,000 deals (a quick look)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", nargs="+", choices=STAGES, help="run only these stages")
-    parser.add_argument("--json", type=Path, default=HERE / "results.json",
-                        help="where to write the table as JSON")
+    parser.add_argument("--startup", type=int, metavar="RUNS",
+                        help="measure the start-up instead, RUNS runs of each command")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="where to write the table as JSON (default: bench/results.json;"
+                        " with --startup, bench/startup-results.json)")
     parser.add_argument("--profile", choices=STAGES[:8], help="profile one stage instead")
     parser.add_argument("--memory", type=int, metavar="DEALS",
                         help="also run tarot validate -j 1 and -j 2 on a JSON Lines archive of"
@@ -638,6 +728,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.measure:
         _measure(args.measure, args.dir)
         return 0
+    if args.startup:
+        report = startup(args.startup)
+        print(_startup_table(report))
+        out = args.json or HERE / "startup-results.json"
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        print(f"(written to {out})")
+        return 0
+    if args.json is None:
+        args.json = HERE / "results.json"
     n = args.deals or (2000 if args.quick else 20_000)
     folder = data_dir(n, args.seed)
     if args.profile:

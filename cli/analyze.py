@@ -17,7 +17,7 @@ from tarotnotation.analysis import DEFAULT_TABLE_MB, analyse_record
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 from tarotnotation.workers import pool as process_pool
@@ -174,7 +174,7 @@ def analyze(
                     if record is not None:
                         out.append(record)
                 if bad and len(out) != len(items):
-                    echo_err(f"tarot: {f}: not rewritten: a deal cannot be read")
+                    echo_err(Msg("tarot: {file}: not rewritten: a deal cannot be read", file=f))
                     faulty = True
                     continue
                 faulty |= bad
@@ -195,8 +195,9 @@ def analyze(
 
                 count = write_records(records(), fmt, fh)
             if output not in (None, STDIN):
-                echo_err(f"{count} deal{'s' if count != 1 else ''} written to {output},"
-                         f" {analysed} analysed")
+                echo_err(nmsg("{n} deal written to {output}, {analysed} analysed",
+                              "{n} deals written to {output}, {analysed} analysed", count,
+                              n=count, output=output, analysed=analysed))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not deals else EXIT_OK))
 
 
@@ -308,7 +309,8 @@ class _Progress:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self.bar = Progress(TextColumn("analysing"), BarColumn(), TimeElapsedColumn(),
+            self.bar = Progress(TextColumn(render(Msg("analysing")), markup=False), BarColumn(),
+                                TimeElapsedColumn(),
                                 TextColumn("{task.description}"),
                                 console=Console(stderr=True), transient=True)
             self.task = self.bar.add_task("", total=total)
@@ -317,9 +319,10 @@ class _Progress:
 
     def deal(self, file: str, index: int) -> None:
         """A new deal begins."""
-        self.label = f"{Path(file).name} deal {index}"
+        self.label = render(Msg("{file} deal {deal}", file=Path(file).name, deal=index))
         self._show(0, 1, self.label)
 
     def cards(self, done: int, total: int) -> None:
         """Positions searched in the current deal."""
-        self._show(done, total, f"{self.label}: {done}/{total} positions")
+        self._show(done, total, render(Msg("{label}: {done}/{total} positions", label=self.label,
+                                           done=done, total=total)))

@@ -111,7 +111,7 @@ def annotate_cmd(
                                           for d in item.diagnostics)
     if bad or not deals:
         if bad:
-            echo_err(f"tarot: {path}: not annotated: it cannot be read cleanly")
+            echo_err(Msg("tarot: {path}: not annotated: it cannot be read cleanly", path=path))
         raise typer.Exit(worst(status, EXIT_FAULTS))
     faulty = 0
 

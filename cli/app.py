@@ -5,7 +5,8 @@ layer over the library: it parses arguments, calls ``tarotnotation`` and prints.
 and no format logic lives in the CLI.
 
 Start-up is lazy: a command's module (and the parts of the library it uses) is imported
-only when that command runs, or when its own help is asked for. ``tarot --help`` lists the
+only when that command runs, or when its own help is asked for; the common invocations
+of ``tarot validate`` run without typer at all (cli/front.py, issue 17). ``tarot --help`` lists the
 commands from the summaries of the :data:`COMMANDS` table (each the first paragraph of its
 function's docstring: ``tests/test_cli_startup.py`` holds them to it), and
 ``tarot --version`` does not even import typer.
@@ -92,6 +93,9 @@ COMMANDS = (
 )
 #: Hidden commands: another name of a command (``check`` is ``validate``).
 ALIASES = {"check": "validate"}
+#: The commands whose common invocations run without typer (cli/front.py): those whose
+#: module imports without it.
+FRONT_DOOR = ("validate",)
 
 
 def version_text() -> str:
@@ -118,12 +122,15 @@ def _build(entry: Entry, name: str, hidden: bool = False) -> Any:
     from typer.models import CommandInfo
 
     from .common import command
+    from .declare import typer_signature
     from .runner import TarotCommand
 
     module, fn = entry.load()
+    callback = command(fn)
+    typer_signature(fn, callback)  # (options declared with cli/declare.py, as typer's)
     # A command run without its argument says what it needs in one line (not the whole
     # help): no ``no_args_is_help`` (cli/runner.py).
-    info = CommandInfo(name=name, cls=TarotCommand, callback=command(fn),
+    info = CommandInfo(name=name, cls=TarotCommand, callback=callback,
                        epilog=module.EPILOG, hidden=hidden)
     return typer.main.get_command_from_info(
         info, pretty_exceptions_short=get_app().pretty_exceptions_short,
@@ -272,6 +279,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The environment variable that sends every command line to the typer app, the front
+#: door of cli/front.py never used (for the tests that compare the two).
+TYPER_ONLY: Final = "TAROT_TYPER_ONLY"
+
 #: The words that only ask for the version: answered before typer is imported.
 _VERSION_ARGS = (["--version"], ["-V"], ["version"])
 
@@ -283,9 +294,17 @@ def main() -> None:
         if sys.argv[1:] in _VERSION_ARGS:  # (answered before typer is imported)
             _print_version()
             return
-        from .runner import install_signal_handlers
+        from .status import install_signal_handlers
 
         install_signal_handlers()
+        words = sys.argv[1:]
+        if (words and ALIASES.get(words[0], words[0]) in FRONT_DOOR
+                and not os.environ.get(TYPER_ONLY)):
+            from .front import run
+
+            status = run(words)  # the common invocations, without typer
+            if status is not None:
+                sys.exit(status)
         get_app()()
     except BrokenPipeError:  # `tarot ... | head`: the reader went away
         sys.stderr.close()

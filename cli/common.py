@@ -1,7 +1,9 @@
 """What every command shares: failing cleanly, colour, paths and globs, rulesets.
 
 Nothing here knows a rule or a format: it turns command-line words into the arguments of
-library calls, and library diagnostics into lines on a terminal.
+library calls, and library diagnostics into lines on a terminal. Nor does it import typer:
+a command's work runs the same from the typer app and from the front door of the common
+invocations (cli/front.py), which starts without typer (issue 17).
 """
 
 from __future__ import annotations
@@ -15,13 +17,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, NoReturn, ParamSpec
 
-import typer
-
 from tarotnotation.diagnostics import IO_CODES, Diagnostic, Severity
 from tarotnotation.i18n import Msg, render
 from tarotnotation.rules import Ruleset, RulesetError
 
-from .runner import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
+from .status import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
 from .terminal import safe, width
 
 __all__ = [
@@ -65,7 +65,8 @@ class UsageError(Exception):
 
 def command(fn: Callable[P, None]) -> Callable[P, None]:
     """Wrap a command so that a :class:`UsageError` or an I/O failure ends it with one
-    line on standard error (``tarot: …``) and exit status 2, never a traceback."""
+    line on standard error (``tarot: …``) and exit status 2, never a traceback (a
+    ``SystemExit``: the typer app and the front door both let it end the process)."""
 
     @functools.wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -73,13 +74,13 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
             fn(*args, **kwargs)
         except UsageError as err:
             echo_err(f"tarot: {render(err.args[0]) if err.args else err}")
-            raise typer.Exit(EXIT_USAGE) from None
+            raise SystemExit(EXIT_USAGE) from None
         except BrokenPipeError:
             raise
         except OSError as err:
             where = f"{err.filename}: " if err.filename else ""
             echo_err(f"tarot: {where}{err.strerror or err}")
-            raise typer.Exit(EXIT_USAGE) from None
+            raise SystemExit(EXIT_USAGE) from None
 
     return run
 
@@ -102,12 +103,16 @@ def style(text: str, color: bool, **how: object) -> str:
     """``text`` made safe for a terminal (:func:`cli.terminal.safe`), then styled
     (``fg=``, ``bold=``…) when ``color`` is on."""
     text = safe(text)
-    return typer.style(text, **how) if color and how else text  # type: ignore[arg-type]
+    if not (color and how):
+        return text
+    import typer  # (only on a terminal: colour)
+
+    return typer.style(text, **how)  # type: ignore[arg-type]
 
 
 def severity_color(severity: Severity) -> str:
-    """The colour of a severity's lines."""
-    return typer.colors.RED if severity is Severity.ERROR else typer.colors.YELLOW
+    """The colour of a severity's lines (typer's and click's names of them)."""
+    return "red" if severity is Severity.ERROR else "yellow"
 
 
 def diagnostic_lines(d: Diagnostic, color: bool, lang: str | None = None) -> list[str]:
@@ -212,10 +217,10 @@ def read_as(file: str) -> str:
 
     try:
         if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
-            return "the format its content shows"
+            return Msg("the format its content shows")
         return format_name(format_of(file))
     except OSError as err:
-        return f"nothing: {err.strerror or err}"
+        return Msg("nothing: {why}", why=err.strerror or err)
 
 
 def checked_spec(spec: str | None, option: str) -> str | None:
@@ -230,17 +235,28 @@ def checked_spec(spec: str | None, option: str) -> str | None:
 
 def echo(line: str = "") -> None:
     """A line of plain text on standard output, made safe for a terminal."""
-    typer.echo(safe(line))
+    _write_line(sys.stdout, safe(line))
 
 
 def echo_err(message: str) -> None:
-    """A line of plain text on standard error, made safe for a terminal."""
-    typer.echo(safe(message), err=True)
+    """A line of plain text on standard error, made safe for a terminal (a
+    :class:`~tarotnotation.i18n.Msg` in the run's language)."""
+    _write_line(sys.stderr, safe(render(message) if isinstance(message, Msg) else message))
 
 
 def echo_styled(line: str) -> None:
     """A line on standard output built with :func:`style` (already safe)."""
-    typer.echo(line)
+    _write_line(sys.stdout, line)
+
+
+def _write_line(stream: IO[str] | None, text: str) -> None:
+    """``text`` and a line end, flushed, as ``typer.echo`` writes a line of text (what
+    is written is made safe, so there is no colour code for it to take out off a
+    terminal); nothing when there is no such stream."""
+    if stream is None:
+        return
+    stream.write(text + "\n")
+    stream.flush()
 
 
 def stdout_bytes(data: bytes) -> None:

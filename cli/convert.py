@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import read_path, walk
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -87,7 +87,7 @@ def convert(
     use_columns(columns)
     if verbose:
         for source in files:
-            echo_err(f"{source}: read as {read_as(source)}")
+            echo_err(Msg("{file}: read as {format}", file=source, format=read_as(source)))
     source = ", ".join(files) or ", ".join(args)
     color = use_color(sys.stderr)
     unreadable = 0
@@ -116,8 +116,8 @@ def convert(
                 assert item.record is not None
                 lost = fmt.cannot_hold(item.record) if fmt.cannot_hold is not None else []
                 if lost:
-                    echo_err(f"tarot: warning: deal {item.index}: {fmt.title} cannot hold"
-                             f" {'; '.join(lost)}")
+                    echo_err(Msg("tarot: warning: deal {deal}: {fmt} cannot hold {lost}",
+                                 deal=item.index, fmt=fmt.title, lost="; ".join(lost)))
                 yield item.record
 
     to_file = out is not None
@@ -130,24 +130,34 @@ def convert(
         fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
     except _IncompleteError:
         if unreadable:
-            echo_err(f"tarot: {out} not written: {_deals(unreadable)} of {source} could not"
-                     " be read cleanly (see above); --skip-unreadable writes the others")
+            echo_err(nmsg("tarot: {output} not written: {n} deal of {source} could not be read"
+                          " cleanly (see above); --skip-unreadable writes the others",
+                          "tarot: {output} not written: {n} deals of {source} could not be read"
+                          " cleanly (see above); --skip-unreadable writes the others",
+                          unreadable, output=out, n=unreadable, source=source))
         elif status:
-            echo_err(f"tarot: {out} not written: not every input could be read (see above)")
+            echo_err(Msg("tarot: {output} not written: not every input could be read (see"
+                         " above)", output=out))
         else:
-            echo_err(f"tarot: {out} not written: no deal was read from {source}")
+            echo_err(Msg("tarot: {output} not written: no deal was read from {source}",
+                         output=out, source=source))
         raise typer.Exit(worst(status, EXIT_FAULTS)) from None
     if to_file:
-        echo_err(f"{_deals(count)} written to {out} ({fmt.name})")
-    if unreadable:
-        echo_err(f"tarot: {_deals(unreadable)} of {source} could not be read cleanly"
-                 f" (see above){' and were left out' if to_file else ''}")
+        echo_err(nmsg("{n} deal written to {output} ({fmt})",
+                      "{n} deals written to {output} ({fmt})", count, n=f"{count:,}",
+                      output=out, fmt=fmt.name))
+    if unreadable and to_file:
+        echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above) and"
+                      " was left out",
+                      "tarot: {n} deals of {source} could not be read cleanly (see above) and"
+                      " were left out", unreadable, n=unreadable, source=source))
+    elif unreadable:
+        echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above)",
+                      "tarot: {n} deals of {source} could not be read cleanly (see above)",
+                      unreadable, n=unreadable, source=source))
     raise typer.Exit(worst(status, EXIT_FAULTS if unreadable or not deals else EXIT_OK))
 
 
 class _IncompleteError(Exception):
     """Some deals could not be read: the output file is not written."""
 
-
-def _deals(n: int) -> str:
-    return f"{n} deal{'s' if n != 1 else ''}"

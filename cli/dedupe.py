@@ -10,7 +10,7 @@ import typer
 
 from tarotnotation.archives.dedupe import DEFAULT_LIMIT, Dedupe
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
 
 from .common import EXIT_FAULTS, EXIT_OK, echo_err, fail
@@ -79,8 +79,10 @@ def dedupe(
             assert deal.summary is not None
             duplicate = judge.judge(deal.summary)
             if duplicate is not None:
-                say(f"{duplicate.where}: the same {'deal' if by is By.DEAL else 'deal and play'}"
-                    f" as {duplicate.first}")
+                say(render(Msg("{where}: the same deal as {first}", where=duplicate.where,
+                               first=duplicate.first) if by is By.DEAL else
+                           Msg("{where}: the same deal and play as {first}",
+                               where=duplicate.where, first=duplicate.first)))
                 continue
             if deal.record is not None:
                 yield deal.record
@@ -105,14 +107,28 @@ def dedupe(
         judge.close()
     if not reading.read and reading.status:  # nothing read, and a path could not be:
         reading.finish()  # said above (exit status 2)
-    what = "deals" if by is By.DEAL else "deals and plays"
-    summary = (f"{judge.duplicates:,} of {reading.read:,} deals repeat {what} met before"
-               + (f"; {judge.unmarked:,} without {'their hands' if by is By.DEAL else 'a play'}"
-                  " not compared" if judge.unmarked else ""))
+    dup, read = f"{judge.duplicates:,}", f"{reading.read:,}"
+    # the verb agrees with the deals that repeat ("1 of 5 deals repeats")
+    summary = (nmsg("{dup} of {n} deals repeats deals met before",
+                    "{dup} of {n} deals repeat deals met before", judge.duplicates, dup=dup,
+                    n=read)
+               if by is By.DEAL else
+               nmsg("{dup} of {n} deals repeats deals and plays met before",
+                    "{dup} of {n} deals repeat deals and plays met before", judge.duplicates,
+                    dup=dup, n=read))
+    if judge.unmarked:
+        unmarked = f"{judge.unmarked:,}"
+        summary = nmsg("{summary}; {n} without its hands not compared",
+                       "{summary}; {n} without their hands not compared", judge.unmarked,
+                       summary=summary, n=unmarked) if by is By.DEAL else nmsg(
+            "{summary}; {n} without a play not compared",
+            "{summary}; {n} without a play not compared", judge.unmarked, summary=summary,
+            n=unmarked)
     if output is None:
         echo_err(summary)
     else:
-        echo_err(f"{summary}; {written:,} written to {for_terminal(output)}")
+        echo_err(nmsg("{summary}; {n} written to {output}", "{summary}; {n} written to {output}",
+                      written, summary=summary, n=f"{written:,}", output=for_terminal(output)))
     if reading.unreadable or reading.status or not reading.read:
         reading.finish()
     raise typer.Exit(EXIT_FAULTS if judge.duplicates and output is None else EXIT_OK)

@@ -27,6 +27,7 @@ from tarotnotation import atomic
 from tarotnotation.archive import STDIN, file_fault, open_input, stdin_stream, walk
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
 from tarotnotation.formats import detect, registry
+from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.notation.canonical import Piece, pieces
 
 from .common import (
@@ -110,12 +111,15 @@ def fmt(
             else:
                 _format_file(run, item, named)
     if not quiet and (len(args) != 1 or args[0] != STDIN):
-        verb = "would be reformatted" if check or diff else "reformatted"
-        parts = [f"{run.changed} file{'s' if run.changed != 1 else ''} {verb}",
-                 f"{run.unchanged} unchanged"]
+        parts = [nmsg("{n} file would be reformatted", "{n} files would be reformatted",
+                      run.changed, n=run.changed) if check or diff else
+                 nmsg("{n} file reformatted", "{n} files reformatted", run.changed,
+                      n=run.changed),
+                 nmsg("{n} unchanged", "{n} unchanged", run.unchanged, n=run.unchanged)]
         if run.broken:
-            parts.append(f"{run.broken} not formatted (errors)")
-        echo_err(", ".join(parts))
+            parts.append(nmsg("{n} not formatted (errors)", "{n} not formatted (errors)",
+                              run.broken, n=run.broken))
+        echo_err(", ".join(render(p) for p in parts))
     nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
     failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing
     raise typer.Exit(worst(run.status, EXIT_FAULTS if failed else EXIT_OK))
@@ -145,8 +149,8 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
             if kind is not registry.DEFAULT and not named_notation:
                 run.skipped += 1
                 if named:
-                    echo_err(f"tarot: {name}: left alone: it is {kind.title}, not the text"
-                             " notation")
+                    echo_err(Msg("tarot: {name}: left alone: it is {kind}, not the text"
+                                 " notation", name=name, kind=kind.title))
                 return
             if run.diff:
                 found = list(pieces(stream, name))
@@ -166,7 +170,7 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
             try:
                 with atomic.writing(path) as out:
                     if _judge_stream(run, name, pieces(stream, name), out):
-                        echo_err(f"reformatted {name}")
+                        echo_err(Msg("reformatted {name}", name=name))
                         return
                     raise _Keep
             except _Keep:
@@ -195,7 +199,7 @@ def _judge_stream(run: _Run, name: str, found: Iterator[Piece], out: IO[bytes] |
     if changed:
         run.changed += 1
         if run.check:
-            echo(f"would reformat {name}")
+            echo(render(Msg("would reformat {name}", name=name)))
     else:
         run.unchanged += 1
     return changed
@@ -218,7 +222,8 @@ def _verdict(run: _Run, name: str, count: int, bad: list[Piece]) -> bool:
                 if d.severity is Severity.ERROR or piece.item.record is None:
                     for line in diagnostic_lines(d, run.color):
                         echo_err(line)
-        echo_err(f"tarot: {name}: not formatted: it cannot be read cleanly (left untouched)")
+        echo_err(Msg("tarot: {name}: not formatted: it cannot be read cleanly (left untouched)",
+                     name=name))
         return False
     return True
 
@@ -239,4 +244,4 @@ def _show_change(run: _Run, name: str, old: bytes, new: bytes) -> None:
                                          tofile=f"{name} (formatted)"):
             echo(line.rstrip("\n"))
     elif run.check:
-        echo(f"would reformat {name}")
+        echo(render(Msg("would reformat {name}", name=name)))

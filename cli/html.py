@@ -27,7 +27,7 @@ from tarotnotation.html import (
     write_book,
     write_page,
 )
-from tarotnotation.i18n import Msg, ngettext
+from tarotnotation.i18n import Msg, ngettext, nmsg
 
 from .common import (
     EXIT_FAULTS,
@@ -153,7 +153,8 @@ def _no_deal(files: list[str], faults: list[Diagnostic]) -> NoReturn:
     """No deal was read (exit status 1; 2 when a file could not be read): nothing is
     written."""
     report(faults)
-    echo_err(f"tarot: no deal was read from {', '.join(files)}: nothing written")
+    echo_err(Msg("tarot: no deal was read from {files}: nothing written",
+                 files=", ".join(files)))
     raise typer.Exit(worst(exit_status(faults), EXIT_FAULTS))
 
 
@@ -207,14 +208,15 @@ def html_cmd(
         jobs = os.cpu_count() or 1
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
                         default=default, jobs=jobs)
-    where = "standard output" if output == STDIN else output
+    where: str = Msg("standard output") if output == STDIN else output
     if not _is_page(output):
         where = str(Path(output) / "index.html")
-    deals = f"{tally.deals} deal{'s' if tally.deals != 1 else ''}"
-    echo_err(f"{deals} written to {where}: {tally.with_errors} with errors,"
-             f" {tally.with_warnings} with warnings")
+    echo_err(nmsg("{n} deal written to {where}: {errors} with errors, {warnings} with warnings",
+                  "{n} deals written to {where}: {errors} with errors, {warnings} with"
+                  " warnings", tally.deals, n=tally.deals, where=where,
+                  errors=tally.with_errors, warnings=tally.with_warnings))
     if tally.with_errors:
-        echo_err("tarot validate lists the faults; the pages show each at its card")
+        echo_err(Msg("tarot validate lists the faults; the pages show each at its card"))
     report(tally.faults)
     raise typer.Exit(worst(exit_status(tally.faults),
                            EXIT_FAULTS if tally.with_errors else EXIT_OK))

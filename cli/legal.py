@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import STDIN, check_deal, read_path
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.replay import legal_moves
 
 from .common import (
@@ -23,6 +23,11 @@ from .common import (
     use_color,
     worst,
 )
+from .terminal import ljust, width
+
+#: The labels of the answer's lines, aligned in the run's language.
+_LABELS = {"holds": Msg("holds:"), "legal": Msg("legal:"), "not": Msg("not:"),
+           "why": Msg("why:")}
 
 EPILOG = """\
 Examples:
@@ -78,20 +83,31 @@ def legal(
         pos = legal_moves(found.record, trick, card)
     except ValueError as err:
         fail(str(err))
-    echo(f"Trick {pos.trick}, {pos.seat} to play after"
-         f" {' '.join(c.code for c in pos.played) or '(leads)'}")
-    echo(f"  holds:  {pos.hand}{'' if pos.exact else '  (known part of the hand)'}")
-    echo(f"  legal:  {pos.legal}")
+    played = " ".join(c.code for c in pos.played)
+    echo(render(Msg("Trick {trick}, {seat} to play after {played}", trick=pos.trick,
+                    seat=pos.seat, played=played) if played else
+                Msg("Trick {trick}, {seat} to play after (leads)", trick=pos.trick,
+                    seat=pos.seat)))
+    labels = {k: render(v) for k, v in _LABELS.items()}
+    pad = max(width(v) for v in labels.values()) + 2
+
+    def answer(key: str, text: str) -> None:
+        echo(f"  {ljust(labels[key], pad)}{text}")
+
+    answer("holds", f"{pos.hand}{'' if pos.exact else render(Msg('  (known part of the hand)'))}")
+    answer("legal", str(pos.legal))
     illegal = pos.hand - pos.legal
     if illegal:
         first = next(iter(illegal))
         why = pos.constraint.explain(first)
-        echo(f"  not:    {illegal}")
+        answer("not", str(illegal))
         if why is not None:
-            echo(f"  why:    {why.code.value} {why.code.slug}: {why.message}")
+            answer("why", f"{why.code.value} {why.code.slug}{render(Msg(': '))}"
+                        f"{render(why.message)}")
     rep = check_deal(found, path).replay
     errors = 0 if rep is None else len(rep.errors)
     if errors:
-        echo_err(f"tarot: note: deal {deal} holds {errors} error{'s' if errors != 1 else ''}"
-                 f" (tarot validate {path} lists them)")
+        echo_err(nmsg("tarot: note: deal {deal} holds {n} error (tarot validate {path} lists"
+                      " it)", "tarot: note: deal {deal} holds {n} errors (tarot validate {path}"
+                      " lists them)", errors, deal=deal, n=errors, path=path))
     raise typer.Exit(worst(status, EXIT_FAULTS if errors else EXIT_OK))

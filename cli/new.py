@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.formats.registry import Format
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
@@ -82,7 +82,9 @@ def new(
     with opened(out) as fh:
         written = write_records(records(), fmt, fh)
     if out is not None:
-        echo_err(f"{written} deal{'s' if written != 1 else ''} written to {out} ({fmt.name})")
+        echo_err(nmsg("{n} deal written to {output} ({fmt})",
+                      "{n} deals written to {output} ({fmt})", written, n=f"{written:,}",
+                      output=out, fmt=fmt.name))
 
 
 def _daily(date: str | None, daily: bool, players: int, fmt: Format, out: str | None,
@@ -105,4 +107,5 @@ def _daily(date: str | None, daily: bool, players: int, fmt: Format, out: str | 
     with opened(out) as fh:
         write_records([daily_deal(day, players)], fmt, fh)
     if out is not None:
-        echo_err(f"the deal of {day.isoformat()} written to {out} ({fmt.name})")
+        echo_err(Msg("the deal of {day} written to {output} ({fmt})", day=day.isoformat(),
+                     output=out, fmt=fmt.name))

@@ -1,52 +1,52 @@
-"""The options several commands share, defined once."""
+"""The options several commands share, defined once (declared with cli/declare.py: typer
+reads them when a command is built, the front door of cli/front.py without typer)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-import typer
-
 from tarotnotation.i18n import Msg
 
+from . import declare
 from .common import fail
 from .output import WRITE_FORMATS
 
 PathsArg = Annotated[
     list[str],
-    typer.Argument(help="Record files, folders (searched recursively), glob patterns, or -"
+    declare.Argument(help="Record files, folders (searched recursively), glob patterns, or -"
                    " for standard input.", metavar="PATH..."),
 ]
 RulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", metavar="PRESET",
+    declare.Option("--rules", metavar="PRESET",
                  help="Ruleset preset (fft, pagat) for records that do not name one."),
 ]
 SetOpt = Annotated[
     list[str] | None,
-    typer.Option("--set", metavar="SWITCH=VALUE",
+    declare.Option("--set", metavar="SWITCH=VALUE",
                  help="Set a rule switch for records that do not name a ruleset"
                  " (repeatable; see `tarot rules`)."),
 ]
 ForceOpt = Annotated[
     str | None,
-    typer.Option("--ruleset", metavar="SPEC",
+    declare.Option("--ruleset", metavar="SPEC",
                  help="Replay every record under this ruleset, even one that names its own,"
                  " e.g. 'pagat' or 'fft misere=on'."),
 ]
 OutOpt = Annotated[
     str | None,
-    typer.Option("--output", "-o", metavar="OUT",
+    declare.Option("--output", "-o", metavar="OUT",
                  help="Output file (written whole or not at all); standard output if left out."),
 ]
 ToOpt = Annotated[
     str | None,
-    typer.Option("--to", "-t", metavar="FORMAT",
+    declare.Option("--to", "-t", metavar="FORMAT",
                  help=f"Output format: {', '.join(WRITE_FORMATS)} (default: from OUT's"
                  " extension, or tarot on standard output)."),
 ]
 ColumnsOpt = Annotated[
     str | None,
-    typer.Option("--columns", metavar="MAPPING",
+    declare.Option("--columns", metavar="MAPPING",
                  help="Score sheets: map headers the reader does not know, e.g."
                  " 'Joueur 1=Alice,Pts=Points,Couleur=-', or a .toml file with a [columns]"
                  " table (docs/formats.md)."),

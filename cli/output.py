@@ -16,15 +16,17 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Final, cast
+from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 from tarotnotation import atomic
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg
-from tarotnotation.records import DealRecord
 
 from .common import STDIN, fail
 from .terminal import safe
+
+if TYPE_CHECKING:
+    from tarotnotation.records import DealRecord
 
 #: The path that names standard output.
 STDOUT: Final = "-"

@@ -14,6 +14,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from tarotnotation.i18n import Msg, nmsg, render
+
 from .terminal import safe
 
 #: Seconds of work before a bar is drawn (``TAROT_PROGRESS_DELAY`` changes it, for tests).
@@ -74,7 +76,8 @@ class FileProgress:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-            bar = Progress(TextColumn("validating"), BarColumn(), TimeRemainingColumn(),
+            bar = Progress(TextColumn(render(Msg("validating")), markup=False), BarColumn(),
+                           TimeRemainingColumn(),
                            TextColumn("{task.description}", markup=False),
                            console=Console(stderr=True), transient=True)
             self.task = bar.add_task("", total=self.total)
@@ -83,4 +86,6 @@ class FileProgress:
         if self.bar is not None:
             within = min(offset or 0, self.sizes.get(file, 0))
             self.bar.update(self.task, completed=self.done + within,  # type: ignore[attr-defined]
-                            description=safe(f"{self.deals} deals · {Path(file).name}"))
+                            description=safe(render(nmsg(
+                                "{n} deal · {file}", "{n} deals · {file}", self.deals,
+                                n=self.deals, file=Path(file).name))))

@@ -13,7 +13,7 @@ from tarotnotation.archives.safety import for_terminal
 from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
 from tarotnotation.formats import registry
 from tarotnotation.formats.registry import Format
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -135,8 +135,10 @@ def query(
     except StrictStopError:
         reading.stopped()
     if output not in (None, "-") and not count:
-        echo_err(f"{matched:,} of {reading.read:,} deals matched, written to"
-                 f" {for_terminal(output or '')}")
+        echo_err(nmsg("{matched} of {n} deal matched, written to {output}",
+                      "{matched} of {n} deals matched, written to {output}", reading.read,
+                      matched=f"{matched:,}", n=f"{reading.read:,}",
+                      output=for_terminal(output or "")))
     reading.finish()
 
 

@@ -16,7 +16,7 @@ from tarotnotation.archive import walk
 from tarotnotation.archives.stream import ArchiveDeal, Options, scan
 from tarotnotation.archives.summary import DealSummary
 from tarotnotation.diagnostics import Diagnostic
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 
 from .common import (
     EXIT_FAULTS,
@@ -69,7 +69,8 @@ class Reading:
         self.status = EXIT_OK
         self.color = use_color(sys.stderr)
         if not items:
-            echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
+            echo_err(Msg("tarot: warning: no record file found in {paths}",
+                         paths=", ".join(args)))
 
     def options(self, records: object = False) -> Options:
         """The scan's options."""
@@ -125,17 +126,18 @@ class Reading:
         not be read, when no deal was read at all, or on ``faults``; 0 otherwise."""
         empty = self.read == 0 and self.unreadable == 0
         if empty and not self.status:
-            echo_err("tarot: no deal was read")
+            echo_err(Msg("tarot: no deal was read"))
         if self.unreadable:
-            echo_err(f"tarot: {_deals(self.unreadable)} could not be read and"
-                     f" {'was' if self.unreadable == 1 else 'were'} left out (see above)")
+            echo_err(nmsg("tarot: {n} deal could not be read and was left out (see above)",
+                          "tarot: {n} deals could not be read and were left out (see above)",
+                          self.unreadable, n=f"{self.unreadable:,}"))
         raise typer.Exit(worst(self.status, EXIT_FAULTS if self.unreadable or faults or empty
                                else EXIT_OK))
 
     def stopped(self) -> None:
         """End a command stopped by ``--strict``."""
-        echo_err("tarot: stopped at the first deal that could not be read (--strict);"
-                 " no output file was written")
+        echo_err(Msg("tarot: stopped at the first deal that could not be read (--strict);"
+                     " no output file was written"))
         raise typer.Exit(EXIT_FAULTS)
 
 
@@ -150,6 +152,3 @@ def refuse_overwrite(output: str | None, inputs: list[str]) -> None:
                      "write to another file",
                      output=output, f=f))
 
-
-def _deals(n: int) -> str:
-    return f"{n:,} deal{'s' if n != 1 else ''}"

@@ -26,10 +26,10 @@ from tarotnotation.annotate import (
 )
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.diagnostics import Diagnostic, Severity
-from tarotnotation.i18n import Msg, gettext_, ngettext
+from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
 from tarotnotation.records import DealRecord, Misere, Poignee
 from tarotnotation.replay import Replay
-from tarotnotation.rules import Camp, Contract
+from tarotnotation.rules import Camp, Contract, MisereKind
 
 from .common import (
     EXIT_FAULTS,
@@ -70,7 +70,10 @@ Examples:
 
 #: Words of the view to translate (the severities and the camps).
 _SEVERITY_WORDS = {Severity.ERROR: Msg("error"), Severity.WARNING: Msg("warning")}
-_CAMP_WORDS = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
+#: How a misère is named (docs/rules.md §12), as the deal pages name it.
+_MISERE_WORDS = {MisereKind.ATOUT: Msg("d'atout (no trump)"),
+                 MisereKind.TETE: Msg("de tête (no face card)")}
+_CAMP_WORDS = {Camp.TAKER: pmsg("camp", "taker"), Camp.DEFENCE: pmsg("camp", "defence")}
 
 
 class View:
@@ -162,7 +165,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
     if record.auction:
         v.head(gettext_("Auction"))
         for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True)):
-            word = "pass" if bid.contract is None else bid.contract.french
+            word = i18n.pgettext("bid", "pass") if bid.contract is None else bid.contract.french
             v.add(f"  {seat}: {word}{_glyph(bid.glyph)}")
             v.comments(bid.comments, "      ")
             v.faults(at.get(("auction", i, None), []), "      ")
@@ -195,7 +198,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                                              "" if decl.cards is None else str(decl.cards))
                                  if x)
             elif isinstance(decl, Misere):
-                kind, extra = "misère", decl.misere.value
+                kind, extra = "misère", i18n.render(_MISERE_WORDS[decl.misere])
             else:
                 kind, extra = gettext_("chelem announced"), ""
             v.add(f"  {decl.seat}: {kind} {extra}".rstrip())
@@ -233,7 +236,8 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                     if note is None:
                         v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
                     elif note.cost is not None and note.cost[1] > 0:
-                        v.add(f"      {pc.card.code}: {note_text(note)}", fg="magenta")
+                        v.add(f"      {pc.card.code}: {i18n.render(note_text(note))}",
+                              fg="magenta")
                 v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
         rest = unplayed_points(rep)
         if rest is not None and rest[0]:
@@ -377,7 +381,7 @@ def _html(path: str, deal: int | None, output: str | None, no_open: bool,
     tally = write_pages([path], output, site=False, single_file=True, forced=forced,
                         default=default, deal=deal, what="--html")
     if output != STDIN:
-        echo_err(f"page written: {output}")
+        echo_err(Msg("page written: {page}", page=output))
         if not no_open and _on_terminal():
             webbrowser.open(Path(output).resolve().as_uri())
     report(tally.faults)

@@ -8,16 +8,18 @@ document and the JUnit report need the totals first and print at the end.
 from __future__ import annotations
 
 import sys
-import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
 
 from tarotnotation.archive import CheckedDeal
 from tarotnotation.diagnostics import IO_CODES, Code, Diagnostic, Severity
 from tarotnotation.i18n import gettext_, ngettext
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 from .common import EXIT_FAULTS, EXIT_OK, EXIT_USAGE, diagnostic_lines, safe, style, worst
 
@@ -106,7 +108,7 @@ class Tally:
                                   self.empty, lang).format(n=self.empty))
         if not self.deals:
             notes.append(gettext_("no deal read", lang))
-        return "; ".join([line, *notes])
+        return gettext_("; ", lang).join([line, *notes])
 
     def to_dict(self) -> dict[str, Any]:
         """The summary for machines."""
@@ -298,14 +300,17 @@ class JunitReport(Reporter):
     ``--strict``, warnings) are failures; other warnings go to the case's system-out."""
 
     def __init__(self, out: IO[str], **kw: Any) -> None:
+        import xml.etree.ElementTree as ET  # (only for this report)
+
         super().__init__(out, **kw)
+        self.et = ET
         self.root = ET.Element("testsuites", name="tarot validate")
         self.suite: ET.Element | None = None
         self.suite_file: str | None = None
 
     def _suite(self, file: str) -> ET.Element:
         if self.suite is None or self.suite_file != file:
-            self.suite = ET.SubElement(self.root, "testsuite", name=safe(file), tests="0",
+            self.suite = self.et.SubElement(self.root, "testsuite", name=safe(file), tests="0",
                                        failures="0", errors="0", skipped="0")
             self.suite_file = file
         return self.suite
@@ -314,7 +319,7 @@ class JunitReport(Reporter):
         """Add the deal's test case."""
         suite = self._suite(checked.file)
         suite.set("tests", str(int(suite.get("tests", "0")) + 1))
-        case = ET.SubElement(suite, "testcase", classname=safe(checked.file),
+        case = self.et.SubElement(suite, "testcase", classname=safe(checked.file),
                              name="the file" if checked.about_file else f"deal {checked.index}")
         failing = [d for d in checked.diagnostics
                    if d.counts and (d.severity is Severity.ERROR or self.strict)]
@@ -322,13 +327,13 @@ class JunitReport(Reporter):
         if failing:
             suite.set("failures", str(int(suite.get("failures", "0")) + 1))
             first = failing[0]
-            failure = ET.SubElement(case, "failure", type=first.code.value,
+            failure = self.et.SubElement(case, "failure", type=first.code.value,
                                     message=safe(f"{first.code.value} {first.code.slug}:"
                                                  f" {first.message}"))
             failure.text = "\n".join("\n".join(diagnostic_lines(d, False, "en"))
                                      for d in failing)
         if others:
-            out = ET.SubElement(case, "system-out")
+            out = self.et.SubElement(case, "system-out")
             out.text = "\n".join(safe(str(d)) for d in others)
 
     def finish(self, tally: Tally) -> None:
@@ -337,9 +342,9 @@ class JunitReport(Reporter):
         self.root.set("tests", str(tally.deals))
         self.root.set("failures", str(sum(int(s.get("failures", "0")) for s in suites)))
         self.root.set("errors", "0")
-        ET.indent(self.root)
+        self.et.indent(self.root)
         self._write('<?xml version="1.0" encoding="UTF-8"?>')
-        self._write(ET.tostring(self.root, encoding="unicode"))
+        self._write(self.et.tostring(self.root, encoding="unicode"))
 
 
 _REPORTERS: Final[dict[str, type[Reporter]]] = {

@@ -22,71 +22,37 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-import signal
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from tarotnotation import atomic
-
+from .status import (
+    EXIT_FAULTS,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    Interrupted,
+    guarded,
+    install_signal_handlers,
+    worst,
+)
 from .terminal import safe
 
-EXIT_OK = 0
-EXIT_FAULTS = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-
-def worst(*codes: int) -> int:
-    """The exit status when several apply: an interruption (128 + a signal), then 2, 1, 0.
-
-    >>> worst(0, 1, 2), worst(1, 130, 2), worst(143, 2), worst()
-    (2, 130, 143, 0)
-    """
-    def rank(code: int) -> tuple[int, int]:
-        return (3 if code > 128 else code if code in (0, 1, 2) else 2, code)
-
-    return max(codes, key=rank, default=EXIT_OK)
-
-
-class Interrupted(BaseException):
-    """A signal that ends the run (SIGTERM, SIGHUP): raised where the program stands, so
-    that every ``with`` and ``finally`` block runs (temporary files removed, workers
-    ended). Not an ``Exception``: nothing catches it by accident."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def status(self) -> int:
-        """128 + the signal's number."""
-        return 128 + self.signum
-
-
-def _raise(signum: int, frame: object) -> NoReturn:
-    # A second signal while the first one's cleanup runs is ignored: let it finish.
-    for sig in _ENDING:
-        signal.signal(sig, signal.SIG_IGN)
-    raise Interrupted(signum)
-
-
-_ENDING = (signal.SIGTERM, signal.SIGHUP)
-
-
-def install_signal_handlers() -> None:
-    """SIGTERM and SIGHUP end the command as an exception (SIGINT already does:
-    KeyboardInterrupt). Only in the main thread of the ``tarot`` process."""
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # (cli/__init__.py's, at start)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    for sig in _ENDING:
-        if signal.getsignal(sig) is signal.SIG_IGN:
-            continue  # (nohup: leave an ignored signal ignored)
-        signal.signal(sig, _raise)
-
+__all__ = [
+    "EXIT_FAULTS",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Interrupted",
+    "TarotCommand",
+    "TarotGroup",
+    "install_signal_handlers",
+    "usage_line",
+    "worst",
+]
 
 def _click_class(name: str) -> type[Exception]:
     """A class of click's exceptions (typer may carry its own copy of click)."""
@@ -125,18 +91,6 @@ def usage_line(err: Exception, commands: Sequence[str]) -> str:
                    + f": did you mean {' or '.join(options)}?")
     message = message[:1].lower() + message[1:]
     return f"tarot: {safe(message)} (see '{path} --help')"
-
-
-def _quiet_stdout() -> None:
-    """Point standard output at /dev/null, so that flushing it at exit raises nothing."""
-    import os
-
-    try:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, sys.stdout.fileno())
-        os.close(fd)
-    except (OSError, ValueError, AttributeError):  # (no real standard output: tests)
-        pass
 
 
 #: How an option's value is named in help, for the types typer names as Python does.
@@ -209,25 +163,24 @@ class TarotGroup(TyperGroup):
 
     def _run(self, args: Sequence[str] | None, prog_name: str, complete_var: str | None,
              **extra: Any) -> int:
-        try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-            return rv if isinstance(rv, int) else EXIT_OK
-        except _USAGE_ERROR as err:
-            if type(err).__name__ == "NoArgsIsHelpError":  # `tarot` alone: the help
-                typer.echo(err.format_message())  # type: ignore[attr-defined]
+        def run() -> int:
+            try:
+                rv = super(TarotGroup, self).main(args, prog_name, complete_var,
+                                                  standalone_mode=False, **extra)
+                return rv if isinstance(rv, int) else EXIT_OK
+            except _USAGE_ERROR as err:
+                if type(err).__name__ == "NoArgsIsHelpError":  # `tarot` alone: the help
+                    typer.echo(err.format_message())  # type: ignore[attr-defined]
+                    return EXIT_USAGE
+                typer.echo(usage_line(err, sorted(self.list_commands(None))),  # type: ignore[arg-type]
+                           err=True)
                 return EXIT_USAGE
-            typer.echo(usage_line(err, sorted(self.list_commands(None))),  # type: ignore[arg-type]
-                       err=True)
-            return EXIT_USAGE
-        except _CLICK_ERROR as err:
-            typer.echo(f"tarot: {safe(err.format_message())}", err=True)  # type: ignore[attr-defined]
-            return EXIT_USAGE
-        except (KeyboardInterrupt, typer.Abort):
-            return EXIT_INTERRUPTED
-        except Interrupted as err:
-            return err.status
-        except BrokenPipeError:  # `tarot … | head`: the reader went away (as SIGPIPE would)
-            _quiet_stdout()
-            return 128 + signal.SIGPIPE
-        finally:
-            atomic.discard_pending()
+            except _CLICK_ERROR as err:
+                typer.echo(f"tarot: {safe(err.format_message())}", err=True)  # type: ignore[attr-defined]
+                return EXIT_USAGE
+            except typer.Abort:
+                return EXIT_INTERRUPTED
+
+        # Ctrl-C, SIGTERM, a reader gone, the files not finished: as the front door
+        # (cli/front.py) ends its runs.
+        return guarded(run)

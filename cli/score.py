@@ -11,6 +11,7 @@ import typer
 
 from tarotnotation.annotate import points_text
 from tarotnotation.archive import CheckedDeal, check_paths
+from tarotnotation.i18n import Msg, pmsg, render
 from tarotnotation.replay import Status
 
 from .common import (
@@ -84,7 +85,13 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int], verbose: bool = Fa
     return out
 
 
-_HEAD = ("deal", "contract", "taker", "points", "bouts", "result", "score", "")
+#: The sheet's columns (a table for people: translated; ``--format json`` keeps its keys).
+_HEAD = (pmsg("column", "deal"), pmsg("column", "contract"), pmsg("column", "taker"),
+         pmsg("column", "points"), pmsg("column", "bouts"), pmsg("column", "result"),
+         pmsg("column", "score"), "")
+#: A deal's status in the sheet, in words.
+_STATUS = {Status.SCORED: Msg("scored"), Status.ANNULLED: Msg("annulled"),
+           Status.INCOMPLETE: Msg("incomplete"), Status.UNSCORED: Msg("unscored")}
 _RIGHT = frozenset({0, 3, 4, 6})
 
 
@@ -109,9 +116,9 @@ class Sheet:
         errors = checked.errors
         mark = f"✗{errors}" if errors else ""
         if rep is None:
-            cells = [str(checked.index), "unreadable", "", "", "", "", "", mark]
+            cells = [str(checked.index), render(Msg("unreadable")), "", "", "", "", "", mark]
         elif rep.status is not Status.SCORED or rep.scores is None or rep.score is None:
-            cells = [str(checked.index), rep.status.value, "", "", "", "", "", mark]
+            cells = [str(checked.index), render(_STATUS[rep.status]), "", "", "", "", "", mark]
         else:
             assert rep.contract is not None
             assert rep.taker is not None
@@ -122,22 +129,24 @@ class Sheet:
             total = sum(rep.scores.values())
             if total:
                 balanced = False
-                notes.append(style(f"deal {checked.index}: the scores sum to {total:+d},"
-                                   " not zero", self.color, fg="red"))
+                notes.append(style(render(Msg("deal {deal}: the scores sum to {total}, not zero",
+                                              deal=checked.index, total=f"{total:+d}")),
+                                   self.color, fg="red"))
             sc = rep.score
             taker = rep.taker
             if rep.partner not in (None, rep.taker):
                 taker += f"+{rep.partner}"
             cells = [str(checked.index), rep.contract.keyword, taker,
                      points_text(rep.taker_half or 0), str(rep.bouts),
-                     f"{'made' if sc.made else 'lost'} by {sc.margin}",
+                     render(Msg("made by {margin}", margin=sc.margin) if sc.made
+                            else Msg("lost by {margin}", margin=sc.margin)),
                      f"{rep.scores[rep.taker]:+d}", mark]
         self.rows.append((cells, dict(self.running), notes))
         return balanced
 
     def print(self) -> None:
         """The sheet: a header, a row per deal with the running totals, the totals."""
-        head = [*_HEAD, *(safe(s) for s in self.seats)]
+        head = [*(render(h) for h in _HEAD), *(safe(s) for s in self.seats)]
         widths = [width(h) for h in head]
         for cells, _, _ in self.rows:
             for i, cell in enumerate(cells):
@@ -153,17 +162,20 @@ class Sheet:
         def totals(running: dict[str, int]) -> list[str]:
             return [f"{running[s]:+d}" if s in running else "" for s in self.seats]
 
+        legend = Msg("  (score: the taker's for the deal; {seats}: running totals)",
+                     seats=" ".join(self.seats))
         echo_styled(style(self.file, self.color, bold=True)
-                    + safe(f"  (score: the taker's for the deal; {' '.join(self.seats)}:"
-                           " running totals)" * bool(self.seats)))
+                    + safe(render(legend) if self.seats else ""))
         echo_styled(style(line(head), self.color, bold=True))
         for cells, running, notes in self.rows:
             echo_styled(line(cells + totals(running)))
             for note in notes:
                 echo_styled(f"      {note}")
         total = sum(self.running.values())
-        check = "zero-sum" if total == 0 else f"sum {total:+d}: NOT zero-sum"
-        last = ["", "total", "", "", "", "", "", "", *totals(self.running)]
+        check = render(Msg("zero-sum") if total == 0 else
+                       Msg("sum {total}: NOT zero-sum", total=f"{total:+d}"))
+        last = ["", render(pmsg("column", "total")), "", "", "", "", "", "",
+                *totals(self.running)]
         echo_styled(style(line(last), self.color, bold=True) + f"   ({check})")
 
 

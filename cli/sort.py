@@ -9,7 +9,7 @@ import typer
 
 from tarotnotation.archives.organize import record_key, sorted_records
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -67,6 +67,7 @@ def sort(
     except ValueError as err:
         fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
     if output not in (None, "-"):
-        echo_err(f"{written:,} deal{'s' if written != 1 else ''} written to"
-                 f" {for_terminal(output or '')} ({fmt.name})")
+        echo_err(nmsg("{n} deal written to {output} ({fmt})",
+                      "{n} deals written to {output} ({fmt})", written, n=f"{written:,}",
+                      output=for_terminal(output or ""), fmt=fmt.name))
     reading.finish()

@@ -11,7 +11,7 @@ import typer
 
 from tarotnotation.archives.organize import Splitter
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -91,6 +91,8 @@ def split(
                      there=for_terminal(str(there[0])),
                      value=Msg(" (and {n} more)", n=len(there) - 1) if len(there) > 1 else ""))
         made = splitter.place()
-    echo_err(f"{made:,} file{'s' if made != 1 else ''} written to"
-             f" {for_terminal(str(out))} ({reading.read:,} deals)")
+    echo_err(nmsg("{n} file written to {folder} ({deals})",
+                  "{n} files written to {folder} ({deals})", made, n=f"{made:,}",
+                  folder=for_terminal(str(out)),
+                  deals=nmsg("{n} deal", "{n} deals", reading.read, n=f"{reading.read:,}")))
     reading.finish()

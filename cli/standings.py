@@ -11,7 +11,14 @@ import orjson
 import typer
 
 from tarotnotation.archives.safety import for_csv, for_terminal, ljust, rjust, width
-from tarotnotation.archives.standings import Standings, html_page, lines, session_text
+from tarotnotation.archives.standings import (
+    Standings,
+    column,
+    html_page,
+    lines,
+    session_text,
+)
+from tarotnotation.i18n import Msg, render
 
 from .common import echo_err, stdout_bytes
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
@@ -88,9 +95,10 @@ def standings(
     if not reading.read and reading.status:  # nothing read, and a path could not be:
         reading.finish()  # said above; no empty table (exit status 2)
     for repeat in table.repeats:
-        echo_err(for_terminal(f"{repeat.where}: the same deal as {repeat.first} in the same"
-                              f" session ({session_text(repeat.session)}):"
-                              " left out (see tarot dedupe)"))
+        echo_err(for_terminal(render(Msg("{where}: the same deal as {first} in the same"
+                                         " session ({session}): left out (see tarot dedupe)",
+                                         where=repeat.where, first=repeat.first,
+                                         session=session_text(repeat.session)))))
     if fmt is StandingsFormat.JSON:
         data = orjson.dumps(table.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
     elif fmt is StandingsFormat.CSV:
@@ -110,16 +118,18 @@ def standings(
         with opened(output) as fh:
             fh.write(data)
     if html is not None:
-        echo_err(f"standings page written to {for_terminal(html)}")
+        echo_err(render(Msg("standings page written to {page}", page=for_terminal(html))))
     reading.finish(faults=bool(table.repeats))
 
 
 def _text(table: Standings) -> str:
-    rows = [[for_terminal(cell) for cell in row] for row in lines(table)]
+    table_lines = list(lines(table))
+    table_lines[0] = [column(key) for key in table_lines[0]]  # a table for people
+    rows = [[for_terminal(cell) for cell in row] for row in table_lines]
     widths = [max(width(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
         out.append("  ".join(ljust(cell, widths[i]) if i == 1 else rjust(cell, widths[i])
                              for i, cell in enumerate(row)).rstrip())
-    out.extend(f"note: {for_terminal(n)}" for n in table.notes())
+    out.extend(for_terminal(render(Msg("note: {note}", note=n))) for n in table.notes())
     return "\n".join(out) + "\n"

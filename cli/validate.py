@@ -12,13 +12,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Annotated
 
-import typer
-
 from tarotnotation.archive import check_paths, walk
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -91,36 +90,36 @@ _REPORT_BY_SUFFIX = {".json": OutputFormat.JSON, ".jsonl": OutputFormat.JSONL,
 def validate(
     paths: PathsArg,
     output_format: Annotated[
-        OutputFormat | None, typer.Option(
+        OutputFormat | None, declare.Option(
             "--format", "-f", case_sensitive=False, show_default=False,
             help="Report format [default: text, or from the name of -o FILE: .json,"
             " .jsonl, .xml for junit].")] = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+    strict: Annotated[bool, declare.Option("--strict", help="Fail on warnings too.")] = False,
+    quiet: Annotated[bool, declare.Option("--quiet", "-q",
                                         help="Text format: only the summary.")] = False,
-    statistics: Annotated[bool, typer.Option(
+    statistics: Annotated[bool, declare.Option(
         "--statistics", help="Text format: the count of each code before the"
         " summary.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
+    jobs: Annotated[int, declare.Option("--jobs", "-j", min=0, metavar="N",
                                       help="Worker processes (0: one per core).")] = 1,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
-    ignore: Annotated[list[str] | None, typer.Option(
+    ignore: Annotated[list[str] | None, declare.Option(
         "--ignore", metavar="CODE", help="Leave out diagnostics with this code or code"
         " prefix, e.g. D103 or R1 (repeatable; see `tarot codes`).")] = None,
-    output: Annotated[str | None, typer.Option(
+    output: Annotated[str | None, declare.Option(
         "--output", "-o", metavar="FILE",
         help="Write the report to FILE (written whole or not at all; - for standard"
         " output).")] = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+    verbose: Annotated[bool, declare.Option("--verbose", "-v",
                                           help="Also show the faults that follow from a"
                                           " cause (Y codes), and say which format each"
                                           " file is read as (on standard error).")] = False,
-    max_errors: Annotated[int | None, typer.Option(
+    max_errors: Annotated[int | None, declare.Option(
         "--max-errors", min=1, metavar="N",
         help="Show at most N faults of each deal (all are counted).")] = None,
-    exit_zero: Annotated[bool, typer.Option(
+    exit_zero: Annotated[bool, declare.Option(
         "--exit-zero", help="Exit 0 even when faults are found (2 still means the command"
         " could not run).")] = False,
     columns: ColumnsOpt = None,
@@ -149,10 +148,11 @@ def validate(
     fmt = _report_format(output_format, out)
     use_columns(columns)
     if not items:
-        echo_err(f"tarot: warning: no record file found in {', '.join(args)}")
+        echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
     if verbose:
         for f in files:
-            echo_err(f"{'<stdin>' if f == STDIN else f}: read as {read_as(f)}")
+            echo_err(Msg("{file}: read as {format}", file="<stdin>" if f == STDIN else f,
+                         format=read_as(f)))
     with _report_file(out) as sink:
         report = reporter(fmt.value, color=out is None and use_color(sys.stdout),
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)
@@ -180,7 +180,7 @@ def validate(
     if out is not None and fmt is not OutputFormat.TEXT:
         echo_err(tally.line())
     status = tally.status(strict)
-    raise typer.Exit(EXIT_OK if exit_zero and status == EXIT_FAULTS else status)
+    raise SystemExit(EXIT_OK if exit_zero and status == EXIT_FAULTS else status)
 
 
 def _without(diagnostics: tuple[Diagnostic, ...], ignored: frozenset[Code]

@@ -38,7 +38,7 @@ from typing import Any, Final, TypeVar
 from .cards import ALL_MASK, Card, card_points, mask_of, points_text
 from .causes import explain
 from .diagnostics import Diagnostic
-from .i18n import Msg, render
+from .i18n import Msg, nmsg, pmsg, render
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
 from .rules import Camp, Contract
@@ -137,16 +137,12 @@ def score_lines(rep: Replay) -> list[str]:
     facts: dict[str, object] = {"who": who, "points": points_text(rep.taker_half),
                                 "bouts": rep.bouts, "needs": points_text(sc.threshold_half),
                                 "margin": sc.margin}
-    if rep.bouts == 1:
-        first = (Msg("{who}: {points} points with {bouts} bout, needs {needs}: made by {margin}",
-                     **facts) if sc.made else
-                 Msg("{who}: {points} points with {bouts} bout, needs {needs}: lost by {margin}",
-                     **facts))
-    else:
-        first = (Msg("{who}: {points} points with {bouts} bouts, needs {needs}: made by"
-                     " {margin}", **facts) if sc.made else
-                 Msg("{who}: {points} points with {bouts} bouts, needs {needs}: lost by"
-                     " {margin}", **facts))
+    first = (nmsg("{who}: {points} points with {bouts} bout, needs {needs}: made by {margin}",
+                  "{who}: {points} points with {bouts} bouts, needs {needs}: made by {margin}",
+                  rep.bouts, **facts) if sc.made else
+             nmsg("{who}: {points} points with {bouts} bout, needs {needs}: lost by {margin}",
+                  "{who}: {points} points with {bouts} bouts, needs {needs}: lost by {margin}",
+                  rep.bouts, **facts))
     lines: list[str] = [first]
     lines.append(Msg("contract (25 + {margin}) × {multiplier} = {amount}", margin=sc.margin,
                      multiplier=sc.multiplier, amount=f"{sc.contract_amount:+d}"))
@@ -174,7 +170,7 @@ def score_lines(rep: Replay) -> list[str]:
 
 
 #: The camps, severities, a replay's status and a chelem's terms, in words to translate.
-_CAMP_WORDS: Final = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
+_CAMP_WORDS: Final = {Camp.TAKER: pmsg("camp", "taker"), Camp.DEFENCE: pmsg("camp", "defence")}
 _SEVERITY_WORDS: Final = {"error": Msg("error"), "warning": Msg("warning")}
 _STATUS_WORDS: Final = {Status.SCORED: Msg("scored"), Status.ANNULLED: Msg("annulled"),
                         Status.INCOMPLETE: Msg("incomplete"), Status.UNSCORED: Msg("unscored")}

@@ -35,22 +35,26 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
-from .causes import explain
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect, registry
 from .i18n import Msg
 from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import SessionDeals, deal_number
 from .quick import quick_check_record
-from .records import DealRecord
-from .replay import Replay, Status, replay
 from .source import ReadDeal
-from .workers import Workers
+from .status import Status
+
+if TYPE_CHECKING:
+    # Imported when used: a plain clean deal is judged by the quick check, with no record
+    # model, replay or causes; a serial run starts no worker (issue 17).
+    from concurrent.futures import Future
+
+    from .records import DealRecord
+    from .replay import Replay
 
 __all__ = [
     "STDIN",
@@ -358,6 +362,9 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
         record = record.model_copy(update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
         record = record.model_copy(update={"ruleset": default_ruleset})
+    from .causes import explain
+    from .replay import replay
+
     result = explain(replay(record, deal=item.index, source=item.source),
                      deal=item.index, source=item.source)
     diags = tuple(d if d.location.file is not None else d.at(file=file)
@@ -587,8 +594,13 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     start = 0
     if chunk.first:  # the file's start: a byte-order mark, blank lines, the first record
         head, start, data = _file_start(lines)
-        for item in json_format.read_stream(io.BytesIO(data), path):
-            yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+        first = _first_quick(lines, head, ruleset, default)
+        if first is not None:  # a plain clean deal: what reading and replaying it says
+            yield CheckedDeal(path, 1, (), *first[0], line=head + 1, offset=first[2],
+                              number=deal_number(first[1] or ()))
+        else:
+            for item in json_format.read_stream(io.BytesIO(data), path):
+                yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
     for raw in lines[start:]:
@@ -610,6 +622,31 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
 
 
+def _first_quick(lines: Sequence[bytes], head: int, ruleset: str | None, default: str | None
+                 ) -> tuple[tuple[Status, dict[str, int], int], Any, int] | None:
+    """:func:`tarotnotation.quick.quick_check_line` of a JSON Lines file's first record
+    (line ``head``), as the JSON reader reads it (a byte-order mark taken off the file's
+    first line only), and where the reader says the record starts; None when it is not a
+    plain clean deal, or not a line the quick check reads as the reader does (then the
+    reader reads it: its faults are located there). A one-deal file needs no record
+    model (issue 17)."""
+    from .quick import quick_check_line
+
+    if head >= len(lines):
+        return None
+    raw = lines[head]
+    skipped = 0
+    if head == 0 and raw.startswith(b"\xef\xbb\xbf"):
+        raw, skipped = raw[3:], 3
+    line = raw.strip()
+    if not line or line.startswith(b"\xef\xbb\xbf") or len(raw) > MAX_JSON_RECORD_BYTES:
+        return None
+    quick = quick_check_line(line, ruleset, default)
+    if quick is None:
+        return None
+    return quick[0], quick[1], sum(map(len, lines[:head])) + skipped
+
+
 def _content(raw: bytes) -> bytes:
     """What a JSON Lines line holds, as the reader sees it: blanks around it and a
     byte-order mark before it (where files were concatenated) are not a deal."""
@@ -623,8 +660,11 @@ def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
     import orjson
 
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode) or format_of(path) != "jsonl":
-            return None  # (a FIFO can be read once only: by the reader, in one piece)
+        # (A FIFO can be read once only: by the reader, in one piece. A file of one line
+        # is detected as JSON, which the same reader reads as JSON Lines when its first
+        # line is a whole record: checked below.)
+        if not stat.S_ISREG(os.stat(path).st_mode) or format_of(path) not in ("jsonl", "json"):
+            return None
         with open(path, "rb") as fh:
             # As the JSON reader does: a byte-order mark, blank lines, a bounded line.
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
@@ -745,6 +785,8 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
             for read in read_path(f):
                 yield check_deal(read, f, ruleset, keep=keep, default_ruleset=default_ruleset)
         return
+    from .workers import Workers
+
     workers = min(jobs, os.cpu_count() or 1)
     with Workers(workers) as pool:
         pending: deque[tuple[Future[_Done], _Chunk | _TarotPart | str, int]] = deque()

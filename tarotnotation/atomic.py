@@ -35,7 +35,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -70,6 +69,8 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         with open(target, "wb") as fh:
             yield fh
         return
+    import tempfile  # (when a file is written: a run that writes none never needs it)
+
     with _signals_held():  # a signal between creating and noting it would leave it
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         _PENDING.add(tmp)

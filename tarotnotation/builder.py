@@ -27,10 +27,23 @@ from typing import Any, Final, TypeVar
 from pydantic import BaseModel
 
 from .cards import BIT_OF_CODE, CARD_OF_CODE, Card, CardSet
+from .fields import (
+    BID_KEYS,
+    CALL_KEYS,
+    DECL_KEYS,
+    ECART_KEYS,
+    NOTE_KEYS,
+    PLAYED_KEYS,
+    RESULT_KEYS,
+    SEAT_KEYS,
+    TRICK_KEYS,
+    UnusualDataError,
+    check_notes,
+    keys_of,
+)
 from .records import (
     BID_WORDS,
     DEFAULT_SEATS,
-    GLYPH_SET,
     NAME_RE,
     SEAT_ID_RE,
     Bid,
@@ -79,11 +92,6 @@ _plain_bids: dict[str, Bid] = {}
 _plain_seats: dict[str, Seat] = {}
 
 
-class UnusualDataError(Exception):
-    """Data the fast path does not take: the model validates it instead (and says what
-    is wrong, if anything)."""
-
-
 def _new(cls: type[_M], values: dict[str, Any], given: Iterable[str]) -> _M:
     """A model from values already checked; ``given`` are the fields the data set
     (``model_fields_set``). Only public constructors: the record itself through
@@ -130,43 +138,10 @@ def _card(value: Any) -> Card:
     return card
 
 
-def check_notes(data: dict[str, Any]) -> None:
-    """A glyph of the notation's and comments that are a list of strings, or neither."""
-    glyph = data.get("glyph")
-    if glyph is not None and (type(glyph) is not str or glyph not in GLYPH_SET):
-        raise UnusualDataError
-    if "comments" in data:
-        comments = data["comments"]
-        if type(comments) is not list or any(type(c) is not str for c in comments):
-            raise UnusualDataError
-
-
 def _notes(data: dict[str, Any], values: dict[str, Any]) -> None:
     check_notes(data)
     values["glyph"] = data.get("glyph")
     values["comments"] = tuple(data.get("comments", ()))
-
-
-def keys_of(data: Any, allowed: frozenset[str]) -> dict[str, Any]:
-    if type(data) is not dict or not data.keys() <= allowed:
-        raise UnusualDataError
-    return data
-
-
-NOTE_KEYS: Final = frozenset({"glyph", "comments"})
-PLAYED_KEYS: Final = frozenset({"card", "seat"}) | NOTE_KEYS
-TRICK_KEYS: Final = frozenset({"cards", "leader"}) | NOTE_KEYS
-BID_KEYS: Final = frozenset({"contract", "seat"}) | NOTE_KEYS
-CALL_KEYS: Final = frozenset({"card"}) | NOTE_KEYS
-ECART_KEYS: Final = frozenset({"cards", "shown"}) | NOTE_KEYS
-SEAT_KEYS: Final = frozenset({"id", "name"})
-DECL_KEYS: Final = {
-    "poignee": frozenset({"kind", "seat", "size", "cards"}) | NOTE_KEYS,
-    "chelem": frozenset({"kind", "seat"}) | NOTE_KEYS,
-    "misere": frozenset({"kind", "seat", "misere"}) | NOTE_KEYS,
-}
-RESULT_KEYS: Final = frozenset({"contract", "taker", "partner", "taker_points", "bouts",
-                                 "petit_au_bout", "chelem", "annulled", "scores"}) | NOTE_KEYS
 
 
 def _played(data: Any) -> PlayedCard:

@@ -21,11 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from .i18n import DOMAIN, read_po
+from .i18n import CONTEXT_SEP, DOMAIN, read_po
 
-__all__ = ["Entry", "extract", "help_texts", "main", "po_text", "source_files"]
+__all__ = ["Entry", "extract", "help_texts", "main", "po_text", "source_files", "translated"]
 
-_MARKERS: Final = frozenset({"Msg", "gettext_", "ngettext"})
+_MARKERS: Final = frozenset({"Msg", "gettext_", "ngettext", "nmsg", "plural_forms", "pmsg",
+                             "pgettext"})
+#: The markers whose first argument is a context (``msgctxt``), the msgid following it.
+_WITH_CONTEXT: Final = frozenset({"pmsg", "pgettext"})
+#: The markers whose second argument is the plural.
+_WITH_PLURAL: Final = frozenset({"ngettext", "nmsg", "plural_forms"})
 
 
 @dataclass
@@ -64,11 +69,18 @@ def _calls(path: Path) -> Iterator[tuple[str, str | None, int]]:
             func.attr if isinstance(func, ast.Attribute) else None)
         if name not in _MARKERS:
             continue
-        first = _literal(node.args[0])
+        args = node.args
+        context = None
+        if name in _WITH_CONTEXT:
+            context = _literal(args[0])
+            args = args[1:]
+            if context is None or not args:
+                continue
+        first = _literal(args[0])
         if first is None:
             continue
-        plural = _literal(node.args[1]) if name == "ngettext" and len(node.args) > 1 else None
-        yield first, plural, node.lineno
+        plural = _literal(args[1]) if name in _WITH_PLURAL and len(args) > 1 else None
+        yield (first if context is None else context + CONTEXT_SEP + first), plural, node.lineno
 
 
 def help_texts() -> Iterator[tuple[str, str]]:
@@ -90,8 +102,8 @@ def extract(with_help: bool = True) -> dict[str, Entry]:
             entry = found.setdefault(msgid, Entry(msgid, plural))
             try:
                 rel = path.relative_to(base)
-            except ValueError:
-                rel = path
+            except ValueError:  # the command line's modules: cli/x.py
+                rel = Path(path.parent.name) / path.name if path.parent.name == "cli" else path
             entry.where.append(f"{rel}:{line}")
     from .diagnostics import Code  # the meaning of each code (tarot codes)
 
@@ -129,9 +141,12 @@ def po_text(entries: Iterable[Entry], translated: dict[str, str | list[str]],
     for e in entries:
         refs = e.where[:3]
         out.append("#: " + " ".join(refs))
-        if "{" in e.msgid:
+        if "{" in e.msgid.rpartition(CONTEXT_SEP)[2]:
             out.append("#, python-brace-format")
-        out.append(f"msgid {_quote(e.msgid)}")
+        context, sep, msgid = e.msgid.rpartition(CONTEXT_SEP)
+        if sep:
+            out.append(f"msgctxt {_quote(context)}")
+        out.append(f"msgid {_quote(msgid)}")
         old = translated.get(e.msgid)
         if e.plural is not None:
             out.append(f"msgid_plural {_quote(e.plural)}")
@@ -141,6 +156,17 @@ def po_text(entries: Iterable[Entry], translated: dict[str, str | list[str]],
             out.append(f"msgstr {_quote(old if isinstance(old, str) else '')}")
         out.append("")
     return "\n".join(out)
+
+
+def translated(msgstr: str | list[str] | None) -> bool:
+    """Whether a catalogue's entry is translated: its msgstr, or every plural form.
+
+    >>> translated("donne"), translated(["{n} bout", ""]), translated(None)
+    (True, False, False)
+    """
+    if isinstance(msgstr, list):
+        return bool(msgstr) and all(msgstr)
+    return bool(msgstr)
 
 
 def catalog_file(lang: str = "fr") -> Path:
@@ -160,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     if "--check" not in args:
         path.write_text(po_text(entries, old), encoding="utf-8")
-    missing = [e.msgid for e in entries if not old.get(e.msgid)]
+    missing = [e.msgid for e in entries if not translated(old.get(e.msgid))]
     print(f"{len(entries) - len(missing)} of {len(entries)} messages translated", file=sys.stderr)
     return 1 if missing and "--check" in args else 0
 

@@ -43,7 +43,6 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
-from importlib import resources
 from typing import Any, Final
 
 __all__ = [
@@ -56,8 +55,12 @@ __all__ = [
     "language",
     "language_from_env",
     "ngettext",
+    "nmsg",
     "normalize",
     "or_list",
+    "pgettext",
+    "plural_forms",
+    "pmsg",
     "read_po",
     "render",
     "set_language",
@@ -68,6 +71,9 @@ LANGUAGES: Final = ("en", "fr")
 """The languages of the messages; English is the one the code is written in."""
 DEFAULT: Final = "en"
 DOMAIN: Final = "tarotnotation"
+CONTEXT_SEP: Final = "\x04"
+"""Between a message's context and its msgid in a catalogue's keys (as GNU ``.mo`` files
+have it): ``"camp\x04taker"`` is "taker" said of a camp."""
 
 _CURRENT: ContextVar[str | None] = ContextVar("tarot_language", default=None)
 
@@ -132,11 +138,13 @@ def _unquote(text: str) -> str:
 def read_po(text: str) -> Iterator[tuple[str, str | list[str], str | None, bool]]:
     """The entries of a ``.po`` catalogue, each (msgid, msgstr or the plural msgstrs,
     msgid_plural, fuzzy); entries are separated by blank lines. The header (empty
-    msgid) is included.
+    msgid) is included. An entry with a ``msgctxt`` has the key ``context\\x04msgid``.
 
     >>> po = 'msgid "deal {n}"\\nmsgstr ""\\n"donne {n}"\\n'
     >>> list(read_po(po))
     [('deal {n}', 'donne {n}', None, False)]
+    >>> list(read_po('msgctxt "camp"\\nmsgid "taker"\\nmsgstr "l\\'attaque"\\n'))
+    [('camp\\x04taker', "l'attaque", None, False)]
     """
     for block in re.split(r"\n[ \t]*\n", text):
         fields: dict[str, str] = {}
@@ -159,7 +167,10 @@ def read_po(text: str) -> Iterator[tuple[str, str | list[str], str | None, bool]
         plurals = sorted(k for k in fields if k.startswith("msgstr["))
         strs: str | list[str] = ([fields[k] for k in plurals] if plurals
                                  else fields.get("msgstr", ""))
-        yield fields["msgid"], strs, fields.get("msgid_plural"), fuzzy
+        msgid = fields["msgid"]
+        if "msgctxt" in fields:
+            msgid = fields["msgctxt"] + CONTEXT_SEP + msgid
+        yield msgid, strs, fields.get("msgid_plural"), fuzzy
 
 
 class PoTranslations(gettext.NullTranslations):
@@ -184,8 +195,20 @@ class PoTranslations(gettext.NullTranslations):
         return self.catalog.get(message, message)
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        """The translation of the singular or plural form for ``n``."""
+        """The translation of the singular or plural form for ``n`` (French: 0 and 1
+        take the singular)."""
         forms = self.plurals.get(msgid1)
+        if forms is None:
+            return msgid1 if n == 1 else msgid2
+        return forms[min(int(n > 1), len(forms) - 1)]
+
+    def pgettext(self, context: str, message: str) -> str:
+        """The translation of ``message`` said in ``context``, or ``message``."""
+        return self.catalog.get(context + CONTEXT_SEP + message, message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        """:meth:`ngettext` of a message said in ``context``."""
+        forms = self.plurals.get(context + CONTEXT_SEP + msgid1)
         if forms is None:
             return msgid1 if n == 1 else msgid2
         return forms[min(int(n > 1), len(forms) - 1)]
@@ -193,6 +216,8 @@ class PoTranslations(gettext.NullTranslations):
 
 def catalog_path(lang: str) -> Any:
     """The ``.po`` catalogue of ``lang`` inside the package (a Traversable)."""
+    from importlib import resources  # (only a run in another language than English reads one)
+
     return resources.files("tarotnotation").joinpath(
         "locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
 
@@ -215,8 +240,33 @@ def gettext_(message: str, lang: str | None = None) -> str:
 
 
 def ngettext(singular: str, plural: str, n: int, lang: str | None = None) -> str:
-    """The form of ``singular``/``plural`` for ``n``, in ``lang``."""
+    """The form of ``singular``/``plural`` for ``n``, in ``lang``.
+
+    >>> [ngettext("{n} bout", "{n} bouts", n, "fr").format(n=n) for n in (0, 1, 2)]
+    ['0 bout', '1 bout', '2 bouts']
+    >>> [ngettext("{n} bout", "{n} bouts", n, "en").format(n=n) for n in (0, 1, 2)]
+    ['0 bouts', '1 bout', '2 bouts']
+    """
     return translations(lang or language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str, lang: str | None = None) -> str:
+    """``message`` said in ``context`` (``msgctxt``), in ``lang``: the same English word
+    can take different French forms ("taker": a camp, "l'attaque"; a column, "preneur").
+
+    >>> pgettext("camp", "taker", "fr"), pgettext("column", "taker", "fr")
+    ("l'attaque", 'preneur')
+    """
+    t = translations(lang or language())
+    if isinstance(t, PoTranslations):
+        return t.pgettext(context, message)
+    return message
+
+
+def plural_forms(singular: str, plural: str, lang: str | None = None) -> list[str]:
+    """Both forms of a message, as a page's script takes them: ``[one, other]`` (the
+    script picks one by the page's language: in French 0 and 1 take the first)."""
+    return [ngettext(singular, plural, 1, lang), ngettext(singular, plural, 2, lang)]
 
 
 # --- messages with values -----------------------------------------------------------
@@ -224,10 +274,14 @@ def ngettext(singular: str, plural: str, n: int, lang: str | None = None) -> str
 
 class Msg(str):
     """An English sentence with named placeholders and its values; the string is the
-    English text. ``Msg("Hearts")``, without values, is a word to translate."""
+    English text. ``Msg("Hearts")``, without values, is a word to translate. A message
+    may also have a context (:func:`pmsg`) or a plural and its count (:func:`nmsg`)."""
 
     template: str
     params: dict[str, object]
+    context: str | None = None
+    plural: str | None = None
+    plural_n: int | None = None
 
     def __new__(cls, template: str, /, **params: object) -> Msg:
         text = template.format(**params) if params else template
@@ -244,7 +298,15 @@ class Msg(str):
         lang = lang or language()
         if lang == DEFAULT:
             return str(self)
-        template = gettext_(self.template, lang)
+        t = translations(lang)
+        if self.plural is not None and self.plural_n is not None:
+            template = (t.npgettext(self.context, self.template, self.plural, self.plural_n)
+                        if self.context is not None and isinstance(t, PoTranslations)
+                        else t.ngettext(self.template, self.plural, self.plural_n))
+        elif self.context is not None:
+            template = pgettext(self.context, self.template, lang)
+        else:
+            template = t.gettext(self.template)
         if not self.params:
             return template
         values = {k: v.render(lang) if isinstance(v, Msg) else str(v)
@@ -253,6 +315,33 @@ class Msg(str):
             return template.format(**values)
         except (KeyError, IndexError, ValueError):  # a broken translation: the English
             return str(self)
+
+
+def pmsg(context: str, template: str, /, **params: object) -> Msg:
+    """A :class:`Msg` said in ``context`` (translated with ``msgctxt``): the English is
+    the same, the French may differ by context.
+
+    >>> pmsg("camp", "taker").render("fr"), pmsg("column", "taker").render("fr")
+    ("l'attaque", 'preneur')
+    """
+    m = Msg(template, **params)
+    m.context = context
+    return m
+
+
+def nmsg(singular: str, plural: str, count: int, /, **params: object) -> Msg:
+    """A :class:`Msg` with a singular and a plural, the form chosen by ``count`` in each
+    language (English: 1 takes the singular; French: 0 and 1 do).
+
+    >>> [nmsg("{n} bout", "{n} bouts", n, n=n).render("fr") for n in (0, 1, 3)]
+    ['0 bout', '1 bout', '3 bouts']
+    >>> [str(nmsg("{n} bout", "{n} bouts", n, n=n)) for n in (0, 1, 3)]
+    ['0 bouts', '1 bout', '3 bouts']
+    """
+    english = singular if count == 1 else plural
+    m = Msg(english, **params)
+    m.template, m.plural, m.plural_n = singular, plural, count
+    return m
 
 
 def render(value: object, lang: str | None = None) -> str:

@@ -57,7 +57,7 @@ from typing import Final
 from . import kernel
 from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points, points_text
 from .diagnostics import Code
-from .i18n import Msg, and_list
+from .i18n import Msg, and_list, nmsg, pmsg
 from .rules import (
     Camp,
     Contract,
@@ -946,15 +946,15 @@ def _why_gap(f: Facts, half: int) -> str:
 
 
 def _whom(camp: Camp) -> str:
-    return Msg("it") if camp is Camp.TAKER else Msg("the taker's camp")
+    return pmsg("to camp", "it") if camp is Camp.TAKER else pmsg("to camp", "the taker's camp")
 
 
 def _camp(camp: Camp | None) -> str:
-    return Msg("taker's camp") if camp is Camp.TAKER else Msg("defence")
+    return pmsg("camp", "taker's camp") if camp is Camp.TAKER else pmsg("camp", "defence")
 
 
 def _bouts_text(bouts: int) -> str:
-    return Msg("{n} bout", n=bouts) if bouts == 1 else Msg("{n} bouts", n=bouts)
+    return nmsg("{n} bout", "{n} bouts", bouts, n=bouts)
 
 
 def _with_bouts(bouts: int | None) -> str:

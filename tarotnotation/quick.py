@@ -38,36 +38,35 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import orjson
 
 from . import kernel, native
-from .builder import (
+from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
+from .fields import (
+    BID_WORDS,
     DECL_KEYS,
+    DEFAULT_SEATS,
     ECART_KEYS,
+    NAME_RE,
     NOTE_KEYS,
     SEAT_KEYS,
+    Points,
     UnusualDataError,
     check_notes,
+    check_tags,
     keys_of,
 )
-from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
 from .kernel import DEFENCE, SUIT_OF, TAKER
-from .records import (
-    BID_WORDS,
-    DEFAULT_SEATS,
-    GLYPH_SET,
-    NAME_RE,
-    SEAT_ID_RE,
-    ChelemAnnouncement,
-    DealRecord,
-    Poignee,
-    check_tags,
-)
-from .replay import Status
+from .lexicon import GLYPH_SET, SEAT_ID_RE
+from .plausibility import Facts, check
 from .rules import Camp, Contract, PoigneeSize, Ruleset, table
 from .scoring import DealFacts, Score, score
+from .status import Status
+
+if TYPE_CHECKING:  # (a record's model: imported only by what reads one)
+    from .records import DealRecord
 
 __all__ = [
     "QuickFacts",
@@ -91,6 +90,13 @@ _TRICK_KEYS: Final = frozenset({"cards"}) | NOTE_KEYS
 _BID_KEYS: Final = frozenset({"contract"}) | NOTE_KEYS
 _POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | NOTE_KEYS
 _RESULT_KEYS: Final = frozenset({"scores"}) | NOTE_KEYS
+#: The facts a result may record beside the scores, each checked against the play's and
+#: by the plausibility checks as the replay checks them (a partner, an annulment: left to
+#: the replay).
+_FACT_KEYS: Final = frozenset({"contract", "taker", "taker_points", "bouts", "petit_au_bout",
+                               "chelem"})
+_CONTRACT_OF: Final = {c.keyword: c for c in Contract}
+_CAMP_NAMED: Final = {c.value: c for c in Camp}
 #: _BY_SEAT[n][leader](cards): the cards of a trick led by ``leader``, by seat.
 _BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
                    for n in (3, 4)}
@@ -238,6 +244,8 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
 
 def _check_record(rec: DealRecord, override: str | None, default: str | None
                   ) -> QuickFacts:
+    from .records import ChelemAnnouncement, Poignee  # (loaded already: rec is one)
+
     n = rec.players
     if n not in (3, 4) or rec.hands is None or rec.chien is None or rec.call is not None:
         raise _fail()
@@ -415,8 +423,9 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     if type(declarations) is not list:
         raise _fail()
     poignees = []
+    poignee_at = []  # (each poignée's place among the declarations)
     announcers = []
-    for decl in declarations:
+    for at, decl in enumerate(declarations):
         if type(decl) is dict and decl.get("kind") == "chelem":
             check_notes(keys_of(decl, DECL_KEYS["chelem"]))
             announcers.append(ids.index(_seat(decl["seat"])))
@@ -432,6 +441,7 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
         if shown.bit_count() != len(codes):
             raise _fail()
         poignees.append((ids.index(_seat(decl["seat"])), shown))
+        poignee_at.append(at)
 
     # The play: every trick, whole, its cards as ints.
     play = data["play"]
@@ -450,12 +460,15 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     if sum(map(len, pcs)) != len(pcs):  # annotated cards
         _all_notes(list(compress(pcs, map(_MORE_THAN_ONE, map(len, pcs)))), _CARD_KEYS)
 
-    # The recorded result: at most the scores.
+    # The recorded result: the scores, and the facts of the deal it may give.
     result = data.get("result")
     recorded: dict[str, int] | None = None
+    stated: _Recorded | None = None
     if result is not None:
-        result = keys_of(result, _RESULT_KEYS)
+        result = keys_of(result, _RESULT_KEYS | _FACT_KEYS)
         check_notes(result)
+        if not result.keys() <= _RESULT_KEYS:
+            stated = _recorded_facts(result)
         recorded = result.get("scores")
         if recorded is not None:
             if type(recorded) is not dict:
@@ -464,9 +477,80 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
             if values and (set(map(type, values)) != _INT_TYPE
                            or min(values) < -_INT64 or max(values) >= _INT64):
                 raise _fail()
-    return _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
-                  codes, recorded or None, twin,
-                  read=(names, dealt, tuple(map(tuple, tags)), own))
+    judged = _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
+                    codes, recorded or None, twin,
+                    read=(names, dealt, tuple(map(tuple, tags)), own))
+    if stated is not None:
+        _check_recorded(judged, stated, rules, ids, tuple(
+            (at, s, shown.bit_count()) for at, (s, shown) in zip(poignee_at, poignees,
+                                                                 strict=True)), recorded)
+    return judged
+
+
+class _Recorded(NamedTuple):
+    """The facts a result records beside the scores (None: not recorded)."""
+
+    contract: Contract | None
+    taker: str | None
+    points: Points | None
+    bouts: int | None
+    petit_au_bout: Camp | None
+    chelem: Camp | None
+
+
+def _recorded_facts(result: dict[str, Any]) -> _Recorded:
+    """The facts of a result in the usual shape (as :func:`tarotnotation.builder` takes
+    them: exact types, card points a deal can give)."""
+    contract = result.get("contract")
+    if contract is not None:
+        contract = _CONTRACT_OF[contract]  # KeyError, TypeError: not a contract's keyword
+    taker = result.get("taker")
+    if taker is not None:
+        taker = _seat(taker)
+    points = result.get("taker_points")
+    if points is not None:
+        if type(points) is not int and type(points) is not float:
+            raise _fail()
+        try:
+            points = Points.parse(points)
+        except (ValueError, OverflowError):
+            raise _fail() from None
+        if not points.is_card_points:
+            raise _fail()
+    bouts = result.get("bouts")
+    if bouts is not None and (type(bouts) is not int or not 0 <= bouts <= 3):
+        raise _fail()
+    pab, chelem = (result.get(key) for key in ("petit_au_bout", "chelem"))
+    return _Recorded(contract, taker, points, bouts,
+                     None if pab is None else _CAMP_NAMED[pab],  # KeyError, TypeError
+                     None if chelem is None else _CAMP_NAMED[chelem])
+
+
+def _check_recorded(judged: QuickFacts, given: _Recorded, rules: Ruleset,
+                    ids: tuple[str, ...], poignees: tuple[tuple[int, int, int], ...],
+                    scores: dict[str, int] | None) -> None:
+    """A result's facts, as the replay checks them: each the play's (else a mismatch:
+    look closer), and what the plausibility checks say of them all together
+    (:func:`tarotnotation.plausibility.check`, with the facts the replay gives it)."""
+    if ((given.contract is not None and given.contract is not judged.contract)
+            or (given.taker is not None and given.taker != ids[judged.taker])
+            or (given.points is not None and given.points.exact_half != judged.taker_half)
+            or (given.bouts is not None and given.bouts != judged.bouts)
+            or (given.petit_au_bout is not None
+                and given.petit_au_bout is not judged.petit_au_bout)
+            or (given.chelem is not None and given.chelem is not judged.chelem)):
+        raise _fail()
+    recorded = scores or {}
+    facts = Facts(
+        players=len(ids), rules=rules, seat_ids=ids, contract=judged.contract,
+        taker=judged.taker, partner=None, partner_known=True,
+        points=None if given.points is None else given.points.value,
+        points_written=None if given.points is None else str(given.points),
+        bouts=given.bouts, petit_au_bout=given.petit_au_bout, chelem=given.chelem,
+        chelem_announced=judged.chelem_announced, poignees=poignees,
+        scores=tuple(recorded.get(sid) for sid in ids))
+    if check(facts):
+        raise _fail()
 
 
 def quick_check_line(line: bytes, ruleset: str | None = None,

@@ -25,10 +25,7 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for DealRecord
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterable, Iterator
-from fractions import Fraction
+from collections.abc import Iterator
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -46,6 +43,15 @@ from pydantic import (
 
 from .cards import CARD_OF_CODE, Card, CardSet
 from .diagnostics import quote
+from .fields import (
+    BID_WORDS,
+    DEFAULT_SEATS,
+    FIELD_TAGS,
+    NAME_RE,
+    Points,
+    check_tags,
+    find_tag,
+)
 from .lexicon import GLYPH_SET, GLYPHS, SEAT_ID_PATTERN, SEAT_ID_RE
 from .limits import MAX_DIGITS
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
@@ -79,38 +85,7 @@ __all__ = [
     "find_tag",
 ]
 
-#: A player's name: one line.
-NAME_RE: Final = re.compile(r"[^\r\n]*")
-#: The bid words of the record (``pass`` and the contracts' keywords).
-BID_WORDS: Final[dict[str, Contract | None]] = {
-    "pass": None, **{c.keyword: c for c in Contract}}
 Glyph = Literal["!", "?", "!!", "??", "!?", "?!"]
-
-#: Seat ids used when a record names none, in order of play (counter-clockwise).
-DEFAULT_SEATS: Final[dict[int, tuple[str, ...]]] = {
-    3: ("S", "E", "N"),
-    4: ("S", "E", "N", "W"),
-    5: ("S", "E", "N", "W", "F"),
-}
-
-#: Tag names that stand for record fields (the text notation writes those fields as these
-#: tags); they cannot be extra tags.
-FIELD_TAGS: Final = ("Players", "Seats", "Dealer", "Ruleset")
-_FIELD_TAG_KEYS: Final = frozenset(t.lower() for t in FIELD_TAGS)
-
-
-def find_tag(tags: Iterable[tuple[str, str]], name: str, default: str | None = None
-             ) -> str | None:
-    """The value of the first tag named ``name`` (case-insensitive), or ``default``.
-
-    >>> find_tag([("Event", "Club"), ("Date", "2026.11.??")], "date")
-    '2026.11.??'
-    """
-    key = name.lower()
-    for k, v in tags:
-        if k.lower() == key:
-            return v
-    return default
 
 _CARD_PATTERN: Final = r"^(10|[1-9JNQK])[SHDC]$|^T([1-9]|1[0-9]|2[01])$|^EX$"
 
@@ -164,131 +139,6 @@ CardSetField = Annotated[
     ),
 ]
 """A set of distinct cards, validated from a list of codes, written in canonical order."""
-
-
-class Points:
-    """An exact number of card points as recorded, held in half-points (``Points(97)`` is
-    48.5).
-
-    Numbers given to the model are points: ``48.5`` validates to ``Points(97)``. A record
-    may hold a number that no deal gives (95, or 45.3, which is not a whole or half
-    number): the model keeps it as written, and the replay says why it cannot be true
-    (:mod:`tarotnotation.plausibility`, R201 and R202). Only a number too long to be
-    anyone's count (more than ``MAX_DIGITS`` digits) is refused.
-
-    >>> Points.parse(48.5), Points.parse("41"), str(Points(97))
-    (Points(97), Points(82), '48.5')
-    >>> p = Points.parse("45,3")
-    >>> str(p), p.as_number(), p.is_card_points, p.exact_half is None
-    ('45.3', 45.3, False, True)
-    >>> Points.parse(95).is_card_points, Points.parse(95).half
-    (False, 190)
-    >>> Points.parse(1e300)
-    Traceback (most recent call last):
-    ...
-    ValueError: 1e+300 is not a number of points a record can hold (more than 18 digits)
-    """
-
-    __slots__ = ("_double",)
-    _double: Fraction
-
-    def __init__(self, half: int | Fraction) -> None:
-        object.__setattr__(self, "_double", Fraction(half))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Points is immutable")
-
-    def __reduce__(self) -> tuple[type[Points], tuple[int | Fraction]]:
-        return (Points, (self.exact_half if self.exact_half is not None else self._double,))
-
-    @property
-    def value(self) -> Fraction:
-        """The number of points, exactly."""
-        return self._double / 2
-
-    @property
-    def exact_half(self) -> int | None:
-        """The points in half-points, or None when they are not a whole or half number."""
-        d = self._double
-        return d.numerator if d.denominator == 1 else None
-
-    @property
-    def half(self) -> int:
-        """The points in half-points (raises ValueError when not a whole or half number)."""
-        d = self._double
-        if d.denominator != 1:
-            raise ValueError(f"{self} is not a whole or half number of points")
-        return d.numerator
-
-    @property
-    def is_card_points(self) -> bool:
-        """True for a count a camp can have: a whole or half number from 0 to 91."""
-        d = self._double
-        return d.denominator == 1 and 0 <= d.numerator <= 182
-
-    @classmethod
-    def parse(cls, value: Any) -> Points:
-        """Points from a number or a string such as ``"48.5"`` or ``"48,5"``."""
-        if isinstance(value, Points):
-            return value
-        if isinstance(value, bool):
-            raise ValueError("expected a number of points")
-        shown = value
-        if isinstance(value, str):
-            text = value.strip().replace(",", ".")
-            if _NUMBER_RE.fullmatch(text) is None:
-                raise ValueError(f"{quote(value)} is not a number of points")
-            shown = text
-        elif isinstance(value, float):
-            if not math.isfinite(value):  # inf, nan
-                raise ValueError(f"{quote(value)} is not a number of points")
-            text = repr(value)
-        elif isinstance(value, int):
-            if abs(value) >= 10 ** MAX_DIGITS:
-                raise ValueError(f"a number of more than {MAX_DIGITS} digits is not a number"
-                                 " of points a record can hold")
-            text = str(value)
-        else:
-            raise ValueError(f"expected a number of points, not {quote(value)}")
-        mantissa = text.lower().partition("e")[0]
-        exact = Fraction(text) if sum(c.isdigit() for c in mantissa) <= MAX_DIGITS else None
-        limit = 10 ** MAX_DIGITS
-        if exact is None or abs(exact) >= limit or exact.denominator >= limit:
-            raise ValueError(f"{quote(shown)} is not a number of points a record can hold (more"
-                             f" than {MAX_DIGITS} digits)")
-        return cls(exact * 2)
-
-    def as_number(self) -> int | float:
-        """``48`` or ``48.5`` (``45.3``...): an int when whole."""
-        v = self.value
-        return v.numerator if v.denominator == 1 else float(v)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Points) and other._double == self._double
-
-    def __hash__(self) -> int:
-        return hash(self._double)
-
-    def __repr__(self) -> str:
-        half = self.exact_half
-        return f"Points({half})" if half is not None else f"Points({self._double!r})"
-
-    def __str__(self) -> str:
-        v = self.value
-        if v.denominator == 1:
-            return str(v.numerator)
-        sign, v = ("-", -v) if v < 0 else ("", v)
-        whole = v.numerator // v.denominator
-        rest, digits = v - whole, ""
-        while rest:  # a finite decimal: the points were written as one
-            rest *= 10
-            digits += str(rest.numerator // rest.denominator)
-            rest -= rest.numerator // rest.denominator
-        return f"{sign}{whole}.{digits}"
-
-
-#: A number of points as a string may be written (after ``,`` is read as ``.``).
-_NUMBER_RE: Final = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 PointsField = Annotated[
@@ -627,18 +477,6 @@ class DealRecord(_Model):
             and self.hands is None
             and self.chien is None
         )
-
-
-def check_tags(tags: Iterable[tuple[str, str]]) -> None:
-    """The checks of the tags field (raises ValueError)."""
-    for name, text in tags:
-        if not name or not name.isascii() or not name.replace("_", "").isalnum():
-            raise ValueError(f"tag name {quote(name)} must be ASCII letters, digits and _")
-        if name.lower() in _FIELD_TAG_KEYS:
-            raise ValueError(f"tag {name} is the record's {name.lower()} field: set the"
-                             " field instead of a tag")
-        if "\n" in text or "\r" in text:
-            raise ValueError(f"tag {name}: a tag value is one line")
 
 
 def check_record(rec: DealRecord) -> None:

@@ -28,14 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from operator import attrgetter
 from typing import Final, NamedTuple
 
 from . import kernel
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
 from .diagnostics import Code, Diagnostic, Location, Severity
-from .i18n import Msg, and_list
+from .i18n import Msg, and_list, nmsg, pmsg
 from .kernel import DEFENCE, NO_SUIT, TAKER
 from .legality import Constraint, constraint, constraint_of
 from .plausibility import Facts, check
@@ -52,6 +51,7 @@ from .rules import (
 )
 from .scoring import DealFacts, Score, score
 from .source import SourceMap
+from .status import Status
 
 __all__ = [
     "PlayedTrick",
@@ -66,20 +66,7 @@ __all__ = [
 _RANK_NAMES: Final = {14: Msg("King"), 13: Msg("Queen"), 12: Msg("Knight"), 11: Msg("Jack")}
 _RANKS_NAMES: Final = {14: Msg("Kings"), 13: Msg("Queens"), 12: Msg("Knights"), 11: Msg("Jacks")}
 #: The camps as the messages name them (the words of ``Camp``'s values, translated).
-_CAMP_WORDS: Final = {Camp.TAKER: Msg("taker"), Camp.DEFENCE: Msg("defence")}
-
-
-class Status(StrEnum):
-    """How far a replay got."""
-
-    SCORED = "scored"
-    """A score was computed (from the play, or from the recorded facts)."""
-    ANNULLED = "annulled"
-    """The deal is annulled (all passed, or the Petit in the chien under ``annuls``)."""
-    INCOMPLETE = "incomplete"
-    """The play stops before the end and the record gives no facts to score from."""
-    UNSCORED = "unscored"
-    """The record holds too little to compute a score (no contract, no taker…)."""
+_CAMP_WORDS: Final = {Camp.TAKER: pmsg("camp", "taker"), Camp.DEFENCE: pmsg("camp", "defence")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,9 +523,11 @@ class _Replayer:
                 w = winner_index(cards)
                 winner = seats[w] if w is not None else None
             elif t < last:
-                self.report(Code.TRICK_INCOMPLETE, Msg("trick {t} has {m} card(s): every trick"
-                                                       " but the last one recorded has {n}",
-                                                       t=t + 1, m=m, n=n),
+                self.report(Code.TRICK_INCOMPLETE, nmsg("trick {t} has {m} card: every trick"
+                                                        " but the last one recorded has {n}",
+                                                        "trick {t} has {m} cards: every trick"
+                                                        " but the last one recorded has {n}", m,
+                                                        t=t + 1, m=m, n=n),
                             path=f"play[{t}]", trick=t + 1)
             winners.append(winner)
             if winner is not None:
@@ -710,10 +699,12 @@ class _Replayer:
                 if trumps.bit_count() > allowed:
                     spare = kernel.ecart_plain(pool) & ~ecart
                     self.report(Code.ECART_TRUMP_AVOIDABLE,
-                                Msg("{cards} in the écart, but the taker could discard {cards2}:"
-                                    " expected at most {allowed} trump(s)",
-                                    cards=_cards_text(trumps), cards2=_cards_text(spare),
-                                    allowed=allowed), path="ecart", seat=taker)
+                                nmsg("{cards} in the écart, but the taker could discard {cards2}:"
+                                     " expected at most {allowed} trump",
+                                     "{cards} in the écart, but the taker could discard {cards2}:"
+                                     " expected at most {allowed} trumps", allowed,
+                                     cards=_cards_text(trumps), cards2=_cards_text(spare),
+                                     allowed=allowed), path="ecart", seat=taker)
             elif self.rules.ecart_trumps is EcartTrumps.NEVER:
                 self.report(Code.ECART_TRUMP_AVOIDABLE,
                             Msg("{cards} in the écart: ecart_trumps=never allows trumps only when"
@@ -723,10 +714,14 @@ class _Replayer:
             if (recorded is not None and recorded.cards is not None) or shown:
                 missing = trumps & ~shown
                 if missing:
-                    self.report(Code.ECART_TRUMP_NOT_SHOWN, Msg("{cards} discarded but not shown:"
-                                                                " expected every trump of the"
-                                                                " écart shown",
-                                                                cards=_cards_text(missing)),
+                    self.report(Code.ECART_TRUMP_NOT_SHOWN, nmsg("{cards} discarded but not shown:"
+                                                                 " expected every trump of the"
+                                                                 " écart shown",
+                                                                 "{cards} discarded but not shown:"
+                                                                 " expected every trump of the"
+                                                                 " écart shown",
+                                                                 missing.bit_count(),
+                                                                 cards=_cards_text(missing)),
                                 path="ecart", seat=taker)
         if recorded is not None and recorded.shown:
             self.check_shown(recorded.shown.bits, ecart, taker)
@@ -738,9 +733,11 @@ class _Replayer:
         if ecart is not None:
             wrong |= shown & ~ecart
         if wrong:
-            self.report(Code.ECART_SHOWN_WRONG, Msg("{cards} shown with the écart: expected only"
-                                                    " the trumps of the écart",
-                                                    cards=_cards_text(wrong)),
+            self.report(Code.ECART_SHOWN_WRONG, nmsg("{cards} shown with the écart: expected only"
+                                                     " the trumps of the écart",
+                                                     "{cards} shown with the écart: expected"
+                                                     " only the trumps of the écart",
+                                                     wrong.bit_count(), cards=_cards_text(wrong)),
                                                 path="ecart", seat=taker)
 
     def find_hands_at_first_card(self) -> None:
@@ -816,9 +813,12 @@ class _Replayer:
             size = size or derived
             not_trump = kernel.poignee_wrong_cards(shown)
             if not_trump:
-                self.report(Code.POIGNEE_NOT_TRUMP, Msg("{cards} shown: expected only trumps (and"
-                                                        " the Excuse)",
-                                                        cards=_cards_text(not_trump)),
+                self.report(Code.POIGNEE_NOT_TRUMP, nmsg("{cards} shown: expected only trumps (and"
+                                                         " the Excuse)",
+                                                         "{cards} shown: expected only trumps"
+                                                         " (and the Excuse)",
+                                                         not_trump.bit_count(),
+                                                         cards=_cards_text(not_trump)),
                                                     path=path, seat=s)
             elsewhere = 0
             for other in range(self.n):
@@ -829,9 +829,11 @@ class _Replayer:
                 elsewhere |= self.ecart
             missing = shown & (~self.start[s] if self.exact[s] else elsewhere)
             if missing:
-                self.report(Code.POIGNEE_NOT_IN_HAND, Msg("{cards} shown but not in {seat}'s hand",
-                                                          cards=_cards_text(missing),
-                                                          seat=decl.seat), path=path, seat=s)
+                self.report(Code.POIGNEE_NOT_IN_HAND, nmsg("{cards} shown but not in {seat}'s hand",
+                                                           "{cards} shown but not in {seat}'s"
+                                                           " hand", missing.bit_count(),
+                                                           cards=_cards_text(missing),
+                                                           seat=decl.seat), path=path, seat=s)
             hidden = kernel.poignee_hidden_trumps(self.start[s], shown)
             if hidden:
                 self.report(Code.POIGNEE_EXCUSE, Msg("the Excuse stands in for a trump while"
@@ -1189,9 +1191,11 @@ class _Replayer:
                                                   points=_pts(facts.taker_half)),
                         path="result.taker_points")
         if res.bouts is not None and res.bouts != facts.bouts:
-            self.report(Code.BOUTS_MISMATCH, Msg("the result gives the taker {bouts} bout(s); the"
-                                                 " play gives {bouts2}",
-                                                 bouts=res.bouts, bouts2=facts.bouts),
+            self.report(Code.BOUTS_MISMATCH, nmsg("the result gives the taker {bouts} bout; the"
+                                                  " play gives {bouts2}",
+                                                  "the result gives the taker {bouts} bouts; the"
+                                                  " play gives {bouts2}", res.bouts,
+                                                  bouts=res.bouts, bouts2=facts.bouts),
                                              path="result.bouts")
         if self.n == 5 and res.partner is not None:
             rp = self.index[res.partner]

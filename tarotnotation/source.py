@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity
-from .records import DealRecord
 
 if TYPE_CHECKING:
+    from .records import DealRecord
     from .replay import Replay
 
 __all__ = ["ReadDeal", "SourceMap"]

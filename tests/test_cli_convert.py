@@ -101,7 +101,8 @@ def test_unreadable_deals_are_reported_and_nothing_is_written(tmp_path: Path) ->
     assert ran.code == 1
     assert [d.record for d in tarot_json.read(out)] == [
         d.record for d in notation.read(FAULTY / "syntax-error.tarot") if d.ok]
-    assert "and were left out" in ran.err
+    assert ("1 deal of examples/faulty/syntax-error.tarot could not be read cleanly (see above)"
+            " and was left out") in ran.err
 
 
 def test_a_failed_conversion_leaves_the_old_file(tmp_path: Path) -> None:

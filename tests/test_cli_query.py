@@ -14,7 +14,7 @@ def test_legal_lists_the_legal_cards_and_why_not_the_others() -> None:
     ran = run_exe("legal", rel(FAULTY / "revoke.tarot"), "--trick", "3", "--card", "1")
     assert ran.code == 1, ran  # the deal holds a revoke (later): a fault in the record
     assert ran.err == ("tarot: note: deal 1 holds 1 error (tarot validate"
-                       " examples/faulty/revoke.tarot lists them)\n")
+                       " examples/faulty/revoke.tarot lists it)\n")
     pos = legal_moves(notation.load(FAULTY / "revoke.tarot"), 3, 1)
     lines = ran.out.splitlines()
     assert lines[0] == f"Trick 3, {pos.seat} to play after 3C"

@@ -1,6 +1,7 @@
 """Lazy start-up (issue 17): ``tarot --version`` imports no command and not typer,
 ``tarot --help`` lists every command from the table's summaries without importing any,
-and a command imports its own modules only. (The start-up times themselves are measured
+a command imports its own modules only, and validating a clean deal imports neither
+typer, nor pydantic, the grammar or the record model. (The start-up times themselves are measured
 by hand with ``python -X importtime`` and repeated runs; never by a timed test.)"""
 
 from __future__ import annotations
@@ -74,10 +75,10 @@ def test_help_lists_every_command_and_imports_none() -> None:
     assert "check" not in out.split()  # hidden
     # the app, the group's language (cli.language: --lang, the help in the run's
     # language) and how every command runs (cli.runner: one-line usage errors, the exit
-    # statuses, signals; cli.terminal: text made safe for it), no command
+    # statuses, signals, with cli.status; cli.terminal: text made safe for it), no command
     assert not {m for m in loaded if m.startswith("tarotnotation.cli.")} - {
         "tarotnotation.cli.app", "tarotnotation.cli.language", "tarotnotation.cli.runner",
-        "tarotnotation.cli.terminal"}
+        "tarotnotation.cli.status", "tarotnotation.cli.terminal"}
     assert "pydantic" not in loaded
 
 
@@ -102,7 +103,8 @@ def test_a_command_imports_only_what_it_uses() -> None:
         "tarotnotation.cli.app", "tarotnotation.cli.common", "tarotnotation.cli.language",
         "tarotnotation.cli.options", "tarotnotation.cli.runner", "tarotnotation.cli.terminal",
         "tarotnotation.cli.output", "tarotnotation.cli.progress", "tarotnotation.cli.report",
-        "tarotnotation.cli.validate"}
+        "tarotnotation.cli.validate", "tarotnotation.cli.front", "tarotnotation.cli.declare",
+        "tarotnotation.cli.status"}
     for unused in ("tarotnotation.analysis", "tarotnotation.html", "tarotnotation.archives",
                    "tarotnotation.annotate"):
         assert unused not in loaded
@@ -123,3 +125,51 @@ def test_version_does_not_warn_when_the_core_is_built() -> None:
     if native.compiled() is None:
         pytest.skip("the compiled core is not built here")
     assert version_warning() is None
+
+
+#: What validating a clean deal never needs (issue 17): the command line's typer (and
+#: click, rich, pydantic through it), the grammar, the record model and what is built on
+#: it (the replay, the causes, the full readers' builder), the workers of a parallel run,
+#: the score sheets' readers.
+_NOT_FOR_A_CLEAN_DEAL = (
+    "typer", "click", "rich", "pydantic", "pydantic_core", "lark", "multiprocessing",
+    "concurrent", "tarotnotation.records", "tarotnotation.builder", "tarotnotation.faults",
+    "tarotnotation.replay", "tarotnotation.causes", "tarotnotation.workers",
+    "tarotnotation.formats.sheet", "tarotnotation.formats.sheetwords",
+    "tarotnotation.cli.runner", "tarotnotation.cli.language")
+
+
+@pytest.mark.parametrize("layout", ["tarot", "jsonl", "whole-result"])
+def test_validating_one_clean_deal_imports_no_model_grammar_nor_typer(
+        layout: str, tmp_path: Path) -> None:
+    # A clean deal, in the text notation or JSON Lines, with the scores or its whole
+    # result, is judged by the quick check: none of the heavy parts is imported.
+    import random
+
+    from tarotnotation.formats import json as tjson
+    from tarotnotation.notation import dumps
+    from tarotnotation.simulate import random_deal
+
+    rec = random_deal(random.Random(5), 4)
+    if layout == "tarot":
+        path = tmp_path / "one.tarot"
+        path.write_text(dumps(rec), encoding="utf-8")
+    elif layout == "jsonl":
+        path = tmp_path / "one.jsonl"
+        path.write_bytes(tjson.dumps(rec) + b"\n")
+    else:
+        path = ROOT / "examples" / "garde-sans.tarot"  # contract, taker, points, bouts
+    for args in (["-q"], ["--format", "json"], []):
+        out, loaded = _modules_after("validate", *args, str(path))
+        assert '"errors": 0' in out or "1 valid, 0 with errors" in out, out
+        assert not {m for m in loaded if m.split(".")[0] in _NOT_FOR_A_CLEAN_DEAL
+                    or m in _NOT_FOR_A_CLEAN_DEAL}, args
+
+
+def test_a_faulty_deal_still_gets_the_full_replay() -> None:
+    # The checks above are not vacuous: a fault takes the reader and the replay, which
+    # word it.
+    out, loaded = _modules_after("validate", "-q", "examples/faulty/revoke.tarot")
+    assert "1 with errors" in out
+    assert {"tarotnotation.replay", "tarotnotation.records", "tarotnotation.causes"} <= loaded
+    assert "typer" not in loaded

@@ -295,6 +295,56 @@ def test_quick_check_takes_the_examples_without_their_result(ruleset: str | None
 
 
 @pytest.mark.parametrize("ruleset", SPECS)
+def test_quick_check_takes_the_examples_with_their_whole_result(ruleset: str | None) -> None:
+    # A result that gives the contract, taker, points, bouts... beside the scores: each
+    # fact checked against the play's and by the plausibility checks, as the replay does.
+    taken = 0
+    for obj in _examples():
+        if ruleset is not None:
+            obj.pop("ruleset", None)
+        if set(obj.get("result") or {}) - {"scores"}:
+            taken += _agrees(obj, ruleset)
+    assert taken >= 5 if ruleset is None else taken >= 1
+
+
+def test_quick_check_leaves_each_wrong_fact_of_a_result_to_the_replay() -> None:
+    obj = _example("garde-sans.tarot")
+    assert _agrees(obj)
+    for key, wrong in [("contract", "garde"), ("taker", "E"), ("taker_points", 22.5),
+                       ("taker_points", 95), ("bouts", 3), ("petit_au_bout", "taker"),
+                       ("chelem", "defence"), ("taker_points", True), ("bouts", "2"),
+                       ("contract", "pass"), ("taker", "X"), ("partner", "E"),
+                       ("annulled", False)]:
+        bad = copy.deepcopy(obj)
+        bad["result"][key] = wrong
+        assert quick_check(bad) is None, (key, wrong)
+
+
+def test_quick_check_of_generated_deals_with_their_whole_result() -> None:
+    # The replay's own facts written into the result: taken, and the replay's answer.
+    rng = random.Random(11)
+    taken = 0
+    for i in range(60):
+        rec = random_deal(rng, 3 + i % 2)
+        r = replay(rec)
+        assert r.contract is not None
+        assert r.taker is not None
+        assert r.taker_half is not None
+        obj = tjson.to_dict(rec)
+        facts = {"contract": r.contract.keyword, "taker": r.taker,
+                 "taker_points": r.taker_half / 2, "bouts": r.bouts}
+        if r.petit_au_bout is not None:
+            facts["petit_au_bout"] = r.petit_au_bout.value
+        if r.chelem is not None:
+            facts["chelem"] = r.chelem.value
+        obj["result"] = {**facts, **obj.get("result", {})}
+        for drop in rng.sample(sorted(facts), rng.randrange(len(facts))):
+            obj["result"].pop(drop)
+        taken += _agrees(obj)
+    assert taken >= 50
+
+
+@pytest.mark.parametrize("ruleset", SPECS)
 def test_quick_check_of_an_announced_chelem_and_the_excuse_led_last(
         ruleset: str | None) -> None:
     # The taker announces, leads, wins every trick and leads the Excuse to the last one:

@@ -290,7 +290,7 @@ def test_trailing_commas_are_tolerated_and_reported_as_a_warning() -> None:
     [warning] = deal.diagnostics
     assert warning.code is Code.JSON_SYNTAX
     assert warning.severity is Severity.WARNING
-    assert "2 trailing comma(s)" in warning.message
+    assert "2 trailing commas before ] or } removed" in warning.message
 
 
 def _prepared(**hands: str) -> dict[str, Any]:

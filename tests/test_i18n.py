@@ -13,9 +13,10 @@ import pytest
 from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.cards import Card, CardSet
-from tarotnotation.catalog import extract, source_files
+from tarotnotation.catalog import extract, source_files, translated
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.i18n import (
+    CONTEXT_SEP,
     Msg,
     PoTranslations,
     and_list,
@@ -33,10 +34,16 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 #: Reviewed French outputs; each is compared whole.
 FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 #: Translations that are the same words in French (checked by a person, not left out).
-SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "{n} bouts", "Arguments", "Options",
+SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
                             "chelem {term} = {amount}", "misère {amounts}", "position",
-                            "{points}{with_bouts}", "{message}{tail}"})
+                            "{points}{with_bouts}", "{message}{tail}", "simple", "double",
+                            "triple", "{counted} ({per})", "column\x04points",
+                            "column\x04bouts", "column\x04score", "column\x04total",
+                            "column\x04poignées", "column\x04petits", "column\x04chelems",
+                            "column\x04chelem", "column\x04camp", "column\x04scores",
+                            "index\x04Table", "index\x04Score", "Index", "Exc",
+                            "{errors}, {warnings}"})
 
 
 def _french() -> dict[str, str | list[str]]:
@@ -51,7 +58,7 @@ def test_every_message_has_a_french_translation() -> None:
     tarotnotation.catalog`` to add it to the .po, then translate it."""
     found = extract()
     french = _french()
-    missing = sorted(m for m in found if not french.get(m))
+    missing = sorted(m for m in found if not translated(french.get(m)))
     assert not missing, f"{len(missing)} of {len(found)} messages have no French: {missing[:20]}"
     assert len(found) > 300
 
@@ -70,9 +77,17 @@ def test_no_placeholder_is_lost_or_invented() -> None:
 
 
 def test_no_english_left_in_the_french_catalogue() -> None:
+    """No translation is the English itself (a word said in a context, a plural's
+    singular form included), unless a person checked that French says it the same."""
+    plurals = {m: p for m, p, plural, _ in read_po(catalog_path("fr").read_text("utf-8"))
+               if plural is not None}
     for msgid, msgstr in _french().items():
-        if isinstance(msgstr, str) and msgid not in SAME_IN_FRENCH:
-            assert msgstr != msgid, f"not translated: {msgid!r}"
+        if msgid in SAME_IN_FRENCH:
+            continue
+        english = msgid.rpartition(CONTEXT_SEP)[2]
+        forms = msgstr if isinstance(msgstr, list) else [msgstr]
+        assert english not in forms, f"not translated: {msgid!r}"
+        assert msgid not in plurals or len(forms) == 2, f"two plural forms: {msgid!r}"
 
 
 def test_the_catalogue_holds_no_stale_entry() -> None:
@@ -299,3 +314,90 @@ def test_french_help_texts_fit_an_80_column_terminal() -> None:
         for text in (cmd.help or "", cmd.epilog or ""):
             for line in inspect.cleandoc(text).splitlines():
                 assert len(line) <= 76 or line.startswith("  tarot "), (name, line)
+
+
+def _glossary() -> list[tuple[str, list[str]]]:
+    """The French glossary of docs/rules.md: each row's English, and the French words the
+    messages use (its middle column)."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text.split("## French words", 1)[1]
+    rows = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("English in this page", "---"):
+            continue
+        words = [w.strip().replace(" N", "") for w in cells[1].split(",") if w.strip()]
+        rows.append((cells[0], words))
+    return rows
+
+
+def test_the_french_glossary_is_what_the_translations_say() -> None:
+    """Every French word the glossary gives for the messages is one the catalogue uses
+    (its translations, whole words), and the words said in a context are the glossary's:
+    the camps, the cards, made and lost."""
+    french = _french()
+    said = "\n".join(v if isinstance(v, str) else "\n".join(v) for v in french.values())
+    rows = _glossary()
+    assert len(rows) > 25
+    for english, words in rows:
+        for word in words:
+            assert re.search(rf"(?<!\w){re.escape(word)}(?!\w)", said, re.I), (english, word)
+    glossary = dict(rows)
+    assert render(Msg("Hearts"), "fr") in glossary["Spades, Hearts, Diamonds, Clubs"]
+    from tarotnotation.i18n import pgettext
+
+    assert pgettext("camp", "taker", "fr") in glossary["the taker's camp"]
+    assert pgettext("camp", "defence", "fr") in glossary["defence, defender"]
+    assert [pgettext("card", w, "fr") for w in ("King", "Queen", "Knight", "Jack")] == (
+        glossary["King, Queen, Knight, Jack"])
+    assert render(Msg("made by {margin}", margin=3), "fr") == "remplie de 3"
+    assert render(Msg("lost by {margin}", margin=3), "fr") == "chutée de 3"
+    assert "remplie de" in glossary["made / lost by N"]
+    assert pgettext("bid", "pass", "fr") in glossary["auction, pass"]
+
+
+def test_the_readmes_french_example_is_true() -> None:
+    """The README shows one command and its output in French, verbatim: it is what the
+    command prints."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## En français", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    command, _, shown = block.partition("\n")
+    assert command.startswith("$ tarot ")
+    ran = invoke(*command.removeprefix("$ tarot ").split())
+    assert ran.code == 1
+    assert ran.out == shown
+    assert "0 bout," in section  # French plurals, as the catalogue says them
+
+
+def test_a_message_with_a_context_or_a_plural_survives_pickling() -> None:
+    """The workers send diagnostics back pickled: a word said in a context and a plural
+    keep what makes them translate."""
+    from tarotnotation.i18n import nmsg, pmsg
+
+    for n, french in ((0, "0 bout"), (1, "1 bout"), (2, "2 bouts")):
+        m = nmsg("{n} bout", "{n} bouts", n, n=n)
+        assert pickle.loads(pickle.dumps(m)).render("fr") == french
+    camp = pickle.loads(pickle.dumps(pmsg("camp", "taker")))
+    assert (str(camp), camp.render("fr")) == ("taker", "l'attaque")
+    nested = Msg(", the Excuse to the {camp}", camp=pmsg("camp", "defence"))
+    assert pickle.loads(pickle.dumps(nested)).render("fr") == ", l'Excuse pour la défense"
+
+
+def test_the_catalogue_writes_contexts_and_plurals_as_gettext_does() -> None:
+    """``python -m tarotnotation.catalog`` writes ``msgctxt`` and ``msgid_plural`` entries
+    that read back the same (the .po stays a standard gettext catalogue)."""
+    from tarotnotation.catalog import Entry, po_text
+
+    entries = [Entry(f"camp{CONTEXT_SEP}taker"), Entry("{n} bout", "{n} bouts")]
+    text = po_text(entries, {f"camp{CONTEXT_SEP}taker": "l'attaque",
+                             "{n} bout": ["{n} bout", "{n} bouts"]})
+    assert 'msgctxt "camp"\nmsgid "taker"\nmsgstr "l\'attaque"' in text
+    assert 'msgid "{n} bout"\nmsgid_plural "{n} bouts"\nmsgstr[0] "{n} bout"' in text
+    back = {m: s for m, s, _, _ in read_po(text) if m}
+    assert back == {f"camp{CONTEXT_SEP}taker": "l'attaque", "{n} bout": ["{n} bout", "{n} bouts"]}
+    t = PoTranslations(text)
+    assert [t.ngettext("{n} bout", "{n} bouts", n) for n in (0, 1, 2)] == [
+        "{n} bout", "{n} bout", "{n} bouts"]
+    assert t.pgettext("camp", "taker") == "l'attaque"
+    assert t.gettext("taker") == "taker"  # the word without its context is another message

@@ -43,7 +43,7 @@ from typing import Any, Final, cast
 from ..annotate import PREFIX
 from ..cards import Card
 from ..diagnostics import Code, Diagnostic
-from ..i18n import Msg
+from ..i18n import Msg, pmsg
 from ..records import DealRecord, Glyph, PlayedCard, Trick
 from ..replay import Replay
 from .analyse import CardAnalysis, PlayAnalysis, analyse_play
@@ -288,24 +288,37 @@ def cost_text(note: AnalysisNote) -> str:
 
 def note_text(note: AnalysisNote) -> str:
     """An analysis note in words, for a person: ``costs 1.5 points (best T12); made by 1
-    with best play``.
+    with best play`` (a :class:`~tarotnotation.i18n.Msg`: the English, rendered in the
+    run's language where a person reads it).
 
-    >>> note_text(parse_comment("tarot: dd -3, best KS; lost by 1 with best play,"
-    ...                         " was made by 2; ?? added"))
+    >>> text = note_text(parse_comment("tarot: dd -3, best KS; lost by 1 with best play,"
+    ...                                " was made by 2; ?? added"))
+    >>> text
     'costs 3 points (best KS): lost by 1 with best play, was made by 2'
+    >>> for part in text.render("fr").split(", "):
+    ...     print(part)
+    coûte 3 points (meilleure carte KS) : chutée de 1 avec le meilleur jeu
+    remplie de 2 dans la partie
     """
     if note.cost is None:
         return ""
     lo, hi = note.cost
-    cost = ("costs nothing" if hi == 0 else f"costs {_points(lo)} points" if lo == hi
-            else f"costs {_points(lo)} to {_points(hi)} points")
-    best = f" (best {' '.join(c.code for c in note.best)})" if note.best else ""
-    after = "made" if note.made else "lost" if note.made is False else "undecided"
-    if note.by is not None:
-        after += f" by {note.by}"
-    text = f"{cost}{best}: {after} with best play"
-    if note.was_made is not None:
-        text += f", was {'made' if note.was_made else 'lost'}"
-        if note.was_by is not None:
-            text += f" by {note.was_by}"
-    return text
+    cost = (Msg("costs nothing") if hi == 0 else
+            Msg("costs {points} points", points=_points(lo)) if lo == hi else
+            Msg("costs {low} to {high} points", low=_points(lo), high=_points(hi)))
+    best = (Msg(" (best {cards})", cards=" ".join(c.code for c in note.best)) if note.best
+            else "")
+    return Msg("{cost}{best}: {after} with best play{was}", cost=cost, best=best,
+               after=_outcome_words(note.made, note.by), was=(
+                   "" if note.was_made is None else
+                   Msg(", was {outcome}", outcome=_outcome_words(note.was_made, note.was_by))))
+
+
+def _outcome_words(made: bool | None, by: int | None) -> str:
+    """Made, lost or undecided, by how much when known, in words to translate."""
+    if made is None:
+        return Msg("undecided")
+    if by is None:
+        return pmsg("outcome", "made") if made else pmsg("outcome", "lost")
+    return (Msg("made by {margin}", margin=by) if made
+            else Msg("lost by {margin}", margin=by))

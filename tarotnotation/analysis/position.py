@@ -34,7 +34,7 @@ from typing import Final
 
 from ..cards import ALL_MASK, BOUTS_MASK, Card, CardSet, card_points, mask_of
 from ..diagnostics import Code, Diagnostic, TarotError
-from ..i18n import Msg
+from ..i18n import Msg, nmsg
 from ..kernel import DEFENCE, TAKER, PlayState, legal_in, trick_state, unplayed_camp
 from ..notation.cardcodes import parse_card
 from ..records import SEAT_ID_RE, DealRecord
@@ -440,8 +440,9 @@ class _Parser:
         n = len(seats)
         end = len(self.text)
         if n not in (3, 4, 5):
-            self.fault(Code.POSITION_SEAT, Msg("{n} hand(s) given: a deal has 3, 4 or 5 players",
-                                               n=n),
+            self.fault(Code.POSITION_SEAT, nmsg("{n} hand given: a deal has 3, 4 or 5 players",
+                                                "{n} hands given: a deal has 3, 4 or 5 players",
+                                                n, n=n),
                        0)
             raise self.stop()
         rules = Ruleset.fft()

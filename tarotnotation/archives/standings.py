@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..i18n import Msg, language, nmsg, pmsg, render
 from .safety import for_html, sort_key
 from .summary import DealSummary, deal_fingerprint
 
@@ -236,31 +237,42 @@ class Standings:
         return sum(1 for b in self.boards.values() if len(b.sessions) > 1)
 
     def notes(self) -> list[str]:
-        """What a reader of the table should know."""
-        out = []
+        """What a reader of the table should know (in English, as the JSON has them; each
+        a :class:`Msg` that :func:`~tarotnotation.i18n.render` translates)."""
+        out: list[str] = []
         dup = self.duplicate_deals
         sessions = {s for b in self.boards.values() for s in b.sessions}
         if dup:
-            out.append(f"{dup} duplicate deal{'s' if dup != 1 else ''} (played in more than"
-                       f" one of the {len(sessions)} sessions) compared hand by hand")
+            out.append(nmsg("{n} duplicate deal (played in more than one of the {sessions}"
+                            " sessions) compared hand by hand",
+                            "{n} duplicate deals (played in more than one of the {sessions}"
+                            " sessions) compared hand by hand", dup, n=dup,
+                            sessions=len(sessions)))
         elif self.method == "matchpoints":
-            out.append("no deal was played in more than one session: no matchpoints")
+            out.append(Msg("no deal was played in more than one session: no matchpoints"))
         if self.method == "matchpoints":
             alone = sum(1 for b in self.boards.values() if len(b.sessions) == 1)
             alone += self.uncompared
             if alone:
-                out.append(f"{alone} deal{'s' if alone != 1 else ''} played in one session"
-                           " only give no matchpoints")
+                out.append(nmsg("{n} deal played in one session only gives no matchpoints",
+                                "{n} deals played in one session only give no matchpoints",
+                                alone, n=alone))
         if self.unnamed:
-            out.append(f"{self.unnamed} deal{'s' if self.unnamed != 1 else ''} name no player"
-                       " for some seats: those seats count as players by their seat id"
-                       " (S, E, N, W, F), the same id at every table")
+            out.append(nmsg("{n} deal names no player for some seats: those seats count as"
+                            " players by their seat id (S, E, N, W, F), the same id at every"
+                            " table",
+                            "{n} deals name no player for some seats: those seats count as"
+                            " players by their seat id (S, E, N, W, F), the same id at every"
+                            " table", self.unnamed, n=self.unnamed))
         if self.unscored:
-            out.append(f"{self.unscored} deal{'s' if self.unscored != 1 else ''} without a"
-                       " score (annulled, incomplete) left out")
+            out.append(nmsg("{n} deal without a score (annulled, incomplete) left out",
+                            "{n} deals without a score (annulled, incomplete) left out",
+                            self.unscored, n=self.unscored))
         if self.uncompared and self.method != "matchpoints":
-            out.append(f"{self.uncompared} deal{'s' if self.uncompared != 1 else ''} without"
-                       " the hands recorded cannot be compared: they count their scores")
+            out.append(nmsg("{n} deal without the hands recorded cannot be compared: it counts"
+                            " its score",
+                            "{n} deals without the hands recorded cannot be compared: they"
+                            " count their scores", self.uncompared, n=self.uncompared))
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -279,8 +291,28 @@ class Standings:
         }
 
     def heading(self) -> str:
-        """What the result column holds."""
+        """What the result column holds (its CSV key)."""
         return {"total": "total", "mean": "mean", "matchpoints": "matchpoints %"}[self.method]
+
+
+#: The table's columns for people (the text and the page); the CSV keeps its keys.
+COLUMNS: Final = {
+    "rank": pmsg("column", "rank"), "player": pmsg("column", "player"),
+    "deals": pmsg("column", "deals"), "duplicates": pmsg("column", "duplicates"),
+    "score": pmsg("column", "score"), "total": pmsg("column", "total"),
+    "mean": pmsg("column", "mean"), "matchpoints %": pmsg("column", "matchpoints %"),
+    "running": pmsg("column", "running"),
+}
+
+
+def column(key: str, lang: str | None = None) -> str:
+    """A column's heading for people, in ``lang`` (default: the run's).
+
+    >>> column("rank", "fr"), column("matchpoints %", "en")
+    ('rang', 'matchpoints %')
+    """
+    word = COLUMNS.get(key)
+    return render(word, lang) if word is not None else key
 
 
 def session_text(session: Session) -> str:
@@ -292,7 +324,7 @@ def session_text(session: Session) -> str:
     parts = [f'{name} "{value}"' if name == "Event" else f"{name} {value}"
              for name, value in zip(("Event", "Round", "Table"), session, strict=True)
              if value]
-    return ", ".join(parts) or "no Event, Round or Table tag"
+    return ", ".join(parts) or render(Msg("no Event, Round or Table tag"))
 
 
 def _record_key(s: DealSummary, session: Session) -> bytes:
@@ -382,9 +414,11 @@ def html_page(table: Standings, title: str | None = None) -> str:
     works from ``file://``); each player's running result drawn as an inline SVG chart.
     Every user string is escaped."""
     events = list(table.events)
-    heading = title or (", ".join(events) if events else "Standings")
-    method = {"total": "total of the results", "mean": "mean result per deal",
-              "matchpoints": "matchpoints (percentage of the top)"}[table.method]
+    heading = title or (", ".join(events) if events else render(Msg("Standings")))
+    method = render({"total": Msg("Ranked by the total of the results."),
+                     "mean": Msg("Ranked by the mean result per deal."),
+                     "matchpoints": Msg("Ranked by matchpoints (percentage of the top).")
+                     }[table.method])
     rows = []
     table_rows = table.rows()
     every = [0.0, *(v for r in table_rows for v in r.running)]
@@ -392,7 +426,9 @@ def html_page(table: Standings, title: str | None = None) -> str:
     most = max((len(r.running) for r in table_rows), default=0)
     for r in table_rows:
         result = result_text(table.method, r.result)
-        label = for_html(f"{r.player}: {result} after {len(r.running)} deals")
+        label = for_html(render(nmsg("{player}: {result} after {n} deal",
+                                     "{player}: {result} after {n} deals", len(r.running),
+                                     player=r.player, result=result, n=len(r.running))))
         rows.append(
             "<tr>"
             f"<td>{r.rank}</td>"
@@ -402,22 +438,27 @@ def html_page(table: Standings, title: str | None = None) -> str:
             f"<td><strong>{for_html(result)}</strong></td>"
             f'<td class="chart">{_chart(r.running, label, low, high, most)}</td>'
             "</tr>")
-    notes = "".join(f"<li>{for_html(n)}</li>" for n in table.notes())
+    notes = "".join(f"<li>{for_html(render(n))}</li>" for n in table.notes())
     repeats = "".join(
-        f"<li>{for_html(r.where)} repeats {for_html(r.first)} in the same session"
-        f" ({for_html(session_text(r.session))}): left out</li>" for r in table.repeats)
+        "<li>" + for_html(render(Msg("{where} repeats {first} in the same session ({session}):"
+                                     " left out", where=r.where, first=r.first,
+                                     session=session_text(r.session)))) + "</li>"
+        for r in table.repeats)
+    heads = "".join(
+        f'<th{cls}>{for_html(column(key))}</th>' for key, cls in (
+            ("rank", ""), ("player", ' class="player"'), ("deals", ""), ("duplicates", ""),
+            ("score", ""), (table.heading(), ""), ("running", ' class="chart"')))
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"
         " style-src 'unsafe-inline'; img-src data:\">\n"
         f"<title>{for_html(heading)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
         f"<h1>{for_html(heading)}</h1>\n"
-        f'<p class="sub">Ranked by {method}. Generated by tarotnotation.</p>\n'
-        "<table>\n<thead><tr><th>rank</th><th class=\"player\">player</th><th>deals</th>"
-        f"<th>duplicates</th><th>score</th><th>{for_html(table.heading())}</th>"
-        "<th class=\"chart\">running</th></tr></thead>\n<tbody>\n"
+        f'<p class="sub">{for_html(method)} {for_html(render(Msg("Generated by tarotnotation.")))}'
+        "</p>\n"
+        f"<table>\n<thead><tr>{heads}</tr></thead>\n<tbody>\n"
         + "\n".join(rows) + "\n</tbody>\n</table>\n"
         + (f'<ul class="notes">{notes}{repeats}</ul>\n' if notes or repeats else "")
         + "</body>\n</html>\n"

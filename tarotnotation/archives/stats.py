@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..i18n import Msg, nmsg, pmsg, render
 from ..replay import Status
 from ..rules import Camp, Contract
 from .safety import for_terminal, ljust, rjust, sort_key, width
@@ -251,47 +252,62 @@ class Stats:
         return {"by": self.by, "archive": self.archive(), "rows": list(self.rows())}
 
     def notes(self) -> list[str]:
-        """What a reader of the figures should know."""
-        out = []
+        """What a reader of the figures should know (in English; each a :class:`Msg`
+        that :func:`~tarotnotation.i18n.render` translates)."""
+        out: list[str] = []
         if self.unnamed and self.by == "player":
-            out.append(f"{self.unnamed:,} deal{'s' if self.unnamed != 1 else ''} name no"
-                       " player for some seats: those seats are counted as players by"
-                       " their seat id (S, E, N, W, F)")
+            out.append(nmsg("{n} deal names no player for some seats: those seats are"
+                            " counted as players by their seat id (S, E, N, W, F)",
+                            "{n} deals name no player for some seats: those seats are"
+                            " counted as players by their seat id (S, E, N, W, F)",
+                            self.unnamed, n=f"{self.unnamed:,}"))
         if self.unreadable:
-            out.append(f"{self.unreadable:,} deal{'s' if self.unreadable != 1 else ''} could"
-                       " not be read and {} left out".format(
-                           "was" if self.unreadable == 1 else "were"))
+            out.append(nmsg("{n} deal could not be read and was left out",
+                            "{n} deals could not be read and were left out",
+                            self.unreadable, n=f"{self.unreadable:,}"))
         return out
 
     def text(self) -> list[str]:
         """The figures as lines for people (user strings made terminal-safe)."""
         a = self.archive()
-        lines = [f"{self.deals:,} deal{'s' if self.deals != 1 else ''} counted"
-                 + (f" ({', '.join(f'{n} players: {k:,}' for n, k in a['players'].items())})"
-                    if a["players"] else "")]
+        counted = nmsg("{n} deal counted", "{n} deals counted", self.deals, n=f"{self.deals:,}")
+        if a["players"]:
+            per = ", ".join(render(Msg("{n} players: {deals}", n=n, deals=f"{k:,}"))
+                            for n, k in a["players"].items())
+            counted = Msg("{counted} ({per})", counted=counted, per=per)
+        lines = [render(counted)]
         mix = []
         for keyword, figures in a["contracts"].items():
             if figures["deals"]:
-                mix.append(f"{keyword} {figures['deals']:,}"
-                           f" ({_percent(figures['success_rate'])} made)")
+                mix.append(render(Msg("{contract} {deals} ({rate} made)", contract=keyword,
+                                      deals=f"{figures['deals']:,}",
+                                      rate=_percent(figures["success_rate"]))))
         status = a["status"]
-        others = [f"{name} {count:,}" for name, count in status.items()
-                  if name not in ("scored",)]
-        lines.append("contracts: " + (", ".join(mix) or "none")
+        others = [f"{render(_STATUS.get(name, name))} {count:,}"
+                  for name, count in status.items() if name not in ("scored",)]
+        lines.append(render(Msg("contracts: {mix}", mix=", ".join(mix) or render(Msg("none"))))
                      + (f"; {', '.join(others)}" if others else ""))
-        lines.append(f"success rate {_percent(a['success_rate'])}, average margin"
-                     f" {_signed(a['average_margin'])}, half-point deals"
-                     f" {a['half_point_deals']:,}")
-        lines.append(
-            f"petits au bout: taker {a['petits_au_bout']['taker']:,}, defence"
-            f" {a['petits_au_bout']['defence']:,}; chelems: taker {a['chelems']['taker']:,},"
-            f" defence {a['chelems']['defence']:,} ({a['chelems_announced']:,} announced);"
-            f" poignées: " + ", ".join(f"{k} {v:,}" for k, v in a["poignees"].items()))
+        lines.append(render(Msg("success rate {rate}, average margin {margin}, half-point deals"
+                                " {half}", rate=_percent(a["success_rate"]),
+                                margin=_signed(a["average_margin"]),
+                                half=f"{a['half_point_deals']:,}")))
+        lines.append(render(Msg(
+            "petits au bout: taker {pab_taker}, defence {pab_defence}; chelems: taker {taker},"
+            " defence {defence} ({announced}); poignées: {poignees}",
+            pab_taker=f"{a['petits_au_bout']['taker']:,}",
+            pab_defence=f"{a['petits_au_bout']['defence']:,}",
+            taker=f"{a['chelems']['taker']:,}", defence=f"{a['chelems']['defence']:,}",
+            announced=nmsg("{n} announced", "{n} announced", a["chelems_announced"],
+                           n=f"{a['chelems_announced']:,}"),
+            poignees=", ".join(f"{render(_SIZES[k])} {v:,}" for k, v in a["poignees"].items()))))
         if a["codes"]:
-            lines.append(f"diagnostics ({a['deals_with_errors']:,} deals with errors): "
-                         + ", ".join(f"{code} ×{n:,}" for code, n in a["codes"].items()))
+            lines.append(render(nmsg("diagnostics ({n} deal with errors): {codes}",
+                                     "diagnostics ({n} deals with errors): {codes}",
+                                     a["deals_with_errors"], n=f"{a['deals_with_errors']:,}",
+                                     codes=", ".join(f"{code} ×{n:,}"
+                                                     for code, n in a["codes"].items()))))
         else:
-            lines.append("diagnostics: none")
+            lines.append(render(Msg("diagnostics: none")))
         rows = list(self.rows())
         if rows:
             lines.append("")
@@ -299,8 +315,24 @@ class Stats:
         notes = self.notes()
         if notes:
             lines.append("")
-            lines.extend(f"note: {n}" for n in notes)
+            lines.extend(render(Msg("note: {note}", note=n)) for n in notes)
         return lines
+
+
+#: A deal's status and a poignée's size, in words for people (the JSON keeps the keys).
+_STATUS: Final = {"annulled": Msg("annulled"), "incomplete": Msg("incomplete"),
+                  "unscored": Msg("unscored"), "unreadable": Msg("unreadable")}
+_SIZES: Final = {"simple": Msg("simple"), "double": Msg("double"), "triple": Msg("triple")}
+#: The columns of the table for people (``--format csv`` keeps its machine keys).
+_COLUMNS: Final = {
+    "player": pmsg("column", "player"), "seat": pmsg("column", "seat"),
+    "contract": pmsg("column", "contract"), "deals": pmsg("column", "deals"),
+    "taker": pmsg("column", "taker"), "take%": pmsg("column", "take%"),
+    "made%": pmsg("column", "made%"), "margin": pmsg("column", "margin"),
+    "avg score": pmsg("column", "avg score"), "total": pmsg("column", "total"),
+    "poignées": pmsg("column", "poignées"), "petits": pmsg("column", "petits"),
+    "chelems": pmsg("column", "chelems"),
+}
 
 
 def _percent(value: float | None) -> str:
@@ -323,7 +355,7 @@ def _aligned(by: str, rows: list[dict[str, Any]]) -> list[str]:
     if by != "contract":
         head += ["prise", "garde", "g.sans", "g.contre"]
     head += ["margin", "avg score", "total", "poignées", "petits", "chelems"]
-    table = [head]
+    table = [[render(_COLUMNS[h]) if h in _COLUMNS else h for h in head]]
     for r in rows:
         cells = [str(r["key"]), f"{r['deals']:,}"]
         if by != "contract":

@@ -21,6 +21,7 @@ from typing import IO, Any, Final
 
 import orjson
 
+from ..i18n import Msg, pmsg, render
 from .query import FIELDS, READ_FIELDS
 from .safety import for_csv, for_terminal, ljust, width
 from .summary import DealSummary
@@ -100,6 +101,52 @@ _EXTRA: Final[dict[str, Callable[[DealSummary], Cell]]] = {
 }
 
 
+#: The headings of an aligned table (for people, in the run's language); a tag keeps its
+#: name, and ``table-csv`` and ``table-jsonl`` keep the fields' names (machine keys).
+HEADINGS: Final = {
+    "players": pmsg("column", "players"),
+    "contract": pmsg("column", "contract"),
+    "taker": pmsg("column", "taker"),
+    "partner": pmsg("column", "partner"),
+    "dealer": pmsg("column", "dealer"),
+    "called_self": pmsg("column", "called_self"),
+    "made": pmsg("column", "made"),
+    "margin": pmsg("column", "margin"),
+    "points": pmsg("column", "points"),
+    "bouts": pmsg("column", "bouts"),
+    "petit_au_bout": pmsg("column", "petit_au_bout"),
+    "chelem": pmsg("column", "chelem"),
+    "chelem_announced": pmsg("column", "chelem_announced"),
+    "poignee": pmsg("column", "poignee"),
+    "poignees": pmsg("column", "poignees"),
+    "taker_score": pmsg("column", "taker_score"),
+    "status": pmsg("column", "status"),
+    "tricks": pmsg("column", "tricks"),
+    "errors": pmsg("column", "errors"),
+    "warnings": pmsg("column", "warnings"),
+    "valid": pmsg("column", "valid"),
+    "names": pmsg("column", "names"),
+    "file": pmsg("column", "file"),
+    "deal": pmsg("column", "deal"),
+    "ruleset": pmsg("column", "ruleset"),
+    "player": pmsg("column", "player"),
+    "score": pmsg("column", "score"),
+    "camp": pmsg("column", "camp"),
+    "line": pmsg("column", "line"),
+    "scores": pmsg("column", "scores"),
+}
+
+
+def heading(name: str, lang: str | None = None) -> str:
+    """A column's heading in an aligned table, in ``lang`` (default: the run's).
+
+    >>> heading("taker", "fr"), heading("Event", "fr"), heading("taker", "en")
+    ('preneur', 'Event', 'taker')
+    """
+    word = HEADINGS.get(name)
+    return render(word, lang) if word is not None else name
+
+
 def columns(spec: str) -> list[Column]:
     """The columns a comma-separated list names; ``ValueError`` names an unknown one."""
     out = []
@@ -132,11 +179,14 @@ def cell(summary: DealSummary, column: Column) -> Cell:
     return column.get(summary)
 
 
-def _text(value: Cell) -> str:
+def _text(value: Cell, people: bool = False) -> str:
+    """A cell as text: yes and no in the run's language for ``people`` (an aligned
+    table), in English for a spreadsheet (the CSV's values do not change)."""
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        word = Msg("yes") if value else Msg("no")
+        return render(word) if people else str(word)
     return str(value)
 
 
@@ -170,7 +220,7 @@ class TableWriter:
             self.csv.writerow([for_csv(v) if isinstance(v, str) else _text(v)
                                for v in values])
             return
-        cells = [for_terminal(_text(v)) for v in values]
+        cells = [for_terminal(_text(v, people=True)) for v in values]
         if self.widths is None:
             self.held.append(cells)
             if len(self.held) >= self.SAMPLE:
@@ -180,9 +230,10 @@ class TableWriter:
 
     def _flush(self) -> None:
         rows = self.held
-        self.widths = [max([width(c.name), *(width(r[i]) for r in rows)])
-                       for i, c in enumerate(self.cols)]
-        self._line([c.name for c in self.cols])
+        heads = [for_terminal(heading(c.name)) for c in self.cols]
+        self.widths = [max([width(h), *(width(r[i]) for r in rows)])
+                       for i, h in enumerate(heads)]
+        self._line(heads)
         for cells in rows:
             self._line(cells)
         self.held = []

@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
 
-from ..records import DealRecord
 from ..source import ReadDeal
+
+if TYPE_CHECKING:  # (the model: imported by the readers and writers that build records)
+    from ..records import DealRecord
 
 __all__ = ["BOM", "Format", "Head", "Reader", "Writer"]
 
@@ -33,7 +35,7 @@ BOM: Final = b"\xef\xbb\xbf"
 #: the stream as it comes, from where it stands, and never seeks: a FIFO works.
 Reader = Callable[[IO[bytes], "str | None"], Iterator[ReadDeal]]
 #: Writes records to an open binary stream as they come; returns how many were written.
-Writer = Callable[[Iterable[DealRecord], IO[bytes]], int]
+Writer = Callable[[Iterable["DealRecord"], IO[bytes]], int]
 
 
 @dataclass(frozen=True)

@@ -43,18 +43,19 @@ import csv
 import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from ..diagnostics import Code, Diagnostic
 from ..encoding import first_bad_byte
 from ..i18n import Msg
 from ..limits import MAX_RECORD_CHARS, exceeded
-from ..records import DealRecord
 from ..source import ReadDeal
 from .base import Format, Head
-from .sheet import Row, is_header, read_rows, recognised
-from .sheetwords import Columns
-from .sheetwriter import cannot_hold, sheet_rows
+
+if TYPE_CHECKING:
+    from ..records import DealRecord
+    from .sheet import Row
+    from .sheetwords import Columns
 
 __all__ = ["CSV", "DELIMITERS", "SUFFIXES", "cannot_hold", "read", "sniff", "write"]
 
@@ -91,6 +92,10 @@ def _rows_of(lines: list[str], delimiter: str) -> list[list[str]]:
 def _delimiter(lines: list[str], columns: Columns | None = None) -> str:
     """The separator that makes a header of one of these lines (the most cells wins), or
     the commonest one."""
+    from .sheet import (
+        is_header,  # (the sheets' module: loaded when a sheet is read, not to detect a format)
+    )
+
     best: tuple[int, int, str] | None = None
     for rank, d in enumerate(DELIMITERS):
         for row in _rows_of(lines, d):
@@ -126,6 +131,8 @@ def sniff(head: bytes, columns: Columns | None = None) -> bool:
         lines = lines[:-1]  # cut short by the head's end
     if not lines:
         return False
+    from .sheet import recognised
+
     d = _delimiter(lines, columns)
     return recognised(_rows_of(lines, d), columns)
 
@@ -161,6 +168,8 @@ def environment_columns() -> Columns | None:
     spec = os.environ.get("TAROT_COLUMNS", "")
     if not spec.strip():
         return None
+    from .sheetwords import Columns
+
     try:
         return Columns.of(spec)
     except (ValueError, OSError) as err:
@@ -225,6 +234,8 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
         first.append(line)
         if sum(1 for x in first if x.strip()) >= _SNIFF_LINES:
             break
+    from .sheet import read_rows
+
     delimiter = _delimiter(first, columns)
     count = 0
     for deal in read_rows(_rows(first, lines, delimiter, name, pending), file=name,
@@ -241,6 +252,8 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
 def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | None,
           pending: list[Diagnostic]) -> Iterator[Row]:
     """The rows, each with the line it starts on (a quoted cell may hold line breaks)."""
+    from .sheet import Row
+
     source = _Counted(first, rest)
     reader = csv.reader(source, delimiter=delimiter)
     done = 0
@@ -278,6 +291,8 @@ def write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
     """Write records as a CSV score sheet (one header, a row per record) as they come;
     returns the count. ValueError when a record has other seats than the first (one
     sheet, one table)."""
+    from .sheetwriter import sheet_rows
+
     text = io.TextIOWrapper(fp, encoding="utf-8", newline="", write_through=True)
     count = 0
     try:
@@ -311,6 +326,14 @@ def _read_stream_of(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
 
 
 #: CSV score sheets: read row by row, and written.
+def cannot_hold(record: DealRecord) -> list[str]:
+    """What a CSV score sheet written from ``record`` cannot hold
+    (:func:`tarotnotation.formats.sheetwriter.cannot_hold`)."""
+    from .sheetwriter import cannot_hold as lost  # (loaded when a sheet is written)
+
+    return lost(record)
+
+
 CSV: Final = Format(
     name="csv",
     title="a CSV score sheet",

@@ -25,26 +25,28 @@ tarotnotation.diagnostics.TarotError: S006 error: $.chien: card 7H appears twice
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
-from pydantic import TypeAdapter, ValidationError
 
-from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
-from ..faults import model_faults, path_of
 from ..i18n import Msg
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
-from ..records import DealRecord
 from ..source import ReadDeal, SourceMap
 from .base import Format, Head
 from .jsonpos import DealStarts, JsonPositions, locate
+
+if TYPE_CHECKING:  # (the model: imported when a record is built by it, or written)
+    from pydantic import TypeAdapter
+
+    from ..records import DealRecord
 
 __all__ = [
     "JSON",
@@ -70,7 +72,16 @@ VERSION: Final = 1
 _KEY: Final = "tarotnotation"
 #: An optional key naming the JSON Schema (editors validate with it); read and ignored.
 _SCHEMA_KEY: Final = "$schema"
-_ADAPTER: Final = TypeAdapter(DealRecord)
+
+
+@functools.cache
+def _adapter() -> TypeAdapter[DealRecord]:
+    """The model's adapter, made on first use (a plain clean deal never needs it)."""
+    from pydantic import TypeAdapter
+
+    from ..records import DealRecord
+
+    return TypeAdapter(DealRecord)
 
 
 def to_dict(record: DealRecord) -> dict[str, Any]:
@@ -99,6 +110,8 @@ def json_path(loc: Iterable[int | str], prefix: str = "$") -> str:
     >>> json_path(("declarations", 0, "poignee", "cards"))
     '$.declarations[0].cards'
     """
+    from ..faults import path_of
+
     return path_of(loc, prefix)
 
 
@@ -118,11 +131,16 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
     too_many = _too_many(body, prefix)
     if too_many is not None:
         raise TarotError(too_many)
+    from pydantic import ValidationError
+
+    from ..builder import build_record
+    from ..faults import model_faults
+
     record = build_record(body)  # the usual shape, without pydantic: the same record
     if record is not None:
         return record
     try:
-        return _ADAPTER.validate_python(body)
+        return _adapter().validate_python(body)
     except ValidationError as err:
         raise TarotError(model_faults(err, prefix)) from None
     except ValueError as err:  # e.g. a ruleset spec raised outside pydantic's wrapping
@@ -463,13 +481,13 @@ def _one(obj: Any, index: int, path: str, name: str | None, line: int | None,
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a record in format version 1."""
-    schema = _ADAPTER.json_schema(mode="serialization")
+    schema = _adapter().json_schema(mode="serialization")
     # A declaration serialises through a wrap serializer (to write ``kind`` first), which
     # pydantic can only describe as "any object": take the three kinds from the validation
     # schema, where each is exact, and require ``kind``, which the writer always writes.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # defaults such as CardSet() are not JSON values
-        exact = _ADAPTER.json_schema(mode="validation")["$defs"]
+        exact = _adapter().json_schema(mode="validation")["$defs"]
     defs = schema["$defs"]
     for name in ("Poignee", "ChelemAnnouncement", "Misere"):
         decl = exact[name]

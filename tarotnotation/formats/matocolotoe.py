@@ -61,12 +61,11 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..fields import DEFAULT_SEATS
 from ..i18n import Msg
-from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
 from .base import Format
-from .sheet import validated
 
 __all__ = ["CONTRACTS", "MATOCOLOTOE", "MATOCOLOTOE_PLAYERS", "MAX_FILE_BYTES", "SUFFIXES",
            "is_players_file", "read", "sniff"]
@@ -308,6 +307,10 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         data["declarations"] = declarations
     if notes:
         data["comments"] = [NOTE + note for note in notes]
+    from .sheet import (
+        validated,  # (the sheets' module: loaded when a sheet is read, not to detect a format)
+    )
+
     record, faults = validated(data, file=file, path=base, deal=index)
     return ReadDeal(index, record, tuple(diags + faults))
 

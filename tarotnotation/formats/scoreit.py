@@ -61,12 +61,11 @@ from typing import IO, Any, Final
 import orjson
 
 from ..diagnostics import Code, Diagnostic, quote
+from ..fields import DEFAULT_SEATS
 from ..i18n import Msg
-from ..records import DEFAULT_SEATS
 from ..rules import Camp
 from ..source import ReadDeal
 from .base import Format, Head
-from .sheet import validated
 
 __all__ = ["BIDS", "BONUSES", "MAX_FILE_BYTES", "SCOREIT", "SUFFIXES", "read", "sniff"]
 
@@ -288,6 +287,10 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
     if declarations:
         data["declarations"] = declarations
     data["result"] = res
+    from .sheet import (
+        validated,  # (the sheets' module: loaded when a sheet is read, not to detect a format)
+    )
+
     record, faults = validated(data, file=file, path=base, deal=index)
     return ReadDeal(index, record, tuple(diags + faults))
 

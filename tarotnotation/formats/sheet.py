@@ -52,17 +52,19 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from pydantic import ValidationError
-
-from ..builder import build_record
 from ..diagnostics import Code, Diagnostic, Severity, quote
+from ..fields import DEFAULT_SEATS
 from ..i18n import Msg
-from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
 from ..source import ReadDeal, SourceMap
+
+if TYPE_CHECKING:  # (the model is imported when a row makes a record)
+    from pydantic import ValidationError
+
+    from ..records import DealRecord
 from .sheetwords import (
     ALL_PASSED,
     KNOWN_HEADERS,
@@ -1064,6 +1066,11 @@ class _Deal:
             data["comments"] = [*data.get("comments", ()), *notes]
         if "tags" in data:
             data["tags"] = [list(t) for t in data["tags"]]
+        from pydantic import ValidationError
+
+        from ..builder import build_record
+        from ..records import DealRecord
+
         fast = build_record(data)  # the usual shape, without pydantic's validation
         if fast is not None:
             return fast
@@ -1136,6 +1143,11 @@ def validated(data: dict[str, Any], *, file: str | None, path: str, deal: int
     """A record from data in the JSON layout, for the score apps' readers: a fault of the
     model is reported (C102, at ``path``, the app file's JSON path) and that part left
     out, as a sheet's cell is."""
+    from pydantic import ValidationError
+
+    from ..builder import build_record
+    from ..records import DealRecord
+
     diags: list[Diagnostic] = []
     if "tags" in data:
         data["tags"] = [list(t) for t in data["tags"]]

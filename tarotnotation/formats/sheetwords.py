@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,8 +34,8 @@ from typing import Final
 
 from ..cards import Card
 from ..diagnostics import quote
+from ..fields import Points
 from ..lexicon import CAMPS, CONTRACTS, MISERES, SIZES
-from ..records import Points
 from ..rules import Camp, Contract, MisereKind, PoigneeSize
 
 __all__ = [
@@ -624,6 +623,8 @@ class Columns:
     def load(cls, path: str | Path) -> Columns:
         """From a TOML file with a ``[columns]`` table (or top-level string keys);
         ValueError naming the fault, OSError when it cannot be read."""
+        import tomllib  # (a mapping file is rare: not loaded with every sheet reader)
+
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as err:

@@ -17,11 +17,15 @@ seats. :func:`cannot_hold` lists what a record loses in it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..diagnostics import quote
-from ..records import DEFAULT_SEATS, DealRecord, Misere, Poignee
+from ..fields import DEFAULT_SEATS
 from ..rules import Camp
+
+if TYPE_CHECKING:
+    from ..records import DealRecord
+
 from .sheetwords import (
     ROLE_TITLES,
     SEAT_HEADERS,
@@ -103,6 +107,8 @@ def _facts(record: DealRecord) -> tuple[dict[str, Any], bool]:
 
 
 def _row(record: DealRecord) -> list[str]:
+    from ..records import Misere, Poignee  # (loaded: record is one)
+
     facts, _ = _facts(record)
     label = {s.id: s.name or s.id for s in record.seats}
     cells: dict[str, str] = {}
@@ -169,11 +175,14 @@ def cannot_hold(record: DealRecord) -> list[str]:
     """What a score sheet written from ``record`` by :func:`sheet_rows` cannot hold: one
     short phrase per kind of information lost (empty when nothing is).
 
+    >>> from tarotnotation.records import DealRecord
     >>> rec = DealRecord(players=4, tags={"Event": "Club", "Annotator": "G."},
     ...                  result={"contract": "garde", "taker": "E"})
     >>> cannot_hold(rec)
     ['tags (Annotator)']
     """
+    from ..records import Poignee  # (loaded: record is one)
+
     out: list[str] = []
     kept = set(_TAG_OF_ROLE.values())
     tags = [name for name, _ in record.tags if name not in kept]

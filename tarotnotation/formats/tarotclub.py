@@ -91,33 +91,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
-from pydantic import ValidationError
 
 from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
-from ..faults import model_faults
-from ..i18n import Msg
+from ..fields import DEFAULT_SEATS, Points
+from ..i18n import Msg, nmsg
 from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
-from ..records import (
-    DEFAULT_SEATS,
-    ChelemAnnouncement,
-    DealRecord,
-    Misere,
-    PlayedCard,
-    Poignee,
-    Points,
-    Result,
-    Trick,
-)
 from ..rules import Camp, Contract, table
 from ..source import ReadDeal, SourceMap
 from .base import Format, Head
 from .json import json_fault, json_type
+
+if TYPE_CHECKING:  # (the model: imported by the functions that build or write records)
+    from ..records import DealRecord
 
 __all__ = [
     "CONTRACTS",
@@ -298,8 +289,10 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
             pass
         else:
             return obj, [Diagnostic.make(
-                Code.JSON_SYNTAX, Msg("{removed} trailing comma(s) before ] or }} removed: not"
-                                      " JSON, accepted leniently", removed=removed),
+                Code.JSON_SYNTAX, nmsg("{removed} trailing comma before ] or }} removed: not"
+                                       " JSON, accepted leniently",
+                                       "{removed} trailing commas before ] or }} removed: not"
+                                       " JSON, accepted leniently", removed, removed=removed),
                 severity=Severity.WARNING, path="$")]
     raise TarotError(Diagnostic.make(
         Code.JSON_SYNTAX, Msg("not valid JSON: {msg}", msg=first.msg), line=first.lineno,
@@ -369,6 +362,11 @@ def _check_version(obj: Mapping[str, Any]) -> None:
 
 
 def _build(fields: dict[str, Any]) -> DealRecord:
+    from pydantic import ValidationError
+
+    from ..faults import model_faults
+    from ..records import DealRecord
+
     try:
         return DealRecord(**fields)
     except ValidationError as err:  # the checks before this name the path; this is a backstop
@@ -384,6 +382,8 @@ def _previous(seat: str, players: int) -> str:
 
 
 def _from_played(obj: Mapping[str, Any]) -> DealRecord:
+    from ..records import ChelemAnnouncement, PlayedCard, Poignee, Result, Trick
+
     info = obj["deal_info"]
     if not isinstance(info, dict):
         raise _error("$.deal_info", f"expected an object, found {json_type(info)}")
@@ -687,11 +687,14 @@ def dropped(record: DealRecord) -> list[str]:
     ...   b' "defense_handle": ""}, "tricks": ["01-S;14-S;02-T;00-T"]}')
     >>> dropped(rec)
     []
+    >>> from tarotnotation.records import DealRecord
     >>> named = DealRecord.model_validate({**rec.model_dump(), "comments": ["a lead"],
     ...     "seats": [{"id": "S", "name": "Ann"}, {"id": "E"}, {"id": "N"}, {"id": "W"}]})
     >>> dropped(named)
     ['player names (S Ann)', 'comments and glyphs (on the deal)']
     """
+    from ..records import ChelemAnnouncement, Misere, Poignee  # (loaded: record is one)
+
     out: list[str] = []
     tags = [name for name, value in record.tags
             if (name, value) != ("Source", "TarotClub")]
@@ -759,6 +762,7 @@ def dumps(record: DealRecord) -> bytes:
     >>> loads(out) == rec.model_copy(update={"tags": (("Source", "TarotClub"),)})
     True
     """
+    from ..records import ChelemAnnouncement, Poignee  # (loaded: record is one)
     from ..replay import replay  # the replay imports no format module: no cycle
 
     rep = replay(record)

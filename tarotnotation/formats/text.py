@@ -16,12 +16,14 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from ..lexicon import SECTIONS
-from ..records import DealRecord
 from ..source import ReadDeal
 from .base import Format, Head
+
+if TYPE_CHECKING:
+    from ..records import DealRecord
 
 __all__ = ["NOTATION"]
 

@@ -25,14 +25,16 @@ import itertools
 from collections.abc import Iterator
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..i18n import Msg
 from ..source import ReadDeal
 from .base import Format, Head
-from .sheet import HEADER_SEARCH, Row, read_rows, recognised
-from .sheetwords import Columns
+
+if TYPE_CHECKING:
+    from .sheet import Row
+    from .sheetwords import Columns
 
 __all__ = ["MAX_WORKBOOK_BYTES", "SUFFIXES", "XLSX", "available", "read", "sniff"]
 
@@ -82,6 +84,10 @@ def _text(value: Any) -> str:
 
 
 def _rows(sheet: Any) -> Iterator[Row]:
+    from .sheet import (
+        Row,  # (the sheets' module: loaded when a sheet is read, not to detect a format)
+    )
+
     for number, values in enumerate(sheet.iter_rows(min_row=1, min_col=1, values_only=True),
                                     1):
         cells = [_text(v) for v in values]
@@ -143,6 +149,8 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
 
 def _read_book(book: Any, name: str | None, label: str, columns: Columns | None
                ) -> Iterator[ReadDeal]:
+    from .sheet import HEADER_SEARCH, read_rows, recognised
+
     pending: list[Diagnostic] = []
     sheets = []
     for sheet in book.worksheets:

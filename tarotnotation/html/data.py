@@ -5,7 +5,9 @@ plain dict that the page embeds as JSON: the seats and their camps, the hands at
 card, the chien, the auction, the call, the écart, the declarations, every card played
 (its seat, trick, glyph, comments and diagnostics), every trick (its winner and both camps'
 running points), the score worked out as ``tarot replay`` shows it, and the record's own
-text. The page's script only steps through this data: every rule (who wins a trick, the
+text. What the data says in words (the score, the diagnostics' messages, the title) is in
+the run's language (:func:`tarotnotation.i18n.language`); its keys and codes never are.
+The page's script only steps through this data: every rule (who wins a trick, the
 points, the score) is applied here, by the replay and :mod:`tarotnotation.annotate`.
 
 Each card is a small dict; the card-play analysis (``tarot analyze``'s computed comments,
@@ -46,6 +48,7 @@ from ..annotate import (
 )
 from ..cards import Card, CardSet
 from ..diagnostics import Diagnostic, Severity
+from ..i18n import Msg, pmsg, render
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status
 from ..rules import MisereKind
@@ -144,12 +147,14 @@ def _analysis(note: AnalysisNote) -> dict[str, Any]:
     its cost as shown (``-1.5``, ``0``, ``-3..0``), the best cards, whether it changed the
     outcome, and all of it in words; for the deal, where the analysis starts."""
     if note.cost is None:
-        after = "made" if note.made else "lost" if note.made is False else "undecided"
-        if note.by is not None:
-            after += f" by {note.by}"
-        return {"from": note.from_trick, "note": f"{after} with best play"}
+        after = (Msg("undecided") if note.made is None else
+                 (Msg("made by {margin}", margin=note.by) if note.made
+                  else Msg("lost by {margin}", margin=note.by)) if note.by is not None else
+                 pmsg("outcome", "made") if note.made else pmsg("outcome", "lost"))
+        return {"from": note.from_trick,
+                "note": render(Msg("{outcome} with best play", outcome=after))}
     return {"cost": cost_text(note), "best": [c.code for c in note.best],
-            "changed": note.changed, "note": note_text(note)}
+            "changed": note.changed, "note": render(note_text(note))}
 
 
 def deal_title(record: DealRecord | None, number: int) -> str:
@@ -163,11 +168,12 @@ def deal_title(record: DealRecord | None, number: int) -> str:
     'Deal 7'
     """
     if record is None:
-        return f"Deal {number}"
+        return render(Msg("Deal {deal}", deal=number))
     event, round_, deal = record.tag("Event"), record.tag("Round"), record.tag("Deal")
-    parts = [p for p in (event, round_ and f"round {round_}", deal and f"deal {deal}") if p]
+    parts = [p for p in (event, round_ and render(Msg("round {round}", round=round_)),
+                         deal and render(Msg("deal {deal}", deal=deal))) if p]
     if not parts:
-        return f"Deal {number}"
+        return render(Msg("Deal {deal}", deal=number))
     title = clean(" — ".join(parts))
     return title[0].upper() + title[1:] if not event else title
 
@@ -203,7 +209,7 @@ class _Places:
 
 def _diagnostic(d: Diagnostic) -> dict[str, Any]:
     out: dict[str, Any] = {"code": d.code.value, "sev": d.severity.value,
-                           "slug": d.code.slug, "msg": clean(d.message)}
+                           "slug": d.code.slug, "msg": clean(render(d.message))}
     where = d.location.text_position()
     if where:
         out["at"] = clean(where)
@@ -283,7 +289,8 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
 
 
 #: How a misère is named (rules.md §12).
-_MISERE: Final = {MisereKind.ATOUT: "d'atout (no trump)", MisereKind.TETE: "de tête (no face card)"}
+_MISERE: Final = {MisereKind.ATOUT: Msg("d'atout (no trump)"),
+                  MisereKind.TETE: Msg("de tête (no face card)")}
 
 #: :func:`~tarotnotation.annotate.points_text` of every number of half-points of a deal.
 _POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
@@ -377,12 +384,16 @@ def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
             item["cards"] = None if decl.cards is None else _codes(decl.cards)
         elif isinstance(decl, Misere):
             item["kind"] = "misère"
-            item["size"] = _MISERE[decl.misere]
+            item["size"] = render(_MISERE[decl.misere])
         elif isinstance(decl, ChelemAnnouncement):
-            item["kind"] = "chelem announced"
+            item["kind"] = render(Msg("chelem announced"))
         decls.append(_notes(decl, item, places.get("declarations", i)))
     out["decl"] = decls
     return out
+
+
+#: The camps as the score's lines name them.
+_CAMP_WORDS: Final = {"taker": pmsg("camp", "taker"), "defence": pmsg("camp", "defence")}
 
 
 def _end(record: DealRecord, rep: Replay | None, places: _Places,
@@ -392,9 +403,12 @@ def _end(record: DealRecord, rep: Replay | None, places: _Places,
     contract = rep.contract if rep is not None else None
     rest = unplayed_points(rep, list(counts.values())) if rep is not None else None
     if rest is not None and rest[0]:
-        what = "écart" if contract is not None and contract.takes_chien else "chien"
-        out["rest"] = f"the {what}, {points_text(rest[0])} points, to the {rest[1].value}"
-    out["score"] = score_lines(rep) if rep is not None else []
+        points, camp = points_text(rest[0]), _CAMP_WORDS[rest[1].value]
+        out["rest"] = render(
+            Msg("the écart, {points} points, to the {camp}", points=points, camp=camp)
+            if contract is not None and contract.takes_chien else
+            Msg("the chien, {points} points, to the {camp}", points=points, camp=camp))
+    out["score"] = [render(line) for line in score_lines(rep)] if rep is not None else []
     out["status"] = rep.status.value if rep is not None else None
     result = record.result
     res: dict[str, Any] = {}

@@ -25,7 +25,9 @@ from importlib import resources
 from typing import IO, Any, Final
 
 from .. import __version__
+from ..i18n import Msg, language, nmsg, pmsg, render
 from .escape import json_bytes, text
+from .words import words_json
 
 __all__ = [
     "SCRIPT_NAME",
@@ -146,16 +148,20 @@ def csp(inline: bool, index: bool = True) -> str:
 
 
 def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = True) -> str:
+    """The start of a page, in the run's language (``<html lang>``), the words of its
+    script (:mod:`.words`) embedded as JSON at the start of its body."""
     style = (f"<style>{asset(STYLE_NAME)}</style>" if inline
              else f'<link rel="stylesheet" href="{STYLE_NAME}">')
+    lang = language()
     return (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{csp(inline, index)}">\n'
         '<meta name="referrer" content="no-referrer">\n'
         f'<meta name="generator" content="tarotnotation {text(__version__)}">\n'
         f"<title>{text(title)}</title>\n{style}\n</head>\n"
         f'<body data-page="{page}"{extra}>\n{SYMBOLS}\n'
+        f'<script type="application/json" id="tarot-words">{words_json(lang)}</script>\n'
     )
 
 
@@ -164,17 +170,19 @@ def _script(inline: bool, index: bool = True) -> str:
             else f'<script src="{SCRIPT_NAME}"></script>')
 
 
-_NOSCRIPT: Final = ("<noscript><p>This page steps through the deal with JavaScript, which"
-                    " is turned off. The record's text is in the page's source.</p></noscript>")
+def _noscript() -> str:
+    return "<noscript><p>" + text(render(Msg(
+        "This page steps through the deal with JavaScript, which is turned off. The record's"
+        " text is in the page's source."))) + "</p></noscript>"
 
 
 def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
     """The page of one deal from its data (:func:`~.data.deal_data`): self-contained when
     ``inline``, else using the site's shared script and stylesheet."""
-    title = str(data.get("title") or "Deal")
+    title = str(data.get("title") or render(Msg("Deal")))
     return (
         _head(title, inline, "deal", index=False)
-        + f'<main id="tarot"><h1>{text(title)}</h1>{_NOSCRIPT}</main>\n'
+        + f'<main id="tarot"><h1>{text(title)}</h1>{_noscript()}</main>\n'
         + '<script type="application/json" id="tarot-data">'
         + json_bytes(data).decode("utf-8") + "</script>\n"
         + _script(inline, index=False) + "\n</body>\n</html>\n"
@@ -183,11 +191,12 @@ def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
 
 #: The index's columns: (heading, numeric, class). ``wide`` ones are left out on phones.
 _COLUMNS: Final = (
-    ("#", True, "c-n"), ("File", False, "c-file wide"), ("Event", False, "c-event wide"),
-    ("Round", True, "c-round wide"), ("Table", True, "c-table wide"),
-    ("Contract", False, "c-contract"), ("Taker", False, "c-taker"),
-    ("Result", True, "c-result"), ("Score", True, "c-score wide"),
-    ("Faults", True, "c-faults"),
+    ("#", True, "c-n"), (pmsg("index", "File"), False, "c-file wide"),
+    (pmsg("index", "Event"), False, "c-event wide"),
+    (pmsg("index", "Round"), True, "c-round wide"), (pmsg("index", "Table"), True, "c-table wide"),
+    (pmsg("index", "Contract"), False, "c-contract"), (pmsg("index", "Taker"), False, "c-taker"),
+    (pmsg("index", "Result"), True, "c-result"), (pmsg("index", "Score"), True, "c-score wide"),
+    (pmsg("index", "Faults"), True, "c-faults"),
 )
 
 
@@ -205,21 +214,25 @@ def _index_table(title: str, rows: list[list[Any]]) -> str:
     num = ' data-type="num"'
     heads = "".join(
         f'<th scope="col" class="{cls}"{num if numeric else ""}>'
-        f'<button type="button">{label}</button></th>'
+        f'<button type="button">{text(render(label))}</button></th>'
         for label, numeric, cls in _COLUMNS)
     count = len(rows)
-    deals = f"{count} deal{'s' if count != 1 else ''}"
+    deals = render(nmsg("{n} deal", "{n} deals", count, n=count))
+    filter_word = render(Msg("Filter"))
+    placeholder = render(Msg("event, player, contract…"))
+    filter_label = render(Msg("Filter the deals by any text"))
+    caption = render(Msg("The deals; choose a column heading to sort them"))
+    noscript = render(Msg("The index lists the deals with JavaScript, which is turned off."))
     return (
         f"<h1>{text(title)}</h1>\n"
-        '<div class="index-head"><label>Filter <input class="filter" type="search"'
-        ' placeholder="event, player, contract…" aria-label="Filter the deals by any text"'
+        f'<div class="index-head"><label>{text(filter_word)} <input class="filter"'
+        f' type="search" placeholder="{text(placeholder)}" aria-label="{text(filter_label)}"'
         ' autocomplete="off"></label>'
-        f'<p class="count" role="status" aria-live="polite">{deals}</p></div>\n'
-        f'<table class="deals" aria-rowcount="{count + 1}"><caption class="sr-only">The'
-        " deals; choose a column heading to sort them</caption>\n"
+        f'<p class="count" role="status" aria-live="polite">{text(deals)}</p></div>\n'
+        f'<table class="deals" aria-rowcount="{count + 1}"><caption class="sr-only">'
+        f"{text(caption)}</caption>\n"
         f"<thead><tr>{heads}</tr></thead>\n<tbody></tbody></table>\n"
-        "<noscript><p>The index lists the deals with JavaScript, which is turned off.</p>"
-        "</noscript>\n"
+        f"<noscript><p>{text(noscript)}</p></noscript>\n"
         '<script type="application/json" id="tarot-index">'
         + json_bytes(rows).decode("utf-8") + "</script>\n"
     )

@@ -37,6 +37,7 @@ from .. import atomic
 from ..archive import STDIN, check_deal, expand_paths, format_of, read_path
 from ..diagnostics import Diagnostic
 from ..formats import registry
+from ..i18n import Msg, language, render, set_language
 from ..source import ReadDeal
 from ..workers import pool
 from .data import DealSource, deal_data, index_row
@@ -251,7 +252,7 @@ def write_page(src: DealSource, fh: IO[bytes]) -> None:
 def _title(rows: list[dict[str, object]]) -> str:
     events = {row["event"] for row in rows}
     event = events.pop() if len(events) == 1 else None
-    return str(event) if event else "Tarot deals"
+    return str(event) if event else render(Msg("Tarot deals"))
 
 
 def write_book(sources: Iterable[DealSource], fh: IO[bytes], *, title: str | None = None
@@ -281,11 +282,11 @@ def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> 
     written before (its files are replaced), and hold none of the ``inputs``."""
     path = Path(folder)
     if path.exists() and not path.is_dir():
-        return "exists and is not a folder"
+        return Msg("exists and is not a folder")
     target = path.resolve()
     for name in inputs:
         if name != STDIN and target in Path(name).resolve().parents:
-            return f"holds the input {name}: choose another folder"
+            return Msg("holds the input {name}: choose another folder", name=name)
     if not path.exists():
         return None
     entries = list(path.iterdir())
@@ -296,8 +297,8 @@ def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> 
     ours = index.is_file() and _GENERATOR in index.read_bytes()[:2048]
     if foreign or not ours:
         shown = ", ".join(sorted(foreign)[:3]) or "index.html"
-        return (f"holds files not written by tarot html ({shown}): give a new or empty"
-                " folder")
+        return Msg("holds files not written by tarot html ({shown}): give a new or empty"
+                   " folder", shown=shown)
     return None
 
 
@@ -326,12 +327,13 @@ def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
     return rows, tally
 
 
-def _part(task: tuple[list[str], str, int, int, str | None, str | None]
+def _part(task: tuple[list[str], str, int, int, str | None, str | None, str]
           ) -> tuple[list[dict[str, object]], Tally, int]:
     """A worker's share of a site: the deals whose number modulo ``parts`` is ``part``
     (every worker reads every deal; each replays and writes only its own; the first
-    tells what is said of whole files)."""
-    paths, folder, part, parts, ruleset, default = task
+    tells what is said of whole files), in the language of the run that started it."""
+    paths, folder, part, parts, ruleset, default, lang = task
+    set_language(lang)
     seen = [0]
     faults: list[Diagnostic] = []
     rows, tally = _pages(_sources(paths, ruleset, default,
@@ -413,7 +415,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
         tally.faults = faults
         return tally
     with _site_folder(folder) as tmp:
-        tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset)
+        tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset, language())
                  for part in range(jobs)]
         # Pool, not ProcessPoolExecutor: leaving the block terminates the workers, so an
         # interrupted run stops them at once, before the folder is removed. They ignore

@@ -8,8 +8,6 @@
   "use strict";
   var doc = document;
   var SVG_NS = "http://www.w3.org/2000/svg";
-  var SUIT_NAMES = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
-  var RANK_NAMES = { J: "Jack", N: "Knight", Q: "Queen", K: "King" };
   var RANK_VALUES = { J: 11, N: 12, Q: 13, K: 14 };
   /* Display order of a hand: Spades, Hearts, Clubs, Diamonds (colours alternate), then
      the trumps and the Excuse. */
@@ -18,6 +16,33 @@
      play (counter-clockwise). */
   var AREAS = { 3: ["b", "tr", "tl"], 4: ["b", "r", "t", "l"], 5: ["b", "r", "tr", "tl", "l"] };
   var REPLACE_DELAY = 150;
+
+  /* --- the words: every one from the page's table (tarot-words), in its language ----- */
+
+  var WORDS = {};
+
+  /* A word with its placeholders filled: say("cardOf", { k: 3, total: 72 }). */
+  function say(key, values) {
+    var w = WORDS[key];
+    if (typeof w !== "string") { w = key; }
+    return values ? fill(w, values) : w;
+  }
+
+  /* The form of a plural word for n (the singular for 1, and for 0 in French). */
+  function sayN(key, n, values) {
+    var forms = WORDS[key];
+    if (!forms || typeof forms === "string") { return say(key, values); }
+    var one = n === 1 || (WORDS._zeroOne === true && n === 0);
+    var v = values || {};
+    if (v.n === undefined) { v.n = n; }
+    return fill(forms[one ? 0 : 1], v);
+  }
+
+  function fill(w, values) {
+    return w.replace(/\{(\w+)\}/g, function (all, name) {
+      return values[name] === undefined ? all : String(values[name]);
+    });
+  }
 
   /* --- small DOM helpers ------------------------------------------------------------ */
 
@@ -60,16 +85,17 @@
     var info = cardCache[code];
     if (info) { return info; }
     if (code === "EX") {
-      info = { suit: "X", rank: "", value: 0, name: "the Excuse", label: "Exc" };
+      info = { suit: "X", rank: "", value: 0, name: say("excuseName"), label: say("excuseShort") };
     } else if (code.charAt(0) === "T") {
       var n = parseInt(code.slice(1), 10);
-      info = { suit: "T", rank: String(n), value: n, name: "trump " + n, label: String(n) };
+      info = { suit: "T", rank: String(n), value: n, name: say("trumpName", { n: n }),
+        label: String(n) };
     } else {
       var s = code.slice(-1);
       var r = code.slice(0, -1);
       info = {
         suit: s, rank: r, value: RANK_VALUES[r] || parseInt(r, 10),
-        name: (RANK_NAMES[r] || r) + " of " + SUIT_NAMES[s], label: r
+        name: say("cardName", { rank: WORDS["rank." + r] || r, suit: say("suit." + s) }), label: r
       };
     }
     info.order = SUIT_ORDER[info.suit] * 100 + info.value;
@@ -127,11 +153,11 @@
   function diagEl(diag, tag) {
     var e = el(tag || "p", "diag sev-" + diag.sev + (diag.cause ? " follows" : ""));
     add(e, el("span", "code", diag.code));
-    add(e, el("span", "sev", diag.sev));
+    add(e, el("span", "sev", say("sev." + diag.sev)));
     add(e, el("span", "slug", diag.slug));
     add(e, el("span", "msg", diag.msg));
     if (diag.at) { add(e, el("span", "at", diag.at)); }
-    if (diag.cause) { add(e, el("span", "cause", "follows from " + diag.cause)); }
+    if (diag.cause) { add(e, el("span", "cause", say("followsFrom", { code: diag.cause }))); }
     return e;
   }
 
@@ -233,9 +259,9 @@
     var nav = data.nav;
     if (nav) {
       var bar = add(head, el("nav", "deal-nav"));
-      bar.setAttribute("aria-label", "Deals");
-      [["index", "Index", "index"], ["prev", "← Previous deal", "prev"],
-        ["next", "Next deal →", "next"]].forEach(function (l) {
+      bar.setAttribute("aria-label", say("navDeals"));
+      [["index", say("navIndex"), "index"], ["prev", say("navPrev"), "prev"],
+        ["next", say("navNext"), "next"]].forEach(function (l) {
         if (nav[l[0]]) {
           var a = add(bar, el("a", "", l[1]));
           a.href = nav[l[0]];
@@ -246,12 +272,12 @@
     var h1 = add(head, el("h1", "", data.title));
     if (data.deal && data.deal.g) { add(h1, el("span", "glyph", " " + data.deal.g)); }
     var meta = [];
-    if (data.players) { meta.push(data.players + " players"); }
-    if (data.ruleset) { meta.push("ruleset " + data.ruleset); }
+    if (data.players) { meta.push(say("players", { n: data.players })); }
+    if (data.ruleset) { meta.push(say("ruleset", { name: data.ruleset })); }
     if (data.dealer !== null && data.dealer !== undefined) {
-      meta.push("dealer " + this.seatId(data.dealer));
+      meta.push(say("dealer", { seat: this.seatId(data.dealer) }));
     }
-    meta.push((data.file || "standard input") + ", deal " + data.index);
+    meta.push(say("fileDeal", { file: data.file || say("stdin"), n: data.index }));
     add(head, el("p", "meta", meta.join(" · ")));
     var tags = (data.tags || []).filter(function (t) {
       return ["event", "round", "deal"].indexOf(t[0].toLowerCase()) < 0;
@@ -264,34 +290,34 @@
         add(div, el("dd", "", t[1]));
       });
     }
-    var verdict = data.errors ? data.errors + " error" + (data.errors > 1 ? "s" : "") :
-      "no error";
-    verdict += ", " + (data.warnings || 0) + " warning" + (data.warnings === 1 ? "" : "s");
+    var verdict = say("verdict", {
+      errors: data.errors ? sayN("errors", data.errors) : say("noError"),
+      warnings: sayN("warnings", data.warnings || 0)
+    });
     add(head, el("p", "verdict " + (data.errors ? "bad" : "good"), verdict));
     if (data.deal && hasNotes({ m: data.deal.m, k: data.deal.k, d: data.deal.d })) {
       add(head, noteList(data, data.deal, false));
     }
     if (data.deal && data.deal.a) {
-      add(head, el("p", "analysis", "Double-dummy analysis from trick " + data.deal.a.from +
-        ": " + data.deal.a.note + ". Each card's cost is marked in the play; the best card" +
-        " shows on hover or focus."));
+      add(head, el("p", "analysis", say("dealAnalysis", { from: data.deal.a.from,
+        note: data.deal.a.note })));
     }
   };
 
   Viewer.prototype.buildControls = function (root) {
     var self = this;
     var bar = add(root, el("section", "controls"));
-    bar.setAttribute("aria-label", "Play controls");
+    bar.setAttribute("aria-label", say("controls"));
     var steps = add(bar, el("div", "steps"));
     steps.setAttribute("role", "group");
-    steps.setAttribute("aria-label", "Step through the play");
+    steps.setAttribute("aria-label", say("steps"));
     var defs = [
-      ["3 back", "First: before the first card (Home)", function () { self.go(0); }],
-      ["2 back", "Previous trick (Up arrow)", function () { self.prevTrick(); }],
-      ["1 back", "Previous card (Left arrow)", function () { self.go(self.k - 1); }],
-      ["1", "Next card (Right arrow)", function () { self.go(self.k + 1); }],
-      ["2", "Next trick (Down arrow)", function () { self.nextTrick(); }],
-      ["3", "Last: the end and the score (End)", function () { self.go(self.total); }]
+      ["3 back", say("first"), function () { self.go(0); }],
+      ["2 back", say("prevTrick"), function () { self.prevTrick(); }],
+      ["1 back", say("prevCard"), function () { self.go(self.k - 1); }],
+      ["1", say("nextCard"), function () { self.go(self.k + 1); }],
+      ["2", say("nextTrick"), function () { self.nextTrick(); }],
+      ["3", say("last"), function () { self.go(self.total); }]
     ];
     this.stepButtons = defs.map(function (def) {
       var b = add(steps, button("step", null, def[1]));
@@ -302,24 +328,24 @@
     this.pos = add(bar, el("p", "pos"));
     var views = add(bar, el("div", "views"));
     views.setAttribute("role", "group");
-    views.setAttribute("aria-label", "Whose cards to show");
+    views.setAttribute("aria-label", say("views"));
     this.viewButtons = [];
-    var all = add(views, button("view", "All hands", "Show all hands"));
+    var all = add(views, button("view", say("allHands"), say("showAll")));
     all.addEventListener("click", function () { self.setView(null); });
     this.viewButtons.push([null, all]);
     (this.data.seats || []).forEach(function (s, i) {
-      var b = add(views, button("view", s.id, "Show only what " + self.seatName(i) + " sees"));
+      var b = add(views, button("view", s.id, say("showOnly", { seat: self.seatName(i) })));
       b.addEventListener("click", function () { self.setView(i); });
       self.viewButtons.push([i, b]);
     });
-    this.link = add(bar, el("a", "permalink", "Link to this point"));
+    this.link = add(bar, el("a", "permalink", say("permalink")));
   };
 
   Viewer.prototype.buildTable = function (root) {
     var data = this.data;
     var n = (data.seats || []).length;
     var table = add(root, el("section", "table seats-" + n));
-    table.setAttribute("aria-label", "The table");
+    table.setAttribute("aria-label", say("table"));
     this.table = table;
     this.seatEls = [];
     this.handCards = [];       /* per card played: the element in its player's hand */
@@ -332,17 +358,17 @@
       var badge = add(name, el("span", "badge"));
       var hand = add(box, el("div", "hand"));
       var backs = add(box, el("p", "backs is-hidden"));
-      var known = add(box, el("p", "known is-hidden", "cards seen in the play"));
+      var known = add(box, el("p", "known is-hidden", say("seenInPlay")));
       this.seatEls.push({ box: box, badge: badge, hand: hand, backs: backs, known: known,
         byCode: {} });
     }
     var centre = add(table, el("div", "centre"));
     this.trickInfo = add(centre, el("p", "trick-info"));
     this.trickEl = add(centre, el("div", "trick trick-" + n));
-    this.trickEl.setAttribute("aria-label", "The trick being played");
+    this.trickEl.setAttribute("aria-label", say("trickBeing"));
     this.running = add(centre, el("p", "running"));
     this.nowNotes = add(centre, el("div", "now-notes"));
-    this.nowNotes.setAttribute("aria-label", "Notes at this card");
+    this.nowNotes.setAttribute("aria-label", say("notesHere"));
     this.fillHands();
   };
 
@@ -369,17 +395,17 @@
     var self = this;
     var data = this.data;
     var sec = add(panels, el("section", "bidding"));
-    add(sec, el("h2", "", "Auction and announcements"));
+    add(sec, el("h2", "", say("auction")));
     if (data.auction && data.auction.length) {
       var ol = add(sec, el("ol", "auction"));
       data.auction.forEach(function (b) {
         var li = add(ol, el("li", b.bid === "pass" ? "pass" : "bid"));
         add(li, el("span", "who", self.seatId(b.s)));
-        add(li, el("span", "what", b.bid + (b.g || "")));
+        add(li, el("span", "what", (b.bid === "pass" ? say("pass") : b.bid) + (b.g || "")));
         if (hasNotes({ m: b.m, k: b.k, d: b.d })) { add(li, noteList(data, b, false)); }
       });
     } else {
-      add(sec, el("p", "none", "No auction recorded."));
+      add(sec, el("p", "none", say("noAuction")));
     }
     var facts = add(sec, el("dl", "facts"));
     function fact(term, value) {
@@ -390,27 +416,28 @@
       return dd;
     }
     if (data.contract) {
-      fact("Contract", data.contract + " by " + this.seatName(data.taker));
+      fact(say("contract"), say("contractBy", { contract: data.contract,
+        taker: this.seatName(data.taker) }));
     }
     if (data.called) {
       var called = el("span");
       add(called, cardEl(data.called));
       this.partnerText = add(called, el("span", "partner"));
-      var dd = fact("Called card", called);
+      var dd = fact(say("calledCard"), called);
       if (data.call) { add(dd, noteList(data, data.call, true)); }
     }
     if (data.chien) {
-      this.chienBox = fact("Chien", el("span")).firstChild;
+      this.chienBox = fact(say("chien"), el("span")).firstChild;
       if (data.chienNote && data.chienNote.length) {
         add(this.chienBox.parentNode, noteList(data, { d: data.chienNote }, false));
       }
     }
     if (data.ecart) {
-      this.ecartBox = fact("Écart", el("span")).firstChild;
+      this.ecartBox = fact(say("ecart"), el("span")).firstChild;
       add(this.ecartBox.parentNode, noteList(data, data.ecart, true));
     }
     if (data.handsNote && data.handsNote.length) {
-      fact("Hands", noteList(data, { d: data.handsNote }, false));
+      fact(say("hands"), noteList(data, { d: data.handsNote }, false));
     }
     (data.decl || []).forEach(function (decl) {
       var what = el("span", "", decl.kind + (decl.size ? " " + decl.size : ""));
@@ -424,15 +451,14 @@
     var self = this;
     var data = this.data;
     var sec = add(panels, el("section", "play"));
-    add(sec, el("h2", "", "Play"));
+    add(sec, el("h2", "", say("play")));
     if (!this.tricks.length) {
-      add(sec, el("p", "none", "No card play recorded."));
+      add(sec, el("p", "none", say("noPlay")));
       this.listButtons = [];
       this.listRows = [];
       return;
     }
-    add(sec, el("p", "hint",
-      "Choose a card to go there. Keys: ← → card, ↑ ↓ trick, Home, End."));
+    add(sec, el("p", "hint", say("hint")));
     var ol = add(sec, el("ol", "tricklist"));
     this.listButtons = [];
     this.listRows = [];
@@ -445,8 +471,8 @@
       for (var k = t.at; k < t.at + t.len; k += 1) {
         var c = self.cards[k];
         var info = cardInfo(c.c);
-        var label = "Trick " + t.n + ": " + self.seatId(c.s) + " plays " + info.name +
-          (c.g ? " " + c.g : "");
+        var label = say("plays", { n: t.n, seat: self.seatId(c.s),
+          card: info.name + (c.g ? " " + c.g : "") });
         var b = add(cardsBox, button("tc", null, label));
         b.fullLabel = label;
         b.setAttribute("data-k", String(k + 1));
@@ -475,8 +501,7 @@
       var b = e.target.closest ? e.target.closest("button[data-k]") : null;
       if (b) { self.go(parseInt(b.getAttribute("data-k"), 10)); }
     });
-    add(sec, el("p", "legend", "After each trick: its winner and points; the taker's and " +
-      "the defence's running points."));
+    add(sec, el("p", "legend", say("legend")));
   };
 
   /* The card-play analysis of a card: its cost as a mark, the best card on hover or
@@ -486,11 +511,11 @@
       var mark = add(b, el("span", "cost" + (a.changed ? " changed" : ""), a.cost));
       mark.setAttribute("aria-hidden", "true");
     }
-    var best = a.best && a.best.length ? "best " + a.best.join(", ") : "";
+    var best = a.best && a.best.length ? say("best", { cards: a.best.join(", ") }) : "";
     var tip = add(b, el("span", "best"));
     if (best) { add(tip, el("strong", "", best)); }
     if (a.note) { add(tip, el("span", "", (best ? ". " : "") + a.note)); }
-    b.fullLabel += ". Analysis: " + (a.note || best);
+    b.fullLabel += ". " + say("analysis", { note: a.note || best });
     b.setAttribute("aria-label", b.fullLabel);
     b.title = b.fullLabel;
   };
@@ -498,9 +523,8 @@
   Viewer.prototype.buildScore = function (panels) {
     var data = this.data;
     var sec = add(panels, el("section", "score"));
-    add(sec, el("h2", "", "Score"));
-    this.scoreWait = add(sec, el("p", "wait",
-      "The score appears at the end of the play (End)."));
+    add(sec, el("h2", "", say("score")));
+    this.scoreWait = add(sec, el("p", "wait", say("scoreWait")));
     var body = add(sec, el("div", "score-body"));
     this.scoreBody = body;
     if (data.rest) { add(body, el("p", "rest", data.rest)); }
@@ -508,7 +532,7 @@
     (data.score || []).forEach(function (line) { add(ol, el("li", "", line)); });
     if (data.result) {
       if (data.result.scores) {
-        add(body, el("p", "recorded", "Recorded: " + data.result.scores));
+        add(body, el("p", "recorded", say("recorded", { scores: data.result.scores })));
       }
       add(body, noteList(data, data.result, true));
     }
@@ -526,12 +550,12 @@
       (t.d || []).forEach(function (i) { where[i] = t.at + t.len; });
     });
     var sec = add(parent, el("section", "faults"));
-    add(sec, el("h2", "", "Faults"));
+    add(sec, el("h2", "", say("faults")));
     var ul = add(sec, el("ul"));
     data.diags.forEach(function (diag, i) {
       var li = add(ul, diagEl(diag, "li"));
       if (where[i] !== undefined) {
-        var b = add(li, button("goto", "go to the card", "Go to the card of " + diag.code));
+        var b = add(li, button("goto", say("goTo"), say("goToLabel", { code: diag.code })));
         b.addEventListener("click", function () { self.go(where[i]); });
       }
     });
@@ -540,9 +564,9 @@
   Viewer.prototype.buildRecord = function (root) {
     var data = this.data;
     var sec = add(root, el("section", "record"));
-    add(sec, el("h2", "", "The record"));
-    var b = add(sec, button("download", "Download " + data.textName,
-      "Download the record's text as " + data.textName));
+    add(sec, el("h2", "", say("record")));
+    var b = add(sec, button("download", say("download", { name: data.textName }),
+      say("downloadLabel", { name: data.textName })));
     b.addEventListener("click", function () {
       var blob = new Blob([data.text], { type: "text/plain;charset=utf-8" });
       var a = el("a");
@@ -554,7 +578,7 @@
       setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
     });
     var det = add(sec, el("details"));
-    add(det, el("summary", "", "Show the record's text"));
+    add(det, el("summary", "", say("showText")));
     add(det, el("pre", "record-text", data.text));
   };
 
@@ -635,9 +659,9 @@
       var area = AREAS[n] ? AREAS[n][(i - bottom + n) % n] : "b";
       s.box.className = "seat at-" + area + (view === i ? " viewer" : "");
       var badges = [];
-      if (i === d.taker) { badges.push("taker"); }
-      if (i === d.partner && i !== d.taker && partnerKnown) { badges.push("partner"); }
-      if (i === d.dealer) { badges.push("dealer"); }
+      if (i === d.taker) { badges.push(say("badge.taker")); }
+      if (i === d.partner && i !== d.taker && partnerKnown) { badges.push(say("badge.partner")); }
+      if (i === d.dealer) { badges.push(say("badge.dealer")); }
       s.badge.textContent = badges.join(" · ");
       var hidden = view !== null && view !== i;
       show(s.hand, !hidden);
@@ -657,7 +681,7 @@
         for (var c = 0; c < k; c += 1) { if (self.cards[c].s === i) { left -= 1; } }
         s.backs.textContent = "";
         add(s.backs, el("span", "card back"));
-        add(s.backs, el("span", "count", left + " card" + (left === 1 ? "" : "s")));
+        add(s.backs, el("span", "count", sayN("cards", left)));
       });
     }
     if (viewChanged || !this.rendered) {
@@ -669,8 +693,9 @@
     }
     if (this.partnerText) {
       this.partnerText.textContent = d.partner === null || d.partner === undefined ?
-        (d.taker !== null && d.taker !== undefined && d.contract ? " the taker plays alone" : "") :
-        (partnerKnown ? " partner " + this.seatName(d.partner) : " partner not yet known");
+        (d.taker !== null && d.taker !== undefined && d.contract ? say("alone") : "") :
+        (partnerKnown ? say("partnerIs", { seat: this.seatName(d.partner) }) :
+          say("partnerUnknown"));
     }
     this.renderTrick();
     this.renderList();
@@ -692,7 +717,7 @@
     if (this.chienBox) {
       clear(this.chienBox);
       if (view !== null && view !== undefined && !d.chienSeen) {
-        add(this.chienBox, el("span", "face-down", "face down (" + d.chien.length + " cards)"));
+        add(this.chienBox, el("span", "face-down", sayN("chienFaceDown", d.chien.length)));
       } else {
         add(this.chienBox, cardRow(d.chien));
       }
@@ -704,9 +729,9 @@
       if (own && e.cards) {
         add(this.ecartBox, cardRow(e.cards));
       } else {
-        add(this.ecartBox, el("span", "face-down", e.cards ? "face down" : "not recorded"));
+        add(this.ecartBox, el("span", "face-down", e.cards ? say("faceDown") : say("notRecorded")));
         if (e.shown && e.shown.length) {
-          add(this.ecartBox, el("span", "", ", trumps shown: "));
+          add(this.ecartBox, el("span", "", say("trumpsShown")));
           add(this.ecartBox, cardRow(e.shown, "shown"));
         }
       }
@@ -720,20 +745,21 @@
     var bottom = this.view === null ? 0 : this.view;
     clear(this.trickEl);
     clear(this.nowNotes);
-    var t = this.trickOf(k);
+    var tr0 = this.trickOf(k);
     var last = -1;
     for (var i = this.tricks.length - 1; i >= 0; i -= 1) {
       var tr = this.tricks[i];
       if (tr.tk !== undefined && tr.at + tr.len <= k) { last = i; break; }
     }
-    this.running.textContent = last < 0 ? "Taker 0 · Defence 0" :
-      "Taker " + this.tricks[last].tk + " · Defence " + this.tricks[last].df;
-    if (t < 0) {
-      this.trickInfo.textContent = this.total ? "Before the first card" : "No card played";
-      this.pos.textContent = this.total ? "Card 0 of " + this.total : "No card play recorded";
+    this.running.textContent = last < 0 ? say("runningPoints", { taker: 0, defence: 0 }) :
+      say("runningPoints", { taker: this.tricks[last].tk, defence: this.tricks[last].df });
+    if (tr0 < 0) {
+      this.trickInfo.textContent = this.total ? say("beforeFirst") : say("noCardPlayed");
+      this.pos.textContent = this.total ? say("cardOf", { k: 0, total: this.total }) :
+        say("noPlayRecorded");
       return;
     }
-    var trick = this.tricks[t];
+    var trick = this.tricks[tr0];
     var complete = k === trick.at + trick.len;
     for (var c = trick.at; c < k; c += 1) {
       var card = this.cards[c];
@@ -745,13 +771,16 @@
       add(slot, cardEl(card.c));
       add(slot, el("span", "who", this.seatId(card.s)));
     }
-    var info = "Trick " + trick.n + " of " + this.tricks.length;
+    var facts = { n: trick.n, total: this.tricks.length };
+    var info = say("trickOf", facts);
     if (complete && trick.w !== undefined) {
-      info += ": " + this.seatId(trick.w) + " wins, " + trick.pts + " points";
-      if (trick.ex) { info += ", the Excuse to the " + trick.ex; }
+      facts.seat = this.seatId(trick.w);
+      facts.points = trick.pts;
+      facts.camp = trick.ex ? say("camp." + trick.ex) : "";
+      info = say(trick.ex ? "trickWonExcuse" : "trickWon", facts);
     }
     this.trickInfo.textContent = info;
-    this.pos.textContent = "Card " + k + " of " + this.total;
+    this.pos.textContent = say("cardOf", { k: k, total: this.total });
     /* the notes at this card: the trick's, then the card's */
     var cur = this.cards[k - 1];
     if (hasNotes({ g: trick.g, m: trick.m, k: trick.k, d: trick.d })) {
@@ -763,8 +792,8 @@
       add(box, noteList(d, cur, false));
     }
     if (cur.a) {
-      add(this.nowNotes, el("p", "analysis", "Analysis: " + (cur.a.note ||
-        (cur.a.best && cur.a.best.length ? "best " + cur.a.best.join(", ") : ""))));
+      add(this.nowNotes, el("p", "analysis", say("analysis", { note: cur.a.note ||
+        (cur.a.best && cur.a.best.length ? say("best", { cards: cur.a.best.join(", ") }) : "") })));
     }
   };
 
@@ -780,8 +809,8 @@
       var lb = this.listButtons[i];
       lb.classList.toggle("done", i < this.k);
       /* one seat's view: a card to come is not named, to a screen reader either */
-      var label = hide && i >= this.k ? "Trick " + this.tricks[this.cards[i].t].n +
-        ": a card to come" : lb.fullLabel;
+      var label = hide && i >= this.k ? say("cardToCome", { n: this.tricks[this.cards[i].t].n }) :
+        lb.fullLabel;
       if (lb.getAttribute("aria-label") !== label) {
         lb.setAttribute("aria-label", label);
         lb.title = label;
@@ -799,25 +828,28 @@
 
   Viewer.prototype.announce = function () {
     var k = this.k;
-    var text;
+    var parts = [];
     if (k === 0) {
-      text = "Before the first card.";
+      parts.push(say("liveBefore"));
     } else {
       var c = this.cards[k - 1];
-      var t = this.tricks[c.t];
-      text = "Trick " + t.n + ", card " + (k - t.at) + ": " + this.seatName(c.s) + " plays " +
-        cardInfo(c.c).name + (c.g ? " " + c.g : "") + ".";
-      if (k === t.at + t.len && t.w !== undefined) {
-        text += " " + this.seatId(t.w) + " wins the trick, " + t.pts + " points.";
+      var tr = this.tricks[c.t];
+      parts.push(say("livePlay", { n: tr.n, k: k - tr.at, seat: this.seatName(c.s),
+        card: cardInfo(c.c).name + (c.g ? " " + c.g : "") }));
+      if (k === tr.at + tr.len && tr.w !== undefined) {
+        parts.push(say("liveWins", { seat: this.seatId(tr.w), points: tr.pts }));
       }
-      (c.m || []).forEach(function (m) { text += " Comment: " + m + "."; });
+      (c.m || []).forEach(function (m) { parts.push(say("liveComment", { text: m })); });
       var data = this.data;
       (c.d || []).forEach(function (i) {
-        text += " " + data.diags[i].sev + " " + data.diags[i].code + ": " + data.diags[i].msg + ".";
+        var diag = data.diags[i];
+        parts.push(say("liveDiag", { sev: say("sev." + diag.sev), code: diag.code, msg: diag.msg }));
       });
-      if (k === this.total) { text += " End of the play. " + (this.data.score || []).join(". "); }
+      if (k === this.total) {
+        parts.push(say("liveEnd", { score: (this.data.score || []).join(". ") }));
+      }
     }
-    this.live.textContent = text;
+    this.live.textContent = parts.join(" ");
   };
 
   Viewer.prototype.applyHash = function (h) {
@@ -855,17 +887,15 @@
     return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
-  function plural(n, word) {
-    return n + " " + word + (n === 1 ? "" : "s");
-  }
-
   /* A row of the index (number, file:deal, event, round, table, contract, taker, outcome,
      margin, score, errors, warnings) as the cells shown: [text, class, sort key]. */
   function indexCells(r) {
-    var result = r[8] === null ? r[7] : r[7] + " by " + Math.abs(r[8]);
+    var outcome = r[7] ? say("outcome." + r[7]) : "";
+    var result = r[8] === null ? outcome : say("resultBy", { outcome: outcome,
+      margin: Math.abs(r[8]) });
     var faults = [];
-    if (r[10]) { faults.push(plural(r[10], "error")); }
-    if (r[11]) { faults.push(plural(r[11], "warning")); }
+    if (r[10]) { faults.push(sayN("errors", r[10])); }
+    if (r[11]) { faults.push(sayN("warnings", r[11])); }
     return [
       [String(r[0]), "c-n", r[0]], [r[1], "c-file wide", r[1]], [r[2], "c-event wide", r[2]],
       [r[3], "c-round wide", parseFloat(r[3])], [r[4], "c-table wide", parseFloat(r[4])],
@@ -993,8 +1023,9 @@
       }
       return true;
     });
-    this.count.textContent = (words.length ? this.shown.length + " of " : "") +
-      plural(rows.length, "deal");
+    this.count.textContent = words.length ?
+      say("shownOf", { shown: this.shown.length, deals: sayN("deals", rows.length) }) :
+      sayN("deals", rows.length);
     this.render(true);
   };
 
@@ -1039,6 +1070,7 @@
   }
 
   function start() {
+    WORDS = readData("tarot-words") || {};
     var body = doc.body;
     var page = body.getAttribute("data-page");
     var main = doc.getElementById("tarot");

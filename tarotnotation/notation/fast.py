@@ -42,6 +42,7 @@ import re
 from typing import Any, Final
 
 from ..cards import Card
+from ..fields import FIELD_TAGS, Points
 from ..lexicon import (
     BIDS,
     CAMPS,
@@ -58,7 +59,6 @@ from ..lexicon import (
     uncomment,
     untag,
 )
-from ..records import FIELD_TAGS, Points
 from ..rules import RulesetError
 from .cardcodes import WORDS
 from .values import players_of, ruleset_spec, seats_entries

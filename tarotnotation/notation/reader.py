@@ -42,27 +42,30 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
 from dataclasses import dataclass, replace
-from typing import IO, Any, Final, TypeVar
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from pydantic import ValidationError
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
 from .. import lexicon
-from ..builder import build_record
 from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
 from ..encoding import not_utf8
-from ..faults import model_faults
+from ..fields import FIELD_TAGS, Points, find_tag
 from ..i18n import Msg, or_list
 from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
-from ..records import FIELD_TAGS, DealRecord, Points, find_tag
 from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
 from . import fast as scanner
 from .cardcodes import parse_card
 from .values import players_of, ruleset_spec, seats_entries
+
+if TYPE_CHECKING:
+    # The grammar (lark) and the model (pydantic) are imported by the functions that use
+    # them: a plain record the fast scanner reads and the quick check judges needs neither.
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
+    from pydantic import ValidationError
+
+    from ..records import DealRecord
 
 __all__ = [
     "FIELD_TAGS",
@@ -93,8 +96,9 @@ def grammar_text() -> str:
 _Child = Any
 
 
-class _Build(Transformer[Token, Any]):
-    """Applied while parsing: packs each rule's children, keeping tokens for positions."""
+class _Build:
+    """Applied while parsing: packs each rule's children, keeping tokens for positions
+    (a lark ``Transformer`` once the parser is built: :func:`parser`)."""
 
     def start(self, c: list[_Child]) -> list[_Child]:
         return c
@@ -156,7 +160,7 @@ class _Build(Transformer[Token, Any]):
         return "play", c
 
     def trick(self, c: list[_Child]) -> tuple[Token, Token | None, Any, list[Any]]:
-        if isinstance(c[1], Token):
+        if not isinstance(c[1], tuple):  # the leader's token, else the trick's note
             return c[0], c[1], c[2], c[3:]
         return c[0], None, c[1], c[2:]
 
@@ -206,13 +210,18 @@ def parser() -> Lark:
     """
     global _PARSER
     if _PARSER is None:
+        from lark import Lark, Transformer
+
+        class Build(_Build, Transformer[Any, Any]):
+            pass
+
         with _LOCK:
             if _PARSER is None:
                 _PARSER = Lark(
                     grammar_text(),
                     parser="lalr",
                     lexer="contextual",
-                    transformer=_Build(),
+                    transformer=Build(),
                     start=["start", "result"],
                     cache=True,
                     maybe_placeholders=False,
@@ -308,6 +317,8 @@ _CONTEXT_WIDTH: Final = 100
 
 def _inner(tok: Token, index: int, word: str) -> Token:
     """A token for the word at ``index`` inside a run token, with its own line and column."""
+    from lark import Token
+
     lines = tok.count("\n", 0, index)
     line = (tok.line or 1) + lines
     col = (tok.column or 1) + index if not lines else index - tok.rfind("\n", 0, index)
@@ -444,6 +455,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
 def _result_tag(ctx: _Ctx, tok: Token, value: str) -> dict[str, Any] | None:
     """The result of a ``[Result "garde taker E points 48 …"]`` tag: its value is read as
     the body of a result section; positions and faults point at the tag."""
+    from lark.exceptions import UnexpectedInput
+
     inner = _Ctx(ctx.name, ctx.deal, 0, {}, [], f"result: {value}")
     try:
         body: Any = parser().parse(inner.text, start="result")
@@ -462,6 +475,8 @@ def _result_tag(ctx: _Ctx, tok: Token, value: str) -> dict[str, Any] | None:
 
 def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
     """The record's data from the parsed pieces; positions and faults go into ``ctx``."""
+    from lark import Token
+
     data: dict[str, Any] = {}
     tags = [p for p in parts if isinstance(p, Token)]
     ctx.pos("", tags[0])
@@ -616,6 +631,8 @@ def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
 def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
     """The model's faults (:func:`tarotnotation.faults.model_faults`), at the part each
     names when known."""
+    from ..faults import model_faults
+
     for diag in model_faults(err):
         ctx.diags.append(source.locate(diag.at(deal=ctx.deal)))
 
@@ -679,6 +696,9 @@ def _expected(names: Iterable[str]) -> str:
 
 def _accepts(state: Any) -> set[str] | None:
     """The terminals the parser can take in ``state`` (exact, unlike merged LALR sets)."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
     try:
         conf = copy(state.parse_conf)
         conf.callbacks = {}
@@ -699,6 +719,8 @@ def _accepts(state: Any) -> set[str] | None:
 
 
 def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     expected: set[str]
     if isinstance(err, UnexpectedToken):
         expected = set(err.expected)
@@ -842,6 +864,10 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
     """
     if fast is None:
         fast = os.environ.get(READER_ENV) != "grammar"
+    from lark.exceptions import UnexpectedInput
+
+    from ..builder import build_record
+
     ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
     if fast:
         data = scanner.scan(text)
@@ -892,6 +918,8 @@ class LazyPositions(Mapping[str, tuple[int, int]]):
 def _grammar_positions(text: str, line0: int) -> dict[str, tuple[int, int]]:
     """The positions of a record's parts as the grammar path finds them (``line0``: the
     lines before the record); empty if the grammar cannot read the record."""
+    from lark.exceptions import UnexpectedInput
+
     ctx = _Ctx(None, 1, line0, {}, [], text)
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
@@ -922,6 +950,10 @@ def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, 
     if record is not None:
         return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
     try:
+        from pydantic import ValidationError
+
+        from ..records import DealRecord
+
         record = DealRecord.model_validate(data)
     except ValidationError as err:
         _model_faults(ctx, err, source)

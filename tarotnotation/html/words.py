@@ -1,0 +1,164 @@
+"""The words of the pages (``tarot html``, ``tarot replay --html``) in the run's language.
+
+The page's script holds no sentence of its own: every label, heading, button, aria label,
+live-region announcement and the index's words come from the table :func:`page_words`
+gives, translated through the catalogue (:mod:`tarotnotation.i18n`), embedded in each page
+as JSON (``<script type="application/json" id="tarot-words">``). A word is a string with
+named placeholders (``{seat}``), or the two forms of a plural, ``[one, other]``; the
+script picks the form by ``_zeroOne`` (in French 0 takes the singular, as 1 does).
+
+>>> words = page_words("fr")
+>>> words["nextCard"], words["cards"]
+('Carte suivante (flèche droite)', ['{n} carte', '{n} cartes'])
+>>> page_words("en")["nextCard"]
+'Next card (Right arrow)'
+>>> sorted(page_words("fr")) == sorted(page_words("en"))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final
+
+from ..i18n import gettext_, pgettext, plural_forms
+from .escape import json_bytes
+
+__all__ = ["OUTCOMES", "page_words", "words_json"]
+
+#: The outcomes an index row may have (its ``outcome`` key, also the cell's CSS class).
+OUTCOMES: Final = ("made", "lost", "annulled", "unreadable", "incomplete", "unscored",
+                   "scored")
+
+
+def page_words(lang: str) -> dict[str, str | list[str] | bool]:
+    """Every word of the pages, by the key the script uses, in ``lang``."""
+    return {
+        "_zeroOne": lang == "fr",
+        # cards
+        "suit.S": gettext_("Spades", lang), "suit.H": gettext_("Hearts", lang),
+        "suit.D": gettext_("Diamonds", lang), "suit.C": gettext_("Clubs", lang),
+        "rank.J": pgettext("card", "Jack", lang), "rank.N": pgettext("card", "Knight", lang),
+        "rank.Q": pgettext("card", "Queen", lang), "rank.K": pgettext("card", "King", lang),
+        "cardName": gettext_("{rank} of {suit}", lang),
+        "trumpName": gettext_("trump {n}", lang),
+        "excuseName": pgettext("page", "the Excuse", lang),
+        "excuseShort": gettext_("Exc", lang),
+        # the heading of a deal
+        "navDeals": gettext_("Deals", lang),
+        "navIndex": gettext_("Index", lang),
+        "navPrev": gettext_("← Previous deal", lang),
+        "navNext": gettext_("Next deal →", lang),
+        "players": gettext_("{n} players", lang),
+        "ruleset": gettext_("ruleset {name}", lang),
+        "dealer": gettext_("dealer {seat}", lang),
+        "stdin": gettext_("standard input", lang),
+        "fileDeal": gettext_("{file}, deal {n}", lang),
+        "errors": plural_forms("{n} error", "{n} errors", lang),
+        "warnings": plural_forms("{n} warning", "{n} warnings", lang),
+        "noError": gettext_("no error", lang),
+        "verdict": gettext_("{errors}, {warnings}", lang),
+        "dealAnalysis": gettext_("Double-dummy analysis from trick {from}: {note}. Each card's"
+                                 " cost is marked in the play; the best card shows on hover"
+                                 " or focus.", lang),
+        # the controls
+        "controls": gettext_("Play controls", lang),
+        "steps": gettext_("Step through the play", lang),
+        "first": gettext_("First: before the first card (Home)", lang),
+        "prevTrick": gettext_("Previous trick (Up arrow)", lang),
+        "prevCard": gettext_("Previous card (Left arrow)", lang),
+        "nextCard": gettext_("Next card (Right arrow)", lang),
+        "nextTrick": gettext_("Next trick (Down arrow)", lang),
+        "last": gettext_("Last: the end and the score (End)", lang),
+        "views": gettext_("Whose cards to show", lang),
+        "allHands": gettext_("All hands", lang),
+        "showAll": gettext_("Show all hands", lang),
+        "showOnly": gettext_("Show only what {seat} sees", lang),
+        "permalink": gettext_("Link to this point", lang),
+        # the table
+        "table": gettext_("The table", lang),
+        "seenInPlay": gettext_("cards seen in the play", lang),
+        "trickBeing": gettext_("The trick being played", lang),
+        "notesHere": gettext_("Notes at this card", lang),
+        "badge.taker": pgettext("badge", "taker", lang),
+        "badge.partner": pgettext("badge", "partner", lang),
+        "badge.dealer": pgettext("badge", "dealer", lang),
+        "cards": plural_forms("{n} card", "{n} cards", lang),
+        "runningPoints": gettext_("Taker {taker} · Defence {defence}", lang),
+        "beforeFirst": gettext_("Before the first card", lang),
+        "noCardPlayed": gettext_("No card played", lang),
+        "cardOf": gettext_("Card {k} of {total}", lang),
+        "noPlayRecorded": gettext_("No card play recorded", lang),
+        "trickOf": gettext_("Trick {n} of {total}", lang),
+        "trickWon": gettext_("Trick {n} of {total}: {seat} wins, {points} points", lang),
+        "trickWonExcuse": gettext_("Trick {n} of {total}: {seat} wins, {points} points, the"
+                                   " Excuse to the {camp}", lang),
+        "camp.taker": pgettext("camp", "taker", lang),
+        "camp.defence": pgettext("camp", "defence", lang),
+        "analysis": gettext_("Analysis: {note}", lang),
+        "best": gettext_("best {cards}", lang),
+        # the auction and the facts
+        "auction": gettext_("Auction and announcements", lang),
+        "noAuction": gettext_("No auction recorded.", lang),
+        "pass": pgettext("bid", "pass", lang),
+        "contract": gettext_("Contract", lang),
+        "contractBy": gettext_("{contract} by {taker}", lang),
+        "calledCard": gettext_("Called card", lang),
+        "chien": gettext_("Chien", lang),
+        "ecart": gettext_("Écart", lang),
+        "hands": gettext_("Hands", lang),
+        "faceDown": gettext_("face down", lang),
+        "notRecorded": gettext_("not recorded", lang),
+        "trumpsShown": gettext_(", trumps shown: ", lang),
+        "chienFaceDown": plural_forms("face down ({n} card)", "face down ({n} cards)", lang),
+        "alone": gettext_(" the taker plays alone", lang),
+        "partnerIs": gettext_(" partner {seat}", lang),
+        "partnerUnknown": gettext_(" partner not yet known", lang),
+        # the play
+        "play": gettext_("Play", lang),
+        "noPlay": gettext_("No card play recorded.", lang),
+        "hint": gettext_("Choose a card to go there. Keys: ← → card, ↑ ↓ trick, Home, End.",
+                         lang),
+        "plays": gettext_("Trick {n}: {seat} plays {card}", lang),
+        "cardToCome": gettext_("Trick {n}: a card to come", lang),
+        "legend": gettext_("After each trick: its winner and points; the taker's and the"
+                           " defence's running points.", lang),
+        # the score, the faults, the record
+        "score": gettext_("Score", lang),
+        "scoreWait": gettext_("The score appears at the end of the play (End).", lang),
+        "recorded": gettext_("Recorded: {scores}", lang),
+        "faults": gettext_("Faults", lang),
+        "sev.error": gettext_("error", lang),
+        "sev.warning": gettext_("warning", lang),
+        "followsFrom": gettext_("follows from {code}", lang),
+        "goTo": gettext_("go to the card", lang),
+        "goToLabel": gettext_("Go to the card of {code}", lang),
+        "record": gettext_("The record", lang),
+        "download": gettext_("Download {name}", lang),
+        "downloadLabel": gettext_("Download the record's text as {name}", lang),
+        "showText": gettext_("Show the record's text", lang),
+        # what a screen reader is told at each step
+        "liveBefore": gettext_("Before the first card.", lang),
+        "livePlay": gettext_("Trick {n}, card {k}: {seat} plays {card}.", lang),
+        "liveWins": gettext_("{seat} wins the trick, {points} points.", lang),
+        "liveComment": gettext_("Comment: {text}.", lang),
+        "liveDiag": gettext_("{sev} {code}: {msg}.", lang),
+        "liveEnd": gettext_("End of the play. {score}", lang),
+        # the index
+        "deals": plural_forms("{n} deal", "{n} deals", lang),
+        "shownOf": gettext_("{shown} of {deals}", lang),
+        "resultBy": gettext_("{outcome} by {margin}", lang),
+        "outcome.made": pgettext("outcome", "made", lang),
+        "outcome.lost": pgettext("outcome", "lost", lang),
+        "outcome.annulled": pgettext("outcome", "annulled", lang),
+        "outcome.unreadable": pgettext("outcome", "unreadable", lang),
+        "outcome.incomplete": pgettext("outcome", "incomplete", lang),
+        "outcome.unscored": pgettext("outcome", "unscored", lang),
+        "outcome.scored": pgettext("outcome", "scored", lang),
+    }
+
+
+@functools.cache
+def words_json(lang: str) -> str:
+    """:func:`page_words` as the JSON a page embeds (safe inside ``<script>``)."""
+    return json_bytes(page_words(lang)).decode("utf-8")
