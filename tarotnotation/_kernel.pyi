@@ -45,4 +45,5 @@ def scan_json(line: bytes) -> tuple[
     int, list[list[str]] | None, str | None, list[str] | None, str | None, list[str],
     list[tuple[int, int]], tuple[int, int], list[str], tuple[int, int] | None, bytes,
     list[tuple[int, dict[str, object]]], dict[str, int] | None, list[str] | None,
-    str | None, list[tuple[str, str, tuple[int, int] | None]] | None] | None: ...
+    str | None, list[tuple[str, str, tuple[int, int] | None]] | None,
+    list[str | None] | None] | None: ...

@@ -862,22 +862,21 @@ def parts_of(path: str | Path) -> Iterator[Part]:
     return chunks if chunks is not None else iter((name,))
 
 
-def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = None
+def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
               ) -> Iterator[ReadDeal | tuple[int, int, _T]]:
     """Every deal of a part, as :func:`read_path` reads them (numbers, lines and offsets
     count from the file's start).
 
-    ``fast``, when given, is offered each JSON Lines record after the file's first as a
-    parsed ``dict``: when it returns a value, ``(index, line, value)`` stands for that
-    deal and the line is not read further; when it returns None the line is read as
-    usual (and its faults reported). This is where a fast path that judges plain records
-    from their data plugs in.
+    ``fast``, when given, is offered each JSON Lines record after the file's first, as
+    its bytes (without the blanks around it, at most :data:`MAX_JSON_RECORD_BYTES`):
+    when it returns a value, ``(index, line, value)`` stands for that deal and the line
+    is not read further; when it returns None the line is read as usual (and its faults
+    reported). This is where a fast path that judges plain records from their data
+    (:func:`tarotnotation.quick.quick_facts_line`, as :func:`check_paths` does) plugs in.
     """
     if isinstance(part, str):
         yield from read_path(part)
         return
-    import orjson
-
     from .formats import json as json_format
 
     path, lines = part.path, part.lines
@@ -897,11 +896,7 @@ def read_part(part: Part, fast: Callable[[dict[str, Any]], _T | None] | None = N
             continue
         index += 1
         if fast is not None and len(line) <= limit:
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                obj = None
-            value = fast(obj) if type(obj) is dict else None
+            value = fast(line)
             if value is not None:
                 yield index, lineno, value
                 continue

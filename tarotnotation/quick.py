@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -68,7 +68,15 @@ from .status import Status
 if TYPE_CHECKING:  # (a record's model: imported only by what reads one)
     from .records import DealRecord
 
-__all__ = ["QuickFacts", "quick_check", "quick_check_line", "quick_check_record", "quick_facts"]
+__all__ = [
+    "QuickFacts",
+    "quick_check",
+    "quick_check_line",
+    "quick_check_record",
+    "quick_facts",
+    "quick_facts_line",
+    "quick_facts_reader",
+]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
 # The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
@@ -119,6 +127,11 @@ _INT_TYPE: Final = {int}
 _CONTRACT_KEY: Final = itemgetter("contract")
 #: The seats' ids of a record that names none.
 _PLAIN_IDS: Final = {n: list(DEFAULT_SEATS[n]) for n in (3, 4)}
+#: No names, for a record whose seats have none.
+_NO_NAMES: Final = {n: (None,) * n for n in (3, 4)}
+_NO_NAMES_LIST: Final = {n: [None] * n for n in (3, 4)}
+#: A bid as a byte: 0 for a pass, else the contract's rank.
+_BID_BYTE: Final[dict[Contract | None, int]] = {None: 0, **{c: int(c) for c in Contract}}
 #: The seats of a record that names none, as written in JSON.
 _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4)}
 #: Scores already worked out (``score`` is pure), by the facts they depend on but the
@@ -139,8 +152,9 @@ _ASK: Final = object()
 
 class QuickFacts(NamedTuple):
     """What the quick check makes of a clean deal: the first three are
-    :func:`quick_check`'s answer, the others the facts the replay would give (seats are
-    indices in the order of play, the record's seats)."""
+    :func:`quick_check`'s answer, then the facts the replay would give (seats are
+    indices in the order of play, the record's seats), then the deal as it was read
+    (what the archive tools summarize with the facts: players, cards, bids, tags)."""
 
     status: Status
     scores: dict[str, int]
@@ -158,6 +172,20 @@ class QuickFacts(NamedTuple):
     made: bool
     margin: int
     """Points over or under the threshold (:attr:`tarotnotation.scoring.Score.margin`)."""
+    seats: tuple[str, ...]
+    """The seats' ids, in the order of play."""
+    names: tuple[str | None, ...]
+    """Each seat's player's name, when recorded."""
+    dealer: int | None
+    hands: tuple[int, ...]
+    """Each seat's hand as dealt (card bitsets)."""
+    auction: bytes
+    """The bids in order, one byte each: 0 for a pass, else the contract's rank."""
+    play: bytes
+    """The cards played in order, one byte each: the card's number."""
+    tags: tuple[tuple[str, str], ...]
+    ruleset: str | None
+    """The record's own ruleset spec as written (None when it names none)."""
 
 
 class _LookCloserError(UnusualDataError):
@@ -229,7 +257,8 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
         spec = rec.ruleset
     rules = Ruleset.from_spec(spec)
     ids = tuple(seat.id for seat in rec.seats)
-    first = 0 if rec.dealer is None else (ids.index(rec.dealer) + 1) % n
+    dealer = None if rec.dealer is None else ids.index(rec.dealer)
+    first = 0 if dealer is None else (dealer + 1) % n
     hands = rec.hands
     if len(hands) != n:
         raise _fail()
@@ -270,7 +299,9 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
             raise _fail()
         recorded = res.scores
     return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees,
-                  announcers, cards, recorded)
+                  announcers, cards, recorded,
+                  read=(tuple(seat.name for seat in rec.seats), dealer, rec.tags,
+                        rec.ruleset if "ruleset" in rec.model_fields_set else None))
 
 
 def _fail() -> _LookCloserError:
@@ -332,21 +363,26 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     seats = data.get("seats")
     if not seats or seats == _PLAIN_SEATS[n]:
         ids: tuple[str, ...] = DEFAULT_SEATS[n]
+        names: tuple[str | None, ...] = _NO_NAMES[n]
     else:
         if type(seats) is not list or len(seats) != n:
             raise _fail()
         out = []
+        named = []
         for item in seats:
             item = keys_of(item, SEAT_KEYS)
             name = item.get("name")
             if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
                 raise _fail()
             out.append(_seat(item["id"]))
+            named.append(name)
         ids = tuple(out)
+        names = tuple(named)
         if len(set(ids)) != n:
             raise _fail()
     dealer = data.get("dealer")
-    first = 0 if dealer is None else (ids.index(dealer) + 1) % n  # ValueError: not a seat
+    dealt = None if dealer is None else ids.index(dealer)  # ValueError: not a seat
+    first = 0 if dealt is None else (dealt + 1) % n
 
     # Hands and chien, all recorded.
     hands_data = data["hands"]
@@ -442,7 +478,8 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
                            or min(values) < -_INT64 or max(values) >= _INT64):
                 raise _fail()
     judged = _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
-                    codes, recorded or None, twin)
+                    codes, recorded or None, twin,
+                    read=(names, dealt, tuple(map(tuple, tags)), own))
     if stated is not None:
         _check_recorded(judged, stated, rules, ids, tuple(
             (at, s, shown.bit_count()) for at, (s, shown) in zip(poignee_at, poignees,
@@ -528,14 +565,66 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     :func:`quick_check` checks the parsed record; any other line is parsed with orjson.
     ``tests/test_quick_native.py`` holds the two ways to the same answers.
     """
+    judged = _line_facts(line, ruleset, default_ruleset, native.compiled())
+    if judged is None:
+        return None
+    facts, tags = judged
+    return (facts.status, facts.scores, facts.taker_half), tags
+
+
+def quick_facts_line(line: bytes, ruleset: str | None = None,
+                     default_ruleset: str | None = None) -> QuickFacts | None:
+    """:func:`quick_facts` of one JSON Lines record (its bytes, without blanks around),
+    read as :func:`quick_check_line` reads it (the C scanner, else orjson): the facts of
+    a plain clean deal and the deal as read, for the archive tools; None when it is not
+    one, or not JSON.
+
+    >>> import random
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.simulate import random_deal
+    >>> rec = random_deal(random.Random(3), 4)
+    >>> line = tjson.dumps(rec)
+    >>> facts = quick_facts_line(line)
+    >>> facts == quick_facts(tjson.to_dict(rec)), facts.seats, len(facts.play)
+    (True, ('S', 'E', 'N', 'W'), 72)
+    >>> quick_facts_line(line.replace(b'"players":4', b'"players":5')) is None
+    True
+    """
+    judged = _line_facts(line, ruleset, default_ruleset, native.compiled())
+    return None if judged is None else judged[0]
+
+
+def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None = None
+                       ) -> Callable[[bytes], QuickFacts | None]:
+    """:func:`quick_facts_line` as a function of the line alone, the compiled twin looked
+    up once (not once a line), for a stream of lines.
+
+    >>> import random
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.simulate import random_deal
+    >>> line = tjson.dumps(random_deal(random.Random(3), 4))
+    >>> quick_facts_reader("pagat")(line) == quick_facts_line(line, "pagat")
+    True
+    """
     twin = native.compiled()
+
+    def facts_of(line: bytes) -> QuickFacts | None:
+        judged = _line_facts(line, ruleset, default_ruleset, twin)
+        return None if judged is None else judged[0]
+
+    return facts_of
+
+
+def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any
+                ) -> tuple[QuickFacts, Any] | None:
+    """The facts of one JSON Lines record and its tags as read, or None (``twin``: the
+    compiled core, or None for the pure paths)."""
     parts = None if twin is None else twin.scan_json(line)
     if parts is not None:
         try:
-            facts = _check_scanned(parts, ruleset, default_ruleset, twin)
+            return _check_scanned(parts, ruleset, default, twin), parts[1]
         except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
             return None
-        return (facts.status, facts.scores, facts.taker_half), parts[1]
     try:
         obj = orjson.loads(line)
     except orjson.JSONDecodeError:
@@ -543,10 +632,9 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     if type(obj) is not dict:
         return None
     try:
-        facts = _check(obj, ruleset, default_ruleset, twin)
+        return _check(obj, ruleset, default, twin), obj.get("tags")
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
-    return (facts.status, facts.scores, facts.taker_half), obj.get("tags")
 
 
 def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None,
@@ -556,7 +644,7 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
     known keys once each, card codes, a card once in a hand or a poignée, notes only on
     the deal and on cards)."""
     (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
-     recorded, comments, glyph, declarations) = parts
+     recorded, comments, glyph, declarations, seat_names) = parts
     tab = table(n)
     if glyph is not None and glyph not in GLYPH_SET:
         raise _fail()
@@ -573,15 +661,21 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
     rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
 
     # Seats.
-    if not seat_ids or seat_ids == _PLAIN_IDS[n]:
+    if not seat_ids or (seat_ids == _PLAIN_IDS[n] and seat_names == _NO_NAMES_LIST[n]):
         ids: tuple[str, ...] = DEFAULT_SEATS[n]
+        names: tuple[str | None, ...] = _NO_NAMES[n]
     else:
         if len(seat_ids) != n:
             raise _fail()
         ids = tuple(map(_seat, seat_ids))
         if len(set(ids)) != n:
             raise _fail()
-    first = 0 if dealer is None else (ids.index(dealer) + 1) % n  # ValueError: not a seat
+        names = tuple(seat_names)
+        for name in names:  # (the scanner takes no escape: never a line break)
+            if name is not None and not NAME_RE.fullmatch(name):
+                raise _fail()
+    dealt = None if dealer is None else ids.index(dealer)  # ValueError: not a seat
+    first = 0 if dealt is None else (dealt + 1) % n
 
     # Hands and chien, all recorded (a card twice in a hand: the scanner gave up).
     if len(hand_keys) != n:
@@ -620,18 +714,23 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
             raise _fail()
     return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, poignees,
-                  announcers, cards, recorded or None, twin)
+                  announcers, cards, recorded or None, twin,
+                  read=(names, dealt, tuple(map(tuple, tags)), own))
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
            chien: int, bids: list[Contract | None], ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
-           cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK
+           cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK, *,
+           read: tuple[tuple[str | None, ...], int | None, Sequence[tuple[str, str]],
+                       str | None]
            ) -> QuickFacts:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
     dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
     ``announcers`` the seats announcing a chelem, ``cards`` the cards of each trick from
-    its leader's, ``recorded`` the scores."""
+    its leader's, ``recorded`` the scores; ``read`` is what the facts carry of the
+    record as read and the rules do not judge (the names, the dealer's seat, the tags
+    and the record's own ruleset spec)."""
     tab = table(n)
     # Every card once (with a card twice, the sum carries and loses bits).
     if (list(map(int.bit_count, given)) != [tab.hand] * n or chien.bit_count() != tab.chien
@@ -707,10 +806,13 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     # summing to zero when they are all there).
     if recorded is not None and not recorded.items() <= scores.items():
         raise _fail()
+    names, dealer, tags, own = read
     return QuickFacts(
         Status.SCORED, scores, taker_half, contract, taker, bouts, pab, pab_seat, chelem,
         bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
-        worked.made, worked.margin)
+        worked.made, worked.margin, ids, names, dealer, tuple(given),
+        bytes(map(_BID_BYTE.__getitem__, bids)),
+        cards if type(cards) is bytes else bytes(cards), tuple(tags), own)
 
 
 def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker: int,

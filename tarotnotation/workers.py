@@ -149,6 +149,15 @@ def pool(workers: int, method: str | None = None) -> multiprocessing.pool.Pool:
     platform's default when None). Use it as a ``with`` block: leaving it terminates the
     workers."""
     context = _TrackingContext(multiprocessing.get_context(method))
+    if context.get_start_method() != "fork":
+        # A spawned pool's first semaphore starts multiprocessing's resource tracker, and
+        # that start unblocks SIGINT and SIGTERM when it is done, whatever held them
+        # before: inside _held(), the workers started after it would start unheld, and a
+        # Ctrl-C while one imports would print "Fatal Python error: init_import_site".
+        # Started first, it is left running.
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
     with _held():  # (a Pool starts its workers here)
         return multiprocessing.pool.Pool(workers, initializer=worker_start,
                                          initargs=(os.getpid(),), context=context)

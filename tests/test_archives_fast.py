@@ -1,6 +1,7 @@
-"""The fast paths of the archive tools, held to the slow ones: a summary made straight
-from JSON data equals the summary of the record read and replayed; a scan with the fast
-paths gives what reading every deal gives."""
+"""The fast paths of the archive tools, held to the slow ones: a summary made from the
+quick check's facts equals the summary of the record read and replayed (or read only); a
+scan with the fast paths gives what reading every deal gives, on the compiled scanner and
+the pure path alike."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from test_cli import EXAMPLES
 
 from tarotnotation.archive import read_path
 from tarotnotation.archives.stream import Options, scan
-from tarotnotation.archives.summary import summarize, summarize_json, summarize_record
+from tarotnotation.archives.summary import summarize, summarize_quick, summarize_record
 from tarotnotation.formats import json as tjson
-from tarotnotation.quick import quick_check, quick_facts
+from tarotnotation.quick import quick_check, quick_facts, quick_facts_line
 from tarotnotation.records import DealRecord
 from tarotnotation.replay import replay as replay_of
 from tarotnotation.rules import Camp, Contract
@@ -38,15 +39,16 @@ def _variants() -> list[DealRecord]:
     return out
 
 
-def test_a_summary_from_json_data_is_the_summary_of_its_record() -> None:
+def test_a_summary_from_quick_facts_unjudged_is_the_summary_of_its_record() -> None:
     checked = 0
     for record in _variants():
         obj = orjson.loads(tjson.dumps(record))
-        if quick_check(obj) is None:
+        facts = quick_facts(obj)
+        if facts is None:
             continue
         checked += 1
-        assert summarize_json(obj, file="f", index=3, line=7) == summarize_record(
-            record, file="f", index=3, line=7)
+        assert summarize_quick(facts, file="f", index=3, line=7, judged=False
+                               ) == summarize_record(record, file="f", index=3, line=7)
     assert checked >= 80
 
 
@@ -66,16 +68,18 @@ def _with_facts() -> list[DealRecord]:
     return _variants() + generated(200, seed=19) + examples + chelems
 
 
-def test_a_summary_from_json_data_and_quick_facts_is_the_summary_of_its_replay() -> None:
+def test_a_summary_from_quick_facts_is_the_summary_of_its_replay() -> None:
     checked = pab = chelem = poignees = 0
     for record in _with_facts():
-        obj = orjson.loads(tjson.dumps(record))
+        line = tjson.dumps(record)
+        obj = orjson.loads(line)
         facts = quick_facts(obj)
         assert (facts is None) == (quick_check(obj) is None)
+        assert quick_facts_line(line) == facts  # the C scanner's reading, where built
         if facts is None:
             continue
         checked += 1
-        fast = summarize_json(obj, file="f", index=3, line=7, facts=facts)
+        fast = summarize_quick(facts, file="f", index=3, line=7)
         assert fast == summarize(record, replay_of(record), file="f", index=3, line=7)
         pab += fast.petit_au_bout is not None
         chelem += fast.chelem is not None

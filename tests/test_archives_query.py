@@ -102,7 +102,7 @@ def test_the_language_matches_what_it_says(summaries: list[DealSummary], expr: s
 def test_a_missing_value_is_unknown_and_never_matches() -> None:
     [annulled] = [d.summary for d in scan([EXAMPLES / "prise.tarot"])]
     assert annulled is not None
-    unscored = DealSummary(**{**{f: getattr(annulled, f) for f in DealSummary.__slots__},
+    unscored = DealSummary(**{**{f: getattr(annulled, f) for f in DealSummary._fields},
                               "status": Status.ANNULLED, "contract": None, "made": None,
                               "margin": None, "scores": None})
     for expr in ("made", "not made", "contract >= prise", "not contract >= prise",

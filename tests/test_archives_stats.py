@@ -132,6 +132,16 @@ def test_the_text_and_csv_reports(archive: Path) -> None:
     assert sum(int(row["total_score"]) for row in rows) == 0
 
 
+@pytest.mark.parametrize("by", ["player", "seat", "contract"])
+def test_the_csv_report_by_anything_has_its_header_and_a_row_a_key(archive: Path,
+                                                                  by: str) -> None:
+    ran = invoke("stats", str(archive), "--by", by, "-f", "csv")
+    assert ran.code == 0, ran
+    rows = list(csv.DictReader(io.StringIO(ran.out)))
+    assert {row["key"] for row in rows} == {row["key"] for row in _stats([archive], by).rows()}
+    assert sum(int(row["deals"]) for row in rows) == 120 * (1 if by == "contract" else 4)
+
+
 def test_parallel_stats_are_the_same(archive: Path) -> None:
     one = invoke("stats", str(archive), "-f", "json")
     two = invoke("stats", str(archive), "-f", "json", "-j", "2")

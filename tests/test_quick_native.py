@@ -166,6 +166,18 @@ EDITS = [
     (b'{"cards":[', b'{"leader":"S","cards":['), (b'"ecart":{', b'"ecart":{"shown":[],'),
     (b'"result":{', b'"result":{"glyph":"!",'), (b'"result":{"scores":{', b'"result":{"s":{'),
     (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"Ann"}'),
+    # a seat's name: read by the scanner in the writer's layout (the id first), its
+    # other layouts and odd values left to orjson
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":""}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"Chlo\xc3\xa9 \xe2\x80\x94 L"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"name":"Ann","id":"S"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":null}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"A\\nB"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"A\\"B"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":7}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"Ann","name":"Bo"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","nom":"Ann"}'),
+    (b'"seats":[{"id":"S"}', b'"seats":[{"id":"S","name":"\xff"}'),
     (b'"seats":[{"id":"S"}', b'"seats":[{"id":"X"}'), (b'"auction":[', b'"auction":[{},'),
     (b'{"contract":"pass"}', b'{"contract":"pass","glyph":"!"}'),
     (b'{"contract":"pass"}', b'{"contract":"passe"}'), (b'"tags":[[', b'"tags":[["Deal","1"],['),
@@ -223,7 +235,42 @@ def test_the_scanner_gives_up_or_agrees_on_every_edit(monkeypatch: pytest.Monkey
                 variant = line.replace(old, new, 1)
                 edited += 1
                 assert _scanned_way(monkeypatch, variant) == _orjson_way(variant), variant
+                # and every fact, the deal as read included (seats, names, cards, tags)
+                assert _scanned_facts(monkeypatch, variant) == _orjson_facts(variant), variant
     assert edited > 40 * len(EDITS) // 2
+
+
+def _orjson_facts(line: bytes) -> Any:
+    """quick_facts of a line parsed by orjson (the reference)."""
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    return quick.quick_facts(obj) if type(obj) is dict else None
+
+
+def _scanned_facts(monkeypatch: pytest.MonkeyPatch, line: bytes) -> Any:
+    with monkeypatch.context() as m:
+        m.setattr(native, "compiled", lambda force=False: TWIN)
+        return quick.quick_facts_line(line)
+
+
+@needs_twin
+def test_the_scanner_reads_the_seats_names() -> None:
+    assert TWIN is not None
+    rec = random_deal(random.Random(8), 4)
+    obj = tjson.to_dict(rec)
+    obj["seats"] = [{"id": "S", "name": "Chloé Dubois"}, {"id": "E"},
+                    {"id": "N", "name": ""}, {"id": "W", "name": "O'Brien — 2"}]
+    line = orjson.dumps(obj)
+    parts = TWIN.scan_json(line)
+    assert parts is not None
+    assert parts[3] == ["S", "E", "N", "W"]
+    assert parts[16] == ["Chloé Dubois", None, "", "O'Brien — 2"]
+    facts = quick.quick_facts_line(line)
+    assert facts is not None
+    assert facts.names == ("Chloé Dubois", None, "", "O'Brien — 2")
+    assert facts == quick.quick_facts(obj)
 
 
 @needs_twin

@@ -38,9 +38,11 @@ __all__ = ["BY", "Stats"]
 #: What ``--by`` accepts.
 BY: Final = ("player", "seat", "contract")
 _CONTRACTS: Final = tuple(Contract)
+#: Each status as counted (``read``: a deal read but not replayed).
+_STATUS_KEY: Final[dict[Status | None, str]] = {None: "read", **{st: st.value for st in Status}}
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     """The counts of one player, seat or contract."""
 
@@ -101,55 +103,78 @@ class Stats:
         """Count one deal."""
         self.deals += 1
         self.players[s.players] += 1
-        self.status[s.status.value if s.status is not None else "read"] += 1
-        self.codes.update(s.codes)
+        status = s.status
+        self.status[_STATUS_KEY[status]] += 1
+        if s.codes:
+            self.codes.update(s.codes)
         self.with_faults += s.errors > 0
-        if not s.named:
+        names = s.names
+        if not all(names):
             self.unnamed += 1
-        scored = s.scored
-        c = None if s.contract is None else s.contract - 1
-        if c is not None and s.status is not Status.ANNULLED:
+        scores = s.scores
+        scored = status is Status.SCORED and scores is not None
+        contract = s.contract
+        c = None if contract is None or status is Status.ANNULLED else contract - 1
+        made = s.made
+        if c is not None:
             self.contracts[c] += 1
-            if s.made:
+            if made:
                 self.contracts_made[c] += 1
-        if scored and s.margin is not None:
-            self.margin_sum += s.margin
+        margin = s.margin
+        if scored and margin is not None:
+            self.margin_sum += margin
             self.margin_count += 1
             if s.taker_half is not None and s.taker_half % 2:
                 self.half_points += 1
         if s.petit_au_bout is not None:
             self.petits[s.petit_au_bout.value] += 1
-        if s.chelem is not None:
-            self.chelems[s.chelem.value] += 1
+        chelem = s.chelem
+        if chelem is not None:
+            self.chelems[chelem.value] += 1
         self.chelems_announced += s.chelem_announced
-        for _, size in s.poignees:
+        poignees = s.poignees
+        for _, size in poignees:
             self.poignees[size.value] += 1
         if self.by == "contract":
-            if c is not None and s.status is not Status.ANNULLED:
+            if c is not None:
                 self._contract_row(s, self._tally(_CONTRACTS[c].keyword), c)
             return
-        camps = s.camps
+        taker = s.taker
+        partner = s.partner
+        pab_seat = s.petit_au_bout_seat
+        camps = s.camps if chelem is not None else None
+        keys = self.keys
+        by_player = self.by == "player"
+        seats = s.seats
         for seat in range(s.players):
-            key = s.player(seat) if self.by == "player" else s.seats[seat]
-            t = self._tally(key)
+            if by_player:
+                name = names[seat]
+                key = name if name else seats[seat]
+            else:
+                key = seats[seat]
+            t = keys.get(key)
+            if t is None:
+                t = keys[key] = _Tally()
             t.deals += 1
             if scored:
-                assert s.scores is not None
+                assert scores is not None
                 t.scored += 1
-                t.total += s.scores[seat]
-            if seat == s.taker:
+                t.total += scores[seat]
+            if seat == taker:
                 t.taker += 1
-                if c is not None and s.status is not Status.ANNULLED:
+                if c is not None:
                     t.taken[c] += 1
-                    t.made[c] += bool(s.made)
-                if scored and s.margin is not None:
-                    t.margin_sum += s.margin
+                    t.made[c] += bool(made)
+                if scored and margin is not None:
+                    t.margin_sum += margin
                     t.margin_count += 1
-            elif seat == s.partner:
+            elif seat == partner:
                 t.partner += 1
-            t.poignees += sum(1 for who, _ in s.poignees if who == seat)
-            t.petits += s.petit_au_bout_seat == seat
-            if s.chelem is not None and camps is not None and camps[seat] is s.chelem:
+            if poignees:
+                t.poignees += sum(1 for who, _ in poignees if who == seat)
+            if pab_seat == seat:
+                t.petits += 1
+            if camps is not None and camps[seat] is chelem:
                 t.chelems += 1
 
     def _contract_row(self, s: DealSummary, t: _Tally, c: int) -> None:
@@ -355,5 +380,5 @@ def _aligned(by: str, rows: list[dict[str, Any]]) -> list[str]:
 def csv_header(by: str) -> list[str]:
     """The columns of :meth:`Stats.rows` for ``by``."""
     probe = Stats(by)
-    probe.keys["x"] = _Tally()
+    probe.keys[_CONTRACTS[0].keyword if by == "contract" else "x"] = _Tally()
     return list(next(probe.rows()))

@@ -24,26 +24,28 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
+
+import orjson
 
 from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
 from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
-from ..quick import QuickFacts, quick_check, quick_facts
+from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
 from ..source import ReadDeal
 from ..workers import Workers
-from .summary import DealSummary, summarize, summarize_json, summarize_record
+from .summary import DealSummary, summarize, summarize_quick, summarize_record
 
 __all__ = ["ArchiveDeal", "Options", "scan"]
 
 
-@dataclass(frozen=True, slots=True)
-class ArchiveDeal:
-    """One deal of an archive: its summary, or why it could not be read."""
+class ArchiveDeal(NamedTuple):
+    """One deal of an archive: its summary, or why it could not be read (an immutable
+    value, as cheap to build as a tuple: an archive makes one a deal)."""
 
     file: str
-    index: int
+    index: int  # type: ignore[assignment]  # (tuple.index, shadowed)
     summary: DealSummary | None
     """None when the deal could not be read."""
     diagnostics: tuple[Diagnostic, ...] = ()
@@ -62,10 +64,6 @@ class ArchiveDeal:
         read, or holds no deal (index 0, as :attr:`ReadDeal.about_file`)."""
         return self.index == 0
 
-    def __reduce__(self) -> tuple[type[ArchiveDeal], tuple[Any, ...]]:
-        return (ArchiveDeal, (self.file, self.index, self.summary, self.diagnostics,
-                              self.record))
-
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -81,8 +79,8 @@ class Options:
     """Keep the records: all (True), none (False), or those a predicate picks."""
     quick: bool = True
     """Judge a plain clean JSON Lines deal from its data (:func:`tarotnotation.quick.
-    quick_facts`), no record built and no replay; False reads and replays every deal
-    (the slow path the tests hold the fast one to)."""
+    quick_facts_line`), no record built and no replay; False reads and replays every
+    deal (the slow path the tests hold the fast one to)."""
 
 
 def _summarize(item: ReadDeal, file: str, options: Options) -> ArchiveDeal:
@@ -112,65 +110,73 @@ def _unreadable(item: ReadDeal, file: str) -> ArchiveDeal:
     return ArchiveDeal(file, item.index, None, located)
 
 
-# --- the fast paths of JSON Lines (see archive.read_part) -----------------------------------
+# --- the fast path of JSON Lines (see archive.read_part) ------------------------------------
 #
-# A fast path takes a parsed JSON Lines record and returns what stands for the deal, or
-# None: the line is then read by the reader, which words its faults. The one place where
-# the quick check plugs in is :func:`_fast`.
+# The fast path takes the bytes of a JSON Lines record and returns what stands for the
+# deal, or None: the line is then read by the reader, which words its faults. A plain
+# clean deal is judged by the quick check that ``tarot validate`` uses
+# (:func:`tarotnotation.quick.quick_facts_line`: the C scanner and the kernel's twin, no
+# record built, no replay) and summarized from its facts (:func:`summarize_quick`).
 
 
-def _record(obj: dict[str, Any]) -> DealRecord | dict[str, Any] | None:
-    """The record, when the data reads cleanly (as the reader would read it)."""
+def _record(line: bytes) -> DealRecord | None:
+    """The record, when the line reads cleanly (as the reader would read it)."""
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if type(obj) is not dict:
+        return None
     try:
         return json_format.from_dict(obj)
     except TarotError:
         return None
 
 
-def _plain(obj: dict[str, Any]) -> DealRecord | dict[str, Any] | None:
-    """The data itself, when the quick check finds the deal clean: its summary (tags,
-    players, cards; no facts) is then made straight from it, no record built."""
-    return obj if quick_check(obj) is not None else None
+_Fast = DealRecord | QuickFacts | tuple[QuickFacts, bytes]
 
 
-_Fast = DealRecord | dict[str, Any] | tuple[dict[str, Any], QuickFacts]
-
-
-def _fast(options: Options) -> Callable[[dict[str, Any]], _Fast | None]:
-    """The fast path for a scan: the data itself, for a summary without facts
-    (``replay=False``, no record kept for every deal); the data and the quick check's
-    facts for a summary with them (a clean deal, no record kept for every deal); the
-    record otherwise, replayed for its facts."""
+def _fast(options: Options) -> Callable[[bytes], _Fast | None]:
+    """The fast path for a scan: the quick check's facts of a plain clean deal (for a
+    summary with them, or without with ``replay=False``), and its bytes too when a
+    predicate picks the records to keep (the record is built for those only); the
+    record itself when every record is kept, replayed for its facts or not."""
     if not options.quick or options.records is True:
         return _record
-    if not options.replay:
-        return _plain
+    facts_of = quick_facts_reader(options.ruleset, options.default_ruleset)
+    if callable(options.records):
+        def with_line(line: bytes) -> tuple[QuickFacts, bytes] | None:
+            facts = facts_of(line)
+            return None if facts is None else (facts, line)
 
-    def judged(obj: dict[str, Any]) -> _Fast | None:
-        facts = quick_facts(obj, options.ruleset, options.default_ruleset)
-        return _record(obj) if facts is None else (obj, facts)
-
-    return judged
+        return with_line
+    return facts_of
 
 
 def _read(part: Part, options: Options) -> list[ArchiveDeal]:
     """A worker's task: every deal of a part."""
     file = part if isinstance(part, str) else part.path
     out = []
+    judged = options.replay
+    keep = options.records
     for item in read_part(part, _fast(options)):
-        if not isinstance(item, ReadDeal):
+        if type(item) is tuple:
             index, line, value = item
-            if isinstance(value, dict | tuple):
-                obj, facts = value if isinstance(value, tuple) else (value, None)
-                summary = summarize_json(obj, file=file, index=index, line=line,
-                                         facts=facts)
-                keep = options.records
-                record = (json_format.from_dict(obj)
-                          if callable(keep) and keep(summary) else None)
-                out.append(ArchiveDeal(file, index, summary, (), record))
+            if type(value) is QuickFacts:
+                out.append(ArchiveDeal(file, index, summarize_quick(
+                    value, file=file, index=index, line=line, judged=judged)))
+                continue
+            if type(value) is tuple:  # (facts, bytes): the record kept when picked
+                facts, data = value
+                summary = summarize_quick(facts, file=file, index=index, line=line,
+                                          judged=judged)
+                picked = callable(keep) and keep(summary)
+                out.append(ArchiveDeal(file, index, summary, (),
+                                       _record(data) if picked else None))
                 continue
             assert isinstance(value, DealRecord)
             item = ReadDeal(index, value, line=line)
+        assert isinstance(item, ReadDeal)
         out.append(_summarize(item, file, options))
     return out
 

@@ -7,9 +7,10 @@ facts the rules make of it (contract, taker, partner, made, margin, bouts, petit
 chelem, poignées, scores), its diagnostic codes, and the cards dealt and played, from
 which the fingerprints of :func:`deal_fingerprint` and :func:`play_fingerprint` come.
 
-:func:`summarize` builds one from a record and its replay. It is the one place where
-facts come from; a fast path that judges plain records without a replay (see
-:func:`tarotnotation.archive.read_part`) gives the same summary.
+:func:`summarize` builds one from a record and its replay; :func:`summarize_quick` from
+what the quick check (:func:`tarotnotation.quick.quick_facts`) makes of a plain clean
+deal, with no record and no replay, and gives the same summary. The facts themselves come
+from the rules kernel by either way: the replay, or the quick check on the same kernel.
 
 >>> import random
 >>> from tarotnotation.replay import replay
@@ -25,15 +26,13 @@ facts come from; a fast path that judges plain records without a replay (see
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from itertools import chain
-from operator import attrgetter, itemgetter
-from typing import Any, Final
+from typing import Final, NamedTuple
 
-from ..cards import ALL_MASK, BIT_OF_CODE, CARD_OF_CODE, Card
+from ..cards import ALL_MASK, Card
 from ..quick import QuickFacts
-from ..records import BID_WORDS, DEFAULT_SEATS, DealRecord, find_tag
+from ..records import DealRecord, find_tag
 from ..replay import Replay, Status
 from ..rules import Camp, Contract, PoigneeSize, Ruleset
 
@@ -43,7 +42,7 @@ __all__ = [
     "hand_key",
     "play_fingerprint",
     "summarize",
-    "summarize_json",
+    "summarize_quick",
     "summarize_record",
 ]
 
@@ -51,12 +50,15 @@ __all__ = [
 FINGERPRINT_BYTES: Final = 16
 
 
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """One deal as the archive tools see it. Seats are indices in the order of play."""
+class DealSummary(NamedTuple):
+    """One deal as the archive tools see it. Seats are indices in the order of play.
+
+    An immutable value; a named tuple rather than a frozen dataclass because a deal of
+    an archive makes one and a frozen dataclass of 31 fields takes six times as long to
+    build (every field set through ``object.__setattr__``). It pickles by position."""
 
     file: str
-    index: int
+    index: int  # type: ignore[assignment]  # (tuple.index, shadowed)
     """1-based number of the deal in its file."""
     line: int | None
     """The line where the deal starts in its file, when known."""
@@ -97,17 +99,18 @@ class DealSummary:
     """Each seat's score, in seat order (None when the deal is not scored)."""
     tricks: int = 0
     """Tricks recorded (complete or not)."""
-    hands: tuple[int, ...] | None = field(default=None, repr=False)
+    hands: tuple[int, ...] | None = None
     """Each seat's hand as dealt (card bitsets), when every one is known."""
-    play: bytes = field(default=b"", repr=False)
+    play: bytes = b""
     """The cards played, in order (one byte per card: its number)."""
-    auction: bytes = field(default=b"", repr=False)
+    auction: bytes = b""
     """The bids, in order (one byte per bid: 0 for a pass, else the contract's rank)."""
 
-    def __reduce__(self) -> tuple[type[DealSummary], tuple[Any, ...]]:
-        # By position: pickles (to and from worker processes) faster than a dataclass's
-        # default state dict.
-        return (DealSummary, _FIELDS_OF(self))
+    def __repr__(self) -> str:
+        # (the cards dealt, played and bid left out: long and unreadable as bytes)
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(
+            self._fields[:_SHOWN], self[:_SHOWN], strict=True))
+        return f"DealSummary({shown})"
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or None."""
@@ -165,7 +168,8 @@ class DealSummary:
         return f"{self.file}, deal {self.index}"
 
 
-_FIELDS_OF: Final = attrgetter(*(f.name for f in fields(DealSummary)))
+#: The fields a summary's repr shows: all but the cards dealt, played and bid.
+_SHOWN: Final = len(DealSummary._fields) - 3
 
 
 def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
@@ -271,88 +275,53 @@ def _auction(record: DealRecord) -> bytes:
     return bytes([0 if bid.contract is None else bid.contract for bid in record.auction])
 
 
-_NUMBER_OF_CODE: Final = {code: int(card) for code, card in CARD_OF_CODE.items()}
-_BID_NUMBER: Final = {word: 0 if c is None else int(c) for word, c in BID_WORDS.items()}
-_CARD: Final = itemgetter("card")
-_CARDS: Final = itemgetter("cards")
-_CONTRACT: Final = itemgetter("contract")
-
-
 @lru_cache(maxsize=64)
 def _canonical(spec: str) -> str:
     return Ruleset.from_spec(spec).spec()
 
 
-def summarize_json(obj: dict[str, Any], *, file: str, index: int, line: int | None = None,
-                   facts: QuickFacts | None = None) -> DealSummary:
-    """:func:`summarize_record` of a JSON record in the usual shape, straight from its
-    data: the record is not built. Only for data that :func:`tarotnotation.quick.
-    quick_check` found clean (so it is a record, every hand and every trick recorded);
-    ``tests/test_archives_fast.py`` holds it to :func:`summarize_record`. With the
-    ``facts`` :func:`tarotnotation.quick.quick_facts` gives, it is :func:`summarize` of
-    the record and its replay (a clean deal: no diagnostic), and the test holds it to
-    that.
+def summarize_quick(facts: QuickFacts, *, file: str, index: int, line: int | None = None,
+                    judged: bool = True) -> DealSummary:
+    """The summary of a plain clean deal from what :func:`tarotnotation.quick.quick_facts`
+    (or :func:`~tarotnotation.quick.quick_facts_line`) makes of it: no record built, no
+    replay. It is :func:`summarize` of the record and its replay (a clean deal: no
+    diagnostic); with ``judged=False``, :func:`summarize_record` of the record (no facts).
+    ``tests/test_archives_fast.py`` holds it to both.
 
     >>> import orjson
-    >>> from tarotnotation.formats import json as tjson
     >>> from tarotnotation import notation
-    >>> rec = notation.load("examples/prise.tarot")
-    >>> obj = orjson.loads(tjson.dumps(rec))
-    >>> summarize_json(obj, file="p", index=1) == summarize_record(rec, file="p", index=1)
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.quick import quick_facts
+    >>> from tarotnotation.replay import replay
+    >>> rec = notation.load("examples/prise.tarot").model_copy(update={"result": None})
+    >>> facts = quick_facts(tjson.to_dict(rec))
+    >>> assert facts is not None
+    >>> summarize_quick(facts, file="p", index=1) == summarize(rec, replay(rec), file="p",
+    ...                                                        index=1)
+    True
+    >>> summarize_quick(facts, file="p", index=1, judged=False) == summarize_record(
+    ...     rec, file="p", index=1)
     True
     """
-    n = obj["players"]
-    seats = obj.get("seats")
-    if seats:
-        ids = tuple(seat["id"] for seat in seats)
-        names = tuple(seat.get("name") for seat in seats)
-    else:
-        ids = DEFAULT_SEATS[n]
-        names = (None,) * n
-    dealer = obj.get("dealer")
-    hands = obj["hands"]
-    spec = obj.get("ruleset")
-    play = obj["play"]
-    if facts is None:
-        judged: dict[str, Any] = {}
-    else:
-        judged = {
-            "status": facts.status,
-            "contract": facts.contract,
-            "taker": facts.taker,
-            "partner_known": True,  # 3 or 4 players: the taker alone
-            "taker_half": facts.taker_half,
-            "bouts": facts.bouts,
-            "made": facts.made,
-            "margin": facts.margin if facts.made else -facts.margin,
-            "petit_au_bout": facts.petit_au_bout,
-            "petit_au_bout_seat": facts.petit_au_bout_seat,
-            "chelem": facts.chelem,
-            "chelem_announced": facts.chelem_announced,
-            "poignees": facts.poignees,
-            "scores": tuple(map(facts.scores.__getitem__, ids)),
-        }
+    ids = facts.seats
+    n = len(ids)
+    spec = facts.ruleset
+    play = facts.play
+    if not judged:
+        return DealSummary(
+            file, index, line, facts.tags, "fft" if spec is None else _canonical(spec), n,
+            ids, facts.names, facts.dealer, None, (), 0, 0, tricks=len(play) // n,
+            hands=facts.hands, play=play, auction=facts.auction)
+    made = facts.made
     return DealSummary(
-        file=file,
-        index=index,
-        line=line,
-        tags=tuple((key, value) for key, value in obj.get("tags", ())),
-        ruleset="fft" if spec is None else _canonical(spec),
-        players=n,
-        seats=ids,
-        names=names,
-        dealer=None if dealer is None else ids.index(dealer),
-        status=judged.pop("status", None),
-        codes=(),
-        errors=0,
-        warnings=0,
-        tricks=len(play),
-        hands=tuple(sum(map(BIT_OF_CODE.__getitem__, hands[seat])) for seat in ids),
-        play=bytes(map(_NUMBER_OF_CODE.__getitem__, map(_CARD, chain.from_iterable(
-            map(_CARDS, play))))),
-        auction=bytes(map(_BID_NUMBER.__getitem__, map(_CONTRACT, obj["auction"]))),
-        **judged,
-    )
+        file, index, line, facts.tags, "fft" if spec is None else _canonical(spec), n, ids,
+        facts.names, facts.dealer, facts.status, (), 0, 0,
+        facts.contract, facts.taker, None,
+        True,  # 3 or 4 players: the taker alone, the camps known
+        facts.taker_half, facts.bouts, made, facts.margin if made else -facts.margin,
+        facts.petit_au_bout, facts.petit_au_bout_seat, facts.chelem, facts.chelem_announced,
+        facts.poignees, tuple(map(facts.scores.__getitem__, ids)), len(play) // n,
+        facts.hands, play, facts.auction)
 
 
 def dealt_hands(record: DealRecord, result: Replay | None) -> tuple[int, ...] | None:
@@ -389,9 +358,11 @@ def deal_fingerprint(summary: DealSummary) -> bytes | None:
     """16 bytes that stand for the cards dealt: the same hands and chien, whoever held
     them (seat names and the order of the seats do not count). None when a hand is
     not known."""
-    if summary.hands is None:
+    hands = summary.hands
+    if hands is None:
         return None
-    return _digest(b"deal" + b"".join(sorted(map(hand_key, summary.hands))))
+    # (hand_key inline: a call a hand is a fifth of dedupe's time a deal)
+    return _digest(b"deal" + b"".join(sorted([hand.to_bytes(10, "little") for hand in hands])))
 
 
 def play_fingerprint(summary: DealSummary) -> bytes | None:

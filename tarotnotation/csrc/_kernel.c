@@ -25,7 +25,7 @@
  *     and bouts are those of its tricks (the cards aside are the caller's).
  *   scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,
  *                       words, ecart, cards, notes, scores, comments, glyph,
- *                       declarations) | None
+ *                       declarations, names) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
  * Types:

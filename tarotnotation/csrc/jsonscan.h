@@ -7,7 +7,7 @@
  * nothing about the rules: tarotnotation.quick checks the parts exactly as it checks the
  * parsed record. On anything else (another layout, whitespace, an escape, a number that is
  * not a plain integer, a key repeated or unknown, a card code that is not canonical or is
- * written twice in a hand, declarations, notes on a bid or a trick, a seat's name...) it
+ * written twice in a hand, notes on a bid or a trick, a seat's name before its id...) it
  * gives up (None), and the caller parses the line with orjson as before. So it never has
  * to be right about a record it does not take: tests/test_quick_native.py holds what it
  * takes to what orjson and the Python quick check make of the same line.
@@ -205,7 +205,7 @@ static PyObject *js_strings(js_t *j)
 /* The parts of a record, as the scan hands them back (each NULL or a new reference). */
 enum { JS_TAGS, JS_RULESET, JS_SEATS, JS_DEALER, JS_HAND_KEYS, JS_HANDS, JS_CHIEN,
        JS_WORDS, JS_ECART, JS_CARDS, JS_NOTES, JS_SCORES, JS_COMMENTS, JS_GLYPH,
-       JS_DECLARATIONS, JS_PARTS };
+       JS_DECLARATIONS, JS_NAMES, JS_PARTS };
 
 /* Keys of the record (a key twice gives up). */
 enum { K_VERSION = 1, K_TAGS = 2, K_RULESET = 4, K_PLAYERS = 8, K_SEATS = 16,
@@ -469,12 +469,12 @@ static int js_record(js_t *j, PyObject **parts, int *players)
             if (!(parts[JS_COMMENTS] = js_strings(j)))
                 return 0;
             break;
-        case K_SEATS: {  /* [{"id": "S"}, ...]: the ids */
-            PyObject *ids = PyList_New(0);
-            if (!ids)
-                return 0;
+        case K_SEATS: {  /* [{"id": "S", "name": "Ann"}, ...]: the ids and the names
+                          * (None where a seat has none), the id first as written */
+            PyObject *ids = PyList_New(0), *names = PyList_New(0);
             parts[JS_SEATS] = ids;
-            if (!js_eat(j, '[') || js_eat(j, ']'))
+            parts[JS_NAMES] = names;
+            if (!ids || !names || !js_eat(j, '[') || js_eat(j, ']'))
                 return 0;
             do {
                 if (!js_eat(j, '{') || !js_key(j, &s, &len) || !js_is(s, len, "id"))
@@ -485,6 +485,17 @@ static int js_record(js_t *j, PyObject **parts, int *players)
                     return 0;
                 }
                 Py_DECREF(id);
+                PyObject *name = NULL;
+                if (js_eat(j, ',')) {
+                    if (!js_key(j, &s, &len) || !js_is(s, len, "name")
+                            || !(name = js_string(j)))
+                        return 0;
+                }
+                if (PyList_Append(names, name ? name : Py_None) < 0) {
+                    Py_XDECREF(name);
+                    return 0;
+                }
+                Py_XDECREF(name);
                 if (!js_eat(j, '}'))
                     return 0;
             } while (js_eat(j, ','));
