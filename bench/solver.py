@@ -1,21 +1,25 @@
 """The solver's benchmark: double-dummy values of positions from generated deals.
 
-Run: ``python bench/run.py --solver [--positions N] [--only STAGE...] [--limit S]``
-(or ``python bench/solver.py`` with the same options).
+Run: ``python bench/run.py --solver [--positions N] [--only STAGE...] [--limit S]
+[--node-limit N]`` (or ``python bench/solver.py`` with the same options).
 
 Each stage searches ``--positions`` positions (default 30) taken from seeded random legal
 deals (``simulate.random_deal``: random contract and taker), one solver (and table) per
 position, and reports the median, 95th percentile and largest time (seconds of the wall
 clock; the CPU time's median beside it, since a shared machine slows the wall clock), the
 nodes searched per CPU second, the table's hit rate, and how many searches a time limit
-stopped (``--limit``, 60 s by default: their time counts as the limit's):
+stopped (``--limit``, 60 s by default: their time counts as the limit's). On a shared
+machine the wall clock's limit stops a search after less CPU time the busier the machine
+is: ``--node-limit N`` caps each search at N nodes instead (about 5 to 6 million a CPU
+second), the same work whatever the load, so that two versions compare; the CPU time's
+95th percentile and largest are reported beside the wall clock's:
 
 - ``dd-8``, ``dd-12``: 8 and 12 tricks left at 4 players, exact value;
 - ``deal-yesno``: the whole deal from the first lead, "is the contract makeable?" (one
   null-window test at the threshold);
 - ``analyze``: ``analyse_play`` of a whole deal from the first card (every card's cost;
-  ``--analyze-limit`` bounds each position, 10 s by default: a deal is capped when one of
-  its positions is);
+  ``--analyze-limit`` bounds each position, 10 s by default, or ``--analyze-node-limit``
+  nodes: a deal is capped when one of its positions is);
 - the same at 3 and 5 players (``dd-8-3p``, ``dd-12-3p``, ``deal-yesno-3p``, and
   ``-5p``): 8 and 12 tricks are a third and a half of a deal at 3 players, more than half
   at 5;
@@ -97,9 +101,11 @@ def positions(stage: Stage, count: int, seed: int) -> list[tuple[Position, DealR
 
 
 def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float = 10.0,
-            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+            progress: Callable[[str], None] | None = None, node_limit: int | None = None,
+            analyze_node_limit: int | None = None) -> dict[str, Any]:
     """Search every position of a stage; the row of the table. ``analyze_limit`` bounds
-    each position of an analysed deal (``tarot analyze --time-limit``)."""
+    each position of an analysed deal (``tarot analyze --time-limit``); a node limit,
+    when given, replaces the time limit."""
     stage = STAGES[name]
     walls: list[float] = []
     cpus: list[float] = []
@@ -109,12 +115,15 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
             progress(f"{name} {i + 1}/{count}")
         wall, cpu = time.perf_counter(), time.process_time()
         if stage.kind == "analyze":
-            analysis = analyse_play(rec, time_limit=analyze_limit)
+            analysis = analyse_play(
+                rec, time_limit=None if analyze_node_limit else analyze_limit,
+                node_limit=analyze_node_limit)
             nodes += analysis.nodes
             capped += not analysis.exact
         else:
             solver = Solver(pos, engine=stage.engine)
-            sol = solver.solve(pos, time_limit=limit, line=False,
+            sol = solver.solve(pos, time_limit=None if node_limit else limit,
+                               node_limit=node_limit, line=False,
                                at_least=0 if stage.kind == "yesno" else None)
             decided = sol.exact if stage.kind == "exact" else sol.made is not None
             capped += not decided
@@ -125,10 +134,13 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     walls.sort()
+    by_cpu = sorted(cpus)
     return {
         "label": LABELS[name], "positions": count, "median_s": statistics.median(walls),
         "p95_s": walls[min(len(walls) - 1, round(0.95 * (len(walls) - 1)))],
         "max_s": walls[-1], "cpu_median_s": statistics.median(cpus),
+        "cpu_p95_s": by_cpu[min(len(by_cpu) - 1, round(0.95 * (len(by_cpu) - 1)))],
+        "cpu_max_s": by_cpu[-1], "nodes": nodes,
         "nodes_per_cpu_s": nodes / max(sum(cpus), 1e-9),
         "hit_rate": hits / probes if probes else None, "capped": capped,
         "walls": [round(w, 4) for w in walls],
@@ -141,20 +153,25 @@ def _time(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def table(rows: dict[str, dict[str, Any]], limit: float, analyze_limit: float = 10.0) -> str:
+def table(rows: dict[str, dict[str, Any]], limit: float, analyze_limit: float = 10.0,
+          node_limit: int | None = None, analyze_node_limit: int | None = None) -> str:
     """The rows as a text table."""
     head = (f"{'stage':<44} {'median':>9} {'p95':>9} {'max':>9} {'cpu med':>9}"
-            f" {'nodes/s':>11} {'hits':>5} {'capped':>7}")
+            f" {'cpu p95':>9} {'cpu max':>9} {'nodes/s':>11} {'hits':>5} {'capped':>7}")
     lines = [head, "-" * len(head)]
     for row in rows.values():
         hit = "" if row["hit_rate"] is None else f"{row['hit_rate'] * 100:.0f}%"
         lines.append(f"{row['label']:<44} {_time(row['median_s']):>9} {_time(row['p95_s']):>9}"
                      f" {_time(row['max_s']):>9} {_time(row['cpu_median_s']):>9}"
+                     f" {_time(row['cpu_p95_s']):>9} {_time(row['cpu_max_s']):>9}"
                      f" {row['nodes_per_cpu_s']:>11,.0f} {hit:>5}"
                      f" {row['capped']:>3}/{row['positions']:<3}")
-    lines.append(f"(capped: a search stopped by the {limit:g} s limit, counted at the limit;"
+    cap = f"{node_limit:,} nodes" if node_limit else f"{limit:g} s"
+    analyze_cap = (f"{analyze_node_limit:,} nodes" if analyze_node_limit
+                   else f"{analyze_limit:g} s")
+    lines.append(f"(capped: a search stopped by the {cap} limit, counted at the limit;"
                  f" for an analysed deal, a deal with a position stopped by the"
-                 f" {analyze_limit:g} s limit)")
+                 f" {analyze_cap} limit)")
     return "\n".join(lines)
 
 
@@ -167,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds a position may take (then counted capped)")
     parser.add_argument("--analyze-limit", type=float, default=10.0,
                         help="seconds for each position of an analysed deal")
+    parser.add_argument("--node-limit", type=int, default=None,
+                        help="nodes a position may take, instead of --limit")
+    parser.add_argument("--analyze-node-limit", type=int, default=None,
+                        help="nodes for each position of an analysed deal, instead of"
+                             " --analyze-limit")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=HERE / "solver-results.json")
     args = parser.parse_args(argv)
@@ -177,15 +199,18 @@ def main(argv: list[str] | None = None) -> int:
         count = args.positions if STAGES[name].kind != "analyze" else max(
             3, args.positions // 6)
         rows[name] = measure(name, count, args.seed, args.limit, args.analyze_limit,
-                             lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"))
+                             lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"),
+                             args.node_limit, args.analyze_node_limit)
     load = os.getloadavg()
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores, load average"
           f" {load_start[0]:.2f} at the start, {load[0]:.2f} at the end")
-    print(table(rows, args.limit, args.analyze_limit))
+    print(table(rows, args.limit, args.analyze_limit, args.node_limit,
+                args.analyze_node_limit))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
-        "seed": args.seed, "limit_s": args.limit, "load_average_start": load_start,
+        "seed": args.seed, "limit_s": args.limit, "node_limit": args.node_limit,
+        "analyze_node_limit": args.analyze_node_limit, "load_average_start": load_start,
         "load_average": load,
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "python": platform.python_version(), "cores": os.cpu_count(), "stages": rows,
