@@ -13,7 +13,7 @@ from tarotnotation.archives.safety import for_terminal
 from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
 from tarotnotation.formats import registry
 from tarotnotation.formats.registry import Format
-from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -90,7 +90,7 @@ def query(
         try:
             cols = columns(fields or DEFAULT_COLUMNS)
         except ValueError as err:
-            fail(Msg("--fields: {err}", err=err))
+            fail(Msg("--fields: {err}", err=message_of(err)))
     elif fields is not None and not count:
         fail(Msg("--fields makes a table: give --format {table_formats}",
                  table_formats=' or '.join(TABLE_FORMATS)))
