@@ -9,8 +9,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -63,3 +66,41 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("the shared corpus (../shared/corpus) is absent")
     return CORPUS
+
+
+# --- the browser of the browser tests (tests/test_html_browser.py, test_i18n_pages.py) ---
+# One definition here: a fixture imported into a second test module is a second session
+# fixture, and a second Playwright started in the same worker fails ("Sync API inside
+# the asyncio loop").
+
+CHROMIUM = os.environ.get("TAROT_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("TAROT_BROWSER", "") == "required"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-default-apps", "--disable-extensions"]
+
+
+def _unavailable() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install -e '.[test]')"
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set TAROT_CHROMIUM)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the session."""
+    why = _unavailable()
+    if why is not None:
+        if REQUIRED:
+            pytest.fail(f"TAROT_BROWSER=required but {why}")
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,43 +25,12 @@ from tarotnotation.html import deal_data, deal_page, read_sources
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("TAROT_CHROMIUM", "/usr/bin/chromium")
-REQUIRED = os.environ.get("TAROT_BROWSER", "") == "required"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-default-apps", "--disable-extensions"]
 HOSTILE = ROOT / "tests" / "fixtures" / "html" / "hostile-strings.tarot"
 WRONG_SEAT = ROOT / "tests" / "fixtures" / "html" / "trick-written-from-the-wrong-seat.tarot"
 PAYLOAD = "</script><img src=x onerror=alert(1)>"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 ERROR_RED = "rgb(179, 38, 30)"
-
-
-def _unavailable() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright is not installed (pip install -e '.[test]')"
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or set TAROT_CHROMIUM)"
-    return None
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the session."""
-    why = _unavailable()
-    if why is not None:
-        if REQUIRED:
-            pytest.fail(f"TAROT_BROWSER=required but {why}")
-        pytest.skip(why)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 class Tab:

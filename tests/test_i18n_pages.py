@@ -14,14 +14,12 @@ import orjson
 import pytest
 from test_cli import EXAMPLES, ROOT, invoke, rel
 from test_html import embedded, source
-from test_html_browser import Tab, browser, hand, position, trick
+from test_html_browser import Tab, hand, position, trick
 
 from tarotnotation.html import deal_data, deal_page, index_page
 from tarotnotation.html.page import index_data
 from tarotnotation.html.words import OUTCOMES, page_words
 from tarotnotation.i18n import set_language
-
-__all__ = ["browser"]  # the session's Chromium (test_html_browser), used by the tab here
 
 #: The examples that hold no fault (a site of them is written with exit status 0).
 EXAMPLE_FILES = [rel(p) for p in sorted(EXAMPLES.glob("*.tarot"))]
