@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.formats.registry import Format
-from tarotnotation.i18n import Msg, nmsg
+from tarotnotation.i18n import Msg, message_of, nmsg
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
@@ -103,7 +103,7 @@ def _daily(date: str | None, daily: bool, players: int, fmt: Format, out: str | 
     try:
         day = parse_date(date) if date is not None else datetime.date.today()
     except ValueError as err:
-        fail(str(err))
+        fail(message_of(err))
     with opened(out) as fh:
         write_records([daily_deal(day, players)], fmt, fh)
     if out is not None:

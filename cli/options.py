@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, message_of
 
 from . import declare
 from .common import fail
@@ -65,7 +65,7 @@ def use_columns(spec: str | None) -> None:
     try:
         Columns.of(spec)
     except (ValueError, OSError) as err:
-        fail(Msg("--columns: {err}", err=err))
+        fail(Msg("--columns: {err}", err=message_of(err)))
     os.environ["TAROT_COLUMNS"] = spec
 
 

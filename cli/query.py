@@ -13,7 +13,7 @@ from tarotnotation.archives.safety import for_terminal
 from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
 from tarotnotation.formats import registry
 from tarotnotation.formats.registry import Format
-from tarotnotation.i18n import Msg, nmsg
+from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.records import DealRecord
 
 from .common import echo_err, fail
@@ -82,14 +82,15 @@ def query(
         matcher = compile_query(where)
     except QueryError as err:
         shown = err.show().replace("\n", "\n  ")
-        fail(Msg("--where: {message}\n  {shown}", message=for_terminal(err.message), shown=shown))
+        fail(Msg("--where: {message}\n  {shown}", message=for_terminal(render(err.message)),
+                 shown=shown))
     kind = _format(fmt, output, fields)
     cols = None
     if isinstance(kind, str):  # a table
         try:
             cols = columns(fields or DEFAULT_COLUMNS)
         except ValueError as err:
-            fail(Msg("--fields: {err}", err=err))
+            fail(Msg("--fields: {err}", err=message_of(err)))
     elif fields is not None and not count:
         fail(Msg("--fields makes a table: give --format {table_formats}",
                  table_formats=' or '.join(TABLE_FORMATS)))

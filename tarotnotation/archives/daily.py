@@ -43,6 +43,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from ..cards import Card, CardSet
+from ..i18n import Msg
 from ..kernel import petit_sec
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import table
@@ -92,8 +93,8 @@ def parse_date(text: str) -> datetime.date:
     try:
         return datetime.date.fromisoformat(cleaned)
     except ValueError:
-        raise ValueError(f"{text!r} is not a date: expected YYYY-MM-DD, e.g."
-                         " 2026-11-14") from None
+        raise ValueError(Msg("{text} is not a date: expected YYYY-MM-DD, e.g. 2026-11-14",
+                             text=repr(text))) from None
 
 
 def daily_deal(date: datetime.date, players: int = 4) -> DealRecord:

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from ..i18n import Msg
 from .summary import DealSummary, deal_fingerprint, play_fingerprint
 
 __all__ = ["BY", "Dedupe", "Duplicate", "Seen"]
@@ -216,12 +217,13 @@ class Dedupe:
         if first is None:
             return None
         self.duplicates += 1
-        return Duplicate(f"{summary.file}, deal {summary.index}", self.where(first))
+        return Duplicate(Msg("{file}, deal {n}", file=summary.file, n=summary.index),
+                         self.where(first))
 
     def where(self, ordinal: int) -> str:
         """The file and deal of a deal's number."""
         i = bisect_right(self.starts, ordinal) - 1
-        return f"{self.files[i]}, deal {ordinal - self.starts[i] + 1}"
+        return Msg("{file}, deal {n}", file=self.files[i], n=ordinal - self.starts[i] + 1)
 
     def close(self) -> None:
         """Remove the file of the table, if it moved to one."""

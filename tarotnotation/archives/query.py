@@ -40,6 +40,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import Code
+from ..i18n import Msg, or_list
 from ..records import SEAT_ID_RE
 from ..replay import Status
 from ..rules import Camp, Contract, PoigneeSize
@@ -113,10 +114,11 @@ _OPS: Final[dict[str, frozenset[str]]] = {
     "tag": _ORDERED | {"~"},
 }
 _KIND_WORDS: Final = {
-    "int": "a whole number", "points": "a number of points", "bool": "true or false",
-    "contract": "a contract", "seat": "a seat", "camp": "a camp (taker or defence)",
-    "sizes": "a poignée size", "status": "a status", "text": "a text", "names": "a name",
-    "tag": "a tag",
+    "int": Msg("a whole number"), "points": Msg("a number of points"),
+    "bool": Msg("true or false"), "contract": Msg("a contract"), "seat": Msg("a seat"),
+    "camp": Msg("a camp (taker or defence)"), "sizes": Msg("a poignée size"),
+    "status": Msg("a status"), "text": Msg("a text"), "names": Msg("a name"),
+    "tag": Msg("a tag"),
 }
 
 
@@ -216,9 +218,9 @@ _SIZE_WORDS: Final = {s.value: s for s in PoigneeSize}
 _STATUS_WORDS: Final = {s.value: s for s in Status}
 _BOOL_WORDS: Final = {"true": True, "yes": True, "false": False, "no": False}
 _VALUE_WORDS: Final = {
-    "contract": "prise, garde, garde_sans or garde_contre", "camp": "taker or defence",
-    "sizes": "simple, double or triple", "status": "scored, annulled, incomplete or unscored",
-    "bool": "true or false"}
+    "contract": Msg("prise, garde, garde_sans or garde_contre"),
+    "camp": Msg("taker or defence"), "sizes": Msg("simple, double or triple"),
+    "status": Msg("scored, annulled, incomplete or unscored"), "bool": Msg("true or false")}
 _WORDS: Final[dict[str, dict[str, Any]]] = {
     "contract": _CONTRACT_WORDS, "camp": _CAMP_WORDS, "sizes": _SIZE_WORDS,
     "status": _STATUS_WORDS, "bool": _BOOL_WORDS}
@@ -287,7 +289,7 @@ def compile_query(text: str | None) -> Query:
 def _compiled(text: str) -> Query:
     if "\n" in text or "\r" in text:
         at = min(i for i in (text.find("\n"), text.find("\r")) if i >= 0)
-        raise QueryError("an expression is one line", text.replace("\r", " ")
+        raise QueryError(Msg("an expression is one line"), text.replace("\r", " ")
                          .replace("\n", " "), at)
     try:
         tree = _parser().parse(text)
@@ -302,20 +304,23 @@ def _compiled(text: str) -> Query:
     return Query(text, fn, tuple(dict.fromkeys(comp.names)), comp.per_player)
 
 
-_TOKEN_WORDS: Final = {
-    "NAME": "a field or a value", "STRING": "a text in quotes", "NUMBER": "a number",
-    "DATE": "a date", "OP": "an operator (=, !=, <, <=, >, >=, ~)", "RPAR": "')'",
+_TOKEN_WORDS: Final[dict[str, str]] = {
+    "NAME": Msg("a field or a value"), "STRING": Msg("a text in quotes"),
+    "NUMBER": Msg("a number"), "DATE": Msg("a date"),
+    "OP": Msg("an operator (=, !=, <, <=, >, >=, ~)"), "RPAR": "')'",
     "LPAR": "'('", "_AND": "'and'", "_OR": "'or'", "_NOT": "'not'", "_HAS": "'has'",
-    "$END": "the end",
+    "$END": Msg("the end"),
 }
 
 
 def _expected(names: set[str]) -> str:
+    """What the parser expected, as a person reads it: ``a, b or c`` (each word a
+    :class:`Msg` where it is one, so that the list is translated with its words)."""
     words = sorted({_TOKEN_WORDS.get(n, n) for n in names})
     if {"a field or a value", "a number", "a date", "a text in quotes"} <= set(words):
         words = [w for w in words if w not in ("a number", "a date", "a text in quotes")]
-        words = ["a value" if w == "a field or a value" else w for w in words]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        words = [Msg("a value") if w == "a field or a value" else w for w in words]
+    return or_list(words)
 
 
 def _syntax(text: str, err: UnexpectedInput) -> QueryError:
@@ -323,21 +328,24 @@ def _syntax(text: str, err: UnexpectedInput) -> QueryError:
         at = err.pos_in_stream or 0
         char = text[at]
         if char in "\"'":
-            return QueryError(f"this text is never closed: add the closing {char}", text, at,
+            return QueryError(Msg("this text is never closed: add the closing {char}", char=char),
+                              text, at,
                               len(text))
-        return QueryError(f"unexpected {char!r}: expected {_expected(set(err.allowed))}",
-                          text, at)
+        return QueryError(Msg("unexpected {found}: expected {want}", found=repr(char),
+                              want=_expected(set(err.allowed))), text, at)
     if isinstance(err, UnexpectedToken):
         token = err.token
         expected = _expected(set(err.expected) - {"$END"} or {"$END"})
         if token.type == "$END":
-            return QueryError(f"the expression ends too soon: expected {expected}", text,
+            return QueryError(Msg("the expression ends too soon: expected {want}", want=expected),
+                              text,
                               len(text.rstrip()))
         at = token.start_pos or 0
-        return QueryError(f"unexpected {str(token)!r}: expected {expected}", text, at,
+        return QueryError(Msg("unexpected {found}: expected {want}", found=repr(str(token)),
+                              want=expected), text, at,
                           at + len(str(token)))
     if isinstance(err, UnexpectedEOF):
-        return QueryError("the expression ends too soon", text, len(text.rstrip()))
+        return QueryError(Msg("the expression ends too soon"), text, len(text.rstrip()))
     return QueryError(str(err), text, 0)  # pragma: no cover (lark raises only the above)
 
 
@@ -488,8 +496,9 @@ class _Compiler:
     def has(self, token: Token) -> _Fn:
         prefix = str(token).upper()
         if not any(code.value.startswith(prefix) for code in Code):
-            raise self.fail(f"no diagnostic code starts with {prefix}: expected a code such"
-                            " as P105 or a family such as P1 (see `tarot codes`)", token)
+            raise self.fail(Msg("no diagnostic code starts with {prefix}: expected a code such"
+                                " as P105 or a family such as P1 (see `tarot codes`)",
+                                prefix=prefix), token)
         self.names.append("has")
 
         def fn(s: DealSummary, _: int) -> Truth:
@@ -500,7 +509,7 @@ class _Compiler:
     def bare(self, token: Token) -> tuple[_Fn, bool]:
         name = str(token)
         if name.lower() in _KEYWORDS:
-            raise self.fail(f"'{name}' needs something to work on", token)
+            raise self.fail(Msg("'{name}' needs something to work on", name=name), token)
         field = self.field(token)
         if field is None:  # a tag alone: written and not blank
             key = name
@@ -511,8 +520,9 @@ class _Compiler:
 
             return tag_present, False
         if not field.bare:
-            raise self.fail(f"{name} is {_KIND_WORDS[field.kind]}: compare it, e.g."
-                            f" {_example(field)}", token)
+            raise self.fail(Msg("{name} is {kind}: compare it, e.g. {example}", name=name,
+                                kind=_KIND_WORDS[field.kind], example=_example(field)),
+                            token)
         get = field.get
         if field.kind == "bool":
             def test_bool(s: DealSummary, p: int) -> Truth:
@@ -540,24 +550,27 @@ class _Compiler:
             left, right, op = right, left, _FLIP[op]  # `garde <= contract`
         if left.data != "name":
             if right.data != "name":
-                raise self.fail("compare a field or a tag with a value, e.g. bouts >= 2",
+                raise self.fail(Msg("compare a field or a tag with a value, e.g. bouts >= 2"),
                                 op_token)
             left, right, op = right, left, _FLIP[op]
         name_token = left.children[0]
         assert isinstance(name_token, Token)
         if str(name_token).lower() in _KEYWORDS:
-            raise self.fail(f"expected a field before {op}, not '{name_token}'", name_token)
+            raise self.fail(Msg("expected a field before {op}, not '{found}'", op=op,
+                                found=str(name_token)), name_token)
         field = self.field(name_token)
         if field is None:
             return self.compare_tag(str(name_token), op, right, op_token), False
         if op not in _OPS[field.kind]:
             allowed = ", ".join(sorted(_OPS[field.kind]))
-            raise self.fail(f"{field.name} takes {allowed}, not {op}", op_token)
+            raise self.fail(Msg("{name} takes {allowed}, not {op}", name=field.name,
+                                allowed=allowed, op=op), op_token)
         value_token = right.children[0]
         assert isinstance(value_token, Token)
         get = field.get
         if right.data == "name" and str(value_token).lower() in _KEYWORDS:
-            raise self.fail(f"expected a value after {op}, not '{value_token}'", value_token)
+            raise self.fail(Msg("expected a value after {op}, not '{found}'", op=op,
+                                found=str(value_token)), value_token)
         other = self.other_field(field, right)
         if other is not None:
             oget = other.get
@@ -583,8 +596,10 @@ class _Compiler:
         if field.kind == "camp" and name in _CAMP_WORDS:
             return None  # `petit_au_bout = taker`: the camp
         if other.kind != field.kind and {other.kind, field.kind} != {"int", "points"}:
-            raise self.fail(f"{name} is {_KIND_WORDS[other.kind]}, and {field.name} is"
-                            f" {_KIND_WORDS[field.kind]}: they cannot be compared", token)
+            raise self.fail(Msg("{name} is {kind}, and {other} is {other_kind}: they cannot be"
+                                " compared", name=name, kind=_KIND_WORDS[other.kind],
+                                other=field.name, other_kind=_KIND_WORDS[field.kind]),
+                            token)
         self.names.append(name)
         self.per_player |= other.per_player
         return other
@@ -595,11 +610,11 @@ class _Compiler:
         fk = field.kind
         if fk in ("int", "points"):
             if kind != "number":
-                raise self.fail(f"{field.name} is compared with a number, e.g."
-                                f" {_example(field)}", token)
+                raise self.fail(Msg("{name} is compared with a number, e.g. {example}",
+                                    name=field.name, example=_example(field)), token)
             number = float(text)
             if fk == "int" and number != int(number):
-                raise self.fail(f"{field.name} is a whole number", token)
+                raise self.fail(Msg("{name} is a whole number", name=field.name), token)
 
             def num(s: DealSummary, p: int) -> Truth:
                 return _cmp(op, get(s, p), number)
@@ -607,7 +622,7 @@ class _Compiler:
             return num
         if (fk in ("seat", "names") and kind == "string") or fk == "text":
             if kind not in ("string", "name") and fk != "text":
-                raise self.fail(f"expected a name in quotes after {op}", token)
+                raise self.fail(Msg("expected a name in quotes after {op}", op=op), token)
             value = _unquote(text) if kind == "string" else text
             if op == "~":
                 pattern = self.regex(value, token)
@@ -647,11 +662,12 @@ class _Compiler:
             return text_cmp
         if fk == "seat":
             if op == "~":
-                raise self.fail(f"~ takes a pattern in quotes, e.g. {field.name} ~ \"Martin\"",
-                                token)
+                raise self.fail(Msg("~ takes a pattern in quotes, e.g. {example}",
+                                    example=f"{field.name} ~ \"Martin\""), token)
             if kind != "name" or not SEAT_ID_RE.fullmatch(text):
-                raise self.fail(f"expected a seat id (S, E, N, W, F...), a name in quotes or"
-                                f" a seat field after {op}, not {text}", token)
+                raise self.fail(Msg("expected a seat id (S, E, N, W, F...), a name in quotes or"
+                                    " a seat field after {op}, not {found}", op=op,
+                                    found=text), token)
 
             def seat_id(s: DealSummary, p: int) -> Truth:
                 seat = get(s, p)
@@ -659,14 +675,16 @@ class _Compiler:
 
             return seat_id
         if fk == "names":
-            raise self.fail("expected a name in quotes, e.g. names = \"Alice Martin\"", token)
+            raise self.fail(Msg("expected a name in quotes, e.g. {example}",
+                                example="names = \"Alice Martin\""), token)
         words: dict[str, Any] = _WORDS[fk]
         if kind not in ("name", "string") or _unquote(text).lower() not in words:
             if fk == "bool":
-                raise self.fail(f"{field.name} is true or false, not {_unquote(text)!r}",
-                                token)
-            raise self.fail(f"{_unquote(text)!r} is not {_KIND_WORDS[fk]}: expected"
-                            f" {_VALUE_WORDS[fk]}", token)
+                raise self.fail(Msg("{name} is true or false, not {found}", name=field.name,
+                                    found=repr(_unquote(text))), token)
+            raise self.fail(Msg("{found} is not {kind}: expected {want}",
+                                found=repr(_unquote(text)), kind=_KIND_WORDS[fk],
+                                want=_VALUE_WORDS[fk]), token)
         wanted = words[_unquote(text).lower()]
         if fk == "sizes":
             def has_size(s: DealSummary, p: int) -> Truth:
@@ -695,10 +713,11 @@ class _Compiler:
         text = str(token)
         kind = right.data
         if kind == "name" and text.lower() in _KEYWORDS:
-            raise self.fail(f"expected a value after {op}, not '{text}'", token)
-        if kind == "name" and not _is_tag(text) and text in FIELDS:
-            raise self.fail(f"a tag is compared with a value, not with the field {text}",
+            raise self.fail(Msg("expected a value after {op}, not '{found}'", op=op, found=text),
                             token)
+        if kind == "name" and not _is_tag(text) and text in FIELDS:
+            raise self.fail(Msg("a tag is compared with a value, not with the field {name}",
+                                name=text), token)
         if op == "~":
             pattern = self.regex(_unquote(text) if kind == "string" else text, token)
 
@@ -726,7 +745,8 @@ class _Compiler:
 
             return num
         if kind == "name" and _is_tag(text):
-            raise self.fail(f"{text} looks like a tag: put a value in quotes", token)
+            raise self.fail(Msg("{name} looks like a tag: put a value in quotes", name=text),
+                            token)
         value = _unquote(text) if kind == "string" else text
 
         def string(s: DealSummary, _: int) -> Truth:
@@ -738,7 +758,7 @@ class _Compiler:
         try:
             return re.compile(pattern, re.IGNORECASE)
         except re.error as err:
-            raise self.fail(f"not a valid pattern: {err.msg}", token) from None
+            raise self.fail(Msg("not a valid pattern: {why}", why=err.msg), token) from None
 
 
 def _word_of(node: Tree[Token]) -> str:
@@ -769,9 +789,13 @@ def field_names() -> list[str]:
 
 def _unknown(name: str) -> str:
     close = difflib.get_close_matches(name, FIELDS, n=1)
-    hint = f"did you mean {close[0]}? " if close else ""
-    return (f"unknown field '{name}': {hint}the fields are {', '.join(field_names())};"
-            " a tag is written with a capital (Event, Date, Round...)")
+    fields = ", ".join(field_names())
+    if close:
+        return Msg("unknown field '{name}': did you mean {close}? the fields are {fields};"
+                   " a tag is written with a capital (Event, Date, Round...)",
+                   name=name, close=close[0], fields=fields)
+    return Msg("unknown field '{name}': the fields are {fields}; a tag is written with a"
+               " capital (Event, Date, Round...)", name=name, fields=fields)
 
 
 def describe_fields() -> Iterator[tuple[str, str]]:

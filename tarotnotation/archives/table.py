@@ -161,16 +161,17 @@ def columns(spec: str) -> list[Column]:
         elif name in FIELDS:
             field = FIELDS[name]
             if field.per_player:
-                raise ValueError(f"{name} is a field of one player (for --where), not a"
-                                 " column: use names or scores")
+                raise ValueError(Msg("{name} is a field of one player (for --where), not a"
+                                     " column: use names or scores", name=name))
             get = _seat(field.get) if field.kind == "seat" else _plain(field.get)
             out.append(Column(name, get))
         else:
             known = sorted({*(n for n, f in FIELDS.items() if not f.per_player), *_EXTRA})
-            raise ValueError(f"unknown column '{name}': the columns are {', '.join(known)},"
-                             " or a tag written with a capital (Event, Date...)")
+            raise ValueError(Msg("unknown column '{name}': the columns are {known}, or a tag"
+                                 " written with a capital (Event, Date...)", name=name,
+                                 known=", ".join(known)))
     if not out:
-        raise ValueError("no column named")
+        raise ValueError(Msg("no column named"))
     return out
 
 

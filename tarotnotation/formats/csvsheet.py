@@ -47,7 +47,7 @@ from typing import IO, TYPE_CHECKING, Final
 
 from ..diagnostics import Code, Diagnostic
 from ..encoding import first_bad_byte
-from ..i18n import Msg
+from ..i18n import Msg, message_of
 from ..limits import MAX_RECORD_CHARS, exceeded
 from ..source import ReadDeal
 from .base import Format, Head
@@ -146,7 +146,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
         try:
             columns = environment_columns()
         except ValueError as err:
-            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, str(err),
+            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
                                                      file=name),))
             return
     if isinstance(source, (str, Path)):
@@ -173,7 +173,8 @@ def environment_columns() -> Columns | None:
     try:
         return Columns.of(spec)
     except (ValueError, OSError) as err:
-        raise ValueError(f"the column mapping TAROT_COLUMNS cannot be read: {err}") from None
+        raise ValueError(Msg("the column mapping TAROT_COLUMNS cannot be read: {err}",
+                             err=message_of(err))) from None
 
 
 class _Lines:

@@ -149,8 +149,9 @@ def from_dict(obj: Any, *, prefix: str = "$") -> DealRecord:
 
 def json_type(obj: object) -> str:
     """How an error message names the type of a parsed JSON value: ``a list``, ``null``…"""
-    return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
-            int: "a number", float: "a number", type(None): "null"}.get(type(obj), "a value")
+    return {dict: Msg("an object"), list: Msg("a list"), str: Msg("a string"),
+            bool: Msg("true or false"), int: Msg("a number"), float: Msg("a number"),
+            type(None): "null"}.get(type(obj)) or Msg("a value")
 
 
 def _parse(data: bytes | str) -> Any:

@@ -257,10 +257,11 @@ class _SheetReader:
 
     def header_text(self, col: int) -> str:
         head = self.layout.header
-        name = head[col].strip() if col < len(head) and head[col].strip() else "no header"
+        name: str = head[col].strip() if col < len(head) and head[col].strip() else ""
         if len(name) > 40:
             name = name[:40] + "…"
-        return f"column {column_name(col + 1)} ({name})"
+        return Msg("column {col} ({name})", col=column_name(col + 1),
+                   name=name or Msg("no header"))
 
     # --- the run ---------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from typing import Final
 from ..cards import Card
 from ..diagnostics import quote
 from ..fields import Points
+from ..i18n import Msg
 from ..lexicon import CAMPS, CONTRACTS, MISERES, SIZES
 from ..rules import Camp, Contract, MisereKind, PoigneeSize
 
@@ -142,7 +143,7 @@ assert set(ROLE_TITLES) == set(ROLES)
 _ROLE_OF: Final = {name: role for role, names in ROLES.items() for name in names}
 
 #: The headers a sheet reader knows, as a person reads the list (one or two per column).
-KNOWN_HEADERS: Final = (
+KNOWN_HEADERS: Final = Msg(
     "Donne/Deal, Date, Événement/Event, Lieu/Site, Ronde/Round, Table, Donneur/Dealer,"
     " Preneur/Taker, Contrat/Contract, Appelé/Partner, Roi/Called card, Points/Score,"
     " Bouts/Oudlers, Poignée/Handful, Petit au bout, Chelem/Slam, Misère, Règles/Rules,"
@@ -284,7 +285,8 @@ def points_of(text: str) -> Points | None:
         return None
     sign, whole, frac = got
     if sign < 0:
-        raise ValueError(f"{quote(text.strip())}: the taker's points are never negative")
+        raise ValueError(Msg("{text}: the taker's points are never negative",
+                             text=quote(text.strip())))
     return Points.parse(f"{whole}.{frac or 0}")
 
 
@@ -296,7 +298,7 @@ def score_of(text: str) -> int | None:
         return None
     sign, whole, frac = got
     if frac.strip("0"):
-        raise ValueError(f"{quote(text.strip())} is not a whole number: a score is")
+        raise ValueError(Msg("{text} is not a whole number: a score is", text=quote(text.strip())))
     return sign * whole
 
 
@@ -458,8 +460,8 @@ def chelem_of(text: str) -> ChelemCell | None:
     for w in _CHELEM_FAILED:
         rest = rest.replace(w, "")
     if rest.strip():
-        raise ValueError(f"{quote(text.strip())} is not a chelem: expected oui (made), annoncé"
-                         " (announced and made), annoncé chuté, or défense")
+        raise ValueError(Msg("{text} is not a chelem: expected oui (made), annoncé (announced"
+                             " and made), annoncé chuté, or défense", text=quote(text.strip())))
     if failed:
         return ChelemCell(announced or True, Camp.DEFENCE if defence else None)
     return ChelemCell(announced, Camp.DEFENCE if defence else Camp.TAKER)
@@ -613,8 +615,8 @@ class Columns:
                 continue
             parts = re.split(r"(?<!\\)=", item, maxsplit=1)
             if len(parts) != 2 or not parts[0].strip():
-                raise ValueError(f"{quote(item.strip())}: expected HEADER=COLUMN or HEADER=NAME"
-                                 " (e.g. 'Joueur 1=Alice,Pts=Points')")
+                raise ValueError(Msg("{item}: expected HEADER=COLUMN or HEADER=NAME (e.g."
+                                     " 'Joueur 1=Alice,Pts=Points')", item=quote(item.strip())))
             key, value = (p.strip().replace("\\,", ",").replace("\\=", "=") for p in parts)
             out[norm(key) or key] = value
         return cls(out)
@@ -628,17 +630,18 @@ class Columns:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as err:
-            raise ValueError(f"{path}: not TOML: {err}") from None
+            raise ValueError(Msg("{path}: not TOML: {err}", path=str(path), err=str(err))) from None
         except UnicodeDecodeError:
-            raise ValueError(f"{path}: not UTF-8 text") from None
+            raise ValueError(Msg("{path}: not UTF-8 text", path=str(path))) from None
         table = data.get("columns", data)
         if not isinstance(table, dict):
-            raise ValueError(f"{path}: 'columns' must be a table of HEADER = \"COLUMN\"")
+            raise ValueError(Msg("{path}: 'columns' must be a table of HEADER = \"COLUMN\"",
+                                 path=str(path)))
         out: dict[str, str] = {}
         for key, value in table.items():
             if not isinstance(value, str):
-                raise ValueError(f"{path}: columns.{key}: expected a string, not"
-                                 f" {type(value).__name__}")
+                raise ValueError(Msg("{path}: columns.{key}: expected a string, not {type}",
+                                     path=str(path), key=key, type=type(value).__name__))
             out[norm(key) or key] = value.strip()
         return cls(out)
 

@@ -99,7 +99,7 @@ from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..fields import DEFAULT_SEATS, Points
-from ..i18n import Msg, nmsg
+from ..i18n import Msg, message_of, nmsg, or_list
 from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, Contract, table
@@ -144,7 +144,7 @@ _CONTRACT_NAMES: Final = {c: name for name, c in CONTRACTS.items()}
 _SEATS: Final = DEFAULT_SEATS[5]
 _SUIT_LETTERS: Final = "SHDC"
 _CARD_RE: Final = re.compile(r"(\d\d)-([SHDCT])")
-_EXPECTED_CARD: Final = (
+_EXPECTED_CARD: Final = Msg(
     "expected a TarotClub card code NN-X: 01-14 of S, H, D or C (11 Jack, 12 Knight,"
     " 13 Queen, 14 King), 01-21 of T for trumps, 00-T for the Excuse"
 )
@@ -173,7 +173,8 @@ def parse_card(code: str) -> Card:
                 return Card.trump(value)
         elif 1 <= value <= 14:
             return Card.suited(Suit(_SUIT_LETTERS.index(suit)), value)
-    raise ValueError(f"{code!r} is not a card: {_EXPECTED_CARD}")
+    raise ValueError(Msg("{code} is not a card: {expected}", code=repr(code),
+                         expected=_EXPECTED_CARD))
 
 
 def card_code(card: Card) -> str:
@@ -201,10 +202,8 @@ def seat_of_place(place: str, players: int) -> str:
     """
     places = PLACES[:players]
     if place not in places:
-        raise ValueError(
-            f"{place!r} is not a place at {players} players: expected"
-            f" {', '.join(places[:-1])} or {places[-1]}"
-        )
+        raise ValueError(Msg("{place} is not a place at {players} players: expected {places}",
+                             place=repr(place), players=players, places=or_list(places)))
     return _SEATS[places.index(place)]
 
 
@@ -301,29 +300,30 @@ def _parse(data: bytes | str) -> tuple[Any, list[Diagnostic]]:
 
 def _string(obj: Mapping[str, Any], key: str, path: str) -> str:
     if key not in obj:
-        raise _error(path, f"missing: expected {_what(key)}")
+        raise _error(path, Msg("missing: expected {what}", what=_what(key)))
     value = obj[key]
     if not isinstance(value, str):
-        raise _error(path, f"expected {_what(key)} (a string), found {json_type(value)}")
+        raise _error(path, Msg("expected {what} (a string), found {found}", what=_what(key),
+                               found=json_type(value)))
     return value
 
 
 def _what(key: str) -> str:
     return {
-        "taker": "the taker's place (South, East, North, West or Fifth)",
-        "first_trick_lead": "the place that led the first trick",
-        "FirstPlayer": "the place that plays first",
-        "contract": "the contract (Take, Guard, Guard without or Guard against)",
-        "dog": "the dog as ;-separated card codes (or \"\")",
-        "Dog": "the dog as ;-separated card codes",
-        "attack_handle": "the attack's handle as ;-separated card codes (or \"\")",
-        "defense_handle": "the defence's handle as ;-separated card codes (or \"\")",
-    }.get(key, "a hand as ;-separated card codes (or \"\")")
+        "taker": Msg("the taker's place (South, East, North, West or Fifth)"),
+        "first_trick_lead": Msg("the place that led the first trick"),
+        "FirstPlayer": Msg("the place that plays first"),
+        "contract": Msg("the contract (Take, Guard, Guard without or Guard against)"),
+        "dog": Msg("the dog as ;-separated card codes (or \"\")"),
+        "Dog": Msg("the dog as ;-separated card codes"),
+        "attack_handle": Msg("the attack's handle as ;-separated card codes (or \"\")"),
+        "defense_handle": Msg("the defence's handle as ;-separated card codes (or \"\")"),
+    }.get(key) or Msg("a hand as ;-separated card codes (or \"\")")
 
 
 def _show(value: object) -> str:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else (
-        json_type(value) if value is not None else "nothing")
+        json_type(value) if value is not None else Msg("nothing"))
 
 
 def _cards(text: str, path: str) -> list[Card]:
@@ -335,9 +335,10 @@ def _cards(text: str, path: str) -> list[Card]:
         try:
             card = parse_card(code)
         except ValueError as err:
-            raise _error(path, f"card {i + 1}: {err}") from None
+            raise _error(path, Msg("card {n}: {message}", n=i + 1, message=message_of(err))
+                         ) from None
         if card in out:
-            raise _error(path, f"card {i + 1}: {code.strip()} appears twice")
+            raise _error(path, Msg("card {n}: {code} appears twice", n=i + 1, code=code.strip()))
         out.append(card)
     return out
 
@@ -347,18 +348,19 @@ def _place(obj: Mapping[str, Any], key: str, path: str, players: int) -> str:
     try:
         return seat_of_place(value, players)
     except ValueError as err:
-        raise _error(path, str(err)) from None
+        raise _error(path, message_of(err)) from None
 
 
 def _check_version(obj: Mapping[str, Any]) -> None:
     # Older TarotClub logs (before version 3) have another layout: never guess.
     if "version" not in obj:
-        raise _error("$.version", f"missing: expected the TarotClub file version"
-                     f" {VERSION!r}", Code.JSON_VERSION)
+        raise _error("$.version", Msg("missing: expected the TarotClub file version {version}",
+                                      version=repr(VERSION)), Code.JSON_VERSION)
     version = obj["version"]
     if str(version) != VERSION:
-        raise _error("$.version", f"TarotClub file version {version!r} is not known:"
-                     f" expected {VERSION!r}", Code.JSON_VERSION)
+        raise _error("$.version", Msg("TarotClub file version {version} is not known: expected"
+                                      " {expected}", version=repr(version),
+                                      expected=repr(VERSION)), Code.JSON_VERSION)
 
 
 def _build(fields: dict[str, Any]) -> DealRecord:
@@ -371,9 +373,18 @@ def _build(fields: dict[str, Any]) -> DealRecord:
         return DealRecord(**fields)
     except ValidationError as err:  # the checks before this name the path; this is a backstop
         # (the record's paths are not this file's: said in the message, at "$")
-        raise TarotError([Diagnostic.make(d.code, f"the deal's {d.location.path}: {d.message}"
+        raise TarotError([Diagnostic.make(d.code, Msg("the deal's {path}: {message}",
+                                                      path=d.location.path, message=d.message)
                                           if d.location.path else d.message, path="$")
                           for d in model_faults(err)]) from None
+
+
+def _or_each(items: Sequence[str]) -> str:
+    """``a or b or c``, translated with its ``or``s."""
+    out: str = items[0]
+    for item in items[1:]:
+        out = Msg("{items} or {item}", items=out, item=item)
+    return out
 
 
 def _previous(seat: str, players: int) -> str:
@@ -386,39 +397,44 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
 
     info = obj["deal_info"]
     if not isinstance(info, dict):
-        raise _error("$.deal_info", f"expected an object, found {json_type(info)}")
+        raise _error("$.deal_info", Msg("expected an object, found {found}",
+                                        found=json_type(info)))
     p = "$.deal_info"
     players = info.get("number_of_players")
     if isinstance(players, str) and players.strip() in ("3", "4", "5"):
         players = int(players)  # (not int() of any digits: '²' and 5,000 digits raise)
     if not isinstance(players, int) or isinstance(players, bool) or players not in (3, 4, 5):
         raise _error(f"{p}.number_of_players",
-                     f"expected 3, 4 or 5 players, found {_show(players)}")
+                     Msg("expected 3, 4 or 5 players, found {found}", found=_show(players)))
     tab = table(players)
     taker = _place(info, "taker", f"{p}.taker", players)
     contract_name = _string(info, "contract", f"{p}.contract")
     contract = CONTRACTS.get(contract_name.strip())
     if contract is None:
-        raise _error(f"{p}.contract", f"{contract_name!r} is not a contract: expected Take,"
-                     " Guard, Guard without or Guard against")
+        raise _error(f"{p}.contract", Msg("{name} is not a contract: expected Take, Guard, Guard"
+                                          " without or Guard against",
+                                          name=repr(contract_name)))
     if "slam" not in info:
-        raise _error(f"{p}.slam", "missing: expected true or false (slam announced)")
+        raise _error(f"{p}.slam", Msg("missing: expected true or false (slam announced)"))
     slam = info["slam"]
     if not isinstance(slam, bool):
-        raise _error(f"{p}.slam", f"expected true or false, found {json_type(slam)}")
+        raise _error(f"{p}.slam", Msg("expected true or false, found {found}",
+                                      found=json_type(slam)))
     first = _place(info, "first_trick_lead", f"{p}.first_trick_lead", players)
     dog = _cards(_string(info, "dog", f"{p}.dog"), f"{p}.dog")
     if dog and len(dog) != tab.chien:
-        raise _error(f"{p}.dog", f"expected the {tab.chien} cards of the dog at {players}"
-                     f" players (or \"\"), found {len(dog)}")
+        raise _error(f"{p}.dog", Msg("expected the {n} cards of the dog at {players} players"
+                                     " (or \"\"), found {found}", n=tab.chien, players=players,
+                                     found=len(dog)))
 
     # The play: each trick from its leader; the next leader is the winner.
     tricks = obj.get("tricks", [])
     if not isinstance(tricks, list):
-        raise _error("$.tricks", f"expected a list of tricks, found {json_type(tricks)}")
+        raise _error("$.tricks", Msg("expected a list of tricks, found {found}",
+                                     found=json_type(tricks)))
     if len(tricks) > tab.tricks:
-        raise _error("$.tricks", f"a deal has {tab.tricks} tricks at {players} players,"
-                     f" found {len(tricks)}")
+        raise _error("$.tricks", Msg("a deal has {n} tricks at {players} players, found {found}",
+                                     n=tab.tricks, players=players, found=len(tricks)))
     ids = _SEATS[:players]
     play: list[Trick] = []
     played: dict[Card, str] = {}
@@ -428,22 +444,22 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
     for t, text in enumerate(tricks):
         path = f"$.tricks[{t}]"
         if not isinstance(text, str):
-            raise _error(path, f"expected a trick as ;-separated card codes, found"
-                         f" {json_type(text)}")
+            raise _error(path, Msg("expected a trick as ;-separated card codes, found {found}",
+                                   found=json_type(text)))
         cards = _cards(text, path)
         if not cards:
             ended_at = t if ended_at is None else ended_at
             continue
         if ended_at is not None:
-            raise _error(path, f"trick {t + 1} follows the unplayed trick {ended_at + 1}:"
-                         " expected empty tricks only at the end")
+            raise _error(path, Msg("trick {n} follows the unplayed trick {empty}: expected empty"
+                                   " tricks only at the end", n=t + 1, empty=ended_at + 1))
         if len(cards) != players:
-            raise _error(path, f"expected {players} cards (one per player), found"
-                         f" {len(cards)}")
+            raise _error(path, Msg("expected {players} cards (one per player), found {found}",
+                                   players=players, found=len(cards)))
         for c, card in enumerate(cards):
             if card in played:
-                raise _error(path, f"card {c + 1}: {card_code(card)} was already played in"
-                             f" {played[card]}")
+                raise _error(path, Msg("card {n}: {card} was already played in {where}", n=c + 1,
+                                       card=card_code(card), where=played[card]))
             played[card] = path
             played_by[ids[(ids.index(leader) + c) % players]].add(card)
         play.append(Trick(cards=tuple(PlayedCard(card=c) for c in cards), leader=leader))
@@ -467,9 +483,10 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         best = max(counts.values())
         holders = [s for s in candidates if counts[s] == best]
         if len(holders) != 1:
-            raise _error(path, "TarotClub records the handle per team: the player who"
-                         " showed it must be found from the play, and it cannot be"
-                         f" ({' or '.join(holders)} played as many of its cards)")
+            raise _error(path, Msg("TarotClub records the handle per team: the player who showed"
+                                   " it must be found from the play, and it cannot be"
+                                   " ({holders} played as many of its cards)",
+                                   holders=_or_each(holders)))
         declarations.append(Poignee(seat=holders[0], cards=CardSet.from_cards(shown)))
     if slam:
         declarations.insert(0, ChelemAnnouncement(seat=taker))
@@ -510,26 +527,27 @@ def _score_block(score: object, tags: list[tuple[str, str]]) -> tuple[Points | N
         return None, None
     path = "$.deal_info.score"
     if not isinstance(score, dict):
-        raise _error(path, f"expected an object (TarotClub's score block), found"
-                     f" {json_type(score)}")
+        raise _error(path, Msg("expected an object (TarotClub's score block), found {found}",
+                               found=json_type(score)))
     points: Points | None = None
     bouts: int | None = None
     for name, value in score.items():
         if name == "attacker_points":
             try:
                 if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise ValueError(f"found {json_type(value)}")
+                    raise ValueError(Msg("found {found}", found=json_type(value)))
                 points = Points.parse(value)
                 if not points.is_card_points:
-                    raise ValueError(f"points must be whole or half and lie between 0 and"
-                                     f" 91, not {points}")
+                    raise ValueError(Msg("points must be whole or half and lie between 0 and"
+                                         " 91, not {points}", points=str(points)))
             except ValueError as err:
-                raise _error(f"{path}.{name}", "expected the attack's card points, a number"
-                             f" from 0 to 91: {err}") from None
+                raise _error(f"{path}.{name}", Msg("expected the attack's card points, a number"
+                                                   " from 0 to 91: {why}",
+                                                   why=message_of(err))) from None
         elif name == "oudlers":
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-                raise _error(f"{path}.{name}", "expected the attack's oudlers (bouts), 0 to"
-                             f" 3, found {_show(value)}")
+                raise _error(f"{path}.{name}", Msg("expected the attack's oudlers (bouts), 0 to 3,"
+                                                   " found {found}", found=_show(value)))
             bouts = value
         elif name.replace("_", "").isalnum() and name.isascii():
             tags.append((f"TarotClub_{name}", " ".join(str(value).split())))
@@ -540,19 +558,21 @@ def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
     hands: dict[str, list[Card]] = {}
     for place, seat in zip(PLACES, _SEATS, strict=True):
         if place not in obj:
-            raise _error(f"$.{place}", f"missing: expected {place}'s hand as ;-separated"
-                         " card codes (or \"\" for no player)")
+            raise _error(f"$.{place}", Msg("missing: expected {place}'s hand as ;-separated card"
+                                           " codes (or \"\" for no player)", place=place))
         hand = _cards(_string(obj, place, f"$.{place}"), f"$.{place}")
         if hand:
             if len(hands) != PLACES.index(place):
                 missing = next(pl for pl, s in zip(PLACES, _SEATS, strict=True)
                                if s not in hands)
-                raise _error(f"$.{place}", f"{place} has a hand but {missing} has none:"
-                             " expected the places filled from South in order of play")
+                raise _error(f"$.{place}", Msg("{place} has a hand but {missing} has none: expected"
+                                               " the places filled from South in order of"
+                                               " play", place=place, missing=missing))
             hands[seat] = hand
     players = len(hands)
     if players not in (3, 4, 5):
-        raise _error("$", f"expected the hands of 3, 4 or 5 players, found {players}")
+        raise _error("$", Msg("expected the hands of 3, 4 or 5 players, found {found}",
+                              found=players))
     tab = table(players)
     first = _place(obj, "FirstPlayer", "$.FirstPlayer", players)
     dog = _cards(_string(obj, "Dog", "$.Dog"), "$.Dog")
@@ -560,18 +580,21 @@ def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
     for seat, hand in hands.items():
         path = f"$.{PLACES[_SEATS.index(seat)]}"
         if len(hand) != tab.hand:
-            raise _error(path, f"expected {tab.hand} cards at {players} players, found"
-                         f" {len(hand)}")
+            raise _error(path, Msg("expected {n} cards at {players} players, found {found}",
+                                   n=tab.hand, players=players, found=len(hand)))
         for card in hand:
             if card in where:
-                raise _error(path, f"{card_code(card)} is also in {where[card]}")
+                raise _error(path, Msg("{card} is also in {where}", card=card_code(card),
+                                       where=where[card]))
             where[card] = path
     if len(dog) != tab.chien:
-        raise _error("$.Dog", f"expected the {tab.chien} cards of the dog at {players}"
-                     f" players, found {len(dog)}")
+        raise _error("$.Dog", Msg("expected the {n} cards of the dog at {players} players,"
+                                  " found {found}", n=tab.chien, players=players,
+                                  found=len(dog)))
     for card in dog:
         if card in where:
-            raise _error("$.Dog", f"{card_code(card)} is also in {where[card]}")
+            raise _error("$.Dog", Msg("{card} is also in {where}", card=card_code(card),
+                                         where=where[card]))
     return _build({
         "tags": [("Source", "TarotClub")],
         "players": players,
@@ -583,15 +606,15 @@ def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
 
 def _from_object(obj: Any) -> DealRecord:
     if not isinstance(obj, dict):
-        raise _error("$", f"expected a TarotClub deal file (a JSON object), found"
-                     f" {json_type(obj)}")
+        raise _error("$", Msg("expected a TarotClub deal file (a JSON object), found {found}",
+                              found=json_type(obj)))
     _check_version(obj)
     if "deal_info" in obj:
         return _from_played(obj)
     if "Dog" in obj or "FirstPlayer" in obj:
         return _from_prepared(obj)
-    raise _error("$", "expected a TarotClub played log (deal_info and tricks) or a"
-                 " prepared deal (FirstPlayer, Dog and the hands)")
+    raise _error("$", Msg("expected a TarotClub played log (deal_info and tricks) or a"
+                          " prepared deal (FirstPlayer, Dog and the hands)"))
 
 
 def _load(data: bytes | str) -> tuple[DealRecord, list[Diagnostic]]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
-from ..i18n import Msg
+from ..i18n import Msg, message_of
 from ..source import ReadDeal
 from .base import Format, Head
 
@@ -106,7 +106,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
         try:
             columns = environment_columns()
         except ValueError as err:
-            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, str(err),
+            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
                                                      file=name or str(source)),))
             return
     if isinstance(source, (str, Path)):
