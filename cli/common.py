@@ -22,7 +22,7 @@ from tarotnotation.i18n import Msg, render
 from tarotnotation.rules import Ruleset, RulesetError
 
 from .status import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
-from .terminal import safe, width
+from .terminal import safe, safe_message, width
 
 __all__ = [
     "EXIT_FAULTS",
@@ -73,7 +73,8 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
         try:
             fn(*args, **kwargs)
         except UsageError as err:
-            echo_err(f"tarot: {render(err.args[0]) if err.args else err}")
+            said = err.args[0] if err.args else str(err)
+            _write_line(sys.stderr, f"tarot: {safe_message(said)}")
             raise SystemExit(EXIT_USAGE) from None
         except BrokenPipeError:
             raise

@@ -81,9 +81,10 @@ def query(
     try:
         matcher = compile_query(where)
     except QueryError as err:
-        shown = err.show().replace("\n", "\n  ")
-        fail(Msg("--where: {message}\n  {shown}", message=for_terminal(render(err.message)),
-                 shown=shown))
+        expression, caret = err.show().split("\n")
+        fail(Msg("--where: {message}\n  {expression}\n  {caret}",
+                 message=for_terminal(render(err.message)), expression=expression,
+                 caret=caret))
     kind = _format(fmt, output, fields)
     cols = None
     if isinstance(kind, str):  # a table

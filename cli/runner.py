@@ -29,7 +29,7 @@ from typing import Any, Final
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from tarotnotation.i18n import Msg, render
+from tarotnotation.i18n import Msg
 
 from .status import (
     EXIT_FAULTS,
@@ -41,7 +41,7 @@ from .status import (
     install_signal_handlers,
     worst,
 )
-from .terminal import safe
+from .terminal import safe, safe_message
 
 __all__ = [
     "EXIT_FAULTS",
@@ -71,7 +71,7 @@ _USAGE_ERROR = _click_class("UsageError")
 def usage_line(err: Exception, commands: Sequence[str]) -> str:
     """A click usage error as the one line ``tarot: …`` on standard error, in the run's
     language (:func:`usage_message`)."""
-    return f"tarot: {safe(render(usage_message(err, commands)))}"
+    return f"tarot: {safe_message(usage_message(err, commands))}"
 
 
 def _or(items: Sequence[str]) -> str:

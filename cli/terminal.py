@@ -23,6 +23,8 @@ import re
 import unicodedata
 from typing import Final
 
+from tarotnotation.i18n import Msg, render
+
 __all__ = ["ljust", "rjust", "safe", "width"]
 
 # C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
@@ -45,6 +47,26 @@ def safe(text: str) -> str:
     """``text`` with every character a terminal would obey (controls, bidirectional
     overrides) written as a visible escape (``\\x1b``, ``\\n``, ``\\u202e``)."""
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def safe_message(message: str) -> str:
+    r"""A message in the run's language, made safe for a terminal (:func:`safe`). A
+    :class:`~tarotnotation.i18n.Msg` whose own template spans lines (an expression and a
+    caret under its fault) keeps those line breaks: its values are made safe one by one,
+    and the template is the program's own text.
+
+    >>> safe_message(Msg("bad: {what}\n  {caret}", what="a\nb", caret="^"))
+    'bad: a\\nb\n  ^'
+    >>> safe_message("a\nb")
+    'a\\nb'
+    """
+    if not isinstance(message, Msg) or "\n" not in message.template:
+        return safe(render(message))
+    values = {k: safe(v.render() if isinstance(v, Msg) else str(v))
+              for k, v in message.params.items()}
+    said = Msg(message.template, **values)
+    said.context, said.plural, said.plural_n = message.context, message.plural, message.plural_n
+    return said.render()
 
 
 def width(text: str) -> int:
