@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from tarotnotation.archive import read_path, walk
-from tarotnotation.i18n import Msg, nmsg
+from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
 
 from .common import (
@@ -117,7 +117,8 @@ def convert(
                 lost = fmt.cannot_hold(item.record) if fmt.cannot_hold is not None else []
                 if lost:
                     echo_err(Msg("tarot: warning: deal {deal}: {fmt} cannot hold {lost}",
-                                 deal=item.index, fmt=fmt.title, lost="; ".join(lost)))
+                                 deal=item.index, fmt=fmt.title,
+                                 lost=render("; ").join(render(x) for x in lost)))
                 yield item.record
 
     to_file = out is not None

@@ -29,7 +29,7 @@ from typing import Any, Final
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, render
 
 from .status import (
     EXIT_FAULTS,
@@ -201,11 +201,52 @@ _PLAIN_TYPES = {"<int>": "N", "<int range>": "N", "<str>": "TEXT", "<float>": "N
 
 
 def _localized_sections(formatter: Any) -> None:
-    """The help's section headings (Options, Arguments, Commands) in the run's language."""
+    """The help's section headings (Options, Arguments, Commands) in the run's language,
+    and what click itself writes in the rows of options (:func:`help_text`)."""
     from tarotnotation.i18n import gettext_
 
     plain = formatter.section
     formatter.section = lambda name: plain(gettext_(name))
+    rows = formatter.write_dl
+    formatter.write_dl = lambda items, *args, **kwargs: rows(
+        [(term, help_text(text)) for term, text in items], *args, **kwargs)
+
+
+#: What click writes in brackets after an option's help: ``[default: 1; x>=0]``.
+_EXTRAS: Final = re.compile(r"\s*\[(?P<items>[^\[\]]*)\]\Z")
+
+
+def help_text(text: str) -> str:
+    r"""An option's help as click writes it, in the run's language: click's own help of
+    ``--help``, and the words of the bracket it adds (default, required, env var), which
+    it writes in English (the help of our own options is translated already).
+
+    >>> from tarotnotation.i18n import set_language
+    >>> _ = set_language("fr")
+    >>> help_text("Show this message and exit.")
+    'Afficher ce message et quitter.'
+    >>> help_text("Processus de travail.  [default: 1; x>=0; required]")
+    'Processus de travail.  [par défaut : 1 ; x>=0 ; obligatoire]'
+    >>> _ = set_language("en")
+    >>> help_text("Worker processes.  [default: 1; x>=0]")
+    'Worker processes.  [default: 1; x>=0]'
+    """
+    if text == "Show this message and exit.":
+        return render(Msg("Show this message and exit."))
+    m = _EXTRAS.search(text)
+    if m is None:
+        return text  # (the help of our own options is said in the run's language already)
+    said = []
+    for item in m["items"].split("; "):
+        word, colon, value = item.partition(": ")
+        if colon and word in ("default", "env var"):
+            said.append(render(Msg("default: {value}", value=value) if word == "default"
+                               else Msg("env var: {value}", value=value)))
+        elif item == "required":
+            said.append(render(Msg("required")))
+        else:
+            said.append(item)
+    return f"{text[:m.start('items') - 1]}[{render(Msg('; ')).join(said)}]"
 
 
 class TarotCommand(TyperCommand):

@@ -161,7 +161,7 @@ def test_a_played_deal_is_written_with_the_facts_the_replay_gives(tmp_path: Path
     [prise] = [d.record for d in notation.read(EXAMPLES / "prise.tarot")]
     assert prise is not None
     lost = cannot_hold(prise)
-    assert any(p.startswith("the play (18 trick(s)") for p in lost)
+    assert any(p.startswith("the play (18 tricks") for p in lost)
     assert any(p.startswith("the hands") for p in lost)
     [back] = list(csvsheet.read(csvsheet.dumps([prise]), name="p.csv"))
     rep = replay(prise)

@@ -275,10 +275,16 @@ def test_every_command_has_its_help_in_french() -> None:
         english, french = _help(name), _help("--lang", "fr", name)
         assert english != french, name
         assert "Options" in french
+        # nor what click writes itself: the help of --help, the bracket after an option
+        for click_says in ("Show this message and exit.", "default:", "[required]",
+                           "env var:"):
+            assert click_says not in french, (name, click_says)
+        assert "Afficher ce message et quitter." in french, name
     assert "Valider chaque donne" in _help("--lang", "fr", "validate")
     assert "RC, DC, CC, VC" in _help("--lang", "fr", "card")
     top = _help("--lang", "fr")
     assert "Commandes" in top
+    assert "Show this message and exit." not in top
     assert "Valider, rejouer, marquer" in top
     assert "Validate every deal" in _help("validate")
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..diagnostics import quote
 from ..fields import DEFAULT_SEATS
+from ..i18n import Msg, nmsg, render
 from ..rules import Camp
 
 if TYPE_CHECKING:
@@ -191,14 +192,14 @@ def cannot_hold(record: DealRecord) -> list[str]:
         counts[name] = counts.get(name, 0) + 1
     twice = [name for name in kept if counts.get(name, 0) > 1]
     if tags:
-        out.append(f"tags ({', '.join(tags)})")
+        out.append(Msg("tags ({tags})", tags=", ".join(tags)))
     if twice:
-        out.append(f"a tag given twice ({', '.join(twice)}: the first is kept)")
+        out.append(Msg("a tag given twice ({tags}: the first is kept)", tags=", ".join(twice)))
     odd = [f"{name} {quote(value)}" for name, value in record.tags if name in kept and (
         value != value.strip() or is_blank(value)
         or (name == "Date" and date_of(value) is None))]
     if odd:
-        out.append(f"tag values a cell does not give back ({', '.join(odd)})")
+        out.append(Msg("tag values a cell does not give back ({values})", values=", ".join(odd)))
     labels = [s.name or s.id for s in record.seats]
     keys = [norm(label) for label in labels]
     ids = sum(label in SEAT_HEADERS for label in labels) >= 3
@@ -207,52 +208,59 @@ def cannot_hold(record: DealRecord) -> list[str]:
                or (role_of(label) is not None and not (ids and label in SEAT_HEADERS))
                or player_header(label) is not None]
     if unclear:
-        out.append(f"player names a header cannot tell apart or read as a player"
-                   f" ({', '.join(repr(u) for u in unclear)})")
+        out.append(Msg("player names a header cannot tell apart or read as a player ({names})",
+                       names=", ".join(repr(u) for u in unclear)))
     if record.seat_ids != DEFAULT_SEATS[record.players]:
-        out.append(f"the seat ids ({' '.join(record.seat_ids)} become"
-                   f" {' '.join(DEFAULT_SEATS[record.players])}, in the same order)")
+        out.append(Msg("the seat ids ({ids} become {seats}, in the same order)",
+                       ids=" ".join(record.seat_ids),
+                       seats=" ".join(DEFAULT_SEATS[record.players])))
     if record.hands or record.chien is not None:
-        out.append("the hands and the chien")
+        out.append(Msg("the hands and the chien"))
     annulled = record.result is not None and record.result.annulled
     if annulled and record.result is not None and record.result.contract is not None:
-        out.append("a contract with an annulled result (the column says one or the other)")
+        out.append(Msg("a contract with an annulled result (the column says one or the other)"))
     if annulled and not record.auction:
-        out.append("an annulled result without its auction (read back, everyone passed)")
+        out.append(Msg("an annulled result without its auction (read back, everyone passed)"))
     if record.auction and not (annulled and all(b.is_pass for b in record.auction)
                                and len(record.auction) == record.players
                                and all(b.seat is None and b.glyph is None and not b.comments
                                        for b in record.auction)):
-        out.append(f"the auction ({len(record.auction)} bid(s): the contract and taker are"
-                   " kept)")
+        out.append(nmsg("the auction ({n} bid: the contract and taker are kept)",
+                        "the auction ({n} bids: the contract and taker are kept)",
+                        len(record.auction), n=len(record.auction)))
     if record.ecart is not None:
-        out.append("the écart")
+        out.append(Msg("the écart"))
     if record.play:
-        out.append(f"the play ({len(record.play)} trick(s): the facts and scores the replay"
-                   " works out from it are written)")
+        out.append(nmsg("the play ({n} trick: the facts and scores the replay works out from it"
+                        " are written)",
+                        "the play ({n} tricks: the facts and scores the replay works out from"
+                        " it are written)", len(record.play), n=len(record.play)))
     shown = [d.seat for d in record.declarations if isinstance(d, Poignee) and d.cards]
     if shown:
-        out.append(f"the trumps shown in poignées ({', '.join(shown)}: the size is kept)")
+        out.append(Msg("the trumps shown in poignées ({seats}: the size is kept)",
+                       seats=", ".join(shown)))
     chelems = [d.seat for d in record.declarations
                if d.kind == "chelem" and d.seat != (record.result.taker
                                                     if record.result else None)]
     if chelems:
-        out.append(f"a chelem announced by another seat than the recorded taker"
-                   f" ({', '.join(chelems)})")
+        out.append(Msg("a chelem announced by another seat than the recorded taker ({seats})",
+                       seats=", ".join(chelems)))
     notes = []
     if record.glyph is not None:
-        notes.append("the deal's glyph")
+        notes.append(Msg("the deal's glyph"))
     joined = " | ".join(record.comments)
     if record.comments and (is_blank(joined) or [
             c.strip() for c in joined.split(" | ") if c.strip()] != list(record.comments)):
-        notes.append("the deal's comments as they are split (one cell holds them, joined"
-                     " with ' | ', each stripped)")
-    parts = [("the call", record.call), ("the result", record.result)]
+        notes.append(Msg("the deal's comments as they are split (one cell holds them, joined"
+                         " with ' | ', each stripped)"))
+    parts = [(Msg("annotations on the call"), record.call),
+             (Msg("annotations on the result"), record.result)]
     for what, part in parts:
         if part is not None and (part.glyph is not None or part.comments):
-            notes.append(f"annotations on {what}")
+            notes.append(what)
     if any(d.glyph is not None or d.comments for d in record.declarations):
-        notes.append("annotations on declarations")
+        notes.append(Msg("annotations on declarations"))
     if notes:
-        out.append(f"comments and glyphs ({', '.join(notes)})")
+        out.append(Msg("comments and glyphs ({notes})",
+                       notes=", ".join(render(n) for n in notes)))
     return out

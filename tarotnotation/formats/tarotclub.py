@@ -99,7 +99,7 @@ from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..fields import DEFAULT_SEATS, Points
-from ..i18n import Msg, message_of, nmsg, or_list
+from ..i18n import Msg, message_of, nmsg, or_list, render
 from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, Contract, table
@@ -678,22 +678,22 @@ def _annotation_places(record: DealRecord) -> list[str]:
     """Where the record carries glyphs or comments, as short names (``trick 3``)."""
     out: list[str] = []
     if record.glyph is not None or record.comments:
-        out.append("the deal")
+        out.append(Msg("the deal"))
     if any(b.glyph is not None or b.comments for b in record.auction):
-        out.append("the auction")
+        out.append(Msg("the auction"))
     if record.call is not None and (record.call.glyph is not None or record.call.comments):
-        out.append("the call")
+        out.append(Msg("the call"))
     if record.ecart is not None and (record.ecart.glyph is not None or record.ecart.comments):
-        out.append("the écart")
+        out.append(Msg("the écart"))
     if any(d.glyph is not None or d.comments for d in record.declarations):
-        out.append("the declarations")
+        out.append(Msg("the declarations"))
     for t, trick in enumerate(record.play, 1):
         if (trick.glyph is not None or trick.comments
                 or any(pc.glyph is not None or pc.comments for pc in trick.cards)):
-            out.append(f"trick {t}")
+            out.append(Msg("trick {t}", t=t))
     if record.result is not None and (record.result.glyph is not None
                                       or record.result.comments):
-        out.append("the result")
+        out.append(Msg("the result"))
     return out
 
 
@@ -722,45 +722,49 @@ def dropped(record: DealRecord) -> list[str]:
     tags = [name for name, value in record.tags
             if (name, value) != ("Source", "TarotClub")]
     if tags:
-        out.append(f"tags ({', '.join(tags)})")
+        out.append(Msg("tags ({tags})", tags=", ".join(tags)))
     if record.ruleset != "fft":
-        out.append(f"the ruleset ({record.ruleset}: TarotClub plays its own rules)")
+        out.append(Msg("the ruleset ({ruleset}: TarotClub plays its own rules)",
+                       ruleset=record.ruleset))
     names = [f"{s.id} {s.name}" for s in record.seats if s.name]
     if names:
-        out.append(f"player names ({', '.join(names)})")
+        out.append(Msg("player names ({names})", names=", ".join(names)))
     ids = record.seat_ids
     if ids != DEFAULT_SEATS[record.players]:
-        out.append(f"the seat ids ({' '.join(ids)} become"
-                   f" {', '.join(PLACES[:record.players])})")
+        out.append(Msg("the seat ids ({ids} become {places})", ids=" ".join(ids),
+                       places=", ".join(PLACES[:record.players])))
     if record.dealer is not None and (
             any(isinstance(d, ChelemAnnouncement) for d in record.declarations)
             or (record.play and record.play[0].leader not in (None, record.first_seat))):
-        out.append(f"the dealer ({record.dealer}: TarotClub keeps only the first leader)")
+        out.append(Msg("the dealer ({dealer}: TarotClub keeps only the first leader)",
+                       dealer=record.dealer))
     if record.hands:
-        out.append("the hands (TarotClub derives them from the play and the dog)")
+        out.append(Msg("the hands (TarotClub derives them from the play and the dog)"))
     if record.auction:
-        out.append(f"the auction ({len(record.auction)} bid(s): only the taker's contract"
-                   " is kept)")
+        out.append(nmsg("the auction ({n} bid: only the taker's contract is kept)",
+                        "the auction ({n} bids: only the taker's contract is kept)",
+                        len(record.auction), n=len(record.auction)))
     if record.call is not None:
-        out.append(f"the called card ({record.call.card.code})")
+        out.append(Msg("the called card ({card})", card=record.call.card.code))
     if record.ecart is not None and (record.ecart.cards is not None or record.ecart.shown):
-        out.append("the écart (TarotClub derives it from the cards never played)")
+        out.append(Msg("the écart (TarotClub derives it from the cards never played)"))
     miseres = [d.seat for d in record.declarations if isinstance(d, Misere)]
     if miseres:
-        out.append(f"misère declarations ({', '.join(miseres)})")
+        out.append(Msg("misère declarations ({seats})", seats=", ".join(miseres)))
     if any(isinstance(d, Poignee) and d.size is not None for d in record.declarations):
-        out.append("the declared size of poignées (TarotClub counts the cards shown)")
+        out.append(Msg("the declared size of poignées (TarotClub counts the cards shown)"))
     res = record.result
     if res is not None:
         kept = {"contract", "taker", "taker_points", "bouts"}
         facts = sorted(f for f in res.model_fields_set - kept - {"glyph", "comments"}
                        if getattr(res, f) not in (None, False))
         if facts:
-            out.append(f"the recorded result ({', '.join(facts)}): TarotClub recomputes"
-                       " the score")
+            out.append(Msg("the recorded result ({facts}): TarotClub recomputes the score",
+                           facts=", ".join(facts)))
     annotated = _annotation_places(record)
     if annotated:
-        out.append(f"comments and glyphs (on {', '.join(annotated)})")
+        out.append(Msg("comments and glyphs (on {places})",
+                       places=", ".join(render(a) for a in annotated)))
     return out
 
 
