@@ -312,7 +312,7 @@ def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
     assert one.out.count("tarot: dd from") == 4
 
 
-def _on_a_terminal(*args: str) -> tuple[int, str, bytes]:
+def on_a_terminal(*args: str) -> tuple[int, str, bytes]:
     """Run ``tarot ARGS`` with standard error on a pseudo-terminal: (status, stdout,
     what the terminal showed)."""
     master, slave = pty.openpty()
@@ -341,7 +341,7 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     # Piped, nothing; the output is the same either way.
     path = _deal(tmp_path, seed=5)
     args = ("analyze", str(path), "--from-trick", "15")
-    code, out, seen = _on_a_terminal(*args)
+    code, out, seen = on_a_terminal(*args)
     piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})
     assert code == piped.code == 0
     assert out == piped.out
@@ -349,7 +349,7 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert b"analysing" in seen
     assert b"positions" in seen
     args = ("solve", str(path), "--trick", "12")
-    code, out, seen = _on_a_terminal(*args)
+    code, out, seen = on_a_terminal(*args)
     piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})
     assert code == piped.code == 0
 

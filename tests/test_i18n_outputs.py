@@ -272,31 +272,11 @@ def test_tarot_legal_answers_in_french() -> None:
 
 def test_the_progress_bar_speaks_french_on_a_terminal() -> None:
     """``tarot validate`` on a terminal draws its bar in the run's language."""
-    import os
-    import pty
-    import subprocess
+    from test_cli_analyze import on_a_terminal
 
-    from test_cli import TAROT
-
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR")}
-    env.update({"TAROT_PROGRESS_DELAY": "0", "TAROT_LANG": "fr"})
-    proc = subprocess.Popen([str(TAROT), "validate", "examples"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out, _ = proc.communicate(timeout=60)
-    os.close(master)
-    assert proc.returncode == 1
-    assert "donnes dans" in out.decode()
+    code, out, seen = on_a_terminal("--lang", "fr", "validate", "examples")
+    assert code == 1
+    assert "donnes dans" in out
     assert b"validation" in seen
     assert b"validating" not in seen
 
