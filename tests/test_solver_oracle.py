@@ -84,6 +84,34 @@ def test_every_cards_value_matches_the_oracle(engine: str) -> None:
         assert got == want, (seed, pos.fen())
 
 
+def _dense_case(seed: int) -> Position:
+    """An endgame in a trick already begun, its cards from a few ranks of equal points
+    (the 1 to 10 of two suits, a few trumps or none, the Excuse): cards of
+    one hand that lose the trick, with only cards of the trick between them, are many."""
+    rng = random.Random(seed)
+    players = rng.choice((3, 4, 5))
+    left = rng.choice((2, 3, 3) if players == 5 else (2, 3, 3, 4))
+    suits = rng.sample(range(4), 2)
+    pool = [s * 14 + r for s in suits for r in range(10)]
+    pool += [int(Card.T1) + r for r in range(rng.randrange(4))] + [int(Card.EXCUSE)]
+    return endgame(rng, players, left, in_trick=rng.randrange(1, players), pool=pool)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cards_that_lose_the_trick_merged_across_its_cards_match_the_oracle(
+        engine: str) -> None:
+    # Two cards of a hand that both lose the trick, adjacent but for cards of the trick,
+    # are tried once: each card's value and the position's must stay the oracle's.
+    for seed in range(CASES):
+        pos = _dense_case(20_000 + seed)
+        want = children(pos)
+        best = max(want.values()) if pos.camps[pos.to_play] == TAKER else min(want.values())
+        solver = Solver(pos, engine=engine)
+        assert solver.solve(pos, line=False).value == best, (seed, pos.fen())
+        got = {cv.card: cv.value for cv in solver.best_cards(pos)}
+        assert got == want, (seed, pos.fen())
+
+
 def _five_player_first_lead(rng: random.Random) -> Position:
     """A short deal at five players (2 or 3 tricks) from its first lead, a King called:
     the called suit may not be led to the first trick (but for the King itself) under

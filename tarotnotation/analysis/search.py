@@ -419,6 +419,11 @@ class PythonSearch:
             if w is not None:
                 wcamp = st.camps[(st.leader + w) % n]
         last = len(trick) == n - 1
+        # the cards in the hands: a card of the trick leaves with it, so between two
+        # cards that both lose the trick it does not tell them apart
+        held = 0
+        for h in st.hands:
+            held |= h
         history = self.history[seat]
         scored: list[tuple[int, int]] = []
         rest = legal
@@ -427,18 +432,29 @@ class PythonSearch:
             c = low.bit_length() - 1
             rest ^= low
             pts = _CARD_POINTS[c]
+            wins = bool(trick) and c != _EXCUSE and winner_index([*trick, c]) == len(trick)
             if c != _EXCUSE:
-                above = live & SUIT_MASKS[suit_of(c)] & ~((low << 1) - 1)
-                if above:
-                    nxt = (above & -above).bit_length() - 1
-                    if legal >> nxt & 1 and _CARD_POINTS[nxt] == pts:
-                        continue
+                if trick and not wins:
+                    # a card that loses the trick: the lowest of its run is kept (the
+                    # cards below it lose too)
+                    below = held & SUIT_MASKS[suit_of(c)] & (low - 1)
+                    if below:
+                        prev = below.bit_length() - 1
+                        if legal >> prev & 1 and _CARD_POINTS[prev] == pts:
+                            continue
+                else:
+                    # a lead, or a card that wins the trick so far: the top of its run
+                    # (the cards above it win too)
+                    above = live & SUIT_MASKS[suit_of(c)] & ~((low << 1) - 1)
+                    if above:
+                        nxt = (above & -above).bit_length() - 1
+                        if legal >> nxt & 1 and _CARD_POINTS[nxt] == pts:
+                            continue
             if c == hint:
                 s = 1 << 28
             elif not trick:
                 s = 0
             else:
-                wins = winner_index([*trick, c]) == len(trick)
                 if wins:
                     s = 3000000 + pts * 1000 - c if last else 3000000 + c * 10
                 elif wcamp == my:
