@@ -500,10 +500,30 @@ static inline int ts_wins(const tk_state *st, cards_t trick_bits, int card)
     return tk_winning_card(trick_bits | TK_BIT(card), led) == card;
 }
 
+/* Whether CARD, a plain card led by SEAT, surely wins the trick: the highest card of its
+ * suit still out, that no seat of the other camp can trump (each holds a card of the
+ * suit, or no trump). Such leads are tried first, after the table's move (the history
+ * of cut-offs orders them; a weight above it was worse). */
+static inline int ts_sure_lead(const tk_state *st, cards_t live, int seat, int card)
+{
+    if (card == TK_EXCUSE || tk_suit_of(card) == 4)
+        return 0;
+    cards_t m = tk_suit_mask(tk_suit_of(card));
+    if (live & m & ~((TK_BIT(card) << 1) - 1))
+        return 0;
+    for (int j = 0; j < st->n; j++)
+        if (st->camp[j] != st->camp[seat] && !(st->hand[j] & m)
+            && (st->hand[j] & TK_TRUMP_MASK))
+            return 0;
+    return 1;
+}
+
 /* The cards worth trying, best first: the legal cards, one of each run of equivalent
- * cards (same hand, same suit, adjacent among the cards still out or in the trick, same
- * points: only the top of the run is kept), ordered by the table's move, what the card
- * does to the trick, and the history of cut-offs. */
+ * cards (same hand, same suit, same points, adjacent among the cards still out or in the
+ * trick: the top of the run is kept; for cards that lose the trick, adjacent among the
+ * cards in the hands: the lowest is kept), ordered by the table's move, what the card
+ * does to the trick (a lead: a plain card sure to win it), and the history of
+ * cut-offs. */
 static int ts_moves(ts_search *S, int *moves, int hint)
 {
     tk_state *st = &S->st;
@@ -558,7 +578,7 @@ static int ts_moves(ts_search *S, int *moves, int hint)
         if (c == hint) {
             score = 1 << 28;
         } else if (!st->len) {
-            score = 0;
+            score = ts_sure_lead(st, live, seat, c) ? 1 << 16 : 0;
         } else {
             /* would the card win the trick? (winning_card of the trick with it) */
             int wins = c != TK_EXCUSE && ts_wins(st, trick_bits, c);
