@@ -4,6 +4,7 @@ from collections.abc import Sequence
 TO_TRICK_WINNER: int
 WINS_LAST_TRICK: int
 CHELEM_EXCUSE: int
+PETIT_IN_CHIEN_ANNULS: int
 LEAF_SIZE: int
 
 def step(led: int, top: int, card: int) -> tuple[int, int]: ...
@@ -47,3 +48,5 @@ def scan_json(line: bytes) -> tuple[
     list[tuple[int, dict[str, object]]], dict[str, int] | None, list[str] | None,
     str | None, list[tuple[str, str, tuple[int, int] | None]] | None,
     list[str | None] | None] | None: ...
+def check_lines(lines: tuple[bytes, ...], start: int, flags: int, limit: int
+                ) -> list[tuple[int, dict[str, int], list[tuple[str, str]] | None] | None]: ...

@@ -586,7 +586,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     first record) is read by the JSON reader, alone, and replayed.
     """
     from .formats import json as json_format
-    from .quick import quick_check_line
+    from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
     lines = chunk.lines
@@ -603,10 +603,22 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                 yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
-    for raw in lines[start:]:
+    # The plain clean deals judged in bulk by the compiled core (None: not settled there).
+    bulk = bulk_checker(ruleset, default)
+    settled: list[BulkAnswer] = ([None] * (len(lines) - start) if bulk is None
+                                 else bulk(lines, start))
+    scored = Status.SCORED
+    for raw, clean in zip(lines[start:], settled, strict=True):
         lineno += 1
         at = offset
         offset += len(raw)
+        if clean is not None:
+            index += 1
+            half, scores, tags = clean
+            yield CheckedDeal(path, index, (), scored, scores, half,
+                              number=None if tags is None else deal_number(tags),
+                              line=lineno, offset=at)
+            continue
         line = _content(raw)
         if not line:
             continue

@@ -28,6 +28,11 @@
  *                       declarations, names) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
+ *   check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None, ...]
+ *     the quick check of lines[start:] of JSON Lines in bulk (bulk.h): for each line, a
+ *     clean deal's taker's half-points, scores by seat and tags (when one is a Deal
+ *     tag, else None), or None: not settled here (the caller runs quick_check_line).
+ *     FLAGS: rule_flags, | PETIT_IN_CHIEN_ANNULS; LIMIT: the longest line looked at.
  * Types:
  *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
  *          additive, table_mb): the search core (see search.h and
@@ -500,6 +505,99 @@ done:
     return out;
 }
 
+/* --- the quick check of JSON Lines in bulk (bulk.h) -------------------------------- */
+
+#include "bulk.h"
+
+static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W" (fields.DEFAULT_SEATS) */
+
+/* What check_lines says of a clean deal: (taker_half, scores by seat, tags or None). */
+static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *ids,
+                           const char *end)
+{
+    PyObject *scores = PyDict_New();
+    if (!scores)
+        return NULL;
+    for (int i = 0; i < d->n; i++) {
+        PyObject *key = d->has_seats ? PyUnicode_DecodeASCII(ids[i].s, ids[i].len, NULL)
+                                     : Py_NewRef(PLAIN_IDS[i]);
+        PyObject *value = key ? PyLong_FromLong(c->seats[i]) : NULL;
+        if (!value || PyDict_SetItem(scores, key, value) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            Py_DECREF(scores);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(value);
+    }
+    PyObject *tags = Py_NewRef(Py_None);
+    if (d->tags_at) {  /* a Deal tag: the tags, for plausibility.deal_number */
+        Py_DECREF(tags);
+        js_t j = {d->tags_at, end};
+        tags = PyList_New(0);
+        if (!tags || !js_eat(&j, '[')) {
+            Py_XDECREF(tags);
+            Py_DECREF(scores);
+            return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_RuntimeError, "tags");
+        }
+        do {
+            PyObject *list = js_strings(&j);
+            PyObject *pair = list ? PyList_AsTuple(list) : NULL;
+            Py_XDECREF(list);
+            if (!pair || PyList_Append(tags, pair) < 0) {
+                Py_XDECREF(pair);
+                Py_DECREF(tags);
+                Py_DECREF(scores);
+                return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_RuntimeError, "tags");
+            }
+            Py_DECREF(pair);
+        } while (js_eat(&j, ','));
+    }
+    return Py_BuildValue("(iNN)", c->taker_half, scores, tags);
+}
+
+static PyObject *k_check_lines(PyObject *self, PyObject *args)
+{
+    PyObject *lines;
+    Py_ssize_t start, limit;
+    int flags;
+    if (!PyArg_ParseTuple(args, "O!nin:check_lines", &PyTuple_Type, &lines, &start, &flags,
+                          &limit))
+        return NULL;
+    Py_ssize_t total = PyTuple_GET_SIZE(lines);
+    if (start < 0 || start > total)
+        return PyErr_Format(PyExc_ValueError, "start %zd: not in 0-%zd", start, total);
+    PyObject *out = PyList_New(total - start);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = start; i < total; i++) {
+        PyObject *item = PyTuple_GET_ITEM(lines, i);
+        if (!PyBytes_Check(item)) {
+            Py_DECREF(out);
+            return PyErr_Format(PyExc_TypeError, "check_lines: a line is bytes, not %.100s",
+                                Py_TYPE(item)->tp_name);
+        }
+        const char *s = PyBytes_AS_STRING(item), *e = s + PyBytes_GET_SIZE(item);
+        PyObject *res = NULL;
+        if (jb_content(&s, &e) && e - s <= limit) {
+            js_t j = {s, e};
+            jb_deal d;
+            jb_clean c;
+            jb_str ids[JB_MAX_SEATS];
+            if (jb_record(&j, &d) && jb_judge(&d, flags, &c, ids)) {
+                res = jb_result(&d, &c, ids, e);
+                if (!res) {
+                    Py_DECREF(out);
+                    return NULL;
+                }
+            }
+        }
+        PyList_SET_ITEM(out, i - start, res ? res : Py_NewRef(Py_None));
+    }
+    return out;
+}
+
 /* --- the search type ------------------------------------------------------------------ */
 
 typedef struct {
@@ -850,6 +948,8 @@ static PyMethodDef methods[] = {
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
+    {"check_lines", k_check_lines, METH_VARARGS,
+     "check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None]"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
      "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
      "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},
@@ -888,5 +988,13 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyModule_AddIntConstant(m, "WINS_LAST_TRICK", TK_WINS_LAST_TRICK);
     PyModule_AddIntConstant(m, "CHELEM_EXCUSE", TK_CHELEM_EXCUSE);
     PyModule_AddIntConstant(m, "LEAF_SIZE", TS_LEAF_SIZE);
+    PyModule_AddIntConstant(m, "PETIT_IN_CHIEN_ANNULS", JB_PETIT_IN_CHIEN_ANNULS);
+    for (int i = 0; i < JB_MAX_SEATS; i++) {
+        static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+        if (!(PLAIN_IDS[i] = PyUnicode_InternFromString(plain[i]))) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
     return m;
 }
