@@ -28,16 +28,46 @@ from test_cli import EXAMPLES, FAULTY, invoke
 from test_fast_paths import SPECS, _cases, _mutate, _swap_own_cards
 from test_quick_native import EDITS
 
-from tarotnotation import archive, native, quick
+from tarotnotation import archive, kernel, native, quick
+from tarotnotation.cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, mask_of
 from tarotnotation.formats import json as tjson
 from tarotnotation.plausibility import deal_number
-from tarotnotation.rules import Ruleset
+from tarotnotation.rules import Contract, PetitInChien, Ruleset
 from tarotnotation.simulate import random_deal
 from tarotnotation.status import Status
 
 TWIN = native.compiled(force=True)
 pytestmark = pytest.mark.skipif(TWIN is None or native.pure_forced(),
                                 reason="the compiled core is not in use here")
+
+
+def test_the_checks_before_the_first_card_are_the_kernels() -> None:
+    """The kernel.h twins that the bulk check calls, against kernel.py's functions of the
+    same names, on random arguments (the play's are held in tests/test_kernel_twin.py)."""
+    assert TWIN is not None
+    rng = random.Random(9)
+    special = [1 << 56, (1 << 56) | EXCUSE_BIT, (1 << 56) | (1 << 3), TRUMP_MASK, EXCUSE_BIT]
+    for i in range(20000):
+        hand = special[i] if i < len(special) else mask_of(
+            rng.sample(range(78), rng.randint(0, 24)))
+        other = mask_of(rng.sample(range(56, 78), rng.randint(0, 22)))
+        shown = other | (hand & rng.choice([0, EXCUSE_BIT, ALL_MASK]))
+        assert TWIN.petit_sec(hand) == kernel.petit_sec(hand)
+        assert TWIN.ecart_forbidden(hand) == kernel.ecart_forbidden(hand)
+        assert TWIN.poignee_wrong_cards(hand) == kernel.poignee_wrong_cards(hand)
+        assert TWIN.poignee_hidden_trumps(hand, shown) == kernel.poignee_hidden_trumps(
+            hand, shown)
+        contract = rng.choice(list(Contract))
+        for rules in (Ruleset.fft(), Ruleset.from_spec("fft petit_in_chien=annuls")):
+            assert TWIN.petit_in_chien_annuls(
+                rules.petit_in_chien is PetitInChien.ANNULS, int(contract), hand
+            ) == kernel.petit_in_chien_annuls(rules, contract, hand)
+        best = rng.choice([None, *Contract])
+        assert TWIN.outbids(int(contract), 0 if best is None else int(best)) == kernel.outbids(
+            contract, best)
+        first, announcer = rng.randrange(4), rng.choice([None, 0, 1, 2, 3])
+        assert TWIN.first_leader(first, -1 if announcer is None else announcer) == \
+            kernel.first_leader(first, announcer)
 
 
 def _bulk(lines: list[bytes], ruleset: str | None = None,

@@ -18,6 +18,10 @@
  *   chelem_camp(taker_tricks, tricks) -> int
  *   margin(taker_half, taker_bouts) -> int
  *   card_points(bits) -> int
+ *   petit_sec(hand) -> bool; petit_in_chien_annuls(annuls, contract, chien) -> bool;
+ *   outbids(bid, best) -> bool; first_leader(first, announcer) -> seat;
+ *   ecart_forbidden(ecart), poignee_wrong_cards(shown), poignee_hidden_trumps(hand, shown)
+ *       -> cards  (the checks before the first card, for the bulk quick check)
  *   play(flags, hands, camps, leader, cards, called=-1, tricks=-1)
  *       -> (played, winners, taker_half, taker_bouts, tricks_won, petit)
  *     plays CARDS from the first lead (PlayState's rules), stopping before the first
@@ -329,6 +333,67 @@ static PyObject *k_chelem_camp(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "ii:chelem_camp", &taker_tricks, &tricks))
         return NULL;
     return PyLong_FromLong(tk_chelem_camp(taker_tricks, tricks));
+}
+
+static PyObject *k_petit_sec(PyObject *self, PyObject *arg)
+{
+    cards_t hand;
+    if (to_cards(arg, &hand) < 0)
+        return NULL;
+    return PyBool_FromLong(tk_petit_sec(hand));
+}
+
+static PyObject *k_petit_in_chien_annuls(PyObject *self, PyObject *args)
+{
+    int annuls, contract;
+    PyObject *chien_obj;
+    cards_t chien;
+    if (!PyArg_ParseTuple(args, "piO:petit_in_chien_annuls", &annuls, &contract, &chien_obj)
+            || to_cards(chien_obj, &chien) < 0)
+        return NULL;
+    return PyBool_FromLong(tk_petit_in_chien_annuls(annuls, contract, chien));
+}
+
+static PyObject *k_outbids(PyObject *self, PyObject *args)
+{
+    int bid, best;
+    if (!PyArg_ParseTuple(args, "ii:outbids", &bid, &best))
+        return NULL;
+    return PyBool_FromLong(tk_outbids(bid, best));
+}
+
+static PyObject *k_first_leader(PyObject *self, PyObject *args)
+{
+    int first, announcer;
+    if (!PyArg_ParseTuple(args, "ii:first_leader", &first, &announcer))
+        return NULL;
+    return PyLong_FromLong(tk_first_leader(first, announcer));
+}
+
+static PyObject *k_ecart_forbidden(PyObject *self, PyObject *arg)
+{
+    cards_t ecart;
+    if (to_cards(arg, &ecart) < 0)
+        return NULL;
+    return from_cards(tk_ecart_forbidden(ecart));
+}
+
+static PyObject *k_poignee_wrong_cards(PyObject *self, PyObject *arg)
+{
+    cards_t shown;
+    if (to_cards(arg, &shown) < 0)
+        return NULL;
+    return from_cards(tk_poignee_wrong_cards(shown));
+}
+
+static PyObject *k_poignee_hidden_trumps(PyObject *self, PyObject *args)
+{
+    PyObject *hand_obj, *shown_obj;
+    cards_t hand, shown;
+    if (!PyArg_ParseTuple(args, "OO:poignee_hidden_trumps", &hand_obj, &shown_obj)
+            || to_cards(hand_obj, &hand) < 0 || to_cards(shown_obj, &shown) < 0)
+        return NULL;
+    return from_cards(tk_poignee_hidden_trumps(hand, shown));
 }
 
 static PyObject *k_margin(PyObject *self, PyObject *args)
@@ -944,6 +1009,17 @@ static PyMethodDef methods[] = {
      "petit_au_bout(flags, cards, winner) -> camp or -1"},
     {"chelem_camp", k_chelem_camp, METH_VARARGS, "chelem_camp(taker_tricks, tricks) -> int"},
     {"margin", k_margin, METH_VARARGS, "margin(taker_half, taker_bouts) -> int"},
+    {"petit_sec", k_petit_sec, METH_O, "petit_sec(hand) -> bool"},
+    {"petit_in_chien_annuls", k_petit_in_chien_annuls, METH_VARARGS,
+     "petit_in_chien_annuls(annuls, contract, chien) -> bool"},
+    {"outbids", k_outbids, METH_VARARGS, "outbids(bid, best) -> bool (best 0: none)"},
+    {"first_leader", k_first_leader, METH_VARARGS,
+     "first_leader(first, announcer) -> seat (announcer -1: none)"},
+    {"ecart_forbidden", k_ecart_forbidden, METH_O, "ecart_forbidden(ecart) -> cards"},
+    {"poignee_wrong_cards", k_poignee_wrong_cards, METH_O,
+     "poignee_wrong_cards(shown) -> cards"},
+    {"poignee_hidden_trumps", k_poignee_hidden_trumps, METH_VARARGS,
+     "poignee_hidden_trumps(hand, shown) -> cards"},
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"

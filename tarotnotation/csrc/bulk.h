@@ -3,9 +3,11 @@
  *
  * For each line it reads the record in the canonical layout exactly as jsonscan.h does
  * (the same js_* readers, narrower: no ruleset of the record's own), into plain C
- * values, then runs the C twin of quick._check_scanned and quick._judge over them, the
- * rules through kernel.h and state.h (the twin of kernel.PlayState), the score through
- * the twin of scoring.score.
+ * values, then runs the C twin of quick._check_scanned and quick._judge over them: each
+ * rule through its twin in kernel.h (tk_petit_sec, tk_outbids, tk_ecart_forbidden...:
+ * the functions of kernel.py of the same names, docs/rules.md's table "Where each rule
+ * lives") and state.h (the twin of kernel.PlayState), the score through jb_score, the
+ * twin of scoring.score.
  * A line is either "clean" (its taker's half-points, its scores by seat, and its tags
  * when one is a Deal tag, for plausibility.deal_number), or "not settled here" (None):
  * the caller then runs today's path on it (quick_check_line, then the reader and the
@@ -593,19 +595,19 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     }
     if (all != TK_ALL_MASK || total != 78 || d->ncards != n * tricks)
         return 0;
-    for (int i = 0; i < n; i++)  /* kernel.petit_sec (§2): the deal is annulled */
-        if ((given[i] & TK_TRUMP_MASK) == TK_BIT(TK_PETIT) && !(given[i] & TK_EXCUSE_BIT))
-            return 0;
+    for (int i = 0; i < n; i++)
+        if (tk_petit_sec(given[i]))
+            return 0;  /* the deal is annulled */
     if (d->has_ecart && d->ecart_count != chien_size)
         return 0;
 
-    /* The auction (§3): one bid each, in turn, each higher (kernel.outbids). */
+    /* The auction (§3): one bid each, in turn, each higher. */
     if (d->nbids != n)
         return 0;
     int contract = 0, taker = -1;
     for (int i = 0; i < n; i++) {
         if (d->bid[i]) {
-            if (d->bid[i] <= contract)
+            if (!tk_outbids(d->bid[i], contract))
                 return 0;
             contract = d->bid[i];
             taker = (first + i) % n;
@@ -620,12 +622,11 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     for (int i = 0; i < n; i++)
         start[i] = given[i];
     if (contract <= 2) {  /* Contract.takes_chien */
-        if ((flags & JB_PETIT_IN_CHIEN_ANNULS) && (d->chien & TK_BIT(TK_PETIT)))
-            return 0;  /* kernel.petit_in_chien_annuls */
+        if (tk_petit_in_chien_annuls(flags & JB_PETIT_IN_CHIEN_ANNULS, contract, d->chien))
+            return 0;
         cards_t pool = given[taker] | d->chien;
         if (!d->has_ecart || tk_popcount(d->ecart) != chien_size || (d->ecart & ~pool)
-                || (d->ecart & (TK_KINGS | TK_BOUTS_MASK))  /* kernel.ecart_forbidden */
-                || (d->ecart & TK_TRUMP_MASK))
+                || tk_ecart_forbidden(d->ecart) || (d->ecart & TK_TRUMP_MASK))
             return 0;
         start[taker] = pool & ~d->ecart;
     } else if (d->has_ecart) {
@@ -652,16 +653,14 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
             return 0;
         seen_seats |= 1 << s;
         int size = jb_poignee_size(n, x->count);
-        if (!size || (x->cards & ~TK_TRUMP_MASK & ~TK_EXCUSE_BIT)  /* poignee_wrong_cards */
-                || (x->cards & ~start[s])
-                || ((x->cards & TK_EXCUSE_BIT)                       /* poignee_hidden_trumps */
-                    && (start[s] & TK_TRUMP_MASK & ~x->cards)))
+        if (!size || tk_poignee_wrong_cards(x->cards) || (x->cards & ~start[s])
+                || tk_poignee_hidden_trumps(start[s], x->cards))
             return 0;
         sizes[npoignees++] = size;
     }
     if (announcers > 1)
         return 0;
-    int leader = announcers ? taker : first;
+    int leader = tk_first_leader(first, announcers ? taker : -1);
 
     /* The play (§6-§8), by the twin of kernel.PlayState; a card not in its player's
      * hand or not legal: not clean. */
