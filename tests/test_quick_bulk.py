@@ -16,6 +16,7 @@ is not built (``TAROT_PURE=1`` runs the rest of the suite on the pure path).
 
 from __future__ import annotations
 
+import io
 import random
 from pathlib import Path
 from typing import Any
@@ -260,3 +261,52 @@ def test_tarot_validate_prints_the_same_bytes_with_and_without_the_bulk_path(
         plain = invoke("validate", *(a for a in args if a not in ("-j", "2")), *paths)
     assert bulk == plain
     assert bulk.code == 1
+
+
+# --- the parallel run's chunks: the workers read their lines, the parent counts them ----
+
+
+BLANKS = [b"", b" ", b"\t\r", b"\xef\xbb\xbf", b" \xef\xbb\xbf \x0b", b"\xef\xbb\xbf{",
+          b"\xef\xbb\xbf\xef\xbb\xbf", b"\x0c{}", b"\xef", b"{}", b'{"players":4}', b"\r"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(st.one_of(st.sampled_from(BLANKS), st.binary(max_size=12)),
+                       max_size=30),
+       end=st.sampled_from([b"", b"\n", b" ", b"\r\n"]))
+def test_the_lines_and_deals_of_a_block_are_counted_as_the_reader_counts_them(
+        pieces: list[bytes], end: bytes) -> None:
+    block = b"\n".join(pieces) + end
+    lines = io.BytesIO(block).readlines()
+    exact = (len(lines), sum(1 for raw in lines if raw.strip() not in (b"", b"\xef\xbb\xbf")))
+    assert TWIN is not None
+    assert TWIN.count_lines(block) == exact
+    assert archive._count_lines(block) == exact  # (the parent's count)
+
+
+@pytest.mark.parametrize("size", [300, 2600, 1 << 20])
+def test_deferred_chunks_hold_the_lines_the_parent_would_have_sent(
+        monkeypatch: pytest.MonkeyPatch, archive_file: Path, size: int) -> None:
+    monkeypatch.setattr(archive, "CHUNK_BYTES", size)
+    path = str(archive_file)
+    held = list(archive._chunks_of(path))
+    deferred = list(archive._chunks_of(path, deferred=True))
+    assert [(c.first, c.index, c.lineno, c.offset) for c in held] == [
+        (c.first, c.index, c.lineno, c.offset) for c in deferred]
+    assert [c.lines for c in held] == [archive._lines_of(c) for c in deferred]
+    assert all(c.size == -1 for c in held)
+    if size < 1 << 20:
+        assert sum(c.size >= 0 and not c.lines for c in deferred) > 10
+    monkeypatch.setattr(native, "compiled", lambda force=False: None)  # (the pure count)
+    assert [(c.index, c.lineno, c.offset, c.size) for c in deferred] == [
+        (c.index, c.lineno, c.offset, c.size)
+        for c in archive._chunks_of(path, deferred=True)]
+
+
+def test_two_workers_on_small_chunks_give_what_one_gives(
+        monkeypatch: pytest.MonkeyPatch, archive_file: Path) -> None:
+    monkeypatch.setattr(archive, "CHUNK_BYTES", 2600)  # (cut in the parent: many chunks)
+    one = invoke("validate", "--format", "jsonl", str(archive_file))
+    two = invoke("validate", "--format", "jsonl", "-j", "2", str(archive_file))
+    assert one == two
+    assert one.code == 1

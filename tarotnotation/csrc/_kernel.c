@@ -37,6 +37,8 @@
  *     clean deal's taker's half-points, scores by seat and tags (when one is a Deal
  *     tag, else None), or None: not settled here (the caller runs quick_check_line).
  *     FLAGS: rule_flags, | PETIT_IN_CHIEN_ANNULS; LIMIT: the longest line looked at.
+ *   count_lines(block) -> (lines, deals)
+ *     the lines of a block as readlines cuts them, and those that hold a record.
  * Types:
  *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
  *          additive, table_mb): the search core (see search.h and
@@ -622,6 +624,28 @@ static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *id
     return Py_BuildValue("(iNN)", c->taker_half, scores, tags);
 }
 
+/* count_lines(block) -> (lines, deals): the lines of a block of JSON Lines as readlines
+ * cuts them (at each \n; a last line without one counts), and those that hold a record
+ * as archive._content sees them (not blank once the blanks around are stripped, nor a
+ * byte-order mark alone). */
+static PyObject *k_count_lines(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const char *p = view.buf, *end = p + view.len;
+    Py_ssize_t lines = 0, deals = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *q = nl ? nl + 1 : end;
+        lines++;
+        deals += !jb_blank(p, q);
+        p = q;
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nn)", lines, deals);
+}
+
 static PyObject *k_check_lines(PyObject *self, PyObject *args)
 {
     PyObject *lines;
@@ -1024,6 +1048,7 @@ static PyMethodDef methods[] = {
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
+    {"count_lines", k_count_lines, METH_O, "count_lines(block) -> (lines, deals)"},
     {"check_lines", k_check_lines, METH_VARARGS,
      "check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None]"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,

@@ -724,4 +724,15 @@ static int jb_content(const char **s, const char **e)
     return 1;
 }
 
+/* A blank line as archive._content sees it: nothing once the blanks around are stripped,
+ * or a byte-order mark alone. */
+static int jb_blank(const char *p, const char *q)
+{
+    while (p < q && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
+        p++;
+    while (q > p && (q[-1] == ' ' || (q[-1] >= '\t' && q[-1] <= '\r')))
+        q--;
+    return p == q || (q - p == 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0);
+}
+
 #endif
