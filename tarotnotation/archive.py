@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import errno
 import io
+import itertools
 import os
 import re
 import stat
@@ -515,17 +516,30 @@ def _tarot_cuts(path: str) -> Iterator[_TarotPart]:
 
 
 def _check_tarot_file(path: str, ruleset: str | None, default: str | None
-                      ) -> list[CheckedDeal] | None:
+                      ) -> Iterator[CheckedDeal] | None:
     """Every deal of a .tarot file checked as one part (the fast path of a serial check),
-    or None when :func:`read_path` is to read it: not the text notation, standard input
-    or a FIFO, a file that cannot be read or holds no deal (its F code is said there)."""
+    as they are read, or None when :func:`read_path` is to read it: not the text
+    notation, standard input or a FIFO, a file that cannot be read or holds no deal (its
+    F code is said there)."""
     if path == STDIN or not _is_tarot(path):
         return None
+    checked = _tarot_checked(_TarotPart(path, 0, None, 0), ruleset, default, [])
     try:
-        checked = _check_tarot_part(_TarotPart(path, 0, None, 0), ruleset, default)[0]
+        first = next(checked, None)
     except OSError:
         return None
-    return checked if any(not c.about_file for c in checked) else None
+    if first is None:
+        return None
+    return _reading_on(path, itertools.chain((first,), checked))
+
+
+def _reading_on(path: str, checked: Iterator[CheckedDeal]) -> Iterator[CheckedDeal]:
+    """``checked``, then the F002 of a read that failed on the way, as
+    :func:`read_stream` says it."""
+    try:
+        yield from checked
+    except OSError as err:
+        yield CheckedDeal(path, 0, (file_fault(path, err),), None)
 
 
 def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
@@ -534,32 +548,66 @@ def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
     file checks them; and where the record after the part starts, as the reader sees it
     (None when none does: the file ended, or the part's last record took in the next one,
     its comment running on; then the caller reads the rest of the file itself)."""
-    from . import notation
-    from .quick import quick_check
+    after: list[int] = []
+    checked = list(_tarot_checked(part, ruleset, default, after))
+    return checked, after[0] if after else None
+
+
+def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
+                   after: list[int]) -> Iterator[CheckedDeal]:
+    """The checked deals of a part of a .tarot file (see :func:`_check_tarot_part`), as
+    they are read; where the record after the part starts is appended to ``after``.
+
+    With the compiled core, the file is read in blocks and its records in the canonical
+    layout are scanned in C (:func:`tarotnotation.notation.bulk.read_bulk`) and judged by
+    :func:`tarotnotation.quick.quick_facts_scanned`; the reader reads the others. Without
+    it (or with ``TAROT_READER=grammar``), the reader reads them all and the quick check
+    judges the fast scanner's data.
+    """
+    from . import native, notation
+    from .notation import bulk
+    from .quick import quick_check, quick_facts_scanned
 
     def judge(data: dict[str, Any]) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
         answer = quick_check(data, ruleset, default)
         return None if answer is None else (answer, data.get("tags"))
 
-    out = []
-    after = None
+    twin = native.compiled()
+    if os.environ.get(_READER_ENV) == "grammar":
+        twin = None
+
+    def judge_parts(parts: tuple[Any, ...]
+                    ) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+        facts = quick_facts_scanned(parts, ruleset, default, twin)
+        return None if facts is None else (
+            (facts.status, facts.scores, facts.taker_half), parts[1])
+
     path = part.path
+    end = part.end
     with open(path, "rb") as fh:
         fh.seek(part.start)
-        for item in notation.read_at(fh, name=path, line=part.line, offset=part.start,
-                                     judge=judge):
+        items: Iterator[ReadDeal | tuple[int, int, int, Any]]
+        if twin is not None:
+            items = bulk.read_bulk(fh, twin.scan_text, judge_parts, judge, name=path,
+                                   line=part.line, offset=part.start)
+        else:
+            items = notation.read_at(fh, name=path, line=part.line, offset=part.start,
+                                     judge=judge)
+        for item in items:
             at = item.offset if isinstance(item, ReadDeal) else item[2]
-            if part.end is not None and at is not None and at >= part.end:
-                after = at
+            if end is not None and at is not None and at >= end:
+                after.append(at)
                 break
             if isinstance(item, ReadDeal):
-                out.append(check_deal(item, path, ruleset, keep=False,
-                                      default_ruleset=default))
+                yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
             else:  # a plain clean deal, judged from the scanner's data: what the replay says
-                index, line, _, (answer, tags) = item
-                out.append(CheckedDeal(path, index, (), *answer, line=line,
-                                       number=deal_number(tags or ())))
-    return out, after
+                index, line, _, ((status, scores, half), tags) = item
+                yield CheckedDeal(path, index, (), status, scores, half, line=line,
+                                  number=deal_number(tags or ()))
+
+
+#: The environment variable that turns the fast readers off (notation.reader.READER_ENV).
+_READER_ENV: Final = "TAROT_READER"
 
 
 def _file_start(lines: Sequence[bytes]) -> tuple[int, int, bytes]:

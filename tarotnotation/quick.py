@@ -76,6 +76,7 @@ __all__ = [
     "quick_facts",
     "quick_facts_line",
     "quick_facts_reader",
+    "quick_facts_scanned",
 ]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
@@ -613,6 +614,22 @@ def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None =
         return None if judged is None else judged[0]
 
     return facts_of
+
+
+def quick_facts_scanned(parts: tuple[Any, ...], ruleset: str | None = None,
+                        default_ruleset: str | None = None, twin: Any = _ASK
+                        ) -> QuickFacts | None:
+    """:func:`quick_facts` of a record in the parts a compiled scanner cut it into
+    (``_kernel.scan_json``, or ``_kernel.scan_text`` through
+    :mod:`tarotnotation.notation.bulk`), checked as :func:`quick_facts_line` checks them;
+    None when it is not a plain clean deal. ``twin``: the compiled core (by default
+    ``native.compiled()``), or None for the pure-Python play."""
+    if twin is _ASK:
+        twin = native.compiled()
+    try:
+        return _check_scanned(parts, ruleset, default_ruleset, twin)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any

@@ -28,6 +28,10 @@
  *                       declarations, names) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
+ *   scan_text(buffer, pos, eof) -> ((players, ...as scan_json...), next, lines) | -1 | None
+ *     the record of the text notation at BUFFER[POS:] in the canonical layout, in parts
+ *     (textscan.h): where the next record starts and the lines it took; -1: the buffer
+ *     ends inside it (EOF false); None: another layout (the Python reader reads it).
  * Types:
  *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
  *          additive, table_mb): the search core (see search.h and
@@ -500,6 +504,28 @@ done:
     return out;
 }
 
+/* --- the quick check's scanner of the text notation (textscan.h) --------------------- */
+
+#include "textscan.h"
+
+static PyObject *k_scan_text(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int eof;
+    if (!PyArg_ParseTuple(args, "y*np:scan_text", &view, &pos, &eof))
+        return NULL;
+    PyObject *out;
+    int status = ts_scan(view.buf, view.len, pos, eof, &out);
+    PyBuffer_Release(&view);
+    switch (status) {
+    case TS_TAKEN: return out;
+    case TS_MORE: return PyLong_FromLong(-1);
+    case TS_ERROR: return NULL;
+    default: Py_RETURN_NONE;
+    }
+}
+
 /* --- the search type ------------------------------------------------------------------ */
 
 typedef struct {
@@ -847,6 +873,8 @@ static PyMethodDef methods[] = {
     {"chelem_camp", k_chelem_camp, METH_VARARGS, "chelem_camp(taker_tricks, tricks) -> int"},
     {"margin", k_margin, METH_VARARGS, "margin(taker_half, taker_bouts) -> int"},
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
+    {"scan_text", k_scan_text, METH_VARARGS,
+     "scan_text(buffer, pos, eof) -> ((players, ...), next, lines) | -1 | None"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},

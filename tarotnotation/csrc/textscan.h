@@ -1,0 +1,653 @@
+/* A scanner of the text notation in the canonical layout (what `tarot fmt` and the writer
+ * print), for the quick check of .tarot files (tarotnotation/notation/bulk.py).
+ *
+ * It reads one record from a buffer of the file, at the start of a record, and hands back
+ * the parts `tarotnotation.quick` checks, in the layout of scan_json (jsonscan.h): the
+ * hands, chien and écart as card sets, the cards played as the bytes of their numbers, the
+ * bids as words, the tags, notes and scores as read; with where the next record starts and
+ * how many lines the record took. It reads only: no rule of play or counting.
+ *
+ * It takes a strict subset of what notation/fast.py takes, which is a subset of the
+ * grammar: one or more lines of tags `[Name "value"]` (no escape, no control character;
+ * a Players tag of 3 or 4; no Result tag, a Date as DATE_RE), then lines of words separated
+ * by spaces: the deal's glyph and comments, `hand S:` lines of canonical card codes,
+ * `chien:`, `auction:` with plain bid words, `ecart:`, `poignee S:` with its cards and
+ * `chelem S`, `play:` with numbered tricks of plain card codes (a glyph and comments after
+ * a card), `result:` with the scores alone; and the record ends at a blank line followed
+ * by a line starting with `[`, or at the end of the file. Anything else (another layout, a
+ * tab or a carriage return, a backslash, a comment over two lines, a card that is not
+ * canonical or written twice in a list, notes on a bid, a section the quick check leaves
+ * to the replay...) gives up, and the caller reads the record with the Python reader. So
+ * the record it takes is cut exactly where the reader cuts it, and read to the same data:
+ * tests/test_textscan.py holds it to notation/fast.py on generated deals and edits of them.
+ */
+#ifndef TAROT_TEXTSCAN_H
+#define TAROT_TEXTSCAN_H
+
+#include <Python.h>
+#include <string.h>
+
+#include "jsonscan.h"
+
+typedef struct {
+    const char *p;
+    const char *end;
+    const char *start;  /* the record's first byte */
+    int eof;            /* the buffer ends where the file ends */
+    int more;           /* the record runs past the buffer (and the file goes on) */
+    int ended;          /* the record's last line was read */
+    const char *next;   /* where the next record starts (when ended) */
+} ts_t;
+
+enum { TS_GIVE_UP = 0, TS_TAKEN = 1, TS_MORE = -1, TS_ERROR = -2 };
+
+/* The end of the buffer was reached inside the record. */
+static inline int ts_short(ts_t *t)
+{
+    if (!t->eof)
+        t->more = 1;
+    return 0;
+}
+
+static inline int ts_word_byte(unsigned char c)
+{
+    /* printable ASCII but the token separators and marks */
+    return c > 0x20 && c < 0x7f && c != '{' && c != '}' && c != '!' && c != '?';
+}
+
+static int ts_seat_id(const char *s, Py_ssize_t len)
+{
+    if (len < 1 || len > 16)
+        return 0;
+    if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
+        return 0;
+    for (Py_ssize_t i = 1; i < len; i++) {
+        char c = s[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+              || c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* After a line break: the record goes on (1), ends (t->ended, 0 with nothing else set),
+ * or gives up (0). The record ends at a blank line followed by a line of tags (or the
+ * file's end); a line of spaces, a tag line right after the record's lines, or a line
+ * after the blank one that is not a tag line give up (the reader's cut is not this one). */
+static int ts_line_break(ts_t *t)
+{
+    const char *p = t->p;
+    if (p == t->end) {
+        if (!t->eof)
+            return ts_short(t);
+        t->ended = 1;
+        t->next = p;
+        return 0;
+    }
+    if (*p == '\n') {
+        while (p < t->end && *p == '\n')
+            p++;
+        if (p == t->end) {
+            if (!t->eof)
+                return ts_short(t);
+        } else if (*p != '[') {
+            return 0;
+        }
+        t->ended = 1;
+        t->next = p;
+        return 0;
+    }
+    if (*p == '[')
+        return 0;
+    const char *q = p;
+    while (q < t->end && *q == ' ')
+        q++;
+    if (q == t->end)
+        return ts_short(t);
+    if (*q == '\n')
+        return 0;  /* a line of spaces: a blank line to the reader */
+    return 1;
+}
+
+/* The next token of the body: a word, a run of glyph marks or a comment ({...} on one
+ * line, no backslash, no brace inside). 0 at the record's end or on a give-up (t->ended
+ * tells them apart). */
+static int ts_token(ts_t *t, const char **s, Py_ssize_t *len)
+{
+    if (t->ended)
+        return 0;
+    for (;;) {
+        if (t->p == t->end) {
+            if (!t->eof)
+                return ts_short(t);
+            t->ended = 1;
+            t->next = t->p;
+            return 0;
+        }
+        char c = *t->p;
+        if (c == ' ') {
+            t->p++;
+            continue;
+        }
+        if (c == '\n') {
+            t->p++;
+            if (!ts_line_break(t))
+                return 0;
+            continue;
+        }
+        break;
+    }
+    const char *start = t->p;
+    unsigned char c = (unsigned char)*t->p;
+    if (c == '{') {
+        t->p++;
+        while (t->p < t->end) {
+            unsigned char d = (unsigned char)*t->p;
+            if (d == '}') {
+                t->p++;
+                *s = start;
+                *len = t->p - start;
+                return 1;
+            }
+            if (d == '\\' || d == '{' || d < 0x20 || d == 0x7f)
+                return 0;
+            t->p++;
+        }
+        return ts_short(t);
+    }
+    if (c == '!' || c == '?') {
+        while (t->p < t->end && (*t->p == '!' || *t->p == '?'))
+            t->p++;
+    } else if (ts_word_byte(c)) {
+        while (t->p < t->end && ts_word_byte((unsigned char)*t->p))
+            t->p++;
+    } else {
+        return 0;  /* a tab, a carriage return, a byte beyond ASCII, a lone } ... */
+    }
+    if (t->p == t->end && !t->eof)
+        return ts_short(t);  /* the token may go on in the next block */
+    if (t->p < t->end) {
+        unsigned char d = (unsigned char)*t->p;
+        if (d != ' ' && d != '\n' && d != '{' && d != '!' && d != '?'
+                && !ts_word_byte(d))
+            return 0;
+    }
+    *s = start;
+    *len = t->p - start;
+    return 1;
+}
+
+/* A token, peeked: the scanner's position is left as it was. */
+static int ts_peek(ts_t *t, const char **s, Py_ssize_t *len)
+{
+    ts_t saved = *t;
+    int ok = ts_token(t, s, len);
+    int more = t->more;
+    *t = saved;
+    t->more = more;
+    return ok;
+}
+
+static inline int ts_is_glyph(const char *s, Py_ssize_t len)
+{
+    (void)s;
+    return len == 1 || len == 2;  /* a run of ! and ?: ! ? !! ?? !? ?! (lexicon.GLYPHS) */
+}
+
+static inline int ts_is_card(const char *s, Py_ssize_t len)
+{
+    return (len == 2 || len == 3) && js_card(s, len) >= 0;
+}
+
+/* A run of card codes (at least one, at most 24, each once): their set and count. */
+static int ts_cards(ts_t *t, cards_t *bits, int *count)
+{
+    const char *s;
+    Py_ssize_t len;
+    *bits = 0;
+    *count = 0;
+    for (;;) {
+        if (!ts_peek(t, &s, &len) || !ts_is_card(s, len))
+            break;
+        int c = js_card(s, len);
+        if (*bits & TK_BIT(c) || *count >= 24)
+            return 0;
+        *bits |= TK_BIT(c);
+        (*count)++;
+        ts_token(t, &s, &len);
+    }
+    return *count > 0 && !t->more;
+}
+
+/* A glyph, then comments, after a token (glyph: NULL when none). New references. */
+static int ts_note(ts_t *t, PyObject **glyph, PyObject **comments)
+{
+    const char *s;
+    Py_ssize_t len;
+    *glyph = NULL;
+    *comments = NULL;
+    if (ts_peek(t, &s, &len) && (s[0] == '!' || s[0] == '?')) {
+        if (!ts_is_glyph(s, len))
+            return 0;
+        ts_token(t, &s, &len);
+        if (!(*glyph = PyUnicode_FromStringAndSize(s, len)))
+            return 0;
+    }
+    while (ts_peek(t, &s, &len) && s[0] == '{') {
+        ts_token(t, &s, &len);
+        PyObject *text = PyUnicode_DecodeUTF8(s + 1, len - 2, NULL);
+        if (!text) {
+            if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+                PyErr_Clear();
+            return 0;
+        }
+        if (!*comments && !(*comments = PyList_New(0))) {
+            Py_DECREF(text);
+            return 0;
+        }
+        int failed = PyList_Append(*comments, text) < 0;
+        Py_DECREF(text);
+        if (failed)
+            return 0;
+    }
+    return !t->more;
+}
+
+static inline int ts_eq(const char *s, Py_ssize_t len, const char *word)
+{
+    return js_is(s, len, word);
+}
+
+/* A Date tag's value: (\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?), in ASCII. */
+static int ts_date(const char *s, Py_ssize_t len)
+{
+    static const int parts[3] = {4, 2, 2};
+    Py_ssize_t i = 0;
+    for (int k = 0; k < 3; k++) {
+        if (k) {
+            if (i >= len || s[i] != '.')
+                return 0;
+            i++;
+        }
+        if (i + parts[k] > len)
+            return 0;
+        int digits = s[i] >= '0' && s[i] <= '9';
+        for (int m = 0; m < parts[k]; m++) {
+            char c = s[i + m];
+            if (digits ? !(c >= '0' && c <= '9') : c != '?')
+                return 0;
+        }
+        i += parts[k];
+    }
+    return i == len;
+}
+
+static PyObject *ts_text(const char *s, Py_ssize_t len)
+{
+    PyObject *out = PyUnicode_DecodeUTF8(s, len, NULL);
+    if (!out && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+        PyErr_Clear();
+    return out;
+}
+
+/* The tag lines: PARTS' tags, ruleset, seats (raw), dealer; *players. */
+static int ts_tags(ts_t *t, PyObject **parts, int *players)
+{
+    int seen = 0;  /* 1 Players, 2 Seats, 4 Dealer, 8 Ruleset */
+    PyObject *tags = PyList_New(0);
+    if (!tags)
+        return 0;
+    parts[JS_TAGS] = tags;
+    while (t->p < t->end && *t->p == '[') {
+        for (;;) {  /* the tags of one line */
+            const char *p = t->p + 1;
+            const char *name = p;
+            while (p < t->end && ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')
+                                  || (*p >= '0' && *p <= '9') || *p == '_'))
+                p++;
+            if (p == t->end)
+                return ts_short(t);
+            Py_ssize_t name_len = p - name;
+            if (!name_len || *p != ' ')
+                return 0;
+            while (p < t->end && *p == ' ')
+                p++;
+            if (p == t->end)
+                return ts_short(t);
+            if (*p != '"')
+                return 0;
+            const char *value = ++p;
+            while (p < t->end && *p != '"') {
+                unsigned char c = (unsigned char)*p;
+                if (c == '\\' || c < 0x20 || c == 0x7f)
+                    return 0;
+                p++;
+            }
+            if (p + 1 >= t->end)
+                return ts_short(t);
+            Py_ssize_t value_len = p - value;
+            if (p[1] != ']')
+                return 0;
+            t->p = p + 2;
+            int bit = 0;
+            if (ts_eq(name, name_len, "Players")) bit = 1;
+            else if (ts_eq(name, name_len, "Seats")) bit = 2;
+            else if (ts_eq(name, name_len, "Dealer")) bit = 4;
+            else if (ts_eq(name, name_len, "Ruleset")) bit = 8;
+            if (bit) {
+                if (seen & bit)
+                    return 0;
+                seen |= bit;
+            }
+            if (bit == 1) {
+                if (value_len != 1 || (value[0] != '3' && value[0] != '4'))
+                    return 0;
+                *players = value[0] - '0';
+            } else if (bit == 2) {
+                if (!(parts[JS_SEATS] = ts_text(value, value_len)))
+                    return 0;
+            } else if (bit == 4) {
+                if (!ts_seat_id(value, value_len)
+                        || !(parts[JS_DEALER] = PyUnicode_FromStringAndSize(value, value_len)))
+                    return 0;
+            } else if (bit == 8) {
+                if (!(parts[JS_RULESET] = ts_text(value, value_len)))
+                    return 0;
+            } else {
+                if (ts_eq(name, name_len, "Result")
+                        || (ts_eq(name, name_len, "Date") && !ts_date(value, value_len)))
+                    return 0;
+                PyObject *text = ts_text(value, value_len);
+                if (!text)
+                    return 0;  /* not UTF-8: the reader says so */
+                PyObject *pair = Py_BuildValue("[s#N]", name, name_len, text);
+                if (!pair)
+                    return 0;
+                int failed = PyList_Append(tags, pair) < 0;
+                Py_DECREF(pair);
+                if (failed)
+                    return 0;
+            }
+            while (t->p < t->end && *t->p == ' ')
+                t->p++;
+            if (t->p == t->end)
+                return ts_short(t);
+            if (*t->p == '\n') {
+                t->p++;
+                break;
+            }
+            if (*t->p != '[')
+                return 0;
+        }
+    }
+    if (t->p == t->end)
+        return ts_short(t);  /* tags alone (at the file's end: the reader's case) */
+    if (*t->p == '\n' || *t->p == ' ')
+        return 0;  /* a blank line or an indented line after the tags */
+    return *players != 0;
+}
+
+/* The body's words after the tags (see the file's comment). */
+static int ts_body(ts_t *t, PyObject **parts, int players)
+{
+    const char *s;
+    Py_ssize_t len;
+    cards_t bits;
+    int count;
+    if (!ts_note(t, &parts[JS_GLYPH], &parts[JS_COMMENTS]))
+        return 0;
+
+    /* hand S: ... (one line a seat) */
+    PyObject *keys = PyList_New(0), *hands = PyList_New(0);
+    parts[JS_HAND_KEYS] = keys;
+    parts[JS_HANDS] = hands;
+    if (!keys || !hands)
+        return 0;
+    while (ts_peek(t, &s, &len) && ts_eq(s, len, "hand")) {
+        ts_token(t, &s, &len);
+        if (!ts_token(t, &s, &len) || len < 2 || s[len - 1] != ':'
+                || !ts_seat_id(s, len - 1))
+            return 0;
+        PyObject *key = PyUnicode_FromStringAndSize(s, len - 1);
+        if (!key || PySequence_Contains(keys, key) != 0 || PyList_Append(keys, key) < 0) {
+            Py_XDECREF(key);
+            return 0;
+        }
+        Py_DECREF(key);
+        if (!ts_cards(t, &bits, &count))
+            return 0;
+        PyObject *hand = Py_BuildValue("(Ni)", from_cards(bits), count);
+        if (!hand || PyList_Append(hands, hand) < 0) {
+            Py_XDECREF(hand);
+            return 0;
+        }
+        Py_DECREF(hand);
+    }
+    if (!PyList_GET_SIZE(keys))
+        return 0;
+
+    /* chien: ... */
+    if (!ts_token(t, &s, &len) || !ts_eq(s, len, "chien:") || !ts_cards(t, &bits, &count)
+            || !(parts[JS_CHIEN] = Py_BuildValue("(Ni)", from_cards(bits), count)))
+        return 0;
+
+    /* auction: plain bid words (the reader's spellings, in lower case) */
+    if (!ts_token(t, &s, &len) || !ts_eq(s, len, "auction:"))
+        return 0;
+    PyObject *words = PyList_New(0);
+    if (!(parts[JS_WORDS] = words))
+        return 0;
+    for (;;) {
+        if (!ts_peek(t, &s, &len))
+            break;
+        const char *word;
+        if (ts_eq(s, len, "pass") || ts_eq(s, len, "passe")) word = "pass";
+        else if (ts_eq(s, len, "prise") || ts_eq(s, len, "petite")) word = "prise";
+        else if (ts_eq(s, len, "garde")) word = "garde";
+        else if (ts_eq(s, len, "garde_sans") || ts_eq(s, len, "garde-sans")) word = "garde_sans";
+        else if (ts_eq(s, len, "garde_contre") || ts_eq(s, len, "garde-contre"))
+            word = "garde_contre";
+        else break;
+        ts_token(t, &s, &len);
+        PyObject *w = PyUnicode_FromString(word);
+        if (!w || PyList_Append(words, w) < 0) {
+            Py_XDECREF(w);
+            return 0;
+        }
+        Py_DECREF(w);
+        if (ts_peek(t, &s, &len) && (s[0] == '{' || s[0] == '!' || s[0] == '?'))
+            return 0;  /* notes on a bid: left to the reader */
+    }
+    if (t->more)
+        return 0;
+
+    /* ecart: ... */
+    if (ts_peek(t, &s, &len) && ts_eq(s, len, "ecart:")) {
+        ts_token(t, &s, &len);
+        if (!ts_cards(t, &bits, &count)
+                || !(parts[JS_ECART] = Py_BuildValue("(Ni)", from_cards(bits), count)))
+            return 0;
+    }
+
+    /* poignee S: ... and chelem S */
+    for (;;) {
+        if (!ts_peek(t, &s, &len))
+            break;
+        int poignee = ts_eq(s, len, "poignee");
+        if (!poignee && !ts_eq(s, len, "chelem"))
+            break;
+        ts_token(t, &s, &len);
+        if (!ts_token(t, &s, &len))
+            return 0;
+        PyObject *item;
+        if (poignee) {
+            if (len < 2 || s[len - 1] != ':' || !ts_seat_id(s, len - 1))
+                return 0;
+            Py_ssize_t seat_len = len - 1;
+            const char *seat = s;
+            if (!ts_cards(t, &bits, &count))
+                return 0;
+            item = Py_BuildValue("(ss#(Ni))", "poignee", seat, seat_len, from_cards(bits),
+                                 count);
+        } else {
+            if (!ts_seat_id(s, len))
+                return 0;
+            item = Py_BuildValue("(ss#O)", "chelem", s, len, Py_None);
+        }
+        if (!item)
+            return 0;
+        if (!parts[JS_DECLARATIONS] && !(parts[JS_DECLARATIONS] = PyList_New(0))) {
+            Py_DECREF(item);
+            return 0;
+        }
+        int failed = PyList_Append(parts[JS_DECLARATIONS], item) < 0;
+        Py_DECREF(item);
+        if (failed)
+            return 0;
+        if (ts_peek(t, &s, &len) && (s[0] == '{' || s[0] == '!' || s[0] == '?'))
+            return 0;
+    }
+    if (t->more)
+        return 0;
+
+    /* play: 1. c c c c 2. ... (a glyph and comments after a card) */
+    if (!ts_token(t, &s, &len) || !ts_eq(s, len, "play:"))
+        return 0;
+    char played[78];
+    int at = 0;
+    PyObject *notes = PyList_New(0);
+    if (!(parts[JS_NOTES] = notes))
+        return 0;
+    for (int trick = 1;; trick++) {
+        if (!ts_peek(t, &s, &len))
+            break;
+        int number = 0;
+        if (len == 2 && s[0] >= '1' && s[0] <= '9' && s[1] == '.')
+            number = s[0] - '0';
+        else if (len == 3 && s[0] >= '1' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'
+                 && s[2] == '.')
+            number = (s[0] - '0') * 10 + (s[1] - '0');
+        if (!number)
+            break;
+        if (number != trick)
+            return 0;
+        ts_token(t, &s, &len);
+        for (int k = 0; k < players; k++) {
+            if (!ts_token(t, &s, &len) || !ts_is_card(s, len) || at >= 78)
+                return 0;
+            played[at] = (char)js_card(s, len);
+            PyObject *glyph, *comments;
+            if (!ts_note(t, &glyph, &comments)) {
+                Py_XDECREF(glyph);
+                Py_XDECREF(comments);
+                return 0;
+            }
+            if (glyph || comments) {
+                PyObject *note = PyDict_New();
+                int failed = !note
+                    || (glyph && PyDict_SetItemString(note, "glyph", glyph) < 0)
+                    || (comments && PyDict_SetItemString(note, "comments", comments) < 0);
+                Py_XDECREF(glyph);
+                Py_XDECREF(comments);
+                PyObject *item = failed ? NULL : Py_BuildValue("(iO)", at, note);
+                Py_XDECREF(note);
+                if (!item || PyList_Append(notes, item) < 0) {
+                    Py_XDECREF(item);
+                    return 0;
+                }
+                Py_DECREF(item);
+            }
+            at++;
+        }
+        /* then the next trick's number, the result or the end; else (a card more in the
+         * trick, a card with its seat...) the reader reads it */
+        if (ts_peek(t, &s, &len) && !ts_eq(s, len, "result:")
+                && !(len >= 2 && len <= 3 && s[len - 1] == '.' && s[0] >= '1' && s[0] <= '9'))
+            return 0;
+    }
+    if (t->more || !(parts[JS_CARDS] = PyBytes_FromStringAndSize(played, at)))
+        return 0;
+
+    /* result: scores S+62 ... */
+    if (ts_token(t, &s, &len)) {
+        if (!ts_eq(s, len, "result:"))
+            return 0;
+        PyObject *scores = PyDict_New();
+        if (!(parts[JS_SCORES] = scores))
+            return 0;
+        if (ts_token(t, &s, &len)) {
+            if (!ts_eq(s, len, "scores"))
+                return 0;
+            while (ts_token(t, &s, &len)) {
+                Py_ssize_t cut = 0;
+                while (cut < len && s[cut] != '+' && s[cut] != '-')
+                    cut++;
+                Py_ssize_t digits = len - cut - 1;
+                if (cut == len || !ts_seat_id(s, cut) || digits < 1 || digits > 6)
+                    return 0;
+                long v = 0;
+                for (Py_ssize_t i = cut + 1; i < len; i++) {
+                    if (s[i] < '0' || s[i] > '9')
+                        return 0;
+                    v = v * 10 + (s[i] - '0');
+                }
+                if (s[cut] == '-')
+                    v = -v;
+                PyObject *seat = PyUnicode_FromStringAndSize(s, cut);
+                PyObject *value = PyLong_FromLong(v);
+                int bad = !seat || !value || PyDict_Contains(scores, seat) != 0
+                    || PyDict_SetItem(scores, seat, value) < 0;
+                Py_XDECREF(seat);
+                Py_XDECREF(value);
+                if (bad)
+                    return 0;
+            }
+        }
+    }
+    return t->ended;
+}
+
+/* The record at BUF[POS:]: TS_TAKEN (*out: (parts, next, lines)), TS_GIVE_UP, TS_MORE
+ * (the buffer ends inside the record and EOF is false) or TS_ERROR (a Python error). */
+static int ts_scan(const char *buf, Py_ssize_t size, Py_ssize_t pos, int eof,
+                   PyObject **out)
+{
+    ts_t t = {buf + pos, buf + size, buf + pos, eof, 0, 0, NULL};
+    PyObject *parts[JS_PARTS];
+    memset(parts, 0, sizeof(parts));
+    int players = 0;
+    int status = TS_GIVE_UP;
+    *out = NULL;
+    if (pos < 0 || pos >= size || buf[pos] != '[')
+        return TS_GIVE_UP;
+    int ok = ts_tags(&t, parts, &players) && ts_body(&t, parts, players);
+    if (PyErr_Occurred()) {
+        status = TS_ERROR;
+        goto done;
+    }
+    if (!ok) {
+        status = t.more ? TS_MORE : TS_GIVE_UP;
+        goto done;
+    }
+    PyObject *tuple = PyTuple_New(JS_PARTS + 1);
+    if (!tuple) {
+        status = TS_ERROR;
+        goto done;
+    }
+    PyTuple_SET_ITEM(tuple, 0, PyLong_FromLong(players));
+    for (int i = 0; i < JS_PARTS; i++) {
+        PyTuple_SET_ITEM(tuple, i + 1, parts[i] ? parts[i] : Py_NewRef(Py_None));
+        parts[i] = NULL;
+    }
+    Py_ssize_t lines = 0;
+    for (const char *q = t.start; q < t.next; q++)
+        lines += *q == '\n';
+    *out = Py_BuildValue("(Nnn)", tuple, (Py_ssize_t)(t.next - buf), lines);
+    status = *out ? TS_TAKEN : TS_ERROR;
+done:
+    for (int i = 0; i < JS_PARTS; i++)
+        Py_XDECREF(parts[i]);
+    return status;
+}
+
+#endif
