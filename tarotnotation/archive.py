@@ -420,16 +420,22 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
     """A worker's part: a whole file, a chunk of JSON Lines or a part of a .tarot file
     (packed)."""
     checked: Iterable[CheckedDeal]
-    after = None
     if isinstance(task, str):
         file, checked = task, _check_file((task, ruleset, default))
     elif isinstance(task, _TarotPart):
-        file = task.path
-        checked, after = _check_tarot_part(task, ruleset, default)
+        # (packed as they are checked: a plain clean deal is never a CheckedDeal here)
+        after: list[int] = []
+        packed = list(_tarot_checked(task, ruleset, default, after, packed=True))
+        return task.path, packed, after[0] if after else None
     else:
         file, checked = task.path, _check_lines(task, ruleset, default)
-    return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
-                   c.scores, c.taker_half, c.number, c.line, c.offset) for c in checked], after
+    return file, list(map(_pack, checked)), None
+
+
+def _pack(c: CheckedDeal) -> _Packed:
+    """A checked deal as a worker sends it back (:data:`_Packed`)."""
+    return (c.index, c.diagnostics, None if c.status is None else c.status.value, c.scores,
+            c.taker_half, c.number, c.line, c.offset)
 
 
 def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
@@ -440,13 +446,14 @@ def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
     for index, diagnostics, status, scores, half, number, line, offset in packed:
         if before:
             index += before
-            diagnostics = tuple(
-                d if d.location.deal is None
-                else replace(d, location=replace(d.location, deal=d.location.deal + before))
-                for d in diagnostics)
+            if diagnostics:
+                diagnostics = tuple(
+                    d if d.location.deal is None
+                    else replace(d, location=replace(d.location, deal=d.location.deal + before))
+                    for d in diagnostics)
         yield CheckedDeal(file, index, diagnostics,
-                          None if status is None else status_of[status], scores, half,
-                          number=number, line=line, offset=offset)
+                          None if status is None else status_of[status], scores, half, None,
+                          number, line, offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -542,21 +549,14 @@ def _reading_on(path: str, checked: Iterator[CheckedDeal]) -> Iterator[CheckedDe
         yield CheckedDeal(path, 0, (file_fault(path, err),), None)
 
 
-def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
-                      ) -> tuple[list[CheckedDeal], int | None]:
-    """Check the records of a part of a .tarot file, numbered from 1, as reading the whole
-    file checks them; and where the record after the part starts, as the reader sees it
-    (None when none does: the file ended, or the part's last record took in the next one,
-    its comment running on; then the caller reads the rest of the file itself)."""
-    after: list[int] = []
-    checked = list(_tarot_checked(part, ruleset, default, after))
-    return checked, after[0] if after else None
-
-
 def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
-                   after: list[int]) -> Iterator[CheckedDeal]:
-    """The checked deals of a part of a .tarot file (see :func:`_check_tarot_part`), as
-    they are read; where the record after the part starts is appended to ``after``.
+                   after: list[int], *, packed: bool = False) -> Iterator[Any]:
+    """Check the records of a part of a .tarot file, numbered from 1, as reading the whole
+    file checks them, as they are read; where the record after the part starts, as the
+    reader sees it, is appended to ``after`` (nothing when none does: the file ended, or
+    the part's last record took in the next one, its comment running on; then the caller
+    reads the rest of the file itself). ``packed``: each deal as a worker sends it back
+    (:data:`_Packed`), not a CheckedDeal.
 
     With the compiled core, the file is read in blocks and its records in the canonical
     layout are scanned in C (:func:`tarotnotation.notation.bulk.read_bulk`) and judged by
@@ -599,11 +599,16 @@ def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
                 after.append(at)
                 break
             if isinstance(item, ReadDeal):
-                yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+                checked = check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+                yield _pack(checked) if packed else checked
             else:  # a plain clean deal, judged from the scanner's data: what the replay says
                 index, line, _, ((status, scores, half), tags) = item
-                yield CheckedDeal(path, index, (), status, scores, half, line=line,
-                                  number=deal_number(tags or ()))
+                number = deal_number(tags or ())
+                if packed:
+                    yield index, (), status.value, scores, half, number, line, None
+                else:
+                    yield CheckedDeal(path, index, (), status, scores, half, line=line,
+                                      number=number)
 
 
 #: The environment variable that turns the fast readers off (notation.reader.READER_ENV).
@@ -840,7 +845,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
         pending: deque[tuple[Future[_Done], _Chunk | _TarotPart | str, int]] = deque()
         # The parts of .tarot files (by the file's place in the list): the deals of the
         # file before the next part, and the files whose parts no longer fit (read by this
-        # process from there: see _check_tarot_part).
+        # process from there: see _tarot_checked).
         before: dict[int, int] = {}
         redone: set[int] = set()
 

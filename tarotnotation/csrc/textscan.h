@@ -49,11 +49,19 @@ static inline int ts_short(ts_t *t)
     return 0;
 }
 
-static inline int ts_word_byte(unsigned char c)
+/* Each byte's class, for the tokenizer. */
+enum { TC_OTHER, TC_WORD, TC_MARK, TC_OPEN };
+static unsigned char TS_CLASS[256];
+
+static void ts_classes(void)
 {
-    /* printable ASCII but the token separators and marks */
-    return c > 0x20 && c < 0x7f && c != '{' && c != '}' && c != '!' && c != '?';
+    for (int c = 0x21; c < 0x7f; c++)  /* printable ASCII but the marks and braces */
+        TS_CLASS[c] = TC_WORD;
+    TS_CLASS['!'] = TS_CLASS['?'] = TC_MARK;
+    TS_CLASS['{'] = TC_OPEN;
+    TS_CLASS['}'] = TC_OTHER;
 }
+
 
 static int ts_seat_id(const char *s, Py_ssize_t len)
 {
@@ -155,22 +163,19 @@ static int ts_token(ts_t *t, const char **s, Py_ssize_t *len)
         }
         return ts_short(t);
     }
-    if (c == '!' || c == '?') {
-        while (t->p < t->end && (*t->p == '!' || *t->p == '?'))
-            t->p++;
-    } else if (ts_word_byte(c)) {
-        while (t->p < t->end && ts_word_byte((unsigned char)*t->p))
-            t->p++;
-    } else {
+    int kind = TS_CLASS[c];
+    if (kind != TC_WORD && kind != TC_MARK)
         return 0;  /* a tab, a carriage return, a byte beyond ASCII, a lone } ... */
-    }
-    if (t->p == t->end && !t->eof)
-        return ts_short(t);  /* the token may go on in the next block */
-    if (t->p < t->end) {
-        unsigned char d = (unsigned char)*t->p;
-        if (d != ' ' && d != '\n' && d != '{' && d != '!' && d != '?'
-                && !ts_word_byte(d))
-            return 0;
+    const unsigned char *q = (const unsigned char *)t->p + 1;
+    const unsigned char *end = (const unsigned char *)t->end;
+    while (q < end && TS_CLASS[*q] == kind)
+        q++;
+    t->p = (const char *)q;
+    if (q == end) {
+        if (!t->eof)
+            return ts_short(t);  /* the token may go on in the next block */
+    } else if (*q != ' ' && *q != '\n' && TS_CLASS[*q] == TC_OTHER) {
+        return 0;
     }
     *s = start;
     *len = t->p - start;
@@ -194,9 +199,52 @@ static inline int ts_is_glyph(const char *s, Py_ssize_t len)
     return len == 1 || len == 2;  /* a run of ! and ?: ! ? !! ?? !? ?! (lexicon.GLYPHS) */
 }
 
-static inline int ts_is_card(const char *s, Py_ssize_t len)
+/* Strings made once: the bid words and the declarations' kinds. */
+static PyObject *TS_BIDS[5];  /* pass, prise, garde, garde_sans, garde_contre */
+static PyObject *TS_POIGNEE, *TS_CHELEM;
+
+static int ts_init(void)
 {
-    return (len == 2 || len == 3) && js_card(s, len) >= 0;
+    static const char *const bids[5] = {"pass", "prise", "garde", "garde_sans",
+                                        "garde_contre"};
+    if (TS_CHELEM)
+        return 1;
+    ts_classes();
+    for (int i = 0; i < 5; i++)
+        if (!TS_BIDS[i] && !(TS_BIDS[i] = PyUnicode_InternFromString(bids[i])))
+            return 0;
+    if (!TS_POIGNEE && !(TS_POIGNEE = PyUnicode_InternFromString("poignee")))
+        return 0;
+    return (TS_CHELEM = PyUnicode_InternFromString("chelem")) != NULL;
+}
+
+/* A card set as a Python int (new reference). */
+static PyObject *ts_set(cards_t bits)
+{
+    unsigned char bytes[16];
+    for (int i = 0; i < 16; i++)
+        bytes[i] = (unsigned char)(bits >> (8 * i));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(bytes, 16, 1, 0);
+#endif
+}
+
+/* (cards, count) as a new tuple, or NULL. */
+static PyObject *ts_pair(cards_t bits, int count)
+{
+    PyObject *set = ts_set(bits);
+    PyObject *n = set ? PyLong_FromLong(count) : NULL;
+    PyObject *out = n ? PyTuple_New(2) : NULL;
+    if (!out) {
+        Py_XDECREF(set);
+        Py_XDECREF(n);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, set);
+    PyTuple_SET_ITEM(out, 1, n);
+    return out;
 }
 
 /* A run of card codes (at least one, at most 24, each once): their set and count. */
@@ -207,14 +255,20 @@ static int ts_cards(ts_t *t, cards_t *bits, int *count)
     *bits = 0;
     *count = 0;
     for (;;) {
-        if (!ts_peek(t, &s, &len) || !ts_is_card(s, len))
+        ts_t saved = *t;
+        int c = -1;
+        if (ts_token(t, &s, &len) && (len == 2 || len == 3))
+            c = js_card(s, len);
+        if (c < 0) {  /* not a card: the token is the next part's */
+            int more = t->more;
+            *t = saved;
+            t->more = more;
             break;
-        int c = js_card(s, len);
+        }
         if (*bits & TK_BIT(c) || *count >= 24)
             return 0;
         *bits |= TK_BIT(c);
         (*count)++;
-        ts_token(t, &s, &len);
     }
     return *count > 0 && !t->more;
 }
@@ -226,6 +280,11 @@ static int ts_note(ts_t *t, PyObject **glyph, PyObject **comments)
     Py_ssize_t len;
     *glyph = NULL;
     *comments = NULL;
+    const char *q = t->p;  /* most often no note: the next word is on the same line */
+    while (q < t->end && *q == ' ')
+        q++;
+    if (q < t->end && *q != '\n' && *q != '{' && *q != '!' && *q != '?')
+        return !t->more;
     if (ts_peek(t, &s, &len) && (s[0] == '!' || s[0] == '?')) {
         if (!ts_is_glyph(s, len))
             return 0;
@@ -253,10 +312,9 @@ static int ts_note(ts_t *t, PyObject **glyph, PyObject **comments)
     return !t->more;
 }
 
-static inline int ts_eq(const char *s, Py_ssize_t len, const char *word)
-{
-    return js_is(s, len, word);
-}
+/* The token (S, LEN) is the literal WORD. */
+#define ts_eq(s, len, word) \
+    ((len) == (Py_ssize_t)sizeof(word) - 1 && memcmp((s), (word), sizeof(word) - 1) == 0)
 
 /* A Date tag's value: (\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?), in ASCII. */
 static int ts_date(const char *s, Py_ssize_t len)
@@ -360,9 +418,15 @@ static int ts_tags(ts_t *t, PyObject **parts, int *players)
                 PyObject *text = ts_text(value, value_len);
                 if (!text)
                     return 0;  /* not UTF-8: the reader says so */
-                PyObject *pair = Py_BuildValue("[s#N]", name, name_len, text);
-                if (!pair)
+                PyObject *key = PyUnicode_FromStringAndSize(name, name_len);
+                PyObject *pair = key ? PyList_New(2) : NULL;
+                if (!pair) {
+                    Py_XDECREF(key);
+                    Py_DECREF(text);
                     return 0;
+                }
+                PyList_SET_ITEM(pair, 0, key);
+                PyList_SET_ITEM(pair, 1, text);
                 int failed = PyList_Append(tags, pair) < 0;
                 Py_DECREF(pair);
                 if (failed)
@@ -416,7 +480,7 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
         Py_DECREF(key);
         if (!ts_cards(t, &bits, &count))
             return 0;
-        PyObject *hand = Py_BuildValue("(Ni)", from_cards(bits), count);
+        PyObject *hand = ts_pair(bits, count);
         if (!hand || PyList_Append(hands, hand) < 0) {
             Py_XDECREF(hand);
             return 0;
@@ -428,7 +492,7 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
 
     /* chien: ... */
     if (!ts_token(t, &s, &len) || !ts_eq(s, len, "chien:") || !ts_cards(t, &bits, &count)
-            || !(parts[JS_CHIEN] = Py_BuildValue("(Ni)", from_cards(bits), count)))
+            || !(parts[JS_CHIEN] = ts_pair(bits, count)))
         return 0;
 
     /* auction: plain bid words (the reader's spellings, in lower case) */
@@ -440,21 +504,16 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
     for (;;) {
         if (!ts_peek(t, &s, &len))
             break;
-        const char *word;
-        if (ts_eq(s, len, "pass") || ts_eq(s, len, "passe")) word = "pass";
-        else if (ts_eq(s, len, "prise") || ts_eq(s, len, "petite")) word = "prise";
-        else if (ts_eq(s, len, "garde")) word = "garde";
-        else if (ts_eq(s, len, "garde_sans") || ts_eq(s, len, "garde-sans")) word = "garde_sans";
-        else if (ts_eq(s, len, "garde_contre") || ts_eq(s, len, "garde-contre"))
-            word = "garde_contre";
+        int word;
+        if (ts_eq(s, len, "pass") || ts_eq(s, len, "passe")) word = 0;
+        else if (ts_eq(s, len, "prise") || ts_eq(s, len, "petite")) word = 1;
+        else if (ts_eq(s, len, "garde")) word = 2;
+        else if (ts_eq(s, len, "garde_sans") || ts_eq(s, len, "garde-sans")) word = 3;
+        else if (ts_eq(s, len, "garde_contre") || ts_eq(s, len, "garde-contre")) word = 4;
         else break;
         ts_token(t, &s, &len);
-        PyObject *w = PyUnicode_FromString(word);
-        if (!w || PyList_Append(words, w) < 0) {
-            Py_XDECREF(w);
+        if (PyList_Append(words, TS_BIDS[word]) < 0)
             return 0;
-        }
-        Py_DECREF(w);
         if (ts_peek(t, &s, &len) && (s[0] == '{' || s[0] == '!' || s[0] == '?'))
             return 0;  /* notes on a bid: left to the reader */
     }
@@ -465,7 +524,7 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
     if (ts_peek(t, &s, &len) && ts_eq(s, len, "ecart:")) {
         ts_token(t, &s, &len);
         if (!ts_cards(t, &bits, &count)
-                || !(parts[JS_ECART] = Py_BuildValue("(Ni)", from_cards(bits), count)))
+                || !(parts[JS_ECART] = ts_pair(bits, count)))
             return 0;
     }
 
@@ -487,12 +546,12 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
             const char *seat = s;
             if (!ts_cards(t, &bits, &count))
                 return 0;
-            item = Py_BuildValue("(ss#(Ni))", "poignee", seat, seat_len, from_cards(bits),
-                                 count);
+            PyObject *shown = ts_pair(bits, count);
+            item = shown ? Py_BuildValue("(Os#N)", TS_POIGNEE, seat, seat_len, shown) : NULL;
         } else {
             if (!ts_seat_id(s, len))
                 return 0;
-            item = Py_BuildValue("(ss#O)", "chelem", s, len, Py_None);
+            item = Py_BuildValue("(Os#O)", TS_CHELEM, s, len, Py_None);
         }
         if (!item)
             return 0;
@@ -533,9 +592,19 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
             return 0;
         ts_token(t, &s, &len);
         for (int k = 0; k < players; k++) {
-            if (!ts_token(t, &s, &len) || !ts_is_card(s, len) || at >= 78)
+            int card = -1;
+            if (ts_token(t, &s, &len) && (len == 2 || len == 3))
+                card = js_card(s, len);
+            if (card < 0 || at >= 78)
                 return 0;
-            played[at] = (char)js_card(s, len);
+            played[at] = (char)card;
+            const char *q = t->p;  /* most often no note: the next word, on this line */
+            while (q < t->end && *q == ' ')
+                q++;
+            if (q < t->end && TS_CLASS[(unsigned char)*q] == TC_WORD) {
+                at++;
+                continue;
+            }
             PyObject *glyph, *comments;
             if (!ts_note(t, &glyph, &comments)) {
                 Py_XDECREF(glyph);
@@ -620,6 +689,8 @@ static int ts_scan(const char *buf, Py_ssize_t size, Py_ssize_t pos, int eof,
     *out = NULL;
     if (pos < 0 || pos >= size || buf[pos] != '[')
         return TS_GIVE_UP;
+    if (!ts_init())
+        return TS_ERROR;
     int ok = ts_tags(&t, parts, &players) && ts_body(&t, parts, players);
     if (PyErr_Occurred()) {
         status = TS_ERROR;
@@ -642,7 +713,18 @@ static int ts_scan(const char *buf, Py_ssize_t size, Py_ssize_t pos, int eof,
     Py_ssize_t lines = 0;
     for (const char *q = t.start; q < t.next; q++)
         lines += *q == '\n';
-    *out = Py_BuildValue("(Nnn)", tuple, (Py_ssize_t)(t.next - buf), lines);
+    PyObject *next = PyLong_FromSsize_t(t.next - buf);
+    PyObject *took = next ? PyLong_FromSsize_t(lines) : NULL;
+    *out = took ? PyTuple_New(3) : NULL;
+    if (*out) {
+        PyTuple_SET_ITEM(*out, 0, tuple);
+        PyTuple_SET_ITEM(*out, 1, next);
+        PyTuple_SET_ITEM(*out, 2, took);
+    } else {
+        Py_DECREF(tuple);
+        Py_XDECREF(next);
+        Py_XDECREF(took);
+    }
     status = *out ? TS_TAKEN : TS_ERROR;
 done:
     for (int i = 0; i < JS_PARTS; i++)

@@ -107,8 +107,6 @@ def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]]
     scanner ``scan`` took (after :func:`normalized`); when it says None, the record is
     read by the reader.
     """
-    from .reader import read_at
-
     index = 0
     at = offset  # where the next record starts
     lines = line  # lines before it
@@ -146,6 +144,8 @@ def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]]
             lines += took
             pos = after
         # The reader's turn, from this record on, until the scanner takes a record again.
+        from .reader import read_at  # (loaded when first needed: a plain file needs none)
+
         at = base + pos
         fh.seek(at)
         first = True
