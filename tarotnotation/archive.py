@@ -594,21 +594,24 @@ def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
             items = notation.read_at(fh, name=path, line=part.line, offset=part.start,
                                      judge=judge)
         for item in items:
-            at = item.offset if isinstance(item, ReadDeal) else item[2]
-            if end is not None and at is not None and at >= end:
-                after.append(at)
-                break
-            if isinstance(item, ReadDeal):
-                checked = check_deal(item, path, ruleset, keep=False, default_ruleset=default)
-                yield _pack(checked) if packed else checked
-            else:  # a plain clean deal, judged from the scanner's data: what the replay says
-                index, line, _, ((status, scores, half), tags) = item
-                number = deal_number(tags or ())
+            if type(item) is tuple:  # a plain clean deal, judged from the scanner's data
+                index, line, at, ((status, scores, half), tags) = item
+                if end is not None and at >= end:
+                    after.append(at)
+                    break
+                number = deal_number(tags) if tags else None
                 if packed:
                     yield index, (), status.value, scores, half, number, line, None
-                else:
-                    yield CheckedDeal(path, index, (), status, scores, half, line=line,
-                                      number=number)
+                else:  # what the replay says
+                    yield CheckedDeal(path, index, (), status, scores, half, None, number,
+                                      line)
+                continue
+            assert isinstance(item, ReadDeal)
+            if end is not None and item.offset is not None and item.offset >= end:
+                after.append(item.offset)
+                break
+            checked = check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+            yield _pack(checked) if packed else checked
 
 
 #: The environment variable that turns the fast readers off (notation.reader.READER_ENV).

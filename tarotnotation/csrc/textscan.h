@@ -248,6 +248,26 @@ static PyObject *ts_pair(cards_t bits, int count)
 }
 
 /* A run of card codes (at least one, at most 24, each once): their set and count. */
+/* The usual case of the next token, quickly: a space, then a card code of 2 or 3
+ * characters and a space or a line break (all in the buffer). The card (the scanner
+ * moved past it), or -2: ask ts_token. */
+static inline int ts_quick_card(ts_t *t)
+{
+    const unsigned char *p = (const unsigned char *)t->p;
+    if (t->end - t->p < 5 || p[0] != ' ' || TS_CLASS[p[1]] != TC_WORD
+            || TS_CLASS[p[2]] != TC_WORD)
+        return -2;
+    int len = TS_CLASS[p[3]] == TC_WORD ? 3 : 2;
+    unsigned char after = p[1 + len];
+    if (after != ' ' && after != '\n')
+        return -2;
+    int c = js_card((const char *)p + 1, len);
+    if (c < 0)
+        return -2;
+    t->p += 1 + len;
+    return c;
+}
+
 static int ts_cards(ts_t *t, cards_t *bits, int *count)
 {
     const char *s;
@@ -255,15 +275,18 @@ static int ts_cards(ts_t *t, cards_t *bits, int *count)
     *bits = 0;
     *count = 0;
     for (;;) {
-        ts_t saved = *t;
-        int c = -1;
-        if (ts_token(t, &s, &len) && (len == 2 || len == 3))
-            c = js_card(s, len);
-        if (c < 0) {  /* not a card: the token is the next part's */
-            int more = t->more;
-            *t = saved;
-            t->more = more;
-            break;
+        int c = ts_quick_card(t);
+        if (c == -2) {
+            ts_t saved = *t;
+            c = -1;
+            if (ts_token(t, &s, &len) && (len == 2 || len == 3))
+                c = js_card(s, len);
+            if (c < 0) {  /* not a card: the token is the next part's */
+                int more = t->more;
+                *t = saved;
+                t->more = more;
+                break;
+            }
         }
         if (*bits & TK_BIT(c) || *count >= 24)
             return 0;
@@ -592,9 +615,12 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
             return 0;
         ts_token(t, &s, &len);
         for (int k = 0; k < players; k++) {
-            int card = -1;
-            if (ts_token(t, &s, &len) && (len == 2 || len == 3))
-                card = js_card(s, len);
+            int card = ts_quick_card(t);
+            if (card == -2) {
+                card = -1;
+                if (ts_token(t, &s, &len) && (len == 2 || len == 3))
+                    card = js_card(s, len);
+            }
             if (card < 0 || at >= 78)
                 return 0;
             played[at] = (char)card;

@@ -107,6 +107,7 @@ def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]]
     scanner ``scan`` took (after :func:`normalized`); when it says None, the record is
     read by the reader.
     """
+    rulesets = _RULESETS
     index = 0
     at = offset  # where the next record starts
     lines = line  # lines before it
@@ -135,8 +136,12 @@ def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]]
             if found is None:
                 break
             parts, after, took = found
-            parts = normalized(parts)
-            value = None if parts is None else judge_parts(parts)
+            own = parts[2]
+            if parts[3] is not None or (own is not None and rulesets.get(own) != own):
+                parts = normalized(parts)  # (most often nothing to do: not called)
+                if parts is None:
+                    break
+            value = judge_parts(parts)
             if value is None:
                 break
             index += 1
