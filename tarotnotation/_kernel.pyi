@@ -50,6 +50,6 @@ def scan_json(line: bytes) -> tuple[
 def scan_text(buffer: bytes, pos: int, eof: bool) -> tuple[
     tuple[int, list[list[str]], str | None, str | None, str | None, list[str],
           list[tuple[int, int]], tuple[int, int], list[str], tuple[int, int] | None, bytes,
-          list[tuple[int, dict[str, object]]], dict[str, int] | None, list[str] | None,
+          list[tuple[int, dict[str, object]]] | None, dict[str, int] | None, list[str] | None,
           str | None, list[tuple[str, str, tuple[int, int] | None]] | None, None],
     int, int] | int | None: ...

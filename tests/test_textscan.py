@@ -116,7 +116,7 @@ def _expected(data: dict[str, Any]) -> tuple[Any, ...] | None:
         return None
     return (n, data["tags"], data.get("ruleset"), ids, data.get("dealer"),
             list(data["hands"]), hands, _bits(data["chien"]),
-            [b["contract"] for b in data["auction"]], ecart, bytes(cards), notes, scores,
+            [b["contract"] for b in data["auction"]], ecart, bytes(cards), notes or None, scores,
             data.get("comments"), data.get("glyph"), declarations, names)
 
 

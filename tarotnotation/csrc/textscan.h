@@ -193,6 +193,21 @@ static int ts_peek(ts_t *t, const char **s, Py_ssize_t *len)
     return ok;
 }
 
+/* The next token when it is WORD (LEN bytes): 1, the scanner past it; else 0, the
+ * scanner where it was. */
+static int ts_take(ts_t *t, const char *word, Py_ssize_t len)
+{
+    ts_t saved = *t;
+    const char *s;
+    Py_ssize_t n;
+    if (ts_token(t, &s, &n) && n == len && memcmp(s, word, (size_t)len) == 0)
+        return 1;
+    int more = t->more;
+    *t = saved;
+    t->more = more;
+    return 0;
+}
+
 static inline int ts_is_glyph(const char *s, Py_ssize_t len)
 {
     (void)s;
@@ -490,8 +505,7 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
     parts[JS_HANDS] = hands;
     if (!keys || !hands)
         return 0;
-    while (ts_peek(t, &s, &len) && ts_eq(s, len, "hand")) {
-        ts_token(t, &s, &len);
+    while (ts_take(t, "hand", 4)) {
         if (!ts_token(t, &s, &len) || len < 2 || s[len - 1] != ':'
                 || !ts_seat_id(s, len - 1))
             return 0;
@@ -544,8 +558,7 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
         return 0;
 
     /* ecart: ... */
-    if (ts_peek(t, &s, &len) && ts_eq(s, len, "ecart:")) {
-        ts_token(t, &s, &len);
+    if (ts_take(t, "ecart:", 6)) {
         if (!ts_cards(t, &bits, &count)
                 || !(parts[JS_ECART] = ts_pair(bits, count)))
             return 0;
@@ -597,23 +610,25 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
         return 0;
     char played[78];
     int at = 0;
-    PyObject *notes = PyList_New(0);
-    if (!(parts[JS_NOTES] = notes))
-        return 0;
     for (int trick = 1;; trick++) {
-        if (!ts_peek(t, &s, &len))
-            break;
+        ts_t saved = *t;
         int number = 0;
-        if (len == 2 && s[0] >= '1' && s[0] <= '9' && s[1] == '.')
-            number = s[0] - '0';
-        else if (len == 3 && s[0] >= '1' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'
-                 && s[2] == '.')
-            number = (s[0] - '0') * 10 + (s[1] - '0');
-        if (!number)
+        if (ts_token(t, &s, &len)) {
+            if (len == 2 && s[0] >= '1' && s[0] <= '9' && s[1] == '.')
+                number = s[0] - '0';
+            else if (len == 3 && s[0] >= '1' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9'
+                     && s[2] == '.')
+                number = (s[0] - '0') * 10 + (s[1] - '0');
+        }
+        if (!number) {  /* the result, the end, or what the reader reads (a card more in
+                         * the trick, a card with its seat...): see below */
+            int more = t->more;
+            *t = saved;
+            t->more = more;
             break;
+        }
         if (number != trick)
             return 0;
-        ts_token(t, &s, &len);
         for (int k = 0; k < players; k++) {
             int card = ts_quick_card(t);
             if (card == -2) {
@@ -646,7 +661,11 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
                 Py_XDECREF(comments);
                 PyObject *item = failed ? NULL : Py_BuildValue("(iO)", at, note);
                 Py_XDECREF(note);
-                if (!item || PyList_Append(notes, item) < 0) {
+                if (item && !parts[JS_NOTES] && !(parts[JS_NOTES] = PyList_New(0))) {
+                    Py_DECREF(item);
+                    return 0;
+                }
+                if (!item || PyList_Append(parts[JS_NOTES], item) < 0) {
                     Py_XDECREF(item);
                     return 0;
                 }
@@ -654,11 +673,6 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
             }
             at++;
         }
-        /* then the next trick's number, the result or the end; else (a card more in the
-         * trick, a card with its seat...) the reader reads it */
-        if (ts_peek(t, &s, &len) && !ts_eq(s, len, "result:")
-                && !(len >= 2 && len <= 3 && s[len - 1] == '.' && s[0] >= '1' && s[0] <= '9'))
-            return 0;
     }
     if (t->more || !(parts[JS_CARDS] = PyBytes_FromStringAndSize(played, at)))
         return 0;
