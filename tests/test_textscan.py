@@ -25,6 +25,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -350,6 +351,24 @@ def test_check_paths_reports_the_same_with_and_without_the_scanner(
         assert _report([path]) == reference[:len(reference) // 2], block
     monkeypatch.setattr(archive, "CHUNK_BYTES", rng.randrange(1500, 6000))
     assert _report([path, path], jobs=2) == reference
+
+
+_TMP: Final = Path(tempfile.mkdtemp(prefix="tarot-textscan-"))
+
+
+@settings(max_examples=1000 if os.environ.get("TAROT_SLOW", "") not in ("", "0") else 150,
+          deadline=None)
+@given(_edited(), st.sampled_from([b"", b"\n", b"\n\n", b"\r\n"]))
+def test_edited_archives_report_the_same_with_and_without_the_scanner(
+        data: bytes, end: bytes) -> None:
+    path = _TMP / "edited.tarot"
+    path.write_bytes(_BASES[4].encode() + b"\n" + data + end + b"\n" + _BASES[5].encode())
+    compiled = _report([path])
+    os.environ["TAROT_PURE"] = "1"
+    try:
+        assert compiled == _report([path])
+    finally:
+        del os.environ["TAROT_PURE"]
 
 
 def test_the_scanner_reads_most_records_of_a_plain_archive(
