@@ -593,7 +593,7 @@ def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
     """
     from . import native, notation
     from .notation import bulk
-    from .quick import quick_check, quick_facts_scanned
+    from .quick import parts_checker, quick_check, quick_facts_scanned
 
     def judge(data: dict[str, Any]) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
         answer = quick_check(data, ruleset, default)
@@ -603,8 +603,14 @@ def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
     if os.environ.get(_READER_ENV) == "grammar":
         twin = None
 
+    check = None if twin is None else parts_checker(ruleset, default)
+
     def judge_parts(parts: tuple[Any, ...]
                     ) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+        if check is not None:  # the quick check in C (bulk.h), else in Python
+            answer = check(parts)
+            if answer is not None:
+                return (Status.SCORED, answer[1], answer[0]), parts[1]
         facts = quick_facts_scanned(parts, ruleset, default, twin)
         return None if facts is None else (
             (facts.status, facts.scores, facts.taker_half), parts[1])

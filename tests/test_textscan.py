@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from tarotnotation import archive, native, notation
 from tarotnotation.cards import BIT_OF_CODE
 from tarotnotation.notation import bulk, fast, reader
-from tarotnotation.quick import quick_facts, quick_facts_scanned
+from tarotnotation.quick import parts_checker, quick_facts, quick_facts_scanned
 from tarotnotation.records import DealRecord, Seat
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
@@ -164,10 +164,29 @@ def _check_bytes(data: bytes) -> int:
         expected = _expected(scanned)
         assert expected is not None, text
         assert normal == expected
-        # the quick check says the same of both
+        # the quick check says the same of both, and its C twin (bulk.h) what it says
         assert quick_facts_scanned(normal, twin=KERNEL) == quick_facts(scanned)
+        for ruleset, default in RULESETS:
+            facts = quick_facts_scanned(normal, ruleset, default, twin=KERNEL)
+            check = parts_checker(ruleset, default)
+            assert check is not None
+            answer = check(normal)
+            if answer is not None:
+                assert facts is not None
+                assert answer == (facts.taker_half, facts.scores)
+                assert list(answer[1]) == list(facts.scores)  # (the seats' order too)
+                SETTLED.append(1)
+            elif facts is not None:
+                SETTLED.append(0)
         taken += 1
     return taken
+
+
+#: (ruleset, default ruleset) the parts are judged with.
+RULESETS: Final = [(None, None), ("pagat", None), (None, "pagat"),
+                   ("fft petit_in_chien=annuls", None)]
+#: Each clean deal judged: 1 when the C twin settled it, 0 when it left it to Python.
+SETTLED: list[int] = []
 
 
 # --- generated deals -------------------------------------------------------------------------
@@ -216,6 +235,13 @@ def test_the_scanner_takes_plain_canonical_records_as_the_fast_scanner_reads_the
     taken = _check_bytes(data)
     plain = sum(("[Players \"5\"]" not in t) for t in texts)
     assert taken > plain * 0.6, (taken, plain)
+
+
+def test_the_c_twin_of_the_quick_check_settles_most_clean_deals() -> None:
+    SETTLED.clear()
+    _check_bytes("\n".join(_generated(120, 4)).encode())
+    assert len(SETTLED) > 100
+    assert sum(SETTLED) > len(SETTLED) * 0.8
 
 
 def test_each_generated_record_alone_and_at_the_end_of_a_file() -> None:

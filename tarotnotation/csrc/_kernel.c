@@ -36,6 +36,9 @@
  *     the record of the text notation at BUFFER[POS:] in the canonical layout, in parts
  *     (textscan.h): where the next record starts and the lines it took; -1: the buffer
  *     ends inside it (EOF false); None: another layout (the Python reader reads it).
+ *   judge_parts(parts, flags) -> (taker_half, scores) | None
+ *     the quick check of a record's parts (scan_text's, scan_json's) by bulk.h's judge
+ *     (FLAGS as check_lines'); None: not settled here (quick_facts_scanned then).
  *   check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None, ...]
  *     the quick check of lines[start:] of JSON Lines in bulk (bulk.h): for each line, a
  *     clean deal's taker's half-points, scores by seat and tags (when one is a Deal
@@ -598,6 +601,15 @@ static PyObject *k_scan_text(PyObject *self, PyObject *args)
     }
 }
 
+static PyObject *k_judge_parts(PyObject *self, PyObject *args)
+{
+    PyObject *parts;
+    int flags;
+    if (!PyArg_ParseTuple(args, "O!i:judge_parts", &PyTuple_Type, &parts, &flags))
+        return NULL;
+    return ts_judge_parts(parts, flags);
+}
+
 /* --- the quick check of JSON Lines in bulk (bulk.h) -------------------------------- */
 
 #include "bulk.h"
@@ -1073,6 +1085,8 @@ static PyMethodDef methods[] = {
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
     {"scan_text", k_scan_text, METH_VARARGS,
      "scan_text(buffer, pos, eof) -> ((players, ...), next, lines) | -1 | None"},
+    {"judge_parts", k_judge_parts, METH_VARARGS,
+     "judge_parts(parts, flags) -> (taker_half, scores) | None"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},

@@ -772,4 +772,271 @@ done:
     return status;
 }
 
+
+/* --- the quick check of scanned parts in C (bulk.h's judge) -------------------------- */
+
+#include "bulk.h"
+
+/* A str of the parts as a jb_str (its UTF-8, which the str keeps), or 0. */
+static int tj_str(PyObject *o, jb_str *out)
+{
+    if (!PyUnicode_Check(o))
+        return 0;
+    out->s = PyUnicode_AsUTF8AndSize(o, &out->len);
+    if (!out->s) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* A (cards, count) pair of the parts, or 0. */
+static int tj_pair(PyObject *o, cards_t *bits, int *count)
+{
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 || to_cards(PyTuple_GET_ITEM(o, 0), bits) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    long c = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    if (c < 0 || c > 78) {
+        PyErr_Clear();
+        return 0;
+    }
+    *count = (int)c;
+    return 1;
+}
+
+/* A str that holds no line break (fields.NAME_RE, a tag's value), or 0. */
+static int tj_one_line(PyObject *o)
+{
+    jb_str s;
+    return tj_str(o, &s) && !memchr(s.s, '\n', (size_t)s.len) && !memchr(s.s, '\r', (size_t)s.len);
+}
+
+/* A glyph of the notation (lexicon.GLYPHS), or 0. */
+static int tj_glyph(PyObject *o)
+{
+    jb_str s;
+    if (!tj_str(o, &s) || s.len < 1 || s.len > 2)
+        return 0;
+    for (Py_ssize_t i = 0; i < s.len; i++)
+        if (s.s[i] != '!' && s.s[i] != '?')
+            return 0;
+    return 1;
+}
+
+/* quick._check_scanned's checks of what the rules do not judge (the tags, notes, seats'
+ * names), then bulk.h's jb_judge (the C twin of its checks and quick._judge), on the
+ * parts of scan_text or scan_json: (taker_half, scores by seat) of a clean deal, or None
+ * where it does not settle it (the caller runs quick.quick_facts_scanned then). */
+static PyObject *ts_judge_parts(PyObject *parts, int flags)
+{
+    static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+    static const char *const bids[5] = {"pass", "prise", "garde", "garde_sans",
+                                        "garde_contre"};
+    jb_deal d;
+    memset(&d, 0, sizeof(d));
+    if (!PyTuple_Check(parts) || PyTuple_GET_SIZE(parts) != JS_PARTS + 1)
+        Py_RETURN_NONE;
+#define TJ_PART(i) PyTuple_GET_ITEM(parts, (i) + 1)
+    long n = PyLong_AsLong(PyTuple_GET_ITEM(parts, 0));
+    if (n != 3 && n != 4) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    d.n = (int)n;
+
+    /* The tags (fields.check_tags), the deal's comments and glyph. */
+    PyObject *o = TJ_PART(JS_TAGS);
+    if (o != Py_None) {
+        if (!PyList_Check(o) || PyList_GET_SIZE(o) > JB_MAX_TAGS)
+            Py_RETURN_NONE;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+            PyObject *pair = PyList_GET_ITEM(o, i);
+            jb_str name;
+            if (!PyList_Check(pair) || PyList_GET_SIZE(pair) != 2
+                    || !tj_str(PyList_GET_ITEM(pair, 0), &name) || !name.len
+                    || !tj_one_line(PyList_GET_ITEM(pair, 1))
+                    || jb_lower_is(name, "players") || jb_lower_is(name, "seats")
+                    || jb_lower_is(name, "dealer") || jb_lower_is(name, "ruleset"))
+                Py_RETURN_NONE;
+            for (Py_ssize_t k = 0; k < name.len; k++) {
+                char c = name.s[k];
+                if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                      || c == '_'))
+                    Py_RETURN_NONE;
+            }
+        }
+    }
+    o = TJ_PART(JS_COMMENTS);
+    if (o != Py_None && (!PyList_Check(o) || PyList_GET_SIZE(o) > JB_MAX_TAGS))
+        Py_RETURN_NONE;
+    o = TJ_PART(JS_GLYPH);
+    if (o != Py_None && !tj_glyph(o))
+        Py_RETURN_NONE;
+
+    /* Seats: the record's ids, unless they are the default ones, unnamed. */
+    PyObject *ids = TJ_PART(JS_SEATS), *names = TJ_PART(JS_NAMES);
+    if (ids != Py_None) {
+        if (!PyList_Check(ids) || !PyList_Check(names)
+                || PyList_GET_SIZE(names) != PyList_GET_SIZE(ids)
+                || PyList_GET_SIZE(ids) > JB_MAX_SEATS)
+            Py_RETURN_NONE;
+        int plain_ids = PyList_GET_SIZE(ids) == n, unnamed = 1;
+        d.nseats = (int)PyList_GET_SIZE(ids);
+        for (int i = 0; i < d.nseats; i++) {
+            PyObject *name = PyList_GET_ITEM(names, i);
+            if (!tj_str(PyList_GET_ITEM(ids, i), &d.seat_id[i])
+                    || (name != Py_None && !tj_one_line(name)))
+                Py_RETURN_NONE;
+            unnamed &= name == Py_None;
+            plain_ids &= d.seat_id[i].len == 1 && d.seat_id[i].s[0] == plain[i][0];
+        }
+        d.has_seats = d.nseats && !(plain_ids && unnamed);
+    }
+    o = TJ_PART(JS_DEALER);
+    if (o != Py_None) {
+        d.has_dealer = 1;
+        if (!tj_str(o, &d.dealer))
+            Py_RETURN_NONE;
+    }
+
+    /* Hands, chien, bids, écart, declarations, the cards played, the scores. */
+    PyObject *keys = TJ_PART(JS_HAND_KEYS), *hands = TJ_PART(JS_HANDS);
+    if (!PyList_Check(keys) || !PyList_Check(hands) || PyList_GET_SIZE(keys) > JB_MAX_SEATS
+            || PyList_GET_SIZE(hands) != PyList_GET_SIZE(keys))
+        Py_RETURN_NONE;
+    d.has_hands = 1;
+    d.nhands = (int)PyList_GET_SIZE(keys);
+    for (int i = 0; i < d.nhands; i++)
+        if (!tj_str(PyList_GET_ITEM(keys, i), &d.hand_key[i])
+                || !tj_pair(PyList_GET_ITEM(hands, i), &d.hand[i], &d.hand_count[i]))
+            Py_RETURN_NONE;
+    d.has_chien = 1;
+    if (!tj_pair(TJ_PART(JS_CHIEN), &d.chien, &d.chien_count))
+        Py_RETURN_NONE;
+    o = TJ_PART(JS_WORDS);
+    if (!PyList_Check(o) || PyList_GET_SIZE(o) > JB_MAX_BIDS)
+        Py_RETURN_NONE;
+    d.has_auction = 1;
+    d.nbids = (int)PyList_GET_SIZE(o);
+    for (int i = 0; i < d.nbids; i++) {
+        jb_str w;
+        int rank = -1;
+        if (tj_str(PyList_GET_ITEM(o, i), &w))
+            for (int b = 0; b < 5; b++)
+                if (w.len == (Py_ssize_t)strlen(bids[b]) && !memcmp(w.s, bids[b], (size_t)w.len))
+                    rank = b;
+        if (rank < 0)
+            Py_RETURN_NONE;
+        d.bid[i] = rank;
+    }
+    o = TJ_PART(JS_ECART);
+    if (o != Py_None) {
+        d.has_ecart = 1;
+        if (!tj_pair(o, &d.ecart, &d.ecart_count))
+            Py_RETURN_NONE;
+    }
+    o = TJ_PART(JS_DECLARATIONS);
+    if (o != Py_None) {
+        if (!PyList_Check(o) || PyList_GET_SIZE(o) > JB_MAX_DECLS)
+            Py_RETURN_NONE;
+        d.ndecls = (int)PyList_GET_SIZE(o);
+        for (int i = 0; i < d.ndecls; i++) {
+            PyObject *item = PyList_GET_ITEM(o, i);
+            jb_decl *x = &d.decl[i];
+            jb_str kind;
+            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3
+                    || !tj_str(PyTuple_GET_ITEM(item, 0), &kind)
+                    || !tj_str(PyTuple_GET_ITEM(item, 1), &x->seat))
+                Py_RETURN_NONE;
+            x->kind = ts_eq(kind.s, kind.len, "poignee") ? 1
+                    : ts_eq(kind.s, kind.len, "chelem") ? 2 : 0;
+            PyObject *shown = PyTuple_GET_ITEM(item, 2);
+            if (shown != Py_None) {
+                x->has_cards = 1;
+                if (!tj_pair(shown, &x->cards, &x->count))
+                    Py_RETURN_NONE;
+            }
+        }
+    }
+    o = TJ_PART(JS_CARDS);
+    if (!PyBytes_Check(o) || PyBytes_GET_SIZE(o) > 78)
+        Py_RETURN_NONE;
+    d.ncards = (int)PyBytes_GET_SIZE(o);
+    for (int i = 0; i < d.ncards; i++) {
+        int c = (unsigned char)PyBytes_AS_STRING(o)[i];
+        if (c >= 78)
+            Py_RETURN_NONE;
+        d.cards[i] = (int8_t)c;
+    }
+    o = TJ_PART(JS_NOTES);  /* a glyph of the notation and comments that are strings */
+    if (o != Py_None) {
+        if (!PyList_Check(o))
+            Py_RETURN_NONE;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
+            PyObject *item = PyList_GET_ITEM(o, i), *note, *key, *value;
+            Py_ssize_t at = 0;
+            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2
+                    || !PyDict_Check(note = PyTuple_GET_ITEM(item, 1)))
+                Py_RETURN_NONE;
+            while (PyDict_Next(note, &at, &key, &value)) {
+                jb_str k;
+                if (!tj_str(key, &k))
+                    Py_RETURN_NONE;
+                if (ts_eq(k.s, k.len, "glyph")) {
+                    if (!tj_glyph(value))
+                        Py_RETURN_NONE;
+                } else if (ts_eq(k.s, k.len, "comments") && PyList_Check(value)) {
+                    for (Py_ssize_t m = 0; m < PyList_GET_SIZE(value); m++)
+                        if (!PyUnicode_Check(PyList_GET_ITEM(value, m)))
+                            Py_RETURN_NONE;
+                } else {
+                    Py_RETURN_NONE;
+                }
+            }
+        }
+    }
+    o = TJ_PART(JS_SCORES);
+    if (o != Py_None) {
+        PyObject *key, *value;
+        Py_ssize_t at = 0;
+        if (!PyDict_Check(o) || PyDict_GET_SIZE(o) > JB_MAX_SCORES)
+            Py_RETURN_NONE;
+        d.has_scores = 1;
+        while (PyDict_Next(o, &at, &key, &value)) {
+            int overflow = 0;
+            long long v = PyLong_Check(value) ? PyLong_AsLongLongAndOverflow(value, &overflow) : 0;
+            if (!PyLong_Check(value) || overflow || PyErr_Occurred()
+                    || !tj_str(key, &d.score_seat[d.nscores])) {
+                PyErr_Clear();
+                Py_RETURN_NONE;
+            }
+            d.score[d.nscores++] = v;
+        }
+    }
+#undef TJ_PART
+
+    jb_clean c;
+    jb_str seat[JB_MAX_SEATS];
+    if (!jb_judge(&d, flags, &c, seat))
+        Py_RETURN_NONE;
+    PyObject *scores = PyDict_New();
+    if (!scores)
+        return NULL;
+    for (int i = 0; i < d.n; i++) {
+        PyObject *key = PyUnicode_FromStringAndSize(seat[i].s, seat[i].len);
+        PyObject *value = key ? PyLong_FromLong(c.seats[i]) : NULL;
+        if (!value || PyDict_SetItem(scores, key, value) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            Py_DECREF(scores);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(value);
+    }
+    return Py_BuildValue("(iN)", c.taker_half, scores);
+}
+
 #endif
