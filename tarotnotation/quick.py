@@ -715,7 +715,7 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     >>> line = tjson.dumps(random_deal(random.Random(3), 4))
     >>> check = bulk_checker()
     >>> if check is not None:  # (compiled)
-    ...     [(half, scores, tags)] = check((line + b"\n",), 0)
+    ...     [(half, scores, tags)] = check((line + b"\\n",), 0)
     ...     assert quick_check_line(line)[0][1:] == (scores, half)
     """
     twin = native.compiled()
