@@ -793,7 +793,8 @@ static int tj_str(PyObject *o, jb_str *out)
 /* A (cards, count) pair of the parts, or 0. */
 static int tj_pair(PyObject *o, cards_t *bits, int *count)
 {
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 || to_cards(PyTuple_GET_ITEM(o, 0), bits) < 0) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2
+            || to_cards(PyTuple_GET_ITEM(o, 0), bits) < 0) {
         PyErr_Clear();
         return 0;
     }
@@ -810,7 +811,8 @@ static int tj_pair(PyObject *o, cards_t *bits, int *count)
 static int tj_one_line(PyObject *o)
 {
     jb_str s;
-    return tj_str(o, &s) && !memchr(s.s, '\n', (size_t)s.len) && !memchr(s.s, '\r', (size_t)s.len);
+    return tj_str(o, &s) && !memchr(s.s, '\n', (size_t)s.len)
+           && !memchr(s.s, '\r', (size_t)s.len);
 }
 
 /* A glyph of the notation (lexicon.GLYPHS), or 0. */
@@ -925,7 +927,8 @@ static PyObject *ts_judge_parts(PyObject *parts, int flags)
         int rank = -1;
         if (tj_str(PyList_GET_ITEM(o, i), &w))
             for (int b = 0; b < 5; b++)
-                if (w.len == (Py_ssize_t)strlen(bids[b]) && !memcmp(w.s, bids[b], (size_t)w.len))
+                if (w.len == (Py_ssize_t)strlen(bids[b])
+                        && !memcmp(w.s, bids[b], (size_t)w.len))
                     rank = b;
         if (rank < 0)
             Py_RETURN_NONE;
@@ -1006,7 +1009,8 @@ static PyObject *ts_judge_parts(PyObject *parts, int flags)
         d.has_scores = 1;
         while (PyDict_Next(o, &at, &key, &value)) {
             int overflow = 0;
-            long long v = PyLong_Check(value) ? PyLong_AsLongLongAndOverflow(value, &overflow) : 0;
+            long long v = PyLong_Check(value)
+                ? PyLong_AsLongLongAndOverflow(value, &overflow) : 0;
             if (!PyLong_Check(value) || overflow || PyErr_Occurred()
                     || !tj_str(key, &d.score_seat[d.nscores])) {
                 PyErr_Clear();
