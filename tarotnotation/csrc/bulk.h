@@ -2,8 +2,7 @@
  * built for a clean deal but its scores (tarotnotation/quick.py, check_lines below).
  *
  * For each line it reads the record in the canonical layout exactly as jsonscan.h does
- * (the same js_* readers, narrower: no ruleset of the record's own), into plain C
- * values, then runs the C twin of quick._check_scanned and quick._judge over them: each
+ * (the same js_* readers), into plain C values, then runs the C twin of quick._check_scanned and quick._judge over them: each
  * rule through its twin in kernel.h (tk_petit_sec, tk_outbids, tk_ecart_forbidden...:
  * the functions of kernel.py of the same names, docs/rules.md's table "Where each rule
  * lives") and state.h (the twin of kernel.PlayState), the score through jb_score, the
@@ -51,6 +50,8 @@ typedef struct {
 typedef struct {
     int n;
     const char *tags_at;    /* the tags' list, when there is a Deal tag */
+    int has_ruleset;
+    jb_str ruleset;         /* the record's own ruleset spec, as written */
     int has_seats, nseats;
     jb_str seat_id[JB_MAX_SEATS];
     int named;              /* a seat has a name */
@@ -341,7 +342,8 @@ static int jb_record(js_t *j, jb_deal *d)
         else if (js_is(s, len, "result")) key = K_RESULT;
         else if (js_is(s, len, "comments")) key = K_COMMENTS;
         else if (js_is(s, len, "glyph")) key = K_GLYPH;
-        else return 0;  /* a ruleset of its own, another key: not settled here */
+        else if (js_is(s, len, "ruleset")) key = K_RULESET;
+        else return 0;  /* another key: not settled here */
         if (seen & key)
             return 0;
         seen |= key;
@@ -364,6 +366,11 @@ static int jb_record(js_t *j, jb_deal *d)
             d->tags_at = deal ? at : NULL;
             break;
         }
+        case K_RULESET:  /* its flags: the caller's table of specs (k_check_lines) */
+            d->has_ruleset = 1;
+            if (!jb_string(j, &d->ruleset))
+                return 0;
+            break;
         case K_COMMENTS:  /* at most quick._MAX_ITEMS */
             if (!jb_comments(j, JB_MAX_TAGS))
                 return 0;
