@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from . import native
 from .diagnostics import Code, Diagnostic, Severity
@@ -445,17 +445,18 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
                 ) -> _Done:
     """A worker's part: a whole file, a chunk of JSON Lines or a part of a .tarot file
     (packed)."""
-    checked: Iterable[CheckedDeal]
+    checked: Iterable[CheckedDeal | _Packed]
     after = None
     if isinstance(task, str):
         file, checked = task, _check_file((task, ruleset, default))
     elif isinstance(task, _TarotPart):
         file = task.path
         checked, after = _check_tarot_part(task, ruleset, default)
-    else:
-        file, checked = task.path, _check_lines(task, ruleset, default)
+    else:  # (the deals the bulk check settles come packed already)
+        file, checked = task.path, _lines_checked(task, ruleset, default, packed=True)
     return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
-                   c.scores, c.taker_half, c.number, c.line, c.offset) for c in checked], after
+                   c.scores, c.taker_half, c.number, c.line, c.offset)
+                  if isinstance(c, CheckedDeal) else c for c in checked], after
 
 
 def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
@@ -608,10 +609,18 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                  ) -> Iterator[CheckedDeal]:
     """Check the deals of a chunk of JSON Lines, as reading and replaying them would.
 
-    A plain clean deal passes :func:`tarotnotation.quick.quick_check_line` and is
-    reported at once; any other line (a fault, another shape, a broken line, the file's
-    first record) is read by the JSON reader, alone, and replayed.
+    A plain clean deal passes the bulk check in C (:func:`tarotnotation.quick.
+    bulk_checker`) or :func:`tarotnotation.quick.quick_check_line` and is reported at
+    once; any other line (a fault, another shape, a broken line) is read by the JSON
+    reader, alone, and replayed.
     """
+    return cast("Iterator[CheckedDeal]", _lines_checked(chunk, ruleset, default, packed=False))
+
+
+def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, packed: bool
+                   ) -> Iterator[CheckedDeal | _Packed]:
+    """:func:`_check_lines`; ``packed``: a deal the bulk check settles comes as a worker
+    sends it back (:data:`_Packed`), not as a CheckedDeal."""
     from .formats import json as json_format
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
@@ -635,6 +644,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     settled: list[BulkAnswer] = ([None] * (len(lines) - start) if bulk is None
                                  else bulk(lines, start))
     scored = Status.SCORED
+    scored_value: str | None = scored.value
     for raw, clean in zip(lines[start:], settled, strict=True):
         lineno += 1
         at = offset
@@ -642,9 +652,12 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         if clean is not None:
             index += 1
             half, scores, tags = clean
-            yield CheckedDeal(path, index, (), scored, scores, half,
-                              number=None if tags is None else deal_number(tags),
-                              line=lineno, offset=at)
+            number = None if tags is None else deal_number(tags)
+            if packed:
+                yield index, (), scored_value, scores, half, number, lineno, at
+            else:
+                yield CheckedDeal(path, index, (), scored, scores, half, number=number,
+                                  line=lineno, offset=at)
             continue
         line = _content(raw)
         if not line:
