@@ -417,14 +417,16 @@ def _lines_of(chunk: _Chunk) -> tuple[bytes, ...]:
         return tuple(io.BytesIO(fh.read(chunk.size)).readlines())
 
 
-def _count_lines(block: bytes) -> tuple[int, int]:
+def _count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[int, int]:
     """``(lines, deals)`` of a block of whole lines, as ``readlines`` and :func:`_content`
-    count them (by the compiled core when built: no line cut out)."""
+    count them (by the compiled core when built: no line cut out); ``lines``: the block's,
+    when cut already."""
     twin = native.compiled()
     if twin is not None:
         counted: tuple[int, int] = twin.count_lines(block)
         return counted
-    lines = io.BytesIO(block).readlines()
+    if lines is None:
+        lines = io.BytesIO(block).readlines()
     return len(lines), sum(1 for raw in lines if _content(raw))
 
 
@@ -768,7 +770,7 @@ def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
                 yield _Chunk(path, (), first, index, lineno, offset, len(block))
             else:
                 lines = tuple(io.BytesIO(block).readlines())
-                count, deals = len(lines), sum(1 for raw in lines if _content(raw))
+                count, deals = _count_lines(block, lines)
                 yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
