@@ -71,12 +71,14 @@ __all__ = [
     "BulkAnswer",
     "QuickFacts",
     "bulk_checker",
+    "parts_checker",
     "quick_check",
     "quick_check_line",
     "quick_check_record",
     "quick_facts",
     "quick_facts_line",
     "quick_facts_reader",
+    "quick_facts_scanned",
 ]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
@@ -614,6 +616,79 @@ def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None =
         return None if judged is None else judged[0]
 
     return facts_of
+
+
+def quick_facts_scanned(parts: tuple[Any, ...], ruleset: str | None = None,
+                        default_ruleset: str | None = None, twin: Any = _ASK
+                        ) -> QuickFacts | None:
+    """:func:`quick_facts` of a record in the parts a compiled scanner cut it into
+    (``_kernel.scan_json``, or ``_kernel.scan_text`` through
+    :mod:`tarotnotation.notation.bulk`), checked as :func:`quick_facts_line` checks them;
+    None when it is not a plain clean deal. ``twin``: the compiled core (by default
+    ``native.compiled()``), or None for the pure-Python play."""
+    if twin is _ASK:
+        twin = native.compiled()
+    try:
+        return _check_scanned(parts, ruleset, default_ruleset, twin)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
+                  ) -> Callable[[tuple[Any, ...]], tuple[int, dict[str, int]] | None] | None:
+    """:func:`quick_facts_scanned`'s judgement in C, or None (the pure paths): ``check(parts)``
+    says ``(taker's half-points, scores by seat)`` of a record in the parts of
+    ``_kernel.scan_text`` (or ``scan_json``) when :func:`quick_facts_scanned` would say it
+    is clean with those scores, else None where it does not settle it (then the caller
+    asks :func:`quick_facts_scanned`). It runs ``_kernel.judge_parts``: the checks of
+    ``_check_scanned`` that are not rules, then the bulk check's C twin of the rules
+    (``csrc/bulk.h``), under the ruleset of each record (``ruleset`` overrides it,
+    ``default_ruleset`` stands for none). ``tests/test_textscan.py`` holds the two to the
+    same answers.
+
+    >>> import random
+    >>> from tarotnotation.notation import bulk, dumps
+    >>> from tarotnotation.simulate import random_deal
+    >>> text = dumps(random_deal(random.Random(3), 4)).encode()
+    >>> check, twin = parts_checker(), native.compiled()
+    >>> if check is not None and twin is not None:  # (compiled)
+    ...     parts = bulk.normalized(twin.scan_text(text, 0, True)[0])
+    ...     facts = quick_facts_scanned(parts)
+    ...     assert check(parts) == (facts.taker_half, facts.scores)
+    """
+    twin = native.compiled()
+    if twin is None:
+        return None
+    judge = twin.judge_parts
+    flags_of: dict[str | None, int | None] = {}
+
+    def flags(own: str | None) -> int | None:
+        spec = ruleset if ruleset is not None else own if own is not None else default_ruleset
+        try:
+            if own is not None:
+                Ruleset.from_spec(own)  # an unknown spec: the record is not read
+            rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+        except ValueError:
+            return None
+        value = native.rule_flags(rules)
+        if rules.petit_in_chien is PetitInChien.ANNULS:
+            value |= native.PETIT_IN_CHIEN_ANNULS
+        return value
+
+    def check(parts: tuple[Any, ...]) -> tuple[int, dict[str, int]] | None:
+        own = parts[2]
+        try:
+            value = flags_of[own]
+        except KeyError:
+            if len(flags_of) >= _SCORES_KEPT:
+                flags_of.clear()
+            value = flags_of[own] = flags(own)
+        if value is None:
+            return None
+        answer: tuple[int, dict[str, int]] | None = judge(parts, value)
+        return answer
+
+    return check
 
 
 #: What :func:`bulk_checker`'s function says of each line: a clean deal's taker's

@@ -32,6 +32,13 @@
  *                       declarations, names) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
+ *   scan_text(buffer, pos, eof) -> ((players, ...as scan_json...), next, lines) | -1 | None
+ *     the record of the text notation at BUFFER[POS:] in the canonical layout, in parts
+ *     (textscan.h): where the next record starts and the lines it took; -1: the buffer
+ *     ends inside it (EOF false); None: another layout (the Python reader reads it).
+ *   judge_parts(parts, flags) -> (taker_half, scores) | None
+ *     the quick check of a record's parts (scan_text's, scan_json's) by bulk.h's judge
+ *     (FLAGS as check_lines'); None: not settled here (quick_facts_scanned then).
  *   check_lines(lines, start, flags, limit, specs)
  *       -> [(taker_half, scores, tags) | bytes | None, ...]
  *     the quick check of lines[start:] of JSON Lines in bulk (bulk.h): for each line, a
@@ -576,6 +583,37 @@ done:
     return out;
 }
 
+/* --- the quick check's scanner of the text notation (textscan.h) --------------------- */
+
+#include "textscan.h"
+
+static PyObject *k_scan_text(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int eof;
+    if (!PyArg_ParseTuple(args, "y*np:scan_text", &view, &pos, &eof))
+        return NULL;
+    PyObject *out;
+    int status = ts_scan(view.buf, view.len, pos, eof, &out);
+    PyBuffer_Release(&view);
+    switch (status) {
+    case TS_TAKEN: return out;
+    case TS_MORE: return PyLong_FromLong(-1);
+    case TS_ERROR: return NULL;
+    default: Py_RETURN_NONE;
+    }
+}
+
+static PyObject *k_judge_parts(PyObject *self, PyObject *args)
+{
+    PyObject *parts;
+    int flags;
+    if (!PyArg_ParseTuple(args, "O!i:judge_parts", &PyTuple_Type, &parts, &flags))
+        return NULL;
+    return ts_judge_parts(parts, flags);
+}
+
 /* --- the quick check of JSON Lines in bulk (bulk.h) -------------------------------- */
 
 #include "bulk.h"
@@ -1071,6 +1109,10 @@ static PyMethodDef methods[] = {
     {"poignee_hidden_trumps", k_poignee_hidden_trumps, METH_VARARGS,
      "poignee_hidden_trumps(hand, shown) -> cards"},
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
+    {"scan_text", k_scan_text, METH_VARARGS,
+     "scan_text(buffer, pos, eof) -> ((players, ...), next, lines) | -1 | None"},
+    {"judge_parts", k_judge_parts, METH_VARARGS,
+     "judge_parts(parts, flags) -> (taker_half, scores) | None"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
