@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from . import native
 from .diagnostics import Code, Diagnostic, Severity
@@ -418,14 +418,16 @@ def _lines_of(chunk: _Chunk) -> tuple[bytes, ...]:
         return tuple(io.BytesIO(fh.read(chunk.size)).readlines())
 
 
-def _count_lines(block: bytes) -> tuple[int, int]:
+def _count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[int, int]:
     """``(lines, deals)`` of a block of whole lines, as ``readlines`` and :func:`_content`
-    count them (by the compiled core when built: no line cut out)."""
+    count them (by the compiled core when built: no line cut out); ``lines``: the block's,
+    when cut already."""
     twin = native.compiled()
     if twin is not None:
         counted: tuple[int, int] = twin.count_lines(block)
         return counted
-    lines = io.BytesIO(block).readlines()
+    if lines is None:
+        lines = io.BytesIO(block).readlines()
     return len(lines), sum(1 for raw in lines if _content(raw))
 
 
@@ -446,7 +448,7 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
                 ) -> _Done:
     """A worker's part: a whole file, a chunk of JSON Lines or a part of a .tarot file
     (packed)."""
-    checked: Iterable[CheckedDeal]
+    checked: Iterable[CheckedDeal | _Packed]
     if isinstance(task, str):
         file, checked = task, _check_file((task, ruleset, default))
     elif isinstance(task, _TarotPart):
@@ -454,9 +456,9 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
         after: list[int] = []
         packed = list(_tarot_checked(task, ruleset, default, after, packed=True))
         return task.path, packed, after[0] if after else None
-    else:
-        file, checked = task.path, _check_lines(task, ruleset, default)
-    return file, list(map(_pack, checked)), None
+    else:  # (the deals the bulk check settles come packed already)
+        file, checked = task.path, _lines_checked(task, ruleset, default, packed=True)
+    return file, [_pack(c) if isinstance(c, CheckedDeal) else c for c in checked], None
 
 
 def _pack(c: CheckedDeal) -> _Packed:
@@ -670,10 +672,18 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                  ) -> Iterator[CheckedDeal]:
     """Check the deals of a chunk of JSON Lines, as reading and replaying them would.
 
-    A plain clean deal passes :func:`tarotnotation.quick.quick_check_line` and is
-    reported at once; any other line (a fault, another shape, a broken line, the file's
-    first record) is read by the JSON reader, alone, and replayed.
+    A plain clean deal passes the bulk check in C (:func:`tarotnotation.quick.
+    bulk_checker`) or :func:`tarotnotation.quick.quick_check_line` and is reported at
+    once; any other line (a fault, another shape, a broken line) is read by the JSON
+    reader, alone, and replayed.
     """
+    return cast("Iterator[CheckedDeal]", _lines_checked(chunk, ruleset, default, packed=False))
+
+
+def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, packed: bool
+                   ) -> Iterator[CheckedDeal | _Packed]:
+    """:func:`_check_lines`; ``packed``: a deal the bulk check settles comes as a worker
+    sends it back (:data:`_Packed`), not as a CheckedDeal."""
     from .formats import json as json_format
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
@@ -697,6 +707,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     settled: list[BulkAnswer] = ([None] * (len(lines) - start) if bulk is None
                                  else bulk(lines, start))
     scored = Status.SCORED
+    scored_value: str | None = scored.value
     for raw, clean in zip(lines[start:], settled, strict=True):
         lineno += 1
         at = offset
@@ -704,9 +715,12 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         if clean is not None:
             index += 1
             half, scores, tags = clean
-            yield CheckedDeal(path, index, (), scored, scores, half,
-                              number=None if tags is None else deal_number(tags),
-                              line=lineno, offset=at)
+            number = None if tags is None else deal_number(tags)
+            if packed:
+                yield index, (), scored_value, scores, half, number, lineno, at
+            else:
+                yield CheckedDeal(path, index, (), scored, scores, half, number=number,
+                                  line=lineno, offset=at)
             continue
         line = _content(raw)
         if not line:
@@ -817,7 +831,7 @@ def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
                 yield _Chunk(path, (), first, index, lineno, offset, len(block))
             else:
                 lines = tuple(io.BytesIO(block).readlines())
-                count, deals = len(lines), sum(1 for raw in lines if _content(raw))
+                count, deals = _count_lines(block, lines)
                 yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals

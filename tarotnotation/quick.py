@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from . import kernel, native
 from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
@@ -705,9 +705,11 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     twin of :func:`quick_check_line` over the kernel's compiled twin). For each line it
     says ``(taker's half-points, scores by seat, tags)`` when :func:`quick_check_line`
     would say clean with those scores, or None where it does not settle the line (not the
-    canonical layout, a ruleset of the record's own, any fault or doubt, a blank line):
-    the caller runs :func:`quick_check_line` there, then the reader and the replay.
-    ``tests/test_quick_bulk.py`` holds the two to the same answers.
+    canonical layout, any fault or doubt, a blank line): the caller runs
+    :func:`quick_check_line` there, then the reader and the replay. A record's own ruleset
+    is read here once per spec met (``ruleset`` overrides it, ``default_ruleset`` applies
+    when it names none, as in :func:`quick_check_line`). ``tests/test_quick_bulk.py``
+    holds the two to the same answers.
 
     >>> import random
     >>> from tarotnotation.formats import json as tjson
@@ -724,19 +726,48 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     spec = ruleset if ruleset is not None else default_ruleset
     try:
         rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+        forced = Ruleset.from_spec(ruleset) if ruleset is not None else None
     except ValueError:
         return None
+    flags = _bulk_flags(rules)
+    check_lines = twin.check_lines
+    limit = MAX_JSON_RECORD_BYTES
+    specs: dict[bytes, int] = {}  # a record's own ruleset as written: its flags, or -1
+
+    def check(lines: tuple[bytes, ...], start: int) -> list[BulkAnswer]:
+        answers = check_lines(lines, start, flags, limit, specs)
+        for at, answer in enumerate(answers):
+            if type(answer) is bytes:  # a ruleset of its own, not met yet
+                if len(specs) >= _SPECS_KEPT:
+                    specs.clear()
+                specs[answer] = _own_flags(answer, forced)
+                answers[at] = check_lines((lines[start + at],), 0, flags, limit, specs)[0]
+        return cast("list[BulkAnswer]", answers)
+
+    return check
+
+
+_SPECS_KEPT: Final = 1024
+
+
+def _bulk_flags(rules: Ruleset) -> int:
+    """The compiled bulk check's flags of a ruleset (native.rule_flags, and the Petit in
+    the chien)."""
     flags = native.rule_flags(rules)
     if rules.petit_in_chien is PetitInChien.ANNULS:
         flags |= native.PETIT_IN_CHIEN_ANNULS
-    check_lines = twin.check_lines
-    limit = MAX_JSON_RECORD_BYTES
+    return flags
 
-    def check(lines: tuple[bytes, ...], start: int) -> list[BulkAnswer]:
-        answers: list[BulkAnswer] = check_lines(lines, start, flags, limit)
-        return answers
 
-    return check
+def _own_flags(written: bytes, forced: Ruleset | None) -> int:
+    """The flags a record whose ruleset is ``written`` is checked with (``forced``
+    overrides it, though it must still be a ruleset), or -1 when it is not a ruleset
+    (the record is not read: today's path says why)."""
+    try:
+        own = Ruleset.from_spec(written.decode())
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return -1
+    return _bulk_flags(forced if forced is not None else own)
 
 
 def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any
