@@ -670,10 +670,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
             rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
         except ValueError:
             return None
-        value = native.rule_flags(rules)
-        if rules.petit_in_chien is PetitInChien.ANNULS:
-            value |= native.PETIT_IN_CHIEN_ANNULS
-        return value
+        return _bulk_flags(rules)
 
     def check(parts: tuple[Any, ...]) -> tuple[int, dict[str, int]] | None:
         own = parts[2]
