@@ -189,3 +189,21 @@ def test_validating_the_notation_imports_no_other_format_nor_a_json_reader() -> 
     assert "tarotnotation.formats.text" in loaded
     _, loaded = _modules_after("validate", "-q", "examples/sheets/scoreit-tarot-4.json")
     assert {"orjson", "tarotnotation.formats.scoreit"} <= loaded  # (not vacuous)
+
+
+def test_validating_json_lines_imports_no_reader_of_text_or_workbooks(tmp_path: Path) -> None:
+    # JSON asks the formats of JSON only, and TarotClub's reader takes the rules' module
+    # when it reads a log, not to tell one from its first bytes.
+    import random
+
+    from tarotnotation.formats import json as tjson
+    from tarotnotation.simulate import random_deal
+
+    path = tmp_path / "one.jsonl"
+    path.write_bytes(tjson.dumps(random_deal(random.Random(5), 4)) + b"\n")
+    out, loaded = _modules_after("validate", "-q", str(path))
+    assert "1 valid, 0 with errors" in out
+    others = {"tarotnotation.formats.xlsx", "tarotnotation.formats.csvsheet",
+              "tarotnotation.legality", "tarotnotation.notation.reader"}
+    assert not others & loaded, others & loaded
+    assert {"orjson", "tarotnotation.formats.tarotclub"} <= loaded  # (asked, not vacuous)

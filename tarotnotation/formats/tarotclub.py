@@ -100,7 +100,6 @@ from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..fields import DEFAULT_SEATS, Points
 from ..i18n import Msg, message_of, nmsg, or_list, render
-from ..legality import winning_index
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, Contract, table
 from ..source import ReadDeal, SourceMap
@@ -393,6 +392,8 @@ def _previous(seat: str, players: int) -> str:
 
 
 def _from_played(obj: Mapping[str, Any]) -> DealRecord:
+    # (imported here: telling the format from its first bytes needs neither)
+    from ..legality import winning_index
     from ..records import ChelemAnnouncement, PlayedCard, Poignee, Result, Trick
 
     info = obj["deal_info"]
