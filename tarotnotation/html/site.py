@@ -23,23 +23,37 @@ interrupted leaves the target as it was and no temporary folder behind.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import shutil
 import stat
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import IO, Final, TypeVar
 
 from .. import atomic
-from ..archive import STDIN, check_deal, expand_paths, format_of, read_path
+from ..archive import (
+    STDIN,
+    Part,
+    check_deal,
+    expand_paths,
+    format_of,
+    parts_of,
+    read_part,
+    read_path,
+)
 from ..diagnostics import Diagnostic
 from ..formats import registry
 from ..i18n import Msg, language, render, set_language
 from ..source import ReadDeal
-from ..workers import pool
+from ..workers import Workers, pool
+from . import fast
 from .data import DealSource, deal_data, index_row
 from .page import (
     SCRIPT_NAME,
@@ -49,6 +63,7 @@ from .page import (
     book_end,
     book_start,
     deal_page,
+    deal_page_bytes,
     index_data,
     index_page,
 )
@@ -153,6 +168,14 @@ class _Texts:
             return None
         text = data.decode("utf-8", "replace").lstrip("\ufeff").rstrip()
         return text + "\n" if text else None
+
+    def between(self, index: int, start: int, end: int | None) -> tuple[str, str]:
+        """The own text of deal ``index`` of a JSON Lines file of several deals, from
+        ``start`` to the next deal's (``end``; None: the file's end), and its name."""
+        text = self._read(start, end)
+        if text is None:
+            raise ValueError("no text")
+        return text, f"{self.stem}-{index}{self.suffix}"
 
     def of(self, item: ReadDeal, nxt: ReadDeal | None) -> tuple[str, str]:
         """The deal's own text and the file name to download it as."""
@@ -318,13 +341,19 @@ def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
         nav = {"index": "index.html",
                "prev": PAGE_NAME.format(n=n - 1) if n > 1 else None,
                "next": PAGE_NAME.format(n=n + 1) if more else None}
-        page = deal_page(deal_data(src, nav), inline=False).encode("utf-8")
-        fd = os.open(folder / href, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            os.write(fd, page)
-        finally:
-            os.close(fd)
+        _write(folder / href, deal_page_bytes(deal_data(src, nav), inline=False))
     return rows, tally
+
+
+def _write(path: Path, page: bytes) -> None:
+    """A new file of the site's folder (flushed with the whole folder, :func:`_site_folder`)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(page)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def _part(task: tuple[list[str], str, int, int, str | None, str | None, str]
@@ -393,22 +422,172 @@ def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
     return tally
 
 
+#: A worker's share of a site of JSON Lines files: a part of a file (:func:`parts_of`),
+#: the deals of the files before it, the deals of the file and of the site, the folder,
+#: the ruleset override and default, the run's language.
+_ChunkTask = tuple[Part, int, int, int, str, str | None, str | None, str]
+#: What a worker did: the index rows, the tally, what was said of the file, the numbers
+#: of the pages written.
+_ChunkDone = tuple[list[dict[str, object]], Tally, list[Diagnostic], list[int]]
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+class _RenumberedError(RuntimeError):
+    """The pages' numbers were not each deal's once: the site is built the plain way."""
+
+
+def _lines_plan(files: list[str]) -> list[tuple[str, int]] | None:
+    """Each file with its number of deals, when every file is JSON Lines that
+    :func:`parts_of` cuts into parts, of two deals or more; else None. (The parts are
+    read and dropped: memory holds one at a time.)"""
+    plan = []
+    for name in files:
+        if name == STDIN:
+            return None
+        count = None
+        for part in parts_of(name):
+            if isinstance(part, str):
+                return None
+            count = part.index + sum(1 for raw in part.lines if raw.strip().removeprefix(_BOM))
+        if count is None or count < 2:
+            return None
+        plan.append((name, count))
+    return plan
+
+
+def _chunk_pages(task: _ChunkTask, on_deal: Callable[[str | None], None] | None = None
+                 ) -> _ChunkDone:
+    """The pages of one part of a JSON Lines file. A plain clean deal is judged from its
+    line and its page made from the quick facts (:mod:`.fast`); any other is read and
+    replayed. Each deal's number is its index in the file after the deals of the files
+    before it, so its page's name and its neighbours' follow from it alone."""
+    part, base, total, count, folder, ruleset, default, lang = task
+    if isinstance(part, str):
+        raise TypeError("a part of JSON Lines")
+    set_language(lang)
+    path = part.path
+    out = Path(folder)
+    rows: list[dict[str, object]] = []
+    tally = Tally()
+    faults: list[Diagnostic] = []
+    numbers: list[int] = []
+    starts = list(accumulate((len(raw) for raw in part.lines), initial=part.offset))
+    items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int]] = []
+    for item in read_part(part, fast.reader(ruleset, default)):
+        if isinstance(item, ReadDeal):
+            if item.about_file:
+                faults.extend(item.diagnostics)
+            else:
+                items.append((item.index, item.offset, item, 0))
+        else:
+            index, lineno, judged = item
+            items.append((index, starts[lineno - 1 - part.lineno], judged, lineno))
+    texts = _Texts(path)
+    try:
+        for k, (index, start, got, lineno) in enumerate(items):
+            end = items[k + 1][1] if k + 1 < len(items) else starts[-1]
+            number = base + index
+            nav = {"index": "index.html",
+                   "prev": PAGE_NAME.format(n=number - 1) if number > 1 else None,
+                   "next": PAGE_NAME.format(n=number + 1) if number < total else None}
+            text = None if start is None or count < 2 else texts.between(index, start, end)
+            if isinstance(got, fast.FastDeal) and text is not None:
+                data = fast.deal_data(got, number, path, index, *text, nav)
+                rows.append(fast.index_row(got, number, path, index))
+                tally.deals += 1
+            else:
+                deal = got if isinstance(got, ReadDeal) else _read_line(
+                    part.lines[lineno - 1 - part.lineno], path, index, lineno, start or 0)
+                checked = check_deal(deal, path, ruleset, default_ruleset=default)
+                own, name = text or (_canonical(deal), f"{texts.stem}-{index}.tarot")
+                src = DealSource(number, path, index, deal.record, checked.replay,
+                                 checked.diagnostics, own, name)
+                data = deal_data(src, nav)
+                rows.append(index_row(src))
+                tally.count(src)
+            _write(out / PAGE_NAME.format(n=number), deal_page_bytes(data, inline=False))
+            numbers.append(number)
+            if on_deal is not None:
+                on_deal(path)
+    finally:
+        texts.close()
+    return rows, tally, faults, numbers
+
+
+def _read_line(raw: bytes, path: str, index: int, lineno: int, offset: int) -> ReadDeal:
+    """A line of JSON Lines read as the reader reads it (one judged clean, whose text is
+    too long to keep: its page shows the record in the notation)."""
+    from ..formats import json as json_format
+
+    return next(iter(json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+                                            lineno=lineno - 1, offset=offset)))
+
+
+def _site_of_lines(plan: list[tuple[str, int]], tmp: Path, jobs: int,
+                   ruleset: str | None, default: str | None,
+                   on_deal: Callable[[str | None], None] | None) -> tuple[
+                       list[dict[str, object]], Tally]:
+    """The pages of a site of JSON Lines files, their parts shared among ``jobs``
+    workers (a bounded number in flight), or written by this process with one job."""
+    total = sum(count for _, count in plan)
+
+    def tasks() -> Iterator[_ChunkTask]:
+        base = 0
+        for name, count in plan:
+            for part in parts_of(name):
+                yield part, base, total, count, str(tmp), ruleset, default, language()
+            base += count
+
+    done: list[_ChunkDone] = []
+    if jobs <= 1:
+        done = [_chunk_pages(task, on_deal) for task in tasks()]
+    else:
+        with Workers(jobs) as workers:
+            pending: deque[Future[_ChunkDone]] = deque()
+            for task in tasks():
+                if len(pending) >= 2 * jobs:
+                    done.append(pending.popleft().result())
+                pending.append(workers.submit(_chunk_pages, task))
+            while pending:
+                done.append(pending.popleft().result())
+    rows = [row for part_rows, _, _, _ in done for row in part_rows]
+    numbers = [n for _, _, _, part_numbers in done for n in part_numbers]
+    if numbers != list(range(1, total + 1)):
+        raise _RenumberedError
+    tally = Tally()
+    for _, part_tally, faults, _ in done:
+        tally.add(part_tally)
+        tally.faults.extend(faults)
+    return rows, tally
+
+
 def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: int = 1,
                ruleset: str | None = None, default_ruleset: str | None = None,
                title: str | None = None,
-               on_deal: Callable[[DealSource], None] | None = None) -> Tally:
+               on_deal: Callable[[str | None], None] | None = None) -> Tally:
     """:func:`write_site` of the deals of ``paths``, in ``jobs`` worker processes: every
     worker reads every deal (reading is the cheap part), then replays and writes the
     pages of its share; this process writes the index. ``on_deal`` is called with each
     deal as it is done (one process only). Raises :class:`NoDealError` when the files
     hold no deal (nothing is written)."""
     names = [str(p) for p in paths]
+    plan = None if STDIN in names else _lines_plan([str(p) for p in expand_paths(names)])
+    if plan is not None:
+        try:
+            with _site_folder(folder) as tmp:
+                rows, tally = _site_of_lines(plan, tmp, jobs, ruleset, default_ruleset,
+                                             on_deal)
+                _index(tmp, rows, title)
+            return tally
+        except _RenumberedError:  # (never seen: the reader's count is the parts')
+            pass
     if jobs <= 1 or STDIN in names:
         seen = [0]
         faults: list[Diagnostic] = []
         with _site_folder(folder) as tmp:
             rows, tally = _pages(_sources(names, ruleset, default_ruleset, None, seen,
-                                          faults), tmp, on_deal)
+                                          faults), tmp,
+                                 None if on_deal is None else lambda src: on_deal(src.file))
             if not seen[0]:
                 raise NoDealError("no deal found", faults)
             _index(tmp, rows, title)
