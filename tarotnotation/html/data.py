@@ -101,6 +101,11 @@ _CODE: Final = tuple(c.code for c in Card)
 _BYTE_BITS: Final = tuple(tuple(i for i in range(8) if byte >> i & 1) for byte in range(256))
 
 
+#: _BYTE_CODES[k][byte]: the codes of the cards of that byte of a bitset, the k-th.
+_BYTE_CODES: Final = tuple(tuple(tuple(_CODE[8 * k + i] for i in bits if 8 * k + i < 78)
+                                 for bits in _BYTE_BITS) for k in range(10))
+
+
 def _codes(cards: CardSet) -> list[str]:
     """The codes of a set of cards, in card order (a byte at a time: several times
     faster than iterating the set)."""
@@ -114,14 +119,14 @@ def codes_of(bits: int) -> list[str]:
     >>> codes_of(0b101)
     ['1S', '3S']
     """
-    code = _CODE
     out: list[str] = []
-    base = 0
+    codes = _BYTE_CODES
+    k = 0
     while bits:
-        for i in _BYTE_BITS[bits & 255]:
-            out.append(code[base + i])
+        if bits & 255:
+            out += codes[k][bits & 255]
         bits >>= 8
-        base += 8
+        k += 1
     return out
 
 

@@ -56,6 +56,13 @@ _NO_NOTE: Final[_Note] = (None, ())
 _CODE: Final = tuple(c.code for c in Card)
 _BIT: Final = tuple(1 << c for c in range(78))
 _CAMPS: Final = (Camp.TAKER, Camp.DEFENCE)
+_CAMP_VALUES: Final = tuple(camp.value for camp in _CAMPS)
+#: Each card's half-points (the kernel's count of one card).
+_HALF: Final = tuple(card_points(1 << c) for c in range(78))
+_EXCUSE: Final = int(Card.EXCUSE)
+#: _ORDERS[n][leader]: the seats of a trick, from its leader's.
+_ORDERS: Final = {n: tuple(tuple((lead + c) % n for c in range(n)) for lead in range(n))
+                  for n in (3, 4, 5)}
 _POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
 _CHELEM_WORD: Final = Msg("chelem announced")
 #: Scores worked out, by the facts they depend on (``score`` is pure).
@@ -266,44 +273,41 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     excuse_won = kernel.excuse_wins_last_trick(
         deal.rules, play[last * n] == int(Card.EXCUSE),
         all(camps[w] == lead_camp for w in winners[:last]))
-    cards: list[dict[str, Any]] = []
+    code, half, points_of, rules = _CODE, _HALF, _POINTS, deal.rules
+    orders = _ORDERS[n]
+    cards = [{"c": code[card_no], "s": seat, "t": t}
+             for t, lead in enumerate(leaders)
+             for card_no, seat in zip(play[t * n:t * n + n], orders[lead], strict=True)]
+    for at, (glyph, comments) in deal.card_notes.items():
+        if glyph or comments:
+            notes_of(glyph, comments, cards[at])
     tricks: list[dict[str, Any]] = []
-    code = _CODE
-    bit = _BIT
-    card_notes = deal.card_notes
     taker_half = total = 0
+    excuse_at = play.find(_EXCUSE)
     for t in range(tricks_count):
-        lead = leaders[t]
         at = t * n
-        bits = 0
-        excuse_owner = -1
-        for c in range(n):
-            card_no = play[at + c]
-            seat = (lead + c) % n
-            bits |= bit[card_no]
-            if card_no == 77:
-                excuse_owner = camps[seat]
-            card: dict[str, Any] = {"c": code[card_no], "s": seat, "t": t}
-            note = card_notes.get(at + c) if card_notes else None
-            if note is not None and (note[0] or note[1]):
-                notes_of(*note, card)
-            cards.append(card)
+        trick = play[at:at + n]
+        bits = sum(map(_BIT.__getitem__, trick))
+        points = sum(map(half.__getitem__, trick))
+        total += points
         winner = winners[t]
         wcamp = camps[winner]
-        points = card_points(bits)
-        total += points
+        excuse_owner = (camps[orders[leaders[t]][excuse_at - at]]
+                        if at <= excuse_at < at + n else -1)
         to_taker, to_defence, shift = kernel.settle_trick(
-            deal.rules, bits, wcamp, excuse_owner, t == last, t == last and excuse_won)
+            rules, bits, wcamp, excuse_owner, t == last, t == last and excuse_won)
         taker_half += (points if to_taker == bits else card_points(to_taker) if to_taker
                        else 0) + shift
         entry: dict[str, Any] = {
-            "n": t + 1, "at": at, "len": n, "w": winner, "pts": _points(points),
-            "cw": _CAMPS[wcamp].value, "tk": _points(taker_half),
-            "df": _points(total - taker_half)}
+            "n": t + 1, "at": at, "len": n, "w": winner, "pts": points_of[points],
+            "cw": _CAMP_VALUES[wcamp], "tk": points_of[taker_half],
+            "df": points_of[total - taker_half]}
         if excuse_owner >= 0 and not (to_taker if wcamp == kernel.TAKER
                                       else to_defence) & EXCUSE_BIT:
             entry["ex"] = (Camp.DEFENCE if to_defence & EXCUSE_BIT else Camp.TAKER).value
-        tricks.append(notes_of(*others.get(("trick", t), _NO_NOTE), entry))
+        if others:
+            notes_of(*others.get(("trick", t), _NO_NOTE), entry)
+        tricks.append(entry)
     data["cards"], data["tricks"] = cards, tricks
     data["hands"] = [codes_of(hand) for hand in start]
     data["exact"] = [True] * n
@@ -336,7 +340,7 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     data["decl"] = decls
 
     # The end: the cards aside, the score worked out, the recorded result.
-    aside = card_points(ALL_MASK & ~sum(map(bit.__getitem__, play)))
+    aside = card_points(ALL_MASK & ~sum(map(_BIT.__getitem__, play)))
     if aside:
         rest, camp = points_text(aside), pmsg("camp", _CAMPS[kernel.unplayed_camp(
             contract)].value)
