@@ -7,7 +7,13 @@ second time): the fast path then parses with orjson and steps the kernel's PlayS
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -225,3 +231,65 @@ def test_a_site_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     # The file's first record (read whole: the file's start), the fault, five players,
     # the broken line.
     assert sorted(replayed) == [1, 8, 13, 14]
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of a process group."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != b"Z":
+                found.append(int(entry))
+    return found
+
+
+def _wait_for(what: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize(("jobs", "sig", "status"), [
+    ("1", signal.SIGINT, 130), ("1", signal.SIGTERM, 143), ("2", signal.SIGINT, 130),
+    ("2", signal.SIGTERM, 143)])
+def test_an_interrupted_site_of_json_lines_leaves_nothing(
+        tmp_path: Path, jobs: str, sig: int, status: int) -> None:
+    """Stopped while its pages are written (by the writing thread, by the workers), the
+    run leaves no folder, no temporary one and no process."""
+    line = tjson.dumps(random_deal(random.Random(6), 4))
+    big = tmp_path / "big.jsonl"
+    big.write_bytes((line + b"\n") * 20000)
+    tarot = Path(sys.executable).with_name("tarot")
+    proc = subprocess.Popen(
+        [str(tarot), "html", str(big), "-o", str(tmp_path / "site"), "-j", jobs],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        def writing() -> bool:
+            hidden = [p for p in tmp_path.iterdir() if p.name.startswith(".site.")]
+            return bool(hidden) and any(p.name.startswith("deal-")
+                                        for p in hidden[0].iterdir())
+
+        _wait_for(writing)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # Ctrl-C at a terminal: the whole group
+        else:
+            os.kill(proc.pid, sig)
+        assert proc.wait(timeout=60) == status
+        _wait_for(lambda: _group(proc.pid) == [], seconds=30)
+        assert proc.stderr is not None
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        for stream in (proc.stdout, proc.stderr):
+            assert stream is not None
+            stream.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]

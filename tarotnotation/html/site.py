@@ -345,6 +345,56 @@ def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
     return rows, tally
 
 
+class _Writer:
+    """Pages written to new files by a thread of their own while this one makes the
+    next ones: creating a file is mostly the kernel's work (finding a free inode), done
+    outside the interpreter's lock, so on a machine with a free core it costs no time.
+    A bounded queue keeps memory bounded; leaving the block, however it is left, waits
+    for the thread (no file is created after it), and raises what writing raised."""
+
+    _DEPTH: Final = 64
+
+    def __init__(self) -> None:
+        import queue
+        import threading
+
+        self._queue: queue.Queue[tuple[Path, bytes] | None] = queue.Queue(self._DEPTH)
+        self._error: BaseException | None = None
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="tarot-html-writer",
+                                        daemon=True)
+
+    def __enter__(self) -> _Writer:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self._stop or self._error is not None:
+                continue
+            try:
+                _write(*item)
+            except BaseException as err:  # (raised in the maker's thread)
+                self._error = err
+
+    def write(self, path: Path, page: bytes) -> None:
+        """Queue one page (raises what writing an earlier one raised)."""
+        if self._error is not None:
+            raise self._error
+        self._queue.put((path, page))
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: object) -> None:
+        self._stop = kind is not None  # (an error, an interruption: the rest is dropped)
+        self._queue.put(None)
+        self._thread.join()
+        if kind is None and self._error is not None:
+            raise self._error
+
+
 def _write(path: Path, page: bytes) -> None:
     """A new file of the site's folder (flushed with the whole folder, :func:`_site_folder`)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -484,34 +534,48 @@ def _chunk_pages(task: _ChunkTask, on_deal: Callable[[str | None], None] | None 
             items.append((index, starts[lineno - 1 - part.lineno], judged, lineno))
     texts = _Texts(path)
     try:
-        for k, (index, start, got, lineno) in enumerate(items):
-            end = items[k + 1][1] if k + 1 < len(items) else starts[-1]
-            number = base + index
-            nav = {"index": "index.html",
-                   "prev": PAGE_NAME.format(n=number - 1) if number > 1 else None,
-                   "next": PAGE_NAME.format(n=number + 1) if number < total else None}
-            text = None if start is None or count < 2 else texts.between(index, start, end)
-            if isinstance(got, fast.FastDeal) and text is not None:
-                data = fast.deal_data(got, number, path, index, *text, nav)
-                rows.append(fast.index_row(got, number, path, index))
-                tally.deals += 1
-            else:
-                deal = got if isinstance(got, ReadDeal) else _read_line(
-                    part.lines[lineno - 1 - part.lineno], path, index, lineno, start or 0)
-                checked = check_deal(deal, path, ruleset, default_ruleset=default)
-                own, name = text or (_canonical(deal), f"{texts.stem}-{index}.tarot")
-                src = DealSource(number, path, index, deal.record, checked.replay,
-                                 checked.diagnostics, own, name)
-                data = deal_data(src, nav)
-                rows.append(index_row(src))
-                tally.count(src)
-            _write(out / PAGE_NAME.format(n=number), deal_page_bytes(data, inline=False))
-            numbers.append(number)
-            if on_deal is not None:
-                on_deal(path)
+        with _Writer() as writer:
+            _chunk_loop(items, starts, part, base, total, count, texts, writer, out, rows,
+                        tally, numbers, ruleset, default, on_deal)
     finally:
         texts.close()
     return rows, tally, faults, numbers
+
+
+def _chunk_loop(items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int]],
+                starts: list[int], part: Part, base: int, total: int, count: int,
+                texts: _Texts, writer: _Writer, out: Path, rows: list[dict[str, object]],
+                tally: Tally, numbers: list[int], ruleset: str | None, default: str | None,
+                on_deal: Callable[[str | None], None] | None) -> None:
+    """The pages of :func:`_chunk_pages`' deals, handed to ``writer``."""
+    if isinstance(part, str):
+        raise TypeError("a part of JSON Lines")
+    path = part.path
+    for k, (index, start, got, lineno) in enumerate(items):
+        end = items[k + 1][1] if k + 1 < len(items) else starts[-1]
+        number = base + index
+        nav = {"index": "index.html",
+               "prev": PAGE_NAME.format(n=number - 1) if number > 1 else None,
+               "next": PAGE_NAME.format(n=number + 1) if number < total else None}
+        text = None if start is None or count < 2 else texts.between(index, start, end)
+        if isinstance(got, fast.FastDeal) and text is not None:
+            data = fast.deal_data(got, number, path, index, *text, nav)
+            rows.append(fast.index_row(got, number, path, index))
+            tally.deals += 1
+        else:
+            deal = got if isinstance(got, ReadDeal) else _read_line(
+                part.lines[lineno - 1 - part.lineno], path, index, lineno, start or 0)
+            checked = check_deal(deal, path, ruleset, default_ruleset=default)
+            own, name = text or (_canonical(deal), f"{texts.stem}-{index}.tarot")
+            src = DealSource(number, path, index, deal.record, checked.replay,
+                             checked.diagnostics, own, name)
+            data = deal_data(src, nav)
+            rows.append(index_row(src))
+            tally.count(src)
+        writer.write(out / PAGE_NAME.format(n=number), deal_page_bytes(data, inline=False))
+        numbers.append(number)
+        if on_deal is not None:
+            on_deal(path)
 
 
 def _read_line(raw: bytes, path: str, index: int, lineno: int, offset: int) -> ReadDeal:
