@@ -29,8 +29,9 @@ import re
 import shutil
 import stat
 import tempfile
+from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -134,6 +135,14 @@ def _canonical(item: ReadDeal) -> str:
     return notation.dumps([item.record])
 
 
+def _text(data: bytes) -> str | None:
+    """A deal's own text from its bytes (None: too big to keep, or blank)."""
+    if len(data) > _MAX_TEXT:
+        return None
+    text = data.decode("utf-8", "replace").lstrip("\ufeff").rstrip()
+    return text + "\n" if text else None
+
+
 class _Texts:
     """The own text of each deal of one file."""
 
@@ -163,19 +172,22 @@ class _Texts:
         if end is not None and size > _MAX_TEXT:
             return None
         self.fh.seek(start)
-        data = self.fh.read(size)
-        if len(data) > _MAX_TEXT:
-            return None
-        text = data.decode("utf-8", "replace").lstrip("\ufeff").rstrip()
-        return text + "\n" if text else None
+        return _text(self.fh.read(size))
 
-    def between(self, index: int, start: int, end: int | None) -> tuple[str, str]:
+    def between(self, index: int, start: int, end: int, lines: Sequence[bytes],
+                starts: Sequence[int]) -> tuple[str, str] | None:
         """The own text of deal ``index`` of a JSON Lines file of several deals, from
-        ``start`` to the next deal's (``end``; None: the file's end), and its name."""
-        text = self._read(start, end)
-        if text is None:
-            raise ValueError("no text")
-        return text, f"{self.stem}-{index}{self.suffix}"
+        ``start`` to the next deal's (``end``), and its name; taken from ``lines`` (a
+        part of the file, each line starting at its offset in ``starts``) when the deal
+        starts a line of it, else read from the file. None when it is too big to keep."""
+        at = bisect_left(starts, start)
+        if at < len(lines) and starts[at] == start and end <= starts[-1]:
+            if end - start > _MAX_TEXT:
+                return None
+            text = _text(b"".join(lines[at:bisect_left(starts, end, at)]))
+        else:
+            text = self._read(start, end)
+        return None if text is None else (text, f"{self.stem}-{index}{self.suffix}")
 
     def of(self, item: ReadDeal, nxt: ReadDeal | None) -> tuple[str, str]:
         """The deal's own text and the file name to download it as."""
@@ -552,12 +564,13 @@ def _chunk_loop(items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int
         raise TypeError("a part of JSON Lines")
     path = part.path
     for k, (index, start, got, lineno) in enumerate(items):
-        end = items[k + 1][1] if k + 1 < len(items) else starts[-1]
+        end = (items[k + 1][1] if k + 1 < len(items) else None) or starts[-1]
         number = base + index
         nav = {"index": "index.html",
                "prev": PAGE_NAME.format(n=number - 1) if number > 1 else None,
                "next": PAGE_NAME.format(n=number + 1) if number < total else None}
-        text = None if start is None or count < 2 else texts.between(index, start, end)
+        text = (None if start is None or count < 2 else
+                texts.between(index, start, end, part.lines, starts))
         if isinstance(got, fast.FastDeal) and text is not None:
             data = fast.deal_data(got, number, path, index, *text, nav)
             rows.append(fast.index_row(got, number, path, index))
