@@ -41,6 +41,7 @@ from .common import (
     existing_file,
     exit_status,
     fail,
+    read_as,
     ruleset_spec,
     safe,
     severity_color,
@@ -357,6 +358,9 @@ def replay_cmd(
     if deal is not None and not shown and not faulty and total:
         fail(Msg("{path}: no deal number {deal} (the file holds {total})",
                  path=path, deal=deal, total=total))
+    if not total and status == EXIT_OK:  # (a file with no deal and nothing said of it)
+        echo_err(Msg("{path}: no deal to replay (read as {kind})", path=path,
+                     kind=read_as(path)))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))
 
 

@@ -12,8 +12,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Final
 
-import orjson
-
 from tarotnotation.archive import CheckedDeal
 from tarotnotation.diagnostics import IO_CODES, Code, Diagnostic, Severity
 from tarotnotation.i18n import gettext_, ngettext
@@ -216,6 +214,8 @@ class JsonLinesReport(Reporter):
 
     def _flush(self) -> None:
         if self.held is not None:
+            import orjson  # (only the JSON reports: the text one needs none)
+
             self._write(orjson.dumps(self.held).decode())
             self.held = None
 
@@ -237,6 +237,8 @@ class JsonReport(Reporter):
 
     def finish(self, tally: Tally) -> None:
         """Print the document."""
+        import orjson
+
         doc = {"deals": self.deals, "summary": tally.to_dict()}
         self._write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
 

@@ -235,4 +235,7 @@ def score(
         failed |= not sheet.add(checked)
     if sheet is not None:
         sheet.print()
+    if not deals and status == EXIT_OK:  # (files with no deal and nothing said of them)
+        echo_err(Msg("no deal to score in {path}", path=files[0]) if len(files) == 1 else
+                 Msg("no deal to score in the {n} files given", n=len(files)))
     raise typer.Exit(worst(status, EXIT_FAULTS if failed or not deals else EXIT_OK))

@@ -657,8 +657,6 @@ def _content(raw: bytes) -> bytes:
 def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
     """The chunks of a JSON Lines file, or None when the file is not plainly JSON Lines
     (then it is checked whole, as one task)."""
-    import orjson
-
     try:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
@@ -670,6 +668,8 @@ def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
             while head and not head.strip():
                 head = fh.readline(MAX_JSON_RECORD_BYTES + 1)
+        import orjson  # (only now: a file of the notation needs no JSON reader)
+
         first = orjson.loads(head)
     except (OSError, ValueError):
         return None

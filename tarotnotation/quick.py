@@ -40,8 +40,6 @@ from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-import orjson
-
 from . import kernel, native
 from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
 from .fields import (
@@ -625,6 +623,8 @@ def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any
             return _check_scanned(parts, ruleset, default, twin), parts[1]
         except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
             return None
+    import orjson  # (here: the notation and the scanned lines need no JSON reader)
+
     try:
         obj = orjson.loads(line)
     except orjson.JSONDecodeError:

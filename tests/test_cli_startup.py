@@ -173,3 +173,19 @@ def test_a_faulty_deal_still_gets_the_full_replay() -> None:
     assert "1 with errors" in out
     assert {"tarotnotation.replay", "tarotnotation.records", "tarotnotation.causes"} <= loaded
     assert "typer" not in loaded
+
+
+def test_validating_the_notation_imports_no_other_format_nor_a_json_reader() -> None:
+    # The registry imports a format's module when its format is asked (formats/registry.py:
+    # the gates): a file of the notation is checked without the JSON, spreadsheet,
+    # TarotClub and score-app readers, and without orjson.
+    out, loaded = _modules_after("validate", "-q", "examples/prise.tarot")
+    assert "1 valid, 0 with errors" in out
+    others = {"orjson", "tarotnotation.formats.json", "tarotnotation.formats.jsonpos",
+              "tarotnotation.formats.tarotclub", "tarotnotation.formats.scoreit",
+              "tarotnotation.formats.matocolotoe", "tarotnotation.formats.xlsx",
+              "tarotnotation.formats.csvsheet", "tarotnotation.legality"}
+    assert not others & loaded, others & loaded
+    assert "tarotnotation.formats.text" in loaded
+    _, loaded = _modules_after("validate", "-q", "examples/sheets/scoreit-tarot-4.json")
+    assert {"orjson", "tarotnotation.formats.scoreit"} <= loaded  # (not vacuous)

@@ -144,3 +144,22 @@ def test_without_players_json_players_are_named_by_id(tmp_path: Path) -> None:
     [broken] = list(matocolotoe.read(b'[{"day":1,"attack_score":3', "x.json"))
     assert broken.record is None
     assert broken.diagnostics[0].code.value == "J001"
+
+
+def test_replay_and_score_of_the_players_file_say_it_holds_no_deal() -> None:
+    # A companion file with no deal (no F005 either) is not passed over in silence: the
+    # command says there is nothing to replay or score, and fails as a run that reads no
+    # deal does.
+    from test_cli import invoke
+
+    players = str(DATA / "players.json")
+    ran = invoke("replay", players)
+    assert ran.code == 1
+    assert ran.out == ""
+    assert ran.err.strip() == (f"{players}: no deal to replay (read as Matocolotoe's list"
+                               " of players (no deal))")
+    ran = invoke("score", players)
+    assert (ran.code, ran.out, ran.err.strip()) == (1, "", f"no deal to score in {players}")
+    ran = invoke("score", players, players)
+    assert ran.err.strip() == "no deal to score in the 2 files given"
+    assert invoke("replay", "examples/prise.tarot").err == ""  # (only when there is none)

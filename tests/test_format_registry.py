@@ -8,6 +8,7 @@ hold), since they walk :data:`registry.FORMATS`.
 
 from __future__ import annotations
 
+import importlib
 import io
 import re
 from pathlib import Path
@@ -117,3 +118,52 @@ def test_no_other_module_holds_a_table_of_formats() -> None:
         ' OutputFormat.JSONL,',
         'cli/validate.py: ".ndjson": OutputFormat.JSONL, ".xml": OutputFormat.JUNIT}',
     ]  # (reports, not records)
+
+
+def test_each_line_of_the_registry_is_its_format_declaration() -> None:
+    # The registry's lines carry what is needed before a format's module is imported
+    # (its name, its suffixes, whether it is written): the same as the format declares.
+    assert [e.name for e in registry.entries()] == [f.name for f in registry.FORMATS]
+    for entry in registry.entries():
+        fmt = entry.load()
+        assert (fmt.name, fmt.suffixes, fmt.write is not None) == (
+            entry.name, entry.suffixes, entry.writable), entry
+        module = importlib.import_module(f"tarotnotation.formats.{entry.module}")
+        assert getattr(module, entry.attr) is fmt
+    assert registry.DEFAULT is registry.get("tarot")
+
+
+def _heads() -> list[Head]:
+    """Heads of every kind: each format's own content and the examples, whole and cut,
+    with a byte-order mark and blanks before them, and junk."""
+    from test_detect import SAMPLES
+
+    contents = [content for _, content in SAMPLES.values()]
+    contents += [p.read_bytes() for p in sorted(EXAMPLES.rglob("*")) if p.is_file()]
+    contents += [b"", b" ", b"PK\x03\x04", b"PK\x03\x04word/", b"{", b"[", b"[]", b"{}",
+                 b"[1, 2]", b'["a"]', b"{a comment}", b"[Event", b"\x00\x01junk",
+                 b"Donne;Preneur\n1;A\n", b"null", b"12", b'"text"']
+    heads = []
+    for content in contents:
+        for variant in (content, content[:40], content[:400], b"\xef\xbb\xbf \n" + content):
+            heads += [Head.of(variant, complete=True), Head.of(variant)]
+    return heads
+
+
+def test_detection_asks_only_the_formats_whose_gate_the_head_passes() -> None:
+    # The gate of each line is what its format's sniff needs: a format never says yes to
+    # a head its gate turns away, so asking only those detects what asking all of them
+    # in order detects (and imports nothing else).
+    heads = _heads()
+    assert len(heads) > 300
+    gates = {e.name: e.gate for e in registry.entries()}
+    said = set()
+    for head in heads:
+        for fmt in registry.FORMATS:
+            if fmt.sniff(head):
+                said.add(fmt.name)
+                assert gates[fmt.name](head), (fmt.name, head.raw[:60])
+        first = next((f for f in registry.FORMATS if f.sniff(head)), None)
+        asked = next((f for f in registry.asked(head) if f.sniff(head)), None)
+        assert asked is first, head.raw[:60]
+    assert said == set(gates)  # every format met its own content

@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any, Final
 
-import orjson
-
 from ..source import ReadDeal
 
 if TYPE_CHECKING:  # (the model: imported by the readers and writers that build records)
@@ -78,6 +76,8 @@ class Head:
         """The JSON object written whole on the first line, or None."""
         if not self.text.startswith(b"{"):
             return None
+        import orjson  # (here: a head of the notation needs no JSON reader)
+
         first = self.text.partition(b"\n")[0]
         try:
             obj = orjson.loads(first)
@@ -92,6 +92,8 @@ class Head:
         if not self.complete or self.line_object is not None or not self.text.startswith(
                 b"{"):
             return None
+        import orjson
+
         try:
             obj = orjson.loads(self.text)
         except orjson.JSONDecodeError:

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from ..limits import MAX_JSON_RECORD_BYTES
 from . import registry
@@ -76,8 +76,9 @@ __all__ = [
     "sniff_head",
 ]
 
-#: The formats told apart, and how a person names each.
-FORMATS: Final = {f.name: f.title for f in registry.FORMATS}
+if TYPE_CHECKING:  # (worked out when first asked for: see __getattr__ below)
+    #: The formats told apart, and how a person names each.
+    FORMATS: dict[str, str]
 #: File extensions and the format each suggests (folders are searched for these).
 SUFFIXES: Final = registry.SUFFIXES
 #: How many bytes of a stream detection reads at first.
@@ -87,11 +88,19 @@ _AFTER_LINE: Final = 1 << 10
 format_name = registry.title
 
 
+def __getattr__(name: str) -> Any:
+    """``FORMATS``, worked out when first asked for (it imports every format)."""
+    if name == "FORMATS":
+        return {f.name: f.title for f in registry.FORMATS}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def sniff_head(head: Head) -> Format:
     """The format of content that starts with ``head``: the first of the registry that
-    says it is its own, else the format of the name's suffix, else the default."""
+    says it is its own (of those whose gate it passes: no other is imported), else the
+    format of the name's suffix, else the default."""
     if head.text:
-        for fmt in registry.FORMATS:
+        for fmt in registry.asked(head):
             if fmt.sniff(head):
                 return fmt
     return registry.by_suffix(head.suffix) or registry.DEFAULT
