@@ -40,10 +40,10 @@ import orjson
 from .. import kernel, native
 from ..annotate import points_text, scored_lines
 from ..cards import ALL_MASK, BIT_OF_CODE, EXCUSE_BIT, Card, card_points
-from ..i18n import Msg, pmsg, render
+from ..i18n import Msg, language, pmsg, render
 from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
-from ..scoring import DealFacts, Score, score
+from ..scoring import DealFacts, score
 from ..status import Status
 from .data import DATA_VERSION, codes_of, notes_of, row_of, tags_title
 from .escape import clean
@@ -65,8 +65,9 @@ _ORDERS: Final = {n: tuple(tuple((lead + c) % n for c in range(n)) for lead in r
                   for n in (3, 4, 5)}
 _POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
 _CHELEM_WORD: Final = Msg("chelem announced")
-#: Scores worked out, by the facts they depend on (``score`` is pure).
-_SCORES: dict[tuple[Any, ...], Score] = {}
+#: The score's lines worked out, by the facts they depend on (``score`` is pure) and the
+#: language.
+_SCORES: dict[tuple[Any, ...], list[str]] = {}
 _SCORES_KEPT: Final = 4096
 #: The compiled twin's flags of each ruleset met.
 _FLAGS: dict[Ruleset, int] = {}
@@ -92,6 +93,9 @@ class FastDeal(NamedTuple):
     other_notes: Mapping[tuple[str, int], _Note]
     """The notes of the other parts (``bid``, ``trick``, ``decl``: their index;
     ``ecart``, ``result``: 0), when read from the parsed record."""
+    twin: Any = None
+    """The kernel's compiled twin (:func:`tarotnotation.native.compiled`) when read
+    with it."""
 
 
 def _note(item: Mapping[str, Any]) -> _Note:
@@ -139,7 +143,7 @@ def reader(ruleset: str | None = None, default_ruleset: str | None = None
             tuple((kind, ids.index(seat), None if cards is None else cards[0])
                   for kind, seat, cards in declarations or ()),
             recorded, (glyph, comments or ()),
-            {at: _note(note) for at, note in notes or ()}, {})
+            {at: _note(note) for at, note in notes or ()}, {}, twin)
 
     def _from_object(facts: QuickFacts, obj: dict[str, Any]) -> FastDeal:
         ids = facts.seats
@@ -173,7 +177,7 @@ def reader(ruleset: str | None = None, default_ruleset: str | None = None
             facts, rules, shown, sum(map(BIT_OF_CODE.__getitem__, obj["chien"])),
             None if ecart is None else sum(map(BIT_OF_CODE.__getitem__, ecart["cards"])),
             tuple(decls), None if result is None else result.get("scores"), _note(obj),
-            cards, others)
+            cards, others, twin)
 
     return read
 
@@ -196,7 +200,7 @@ def _winners(deal: FastDeal, start: list[int], camps: tuple[int, ...], leader: i
              ) -> list[int]:
     """Each trick's winner, by the kernel (its compiled twin, else the PlayState)."""
     facts = deal.facts
-    twin = native.compiled()
+    twin = deal.twin
     if twin is not None:
         flags = _FLAGS.get(deal.rules)
         if flags is None:
@@ -214,21 +218,31 @@ def _winners(deal: FastDeal, start: list[int], camps: tuple[int, ...], leader: i
     return winners
 
 
-def _score(deal: FastDeal) -> Score:
+def _score_lines(deal: FastDeal) -> list[str]:
+    """The score worked out (:func:`tarotnotation.scoring.score`) in the words of
+    :func:`tarotnotation.annotate.scored_lines`, in the run's language; kept for the next
+    deals of the same facts (a few thousand in a real archive)."""
     facts = deal.facts
     sizes = tuple(size for _, size in facts.poignees)
-    key = (len(facts.seats), facts.taker, facts.contract, facts.taker_half, facts.bouts,
-           facts.petit_au_bout, sizes, facts.chelem_announced, facts.chelem)
-    worked = _SCORES.get(key)
-    if worked is None:
+    n = len(facts.seats)
+    key = (n, facts.taker, facts.contract, facts.taker_half, facts.bouts,
+           facts.petit_au_bout, sizes, facts.chelem_announced, facts.chelem, facts.seats,
+           language())
+    lines = _SCORES.get(key)
+    if lines is None:
         if len(_SCORES) >= _SCORES_KEPT:
             _SCORES.clear()
-        worked = _SCORES[key] = score(DealFacts(
-            players=len(facts.seats), taker=facts.taker, contract=facts.contract,
+        worked = score(DealFacts(
+            players=n, taker=facts.taker, contract=facts.contract,
             taker_half=facts.taker_half, bouts=facts.bouts,
             petit_au_bout=facts.petit_au_bout, poignees=sizes,
             chelem_announced=facts.chelem_announced, chelem=facts.chelem))
-    return worked
+        ids = facts.seats
+        lines = _SCORES[key] = [render(line) for line in scored_lines(
+            worked, facts.scores, facts.contract, ids[facts.taker], facts.taker_half,
+            facts.bouts, partner=None, players=n, called=None, poignees=sizes,
+            seat_ids=ids)]
+    return list(lines)
 
 
 def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
@@ -348,10 +362,7 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
             Msg("the écart, {points} points, to the {camp}", points=rest, camp=camp)
             if contract.takes_chien else
             Msg("the chien, {points} points, to the {camp}", points=rest, camp=camp))
-    data["score"] = [render(line) for line in scored_lines(
-        _score(deal), facts.scores, contract, ids[taker], facts.taker_half, facts.bouts,
-        partner=None, players=n, called=None,
-        poignees=[size for _, size in facts.poignees], seat_ids=ids)]
+    data["score"] = _score_lines(deal)
     data["status"] = Status.SCORED.value
     res: dict[str, Any] = {}
     if deal.scores:
