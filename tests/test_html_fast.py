@@ -199,13 +199,16 @@ def test_a_site_of_json_lines_is_the_plain_ways(tmp_path: Path, jobs: int,
 
     path = _mixed_archive(tmp_path)
     second = _archive(tmp_path, 3, 12, seed=8)
+    alone = tmp_path / "alone.jsonl"  # (one deal: its page offers the whole file)
+    alone.write_bytes(b"\n" + tjson.dumps(random_deal(random.Random(9), 4)) + b"\n\n")
+    inputs = [str(path), str(alone), str(second)]
     plain = tmp_path / "plain"
-    write_site(read_sources([str(path), str(second)]), plain)
+    write_site(read_sources(inputs), plain)
     monkeypatch.setattr(archive, "CHUNK_BYTES", 8000)  # (several parts a file)
     assert len(list(archive.parts_of(str(path)))) > 3
     site = tmp_path / "site"
-    tally = build_site([str(path), str(second)], site, jobs=jobs)
-    assert tally.deals == 40 + 2 + 12
+    tally = build_site(inputs, site, jobs=jobs)
+    assert tally.deals == 40 + 2 + 1 + 12
     assert tally.with_errors == 2
     got, want = _files(site), _files(plain)
     assert sorted(got) == sorted(want)

@@ -174,6 +174,10 @@ class _Texts:
         self.fh.seek(start)
         return _text(self.fh.read(size))
 
+    def whole(self) -> str | None:
+        """The text of a file of one deal: the whole file (None: too big to keep)."""
+        return self._read(0, None)
+
     def between(self, index: int, start: int, end: int, lines: Sequence[bytes],
                 starts: Sequence[int]) -> tuple[str, str] | None:
         """The own text of deal ``index`` of a JSON Lines file of several deals, from
@@ -500,7 +504,7 @@ class _RenumberedError(RuntimeError):
 
 def _lines_plan(files: list[str]) -> list[tuple[str, int]] | None:
     """Each file with its number of deals, when every file is JSON Lines that
-    :func:`parts_of` cuts into parts, of two deals or more; else None. (The parts are
+    :func:`parts_of` cuts into parts, of one deal or more; else None. (The parts are
     read and dropped: memory holds one at a time.)"""
     plan = []
     for name in files:
@@ -511,7 +515,7 @@ def _lines_plan(files: list[str]) -> list[tuple[str, int]] | None:
             if isinstance(part, str):
                 return None
             count = part.index + sum(1 for raw in part.lines if raw.strip().removeprefix(_BOM))
-        if count is None or count < 2:
+        if not count:
             return None
         plan.append((name, count))
     return plan
@@ -569,8 +573,12 @@ def _chunk_loop(items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int
         nav = {"index": "index.html",
                "prev": PAGE_NAME.format(n=number - 1) if number > 1 else None,
                "next": PAGE_NAME.format(n=number + 1) if number < total else None}
-        text = (None if start is None or count < 2 else
-                texts.between(index, start, end, part.lines, starts))
+        if count == 1:  # a file of one deal: the whole file is its text
+            whole = texts.whole()
+            text = None if whole is None else (whole, texts.name)
+        else:
+            text = (None if start is None else
+                    texts.between(index, start, end, part.lines, starts))
         if isinstance(got, fast.FastDeal) and text is not None:
             data = fast.deal_data(got, number, path, index, *text, nav)
             rows.append(fast.index_row(got, number, path, index))
