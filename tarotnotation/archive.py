@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
+from . import native
 from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect, registry
 from .i18n import Msg
@@ -390,7 +391,8 @@ class _Chunk:
 
     path: str
     lines: tuple[bytes, ...]
-    """Each ending at its \\n (the last may have none), as the reader splits them."""
+    """Each ending at its \\n (the last may have none), as the reader splits them (empty
+    when ``size`` says where they are instead)."""
     first: bool
     """The file's first lines (read as the file's start: byte-order mark, first line)."""
     index: int
@@ -399,6 +401,31 @@ class _Chunk:
     """Lines before these lines."""
     offset: int
     """Bytes before these lines."""
+    size: int = -1
+    """-1 when ``lines`` holds the lines; else their bytes are the ``size`` bytes of the
+    file from ``offset``, read by the worker that checks them (:func:`_lines_of`): the
+    parent of a parallel run only counts them, and sends no lines through the pipes."""
+
+
+def _lines_of(chunk: _Chunk) -> tuple[bytes, ...]:
+    """The lines of a chunk: held, or read from its file where the parent counted them
+    (a file cut shorter since is read as far as it goes)."""
+    if chunk.size < 0:
+        return chunk.lines
+    with open(chunk.path, "rb") as fh:
+        fh.seek(chunk.offset)
+        return tuple(io.BytesIO(fh.read(chunk.size)).readlines())
+
+
+def _count_lines(block: bytes) -> tuple[int, int]:
+    """``(lines, deals)`` of a block of whole lines, as ``readlines`` and :func:`_content`
+    count them (by the compiled core when built: no line cut out)."""
+    twin = native.compiled()
+    if twin is not None:
+        counted: tuple[int, int] = twin.count_lines(block)
+        return counted
+    lines = io.BytesIO(block).readlines()
+    return len(lines), sum(1 for raw in lines if _content(raw))
 
 
 #: What a worker sends back of a checked deal: CheckedDeal's fields but the file, the
@@ -586,10 +613,10 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     first record) is read by the JSON reader, alone, and replayed.
     """
     from .formats import json as json_format
-    from .quick import quick_check_line
+    from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
-    lines = chunk.lines
+    lines = _lines_of(chunk)
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
     if chunk.first:  # the file's start: a byte-order mark, blank lines, the first record
@@ -603,10 +630,22 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                 yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
-    for raw in lines[start:]:
+    # The plain clean deals judged in bulk by the compiled core (None: not settled there).
+    bulk = bulk_checker(ruleset, default)
+    settled: list[BulkAnswer] = ([None] * (len(lines) - start) if bulk is None
+                                 else bulk(lines, start))
+    scored = Status.SCORED
+    for raw, clean in zip(lines[start:], settled, strict=True):
         lineno += 1
         at = offset
         offset += len(raw)
+        if clean is not None:
+            index += 1
+            half, scores, tags = clean
+            yield CheckedDeal(path, index, (), scored, scores, half,
+                              number=None if tags is None else deal_number(tags),
+                              line=lineno, offset=at)
+            continue
         line = _content(raw)
         if not line:
             continue
@@ -654,9 +693,10 @@ def _content(raw: bytes) -> bytes:
     return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
-def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
+def _json_lines_chunks(path: str, *, deferred: bool = False) -> Iterator[_Chunk] | None:
     """The chunks of a JSON Lines file, or None when the file is not plainly JSON Lines
-    (then it is checked whole, as one task)."""
+    (then it is checked whole, as one task); ``deferred``: chunks that say where their
+    lines are (:attr:`_Chunk.size`), for workers that read them."""
     try:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
@@ -675,16 +715,19 @@ def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
         return None
     if not isinstance(first, dict) or "deals" in first:
         return None
-    return _chunks_of(path)
+    return _chunks_of(path, deferred=deferred)
 
 
-def _chunks_of(path: str) -> Iterator[_Chunk]:
+def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
     """Chunks of whole lines, split at ``\\n`` as the reader splits them. A line over
     MAX_JSON_RECORD_BYTES is cut there and ends its chunk, its rest skipped here: the
     worker reports it as the serial reader does, and never holds it whole.
 
     A chunk is read as one block of CHUNK_BYTES, then the rest of its last line, so the
-    lines are split by ``readlines`` in C rather than read one by one.
+    lines are split by ``readlines`` in C rather than read one by one. ``deferred``
+    (a parallel run): after the first, each chunk only says where its lines are, counted
+    here (``_kernel.count_lines`` when built), and the worker reads them
+    (:func:`_lines_of`): the parent neither cuts the lines nor pickles them to a pipe.
     """
     limit = MAX_JSON_RECORD_BYTES
     block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
@@ -707,12 +750,16 @@ def _chunks_of(path: str) -> Iterator[_Chunk]:
                         skipped += len(more)
                         if not more or more.endswith(b"\n"):
                             break
-            lines = tuple(io.BytesIO(block).readlines())
-            deals = sum(1 for raw in lines if _content(raw))
-            yield _Chunk(path, lines, first, index, lineno, offset)
+            if deferred and not first:  # (the first chunk's start is read here)
+                count, deals = _count_lines(block)
+                yield _Chunk(path, (), first, index, lineno, offset, len(block))
+            else:
+                lines = tuple(io.BytesIO(block).readlines())
+                count, deals = len(lines), sum(1 for raw in lines if _content(raw))
+                yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
-            lineno += len(lines)
+            lineno += count
             offset += len(block) + skipped
 
 
@@ -828,7 +875,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 yield from _check_file((f, ruleset, default_ruleset))
                 continue
             tasks: Iterable[_Chunk | _TarotPart | str] = (
-                _json_lines_chunks(f) or _tarot_parts(f) or (f,))
+                _json_lines_chunks(f, deferred=True) or _tarot_parts(f) or (f,))
             for task in tasks:
                 if key in redone:
                     break
@@ -879,7 +926,7 @@ def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
         return
     from .formats import json as json_format
 
-    path, lines = part.path, part.lines
+    path, lines = part.path, _lines_of(part)
     index, lineno, offset = part.index, part.lineno, part.offset
     start = 0
     if part.first:  # the file's start: a byte-order mark, blank lines, the first record

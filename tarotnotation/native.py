@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # (imported when used: ``tarot --version`` asks compiled() al
 
 __all__ = [
     "CHELEM_EXCUSE",
+    "PETIT_IN_CHIEN_ANNULS",
     "TO_TRICK_WINNER",
     "WINS_LAST_TRICK",
     "compiled",
@@ -41,6 +42,9 @@ TO_TRICK_WINNER: Final = 1
 WINS_LAST_TRICK: Final = 2
 #: ``chelem_excuse_wins = true``.
 CHELEM_EXCUSE: Final = 4
+#: ``petit_in_chien = annuls``: not a switch of the play, only of the bulk quick check
+#: (``_kernel.check_lines``, :func:`tarotnotation.quick.bulk_checker`).
+PETIT_IN_CHIEN_ANNULS: Final = 256
 
 
 def rule_flags(rules: Ruleset) -> int:

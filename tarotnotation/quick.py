@@ -58,8 +58,9 @@ from .fields import (
 )
 from .kernel import DEFENCE, SUIT_OF, TAKER
 from .lexicon import GLYPH_SET, SEAT_ID_RE
+from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import Facts, check
-from .rules import Camp, Contract, PoigneeSize, Ruleset, table
+from .rules import Camp, Contract, PetitInChien, PoigneeSize, Ruleset, table
 from .scoring import DealFacts, Score, score
 from .status import Status
 
@@ -67,7 +68,9 @@ if TYPE_CHECKING:  # (a record's model: imported only by what reads one)
     from .records import DealRecord
 
 __all__ = [
+    "BulkAnswer",
     "QuickFacts",
+    "bulk_checker",
     "quick_check",
     "quick_check_line",
     "quick_check_record",
@@ -611,6 +614,54 @@ def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None =
         return None if judged is None else judged[0]
 
     return facts_of
+
+
+#: What :func:`bulk_checker`'s function says of each line: a clean deal's taker's
+#: half-points, scores by seat and tags (when one is a ``Deal`` tag, else None), or None.
+BulkAnswer = tuple[int, dict[str, int], list[tuple[str, str]] | None] | None
+
+
+def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
+                 ) -> Callable[[tuple[bytes, ...], int], list[BulkAnswer]] | None:
+    """The quick check of JSON Lines in bulk, by the compiled core, or None (the pure
+    paths, or a ruleset that cannot be read): ``check(lines, start)`` judges each line of
+    ``lines[start:]`` (as the JSON Lines reader splits them, blanks around) in C, with no
+    Python object built for a clean deal but its answer (``_kernel.check_lines``, the C
+    twin of :func:`quick_check_line` over the kernel's compiled twin). For each line it
+    says ``(taker's half-points, scores by seat, tags)`` when :func:`quick_check_line`
+    would say clean with those scores, or None where it does not settle the line (not the
+    canonical layout, a ruleset of the record's own, any fault or doubt, a blank line):
+    the caller runs :func:`quick_check_line` there, then the reader and the replay.
+    ``tests/test_quick_bulk.py`` holds the two to the same answers.
+
+    >>> import random
+    >>> from tarotnotation.formats import json as tjson
+    >>> from tarotnotation.simulate import random_deal
+    >>> line = tjson.dumps(random_deal(random.Random(3), 4))
+    >>> check = bulk_checker()
+    >>> if check is not None:  # (compiled)
+    ...     [(half, scores, tags)] = check((line + b"\n",), 0)
+    ...     assert quick_check_line(line)[0][1:] == (scores, half)
+    """
+    twin = native.compiled()
+    if twin is None:
+        return None
+    spec = ruleset if ruleset is not None else default_ruleset
+    try:
+        rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+    except ValueError:
+        return None
+    flags = native.rule_flags(rules)
+    if rules.petit_in_chien is PetitInChien.ANNULS:
+        flags |= native.PETIT_IN_CHIEN_ANNULS
+    check_lines = twin.check_lines
+    limit = MAX_JSON_RECORD_BYTES
+
+    def check(lines: tuple[bytes, ...], start: int) -> list[BulkAnswer]:
+        answers: list[BulkAnswer] = check_lines(lines, start, flags, limit)
+        return answers
+
+    return check
 
 
 def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any

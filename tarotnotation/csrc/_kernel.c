@@ -18,6 +18,10 @@
  *   chelem_camp(taker_tricks, tricks) -> int
  *   margin(taker_half, taker_bouts) -> int
  *   card_points(bits) -> int
+ *   petit_sec(hand) -> bool; petit_in_chien_annuls(annuls, contract, chien) -> bool;
+ *   outbids(bid, best) -> bool; first_leader(first, announcer) -> seat;
+ *   ecart_forbidden(ecart), poignee_wrong_cards(shown), poignee_hidden_trumps(hand, shown)
+ *       -> cards  (the checks before the first card, for the bulk quick check)
  *   play(flags, hands, camps, leader, cards, called=-1, tricks=-1)
  *       -> (played, winners, taker_half, taker_bouts, tricks_won, petit)
  *     plays CARDS from the first lead (PlayState's rules), stopping before the first
@@ -28,6 +32,13 @@
  *                       declarations, names) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
+ *   check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None, ...]
+ *     the quick check of lines[start:] of JSON Lines in bulk (bulk.h): for each line, a
+ *     clean deal's taker's half-points, scores by seat and tags (when one is a Deal
+ *     tag, else None), or None: not settled here (the caller runs quick_check_line).
+ *     FLAGS: rule_flags, | PETIT_IN_CHIEN_ANNULS; LIMIT: the longest line looked at.
+ *   count_lines(block) -> (lines, deals)
+ *     the lines of a block as readlines cuts them, and those that hold a record.
  * Types:
  *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
  *          additive, table_mb): the search core (see search.h and
@@ -326,6 +337,67 @@ static PyObject *k_chelem_camp(PyObject *self, PyObject *args)
     return PyLong_FromLong(tk_chelem_camp(taker_tricks, tricks));
 }
 
+static PyObject *k_petit_sec(PyObject *self, PyObject *arg)
+{
+    cards_t hand;
+    if (to_cards(arg, &hand) < 0)
+        return NULL;
+    return PyBool_FromLong(tk_petit_sec(hand));
+}
+
+static PyObject *k_petit_in_chien_annuls(PyObject *self, PyObject *args)
+{
+    int annuls, contract;
+    PyObject *chien_obj;
+    cards_t chien;
+    if (!PyArg_ParseTuple(args, "piO:petit_in_chien_annuls", &annuls, &contract, &chien_obj)
+            || to_cards(chien_obj, &chien) < 0)
+        return NULL;
+    return PyBool_FromLong(tk_petit_in_chien_annuls(annuls, contract, chien));
+}
+
+static PyObject *k_outbids(PyObject *self, PyObject *args)
+{
+    int bid, best;
+    if (!PyArg_ParseTuple(args, "ii:outbids", &bid, &best))
+        return NULL;
+    return PyBool_FromLong(tk_outbids(bid, best));
+}
+
+static PyObject *k_first_leader(PyObject *self, PyObject *args)
+{
+    int first, announcer;
+    if (!PyArg_ParseTuple(args, "ii:first_leader", &first, &announcer))
+        return NULL;
+    return PyLong_FromLong(tk_first_leader(first, announcer));
+}
+
+static PyObject *k_ecart_forbidden(PyObject *self, PyObject *arg)
+{
+    cards_t ecart;
+    if (to_cards(arg, &ecart) < 0)
+        return NULL;
+    return from_cards(tk_ecart_forbidden(ecart));
+}
+
+static PyObject *k_poignee_wrong_cards(PyObject *self, PyObject *arg)
+{
+    cards_t shown;
+    if (to_cards(arg, &shown) < 0)
+        return NULL;
+    return from_cards(tk_poignee_wrong_cards(shown));
+}
+
+static PyObject *k_poignee_hidden_trumps(PyObject *self, PyObject *args)
+{
+    PyObject *hand_obj, *shown_obj;
+    cards_t hand, shown;
+    if (!PyArg_ParseTuple(args, "OO:poignee_hidden_trumps", &hand_obj, &shown_obj)
+            || to_cards(hand_obj, &hand) < 0 || to_cards(shown_obj, &shown) < 0)
+        return NULL;
+    return from_cards(tk_poignee_hidden_trumps(hand, shown));
+}
+
 static PyObject *k_margin(PyObject *self, PyObject *args)
 {
     int half, bouts;
@@ -497,6 +569,121 @@ static PyObject *k_scan_json(PyObject *self, PyObject *arg)
 done:
     for (int i = 0; i < JS_PARTS; i++)
         Py_XDECREF(parts[i]);
+    return out;
+}
+
+/* --- the quick check of JSON Lines in bulk (bulk.h) -------------------------------- */
+
+#include "bulk.h"
+
+static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W" (fields.DEFAULT_SEATS) */
+
+/* What check_lines says of a clean deal: (taker_half, scores by seat, tags or None). */
+static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *ids,
+                           const char *end)
+{
+    PyObject *scores = PyDict_New();
+    if (!scores)
+        return NULL;
+    for (int i = 0; i < d->n; i++) {
+        PyObject *key = d->has_seats ? PyUnicode_DecodeASCII(ids[i].s, ids[i].len, NULL)
+                                     : Py_NewRef(PLAIN_IDS[i]);
+        PyObject *value = key ? PyLong_FromLong(c->seats[i]) : NULL;
+        if (!value || PyDict_SetItem(scores, key, value) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            Py_DECREF(scores);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(value);
+    }
+    PyObject *tags = Py_NewRef(Py_None);
+    if (d->tags_at) {  /* a Deal tag: the tags, for plausibility.deal_number */
+        Py_DECREF(tags);
+        js_t j = {d->tags_at, end};
+        tags = PyList_New(0);
+        if (!tags || !js_eat(&j, '[')) {
+            Py_XDECREF(tags);
+            Py_DECREF(scores);
+            return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_RuntimeError, "tags");
+        }
+        do {
+            PyObject *list = js_strings(&j);
+            PyObject *pair = list ? PyList_AsTuple(list) : NULL;
+            Py_XDECREF(list);
+            if (!pair || PyList_Append(tags, pair) < 0) {
+                Py_XDECREF(pair);
+                Py_DECREF(tags);
+                Py_DECREF(scores);
+                return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_RuntimeError, "tags");
+            }
+            Py_DECREF(pair);
+        } while (js_eat(&j, ','));
+    }
+    return Py_BuildValue("(iNN)", c->taker_half, scores, tags);
+}
+
+/* count_lines(block) -> (lines, deals): the lines of a block of JSON Lines as readlines
+ * cuts them (at each \n; a last line without one counts), and those that hold a record
+ * as archive._content sees them (not blank once the blanks around are stripped, nor a
+ * byte-order mark alone). */
+static PyObject *k_count_lines(PyObject *self, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const char *p = view.buf, *end = p + view.len;
+    Py_ssize_t lines = 0, deals = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *q = nl ? nl + 1 : end;
+        lines++;
+        deals += !jb_blank(p, q);
+        p = q;
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nn)", lines, deals);
+}
+
+static PyObject *k_check_lines(PyObject *self, PyObject *args)
+{
+    PyObject *lines;
+    Py_ssize_t start, limit;
+    int flags;
+    if (!PyArg_ParseTuple(args, "O!nin:check_lines", &PyTuple_Type, &lines, &start, &flags,
+                          &limit))
+        return NULL;
+    Py_ssize_t total = PyTuple_GET_SIZE(lines);
+    if (start < 0 || start > total)
+        return PyErr_Format(PyExc_ValueError, "start %zd: not in 0-%zd", start, total);
+    PyObject *out = PyList_New(total - start);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = start; i < total; i++) {
+        PyObject *item = PyTuple_GET_ITEM(lines, i);
+        if (!PyBytes_Check(item)) {
+            Py_DECREF(out);
+            return PyErr_Format(PyExc_TypeError, "check_lines: a line is bytes, not %.100s",
+                                Py_TYPE(item)->tp_name);
+        }
+        const char *s = PyBytes_AS_STRING(item), *e = s + PyBytes_GET_SIZE(item);
+        PyObject *res = NULL;
+        if (jb_content(&s, &e) && e - s <= limit) {
+            js_t j = {s, e};
+            jb_deal d;
+            jb_clean c;
+            jb_str ids[JB_MAX_SEATS];
+            if (jb_record(&j, &d) && jb_judge(&d, flags, &c, ids)) {
+                res = jb_result(&d, &c, ids, e);
+                if (!res) {
+                    Py_DECREF(out);
+                    return NULL;
+                }
+            }
+        }
+        PyList_SET_ITEM(out, i - start, res ? res : Py_NewRef(Py_None));
+    }
     return out;
 }
 
@@ -846,10 +1033,24 @@ static PyMethodDef methods[] = {
      "petit_au_bout(flags, cards, winner) -> camp or -1"},
     {"chelem_camp", k_chelem_camp, METH_VARARGS, "chelem_camp(taker_tricks, tricks) -> int"},
     {"margin", k_margin, METH_VARARGS, "margin(taker_half, taker_bouts) -> int"},
+    {"petit_sec", k_petit_sec, METH_O, "petit_sec(hand) -> bool"},
+    {"petit_in_chien_annuls", k_petit_in_chien_annuls, METH_VARARGS,
+     "petit_in_chien_annuls(annuls, contract, chien) -> bool"},
+    {"outbids", k_outbids, METH_VARARGS, "outbids(bid, best) -> bool (best 0: none)"},
+    {"first_leader", k_first_leader, METH_VARARGS,
+     "first_leader(first, announcer) -> seat (announcer -1: none)"},
+    {"ecart_forbidden", k_ecart_forbidden, METH_O, "ecart_forbidden(ecart) -> cards"},
+    {"poignee_wrong_cards", k_poignee_wrong_cards, METH_O,
+     "poignee_wrong_cards(shown) -> cards"},
+    {"poignee_hidden_trumps", k_poignee_hidden_trumps, METH_VARARGS,
+     "poignee_hidden_trumps(hand, shown) -> cards"},
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
+    {"count_lines", k_count_lines, METH_O, "count_lines(block) -> (lines, deals)"},
+    {"check_lines", k_check_lines, METH_VARARGS,
+     "check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None]"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
      "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
      "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},
@@ -888,5 +1089,13 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyModule_AddIntConstant(m, "WINS_LAST_TRICK", TK_WINS_LAST_TRICK);
     PyModule_AddIntConstant(m, "CHELEM_EXCUSE", TK_CHELEM_EXCUSE);
     PyModule_AddIntConstant(m, "LEAF_SIZE", TS_LEAF_SIZE);
+    PyModule_AddIntConstant(m, "PETIT_IN_CHIEN_ANNULS", JB_PETIT_IN_CHIEN_ANNULS);
+    for (int i = 0; i < JB_MAX_SEATS; i++) {
+        static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+        if (!(PLAIN_IDS[i] = PyUnicode_InternFromString(plain[i]))) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
     return m;
 }

@@ -323,6 +323,53 @@ static inline int tk_chelem_camp(int taker_tricks, int tricks)
     return -1;
 }
 
+/* petit_sec (§2): a hand whose only trump is the Petit, without the Excuse, annuls the
+ * deal. */
+static inline int tk_petit_sec(cards_t hand)
+{
+    return (hand & TK_TRUMP_MASK) == TK_BIT(TK_PETIT) && !(hand & TK_EXCUSE_BIT);
+}
+
+/* petit_in_chien_annuls (§12): under petit_in_chien = annuls (ANNULS), the Petit in the
+ * chien of a Prise or Garde (contract 1, 2) annuls the deal. */
+static inline int tk_petit_in_chien_annuls(int annuls, int contract, cards_t chien)
+{
+    return annuls && contract <= 2 && (chien & TK_BIT(TK_PETIT)) != 0;
+}
+
+/* outbids (§3): a bid (a contract's rank, 1-4) above the best so far (0: none). */
+static inline int tk_outbids(int bid, int best)
+{
+    return best == 0 || bid > best;
+}
+
+/* first_leader (§2, §5): the dealer's right-hand neighbour FIRST, or the taker who
+ * announced a chelem (ANNOUNCER, -1 for none). */
+static inline int tk_first_leader(int first, int announcer)
+{
+    return announcer < 0 ? first : announcer;
+}
+
+/* ecart_forbidden (§4): the Kings and bouts of an écart. */
+static inline cards_t tk_ecart_forbidden(cards_t ecart)
+{
+    return ecart & (TK_KINGS | TK_BOUTS_MASK);
+}
+
+/* poignee_wrong_cards (§5): what a poignée shows beside trumps and the Excuse. */
+static inline cards_t tk_poignee_wrong_cards(cards_t shown)
+{
+    return shown & ~TK_TRUMP_MASK & ~TK_EXCUSE_BIT;
+}
+
+/* poignee_hidden_trumps (§5): the trumps left hidden while the Excuse stands in. */
+static inline cards_t tk_poignee_hidden_trumps(cards_t hand, cards_t shown)
+{
+    if (!(shown & TK_EXCUSE_BIT))
+        return 0;
+    return hand & TK_TRUMP_MASK & ~shown;
+}
+
 /* threshold and margin (§9). */
 static inline int tk_threshold(int bouts)
 {
