@@ -122,15 +122,24 @@ def reader(ruleset: str | None = None, default_ruleset: str | None = None
         except (ValueError, KeyError, TypeError, IndexError):  # (judged clean: never)
             return None
 
+    canonical: dict[str, str] = {}
+
     def _rules(facts: QuickFacts) -> tuple[Ruleset, str]:
+        """The rules the deal is judged by, and the ruleset the replayed record carries
+        (an override or a default as given, the record's own in its canonical form)."""
         own = facts.ruleset
         spec = ruleset if ruleset is not None else own if own is not None else default_ruleset
         rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
-        # (the replay's record: an override or default as given, its own canonical)
-        shown = (ruleset if ruleset is not None else own if own is None and
-                 default_ruleset is None else
-                 default_ruleset if own is None else Ruleset.from_spec(own).spec())
-        return rules, shown or "fft"
+        if ruleset is not None:
+            return rules, ruleset
+        if own is not None:
+            shown = canonical.get(own)
+            if shown is None:
+                if len(canonical) >= 256:  # (memory stays bounded)
+                    canonical.clear()
+                shown = canonical[own] = Ruleset.from_spec(own).spec()
+            return rules, shown
+        return rules, default_ruleset or "fft"
 
     def _from_parts(facts: QuickFacts, parts: tuple[Any, ...]) -> FastDeal:
         # (the scanner takes notes on the deal and on cards only)
