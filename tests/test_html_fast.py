@@ -296,3 +296,4 @@ def test_an_interrupted_site_of_json_lines_leaves_nothing(
             assert stream is not None
             stream.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.jsonl"]
+

@@ -24,8 +24,8 @@ the compiled twin's (:func:`tarotnotation._kernel.play`), else
 >>> from tarotnotation.simulate import random_deal
 >>> deal = reader()(tjson.dumps(random_deal(random.Random(3), 4)))
 >>> data = deal_data(deal, 1, "club.jsonl", 1, "{}", "club-1.jsonl")
->>> data["contract"], len(data["cards"]), data["status"]
-('Petite', 72, 'scored')
+>>> data["contract"] == deal.facts.contract.french, len(data["cards"]), data["status"]
+(True, 72, 'scored')
 >>> reader()(b'{"players": 4}') is None
 True
 """

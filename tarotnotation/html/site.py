@@ -381,7 +381,11 @@ class _Writer:
                                         daemon=True)
 
     def __enter__(self) -> _Writer:
-        self._thread.start()
+        try:
+            self._thread.start()
+        except BaseException:  # (a signal while it starts: it ends as soon as it runs)
+            self._queue.put(None)
+            raise
         return self
 
     def _run(self) -> None:
@@ -405,8 +409,20 @@ class _Writer:
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
                  tb: object) -> None:
         self._stop = kind is not None  # (an error, an interruption: the rest is dropped)
-        self._queue.put(None)
-        self._thread.join()
+        interrupted: BaseException | None = None
+        closed = False
+        while True:  # (a signal while waiting: the rest is dropped, the wait goes on)
+            try:
+                if not closed:
+                    self._queue.put(None)
+                    closed = True
+                self._thread.join()
+                break
+            except BaseException as caught:
+                self._stop = True
+                interrupted = interrupted or caught
+        if interrupted is not None:
+            raise interrupted
         if kind is None and self._error is not None:
             raise self._error
 
@@ -441,12 +457,16 @@ def _part(task: tuple[list[str], str, int, int, str | None, str | None, str]
 @contextlib.contextmanager
 def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
     """A hidden folder beside ``folder`` to build a site in, renamed over ``folder``
-    when the block ends without an exception, removed whatever happens."""
+    when the block ends without an exception, removed whatever happens. SIGINT, SIGTERM
+    and SIGHUP are held while a folder is made, swapped or removed (then let through),
+    so that a signal never leaves one behind."""
     target = Path(folder)
     parent = target.parent
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    tmp: Path | None = None
     old: Path | None = None
     try:
+        with _signals_held():
+            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o777 & ~mask)
@@ -454,22 +474,43 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
         (tmp / STYLE_NAME).write_text(asset(STYLE_NAME), encoding="utf-8")
         yield tmp
         atomic.sync_tree(tmp)  # every page on the disk before the rename shows them
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=parent))
-            os.replace(target, old / "site")
-            try:
+        with _signals_held():
+            if target.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old",
+                                            dir=parent))
+                os.replace(target, old / "site")
+                try:
+                    os.replace(tmp, target)
+                except BaseException:
+                    os.replace(old / "site", target)  # put the earlier site back
+                    raise
+            else:
                 os.replace(tmp, target)
-            except BaseException:
-                os.replace(old / "site", target)  # put the earlier site back
-                raise
-        else:
-            os.replace(tmp, target)
         atomic.sync_folder(parent)
     finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        with _signals_held():
+            if tmp is not None and tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back SIGINT, SIGTERM and SIGHUP for a moment (in the main thread, where
+    Python runs its handlers), then let them through."""
+    import signal
+
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _index(tmp: Path, rows: list[dict[str, object]], title: str | None) -> None:
