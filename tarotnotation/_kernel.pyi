@@ -55,6 +55,14 @@ def scan_json(line: bytes) -> tuple[
     list[tuple[int, dict[str, object]]], dict[str, int] | None, list[str] | None,
     str | None, list[tuple[str, str, tuple[int, int] | None]] | None,
     list[str | None] | None] | None: ...
-def check_lines(lines: tuple[bytes, ...], start: int, flags: int, limit: int
-                ) -> list[tuple[int, dict[str, int], list[tuple[str, str]] | None] | None]: ...
+def scan_text(buffer: bytes, pos: int, eof: bool) -> tuple[
+    tuple[int, list[list[str]], str | None, str | None, str | None, list[str],
+          list[tuple[int, int]], tuple[int, int], list[str], tuple[int, int] | None, bytes,
+          list[tuple[int, dict[str, object]]] | None, dict[str, int] | None, list[str] | None,
+          str | None, list[tuple[str, str, tuple[int, int] | None]] | None, None],
+    int, int] | int | None: ...
+def check_lines(lines: tuple[bytes, ...], start: int, flags: int, limit: int,
+                specs: dict[bytes, int]
+                ) -> list[tuple[int, dict[str, int], list[tuple[str, str]] | None]
+                          | bytes | None]: ...
 def count_lines(block: bytes) -> tuple[int, int]: ...

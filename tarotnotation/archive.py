@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import errno
 import io
+import itertools
 import os
 import re
 import stat
@@ -37,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from . import native
 from .diagnostics import Code, Diagnostic, Severity
@@ -417,14 +418,16 @@ def _lines_of(chunk: _Chunk) -> tuple[bytes, ...]:
         return tuple(io.BytesIO(fh.read(chunk.size)).readlines())
 
 
-def _count_lines(block: bytes) -> tuple[int, int]:
+def _count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[int, int]:
     """``(lines, deals)`` of a block of whole lines, as ``readlines`` and :func:`_content`
-    count them (by the compiled core when built: no line cut out)."""
+    count them (by the compiled core when built: no line cut out); ``lines``: the block's,
+    when cut already."""
     twin = native.compiled()
     if twin is not None:
         counted: tuple[int, int] = twin.count_lines(block)
         return counted
-    lines = io.BytesIO(block).readlines()
+    if lines is None:
+        lines = io.BytesIO(block).readlines()
     return len(lines), sum(1 for raw in lines if _content(raw))
 
 
@@ -445,17 +448,23 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
                 ) -> _Done:
     """A worker's part: a whole file, a chunk of JSON Lines or a part of a .tarot file
     (packed)."""
-    checked: Iterable[CheckedDeal]
-    after = None
+    checked: Iterable[CheckedDeal | _Packed]
     if isinstance(task, str):
         file, checked = task, _check_file((task, ruleset, default))
     elif isinstance(task, _TarotPart):
-        file = task.path
-        checked, after = _check_tarot_part(task, ruleset, default)
-    else:
-        file, checked = task.path, _check_lines(task, ruleset, default)
-    return file, [(c.index, c.diagnostics, None if c.status is None else c.status.value,
-                   c.scores, c.taker_half, c.number, c.line, c.offset) for c in checked], after
+        # (packed as they are checked: a plain clean deal is never a CheckedDeal here)
+        after: list[int] = []
+        packed = list(_tarot_checked(task, ruleset, default, after, packed=True))
+        return task.path, packed, after[0] if after else None
+    else:  # (the deals the bulk check settles come packed already)
+        file, checked = task.path, _lines_checked(task, ruleset, default, packed=True)
+    return file, [_pack(c) if isinstance(c, CheckedDeal) else c for c in checked], None
+
+
+def _pack(c: CheckedDeal) -> _Packed:
+    """A checked deal as a worker sends it back (:data:`_Packed`)."""
+    return (c.index, c.diagnostics, None if c.status is None else c.status.value, c.scores,
+            c.taker_half, c.number, c.line, c.offset)
 
 
 def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
@@ -466,13 +475,14 @@ def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
     for index, diagnostics, status, scores, half, number, line, offset in packed:
         if before:
             index += before
-            diagnostics = tuple(
-                d if d.location.deal is None
-                else replace(d, location=replace(d.location, deal=d.location.deal + before))
-                for d in diagnostics)
+            if diagnostics:
+                diagnostics = tuple(
+                    d if d.location.deal is None
+                    else replace(d, location=replace(d.location, deal=d.location.deal + before))
+                    for d in diagnostics)
         yield CheckedDeal(file, index, diagnostics,
-                          None if status is None else status_of[status], scores, half,
-                          number=number, line=line, offset=offset)
+                          None if status is None else status_of[status], scores, half, None,
+                          number, line, offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -542,51 +552,105 @@ def _tarot_cuts(path: str) -> Iterator[_TarotPart]:
 
 
 def _check_tarot_file(path: str, ruleset: str | None, default: str | None
-                      ) -> list[CheckedDeal] | None:
+                      ) -> Iterator[CheckedDeal] | None:
     """Every deal of a .tarot file checked as one part (the fast path of a serial check),
-    or None when :func:`read_path` is to read it: not the text notation, standard input
-    or a FIFO, a file that cannot be read or holds no deal (its F code is said there)."""
+    as they are read, or None when :func:`read_path` is to read it: not the text
+    notation, standard input or a FIFO, a file that cannot be read or holds no deal (its
+    F code is said there)."""
     if path == STDIN or not _is_tarot(path):
         return None
+    checked = _tarot_checked(_TarotPart(path, 0, None, 0), ruleset, default, [])
     try:
-        checked = _check_tarot_part(_TarotPart(path, 0, None, 0), ruleset, default)[0]
+        first = next(checked, None)
     except OSError:
         return None
-    return checked if any(not c.about_file for c in checked) else None
+    if first is None:
+        return None
+    return _reading_on(path, itertools.chain((first,), checked))
 
 
-def _check_tarot_part(part: _TarotPart, ruleset: str | None, default: str | None
-                      ) -> tuple[list[CheckedDeal], int | None]:
+def _reading_on(path: str, checked: Iterator[CheckedDeal]) -> Iterator[CheckedDeal]:
+    """``checked``, then the F002 of a read that failed on the way, as
+    :func:`read_stream` says it."""
+    try:
+        yield from checked
+    except OSError as err:
+        yield CheckedDeal(path, 0, (file_fault(path, err),), None)
+
+
+def _tarot_checked(part: _TarotPart, ruleset: str | None, default: str | None,
+                   after: list[int], *, packed: bool = False) -> Iterator[Any]:
     """Check the records of a part of a .tarot file, numbered from 1, as reading the whole
-    file checks them; and where the record after the part starts, as the reader sees it
-    (None when none does: the file ended, or the part's last record took in the next one,
-    its comment running on; then the caller reads the rest of the file itself)."""
-    from . import notation
-    from .quick import quick_check
+    file checks them, as they are read; where the record after the part starts, as the
+    reader sees it, is appended to ``after`` (nothing when none does: the file ended, or
+    the part's last record took in the next one, its comment running on; then the caller
+    reads the rest of the file itself). ``packed``: each deal as a worker sends it back
+    (:data:`_Packed`), not a CheckedDeal.
+
+    With the compiled core, the file is read in blocks and its records in the canonical
+    layout are scanned in C (:func:`tarotnotation.notation.bulk.read_bulk`) and judged by
+    :func:`tarotnotation.quick.quick_facts_scanned`; the reader reads the others. Without
+    it (or with ``TAROT_READER=grammar``), the reader reads them all and the quick check
+    judges the fast scanner's data.
+    """
+    from . import native, notation
+    from .notation import bulk
+    from .quick import parts_checker, quick_check, quick_facts_scanned
 
     def judge(data: dict[str, Any]) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
         answer = quick_check(data, ruleset, default)
         return None if answer is None else (answer, data.get("tags"))
 
-    out = []
-    after = None
+    twin = native.compiled()
+    if os.environ.get(_READER_ENV) == "grammar":
+        twin = None
+
+    check = None if twin is None else parts_checker(ruleset, default)
+
+    def judge_parts(parts: tuple[Any, ...]
+                    ) -> tuple[tuple[Status, dict[str, int], int], Any] | None:
+        if check is not None:  # the quick check in C (bulk.h), else in Python
+            answer = check(parts)
+            if answer is not None:
+                return (Status.SCORED, answer[1], answer[0]), parts[1]
+        facts = quick_facts_scanned(parts, ruleset, default, twin)
+        return None if facts is None else (
+            (facts.status, facts.scores, facts.taker_half), parts[1])
+
     path = part.path
+    end = part.end
     with open(path, "rb") as fh:
         fh.seek(part.start)
-        for item in notation.read_at(fh, name=path, line=part.line, offset=part.start,
-                                     judge=judge):
-            at = item.offset if isinstance(item, ReadDeal) else item[2]
-            if part.end is not None and at is not None and at >= part.end:
-                after = at
+        items: Iterator[ReadDeal | tuple[int, int, int, Any]]
+        if twin is not None:
+            items = bulk.read_bulk(fh, twin.scan_text, judge_parts, judge, name=path,
+                                   line=part.line, offset=part.start)
+        else:
+            items = notation.read_at(fh, name=path, line=part.line, offset=part.start,
+                                     judge=judge)
+        for item in items:
+            if type(item) is tuple:  # a plain clean deal, judged from the scanner's data
+                index, line, at, ((status, scores, half), tags) = item
+                if end is not None and at >= end:
+                    after.append(at)
+                    break
+                number = deal_number(tags) if tags else None
+                if packed:
+                    yield index, (), status.value, scores, half, number, line, None
+                else:  # what the replay says
+                    yield CheckedDeal(path, index, (), status, scores, half, None, number,
+                                      line)
+                continue
+            assert isinstance(item, ReadDeal)
+            if end is not None and item.offset is not None and item.offset >= end:
+                after.append(item.offset)
                 break
-            if isinstance(item, ReadDeal):
-                out.append(check_deal(item, path, ruleset, keep=False,
-                                      default_ruleset=default))
-            else:  # a plain clean deal, judged from the scanner's data: what the replay says
-                index, line, _, (answer, tags) = item
-                out.append(CheckedDeal(path, index, (), *answer, line=line,
-                                       number=deal_number(tags or ())))
-    return out, after
+            checked = check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+            yield _pack(checked) if packed else checked
+
+
+#: The environment variable that turns the fast readers off (notation.reader.READER_ENV).
+_READER_ENV: Final = "TAROT_READER"
 
 
 def _file_start(lines: Sequence[bytes]) -> tuple[int, int, bytes]:
@@ -608,10 +672,18 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
                  ) -> Iterator[CheckedDeal]:
     """Check the deals of a chunk of JSON Lines, as reading and replaying them would.
 
-    A plain clean deal passes :func:`tarotnotation.quick.quick_check_line` and is
-    reported at once; any other line (a fault, another shape, a broken line, the file's
-    first record) is read by the JSON reader, alone, and replayed.
+    A plain clean deal passes the bulk check in C (:func:`tarotnotation.quick.
+    bulk_checker`) or :func:`tarotnotation.quick.quick_check_line` and is reported at
+    once; any other line (a fault, another shape, a broken line) is read by the JSON
+    reader, alone, and replayed.
     """
+    return cast("Iterator[CheckedDeal]", _lines_checked(chunk, ruleset, default, packed=False))
+
+
+def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, packed: bool
+                   ) -> Iterator[CheckedDeal | _Packed]:
+    """:func:`_check_lines`; ``packed``: a deal the bulk check settles comes as a worker
+    sends it back (:data:`_Packed`), not as a CheckedDeal."""
     from .formats import json as json_format
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
@@ -635,6 +707,7 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
     settled: list[BulkAnswer] = ([None] * (len(lines) - start) if bulk is None
                                  else bulk(lines, start))
     scored = Status.SCORED
+    scored_value: str | None = scored.value
     for raw, clean in zip(lines[start:], settled, strict=True):
         lineno += 1
         at = offset
@@ -642,9 +715,12 @@ def _check_lines(chunk: _Chunk, ruleset: str | None, default: str | None
         if clean is not None:
             index += 1
             half, scores, tags = clean
-            yield CheckedDeal(path, index, (), scored, scores, half,
-                              number=None if tags is None else deal_number(tags),
-                              line=lineno, offset=at)
+            number = None if tags is None else deal_number(tags)
+            if packed:
+                yield index, (), scored_value, scores, half, number, lineno, at
+            else:
+                yield CheckedDeal(path, index, (), scored, scores, half, number=number,
+                                  line=lineno, offset=at)
             continue
         line = _content(raw)
         if not line:
@@ -755,7 +831,7 @@ def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
                 yield _Chunk(path, (), first, index, lineno, offset, len(block))
             else:
                 lines = tuple(io.BytesIO(block).readlines())
-                count, deals = len(lines), sum(1 for raw in lines if _content(raw))
+                count, deals = _count_lines(block, lines)
                 yield _Chunk(path, lines, first, index, lineno, offset)
             first = False
             index += deals
@@ -839,7 +915,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
         pending: deque[tuple[Future[_Done], _Chunk | _TarotPart | str, int]] = deque()
         # The parts of .tarot files (by the file's place in the list): the deals of the
         # file before the next part, and the files whose parts no longer fit (read by this
-        # process from there: see _check_tarot_part).
+        # process from there: see _tarot_checked).
         before: dict[int, int] = {}
         redone: set[int] = set()
 

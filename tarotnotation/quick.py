@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import accumulate, chain, compress
 from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from . import kernel, native
 from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
@@ -71,12 +71,14 @@ __all__ = [
     "BulkAnswer",
     "QuickFacts",
     "bulk_checker",
+    "parts_checker",
     "quick_check",
     "quick_check_line",
     "quick_check_record",
     "quick_facts",
     "quick_facts_line",
     "quick_facts_reader",
+    "quick_facts_scanned",
 ]
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
@@ -616,6 +618,76 @@ def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None =
     return facts_of
 
 
+def quick_facts_scanned(parts: tuple[Any, ...], ruleset: str | None = None,
+                        default_ruleset: str | None = None, twin: Any = _ASK
+                        ) -> QuickFacts | None:
+    """:func:`quick_facts` of a record in the parts a compiled scanner cut it into
+    (``_kernel.scan_json``, or ``_kernel.scan_text`` through
+    :mod:`tarotnotation.notation.bulk`), checked as :func:`quick_facts_line` checks them;
+    None when it is not a plain clean deal. ``twin``: the compiled core (by default
+    ``native.compiled()``), or None for the pure-Python play."""
+    if twin is _ASK:
+        twin = native.compiled()
+    try:
+        return _check_scanned(parts, ruleset, default_ruleset, twin)
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
+                  ) -> Callable[[tuple[Any, ...]], tuple[int, dict[str, int]] | None] | None:
+    """:func:`quick_facts_scanned`'s judgement in C, or None (the pure paths): ``check(parts)``
+    says ``(taker's half-points, scores by seat)`` of a record in the parts of
+    ``_kernel.scan_text`` (or ``scan_json``) when :func:`quick_facts_scanned` would say it
+    is clean with those scores, else None where it does not settle it (then the caller
+    asks :func:`quick_facts_scanned`). It runs ``_kernel.judge_parts``: the checks of
+    ``_check_scanned`` that are not rules, then the bulk check's C twin of the rules
+    (``csrc/bulk.h``), under the ruleset of each record (``ruleset`` overrides it,
+    ``default_ruleset`` stands for none). ``tests/test_textscan.py`` holds the two to the
+    same answers.
+
+    >>> import random
+    >>> from tarotnotation.notation import bulk, dumps
+    >>> from tarotnotation.simulate import random_deal
+    >>> text = dumps(random_deal(random.Random(3), 4)).encode()
+    >>> check, twin = parts_checker(), native.compiled()
+    >>> if check is not None and twin is not None:  # (compiled)
+    ...     parts = bulk.normalized(twin.scan_text(text, 0, True)[0])
+    ...     facts = quick_facts_scanned(parts)
+    ...     assert check(parts) == (facts.taker_half, facts.scores)
+    """
+    twin = native.compiled()
+    if twin is None:
+        return None
+    judge = twin.judge_parts
+    flags_of: dict[str | None, int | None] = {}
+
+    def flags(own: str | None) -> int | None:
+        spec = ruleset if ruleset is not None else own if own is not None else default_ruleset
+        try:
+            if own is not None:
+                Ruleset.from_spec(own)  # an unknown spec: the record is not read
+            rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+        except ValueError:
+            return None
+        return _bulk_flags(rules)
+
+    def check(parts: tuple[Any, ...]) -> tuple[int, dict[str, int]] | None:
+        own = parts[2]
+        try:
+            value = flags_of[own]
+        except KeyError:
+            if len(flags_of) >= _SCORES_KEPT:
+                flags_of.clear()
+            value = flags_of[own] = flags(own)
+        if value is None:
+            return None
+        answer: tuple[int, dict[str, int]] | None = judge(parts, value)
+        return answer
+
+    return check
+
+
 #: What :func:`bulk_checker`'s function says of each line: a clean deal's taker's
 #: half-points, scores by seat and tags (when one is a ``Deal`` tag, else None), or None.
 BulkAnswer = tuple[int, dict[str, int], list[tuple[str, str]] | None] | None
@@ -630,9 +702,11 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     twin of :func:`quick_check_line` over the kernel's compiled twin). For each line it
     says ``(taker's half-points, scores by seat, tags)`` when :func:`quick_check_line`
     would say clean with those scores, or None where it does not settle the line (not the
-    canonical layout, a ruleset of the record's own, any fault or doubt, a blank line):
-    the caller runs :func:`quick_check_line` there, then the reader and the replay.
-    ``tests/test_quick_bulk.py`` holds the two to the same answers.
+    canonical layout, any fault or doubt, a blank line): the caller runs
+    :func:`quick_check_line` there, then the reader and the replay. A record's own ruleset
+    is read here once per spec met (``ruleset`` overrides it, ``default_ruleset`` applies
+    when it names none, as in :func:`quick_check_line`). ``tests/test_quick_bulk.py``
+    holds the two to the same answers.
 
     >>> import random
     >>> from tarotnotation.formats import json as tjson
@@ -640,7 +714,7 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     >>> line = tjson.dumps(random_deal(random.Random(3), 4))
     >>> check = bulk_checker()
     >>> if check is not None:  # (compiled)
-    ...     [(half, scores, tags)] = check((line + b"\n",), 0)
+    ...     [(half, scores, tags)] = check((line + b"\\n",), 0)
     ...     assert quick_check_line(line)[0][1:] == (scores, half)
     """
     twin = native.compiled()
@@ -649,19 +723,48 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     spec = ruleset if ruleset is not None else default_ruleset
     try:
         rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+        forced = Ruleset.from_spec(ruleset) if ruleset is not None else None
     except ValueError:
         return None
+    flags = _bulk_flags(rules)
+    check_lines = twin.check_lines
+    limit = MAX_JSON_RECORD_BYTES
+    specs: dict[bytes, int] = {}  # a record's own ruleset as written: its flags, or -1
+
+    def check(lines: tuple[bytes, ...], start: int) -> list[BulkAnswer]:
+        answers = check_lines(lines, start, flags, limit, specs)
+        for at, answer in enumerate(answers):
+            if type(answer) is bytes:  # a ruleset of its own, not met yet
+                if len(specs) >= _SPECS_KEPT:
+                    specs.clear()
+                specs[answer] = _own_flags(answer, forced)
+                answers[at] = check_lines((lines[start + at],), 0, flags, limit, specs)[0]
+        return cast("list[BulkAnswer]", answers)
+
+    return check
+
+
+_SPECS_KEPT: Final = 1024
+
+
+def _bulk_flags(rules: Ruleset) -> int:
+    """The compiled bulk check's flags of a ruleset (native.rule_flags, and the Petit in
+    the chien)."""
     flags = native.rule_flags(rules)
     if rules.petit_in_chien is PetitInChien.ANNULS:
         flags |= native.PETIT_IN_CHIEN_ANNULS
-    check_lines = twin.check_lines
-    limit = MAX_JSON_RECORD_BYTES
+    return flags
 
-    def check(lines: tuple[bytes, ...], start: int) -> list[BulkAnswer]:
-        answers: list[BulkAnswer] = check_lines(lines, start, flags, limit)
-        return answers
 
-    return check
+def _own_flags(written: bytes, forced: Ruleset | None) -> int:
+    """The flags a record whose ruleset is ``written`` is checked with (``forced``
+    overrides it, though it must still be a ruleset), or -1 when it is not a ruleset
+    (the record is not read: today's path says why)."""
+    try:
+        own = Ruleset.from_spec(written.decode())
+    except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
+        return -1
+    return _bulk_flags(forced if forced is not None else own)
 
 
 def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any

@@ -32,14 +32,15 @@ _SPECIAL = (int(Card.EXCUSE), int(Card.T1), int(Card.T21))
 
 
 def endgame(rng: random.Random, players: int, left: int, *, in_trick: int | None = None,
-            score: bool = False) -> Position:
-    """A random position with ``left`` tricks to play (the one in progress included)."""
+            score: bool = False, pool: Sequence[int] | None = None) -> Position:
+    """A random position with ``left`` tricks to play (the one in progress included),
+    its cards drawn from ``pool`` when given (all 78 otherwise)."""
     rules = rng.choice(RULESETS)
     tricks = table(players).tricks
-    pool = list(range(78))
+    pool = list(range(78)) if pool is None else list(pool)
     chosen: list[int] = []
     for c in _SPECIAL:
-        if rng.random() < 0.6:
+        if c in pool and rng.random() < 0.6:
             chosen.append(c)
     rest = [c for c in pool if c not in chosen]
     # Short suits and trumps make the play constrained and the tests meaningful.

@@ -22,8 +22,8 @@ from solver_cases import children, endgame, oracle
 
 from tarotnotation.analysis import Objective, Position, Solver, deal_start, position_at
 from tarotnotation.analysis.search import core_tuple, leaf_table
-from tarotnotation.cards import SUIT_MASKS, Card, mask_of
-from tarotnotation.kernel import DEFENCE, TAKER
+from tarotnotation.cards import SUIT_MASKS, Card, card_points, mask_of
+from tarotnotation.kernel import DEFENCE, TAKER, suit_of, winner_index
 from tarotnotation.native import compiled
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
@@ -82,6 +82,62 @@ def test_every_cards_value_matches_the_oracle(engine: str) -> None:
         got = {cv.card: cv.value for cv in Solver(pos, objective=objective,
                                                   engine=engine).best_cards(pos)}
         assert got == want, (seed, pos.fen())
+
+
+def _dense_case(seed: int, suits: int = 2, last: bool = False) -> Position:
+    """An endgame in a trick already begun, its cards from a few ranks of equal points
+    (the 1 to 10 of ``suits`` suits, a few trumps, the Excuse): cards of one hand
+    that lose the trick, with only cards of the trick between them, are many. ``last``:
+    the player to move is the trick's last."""
+    rng = random.Random(seed)
+    players = rng.choice((3, 4, 5) if suits > 1 else (3, 4))
+    left = rng.choice((2, 3, 3) if players == 5 or suits == 1 else (2, 3, 3, 4))
+    pool = [s * 14 + r for s in rng.sample(range(4), suits) for r in range(10)]
+    trumps = rng.randrange(4) if suits > 1 else 3
+    pool += [int(Card.T1) + r for r in range(trumps)] + [int(Card.EXCUSE)]
+    in_trick = players - 1 if last else rng.randrange(1, players)
+    return endgame(rng, players, left, in_trick=in_trick, pool=pool)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cards_that_lose_the_trick_merged_across_its_cards_match_the_oracle(
+        engine: str) -> None:
+    # Two cards of a hand that both lose the trick, adjacent but for cards of the trick,
+    # are tried once: each card's value and the position's must stay the oracle's.
+    for seed in range(CASES):
+        pos = _dense_case(20_000 + seed)
+        want = children(pos)
+        best = max(want.values()) if pos.camps[pos.to_play] == TAKER else min(want.values())
+        solver = Solver(pos, engine=engine)
+        assert solver.solve(pos, line=False).value == best, (seed, pos.fen())
+        got = {cv.card: cv.value for cv in solver.best_cards(pos)}
+        assert got == want, (seed, pos.fen())
+
+
+def test_cards_that_lose_the_trick_adjacent_but_for_its_cards_are_worth_the_same() -> None:
+    # The merging's claim itself, by the oracle: two legal cards of the player to move,
+    # of one suit and the same points, that both lose the trick, with no card of any
+    # hand between them (only cards of the trick), leave positions of the same value.
+    pairs = 0
+    for seed in range(CASES):
+        pos = _dense_case(30_000 + seed, suits=1, last=True)
+        held = 0
+        for hand in pos.hands:
+            held |= hand
+        legal = [int(c) for c in pos.legal()]
+        losing = [c for c in legal if c != int(Card.EXCUSE)
+                  and winner_index([*pos.trick, c]) != len(pos.trick)]
+        want = children(pos)
+        for a in losing:
+            for b in losing:
+                mask = SUIT_MASKS[suit_of(a)]
+                between = held & mask & ((1 << b) - 1) & ~((2 << a) - 1)
+                if (a < b and suit_of(a) == suit_of(b) and not between
+                        and card_points(1 << a) == card_points(1 << b)
+                        and mask_of(pos.trick) & mask & ((1 << b) - 1) & ~((2 << a) - 1)):
+                    pairs += 1
+                    assert want[a] == want[b], (seed, pos.fen(), Card(a).code, Card(b).code)
+    assert pairs >= CASES // 20
 
 
 def _five_player_first_lead(rng: random.Random) -> Position:

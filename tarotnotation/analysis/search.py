@@ -24,9 +24,12 @@ Both cores share the design (see ``docs/analysis.md``):
   reaches the same cards with the same bouts; for the score, the half-points won are in
   the key;
 - **equivalent cards**: of the legal cards of one suit, adjacent among the cards still
-  out (or in the trick) with the same points, only one is tried;
-- **move ordering**: the table's best lead, then what the card does to the trick (win it,
-  feed a partner's trick, discard cheaply), then the history of cut-offs;
+  out (or in the trick) with the same points, only one is tried; cards that lose the
+  trick need only be adjacent among the cards in the hands (the trick's cards leave with
+  it);
+- **move ordering**: the table's best lead, then what the card does to the trick (a lead:
+  a plain card sure to win it; win it, feed a partner's trick, discard cheaply), then
+  the history of cut-offs;
 - **quick bounds** from the points still out: each camp's gain lies between nothing and
   all of them; the Excuse stays with its holder's camp when it can still be played before
   the last trick; at a trick boundary, a camp's master trumps (above every trump of the
@@ -419,6 +422,11 @@ class PythonSearch:
             if w is not None:
                 wcamp = st.camps[(st.leader + w) % n]
         last = len(trick) == n - 1
+        # the cards in the hands: a card of the trick leaves with it, so between two
+        # cards that both lose the trick it does not tell them apart
+        held = 0
+        for h in st.hands:
+            held |= h
         history = self.history[seat]
         scored: list[tuple[int, int]] = []
         rest = legal
@@ -427,18 +435,29 @@ class PythonSearch:
             c = low.bit_length() - 1
             rest ^= low
             pts = _CARD_POINTS[c]
+            wins = bool(trick) and c != _EXCUSE and winner_index([*trick, c]) == len(trick)
             if c != _EXCUSE:
-                above = live & SUIT_MASKS[suit_of(c)] & ~((low << 1) - 1)
-                if above:
-                    nxt = (above & -above).bit_length() - 1
-                    if legal >> nxt & 1 and _CARD_POINTS[nxt] == pts:
-                        continue
+                if trick and not wins:
+                    # a card that loses the trick: the lowest of its run is kept (the
+                    # cards below it lose too)
+                    below = held & SUIT_MASKS[suit_of(c)] & (low - 1)
+                    if below:
+                        prev = below.bit_length() - 1
+                        if legal >> prev & 1 and _CARD_POINTS[prev] == pts:
+                            continue
+                else:
+                    # a lead, or a card that wins the trick so far: the top of its run
+                    # (the cards above it win too)
+                    above = live & SUIT_MASKS[suit_of(c)] & ~((low << 1) - 1)
+                    if above:
+                        nxt = (above & -above).bit_length() - 1
+                        if legal >> nxt & 1 and _CARD_POINTS[nxt] == pts:
+                            continue
             if c == hint:
                 s = 1 << 28
             elif not trick:
-                s = 0
+                s = 1 << 16 if self._sure_lead(live, seat, c) else 0
             else:
-                wins = winner_index([*trick, c]) == len(trick)
                 if wins:
                     s = 3000000 + pts * 1000 - c if last else 3000000 + c * 10
                 elif wcamp == my:
@@ -449,6 +468,19 @@ class PythonSearch:
             scored.append((-s, c))
         scored.sort()
         return [c for _, c in scored]
+
+    def _sure_lead(self, live: int, seat: int, card: int) -> bool:
+        """Whether ``card``, a plain card led by ``seat``, surely wins the trick: the
+        highest card of its suit still out, that no seat of the other camp can trump
+        (``ts_sure_lead``)."""
+        st = self.state
+        if card == _EXCUSE or suit_of(card) == 4:
+            return False
+        mask = SUIT_MASKS[suit_of(card)]
+        if live & mask & ~((2 << card) - 1):
+            return False
+        return not any(st.camps[j] != st.camps[seat] and not st.hands[j] & mask
+                       and st.hands[j] & TRUMP_MASK for j in range(st.n))
 
     def _node(self, beta: int, root: bool) -> tuple[int, int]:
         st = self.state

@@ -32,11 +32,22 @@
  *                       declarations, names) | None
  *     a JSON Lines record in the canonical layout, in parts (jsonscan.h); None: another
  *     layout (the caller parses it with orjson).
- *   check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None, ...]
+ *   scan_text(buffer, pos, eof) -> ((players, ...as scan_json...), next, lines) | -1 | None
+ *     the record of the text notation at BUFFER[POS:] in the canonical layout, in parts
+ *     (textscan.h): where the next record starts and the lines it took; -1: the buffer
+ *     ends inside it (EOF false); None: another layout (the Python reader reads it).
+ *   judge_parts(parts, flags) -> (taker_half, scores) | None
+ *     the quick check of a record's parts (scan_text's, scan_json's) by bulk.h's judge
+ *     (FLAGS as check_lines'); None: not settled here (quick_facts_scanned then).
+ *   check_lines(lines, start, flags, limit, specs)
+ *       -> [(taker_half, scores, tags) | bytes | None, ...]
  *     the quick check of lines[start:] of JSON Lines in bulk (bulk.h): for each line, a
  *     clean deal's taker's half-points, scores by seat and tags (when one is a Deal
- *     tag, else None), or None: not settled here (the caller runs quick_check_line).
- *     FLAGS: rule_flags, | PETIT_IN_CHIEN_ANNULS; LIMIT: the longest line looked at.
+ *     tag, else None), or None: not settled here (the caller runs quick_check_line), or
+ *     the record's own ruleset spec (bytes) when SPECS does not hold it yet (the caller
+ *     adds it and asks again). FLAGS: rule_flags, | PETIT_IN_CHIEN_ANNULS, for a record
+ *     that names no ruleset; SPECS: {spec as written: its flags, or -1 for none};
+ *     LIMIT: the longest line looked at.
  *   count_lines(block) -> (lines, deals)
  *     the lines of a block as readlines cuts them, and those that hold a record.
  * Types:
@@ -572,6 +583,37 @@ done:
     return out;
 }
 
+/* --- the quick check's scanner of the text notation (textscan.h) --------------------- */
+
+#include "textscan.h"
+
+static PyObject *k_scan_text(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    int eof;
+    if (!PyArg_ParseTuple(args, "y*np:scan_text", &view, &pos, &eof))
+        return NULL;
+    PyObject *out;
+    int status = ts_scan(view.buf, view.len, pos, eof, &out);
+    PyBuffer_Release(&view);
+    switch (status) {
+    case TS_TAKEN: return out;
+    case TS_MORE: return PyLong_FromLong(-1);
+    case TS_ERROR: return NULL;
+    default: Py_RETURN_NONE;
+    }
+}
+
+static PyObject *k_judge_parts(PyObject *self, PyObject *args)
+{
+    PyObject *parts;
+    int flags;
+    if (!PyArg_ParseTuple(args, "O!i:judge_parts", &PyTuple_Type, &parts, &flags))
+        return NULL;
+    return ts_judge_parts(parts, flags);
+}
+
 /* --- the quick check of JSON Lines in bulk (bulk.h) -------------------------------- */
 
 #include "bulk.h"
@@ -648,11 +690,11 @@ static PyObject *k_count_lines(PyObject *self, PyObject *arg)
 
 static PyObject *k_check_lines(PyObject *self, PyObject *args)
 {
-    PyObject *lines;
+    PyObject *lines, *specs;
     Py_ssize_t start, limit;
     int flags;
-    if (!PyArg_ParseTuple(args, "O!nin:check_lines", &PyTuple_Type, &lines, &start, &flags,
-                          &limit))
+    if (!PyArg_ParseTuple(args, "O!ninO!:check_lines", &PyTuple_Type, &lines, &start, &flags,
+                          &limit, &PyDict_Type, &specs))
         return NULL;
     Py_ssize_t total = PyTuple_GET_SIZE(lines);
     if (start < 0 || start > total)
@@ -674,7 +716,29 @@ static PyObject *k_check_lines(PyObject *self, PyObject *args)
             jb_deal d;
             jb_clean c;
             jb_str ids[JB_MAX_SEATS];
-            if (jb_record(&j, &d) && jb_judge(&d, flags, &c, ids)) {
+            int ok = jb_record(&j, &d), own = flags;
+            if (ok && d.has_ruleset) {  /* the flags the caller found for this spec */
+                PyObject *spec = PyBytes_FromStringAndSize(d.ruleset.s, d.ruleset.len);
+                PyObject *known = spec ? PyDict_GetItemWithError(specs, spec) : NULL;
+                if (!known && PyErr_Occurred()) {
+                    Py_XDECREF(spec);
+                    Py_DECREF(out);
+                    return NULL;
+                }
+                if (!known) {
+                    res = spec;  /* not known yet: the caller reads it, then asks again */
+                    ok = 0;
+                } else {
+                    Py_DECREF(spec);
+                    own = (int)PyLong_AsLong(known);
+                    if (own == -1 && PyErr_Occurred()) {
+                        Py_DECREF(out);
+                        return NULL;
+                    }
+                    ok = own >= 0;  /* -1: not a ruleset (the record is not read) */
+                }
+            }
+            if (ok && jb_judge(&d, own, &c, ids)) {
                 res = jb_result(&d, &c, ids, e);
                 if (!res) {
                     Py_DECREF(out);
@@ -1045,12 +1109,17 @@ static PyMethodDef methods[] = {
     {"poignee_hidden_trumps", k_poignee_hidden_trumps, METH_VARARGS,
      "poignee_hidden_trumps(hand, shown) -> cards"},
     {"card_points", k_card_points, METH_O, "card_points(bits) -> half-points"},
+    {"scan_text", k_scan_text, METH_VARARGS,
+     "scan_text(buffer, pos, eof) -> ((players, ...), next, lines) | -1 | None"},
+    {"judge_parts", k_judge_parts, METH_VARARGS,
+     "judge_parts(parts, flags) -> (taker_half, scores) | None"},
     {"scan_json", k_scan_json, METH_O,
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
     {"count_lines", k_count_lines, METH_O, "count_lines(block) -> (lines, deals)"},
     {"check_lines", k_check_lines, METH_VARARGS,
-     "check_lines(lines, start, flags, limit) -> [(taker_half, scores, tags) | None]"},
+     "check_lines(lines, start, flags, limit, specs)\n"
+     "-> [(taker_half, scores, tags) | bytes | None]"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
      "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
      "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},

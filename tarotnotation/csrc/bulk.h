@@ -2,8 +2,7 @@
  * built for a clean deal but its scores (tarotnotation/quick.py, check_lines below).
  *
  * For each line it reads the record in the canonical layout exactly as jsonscan.h does
- * (the same js_* readers, narrower: no ruleset of the record's own), into plain C
- * values, then runs the C twin of quick._check_scanned and quick._judge over them: each
+ * (the same js_* readers), into plain C values, then runs the C twin of quick._check_scanned and quick._judge over them: each
  * rule through its twin in kernel.h (tk_petit_sec, tk_outbids, tk_ecart_forbidden...:
  * the functions of kernel.py of the same names, docs/rules.md's table "Where each rule
  * lives") and state.h (the twin of kernel.PlayState), the score through jb_score, the
@@ -35,6 +34,10 @@
 #define JB_MAX_SCORES 8
 #define JB_MAX_TAGS 1000   /* quick._MAX_ITEMS */
 
+/* js_is with a literal: its length known when compiled, the comparison inlined. */
+#define JB_IS(s, len, lit) \
+    ((len) == (Py_ssize_t)sizeof(lit) - 1 && memcmp((s), (lit), sizeof(lit) - 1) == 0)
+
 typedef struct {
     const char *s;
     Py_ssize_t len;
@@ -51,6 +54,8 @@ typedef struct {
 typedef struct {
     int n;
     const char *tags_at;    /* the tags' list, when there is a Deal tag */
+    int has_ruleset;
+    jb_str ruleset;         /* the record's own ruleset spec, as written */
     int has_seats, nseats;
     jb_str seat_id[JB_MAX_SEATS];
     int named;              /* a seat has a name */
@@ -186,8 +191,8 @@ static int jb_glyph(js_t *j)
     Py_ssize_t len;
     if (!js_raw_string(j, &s, &len))
         return 0;
-    return js_is(s, len, "!") || js_is(s, len, "?") || js_is(s, len, "!!")
-        || js_is(s, len, "??") || js_is(s, len, "!?") || js_is(s, len, "?!");
+    return JB_IS(s, len, "!") || JB_IS(s, len, "?") || JB_IS(s, len, "!!")
+        || JB_IS(s, len, "??") || JB_IS(s, len, "!?") || JB_IS(s, len, "?!");
 }
 
 /* Comments: a list of strings (at most MOST of them). */
@@ -213,21 +218,31 @@ static int jb_played(js_t *j)
     const char *s;
     Py_ssize_t len;
     int seen = 0, card = -1;
+    /* The writer's cell, {"card":"XX"} (nearly every card): read at once. */
+    if (j->end - j->p >= 13 && memcmp(j->p, "{\"card\":\"", 9) == 0) {
+        const char *code = j->p + 9;
+        int n = code[2] == '"' ? 2 : (j->end - code >= 5 && code[3] == '"') ? 3 : 0;
+        if (n && code[n + 1] == '}' && (card = js_card(code, n)) >= 0) {
+            j->p = code + n + 2;
+            return card;
+        }
+        card = -1;
+    }
     if (!js_eat(j, '{'))
         return -1;
     do {
         if (!js_key(j, &s, &len))
             return -1;
-        if (js_is(s, len, "card") && !(seen & 4)) {
+        if (JB_IS(s, len, "card") && !(seen & 4)) {
             seen |= 4;
             if (!js_raw_string(j, &s, &len) || len < 2 || len > 3
                     || (card = js_card(s, len)) < 0)
                 return -1;
-        } else if (js_is(s, len, "glyph") && !(seen & 1)) {
+        } else if (JB_IS(s, len, "glyph") && !(seen & 1)) {
             seen |= 1;
             if (!jb_glyph(j))
                 return -1;
-        } else if (js_is(s, len, "comments") && !(seen & 2)) {
+        } else if (JB_IS(s, len, "comments") && !(seen & 2)) {
             seen |= 2;
             if (!jb_comments(j, INT32_MAX))
                 return -1;
@@ -249,7 +264,7 @@ static int jb_play(js_t *j, jb_deal *d)
     if (js_eat(j, ']'))
         return 1;
     do {
-        if (!js_eat(j, '{') || !js_key(j, &s, &len) || !js_is(s, len, "cards")
+        if (!js_eat(j, '{') || !js_key(j, &s, &len) || !JB_IS(s, len, "cards")
                 || !js_eat(j, '['))
             return 0;
         for (int i = 0; i < d->n; i++) {
@@ -284,18 +299,18 @@ static int jb_declarations(js_t *j, jb_deal *d)
         do {
             if (!js_key(j, &s, &len))
                 return 0;
-            if (js_is(s, len, "kind") && !(seen & 1)) {
+            if (JB_IS(s, len, "kind") && !(seen & 1)) {
                 jb_str kind;
                 seen |= 1;
                 if (!jb_string(j, &kind))
                     return 0;
-                x->kind = js_is(kind.s, kind.len, "poignee") ? 1
-                    : js_is(kind.s, kind.len, "chelem") ? 2 : 0;
-            } else if (js_is(s, len, "seat") && !(seen & 2)) {
+                x->kind = JB_IS(kind.s, kind.len, "poignee") ? 1
+                    : JB_IS(kind.s, kind.len, "chelem") ? 2 : 0;
+            } else if (JB_IS(s, len, "seat") && !(seen & 2)) {
                 seen |= 2;
                 if (!jb_string(j, &x->seat))
                     return 0;
-            } else if (js_is(s, len, "cards") && !(seen & 4)) {
+            } else if (JB_IS(s, len, "cards") && !(seen & 4)) {
                 seen |= 4;
                 x->has_cards = 1;
                 if (!js_cards(j, &x->cards, &x->count))
@@ -327,21 +342,22 @@ static int jb_record(js_t *j, jb_deal *d)
         if (!js_key(j, &s, &len))
             return 0;
         int key;
-        if (js_is(s, len, "tarotnotation")) key = K_VERSION;
-        else if (js_is(s, len, "tags")) key = K_TAGS;
-        else if (js_is(s, len, "players")) key = K_PLAYERS;
-        else if (js_is(s, len, "seats")) key = K_SEATS;
-        else if (js_is(s, len, "dealer")) key = K_DEALER;
-        else if (js_is(s, len, "hands")) key = K_HANDS;
-        else if (js_is(s, len, "chien")) key = K_CHIEN;
-        else if (js_is(s, len, "auction")) key = K_AUCTION;
-        else if (js_is(s, len, "ecart")) key = K_ECART;
-        else if (js_is(s, len, "declarations")) key = K_DECLARATIONS;
-        else if (js_is(s, len, "play")) key = K_PLAY;
-        else if (js_is(s, len, "result")) key = K_RESULT;
-        else if (js_is(s, len, "comments")) key = K_COMMENTS;
-        else if (js_is(s, len, "glyph")) key = K_GLYPH;
-        else return 0;  /* a ruleset of its own, another key: not settled here */
+        if (JB_IS(s, len, "tarotnotation")) key = K_VERSION;
+        else if (JB_IS(s, len, "tags")) key = K_TAGS;
+        else if (JB_IS(s, len, "players")) key = K_PLAYERS;
+        else if (JB_IS(s, len, "seats")) key = K_SEATS;
+        else if (JB_IS(s, len, "dealer")) key = K_DEALER;
+        else if (JB_IS(s, len, "hands")) key = K_HANDS;
+        else if (JB_IS(s, len, "chien")) key = K_CHIEN;
+        else if (JB_IS(s, len, "auction")) key = K_AUCTION;
+        else if (JB_IS(s, len, "ecart")) key = K_ECART;
+        else if (JB_IS(s, len, "declarations")) key = K_DECLARATIONS;
+        else if (JB_IS(s, len, "play")) key = K_PLAY;
+        else if (JB_IS(s, len, "result")) key = K_RESULT;
+        else if (JB_IS(s, len, "comments")) key = K_COMMENTS;
+        else if (JB_IS(s, len, "glyph")) key = K_GLYPH;
+        else if (JB_IS(s, len, "ruleset")) key = K_RULESET;
+        else return 0;  /* another key: not settled here */
         if (seen & key)
             return 0;
         seen |= key;
@@ -364,6 +380,11 @@ static int jb_record(js_t *j, jb_deal *d)
             d->tags_at = deal ? at : NULL;
             break;
         }
+        case K_RULESET:  /* its flags: the caller's table of specs (k_check_lines) */
+            d->has_ruleset = 1;
+            if (!jb_string(j, &d->ruleset))
+                return 0;
+            break;
         case K_COMMENTS:  /* at most quick._MAX_ITEMS */
             if (!jb_comments(j, JB_MAX_TAGS))
                 return 0;
@@ -383,11 +404,11 @@ static int jb_record(js_t *j, jb_deal *d)
                 return 0;
             do {
                 if (d->nseats >= JB_MAX_SEATS || !js_eat(j, '{') || !js_key(j, &s, &len)
-                        || !js_is(s, len, "id") || !jb_string(j, &d->seat_id[d->nseats++]))
+                        || !JB_IS(s, len, "id") || !jb_string(j, &d->seat_id[d->nseats++]))
                     return 0;
                 if (js_eat(j, ',')) {  /* a name: one line (fields.NAME_RE) */
                     jb_str name;
-                    if (!js_key(j, &s, &len) || !js_is(s, len, "name") || !jb_string(j, &name))
+                    if (!js_key(j, &s, &len) || !JB_IS(s, len, "name") || !jb_string(j, &name))
                         return 0;
                     d->named = 1;
                 }
@@ -431,14 +452,14 @@ static int jb_record(js_t *j, jb_deal *d)
             do {
                 jb_str w;
                 if (d->nbids >= JB_MAX_BIDS || !js_eat(j, '{') || !js_key(j, &s, &len)
-                        || !js_is(s, len, "contract") || !jb_string(j, &w) || !js_eat(j, '}'))
+                        || !JB_IS(s, len, "contract") || !jb_string(j, &w) || !js_eat(j, '}'))
                     return 0;
                 int bid;
-                if (js_is(w.s, w.len, "pass")) bid = 0;
-                else if (js_is(w.s, w.len, "prise")) bid = 1;
-                else if (js_is(w.s, w.len, "garde")) bid = 2;
-                else if (js_is(w.s, w.len, "garde_sans")) bid = 3;
-                else if (js_is(w.s, w.len, "garde_contre")) bid = 4;
+                if (JB_IS(w.s, w.len, "pass")) bid = 0;
+                else if (JB_IS(w.s, w.len, "prise")) bid = 1;
+                else if (JB_IS(w.s, w.len, "garde")) bid = 2;
+                else if (JB_IS(w.s, w.len, "garde_sans")) bid = 3;
+                else if (JB_IS(w.s, w.len, "garde_contre")) bid = 4;
                 else return 0;
                 d->bid[d->nbids++] = bid;
             } while (js_eat(j, ','));
@@ -451,7 +472,7 @@ static int jb_record(js_t *j, jb_deal *d)
                 break;
             }
             d->has_ecart = 1;
-            if (!js_eat(j, '{') || !js_key(j, &s, &len) || !js_is(s, len, "cards")
+            if (!js_eat(j, '{') || !js_key(j, &s, &len) || !JB_IS(s, len, "cards")
                     || !js_cards(j, &d->ecart, &d->ecart_count) || !js_eat(j, '}'))
                 return 0;
             break;
@@ -472,7 +493,7 @@ static int jb_record(js_t *j, jb_deal *d)
                 return 0;
             if (js_eat(j, '}'))
                 break;
-            if (!js_key(j, &s, &len) || !js_is(s, len, "scores") || !js_eat(j, '{'))
+            if (!js_key(j, &s, &len) || !JB_IS(s, len, "scores") || !js_eat(j, '{'))
                 return 0;
             d->has_scores = 1;
             if (!js_eat(j, '}')) {

@@ -492,10 +492,38 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
 
 /* --- moves -------------------------------------------------------------------------- */
 
+/* Whether CARD (not the Excuse) played now would win the trick so far (winning_card of
+ * the trick with it). */
+static inline int ts_wins(const tk_state *st, cards_t trick_bits, int card)
+{
+    int led = st->led == TK_NO_SUIT ? tk_suit_of(card) : st->led;
+    return tk_winning_card(trick_bits | TK_BIT(card), led) == card;
+}
+
+/* Whether CARD, a plain card led by SEAT, surely wins the trick: the highest card of its
+ * suit still out, that no seat of the other camp can trump (each holds a card of the
+ * suit, or no trump). Such leads are tried first, after the table's move (the history
+ * of cut-offs orders them; a weight above it was worse). */
+static inline int ts_sure_lead(const tk_state *st, cards_t live, int seat, int card)
+{
+    if (card == TK_EXCUSE || tk_suit_of(card) == 4)
+        return 0;
+    cards_t m = tk_suit_mask(tk_suit_of(card));
+    if (live & m & ~((TK_BIT(card) << 1) - 1))
+        return 0;
+    for (int j = 0; j < st->n; j++)
+        if (st->camp[j] != st->camp[seat] && !(st->hand[j] & m)
+            && (st->hand[j] & TK_TRUMP_MASK))
+            return 0;
+    return 1;
+}
+
 /* The cards worth trying, best first: the legal cards, one of each run of equivalent
- * cards (same hand, same suit, adjacent among the cards still out or in the trick, same
- * points: only the top of the run is kept), ordered by the table's move, what the card
- * does to the trick, and the history of cut-offs. */
+ * cards (same hand, same suit, same points, adjacent among the cards still out or in the
+ * trick: the top of the run is kept; for cards that lose the trick, adjacent among the
+ * cards in the hands: the lowest is kept), ordered by the table's move, what the card
+ * does to the trick (a lead: a plain card sure to win it), and the history of
+ * cut-offs. */
 static int ts_moves(ts_search *S, int *moves, int hint)
 {
     tk_state *st = &S->st;
@@ -516,6 +544,9 @@ static int ts_moves(ts_search *S, int *moves, int hint)
             wcamp = st->camp[(st->leader + w) % n];
     }
     int last = st->len == n - 1;
+    /* the cards in the hands: a card of the trick leaves with it, so between two cards
+     * that both lose the trick it does not tell them apart */
+    cards_t held = live & ~trick_bits;
     cards_t rest = legal;
     while (rest) {
         int c = tk_lowest(rest);
@@ -523,25 +554,34 @@ static int ts_moves(ts_search *S, int *moves, int hint)
         int pts = tk_points_of(c);
         if (c != TK_EXCUSE) {
             int s = tk_suit_of(c);
-            cards_t above = live & tk_suit_mask(s) & ~((TK_BIT(c) << 1) - 1);
-            if (above) {
-                int next = tk_lowest(above);
-                if ((legal & TK_BIT(next)) && tk_points_of(next) == pts)
-                    continue;
+            if (st->len && !ts_wins(st, trick_bits, c)) {
+                /* a card that loses the trick: the lowest of its run is kept (the cards
+                 * below it lose too) */
+                cards_t below = held & tk_suit_mask(s) & (TK_BIT(c) - 1);
+                if (below) {
+                    int prev = tk_highest(below);
+                    if ((legal & TK_BIT(prev)) && tk_points_of(prev) == pts)
+                        continue;
+                }
+            } else {
+                /* a lead, or a card that wins the trick so far: the top of its run (the
+                 * cards above it win too) */
+                cards_t above = live & tk_suit_mask(s) & ~((TK_BIT(c) << 1) - 1);
+                if (above) {
+                    int next = tk_lowest(above);
+                    if ((legal & TK_BIT(next)) && tk_points_of(next) == pts)
+                        continue;
+                }
             }
         }
         int score;
         if (c == hint) {
             score = 1 << 28;
         } else if (!st->len) {
-            score = 0;
+            score = ts_sure_lead(st, live, seat, c) ? 1 << 16 : 0;
         } else {
             /* would the card win the trick? (winning_card of the trick with it) */
-            int wins = 0;
-            if (c != TK_EXCUSE) {
-                int led = st->led == TK_NO_SUIT ? tk_suit_of(c) : st->led;
-                wins = tk_winning_card(trick_bits | TK_BIT(c), led) == c;
-            }
+            int wins = c != TK_EXCUSE && ts_wins(st, trick_bits, c);
             int rank = c & 127;
             if (wins)
                 score = last ? 3000000 + pts * 1000 - rank : 3000000 + rank * 10;

@@ -1151,17 +1151,16 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
 
 
 def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
-                 offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None
-                 ) -> Iterator[Any]:
+                 offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None,
+                 index: int = 0) -> Iterator[Any]:
     """The deals of a stream, each yielded as soon as its record is read; the next record
     is read first only to judge a record of tags only or a comment never closed.
     ``line`` and ``offset``: the lines and bytes of the file before the stream; ``judge``:
-    see :func:`read_at`."""
+    see :func:`read_at`; ``index``: the deals of the file before the stream."""
     fast = judge is not None and os.environ.get(READER_ENV) != "grammar"
     chunks = _chunks(source, line=line, at=offset)
     ahead: _Chunk | None = None  # the next record, when it had to be read already
     before: _Chunk | None = None
-    index = 0
     while True:
         chunk, ahead = (ahead, None) if ahead is not None else (next(chunks, None), None)
         if chunk is None:
@@ -1318,12 +1317,12 @@ def read_file(path: str | os.PathLike[str], *, name: str | None = None) -> Itera
 
 
 def read_at(source: IO[bytes], *, name: str | None = None, line: int = 0,
-            offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None
-            ) -> Iterator[ReadDeal | tuple[int, int, int, _T]]:
+            offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None,
+            index: int = 0) -> Iterator[ReadDeal | tuple[int, int, int, _T]]:
     """The records of a binary stream that starts after ``line`` lines and ``offset``
     bytes of a file, at the start of a record (its start, or after a blank line: a part
     of the file, as a worker reads it): each as reading the whole file gives it, with its
-    lines and offsets in the file, but numbered from 1.
+    lines and offsets in the file, but numbered from ``index`` + 1.
 
     ``judge``, when given, is offered the data of each record the fast scanner reads (in
     the JSON layout, no record built); when it returns a value, ``(index, line, offset,
@@ -1331,7 +1330,7 @@ def read_at(source: IO[bytes], *, name: str | None = None, line: int = 0,
     plugs in (:mod:`tarotnotation.archive`); ``TAROT_READER=grammar`` turns it off with
     the scanner.
     """
-    return _read_stream(source, name, line, offset, judge)
+    return _read_stream(source, name, line, offset, judge, index)
 
 
 def reads(text: str, *, name: str | None = None) -> Iterator[ReadDeal]:
