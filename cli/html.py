@@ -115,7 +115,7 @@ def _write(files: list[str], output: str, site: bool, single_file: bool, title: 
             try:
                 return build_site(files, output, jobs=jobs, ruleset=forced,
                                   default_ruleset=default, title=title,
-                                  on_deal=lambda src: progress.reached(src.file or STDIN))
+                                  on_deal=lambda file: progress.reached(file or STDIN))
             except NoDealError as err:
                 _no_deal(files, err.faults)
     faults: list[Diagnostic] = []

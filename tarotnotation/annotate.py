@@ -32,7 +32,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from .cards import ALL_MASK, Card, card_points, mask_of, points_text
@@ -41,8 +41,8 @@ from .diagnostics import Diagnostic
 from .i18n import Msg, nmsg, pmsg, render
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
-from .rules import Camp, Contract
-from .scoring import ChelemTerm
+from .rules import Camp, Contract, PoigneeSize
+from .scoring import ChelemTerm, Score
 
 __all__ = [
     "PREFIX",
@@ -53,6 +53,7 @@ __all__ = [
     "points_text",
     "running_points",
     "score_lines",
+    "scored_lines",
     "speakers",
     "strip",
     "trick_note",
@@ -126,23 +127,38 @@ def score_lines(rep: Replay) -> list[str]:
     assert rep.contract is not None
     assert rep.taker_half is not None
     assert rep.bouts is not None
-    contract, taker = rep.contract.french, rep.taker
-    if rep.partner is not None and rep.partner != rep.taker:
-        who = Msg("{contract} by {taker} with {partner}", contract=contract, taker=taker,
-                  partner=rep.partner)
-    elif rep.record.players == 5 and rep.called is not None:
-        who = Msg("{contract} by {taker} alone", contract=contract, taker=taker)
+    assert rep.taker is not None
+    return scored_lines(sc, rep.scores, rep.contract, rep.taker, rep.taker_half, rep.bouts,
+                        partner=rep.partner, players=rep.record.players, called=rep.called,
+                        poignees=[size for _, size in rep.poignees],
+                        seat_ids=rep.record.seat_ids)
+
+
+def scored_lines(sc: Score, scores: Mapping[str, int], contract: Contract, taker: str,
+                 taker_half: int, bouts: int, *, partner: str | None, players: int,
+                 called: Card | None, poignees: Sequence[PoigneeSize],
+                 seat_ids: Sequence[str]) -> list[str]:
+    """:func:`score_lines` of a scored deal, from its facts: the score worked out
+    (:func:`tarotnotation.scoring.score`), each seat's, the contract, the taker (and
+    partner, and the card called at five players), the points and bouts, the poignées'
+    sizes in the record's order."""
+    french = contract.french
+    if partner is not None and partner != taker:
+        who = Msg("{contract} by {taker} with {partner}", contract=french, taker=taker,
+                  partner=partner)
+    elif players == 5 and called is not None:
+        who = Msg("{contract} by {taker} alone", contract=french, taker=taker)
     else:
-        who = Msg("{contract} by {taker}", contract=contract, taker=taker)
-    facts: dict[str, object] = {"who": who, "points": points_text(rep.taker_half),
-                                "bouts": rep.bouts, "needs": points_text(sc.threshold_half),
+        who = Msg("{contract} by {taker}", contract=french, taker=taker)
+    facts: dict[str, object] = {"who": who, "points": points_text(taker_half),
+                                "bouts": bouts, "needs": points_text(sc.threshold_half),
                                 "margin": sc.margin}
     first = (nmsg("{who}: {points} points with {bouts} bout, needs {needs}: made by {margin}",
                   "{who}: {points} points with {bouts} bouts, needs {needs}: made by {margin}",
-                  rep.bouts, **facts) if sc.made else
+                  bouts, **facts) if sc.made else
              nmsg("{who}: {points} points with {bouts} bout, needs {needs}: lost by {margin}",
                   "{who}: {points} points with {bouts} bouts, needs {needs}: lost by {margin}",
-                  rep.bouts, **facts))
+                  bouts, **facts))
     lines: list[str] = [first]
     lines.append(Msg("contract (25 + {margin}) × {multiplier} = {amount}", margin=sc.margin,
                      multiplier=sc.multiplier, amount=f"{sc.contract_amount:+d}"))
@@ -154,18 +170,18 @@ def score_lines(rep: Replay) -> list[str]:
                      Msg("petit au bout (defence) 10 × {multiplier} = {amount}",
                          multiplier=sc.multiplier, amount=pab))
     if sc.poignee_amount:
-        sizes = " + ".join(f"{size.value} {size.bonus}" for _, size in rep.poignees)
+        sizes = " + ".join(f"{size.value} {size.bonus}" for size in poignees)
         lines.append(Msg("poignée {sizes} = {amount}", sizes=sizes,
                          amount=f"{sc.poignee_amount:+d}"))
     for term, amount in sc.chelem_terms:
         lines.append(Msg("chelem {term} = {amount}", term=_CHELEM_WORDS[term],
                          amount=f"{amount:+d}"))
     if any(sc.misere_amounts):
-        ids = rep.record.seat_ids
+        ids = seat_ids
         lines.append(Msg("misère {amounts}", amounts=", ".join(
             f"{ids[i]} {v:+d}" for i, v in enumerate(sc.misere_amounts) if v)))
     lines.append(Msg("each defender {amount}", amount=f"{-sc.x:+d}"))
-    lines.append(", ".join(f"{seat} {value:+d}" for seat, value in rep.scores.items()))
+    lines.append(", ".join(f"{seat} {value:+d}" for seat, value in scores.items()))
     return lines
 
 

@@ -48,10 +48,11 @@ from ..annotate import (
 )
 from ..cards import Card, CardSet
 from ..diagnostics import Diagnostic, Severity
+from ..fields import find_tag
 from ..i18n import Msg, pmsg, render
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status
-from ..rules import MisereKind
+from ..rules import Contract, MisereKind
 from .escape import clean
 
 __all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
@@ -100,28 +101,46 @@ _CODE: Final = tuple(c.code for c in Card)
 _BYTE_BITS: Final = tuple(tuple(i for i in range(8) if byte >> i & 1) for byte in range(256))
 
 
+#: _BYTE_CODES[k][byte]: the codes of the cards of that byte of a bitset, the k-th.
+_BYTE_CODES: Final = tuple(tuple(tuple(_CODE[8 * k + i] for i in bits if 8 * k + i < 78)
+                                 for bits in _BYTE_BITS) for k in range(10))
+
+
 def _codes(cards: CardSet) -> list[str]:
     """The codes of a set of cards, in card order (a byte at a time: several times
     faster than iterating the set)."""
-    code = _CODE
+    return codes_of(cards.bits)
+
+
+def codes_of(bits: int) -> list[str]:
+    """The codes of the cards of a bitset (:mod:`tarotnotation.cards`' numbering), in
+    card order.
+
+    >>> codes_of(0b101)
+    ['1S', '3S']
+    """
     out: list[str] = []
-    bits = cards.bits
-    base = 0
+    codes = _BYTE_CODES
+    k = 0
     while bits:
-        for i in _BYTE_BITS[bits & 255]:
-            out.append(code[base + i])
+        if bits & 255:
+            out += codes[k][bits & 255]
         bits >>= 8
-        base += 8
+        k += 1
     return out
 
 
 def _notes(item: Any, out: dict[str, Any], diags: Sequence[int] = ()) -> dict[str, Any]:
     """Glyph ``g``, people's comments ``m``, computed comments ``k`` and diagnostic
     indices ``d`` of an annotated part of the record, each only when present."""
-    glyph = getattr(item, "glyph", None)
+    return notes_of(getattr(item, "glyph", None), getattr(item, "comments", ()), out, diags)
+
+
+def notes_of(glyph: str | None, comments: Sequence[str], out: dict[str, Any],
+             diags: Sequence[int] = ()) -> dict[str, Any]:
+    """The notes of a part of a record (see ``_notes``) from its glyph and comments."""
     if glyph:
         out["g"] = glyph
-    comments: tuple[str, ...] = getattr(item, "comments", ())
     if comments:
         people = [clean(c) for c in comments if not is_computed(c)]
         computed = []
@@ -169,7 +188,19 @@ def deal_title(record: DealRecord | None, number: int) -> str:
     """
     if record is None:
         return render(Msg("Deal {deal}", deal=number))
-    event, round_, deal = record.tag("Event"), record.tag("Round"), record.tag("Deal")
+    return tags_title(record.tags, number)
+
+
+def tags_title(tags: Sequence[tuple[str, str]] | Sequence[Sequence[str]], number: int) -> str:
+    """:func:`deal_title` of a record's tags.
+
+    >>> tags_title([["Round", "2"]], 7)
+    'Round 2'
+    """
+    def tag(name: str) -> str | None:
+        return find_tag(tags, name)  # type: ignore[arg-type]
+
+    event, round_, deal = tag("Event"), tag("Round"), tag("Deal")
     parts = [p for p in (event, round_ and render(Msg("round {round}", round=round_)),
                          deal and render(Msg("deal {deal}", deal=deal))) if p]
     if not parts:
@@ -427,35 +458,57 @@ def index_row(src: DealSource) -> dict[str, Any]:
     taker, made or lost and by how much, the taker's score, the faults."""
     rep = src.replay
     record = rep.record if rep is not None else src.record
+    if record is None:
+        return row_of(src.number, src.file, src.index, src.errors, src.warnings)
+    if rep is None:
+        return row_of(src.number, src.file, src.index, src.errors, src.warnings,
+                      record.tags, record.players)
+    name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
+    made = rep.score.made if rep.score is not None else None
+    margin = rep.score.margin if rep.score is not None else None
+    score = (rep.scores.get(rep.taker) if rep.scores is not None and rep.taker is not None
+             else None)
+    return row_of(src.number, src.file, src.index, src.errors, src.warnings, record.tags,
+                  record.players, rep.contract, rep.taker, name, rep.status, made, margin,
+                  score)
+
+
+def row_of(number: int, file: str | None, index: int, errors: int, warnings: int,
+           tags: Sequence[tuple[str, str]] | None = None, players: int = 0,
+           contract: Contract | None = None, taker: str | None = None,
+           name: str | None = None, status: Status | None = None, made: bool | None = None,
+           margin: int | None = None, score: int | None = None) -> dict[str, Any]:
+    """:func:`index_row` from the deal's facts: no ``tags`` for a deal that could not be
+    read, no ``status`` for one not replayed."""
     row: dict[str, Any] = {
-        "n": src.number, "file": clean(src.file or "<stdin>"),
-        "index": src.index, "errors": src.errors, "warnings": src.warnings,
+        "n": number, "file": clean(file or "<stdin>"),
+        "index": index, "errors": errors, "warnings": warnings,
         "event": "", "round": "", "table": "", "date": "", "players": "",
         "contract": "", "taker": "", "outcome": "", "margin": None, "score": None,
     }
-    if record is None:
+    if tags is None:
         row["outcome"] = "unreadable"
         return row
     row.update({
-        "event": clean(record.tag("Event") or ""), "round": clean(record.tag("Round") or ""),
-        "table": clean(record.tag("Table") or ""), "date": clean(record.tag("Date") or ""),
-        "players": str(record.players),
+        "event": clean(find_tag(tags, "Event") or ""),
+        "round": clean(find_tag(tags, "Round") or ""),
+        "table": clean(find_tag(tags, "Table") or ""),
+        "date": clean(find_tag(tags, "Date") or ""),
+        "players": str(players),
     })
-    if rep is None:
+    if status is None:
         return row
-    if rep.contract is not None:
-        row["contract"] = rep.contract.french
-    if rep.taker is not None:
-        name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
-        row["taker"] = clean(f"{rep.taker} ({name})" if name else rep.taker)
-    if rep.status is Status.ANNULLED:
+    if contract is not None:
+        row["contract"] = contract.french
+    if taker is not None:
+        row["taker"] = clean(f"{taker} ({name})" if name else taker)
+    if status is Status.ANNULLED:
         row["outcome"] = "annulled"
-    elif rep.score is not None and rep.status is Status.SCORED:
-        row["outcome"] = "made" if rep.score.made else "lost"
-        row["margin"] = rep.score.margin if rep.score.made else -rep.score.margin
-        if rep.scores is not None and rep.taker is not None:
-            row["score"] = rep.scores.get(rep.taker)
+    elif made is not None and margin is not None and status is Status.SCORED:
+        row["outcome"] = "made" if made else "lost"
+        row["margin"] = margin if made else -margin
+        if taker is not None:
+            row["score"] = score
     else:
-        row["outcome"] = rep.status.value
+        row["outcome"] = status.value
     return row
-

@@ -40,6 +40,7 @@ __all__ = [
     "compact_css",
     "csp",
     "deal_page",
+    "deal_page_bytes",
     "index_data",
     "index_page",
 ]
@@ -187,6 +188,33 @@ def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
         + json_bytes(data).decode("utf-8") + "</script>\n"
         + _script(inline, index=False) + "\n</body>\n</html>\n"
     )
+
+
+_MARK: Final = "\ue000title\ue000"
+
+
+@functools.cache
+def _deal_template(lang: str, inline: bool) -> tuple[bytes, bytes, bytes, bytes]:
+    """:func:`deal_page` in its four constant parts, around the title (twice) and the
+    data, in the run's language ``lang``."""
+    opening = '<script type="application/json" id="tarot-data">'
+    page = deal_page({"title": _MARK, "n": 0}, inline=inline)
+    head, rest = page.split(opening, 1)
+    before, middle, after = head.split(_MARK)
+    return (before.encode("utf-8"), middle.encode("utf-8"),
+            (after + opening).encode("utf-8"), rest[rest.index("</script>\n"):].encode("utf-8"))
+
+
+def deal_page_bytes(data: Mapping[str, Any], *, inline: bool = True) -> bytes:
+    """:func:`deal_page` encoded, its constant parts made once a run.
+
+    >>> data = {"n": 1, "title": "Club <1>", "cards": []}
+    >>> deal_page_bytes(data, inline=False) == deal_page(data, inline=False).encode()
+    True
+    """
+    before, middle, opening, end = _deal_template(language(), inline)
+    title = text(str(data.get("title") or render(Msg("Deal")))).encode("utf-8")
+    return b"".join((before, title, middle, title, opening, json_bytes(data), end))
 
 
 #: The index's columns: (heading, numeric, class). ``wide`` ones are left out on phones.

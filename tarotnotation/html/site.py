@@ -23,23 +23,38 @@ interrupted leaves the target as it was and no temporary folder behind.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from bisect import bisect_left
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import IO, Final, TypeVar
 
 from .. import atomic
-from ..archive import STDIN, check_deal, expand_paths, format_of, read_path
+from ..archive import (
+    STDIN,
+    Part,
+    check_deal,
+    expand_paths,
+    format_of,
+    parts_of,
+    read_part,
+    read_path,
+)
 from ..diagnostics import Diagnostic
 from ..formats import registry
 from ..i18n import Msg, language, render, set_language
 from ..source import ReadDeal
-from ..workers import pool
+from ..workers import Workers, pool
+from . import fast
 from .data import DealSource, deal_data, index_row
 from .page import (
     SCRIPT_NAME,
@@ -49,6 +64,7 @@ from .page import (
     book_end,
     book_start,
     deal_page,
+    deal_page_bytes,
     index_data,
     index_page,
 )
@@ -119,6 +135,14 @@ def _canonical(item: ReadDeal) -> str:
     return notation.dumps([item.record])
 
 
+def _text(data: bytes) -> str | None:
+    """A deal's own text from its bytes (None: too big to keep, or blank)."""
+    if len(data) > _MAX_TEXT:
+        return None
+    text = data.decode("utf-8", "replace").lstrip("\ufeff").rstrip()
+    return text + "\n" if text else None
+
+
 class _Texts:
     """The own text of each deal of one file."""
 
@@ -148,11 +172,26 @@ class _Texts:
         if end is not None and size > _MAX_TEXT:
             return None
         self.fh.seek(start)
-        data = self.fh.read(size)
-        if len(data) > _MAX_TEXT:
-            return None
-        text = data.decode("utf-8", "replace").lstrip("\ufeff").rstrip()
-        return text + "\n" if text else None
+        return _text(self.fh.read(size))
+
+    def whole(self) -> str | None:
+        """The text of a file of one deal: the whole file (None: too big to keep)."""
+        return self._read(0, None)
+
+    def between(self, index: int, start: int, end: int, lines: Sequence[bytes],
+                starts: Sequence[int]) -> tuple[str, str] | None:
+        """The own text of deal ``index`` of a JSON Lines file of several deals, from
+        ``start`` to the next deal's (``end``), and its name; taken from ``lines`` (a
+        part of the file, each line starting at its offset in ``starts``) when the deal
+        starts a line of it, else read from the file. None when it is too big to keep."""
+        at = bisect_left(starts, start)
+        if at < len(lines) and starts[at] == start and end <= starts[-1]:
+            if end - start > _MAX_TEXT:
+                return None
+            text = _text(b"".join(lines[at:bisect_left(starts, end, at)]))
+        else:
+            text = self._read(start, end)
+        return None if text is None else (text, f"{self.stem}-{index}{self.suffix}")
 
     def of(self, item: ReadDeal, nxt: ReadDeal | None) -> tuple[str, str]:
         """The deal's own text and the file name to download it as."""
@@ -318,13 +357,85 @@ def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
         nav = {"index": "index.html",
                "prev": PAGE_NAME.format(n=n - 1) if n > 1 else None,
                "next": PAGE_NAME.format(n=n + 1) if more else None}
-        page = deal_page(deal_data(src, nav), inline=False).encode("utf-8")
-        fd = os.open(folder / href, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            os.write(fd, page)
-        finally:
-            os.close(fd)
+        _write(folder / href, deal_page_bytes(deal_data(src, nav), inline=False))
     return rows, tally
+
+
+class _Writer:
+    """Pages written to new files by a thread of their own while this one makes the
+    next ones: creating a file is mostly the kernel's work (finding a free inode), done
+    outside the interpreter's lock, so on a machine with a free core it costs no time.
+    A bounded queue keeps memory bounded; leaving the block, however it is left, waits
+    for the thread (no file is created after it), and raises what writing raised."""
+
+    _DEPTH: Final = 64
+
+    def __init__(self) -> None:
+        import queue
+        import threading
+
+        self._queue: queue.Queue[tuple[Path, bytes] | None] = queue.Queue(self._DEPTH)
+        self._error: BaseException | None = None
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="tarot-html-writer",
+                                        daemon=True)
+
+    def __enter__(self) -> _Writer:
+        try:
+            self._thread.start()
+        except BaseException:  # (a signal while it starts: it ends as soon as it runs)
+            self._queue.put(None)
+            raise
+        return self
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self._stop or self._error is not None:
+                continue
+            try:
+                _write(*item)
+            except BaseException as err:  # (raised in the maker's thread)
+                self._error = err
+
+    def write(self, path: Path, page: bytes) -> None:
+        """Queue one page (raises what writing an earlier one raised)."""
+        if self._error is not None:
+            raise self._error
+        self._queue.put((path, page))
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                 tb: object) -> None:
+        self._stop = kind is not None  # (an error, an interruption: the rest is dropped)
+        interrupted: BaseException | None = None
+        closed = False
+        while True:  # (a signal while waiting: the rest is dropped, the wait goes on)
+            try:
+                if not closed:
+                    self._queue.put(None)
+                    closed = True
+                self._thread.join()
+                break
+            except BaseException as caught:
+                self._stop = True
+                interrupted = interrupted or caught
+        if interrupted is not None:
+            raise interrupted
+        if kind is None and self._error is not None:
+            raise self._error
+
+
+def _write(path: Path, page: bytes) -> None:
+    """A new file of the site's folder (flushed with the whole folder, :func:`_site_folder`)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(page)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def _part(task: tuple[list[str], str, int, int, str | None, str | None, str]
@@ -346,12 +457,16 @@ def _part(task: tuple[list[str], str, int, int, str | None, str | None, str]
 @contextlib.contextmanager
 def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
     """A hidden folder beside ``folder`` to build a site in, renamed over ``folder``
-    when the block ends without an exception, removed whatever happens."""
+    when the block ends without an exception, removed whatever happens. SIGINT, SIGTERM
+    and SIGHUP are held while a folder is made, swapped or removed (then let through),
+    so that a signal never leaves one behind."""
     target = Path(folder)
     parent = target.parent
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+    tmp: Path | None = None
     old: Path | None = None
     try:
+        with _signals_held():
+            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o777 & ~mask)
@@ -359,22 +474,43 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
         (tmp / STYLE_NAME).write_text(asset(STYLE_NAME), encoding="utf-8")
         yield tmp
         atomic.sync_tree(tmp)  # every page on the disk before the rename shows them
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=parent))
-            os.replace(target, old / "site")
-            try:
+        with _signals_held():
+            if target.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old",
+                                            dir=parent))
+                os.replace(target, old / "site")
+                try:
+                    os.replace(tmp, target)
+                except BaseException:
+                    os.replace(old / "site", target)  # put the earlier site back
+                    raise
+            else:
                 os.replace(tmp, target)
-            except BaseException:
-                os.replace(old / "site", target)  # put the earlier site back
-                raise
-        else:
-            os.replace(tmp, target)
         atomic.sync_folder(parent)
     finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        with _signals_held():
+            if tmp is not None and tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back SIGINT, SIGTERM and SIGHUP for a moment (in the main thread, where
+    Python runs its handlers), then let them through."""
+    import signal
+
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _index(tmp: Path, rows: list[dict[str, object]], title: str | None) -> None:
@@ -393,22 +529,191 @@ def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
     return tally
 
 
+#: A worker's share of a site of JSON Lines files: a part of a file (:func:`parts_of`),
+#: the deals of the files before it, the deals of the file and of the site, the folder,
+#: the ruleset override and default, the run's language.
+_ChunkTask = tuple[Part, int, int, int, str, str | None, str | None, str]
+#: What a worker did: the index rows, the tally, what was said of the file, the numbers
+#: of the pages written.
+_ChunkDone = tuple[list[dict[str, object]], Tally, list[Diagnostic], list[int]]
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+class _RenumberedError(RuntimeError):
+    """The pages' numbers were not each deal's once: the site is built the plain way."""
+
+
+def _lines_plan(files: list[str]) -> list[tuple[str, int]] | None:
+    """Each file with its number of deals, when every file is JSON Lines that
+    :func:`parts_of` cuts into parts, of one deal or more; else None. (The parts are
+    read and dropped: memory holds one at a time.)"""
+    plan = []
+    for name in files:
+        if name == STDIN:
+            return None
+        count = None
+        for part in parts_of(name):
+            if isinstance(part, str):
+                return None
+            count = part.index + sum(1 for raw in part.lines if raw.strip().removeprefix(_BOM))
+        if not count:
+            return None
+        plan.append((name, count))
+    return plan
+
+
+def _chunk_pages(task: _ChunkTask, on_deal: Callable[[str | None], None] | None = None
+                 ) -> _ChunkDone:
+    """The pages of one part of a JSON Lines file. A plain clean deal is judged from its
+    line and its page made from the quick facts (:mod:`.fast`); any other is read and
+    replayed. Each deal's number is its index in the file after the deals of the files
+    before it, so its page's name and its neighbours' follow from it alone."""
+    part, base, total, count, folder, ruleset, default, lang = task
+    if isinstance(part, str):
+        raise TypeError("a part of JSON Lines")
+    set_language(lang)
+    path = part.path
+    out = Path(folder)
+    rows: list[dict[str, object]] = []
+    tally = Tally()
+    faults: list[Diagnostic] = []
+    numbers: list[int] = []
+    starts = list(accumulate((len(raw) for raw in part.lines), initial=part.offset))
+    items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int]] = []
+    for item in read_part(part, fast.reader(ruleset, default)):
+        if isinstance(item, ReadDeal):
+            if item.about_file:
+                faults.extend(item.diagnostics)
+            else:
+                items.append((item.index, item.offset, item, 0))
+        else:
+            index, lineno, judged = item
+            items.append((index, starts[lineno - 1 - part.lineno], judged, lineno))
+    texts = _Texts(path)
+    try:
+        with _Writer() as writer:
+            _chunk_loop(items, starts, part, base, total, count, texts, writer, out, rows,
+                        tally, numbers, ruleset, default, on_deal)
+    finally:
+        texts.close()
+    return rows, tally, faults, numbers
+
+
+def _chunk_loop(items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int]],
+                starts: list[int], part: Part, base: int, total: int, count: int,
+                texts: _Texts, writer: _Writer, out: Path, rows: list[dict[str, object]],
+                tally: Tally, numbers: list[int], ruleset: str | None, default: str | None,
+                on_deal: Callable[[str | None], None] | None) -> None:
+    """The pages of :func:`_chunk_pages`' deals, handed to ``writer``."""
+    if isinstance(part, str):
+        raise TypeError("a part of JSON Lines")
+    path = part.path
+    for k, (index, start, got, lineno) in enumerate(items):
+        end = (items[k + 1][1] if k + 1 < len(items) else None) or starts[-1]
+        number = base + index
+        nav = {"index": "index.html",
+               "prev": PAGE_NAME.format(n=number - 1) if number > 1 else None,
+               "next": PAGE_NAME.format(n=number + 1) if number < total else None}
+        if count == 1:  # a file of one deal: the whole file is its text
+            whole = texts.whole()
+            text = None if whole is None else (whole, texts.name)
+        else:
+            text = (None if start is None else
+                    texts.between(index, start, end, part.lines, starts))
+        if isinstance(got, fast.FastDeal) and text is not None:
+            data = fast.deal_data(got, number, path, index, *text, nav)
+            rows.append(fast.index_row(got, number, path, index))
+            tally.deals += 1
+        else:
+            deal = got if isinstance(got, ReadDeal) else _read_line(
+                part.lines[lineno - 1 - part.lineno], path, index, lineno, start or 0)
+            checked = check_deal(deal, path, ruleset, default_ruleset=default)
+            own, name = text or (_canonical(deal), f"{texts.stem}-{index}.tarot")
+            src = DealSource(number, path, index, deal.record, checked.replay,
+                             checked.diagnostics, own, name)
+            data = deal_data(src, nav)
+            rows.append(index_row(src))
+            tally.count(src)
+        writer.write(out / PAGE_NAME.format(n=number), deal_page_bytes(data, inline=False))
+        numbers.append(number)
+        if on_deal is not None:
+            on_deal(path)
+
+
+def _read_line(raw: bytes, path: str, index: int, lineno: int, offset: int) -> ReadDeal:
+    """A line of JSON Lines read as the reader reads it (one judged clean, whose text is
+    too long to keep: its page shows the record in the notation)."""
+    from ..formats import json as json_format
+
+    return next(iter(json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+                                            lineno=lineno - 1, offset=offset)))
+
+
+def _site_of_lines(plan: list[tuple[str, int]], tmp: Path, jobs: int,
+                   ruleset: str | None, default: str | None,
+                   on_deal: Callable[[str | None], None] | None) -> tuple[
+                       list[dict[str, object]], Tally]:
+    """The pages of a site of JSON Lines files, their parts shared among ``jobs``
+    workers (a bounded number in flight), or written by this process with one job."""
+    total = sum(count for _, count in plan)
+
+    def tasks() -> Iterator[_ChunkTask]:
+        base = 0
+        for name, count in plan:
+            for part in parts_of(name):
+                yield part, base, total, count, str(tmp), ruleset, default, language()
+            base += count
+
+    done: list[_ChunkDone] = []
+    if jobs <= 1:
+        done = [_chunk_pages(task, on_deal) for task in tasks()]
+    else:
+        with Workers(jobs) as workers:
+            pending: deque[Future[_ChunkDone]] = deque()
+            for task in tasks():
+                if len(pending) >= 2 * jobs:
+                    done.append(pending.popleft().result())
+                pending.append(workers.submit(_chunk_pages, task))
+            while pending:
+                done.append(pending.popleft().result())
+    rows = [row for part_rows, _, _, _ in done for row in part_rows]
+    numbers = [n for _, _, _, part_numbers in done for n in part_numbers]
+    if numbers != list(range(1, total + 1)):
+        raise _RenumberedError
+    tally = Tally()
+    for _, part_tally, faults, _ in done:
+        tally.add(part_tally)
+        tally.faults.extend(faults)
+    return rows, tally
+
+
 def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: int = 1,
                ruleset: str | None = None, default_ruleset: str | None = None,
                title: str | None = None,
-               on_deal: Callable[[DealSource], None] | None = None) -> Tally:
+               on_deal: Callable[[str | None], None] | None = None) -> Tally:
     """:func:`write_site` of the deals of ``paths``, in ``jobs`` worker processes: every
     worker reads every deal (reading is the cheap part), then replays and writes the
     pages of its share; this process writes the index. ``on_deal`` is called with each
     deal as it is done (one process only). Raises :class:`NoDealError` when the files
     hold no deal (nothing is written)."""
     names = [str(p) for p in paths]
+    plan = None if STDIN in names else _lines_plan([str(p) for p in expand_paths(names)])
+    if plan is not None:
+        try:
+            with _site_folder(folder) as tmp:
+                rows, tally = _site_of_lines(plan, tmp, jobs, ruleset, default_ruleset,
+                                             on_deal)
+                _index(tmp, rows, title)
+            return tally
+        except _RenumberedError:  # (never seen: the reader's count is the parts')
+            pass
     if jobs <= 1 or STDIN in names:
         seen = [0]
         faults: list[Diagnostic] = []
         with _site_folder(folder) as tmp:
             rows, tally = _pages(_sources(names, ruleset, default_ruleset, None, seen,
-                                          faults), tmp, on_deal)
+                                          faults), tmp,
+                                 None if on_deal is None else lambda src: on_deal(src.file))
             if not seen[0]:
                 raise NoDealError("no deal found", faults)
             _index(tmp, rows, title)
