@@ -39,7 +39,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["discard_pending", "pending", "sync_folder", "sync_tree", "target_of", "writing"]
+__all__ = ["discard_pending", "pending", "signals_held", "sync_folder", "sync_tree", "target_of",
+           "writing"]
 
 _PENDING: set[str] = set()
 
@@ -71,7 +72,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         return
     import tempfile  # (when a file is written: a run that writes none never needs it)
 
-    with _signals_held():  # a signal between creating and noting it would leave it
+    with signals_held():  # a signal between creating and noting it would leave it
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         _PENDING.add(tmp)
     try:
@@ -99,7 +100,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Hold back SIGINT, SIGTERM and SIGHUP for a moment (in the main thread, where
     Python runs its handlers), then let them through."""
     held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}

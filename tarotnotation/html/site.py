@@ -465,7 +465,7 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
     tmp: Path | None = None
     old: Path | None = None
     try:
-        with _signals_held():
+        with atomic.signals_held():
             tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
         mask = os.umask(0)
         os.umask(mask)
@@ -474,7 +474,7 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
         (tmp / STYLE_NAME).write_text(asset(STYLE_NAME), encoding="utf-8")
         yield tmp
         atomic.sync_tree(tmp)  # every page on the disk before the rename shows them
-        with _signals_held():
+        with atomic.signals_held():
             if target.exists():
                 old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old",
                                             dir=parent))
@@ -488,29 +488,11 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
                 os.replace(tmp, target)
         atomic.sync_folder(parent)
     finally:
-        with _signals_held():
+        with atomic.signals_held():
             if tmp is not None and tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
             if old is not None:
                 shutil.rmtree(old, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold back SIGINT, SIGTERM and SIGHUP for a moment (in the main thread, where
-    Python runs its handlers), then let them through."""
-    import signal
-
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _index(tmp: Path, rows: list[dict[str, object]], title: str | None) -> None:
