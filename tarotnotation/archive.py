@@ -384,6 +384,10 @@ def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
 
 #: JSON Lines are checked in parallel in chunks of about this many bytes (whole lines).
 CHUNK_BYTES: Final = 1 << 20
+#: Chunks (or parts of a .tarot file) in flight a worker in a parallel check: at 2, the
+#: workers of -j 2 waited for this process (168-173% of CPU used on 1,000,000 deals of
+#: JSON Lines); at 8, 182-184%, and 10% less time; the results of a chunk are small.
+_AHEAD: Final = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -957,7 +961,11 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                     break
                 pending.append((pool.submit(_check_task, task, ruleset, default_ruleset),
                                 task, key))
-                while len(pending) > 2 * workers:
+                # Chunks and parts (about CHUNK_BYTES each): several a worker ahead, so
+                # that no worker waits while this process takes the results in order;
+                # whole files (their results can be large): fewer.
+                ahead = _AHEAD if isinstance(task, (_Chunk, _TarotPart)) else 2
+                while len(pending) > ahead * workers:
                     yield from collect()
         while pending:
             yield from collect()
