@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 import pytest
 from test_cli import EXAMPLES, FAULTY, Ran, invoke
-from test_fast_paths import _cases
+from test_fast_paths import generated_cases
 
 from tarotnotation.archive import read_path
 from tarotnotation.archives import stream
@@ -84,7 +84,7 @@ def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     out["examples"] = [str(path), *map(str, sorted(EXAMPLES.glob("*.tarot"))),
                        *map(str, sorted(FAULTY.glob("*.tarot")))]
     # Generated deals with faults injected, a broken line and blank lines among them.
-    cases = _cases(25, 29)
+    cases = generated_cases(25, 29)
     random.Random(3).shuffle(cases)
     data = [orjson.dumps(obj) for obj in cases]
     data[7:7] = [b'{"players": 4, "hands": ', b"", b"[1, 2]"]

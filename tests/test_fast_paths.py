@@ -60,7 +60,7 @@ def _examples() -> list[dict[str, Any]]:
     return out
 
 
-def _mutate(rng: random.Random, obj: dict[str, Any]) -> dict[str, Any]:
+def mutate(rng: random.Random, obj: dict[str, Any]) -> dict[str, Any]:
     """One fault or oddity injected into a JSON record."""
     obj = copy.deepcopy(obj)
     play = obj.get("play") or [{"cards": [{"card": "EX"}]}]
@@ -139,15 +139,15 @@ def _same_model(a: Any, b: Any, where: str = "record") -> None:
         assert a == b, where
 
 
-def _cases(count: int, seed: int) -> list[dict[str, Any]]:
+def generated_cases(count: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     clean = _deals(count, seed) + _examples()
-    return clean + [_mutate(rng, rng.choice(clean)) for _ in range(3 * count)]
+    return clean + [mutate(rng, rng.choice(clean)) for _ in range(3 * count)]
 
 
 @pytest.fixture(scope="module")
 def cases() -> list[dict[str, Any]]:
-    return _cases(120, 2026)
+    return generated_cases(120, 2026)
 
 
 def test_build_record_gives_the_record_pydantic_gives(cases: list[dict[str, Any]]) -> None:
@@ -415,7 +415,7 @@ def test_quick_check_of_the_excuse_led_to_the_last_trick() -> None:
     assert any(_agrees(obj, ruleset) for ruleset in SPECS)
 
 
-def _swap_own_cards(rng: random.Random, rec: DealRecord, obj: dict[str, Any]) -> None:
+def swap_own_cards(rng: random.Random, rec: DealRecord, obj: dict[str, Any]) -> None:
     """Two cards of one player swapped between two tricks: his hand still matches his
     play, but a card may now break the rules of its trick (or change who wins it)."""
     tricks = replay(rec).tricks
@@ -441,9 +441,9 @@ def test_quick_check_agrees_with_the_replay_on_many_deals(players: int) -> None:
         obj = tjson.to_dict(rec)
         kind = rng.randrange(3)
         if kind == 1 and len(rec.play) > 1:
-            _swap_own_cards(rng, rec, obj)
+            swap_own_cards(rng, rec, obj)
         elif kind == 2:
-            obj = _mutate(rng, obj)
+            obj = mutate(rng, obj)
         ruleset = rng.choice([None, spec])
         took = _agrees(obj, ruleset)
         taken += took

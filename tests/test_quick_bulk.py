@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli import EXAMPLES, FAULTY, invoke
-from test_fast_paths import SPECS, _cases, _mutate, _swap_own_cards
+from test_fast_paths import SPECS, generated_cases, mutate, swap_own_cards
 from test_quick_native import EDITS
 
 from tarotnotation import archive, kernel, native, quick
@@ -120,8 +120,8 @@ def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
         ruleset: str | None, default: str | None) -> None:
     rng = random.Random(31)
     own = [tjson.to_dict(random_deal(rng, 3 + i % 2, chelem_chance=0.3, poignee_chance=0.3))
-           for i in range(80)]  # (no ruleset of their own, unlike most of _cases)
-    cases = _cases(80, 31) + own + [_mutate(rng, obj) for obj in own]
+           for i in range(80)]  # (no ruleset of their own, unlike most of generated_cases)
+    cases = generated_cases(80, 31) + own + [mutate(rng, obj) for obj in own]
     lines = [orjson.dumps(obj) + b"\n" for obj in cases]
     settled, quick_settled = _agree(lines, ruleset, default)
     plain = [line for line in lines if _plain(line)]
@@ -146,9 +146,9 @@ def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
     if tags is not None:
         obj["tags"] = tags
     if fault == "swap" and len(rec.play) > 1:
-        _swap_own_cards(rng, rec, obj)
+        swap_own_cards(rng, rec, obj)
     elif fault == "other":
-        obj = _mutate(rng, obj)
+        obj = mutate(rng, obj)
     if rng.random() < 0.3 and isinstance(obj, dict):
         obj["ruleset"] = rng.choice(["pagat", "fft petit_in_chien=annuls", "nonsense", "",
                                      "fft chelem_excuse_wins=false", "f\u00e9t"])
@@ -218,7 +218,7 @@ def archive_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     R301), a broken line, blank lines, a byte-order mark at the start and mid-file, records
     of other layouts (the examples, as written and with the scores alone)."""
     rng = random.Random(17)
-    cases = _cases(60, 41)
+    cases = generated_cases(60, 41)
     for players in (3, 4, 5):
         cases += [tjson.to_dict(random_deal(rng, players, poignee_chance=0.2,
                                             chelem_chance=0.1)) for _ in range(30)]

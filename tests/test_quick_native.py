@@ -26,7 +26,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast_paths import SPECS, _cases, _mutate, _swap_own_cards
+from test_fast_paths import SPECS, generated_cases, mutate, swap_own_cards
 
 from tarotnotation import native, quick
 from tarotnotation.archive import read_path
@@ -85,7 +85,7 @@ def test_the_quick_check_plays_on_the_twin_when_it_is_built(
 def test_twin_and_pure_agree_on_generated_faulty_and_odd_deals(
         monkeypatch: pytest.MonkeyPatch, ruleset: str | None, default: str | None) -> None:
     taken = 0
-    for obj in _cases(100, 17):
+    for obj in generated_cases(100, 17):
         fast, pure = _both(monkeypatch, obj, ruleset, default)
         assert fast == pure, obj
         taken += fast is not None
@@ -119,9 +119,9 @@ def test_twin_and_pure_agree_on_any_deal(monkeypatch: pytest.MonkeyPatch, seed: 
                       chelem_chance=0.3, poignee_chance=0.3)
     obj = tjson.to_dict(rec)
     if fault == "swap" and len(rec.play) > 1:
-        _swap_own_cards(rng, rec, obj)
+        swap_own_cards(rng, rec, obj)
     elif fault == "other":
-        obj = _mutate(rng, obj)
+        obj = mutate(rng, obj)
     fast, pure = _both(monkeypatch, obj, rng.choice([None, spec]))
     assert fast == pure
     if fault == "none":
@@ -205,7 +205,7 @@ def test_the_scanner_takes_the_canonical_lines_and_reads_them_as_orjson_does(
         monkeypatch: pytest.MonkeyPatch) -> None:
     assert TWIN is not None
     scanned = taken = 0
-    for obj in _cases(80, 23):
+    for obj in generated_cases(80, 23):
         line = orjson.dumps(obj)
         scanned += TWIN.scan_json(line) is not None
         for ruleset in (None, "pagat"):
