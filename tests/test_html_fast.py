@@ -216,6 +216,27 @@ def test_a_site_of_json_lines_is_the_plain_ways(tmp_path: Path, jobs: int,
         assert got[name] == want[name], name
 
 
+def test_a_fifo_with_two_jobs_gives_every_deal_once(tmp_path: Path) -> None:
+    """A FIFO can be read once: this process reads it, whatever -j says (two workers
+    reading it each took a share of its bytes, and half the deals were lost)."""
+    import threading
+
+    from tarotnotation.html import build_site
+
+    path = _archive(tmp_path, 4, 30, seed=11)
+    fifo = tmp_path / "deals.jsonl"
+    os.mkfifo(fifo)
+    feeder = threading.Thread(target=lambda: fifo.write_bytes(path.read_bytes()))
+    feeder.start()
+    try:
+        tally = build_site([str(fifo), str(path)], tmp_path / "site", jobs=2)
+    finally:
+        feeder.join()
+    assert tally.deals == 60
+    pages = {p.name for p in (tmp_path / "site").glob("deal-*.html")}
+    assert pages == {f"deal-{n}.html" for n in range(1, 61)}
+
+
 def test_a_site_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the deals that are not plain and clean are read and replayed (a fast path
     that fell back silently would replay them all)."""

@@ -525,6 +525,17 @@ class _RenumberedError(RuntimeError):
     """The pages' numbers were not each deal's once: the site is built the plain way."""
 
 
+def _read_once(name: str) -> bool:
+    """Standard input, or a file that is not a regular one (a FIFO, ``<(…)``): its bytes
+    can be read once, by one reader."""
+    if name == STDIN:
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(name).st_mode)
+    except OSError:
+        return False  # (the reader says why it cannot be read)
+
+
 def _lines_plan(files: list[str]) -> list[tuple[str, int]] | None:
     """Each file with its number of deals, when every file is JSON Lines that
     :func:`parts_of` cuts into parts, of one deal or more; else None. (The parts are
@@ -679,7 +690,11 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
     deal as it is done (one process only). Raises :class:`NoDealError` when the files
     hold no deal (nothing is written)."""
     names = [str(p) for p in paths]
-    plan = None if STDIN in names else _lines_plan([str(p) for p in expand_paths(names)])
+    files = [str(p) for p in expand_paths(names)]
+    # A stream read once (standard input, a FIFO, <(…)): this process alone reads it; two
+    # workers would each take a share of its bytes.
+    once = any(map(_read_once, files))
+    plan = None if once else _lines_plan(files)
     if plan is not None:
         try:
             with _site_folder(folder) as tmp:
@@ -689,7 +704,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
             return tally
         except _RenumberedError:  # (never seen: the reader's count is the parts')
             pass
-    if jobs <= 1 or STDIN in names:
+    if jobs <= 1 or once:
         seen = [0]
         faults: list[Diagnostic] = []
         with _site_folder(folder) as tmp:
