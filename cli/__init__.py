@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
 
 
 def _end_while_starting(signum: int, frame: object) -> None:
@@ -20,8 +19,10 @@ def _end_while_starting(signum: int, frame: object) -> None:
 
 
 # Only in the ``tarot`` script itself: a program that imports the package keeps its own.
-if (os.path.basename(sys.argv[0] if sys.argv else "") == "tarot"
-        and threading.current_thread() is threading.main_thread()):
+if os.path.basename(sys.argv[0] if sys.argv else "") == "tarot":
     for _sig in (signal.SIGINT, signal.SIGTERM):
         if signal.getsignal(_sig) in (signal.default_int_handler, signal.SIG_DFL):
-            signal.signal(_sig, _end_while_starting)
+            try:
+                signal.signal(_sig, _end_while_starting)
+            except ValueError:  # not the main thread (as threading would tell, unimported)
+                break

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from tarotnotation.archive import CheckedDeal
@@ -24,24 +23,25 @@ from .common import EXIT_FAULTS, EXIT_OK, EXIT_USAGE, diagnostic_lines, safe, st
 FORMATS: Final = ("text", "json", "jsonl", "github", "junit")
 
 
-@dataclass
 class Tally:
-    """The totals of a validation run."""
+    """The totals of a validation run (a plain class, not a dataclass: cheaper to define
+    at start-up, issue 17)."""
 
-    files: set[str] = field(default_factory=set)
-    deals: int = 0
-    valid: int = 0
-    """Deals without an error (warnings allowed)."""
-    with_errors: int = 0
-    with_warnings: int = 0
-    """Deals with at least one warning (with or without errors)."""
-    errors: int = 0
-    warnings: int = 0
-    by_code: Counter[str] = field(default_factory=Counter)
-    unreadable: int = 0
-    """Paths and files that could not be read (F001–F004)."""
-    empty: int = 0
-    """Files with no deal (F005)."""
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.deals = 0
+        self.valid = 0
+        """Deals without an error (warnings allowed)."""
+        self.with_errors = 0
+        self.with_warnings = 0
+        """Deals with at least one warning (with or without errors)."""
+        self.errors = 0
+        self.warnings = 0
+        self.by_code: Counter[str] = Counter()
+        self.unreadable = 0
+        """Paths and files that could not be read (F001–F004)."""
+        self.empty = 0
+        """Files with no deal (F005)."""
 
     def add(self, checked: CheckedDeal) -> None:
         """Count one deal, or what is said of a file (it cannot be read, it is empty)."""

@@ -7,7 +7,6 @@ import io
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, Annotated
@@ -16,6 +15,7 @@ from tarotnotation.archive import check_paths, walk
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg
+from tarotnotation.values import replace
 
 from . import declare
 from .common import (

@@ -36,7 +36,6 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
@@ -49,6 +48,7 @@ from .plausibility import SessionDeals, deal_number
 from .quick import quick_check_record
 from .source import ReadDeal
 from .status import Status
+from .values import Value, replace
 
 if TYPE_CHECKING:
     # Imported when used: a plain clean deal is judged by the quick check, with no record
@@ -295,10 +295,21 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
             Code.NO_DEAL, Msg("no deal in this file: it is empty or blank"), file=name),))
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedDeal:
+class CheckedDeal(Value):
     """One deal of an archive, read and replayed: what a check reports of it."""
 
+    __slots__ = (
+        "diagnostics",
+        "file",
+        "index",
+        "line",
+        "number",
+        "offset",
+        "replay",
+        "scores",
+        "status",
+        "taker_half",
+    )
     file: str
     index: int
     """1-based number of the deal in its file; 0 for what is said of the file itself
@@ -309,17 +320,34 @@ class CheckedDeal:
     (:mod:`tarotnotation.causes`)."""
     status: Status | None
     """The replay's status; None when the deal could not be read."""
-    scores: Mapping[str, int] | None = None
-    taker_half: int | None = None
-    replay: Replay | None = None
+    scores: Mapping[str, int] | None
+    taker_half: int | None
+    replay: Replay | None
     """The whole replay (kept only when checked in this process)."""
-    number: tuple[tuple[str, ...], str] | None = None
+    number: tuple[tuple[str, ...], str] | None
     """The record's session and ``Deal`` number (:func:`plausibility.deal_number`)."""
-    line: int | None = None
+    line: int | None
     """The line where the record starts (text formats, JSON Lines)."""
-    offset: int | None = None
+    offset: int | None
     """Where the deal starts in its file, in bytes, when known (progress is counted in
     bytes read)."""
+
+    def __init__(self, file: str, index: int, diagnostics: tuple[Diagnostic, ...],
+                 status: Status | None, scores: Mapping[str, int] | None = None,
+                 taker_half: int | None = None, replay: Replay | None = None,
+                 number: tuple[tuple[str, ...], str] | None = None, line: int | None = None,
+                 offset: int | None = None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "file", file)
+        setfield(self, "index", index)
+        setfield(self, "diagnostics", diagnostics)
+        setfield(self, "status", status)
+        setfield(self, "scores", scores)
+        setfield(self, "taker_half", taker_half)
+        setfield(self, "replay", replay)
+        setfield(self, "number", number)
+        setfield(self, "line", line)
+        setfield(self, "offset", offset)
 
     @property
     def about_file(self) -> bool:
@@ -390,10 +418,10 @@ CHUNK_BYTES: Final = 1 << 20
 _AHEAD: Final = 8
 
 
-@dataclass(frozen=True, slots=True)
-class _Chunk:
+class _Chunk(Value):
     """Whole lines of a JSON Lines file, and where they start in it."""
 
+    __slots__ = ("first", "index", "lineno", "lines", "offset", "path", "size")
     path: str
     lines: tuple[bytes, ...]
     """Each ending at its \\n (the last may have none), as the reader splits them (empty
@@ -406,10 +434,21 @@ class _Chunk:
     """Lines before these lines."""
     offset: int
     """Bytes before these lines."""
-    size: int = -1
+    size: int
     """-1 when ``lines`` holds the lines; else their bytes are the ``size`` bytes of the
     file from ``offset``, read by the worker that checks them (:func:`_lines_of`): the
     parent of a parallel run only counts them, and sends no lines through the pipes."""
+
+    def __init__(self, path: str, lines: tuple[bytes, ...], first: bool, index: int, lineno: int,
+                 offset: int, size: int = -1) -> None:
+        setfield = object.__setattr__
+        setfield(self, "path", path)
+        setfield(self, "lines", lines)
+        setfield(self, "first", first)
+        setfield(self, "index", index)
+        setfield(self, "lineno", lineno)
+        setfield(self, "offset", offset)
+        setfield(self, "size", size)
 
 
 def _lines_of(chunk: _Chunk) -> tuple[bytes, ...]:
@@ -489,17 +528,24 @@ def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
                           number, line, offset)
 
 
-@dataclass(frozen=True, slots=True)
-class _TarotPart:
+class _TarotPart(Value):
     """A part of a file of the text notation: the records that start from byte ``start``
     (the start of a record after a blank line) up to byte ``end`` (None: the file's
     end)."""
 
+    __slots__ = ("end", "line", "path", "start")
     path: str
     start: int
     end: int | None
     line: int
     """Lines before ``start``."""
+
+    def __init__(self, path: str, start: int, end: int | None, line: int) -> None:
+        setfield = object.__setattr__
+        setfield(self, "path", path)
+        setfield(self, "start", start)
+        setfield(self, "end", end)
+        setfield(self, "line", line)
 
 
 #: Where a part of a .tarot file may start: a line of tags at the start of its line, after

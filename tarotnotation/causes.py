@@ -60,6 +60,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Final
 
+from . import values
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
 from .i18n import Msg
@@ -226,10 +227,10 @@ def _placed(d: Diagnostic, trial: _Trial, original: DealRecord, deal: int | None
         else:
             path = "play"
         trick = old + 1 if old >= 0 else None
-    out = replace(d, message=Msg("{message} (with {trial} fixed)",
-                                 message=d.message, trial=trial.code.value),
-                  location=replace(d.location, path=path or None, trick=trick,
-                                   line=None, col=None))
+    out = values.replace(d, message=Msg("{message} (with {trial} fixed)",
+                                        message=d.message, trial=trial.code.value),
+                         location=values.replace(d.location, path=path or None,
+                                                 trick=trick, line=None, col=None))
     if deal is not None:
         out = out.at(deal=deal)
     if source is not None:

@@ -29,11 +29,11 @@ follow from it with ``cause``: they are kept, but not counted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
 from .i18n import Msg, language, render
+from .values import Value, fields, replace
 
 __all__ = [
     "IO_CODES",
@@ -407,22 +407,36 @@ _SUMMARIES: Final[dict[Code, str]] = {
 assert set(_SUMMARIES) == set(Code)
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(Value):
     """Where a diagnostic applies. Every field is optional; ``str`` prints those present.
 
     ``trick`` is 1-based; ``deal`` is the 1-based index of the record in its file or
     archive; ``path`` is the record path (``auction[2]``, ``play[3][1]``, ``$.hands.S``).
     """
 
-    file: str | None = None
-    line: int | None = None
-    col: int | None = None
-    deal: int | None = None
-    trick: int | None = None
-    seat: str | None = None
-    card: str | None = None
-    path: str | None = None
+    __slots__ = ("card", "col", "deal", "file", "line", "path", "seat", "trick")
+    file: str | None
+    line: int | None
+    col: int | None
+    deal: int | None
+    trick: int | None
+    seat: str | None
+    card: str | None
+    path: str | None
+
+    def __init__(self, file: str | None = None, line: int | None = None,
+                 col: int | None = None, deal: int | None = None, trick: int | None = None,
+                 seat: str | None = None, card: str | None = None,
+                 path: str | None = None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "file", file)
+        setfield(self, "line", line)
+        setfield(self, "col", col)
+        setfield(self, "deal", deal)
+        setfield(self, "trick", trick)
+        setfield(self, "seat", seat)
+        setfield(self, "card", card)
+        setfield(self, "path", path)
 
     def text_position(self) -> str:
         """``file:line:col`` with the parts that are known, or ``""``."""
@@ -462,20 +476,31 @@ class Location:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(Value):
     """One fault: a stable code, a severity, what was expected, and where."""
 
+    __slots__ = ("cause", "code", "context", "location", "message", "severity")
     code: Code
     severity: Severity
     message: str
-    location: Location = field(default_factory=Location)
-    context: str | None = None
+    location: Location
+    context: str | None
     """For text input, the offending line with a caret under the column."""
-    cause: Code | None = None
+    cause: Code | None
     """Set when this fault follows from a cause (a ``Y`` diagnostic of the same deal,
     :mod:`tarotnotation.causes`): the cause's code. Such a consequence is kept (shown with
     ``tarot validate -v``) but not counted: fix the cause and it goes away."""
+
+    def __init__(self, code: Code, severity: Severity, message: str,
+                 location: Location | None = None, context: str | None = None,
+                 cause: Code | None = None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "code", code)
+        setfield(self, "severity", severity)
+        setfield(self, "message", message)
+        setfield(self, "location", Location() if location is None else location)
+        setfield(self, "context", context)
+        setfield(self, "cause", cause)
 
     @classmethod
     def make(
@@ -545,7 +570,7 @@ class Diagnostic:
             "severity": self.severity.value,
             "message": str(self.message),
         }
-        for name in Location.__slots__:
+        for name in fields(Location):
             value = getattr(self.location, name)
             if value is not None:
                 out[name] = value

@@ -19,14 +19,31 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .diagnostics import quote
 from .i18n import Msg
 from .lexicon import GLYPH_SET
 from .limits import MAX_DIGITS
 from .rules import Contract
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from fractions import Fraction
+
+
+def _first_fraction(value: Any) -> Fraction:
+    """``Fraction(value)``, :mod:`fractions` imported on first use (a deal that writes no
+    points never needs it: issue 17), then :data:`_Fraction` is the class itself."""
+    global _Fraction
+    from fractions import Fraction
+
+    _Fraction = Fraction
+    return Fraction(value)
+
+
+#: :class:`fractions.Fraction`, once a number of points has been read.
+_Fraction: Callable[..., Fraction] = _first_fraction
 
 __all__ = [
     "BID_KEYS",
@@ -110,7 +127,7 @@ class Points:
     _double: Fraction
 
     def __init__(self, half: int | Fraction) -> None:
-        object.__setattr__(self, "_double", Fraction(half))
+        object.__setattr__(self, "_double", _Fraction(half))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Points is immutable")
@@ -169,7 +186,7 @@ class Points:
         else:
             raise ValueError(Msg("expected a number of points, not {value}", value=quote(value)))
         mantissa = text.lower().partition("e")[0]
-        exact = Fraction(text) if sum(c.isdigit() for c in mantissa) <= MAX_DIGITS else None
+        exact = _Fraction(text) if sum(c.isdigit() for c in mantissa) <= MAX_DIGITS else None
         limit = 10 ** MAX_DIGITS
         if exact is None or abs(exact) >= limit or exact.denominator >= limit:
             raise ValueError(Msg("{value} is not a number of points a record can hold (more"

@@ -36,8 +36,6 @@ English.
 
 from __future__ import annotations
 
-import ast
-import gettext
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -51,6 +49,7 @@ __all__ = [
     "LANGUAGES",
     "Msg",
     "PoTranslations",
+    "Translations",
     "and_list",
     "at",
     "gettext_",
@@ -132,6 +131,8 @@ def language() -> str:
 
 
 def _unquote(text: str) -> str:
+    import ast  # (only a run in another language than English reads a catalogue)
+
     value = ast.literal_eval(text)
     if not isinstance(value, str):
         raise ValueError(f"not a string: {text}")
@@ -176,12 +177,32 @@ def read_po(text: str) -> Iterator[tuple[str, str | list[str], str | None, bool]
         yield msgid, strs, fields.get("msgid_plural"), fuzzy
 
 
-class PoTranslations(gettext.NullTranslations):
-    """A :class:`gettext.NullTranslations` read from a ``.po`` catalogue (fuzzy and empty
-    entries left out: their English is used). French plurals: ``n > 1``."""
+class Translations:
+    """No translation: English, as :class:`gettext.NullTranslations` gives it (its four
+    lookups, without importing :mod:`gettext`, which a run in English never needs)."""
+
+    def gettext(self, message: str) -> str:
+        """``message``."""
+        return message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        """The singular for 1, else the plural."""
+        return msgid1 if n == 1 else msgid2
+
+    def pgettext(self, context: str, message: str) -> str:
+        """``message``."""
+        return message
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        """The singular for 1, else the plural."""
+        return msgid1 if n == 1 else msgid2
+
+
+class PoTranslations(Translations):
+    """The translations of a ``.po`` catalogue (fuzzy and empty entries left out: their
+    English is used). French plurals: ``n > 1``."""
 
     def __init__(self, po_text: str) -> None:
-        super().__init__()
         self.catalog: dict[str, str] = {}
         self.plurals: dict[str, list[str]] = {}
         for msgid, msgstr, plural, fuzzy in read_po(po_text):
@@ -226,14 +247,14 @@ def catalog_path(lang: str) -> Any:
 
 
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
+def translations(lang: str) -> Translations:
     """The translations into ``lang`` (English: none)."""
     if lang == DEFAULT:
-        return gettext.NullTranslations()
+        return Translations()
     try:
         text = catalog_path(lang).read_text(encoding="utf-8")
     except OSError:  # a catalogue left out of an install: English rather than a failure
-        return gettext.NullTranslations()
+        return Translations()
     return PoTranslations(text)
 
 

@@ -47,12 +47,10 @@ Worked bounds at four players (in half-points, 182 in the pack):
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
 from functools import lru_cache
 from itertools import product
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import kernel
 from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points, points_text
@@ -68,6 +66,10 @@ from .rules import (
     threshold,
 )
 from .scoring import DealFacts, score
+from .values import Value
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "PACK_HALF",
@@ -128,8 +130,7 @@ class Won(StrEnum):
     NONE = "none"
 
 
-@dataclass(frozen=True, slots=True)
-class Accounting:
+class Accounting(Value):
     """One way the cards of a deal end up, up to which plain cards lie where.
 
     The taker's camp counts the cards of ``taker_open`` places (cards of its tricks, and
@@ -139,6 +140,16 @@ class Accounting:
     places exclude the Excuse, so they hold the other 77 cards.
     """
 
+    __slots__ = (
+        "adjust",
+        "defence_places",
+        "excuse",
+        "taker_ecart",
+        "taker_excuse",
+        "taker_open",
+        "tricks",
+        "won",
+    )
     tricks: int
     """Tricks won by the taker's camp."""
     won: Won
@@ -150,6 +161,18 @@ class Accounting:
     taker_open: int
     taker_ecart: int
     defence_places: int
+
+    def __init__(self, tricks: int, won: Won, excuse: str, taker_excuse: bool, adjust: int,
+                 taker_open: int, taker_ecart: int, defence_places: int) -> None:
+        setfield = object.__setattr__
+        setfield(self, "tricks", tricks)
+        setfield(self, "won", won)
+        setfield(self, "excuse", excuse)
+        setfield(self, "taker_excuse", taker_excuse)
+        setfield(self, "adjust", adjust)
+        setfield(self, "taker_open", taker_open)
+        setfield(self, "taker_ecart", taker_ecart)
+        setfield(self, "defence_places", defence_places)
 
 
 def accountings(players: int, contract: Contract, rules: Ruleset, *, attackers: int = 1
@@ -458,60 +481,119 @@ def score_bounds(contract: Contract, *, announced: bool) -> tuple[int, int]:
 # --- the cross-check ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(Value):
     """A recorded result and what the replay knows around it, as plain values.
 
     Seats are indices into ``seat_ids``. ``contract``, ``taker`` and the partner are the
     replay's (from the auction, the call and the cards, else from the result).
     """
 
+    __slots__ = (
+        "annulled",
+        "bouts",
+        "chelem",
+        "chelem_announced",
+        "contract",
+        "misere_seats",
+        "miseres",
+        "partner",
+        "partner_known",
+        "petit_au_bout",
+        "players",
+        "poignees",
+        "points",
+        "points_written",
+        "recorded_partner",
+        "rules",
+        "scores",
+        "seat_ids",
+        "taker",
+    )
     players: int
     rules: Ruleset
     seat_ids: tuple[str, ...]
-    contract: Contract | None = None
-    taker: int | None = None
-    partner: int | None = None
+    contract: Contract | None
+    taker: int | None
+    partner: int | None
     """The partner's seat at five players; None when the taker is alone or unknown."""
-    partner_known: bool = False
+    partner_known: bool
     """True when it is known whether (and with whom) the taker played with a partner."""
-    points: Fraction | None = None
+    points: Fraction | None
     """The taker's camp's points as recorded (any number: this module judges it)."""
-    points_written: str | None = None
+    points_written: str | None
     """Those points as the record writes them (``45.3``), for the messages."""
-    bouts: int | None = None
-    petit_au_bout: Camp | None = None
-    chelem: Camp | None = None
-    chelem_announced: bool = False
-    annulled: bool = False
+    bouts: int | None
+    petit_au_bout: Camp | None
+    chelem: Camp | None
+    chelem_announced: bool
+    annulled: bool
     """The deal is annulled (all passed, a Petit sec, the Petit in the chien under
     ``petit_in_chien=annuls``), or the result says so."""
-    recorded_partner: int | None = None
+    recorded_partner: int | None
     """The partner the result names (the taker's own seat when alone)."""
-    poignees: tuple[tuple[int, int, int], ...] = ()
+    poignees: tuple[tuple[int, int, int], ...]
     """``(declaration index, seat, cards shown)`` of each poignée."""
-    miseres: tuple[tuple[int, int, MisereKind], ...] = ()
+    miseres: tuple[tuple[int, int, MisereKind], ...]
     """``(declaration index, seat, kind)`` of each misère declared."""
-    misere_seats: tuple[int, ...] = ()
+    misere_seats: tuple[int, ...]
     """The seats whose misère counts in the score."""
-    scores: tuple[int | None, ...] = ()
+    scores: tuple[int | None, ...]
     """Each seat's recorded score (None where not recorded)."""
 
+    def __init__(self, players: int, rules: Ruleset, seat_ids: tuple[str, ...],
+                 contract: Contract | None = None, taker: int | None = None,
+                 partner: int | None = None, partner_known: bool = False,
+                 points: Fraction | None = None, points_written: str | None = None,
+                 bouts: int | None = None, petit_au_bout: Camp | None = None,
+                 chelem: Camp | None = None, chelem_announced: bool = False, annulled: bool = False,
+                 recorded_partner: int | None = None,
+                 poignees: tuple[tuple[int, int, int], ...] = (),
+                 miseres: tuple[tuple[int, int, MisereKind], ...] = (),
+                 misere_seats: tuple[int, ...] = (), scores: tuple[int | None, ...] = ()) -> None:
+        setfield = object.__setattr__
+        setfield(self, "players", players)
+        setfield(self, "rules", rules)
+        setfield(self, "seat_ids", seat_ids)
+        setfield(self, "contract", contract)
+        setfield(self, "taker", taker)
+        setfield(self, "partner", partner)
+        setfield(self, "partner_known", partner_known)
+        setfield(self, "points", points)
+        setfield(self, "points_written", points_written)
+        setfield(self, "bouts", bouts)
+        setfield(self, "petit_au_bout", petit_au_bout)
+        setfield(self, "chelem", chelem)
+        setfield(self, "chelem_announced", chelem_announced)
+        setfield(self, "annulled", annulled)
+        setfield(self, "recorded_partner", recorded_partner)
+        setfield(self, "poignees", poignees)
+        setfield(self, "miseres", miseres)
+        setfield(self, "misere_seats", misere_seats)
+        setfield(self, "scores", scores)
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+
+class Finding(Value):
     """A fact that cannot be true: a code, words that say why, and where (a record path
     and, where it applies, a seat)."""
 
+    __slots__ = ("code", "message", "path", "seat")
     code: Code
     message: str
     path: str
-    seat: int | None = None
+    seat: int | None
+
+    def __init__(self, code: Code, message: str, path: str, seat: int | None = None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "code", code)
+        setfield(self, "message", message)
+        setfield(self, "path", path)
+        setfield(self, "seat", seat)
 
 
 def check(facts: Facts) -> tuple[Finding, ...]:
     """Every recorded fact that a deal under these rules cannot produce.
 
+    >>> from fractions import Fraction
     >>> from tarotnotation.rules import Ruleset
     >>> f = Facts(players=4, rules=Ruleset.fft(), seat_ids=("S", "E", "N", "W"),
     ...           contract=Contract.GARDE, taker=0, points=Fraction(58), bouts=3,
@@ -565,6 +647,8 @@ class _Checker:
         doubled = points * 2
         if doubled.denominator == 1 and 0 <= doubled.numerator <= PACK_HALF:
             return doubled.numerator  # card points, as nearly every record gives them
+        from fractions import Fraction  # (only for points that are not card points)
+
         text = self.f.points_written or str(float(points))
         usable = True
         if not 0 <= points <= Fraction(PACK_HALF, 2):

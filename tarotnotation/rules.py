@@ -20,7 +20,6 @@ with any switch overridden by name. Its *spec* is a short string that records ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
 from enum import IntEnum, StrEnum
 from functools import lru_cache
 from typing import Any, Final
@@ -28,6 +27,7 @@ from typing import Any, Final
 from .diagnostics import quote
 from .i18n import Msg, or_list
 from .lexicon import CONTRACTS
+from .values import Value, fields, replace
 
 __all__ = [
     "BOUT_THRESHOLDS",
@@ -184,22 +184,49 @@ class FivePlayerFirstLead(StrEnum):
 _ON_OFF: Final = {"on": True, "off": False, "true": True, "false": False}
 
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(Value):
     """A preset of the rule switches of docs/rules.md §12, with any of them overridden.
 
     Build one with :meth:`fft`, :meth:`pagat`, :meth:`preset` or :meth:`from_spec`; change
     a switch with :meth:`with_switch`. Equal rulesets compare equal whatever their preset.
     """
 
-    preset_name: str = "fft"
-    excuse_last_trick: ExcuseLastTrick = ExcuseLastTrick.CHANGES_CAMP
-    petit_au_bout: PetitAuBout = PetitAuBout.IN_LAST_TRICK
-    ecart_trumps: EcartTrumps = EcartTrumps.IF_UNAVOIDABLE_SHOWN
-    petit_in_chien: PetitInChien = PetitInChien.NO_EFFECT
-    chelem_excuse_wins: bool = True
-    misere: bool = False
-    five_player_first_lead: FivePlayerFirstLead = FivePlayerFirstLead.NO_CALLED_SUIT
+    __slots__ = (
+        "chelem_excuse_wins",
+        "ecart_trumps",
+        "excuse_last_trick",
+        "five_player_first_lead",
+        "misere",
+        "petit_au_bout",
+        "petit_in_chien",
+        "preset_name",
+    )
+    preset_name: str
+    excuse_last_trick: ExcuseLastTrick
+    petit_au_bout: PetitAuBout
+    ecart_trumps: EcartTrumps
+    petit_in_chien: PetitInChien
+    chelem_excuse_wins: bool
+    misere: bool
+    five_player_first_lead: FivePlayerFirstLead
+
+    def __init__(self, preset_name: str = "fft",
+                 excuse_last_trick: ExcuseLastTrick = ExcuseLastTrick.CHANGES_CAMP,
+                 petit_au_bout: PetitAuBout = PetitAuBout.IN_LAST_TRICK,
+                 ecart_trumps: EcartTrumps = EcartTrumps.IF_UNAVOIDABLE_SHOWN,
+                 petit_in_chien: PetitInChien = PetitInChien.NO_EFFECT,
+                 chelem_excuse_wins: bool = True, misere: bool = False,
+                 five_player_first_lead: FivePlayerFirstLead = (
+                     FivePlayerFirstLead.NO_CALLED_SUIT)) -> None:
+        setfield = object.__setattr__
+        setfield(self, "preset_name", preset_name)
+        setfield(self, "excuse_last_trick", excuse_last_trick)
+        setfield(self, "petit_au_bout", petit_au_bout)
+        setfield(self, "ecart_trumps", ecart_trumps)
+        setfield(self, "petit_in_chien", petit_in_chien)
+        setfield(self, "chelem_excuse_wins", chelem_excuse_wins)
+        setfield(self, "misere", misere)
+        setfield(self, "five_player_first_lead", five_player_first_lead)
 
     @classmethod
     def fft(cls) -> Ruleset:
@@ -328,7 +355,7 @@ _SWITCH_TYPES: Final[dict[str, type]] = {
     "five_player_first_lead": FivePlayerFirstLead,
 }
 _SWITCHES: Final = tuple(_SWITCH_TYPES)
-assert set(_SWITCHES) == {f.name for f in fields(Ruleset)} - {"preset_name"}
+assert set(_SWITCHES) == set(fields(Ruleset)) - {"preset_name"}
 
 _PRESETS: Final[dict[str, Ruleset]] = {
     "fft": Ruleset(),
@@ -340,10 +367,10 @@ _PRESETS: Final[dict[str, Ruleset]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerTable:
+class PlayerTable(Value):
     """What depends on the number of players (docs/rules.md §2, §5, §6, §10)."""
 
+    __slots__ = ("chien", "dealt_by", "hand", "players", "poignee")
     players: int
     hand: int
     """Cards dealt to each player."""
@@ -353,6 +380,15 @@ class PlayerTable:
     """Cards given at a time while dealing."""
     poignee: tuple[int, int, int]
     """Trumps to show for a simple, double and triple poignée."""
+
+    def __init__(self, players: int, hand: int, chien: int, dealt_by: int,
+                 poignee: tuple[int, int, int]) -> None:
+        setfield = object.__setattr__
+        setfield(self, "players", players)
+        setfield(self, "hand", hand)
+        setfield(self, "chien", chien)
+        setfield(self, "dealt_by", dealt_by)
+        setfield(self, "poignee", poignee)
 
     @property
     def tricks(self) -> int:

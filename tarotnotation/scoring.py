@@ -21,19 +21,31 @@ Example 3: Garde sans, 2 bouts, 56 points, the defence took the Petit au bout.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
 from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
+from .values import Value
 
 __all__ = ["CHELEM_AMOUNTS", "ChelemTerm", "DealFacts", "Score", "score"]
 
 
-@dataclass(frozen=True, slots=True)
-class DealFacts:
+class DealFacts(Value):
     """What the score depends on. Seats are indices in the order of play."""
 
+    __slots__ = (
+        "bouts",
+        "chelem",
+        "chelem_announced",
+        "contract",
+        "miseres",
+        "partner",
+        "petit_au_bout",
+        "players",
+        "poignees",
+        "taker",
+        "taker_half",
+    )
     players: int
     taker: int
     contract: Contract
@@ -41,15 +53,32 @@ class DealFacts:
     """The taker's camp's card points, in half-points (0-182)."""
     bouts: int
     """Bouts held by the taker's camp at the end (0-3)."""
-    partner: int | None = None
+    partner: int | None
     """At five players, the partner's seat; None or the taker's own seat when alone."""
-    petit_au_bout: Camp | None = None
-    poignees: tuple[PoigneeSize, ...] = ()
-    chelem_announced: bool = False
-    chelem: Camp | None = None
+    petit_au_bout: Camp | None
+    poignees: tuple[PoigneeSize, ...]
+    chelem_announced: bool
+    chelem: Camp | None
     """The camp that won every trick, if one did."""
-    miseres: tuple[int, ...] = ()
+    miseres: tuple[int, ...]
     """Seats that declared a misère (only under ``misere=on``)."""
+
+    def __init__(self, players: int, taker: int, contract: Contract, taker_half: int, bouts: int,
+                 partner: int | None = None, petit_au_bout: Camp | None = None,
+                 poignees: tuple[PoigneeSize, ...] = (), chelem_announced: bool = False,
+                 chelem: Camp | None = None, miseres: tuple[int, ...] = ()) -> None:
+        setfield = object.__setattr__
+        setfield(self, "players", players)
+        setfield(self, "taker", taker)
+        setfield(self, "contract", contract)
+        setfield(self, "taker_half", taker_half)
+        setfield(self, "bouts", bouts)
+        setfield(self, "partner", partner)
+        setfield(self, "petit_au_bout", petit_au_bout)
+        setfield(self, "poignees", poignees)
+        setfield(self, "chelem_announced", chelem_announced)
+        setfield(self, "chelem", chelem)
+        setfield(self, "miseres", miseres)
 
 
 class ChelemTerm(StrEnum):
@@ -66,10 +95,24 @@ CHELEM_AMOUNTS: Final = {ChelemTerm.ANNOUNCED_MADE: 400, ChelemTerm.MADE: 200,
                          ChelemTerm.ANNOUNCED_FAILED: -200, ChelemTerm.DEFENCE: -200}
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(Value):
     """Every term of a deal's score, and each seat's share (zero-sum)."""
 
+    __slots__ = (
+        "chelem_amount",
+        "chelem_terms",
+        "contract_amount",
+        "made",
+        "margin",
+        "misere_amounts",
+        "multiplier",
+        "petit_au_bout_amount",
+        "poignee_amount",
+        "poignee_amounts",
+        "seats",
+        "threshold_half",
+        "x",
+    )
     threshold_half: int
     """Points to make, in half-points."""
     made: bool
@@ -94,6 +137,26 @@ class Score:
     """Each seat's misère settlement (10 from every other player to each declarer)."""
     seats: tuple[int, ...]
     """Each seat's score, in seat order; sums to zero."""
+
+    def __init__(self, threshold_half: int, made: bool, margin: int, multiplier: int,
+                 contract_amount: int, petit_au_bout_amount: int, poignee_amount: int,
+                 chelem_amount: int, chelem_terms: tuple[tuple[ChelemTerm, int], ...],
+                 poignee_amounts: tuple[tuple[PoigneeSize, int], ...], x: int,
+                 misere_amounts: tuple[int, ...], seats: tuple[int, ...]) -> None:
+        setfield = object.__setattr__
+        setfield(self, "threshold_half", threshold_half)
+        setfield(self, "made", made)
+        setfield(self, "margin", margin)
+        setfield(self, "multiplier", multiplier)
+        setfield(self, "contract_amount", contract_amount)
+        setfield(self, "petit_au_bout_amount", petit_au_bout_amount)
+        setfield(self, "poignee_amount", poignee_amount)
+        setfield(self, "chelem_amount", chelem_amount)
+        setfield(self, "chelem_terms", chelem_terms)
+        setfield(self, "poignee_amounts", poignee_amounts)
+        setfield(self, "x", x)
+        setfield(self, "misere_amounts", misere_amounts)
+        setfield(self, "seats", seats)
 
     @property
     def threshold(self) -> int:

@@ -8,10 +8,10 @@ the reader then goes on to the next deal, so one broken deal never stops an arch
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, Severity
+from .values import Value
 
 if TYPE_CHECKING:
     from .records import DealRecord
@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["ReadDeal", "SourceMap"]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceMap:
+class SourceMap(Value):
     """Text positions of a record's parts, by record path.
 
     Paths follow the JSON layout of a record, 0-based: ``auction[1]``,
@@ -39,8 +38,14 @@ class SourceMap:
     1
     """
 
-    file: str | None = None
-    positions: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    __slots__ = ("file", "positions")
+    file: str | None
+    positions: Mapping[str, tuple[int, int]]
+
+    def __init__(self, file: str | None = None,
+                 positions: Mapping[str, tuple[int, int]] | None = None) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "positions", {} if positions is None else positions)
 
     def locate(self, diagnostic: Diagnostic) -> Diagnostic:
         """A copy of ``diagnostic`` with this map's file, line and column."""
@@ -58,8 +63,7 @@ class SourceMap:
         return diagnostic.at(file=self.file) if self.file else diagnostic
 
 
-@dataclass(frozen=True, slots=True)
-class ReadDeal:
+class ReadDeal(Value):
     """One deal as a reader yields it: the record (None if unreadable) and what went wrong.
 
     ``index`` is the 1-based number of the deal in its input; ``line`` the line where it
@@ -68,12 +72,24 @@ class ReadDeal:
     or it holds no deal (the ``F`` codes), as :func:`tarotnotation.archive.read_path` says.
     """
 
+    __slots__ = ("diagnostics", "index", "line", "offset", "record", "source")
     index: int
     record: DealRecord | None
-    diagnostics: tuple[Diagnostic, ...] = ()
-    source: SourceMap | None = None
-    line: int | None = None
-    offset: int | None = None
+    diagnostics: tuple[Diagnostic, ...]
+    source: SourceMap | None
+    line: int | None
+    offset: int | None
+
+    def __init__(self, index: int, record: DealRecord | None,
+                 diagnostics: tuple[Diagnostic, ...] = (), source: SourceMap | None = None,
+                 line: int | None = None, offset: int | None = None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "index", index)
+        setfield(self, "record", record)
+        setfield(self, "diagnostics", diagnostics)
+        setfield(self, "source", source)
+        setfield(self, "line", line)
+        setfield(self, "offset", offset)
 
     @property
     def about_file(self) -> bool:

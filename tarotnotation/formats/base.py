@@ -16,11 +16,11 @@ module and the registry never import each other.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from ..source import ReadDeal
+from ..values import Value
 
 if TYPE_CHECKING:  # (the model: imported by the readers and writers that build records)
     from ..records import DealRecord
@@ -36,8 +36,7 @@ Reader = Callable[[IO[bytes], "str | None"], Iterator[ReadDeal]]
 Writer = Callable[[Iterable["DealRecord"], IO[bytes]], int]
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(Value):
     """The first bytes of an input (at most :data:`~tarotnotation.formats.registry.HEAD`
     of them, or the first line and a little more), as each format's ``sniff`` sees them.
 
@@ -46,8 +45,13 @@ class Head:
     """
 
     raw: bytes
-    complete: bool = False
-    suffix: str = ""
+    complete: bool
+    suffix: str
+
+    def __init__(self, raw: bytes, complete: bool = False, suffix: str = "") -> None:
+        object.__setattr__(self, "raw", raw)
+        object.__setattr__(self, "complete", complete)
+        object.__setattr__(self, "suffix", suffix)
 
     @classmethod
     def of(cls, raw: bytes, *, complete: bool = False, suffix: str = "") -> Head:
@@ -112,8 +116,7 @@ class Head:
         return bool(self.text.partition(b"\n")[2].strip())
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(Value):
     """A record format, as the registry knows it.
 
     ``sniff`` answers from the first bytes whether the input is in this format (the
@@ -133,15 +136,32 @@ class Format:
     for these."""
     sniff: Callable[[Head], bool]
     read: Reader
-    write: Writer | None = None
-    cannot_hold: Callable[[DealRecord], list[str]] | None = field(default=None)
-    one_deal: bool = False
-    holds_deals: bool = True
+    write: Writer | None
+    cannot_hold: Callable[[DealRecord], list[str]] | None
+    one_deal: bool
+    holds_deals: bool
     """False for a file that goes with record files and holds none (Matocolotoe's
     ``players.json``): reading it gives nothing, and that is no fault (no F005)."""
-    written_suffix: str | None = None
+    written_suffix: str | None
     """The ending of a file written in this format, when it is not the first of
     ``suffixes`` (a TarotClub log is a ``.json`` file that JSON's name claims)."""
+
+    def __init__(self, name: str, title: str, suffixes: tuple[str, ...],
+                 sniff: Callable[[Head], bool], read: Reader, write: Writer | None = None,
+                 cannot_hold: Callable[[DealRecord], list[str]] | None = None,
+                 one_deal: bool = False, holds_deals: bool = True,
+                 written_suffix: str | None = None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "name", name)
+        setfield(self, "title", title)
+        setfield(self, "suffixes", suffixes)
+        setfield(self, "sniff", sniff)
+        setfield(self, "read", read)
+        setfield(self, "write", write)
+        setfield(self, "cannot_hold", cannot_hold)
+        setfield(self, "one_deal", one_deal)
+        setfield(self, "holds_deals", holds_deals)
+        setfield(self, "written_suffix", written_suffix)
 
     @property
     def file_suffix(self) -> str:

@@ -41,7 +41,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from copy import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
 from .. import lexicon
@@ -54,6 +54,7 @@ from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
+from ..values import replace
 from . import fast as scanner
 from .cardcodes import parse_card
 from .values import players_of, ruleset_spec, seats_entries
