@@ -1,6 +1,7 @@
 """``tarot validate``: check every deal of files, folders, globs or standard input."""
 
-from __future__ import annotations
+# (No ``from __future__ import annotations`` here: the front door reads the command's
+# annotations (cli/declare.py), and as strings each would be compiled at start-up.)
 
 import contextlib
 import io

@@ -153,42 +153,46 @@ _CAMPS: Final = {n: tuple(tuple(TAKER if s == t else DEFENCE for s in range(n))
 _ASK: Final = object()
 
 
-class QuickFacts(NamedTuple):
-    """What the quick check makes of a clean deal: the first three are
-    :func:`quick_check`'s answer, then the facts the replay would give (seats are
-    indices in the order of play, the record's seats), then the deal as it was read
-    (what the archive tools summarize with the facts: players, cards, bids, tags)."""
-
-    status: Status
-    scores: dict[str, int]
-    taker_half: int
-    contract: Contract
-    taker: int
-    bouts: int
-    petit_au_bout: Camp | None
-    petit_au_bout_seat: int | None
-    """The seat that played the Petit in the trick that counted it au bout."""
-    chelem: Camp | None
-    chelem_announced: bool
-    poignees: tuple[tuple[int, PoigneeSize], ...]
-    """Each poignée shown, in the record's order: its seat and size."""
-    made: bool
-    margin: int
-    """Points over or under the threshold (:attr:`tarotnotation.scoring.Score.margin`)."""
-    seats: tuple[str, ...]
-    """The seats' ids, in the order of play."""
-    names: tuple[str | None, ...]
-    """Each seat's player's name, when recorded."""
-    dealer: int | None
-    hands: tuple[int, ...]
-    """Each seat's hand as dealt (card bitsets)."""
-    auction: bytes
-    """The bids in order, one byte each: 0 for a pass, else the contract's rank."""
-    play: bytes
-    """The cards played in order, one byte each: the card's number."""
-    tags: tuple[tuple[str, str], ...]
-    ruleset: str | None
-    """The record's own ruleset spec as written (None when it names none)."""
+#: What the quick check makes of a clean deal: the first three are :func:`quick_check`'s
+#: answer, then the facts the replay would give (seats are indices in the order of play,
+#: the record's seats), then the deal as it was read (what the archive tools summarize
+#: with the facts: players, cards, bids, tags). (Declared with its types as values, not
+#: as a class whose annotations are strings: typing compiles each of those at import,
+#: issue 17.)
+QuickFacts = NamedTuple("QuickFacts", [  # noqa: UP014 (types as values: see above)
+    ("status", Status),
+    ("scores", dict[str, int]),
+    ("taker_half", int),
+    ("contract", Contract),
+    ("taker", int),
+    ("bouts", int),
+    ("petit_au_bout", Camp | None),
+    # The seat that played the Petit in the trick that counted it au bout.
+    ("petit_au_bout_seat", int | None),
+    ("chelem", Camp | None),
+    ("chelem_announced", bool),
+    # Each poignée shown, in the record's order: its seat and size.
+    ("poignees", tuple[tuple[int, PoigneeSize], ...]),
+    ("made", bool),
+    # Points over or under the threshold (tarotnotation.scoring.Score.margin).
+    ("margin", int),
+    # The seats' ids, in the order of play.
+    ("seats", tuple[str, ...]),
+    # Each seat's player's name, when recorded.
+    ("names", tuple[str | None, ...]),
+    ("dealer", int | None),
+    # Each seat's hand as dealt (card bitsets).
+    ("hands", tuple[int, ...]),
+    # The bids in order, one byte each: 0 for a pass, else the contract's rank.
+    ("auction", bytes),
+    # The cards played in order, one byte each: the card's number.
+    ("play", bytes),
+    ("tags", tuple[tuple[str, str], ...]),
+    # The record's own ruleset spec as written (None when it names none).
+    ("ruleset", str | None),
+])
+QuickFacts.__doc__ = """What the quick check makes of a clean deal: its answer, the facts
+the replay would give and the deal as it was read (see the comment above it)."""
 
 
 class _LookCloserError(UnusualDataError):
@@ -490,15 +494,16 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     return judged
 
 
-class _Recorded(NamedTuple):
-    """The facts a result records beside the scores (None: not recorded)."""
-
-    contract: Contract | None
-    taker: str | None
-    points: Points | None
-    bouts: int | None
-    petit_au_bout: Camp | None
-    chelem: Camp | None
+#: The facts a result records beside the scores (None: not recorded). (Types as values:
+#: see QuickFacts.)
+_Recorded = NamedTuple("_Recorded", [  # noqa: UP014 (see QuickFacts)
+    ("contract", Contract | None),
+    ("taker", str | None),
+    ("points", Points | None),
+    ("bouts", int | None),
+    ("petit_au_bout", Camp | None),
+    ("chelem", Camp | None),
+])
 
 
 def _recorded_facts(result: dict[str, Any]) -> _Recorded:

@@ -40,9 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Value", "fields", "replace"]
 
-V = TypeVar("V", bound="Value")
-
-
 class Value:
     """The base of a frozen value class (see the module's docstring)."""
 
@@ -92,6 +89,10 @@ class Value:
     def astuple(self) -> tuple[Any, ...]:
         """The fields' values, in order (not recursive, unlike ``dataclasses.astuple``)."""
         return self.__values(self)
+
+
+#: (bound after the class: a string bound would be compiled at import)
+V = TypeVar("V", bound=Value)
 
 
 def replace(value: V, /, **changes: Any) -> V:
