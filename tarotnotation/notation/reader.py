@@ -35,13 +35,11 @@ play: 1. 7H 8H ZZ
 
 from __future__ import annotations
 
+import _thread
 import io
 import os
 import re
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from copy import copy
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
 from .. import lexicon
@@ -54,7 +52,7 @@ from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
 from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
-from ..values import replace
+from ..values import Value, replace
 from . import fast as scanner
 from .cardcodes import parse_card
 from .values import players_of, ruleset_spec, seats_entries
@@ -200,7 +198,7 @@ class _Build:
 
 
 _PARSER: Lark | None = None
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()  # (threading.Lock, without importing threading)
 
 
 def parser() -> Lark:
@@ -247,20 +245,34 @@ def _split_seated(text: str) -> tuple[str | None, str]:
     return text[:cut], text[cut + 1:]
 
 
-@dataclass(slots=True)
 class _Ctx:
     """What one record's build collects: positions and diagnostics."""
 
+    __slots__ = ("deal", "diags", "line0", "name", "positions", "result_tag", "text",
+                 "text_lines")
     name: str | None
     deal: int
     line0: int
     positions: dict[str, tuple[int, int]]
     diags: list[Diagnostic]
-    text: str = ""
-    result_tag: tuple[Token, str] | None = None
+    text: str
+    result_tag: tuple[Token, str] | None
     """A ``[Result "…"]`` tag, read as the result section (see :func:`_result_tag`)."""
-    text_lines: list[str] | None = None
+    text_lines: list[str] | None
     """``text`` split into lines, on the first fault that shows its line."""
+
+    def __init__(self, name: str | None, deal: int, line0: int,
+                 positions: dict[str, tuple[int, int]], diags: list[Diagnostic],
+                 text: str = "", result_tag: tuple[Token, str] | None = None,
+                 text_lines: list[str] | None = None) -> None:
+        self.name = name
+        self.deal = deal
+        self.line0 = line0
+        self.positions = positions
+        self.diags = diags
+        self.text = text
+        self.result_tag = result_tag
+        self.text_lines = text_lines
 
     def pos(self, path: str, token: Token) -> None:
         self.positions[path] = (self.line0 + (token.line or 1), token.column or 1)
@@ -697,6 +709,8 @@ def _expected(names: Iterable[str]) -> str:
 
 def _accepts(state: Any) -> set[str] | None:
     """The terminals the parser can take in ``state`` (exact, unlike merged LALR sets)."""
+    from copy import copy
+
     from lark import Token
     from lark.exceptions import UnexpectedInput
 
@@ -965,21 +979,34 @@ def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, 
 # --- cutting a stream into records -------------------------------------------------------------
 
 
-@dataclass(slots=True)
 class _Chunk:
+    __slots__ = ("blank", "fault", "follows", "in_comment", "line", "lines", "offset", "size")
     line: int
     offset: int
     lines: list[str]
-    fault: tuple[Code, str, int, int | None] | None = None
+    fault: tuple[Code, str, int, int | None] | None
     """Why the record is not parsed (S007, L001): code, message, line and column."""
-    size: int = 0
-    blank: int | None = None
+    size: int
+    blank: int | None
     """When the record starts after blank lines, the number of the first of them."""
-    follows: bool = False
+    follows: bool
     """True when the record starts right after another's section line (no blank line)."""
-    in_comment: bool = False
+    in_comment: bool
     """True when the record's text so far ends inside a ``{`` comment (a record cut there
     by a line starting with ``[`` goes on in the next chunk: see :func:`_skim`)."""
+
+    def __init__(self, line: int, offset: int, lines: list[str],
+                 fault: tuple[Code, str, int, int | None] | None = None, size: int = 0,
+                 blank: int | None = None, follows: bool = False,
+                 in_comment: bool = False) -> None:
+        self.line = line
+        self.offset = offset
+        self.lines = lines
+        self.fault = fault
+        self.size = size
+        self.blank = blank
+        self.follows = follows
+        self.in_comment = in_comment
 
 
 def _comment_state(line: str, inside: bool) -> bool:
@@ -1376,14 +1403,22 @@ def _one(deals: Iterator[ReadDeal]) -> DealRecord:
 # --- skimming the tags -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SkimmedDeal:
+class SkimmedDeal(Value):
     """The tags of one record, as written (Players, Seats… included), and where it starts."""
 
+    __slots__ = ("index", "line", "offset", "tags")
     index: int
     tags: tuple[tuple[str, str], ...]
     line: int
     offset: int
+
+    def __init__(self, index: int, tags: tuple[tuple[str, str], ...], line: int,
+                 offset: int) -> None:
+        setfield = object.__setattr__
+        setfield(self, "index", index)
+        setfield(self, "tags", tags)
+        setfield(self, "line", line)
+        setfield(self, "offset", offset)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
