@@ -9,7 +9,6 @@ invocations (cli/front.py), which starts without typer (issue 17).
 from __future__ import annotations
 
 import functools
-import glob
 import os
 import stat
 import sys
@@ -160,6 +159,8 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
                 fail(Msg("standard input ('-') can be named only once"))
             out.append(arg)
         elif not os.path.lexists(arg) and _GLOB_MAGIC & set(arg):
+            import glob  # (only for a pattern the shell left: issue 17)
+
             out.extend(sorted(glob.glob(arg, recursive=True)) or [arg])
         else:
             out.append(arg)

@@ -142,13 +142,13 @@ _NOT_FOR_A_CLEAN_DEAL = (
 #: What else each layout never needs (tarotnotation/values.py and issue 17): the
 #: dataclasses module (and inspect, ast, tokenize, dis under it: orjson imports it, so
 #: JSON Lines and a JSON report pay it), threading, gettext (a run in English),
-#: fractions (no points written), copy.
+#: fractions (no points written), copy, glob (no pattern left by the shell).
 _NOT_ON_THE_PATH = {
     "tarot": ("dataclasses", "inspect", "ast", "dis", "tokenize", "threading", "gettext",
-              "fractions", "decimal", "copy"),
-    "jsonl": ("threading", "gettext", "fractions", "decimal"),  # (orjson's own: below)
+              "fractions", "decimal", "copy", "glob"),
+    "jsonl": ("threading", "gettext", "fractions", "decimal", "glob"),  # (orjson's own: below)
     "whole-result": ("dataclasses", "inspect", "ast", "dis", "tokenize", "threading",
-                     "gettext", "copy"),
+                     "gettext", "copy", "glob"),
 }
 _IMPORTED_BY_ORJSON = ("dataclasses", "inspect", "ast", "dis", "tokenize", "copy")
 
