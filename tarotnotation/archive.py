@@ -45,7 +45,7 @@ from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect, registry
 from .i18n import Msg
 from .limits import MAX_JSON_RECORD_BYTES
-from .plausibility import SessionDeals, deal_number
+from .plausibility import SessionDeals, deal_number, plain_number
 from .quick import quick_check_record
 from .source import ReadDeal
 from .status import Status
@@ -62,8 +62,10 @@ __all__ = [
     "STDIN",
     "SUFFIXES",
     "CheckedDeal",
+    "CleanDeals",
     "Part",
     "check_paths",
+    "check_paths_batched",
     "expand_paths",
     "file_fault",
     "format_name",
@@ -445,7 +447,7 @@ _STATUS_OF: Final = {status.value: status for status in Status}
 
 #: What a worker sends back of a task: the file, its deals packed, and for a part of a
 #: .tarot file where the record after the part starts (None: the file ended).
-_Done = tuple[str, list[_Packed], int | None]
+_Done = tuple[str, "list[_Packed | CleanDeals]", int | None]
 
 
 def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: str | None
@@ -458,11 +460,100 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
     elif isinstance(task, _TarotPart):
         # (packed as they are checked: a plain clean deal is never a CheckedDeal here)
         after: list[int] = []
-        packed = list(_tarot_checked(task, ruleset, default, after, packed=True))
-        return task.path, packed, after[0] if after else None
+        packed = _tarot_checked(task, ruleset, default, after, packed=True)
+        folded = _folded(task.path, packed)
+        return task.path, folded, after[0] if after else None
     else:  # (the deals the bulk check settles come packed already)
         file, checked = task.path, _lines_checked(task, ruleset, default, packed=True)
-    return file, [_pack(c) if isinstance(c, CheckedDeal) else c for c in checked], None
+    return file, _folded(file, (_pack(c) if isinstance(c, CheckedDeal) else c
+                                for c in checked)), None
+
+
+def _folded(file: str, packed: Iterable[_Packed]) -> list[_Packed | CleanDeals]:
+    """A worker's deals as it sends them back: each run of consecutive deals with nothing
+    to say as one :class:`CleanDeals` (one object through the pipe, not one a deal), the
+    others packed one by one."""
+    out: list[_Packed | CleanDeals] = []
+    run: list[_Packed] = []
+    for p in packed:
+        if p[1] or not p[0] or (run and p[0] != run[-1][0] + 1):
+            if len(run) > 1:
+                out.append(CleanDeals.of(file, run))
+            else:
+                out.extend(run)
+            run = []
+            if p[1] or not p[0]:
+                out.append(p)
+                continue
+        run.append(p)
+    if len(run) > 1:
+        out.append(CleanDeals.of(file, run))
+    else:
+        out.extend(run)
+    return out
+
+
+_NumberRun = tuple[tuple[str, ...], int | str, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CleanDeals:
+    """Consecutive deals of one file with nothing to say (no diagnostic): ``count`` deals
+    numbered from ``index``, as a parallel check hands them back in bulk
+    (:func:`check_paths_batched`); :meth:`deals` gives them one by one, as
+    :func:`check_paths` does."""
+
+    file: str
+    index: int
+    """The first deal's number in its file."""
+    count: int
+    offset: int | None
+    """Where the last of them starts in the file, in bytes, when known."""
+    numbers: tuple[_NumberRun, ...]
+    """Their ``Deal`` numbers (:func:`plausibility.deal_number`), for R301, in runs:
+    ``(session, number, count, k)``: an int ``number``: the deals ``k`` to ``k + count -
+    1`` of the run (from 0) have the numbers ``number`` to ``number + count - 1`` of the
+    session; a str ``number`` (not a plain decimal): deal ``k`` alone has it."""
+    packed: bytes
+    """The deals, pickled (:data:`_Packed`): read only by :meth:`deals`."""
+
+    @classmethod
+    def of(cls, file: str, run: Sequence[_Packed]) -> CleanDeals:
+        """The deals ``run`` (packed, numbered one after the other, none with a
+        diagnostic) of ``file``."""
+        import pickle
+
+        numbers: list[list[Any]] = []
+        current: list[Any] | None = None
+        for k, p in enumerate(run):
+            key = p[5]
+            if key is None:
+                continue
+            session, number = key
+            n = plain_number(number)
+            if n is None:
+                numbers.append([session, number, 1, k])
+                current = None
+            elif (current is not None and current[0] == session
+                  and n == current[1] + current[2] and k == current[3] + current[2]):
+                current[2] += 1
+            else:
+                current = [session, n, 1, k]
+                numbers.append(current)
+        return cls(file, run[0][0], len(run), run[-1][7],
+                   tuple(cast("_NumberRun", tuple(r)) for r in numbers),
+                   pickle.dumps(run, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def deals(self) -> Iterator[CheckedDeal]:
+        """The deals one by one."""
+        import pickle
+
+        run: list[_Packed] = pickle.loads(self.packed)
+        status_of = _STATUS_OF
+        for k, (_, _, status, scores, half, number, line, offset) in enumerate(run):
+            yield CheckedDeal(self.file, self.index + k, (),
+                              None if status is None else status_of[status], scores, half,
+                              None, number, line, offset)
 
 
 def _pack(c: CheckedDeal) -> _Packed:
@@ -471,12 +562,17 @@ def _pack(c: CheckedDeal) -> _Packed:
             c.taker_half, c.number, c.line, c.offset)
 
 
-def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
-    """The checked deals a worker sent back; ``before``: the deals of the file before
-    them, when the worker numbered them from 1 (a part of a .tarot file)."""
+def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal | CleanDeals]:
+    """The checked deals a worker sent back (runs of clean ones in bulk); ``before``: the
+    deals of the file before them, when the worker numbered them from 1 (a part of a
+    .tarot file)."""
     file, packed, _ = done
     status_of = _STATUS_OF
-    for index, diagnostics, status, scores, half, number, line, offset in packed:
+    for item in packed:
+        if isinstance(item, CleanDeals):
+            yield replace(item, index=item.index + before) if before else item
+            continue
+        index, diagnostics, status, scores, half, number, line, offset = item
         if before:
             index += before
             if diagnostics:
@@ -866,6 +962,26 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
     R301 error (same Event, Site, Date, Round and Table tags;
     :func:`tarotnotation.plausibility.deal_number`).
     """
+    batched = check_paths_batched(paths, jobs=jobs, ruleset=ruleset,
+                                  default_ruleset=default_ruleset, keep=keep)
+    try:
+        for item in batched:
+            if isinstance(item, CleanDeals):
+                yield from item.deals()
+            else:
+                yield item
+    finally:
+        batched.close()  # (the workers end now)
+
+
+def check_paths_batched(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
+                        ruleset: str | None = None, default_ruleset: str | None = None,
+                        keep: bool = True) -> Generator[CheckedDeal | CleanDeals, None, None]:
+    """:func:`check_paths`, where a run of deals with nothing to say that a worker of a
+    parallel check settled comes as one :class:`CleanDeals` (R301 settled: a deal that
+    repeats a number comes alone, with its diagnostic): a caller that needs nothing of
+    such deals but their count (a report of faults and a summary) takes them in bulk, at
+    no cost a deal."""
     checked = _check_paths(paths, jobs, ruleset, default_ruleset, keep)
     try:
         yield from _numbered(checked)
@@ -873,26 +989,50 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
         checked.close()  # (the workers end now, not when the generator is collected)
 
 
-def _numbered(deals: Iterable[CheckedDeal]) -> Iterator[CheckedDeal]:
+def _numbered(deals: Iterable[CheckedDeal | CleanDeals]
+              ) -> Iterator[CheckedDeal | CleanDeals]:
     """R301: a deal whose session and number an earlier deal of its file had."""
     seen = SessionDeals()
     file, last = None, 0
     for checked in deals:
         if checked.file != file or checked.index <= last:  # a file (again)
             seen, file = SessionDeals(), checked.file
+        if isinstance(checked, CleanDeals):
+            last = checked.index + checked.count - 1
+            again: dict[int, int] = {}
+            for session, number, count, k in checked.numbers:
+                deal = checked.index + k
+                if isinstance(number, str):
+                    first = seen.see((session, number), deal)
+                    if first is not None:
+                        again[deal] = first
+                else:
+                    again.update(seen.see_run(session, number, count, deal))
+            if not again:
+                yield checked
+                continue
+            for one in checked.deals():
+                first = again.get(one.index)
+                yield one if first is None else _repeated(one, first)
+            continue
         last = checked.index
         first = seen.see(checked.number, checked.index)
-        if first is not None and checked.number is not None:
-            repeated = Diagnostic.make(
-                Code.DEAL_NUMBER_REPEATED, SessionDeals.message(checked.number, first),
-                file=checked.file, line=checked.line, deal=checked.index, path="tags")
-            checked = replace(checked, diagnostics=(*checked.diagnostics, repeated))
-        yield checked
+        yield checked if first is None else _repeated(checked, first)
+
+
+def _repeated(checked: CheckedDeal, first: int) -> CheckedDeal:
+    """The deal with an R301 error: deal ``first`` of its file had its number."""
+    if checked.number is None:
+        return checked
+    repeated = Diagnostic.make(
+        Code.DEAL_NUMBER_REPEATED, SessionDeals.message(checked.number, first),
+        file=checked.file, line=checked.line, deal=checked.index, path="tags")
+    return replace(checked, diagnostics=(*checked.diagnostics, repeated))
 
 
 def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: str | None,
                  default_ruleset: str | None, keep: bool
-                 ) -> Generator[CheckedDeal, None, None]:
+                 ) -> Generator[CheckedDeal | CleanDeals, None, None]:
     items = list(walk(paths))  # (paths already walked pass through unchanged)
     if jobs <= 1:
         for item in items:
@@ -923,7 +1063,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
         before: dict[int, int] = {}
         redone: set[int] = set()
 
-        def collect() -> Iterator[CheckedDeal]:
+        def collect() -> Iterator[CheckedDeal | CleanDeals]:
             future, task, key = pending.popleft()
             done = future.result()
             if not isinstance(task, _TarotPart):
@@ -933,7 +1073,8 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 return  # read again below, from where its parts stopped fitting
             count = before.get(key, 0)
             yield from _unpack(done, count)
-            before[key] = count = count + len(done[1])
+            before[key] = count = count + sum(
+                item.count if isinstance(item, CleanDeals) else 1 for item in done[1])
             if task.end is not None and done[2] != task.end:
                 redone.add(key)
                 for read in read_path(task.path):
