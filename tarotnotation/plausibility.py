@@ -1056,17 +1056,31 @@ class SessionDeals:
     def __init__(self) -> None:
         self.named: dict[tuple[tuple[str, ...], str], int] = {}
         self.runs: dict[tuple[str, ...], _Runs] = {}
+        # (session, number, deal, runs): the key that would continue the highest run of a
+        # session, as the last one seen did
+        self._next: tuple[tuple[str, ...], str, int, _Runs] | None = None
 
     def see(self, key: tuple[tuple[str, ...], str] | None, deal: int) -> int | None:
         """The deal (index in the file) that first had ``key``, or None the first time."""
         if key is None:
             return None
         session, number = key
+        then = self._next
+        if then is not None and number == then[1] and deal == then[2] and session == then[0]:
+            # (the usual case: the number after the last one seen, at the next deal)
+            then[3].highs[-1] += 1
+            self._next = (session, str(int(number) + 1), deal + 1, then[3])
+            return None
         n = plain_number(number)
         if n is None:
             first = self.named.setdefault(key, deal)
             return None if first == deal else first
-        again = self.see_run(session, n, 1, deal)
+        runs = self.runs.get(session)
+        if runs is None:
+            runs = self.runs[session] = _Runs()
+        again = runs.see(n, 1, deal)
+        self._next = (session, str(n + 1), deal + 1, runs) if runs.extends(n + 1, deal + 1,
+                                                                          probe=True) else None
         return again[0][1] if again else None
 
     def see_run(self, session: tuple[str, ...], number: int, count: int, deal: int
@@ -1074,6 +1088,7 @@ class SessionDeals:
         """See the numbers ``number`` to ``number + count - 1`` of ``session`` at deals
         ``deal`` to ``deal + count - 1``: ``(deal, first)`` for each deal whose number an
         earlier deal ``first`` had (as :meth:`see` says it of each in turn)."""
+        self._next = None  # (its runs may change)
         runs = self.runs.get(session)
         if runs is None:
             runs = self.runs[session] = _Runs()
@@ -1120,6 +1135,17 @@ class _Runs:
         self.lows = array("q")
         self.highs = array("q")
         self.firsts = array("q")
+
+    def extends(self, number: int, deal: int, *, probe: bool = False) -> bool:
+        """Whether ``number`` at ``deal`` continues the highest run (the next number, at
+        the next deal); taken there unless ``probe``."""
+        highs = self.highs
+        if highs and number == highs[-1] + 1 and (
+                deal == self.firsts[-1] + number - self.lows[-1]):
+            if not probe:
+                highs[-1] = number
+            return True
+        return False
 
     def see(self, low: int, count: int, deal: int) -> list[tuple[int, int]]:
         high = low + count - 1
