@@ -780,6 +780,42 @@ static int ts_last_trick(ts_search *S)
     return v;
 }
 
+/* The last two tricks (or what is left of them), by plain alpha-beta over the legal
+ * cards: no table, bounds, merging or ordering, which cost more than they save on so
+ * few cards (each hand holds two at most). Fail-soft within (alpha, beta). */
+static int ts_two_tricks(ts_search *S, int alpha, int beta)
+{
+    tk_state *st = &S->st;
+    if (st->trick_number >= st->tricks)
+        return ts_value(S);
+    if (st->len == 0 && st->trick_number == st->tricks - 1)
+        return ts_last_trick(S);
+    cards_t legal = tk_legal(st);
+    int maxing = st->camp[tk_to_play(st)] == TK_TAKER;
+    int g = maxing ? -TS_INF : TS_INF;
+    while (legal) {
+        int c = tk_lowest(legal);
+        legal &= legal - 1;
+        tk_play(st, c, &S->undo[S->ply++]);
+        int v = ts_two_tricks(S, alpha, beta);
+        tk_unplay(st, &S->undo[--S->ply]);
+        if (maxing) {
+            if (v > g)
+                g = v;
+            if (g > alpha)
+                alpha = g;
+        } else {
+            if (v < g)
+                g = v;
+            if (g < beta)
+                beta = g;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    return g;
+}
+
 /* Fail-soft null-window test: a result g >= beta means value >= g; g < beta means
  * value <= g. ROOT: search every card here (no cut-off from the bounds or the table),
  * and leave the best card in *best. */
@@ -842,6 +878,21 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
             }
             hint = ts_absolute_move(live, e->move);
         }
+    }
+    if (left == 2 && !root) {
+        int v = ts_two_tricks(S, beta - 1, beta);
+        if (v >= beta && v < lo)
+            v = lo;
+        else if (v < beta && v > hi)
+            v = hi;
+        if (boundary) {
+            int move = hint >= 0 ? ts_relative_move(live, hint) : 0xFF;
+            if (v >= beta)
+                ts_store(S, &key, v - offset, TS_NONE_HI, move, left);
+            else
+                ts_store(S, &key, TS_NONE_LO, v - offset, move, left);
+        }
+        return v;
     }
     if (boundary)
         S->expanded[left]++;
