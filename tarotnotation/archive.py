@@ -535,13 +535,13 @@ def _folded(file: str, packed: Iterable[_Packed]) -> list[_Packed | CleanDeals]:
 _NumberRun = tuple[tuple[str, ...], int | str, int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class CleanDeals:
+class CleanDeals(Value):
     """Consecutive deals of one file with nothing to say (no diagnostic): ``count`` deals
     numbered from ``index``, as a parallel check hands them back in bulk
     (:func:`check_paths_batched`); :meth:`deals` gives them one by one, as
     :func:`check_paths` does."""
 
+    __slots__ = ("count", "file", "index", "numbers", "offset", "packed")
     file: str
     index: int
     """The first deal's number in its file."""
@@ -555,6 +555,16 @@ class CleanDeals:
     session; a str ``number`` (not a plain decimal): deal ``k`` alone has it."""
     packed: bytes
     """The deals, pickled (:data:`_Packed`): read only by :meth:`deals`."""
+
+    def __init__(self, file: str, index: int, count: int, offset: int | None,
+                 numbers: tuple[_NumberRun, ...], packed: bytes) -> None:
+        setfield = object.__setattr__
+        setfield(self, "file", file)
+        setfield(self, "index", index)
+        setfield(self, "count", count)
+        setfield(self, "offset", offset)
+        setfield(self, "numbers", numbers)
+        setfield(self, "packed", packed)
 
     @classmethod
     def of(cls, file: str, run: Sequence[_Packed]) -> CleanDeals:
