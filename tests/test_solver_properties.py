@@ -183,22 +183,3 @@ def test_a_time_limit_ends_a_whole_deal_s_search_with_bounds(engine: str) -> Non
     assert sol.lower < sol.upper
     other = Solver(start, engine=engine).solve(start, node_limit=20_000)
     assert max(sol.lower, other.lower) <= min(sol.upper, other.upper)
-
-
-@pytest.mark.parametrize("engine", ["c", "python"])
-def test_enhanced_transposition_cutoffs_happen_and_keep_the_value(engine: str) -> None:
-    # 6 tricks left of generated 4-player deals: at the last card of a trick, the table
-    # proves a later card cuts off (etc_cuts), and the values stay the other core's
-    if engine == "c" and not BUILT:
-        pytest.skip("the compiled core is not built")
-    other = "python" if engine == "c" else ("c" if BUILT else "python")
-    cuts = 0
-    for seed in range(6):
-        rng = random.Random(seed)
-        start, cards = deal_start(random_deal(rng, 4, poignee_chance=0.3))
-        pos = position_at(start, cards[:(start.tricks - 6) * 4])
-        solver = Solver(pos, engine=engine)
-        value = solver.solve(pos, line=False).value
-        cuts += solver.stats()["etc_cuts"]
-        assert value == Solver(pos, engine=other).solve(pos, line=False).value
-    assert cuts > 0

@@ -201,7 +201,6 @@ class PythonSearch:
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.history = [[0] * 78 for _ in range(deal.players)]
         self.nodes = self.probes = self.hits = self.cuts = self.stores = 0
-        self.etc_cuts = 0
         self.limit_nodes = 0
         self.deadline = 0.0
         self.state: PlayState = deal.state()
@@ -238,8 +237,7 @@ class PythonSearch:
     def stats(self) -> dict[str, int]:
         """The search's counters."""
         return {"nodes": self.nodes, "probes": self.probes, "hits": self.hits,
-                "cuts": self.cuts, "etc_cuts": self.etc_cuts, "stores": self.stores,
-                "entries": len(self.table),
+                "cuts": self.cuts, "stores": self.stores, "entries": len(self.table),
                 "capacity": self.capacity}
 
     # the search
@@ -484,28 +482,6 @@ class PythonSearch:
         return not any(st.camps[j] != st.camps[seat] and not st.hands[j] & mask
                        and st.hands[j] & TRUMP_MASK for j in range(st.n))
 
-    def _etc(self, moves: list[int], beta: int, maxing: bool) -> tuple[int, int] | None:
-        """Enhanced transposition cut-off at the last card of a trick (``ts_etc``): the
-        first of ``moves`` whose position after it the table proves to cut off, with
-        that bound; None when there is none."""
-        st = self.state
-        for c in moves:
-            st.play(c)
-            try:
-                self.probes += 1
-                entry = self.table.get(self._key())
-                offset = self._half() if self.additive else 0
-            finally:
-                st.unplay()
-            if entry is None:
-                continue
-            self.hits += 1
-            if maxing and entry[0] > -_INF and entry[0] + offset >= beta:
-                return entry[0] + offset, c
-            if not maxing and entry[1] < _INF and entry[1] + offset < beta:
-                return entry[1] + offset, c
-        return None
-
     def _node(self, beta: int, root: bool) -> tuple[int, int]:
         st = self.state
         if st.trick_number >= st.tricks:
@@ -551,18 +527,7 @@ class PythonSearch:
         maxing = st.camps[seat] == TAKER
         g = -_INF if maxing else _INF
         chosen = -1
-        # the last card of a trick whose end leaves a boundary: when the first card
-        # tried does not cut off, the table may know another card's position
-        etc = not root and len(st.trick) == st.n - 1 and left >= 3
-        moves = self._moves(hint)
-        for i, c in enumerate(moves):
-            if i == 1 and etc:
-                cut = self._etc(moves[1:], beta, maxing)
-                if cut is not None:
-                    self.etc_cuts += 1
-                    if cut[0] > g if maxing else cut[0] < g:
-                        g, chosen = cut
-                    break
+        for c in self._moves(hint):
             st.play(c)
             try:
                 v = self._node(beta, False)[0]

@@ -1041,8 +1041,7 @@ static PyObject *Search_stats(SearchObject *self, PyObject *unused)
     if (!S)
         return NULL;
     size_t used = S->used, total = S->max_buckets * TS_BUCKET;
-    return Py_BuildValue("{sKsKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
-                         "etc_cuts", (unsigned long long)S->etc_cuts,
+    return Py_BuildValue("{sKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
                          "beta_cuts", (unsigned long long)S->beta_cuts, "first_cuts",
                          (unsigned long long)S->first_cuts,
                          "probes", (unsigned long long)S->probes, "hits",

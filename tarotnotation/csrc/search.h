@@ -74,7 +74,6 @@ typedef struct {
     int interrupted;        /* a signal (Ctrl-C): a Python exception is set */
     /* statistics */
     uint64_t nodes, probes, hits, cuts, stores;
-    uint64_t etc_cuts;      /* enhanced transposition cut-offs */
     uint64_t beta_cuts, first_cuts;   /* cut-offs by a card, and by the first card tried */
     uint64_t bound_cuts[4], visits[4];  /* by position in the trick */
     uint64_t expanded[25];              /* boundaries searched, by tricks left */
@@ -674,41 +673,6 @@ static int ts_last_trick(ts_search *S)
     return v;
 }
 
-/* Enhanced transposition cut-off, at the last card of a trick: play each of the MOVES
- * (each ends the trick, and leaves a boundary), and look its position up in the table.
- * When an entry proves that card cuts off (its lower bound >= BETA for the taker's camp,
- * its upper bound < BETA for the defence), *G and *CHOSEN take its bound and card and 1
- * is returned; 0 otherwise (nothing changed). */
-static int ts_etc(ts_search *S, const int *moves, int count, int beta, int maxing, int *g,
-                  int *chosen)
-{
-    for (int i = 0; i < count; i++) {
-        ts_play(S, moves[i]);
-        ts_key key;
-        ts_make_key(S, &key);
-        int offset = S->additive ? S->st.half : 0;
-        ts_entry *e = ts_probe_bucket(S, ts_bucket(S, &key), &key);
-        ts_unplay(S);
-        if (!e)
-            continue;
-        if (maxing && e->lo != TS_NONE_LO && e->lo + offset >= beta) {
-            if (e->lo + offset > *g) {
-                *g = e->lo + offset;
-                *chosen = moves[i];
-            }
-            return 1;
-        }
-        if (!maxing && e->hi != TS_NONE_HI && e->hi + offset < beta) {
-            if (e->hi + offset < *g) {
-                *g = e->hi + offset;
-                *chosen = moves[i];
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Fail-soft null-window test: a result g >= beta means value >= g; g < beta means
  * value <= g. ROOT: search every card here (no cut-off from the bounds or the table),
  * and leave the best card in *best. */
@@ -781,15 +745,8 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     int maxing = st->camp[seat] == TK_TAKER;
     int g = maxing ? -TS_INF : TS_INF;
     int chosen = -1;
-    /* the last card of a trick whose end leaves a boundary: when the first card tried
-     * does not cut off, the table may know another card's position */
-    int etc = !root && st->len == st->n - 1 && left >= 3;
     for (int i = 0; i < count; i++) {
         int c = moves[i];
-        if (i == 1 && etc && ts_etc(S, moves + 1, count - 1, beta, maxing, &g, &chosen)) {
-            S->etc_cuts++;
-            break;
-        }
         ts_play(S, c);
         int v = ts_search_node(S, beta, 0, NULL);
         ts_unplay(S);
