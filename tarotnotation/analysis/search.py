@@ -550,7 +550,10 @@ class PythonSearch:
                 entry[0] = max(entry[0], g - offset)
             else:
                 entry[1] = min(entry[1], g - offset)
-            if chosen >= 0:
+            # a card that cut off replaces the entry's; the best of a node where every
+            # card failed only fills an empty place
+            cut = g >= beta if maxing else g < beta
+            if chosen >= 0 and (cut or entry[2] < 0):
                 entry[2] = chosen
         return g, chosen
 

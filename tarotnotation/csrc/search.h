@@ -237,7 +237,8 @@ static int ts_grow(ts_search *S)
     return 0;
 }
 
-static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, int left)
+static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, int left,
+                     int cut)
 {
     if (S->used * 2 > S->buckets * TS_BUCKET && S->buckets < S->max_buckets)
         ts_grow(S);
@@ -253,7 +254,9 @@ static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, in
                 e->lo = (int16_t)lo;
             if (hi < e->hi)
                 e->hi = (int16_t)hi;
-            if (move != 0xFF)
+            /* a card that cut off replaces the entry's; the best of a node where every
+             * card failed only fills an empty place */
+            if (move != 0xFF && (cut || e->move == 0xFF))
                 e->move = (uint8_t)move;
             e->age = S->age;
             return;
@@ -778,10 +781,11 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
         *best = chosen;
     if (boundary) {
         int move = chosen >= 0 ? ts_relative_move(live, chosen) : 0xFF;
+        int cut = maxing ? g >= beta : g < beta;
         if (g >= beta)
-            ts_store(S, &key, g - offset, TS_NONE_HI, move, left);
+            ts_store(S, &key, g - offset, TS_NONE_HI, move, left, cut);
         else
-            ts_store(S, &key, TS_NONE_LO, g - offset, move, left);
+            ts_store(S, &key, TS_NONE_LO, g - offset, move, left, cut);
     }
     return g;
 }
