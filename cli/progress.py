@@ -59,18 +59,19 @@ class FileProgress:
         if self.bar is not None:
             self.bar.stop()  # type: ignore[attr-defined]
 
-    def reached(self, file: str, offset: int | None = None) -> None:
-        """One more deal (or a note on a file), of ``file``, starting ``offset`` bytes in
-        (the files before it are done): the bar counts bytes read, so that a single big
-        file shows its progress and the time left."""
+    def reached(self, file: str, offset: int | None = None, deals: int = 1) -> None:
+        """One more deal (or a note on a file), or ``deals`` more, of ``file``, the last
+        starting ``offset`` bytes in (the files before it are done): the bar counts bytes
+        read, so that a single big file shows its progress and the time left."""
         if not self.enabled:
             return
-        self.deals += 1
+        before = self.deals
+        self.deals += deals
         if file != self.current:
             if self.current is not None:
                 self.done += self.sizes.get(self.current, 0)
             self.current = file
-        elif self.deals % 256:
+        elif self.deals >> 8 == before >> 8:  # (drawn every 256 deals)
             return
         if self.bar is None and time.monotonic() - self.start >= self.delay and self.total:
             from rich.console import Console

@@ -75,6 +75,13 @@ class Tally:
             if d.counts:
                 self.by_code[f"{d.code.value} {d.code.slug}"] += 1
 
+    def add_clean(self, file: str, count: int) -> None:
+        """Count ``count`` deals of ``file`` with nothing to say (as :meth:`add` counts
+        each)."""
+        self.files.add(file)
+        self.deals += count
+        self.valid += count
+
     def failed(self, strict: bool) -> bool:
         """True when the run found faults: an error, a warning under ``strict``, or no
         deal read at all."""

@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, Annotated
 
-from tarotnotation.archive import check_paths, walk
+from tarotnotation.archive import CleanDeals, check_paths, check_paths_batched, walk
 from tarotnotation.diagnostics import Code, Diagnostic
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg
@@ -81,6 +81,10 @@ cannot be read (after the others were checked) or for a usage error,
 from the name: .json, .jsonl, .xml for JUnit, else text); it is written
 whole or not at all, and never over one of the files checked.
 """
+
+#: The reports that print nothing of a deal with nothing to say (they take clean deals in
+#: bulk: :func:`tarotnotation.archive.check_paths_batched`).
+_BULK_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.GITHUB})
 
 #: The report format an output file's name implies, when --format is not given.
 _REPORT_BY_SUFFIX = {".json": OutputFormat.JSON, ".jsonl": OutputFormat.JSONL,
@@ -158,8 +162,15 @@ def validate(
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)
         tally = Tally()
         with FileProgress(files) as progress:
-            for checked in check_paths(items, jobs=jobs, ruleset=forced,
-                                       default_ruleset=default, keep=False):
+            # Text and GitHub reports say nothing of a clean deal: the deals a worker found
+            # clean come in bulk, counted and never one by one (issue 17).
+            checking = (check_paths_batched if fmt in _BULK_FORMATS else check_paths)
+            for checked in checking(items, jobs=jobs, ruleset=forced,
+                                    default_ruleset=default, keep=False):
+                if isinstance(checked, CleanDeals):
+                    progress.reached(checked.file, checked.offset, checked.count)
+                    tally.add_clean(checked.file, checked.count)
+                    continue
                 progress.reached(checked.file, checked.offset)
                 if ignored and any(d.code in ignored or d.cause in ignored
                                    for d in checked.diagnostics):

@@ -45,7 +45,7 @@ from .diagnostics import Code, Diagnostic, Severity
 from .formats import detect, registry
 from .i18n import Msg
 from .limits import MAX_JSON_RECORD_BYTES
-from .plausibility import SessionDeals, deal_number
+from .plausibility import SessionDeals, deal_number, plain_number
 from .quick import quick_check_record
 from .source import ReadDeal
 from .status import Status
@@ -62,8 +62,10 @@ __all__ = [
     "STDIN",
     "SUFFIXES",
     "CheckedDeal",
+    "CleanDeals",
     "Part",
     "check_paths",
+    "check_paths_batched",
     "expand_paths",
     "file_fault",
     "format_name",
@@ -445,7 +447,7 @@ _STATUS_OF: Final = {status.value: status for status in Status}
 
 #: What a worker sends back of a task: the file, its deals packed, and for a part of a
 #: .tarot file where the record after the part starts (None: the file ended).
-_Done = tuple[str, list[_Packed], int | None]
+_Done = tuple[str, "list[_Packed | CleanDeals]", int | None]
 
 
 def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: str | None
@@ -458,11 +460,100 @@ def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: s
     elif isinstance(task, _TarotPart):
         # (packed as they are checked: a plain clean deal is never a CheckedDeal here)
         after: list[int] = []
-        packed = list(_tarot_checked(task, ruleset, default, after, packed=True))
-        return task.path, packed, after[0] if after else None
+        packed = _tarot_checked(task, ruleset, default, after, packed=True)
+        folded = _folded(task.path, packed)
+        return task.path, folded, after[0] if after else None
     else:  # (the deals the bulk check settles come packed already)
         file, checked = task.path, _lines_checked(task, ruleset, default, packed=True)
-    return file, [_pack(c) if isinstance(c, CheckedDeal) else c for c in checked], None
+    return file, _folded(file, (_pack(c) if isinstance(c, CheckedDeal) else c
+                                for c in checked)), None
+
+
+def _folded(file: str, packed: Iterable[_Packed]) -> list[_Packed | CleanDeals]:
+    """A worker's deals as it sends them back: each run of consecutive deals with nothing
+    to say as one :class:`CleanDeals` (one object through the pipe, not one a deal), the
+    others packed one by one."""
+    out: list[_Packed | CleanDeals] = []
+    run: list[_Packed] = []
+    for p in packed:
+        if p[1] or not p[0] or (run and p[0] != run[-1][0] + 1):
+            if len(run) > 1:
+                out.append(CleanDeals.of(file, run))
+            else:
+                out.extend(run)
+            run = []
+            if p[1] or not p[0]:
+                out.append(p)
+                continue
+        run.append(p)
+    if len(run) > 1:
+        out.append(CleanDeals.of(file, run))
+    else:
+        out.extend(run)
+    return out
+
+
+_NumberRun = tuple[tuple[str, ...], int | str, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CleanDeals:
+    """Consecutive deals of one file with nothing to say (no diagnostic): ``count`` deals
+    numbered from ``index``, as a parallel check hands them back in bulk
+    (:func:`check_paths_batched`); :meth:`deals` gives them one by one, as
+    :func:`check_paths` does."""
+
+    file: str
+    index: int
+    """The first deal's number in its file."""
+    count: int
+    offset: int | None
+    """Where the last of them starts in the file, in bytes, when known."""
+    numbers: tuple[_NumberRun, ...]
+    """Their ``Deal`` numbers (:func:`plausibility.deal_number`), for R301, in runs:
+    ``(session, number, count, k)``: an int ``number``: the deals ``k`` to ``k + count -
+    1`` of the run (from 0) have the numbers ``number`` to ``number + count - 1`` of the
+    session; a str ``number`` (not a plain decimal): deal ``k`` alone has it."""
+    packed: bytes
+    """The deals, pickled (:data:`_Packed`): read only by :meth:`deals`."""
+
+    @classmethod
+    def of(cls, file: str, run: Sequence[_Packed]) -> CleanDeals:
+        """The deals ``run`` (packed, numbered one after the other, none with a
+        diagnostic) of ``file``."""
+        import pickle
+
+        numbers: list[list[Any]] = []
+        current: list[Any] | None = None
+        for k, p in enumerate(run):
+            key = p[5]
+            if key is None:
+                continue
+            session, number = key
+            n = plain_number(number)
+            if n is None:
+                numbers.append([session, number, 1, k])
+                current = None
+            elif (current is not None and current[0] == session
+                  and n == current[1] + current[2] and k == current[3] + current[2]):
+                current[2] += 1
+            else:
+                current = [session, n, 1, k]
+                numbers.append(current)
+        return cls(file, run[0][0], len(run), run[-1][7],
+                   tuple(cast("_NumberRun", tuple(r)) for r in numbers),
+                   pickle.dumps(run, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def deals(self) -> Iterator[CheckedDeal]:
+        """The deals one by one."""
+        import pickle
+
+        run: list[_Packed] = pickle.loads(self.packed)
+        status_of = _STATUS_OF
+        for k, (_, _, status, scores, half, number, line, offset) in enumerate(run):
+            yield CheckedDeal(self.file, self.index + k, (),
+                              None if status is None else status_of[status], scores, half,
+                              None, number, line, offset)
 
 
 def _pack(c: CheckedDeal) -> _Packed:
@@ -471,12 +562,17 @@ def _pack(c: CheckedDeal) -> _Packed:
             c.taker_half, c.number, c.line, c.offset)
 
 
-def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal]:
-    """The checked deals a worker sent back; ``before``: the deals of the file before
-    them, when the worker numbered them from 1 (a part of a .tarot file)."""
+def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal | CleanDeals]:
+    """The checked deals a worker sent back (runs of clean ones in bulk); ``before``: the
+    deals of the file before them, when the worker numbered them from 1 (a part of a
+    .tarot file)."""
     file, packed, _ = done
     status_of = _STATUS_OF
-    for index, diagnostics, status, scores, half, number, line, offset in packed:
+    for item in packed:
+        if isinstance(item, CleanDeals):
+            yield replace(item, index=item.index + before) if before else item
+            continue
+        index, diagnostics, status, scores, half, number, line, offset = item
         if before:
             index += before
             if diagnostics:
@@ -515,21 +611,22 @@ def _is_tarot(path: str) -> bool:
         return False
 
 
-def _tarot_parts(path: str) -> Iterator[_TarotPart] | None:
-    """The parts of a .tarot file (about :data:`CHUNK_BYTES` each) for the workers, or
-    None when the file is not the text notation or too small to share."""
+def _tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
+    """The parts of a .tarot file (about ``blocks`` times :data:`CHUNK_BYTES` each) for
+    the workers, or None when the file is not the text notation or too small to share."""
     try:
         if os.path.getsize(path) < 2 * CHUNK_BYTES or format_of(path) != "tarot":
             return None
     except OSError:
         return None
-    return _tarot_cuts(path)
+    return _tarot_cuts(path, blocks * CHUNK_BYTES)
 
 
-def _tarot_cuts(path: str) -> Iterator[_TarotPart]:
-    """Cut a .tarot file where :data:`_TAROT_CUT` matches, at least CHUNK_BYTES apart;
-    read a block at a time (memory stays bounded, even on a file of one endless line),
-    the lines counted as they go."""
+def _tarot_cuts(path: str, size: int | None = None) -> Iterator[_TarotPart]:
+    """Cut a .tarot file where :data:`_TAROT_CUT` matches, at least ``size`` bytes apart
+    (:data:`CHUNK_BYTES` by default); read a block at a time (memory stays bounded, even on
+    a file of one endless line), the lines counted as they go."""
+    apart = CHUNK_BYTES if size is None else size
     start = line = 0
     newlines = 0  # in the file before the current block
     tail = b""  # the end of the previous block: a cut may straddle two blocks
@@ -542,7 +639,7 @@ def _tarot_cuts(path: str) -> Iterator[_TarotPart]:
             data = tail + block
             base = at - len(tail)  # the file offset of data[0]
             while True:
-                found = _TAROT_CUT.search(data, max(0, start + CHUNK_BYTES - base))
+                found = _TAROT_CUT.search(data, max(0, start + apart - base))
                 if found is None:
                     break
                 cut = found.end() - 1  # the "[" (in the block: a cut in the tail was seen)
@@ -773,10 +870,12 @@ def _content(raw: bytes) -> bytes:
     return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
-def _json_lines_chunks(path: str, *, deferred: bool = False) -> Iterator[_Chunk] | None:
+def _json_lines_chunks(path: str, *, deferred: bool = False, blocks: int = 1
+                       ) -> Iterator[_Chunk] | None:
     """The chunks of a JSON Lines file, or None when the file is not plainly JSON Lines
     (then it is checked whole, as one task); ``deferred``: chunks that say where their
-    lines are (:attr:`_Chunk.size`), for workers that read them."""
+    lines are (:attr:`_Chunk.size`), for workers that read them, each of up to ``blocks``
+    blocks of :data:`CHUNK_BYTES`."""
     try:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
@@ -795,10 +894,10 @@ def _json_lines_chunks(path: str, *, deferred: bool = False) -> Iterator[_Chunk]
         return None
     if not isinstance(first, dict) or "deals" in first:
         return None
-    return _chunks_of(path, deferred=deferred)
+    return _chunks_of(path, deferred=deferred, blocks=blocks)
 
 
-def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
+def _chunks_of(path: str, *, deferred: bool = False, blocks: int = 1) -> Iterator[_Chunk]:
     """Chunks of whole lines, split at ``\\n`` as the reader splits them. A line over
     MAX_JSON_RECORD_BYTES is cut there and ends its chunk, its rest skipped here: the
     worker reports it as the serial reader does, and never holds it whole.
@@ -807,16 +906,22 @@ def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
     lines are split by ``readlines`` in C rather than read one by one. ``deferred``
     (a parallel run): after the first, each chunk only says where its lines are, counted
     here (``_kernel.count_lines`` when built), and the worker reads them
-    (:func:`_lines_of`): the parent neither cuts the lines nor pickles them to a pipe.
+    (:func:`_lines_of`): the parent neither cuts the lines nor pickles them to a pipe;
+    such a chunk takes up to ``blocks`` blocks one after the other (fewer tasks on a big
+    file), and ends where a line over the bound was cut.
     """
     limit = MAX_JSON_RECORD_BYTES
     block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
     index = lineno = offset = 0
     first = True
+    held: _Chunk | None = None  # a deferred chunk that may take the next block too
+    held_blocks = 0
     with open(path, "rb") as fh:
         while True:
             block = fh.read(block_size)
             if not block:
+                if held is not None:
+                    yield held
                 return
             skipped = 0
             if not block.endswith(b"\n"):
@@ -832,7 +937,17 @@ def _chunks_of(path: str, *, deferred: bool = False) -> Iterator[_Chunk]:
                             break
             if deferred and not first:  # (the first chunk's start is read here)
                 count, deals = _count_lines(block)
-                yield _Chunk(path, (), first, index, lineno, offset, len(block))
+                if held is not None and held_blocks < blocks:  # (the block after it)
+                    held = replace(held, size=held.size + len(block))
+                    held_blocks += 1
+                else:
+                    if held is not None:
+                        yield held
+                    held, held_blocks = _Chunk(path, (), first, index, lineno, offset,
+                                               len(block)), 1
+                if skipped:  # (its last line was cut: the chunk ends there)
+                    yield held
+                    held = None
             else:
                 lines = tuple(io.BytesIO(block).readlines())
                 count, deals = _count_lines(block, lines)
@@ -866,6 +981,26 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
     R301 error (same Event, Site, Date, Round and Table tags;
     :func:`tarotnotation.plausibility.deal_number`).
     """
+    batched = check_paths_batched(paths, jobs=jobs, ruleset=ruleset,
+                                  default_ruleset=default_ruleset, keep=keep)
+    try:
+        for item in batched:
+            if isinstance(item, CleanDeals):
+                yield from item.deals()
+            else:
+                yield item
+    finally:
+        batched.close()  # (the workers end now)
+
+
+def check_paths_batched(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
+                        ruleset: str | None = None, default_ruleset: str | None = None,
+                        keep: bool = True) -> Generator[CheckedDeal | CleanDeals, None, None]:
+    """:func:`check_paths`, where a run of deals with nothing to say that a worker of a
+    parallel check settled comes as one :class:`CleanDeals` (R301 settled: a deal that
+    repeats a number comes alone, with its diagnostic): a caller that needs nothing of
+    such deals but their count (a report of faults and a summary) takes them in bulk, at
+    no cost a deal."""
     checked = _check_paths(paths, jobs, ruleset, default_ruleset, keep)
     try:
         yield from _numbered(checked)
@@ -873,26 +1008,50 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
         checked.close()  # (the workers end now, not when the generator is collected)
 
 
-def _numbered(deals: Iterable[CheckedDeal]) -> Iterator[CheckedDeal]:
+def _numbered(deals: Iterable[CheckedDeal | CleanDeals]
+              ) -> Iterator[CheckedDeal | CleanDeals]:
     """R301: a deal whose session and number an earlier deal of its file had."""
     seen = SessionDeals()
     file, last = None, 0
     for checked in deals:
         if checked.file != file or checked.index <= last:  # a file (again)
             seen, file = SessionDeals(), checked.file
+        if isinstance(checked, CleanDeals):
+            last = checked.index + checked.count - 1
+            again: dict[int, int] = {}
+            for session, number, count, k in checked.numbers:
+                deal = checked.index + k
+                if isinstance(number, str):
+                    first = seen.see((session, number), deal)
+                    if first is not None:
+                        again[deal] = first
+                else:
+                    again.update(seen.see_run(session, number, count, deal))
+            if not again:
+                yield checked
+                continue
+            for one in checked.deals():
+                first = again.get(one.index)
+                yield one if first is None else _repeated(one, first)
+            continue
         last = checked.index
         first = seen.see(checked.number, checked.index)
-        if first is not None and checked.number is not None:
-            repeated = Diagnostic.make(
-                Code.DEAL_NUMBER_REPEATED, SessionDeals.message(checked.number, first),
-                file=checked.file, line=checked.line, deal=checked.index, path="tags")
-            checked = replace(checked, diagnostics=(*checked.diagnostics, repeated))
-        yield checked
+        yield checked if first is None else _repeated(checked, first)
+
+
+def _repeated(checked: CheckedDeal, first: int) -> CheckedDeal:
+    """The deal with an R301 error: deal ``first`` of its file had its number."""
+    if checked.number is None:
+        return checked
+    repeated = Diagnostic.make(
+        Code.DEAL_NUMBER_REPEATED, SessionDeals.message(checked.number, first),
+        file=checked.file, line=checked.line, deal=checked.index, path="tags")
+    return replace(checked, diagnostics=(*checked.diagnostics, repeated))
 
 
 def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: str | None,
                  default_ruleset: str | None, keep: bool
-                 ) -> Generator[CheckedDeal, None, None]:
+                 ) -> Generator[CheckedDeal | CleanDeals, None, None]:
     items = list(walk(paths))  # (paths already walked pass through unchanged)
     if jobs <= 1:
         for item in items:
@@ -923,7 +1082,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
         before: dict[int, int] = {}
         redone: set[int] = set()
 
-        def collect() -> Iterator[CheckedDeal]:
+        def collect() -> Iterator[CheckedDeal | CleanDeals]:
             future, task, key = pending.popleft()
             done = future.result()
             if not isinstance(task, _TarotPart):
@@ -933,7 +1092,8 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 return  # read again below, from where its parts stopped fitting
             count = before.get(key, 0)
             yield from _unpack(done, count)
-            before[key] = count = count + len(done[1])
+            before[key] = count = count + sum(
+                item.count if isinstance(item, CleanDeals) else 1 for item in done[1])
             if task.end is not None and done[2] != task.end:
                 redone.add(key)
                 for read in read_path(task.path):
@@ -954,8 +1114,10 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                     yield from collect()
                 yield from _check_file((f, ruleset, default_ruleset))
                 continue
+            blocks = _blocks_a_task(f, workers)
             tasks: Iterable[_Chunk | _TarotPart | str] = (
-                _json_lines_chunks(f, deferred=True) or _tarot_parts(f) or (f,))
+                _json_lines_chunks(f, deferred=True, blocks=blocks)
+                or _tarot_parts(f, blocks) or (f,))
             for task in tasks:
                 if key in redone:
                     break
@@ -969,6 +1131,26 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                     yield from collect()
         while pending:
             yield from collect()
+
+
+#: The most blocks of CHUNK_BYTES in one task of a parallel check (a chunk of JSON Lines, a
+#: part of a .tarot file): a worker holds its task's bytes and results, about twice that.
+_MOST_BLOCKS: Final = 4
+#: Tasks a worker at least, on a file big enough: the last ones keep every worker busy.
+_TASKS_A_WORKER: Final = 16
+
+
+def _blocks_a_task(path: str, workers: int) -> int:
+    """How many blocks of :data:`CHUNK_BYTES` a task of ``path`` takes: one, or up to
+    :data:`_MOST_BLOCKS` on a big file, so that each worker still gets
+    :data:`_TASKS_A_WORKER` tasks at least. Each task costs this process a little
+    (handing it out, taking its results back): on 1,000,000 deals of JSON Lines, 1932
+    tasks of one block cost it 0.8 s of CPU in the threads of the pool alone."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return 1
+    return max(1, min(_MOST_BLOCKS, size // (CHUNK_BYTES * _TASKS_A_WORKER * workers)))
 
 
 # --- the parts of an archive, for tools that read deals in parallel -------------------------

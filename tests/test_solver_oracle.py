@@ -20,6 +20,7 @@ import random
 import pytest
 from solver_cases import children, endgame, oracle
 
+from tarotnotation import native
 from tarotnotation.analysis import Objective, Position, Solver, deal_start, position_at
 from tarotnotation.analysis.search import core_tuple, leaf_table
 from tarotnotation.cards import SUIT_MASKS, Card, card_points, mask_of
@@ -224,6 +225,91 @@ def test_quick_bounds_hold_at_every_card_of_the_last_tricks_of_generated_deals()
                 lo, hi = solver.core.bounds(core_tuple(pos.state()))
                 assert lo <= want <= hi, (seed, engine, pos.fen())
                 assert solver.solve(pos).value == want, (seed, engine, pos.fen())
+
+
+def _decided(pos: Position) -> bool:
+    """Whether the trick begun (not the last) goes to the camp of its winning card
+    whatever is still played to it, by playing every way (the claim the bounds make)."""
+    st = pos.state()
+    if not st.trick or st.trick_number >= st.tricks - 1:
+        return False
+    w = winner_index(st.trick)
+    if w is None:
+        return False
+    camp = pos.camps[(st.leader + w) % pos.players]
+
+    def winners(p: Position) -> set[int]:
+        if not p.state().trick:  # the trick is over: who leads won it
+            return {p.camps[p.state().leader]}
+        out: set[int] = set()
+        for card in p.legal():
+            out |= winners(p.play(card))
+        return out
+
+    return winners(pos) == {camp}
+
+
+def test_quick_bounds_within_a_trick_hold_where_the_trick_is_decided() -> None:
+    # Within a trick, the quick bounds count the trick for the camp of its winning card
+    # when no seat of the other camp still to play can beat it, and the master trumps
+    # of the later tricks (less one a seat that may trump now could spend on this
+    # trick). Each bound must contain the oracle's value, on both cores, at every card
+    # of dense endgames in a trick begun (cards of few ranks, trumps, the Excuse), and
+    # at many of them the trick is decided.
+    engines = ["python"] + (["c"] if compiled(force=True) is not None else [])
+    decided = 0
+    cases = max(30, CASES // 6)
+    for seed in range(cases):
+        pos = _dense_case(40_000 + seed, suits=1 + seed % 2)
+        want = oracle(pos)
+        decided += _decided(pos)
+        for engine in engines:
+            solver = Solver(pos, engine=engine)
+            lo, hi = solver.core.bounds(core_tuple(pos.state()))
+            assert lo <= want <= hi, (seed, engine, pos.fen())
+            assert solver.solve(pos, line=False).value == want, (seed, engine, pos.fen())
+    assert decided >= cases // 5
+
+
+def test_the_bounds_within_a_trick_count_the_trick_decided() -> None:
+    # S led the 7 of trumps, E (the taker) the 21: whatever N and W play, the trick is
+    # the taker's, and E's 5 of trumps, above every trump left in the defence's hands,
+    # wins a later trick. The lower bound counts both: 120 half-points won, the trick
+    # (7 and 21: 1 + 9, one card at least of N and of W: 2), a trick of four cards for
+    # the 5, and the threshold of two bouts (82): 54, the value itself (with the 21
+    # alone, as the bounds within a trick counted before, it was 47).
+    pos = Position.parse("S=T2,KH E=T5,2H N=T3,3H,5H W=T4,4H,6H taker=E lead=S"
+                         " trick=T7,T21 won=60/1 tricks=10/5")
+    assert _decided(pos)
+    want = oracle(pos)
+    assert want == 54
+    for engine in ("python", "c"):
+        if engine == "c" and compiled() is None:
+            continue
+        lo, hi = Solver(pos, engine=engine).core.bounds(core_tuple(pos.state()))
+        assert lo == 120 + 12 + 4 - 82 == want <= hi
+
+
+def test_the_popcnt_build_of_the_search_core_matches_the_portable_one() -> None:
+    # The compiled core runs a second build of the same search with the POPCNT
+    # instruction where the processor has it: each test's result, best card and nodes
+    # are the portable build's, node for node.
+    module = compiled(force=True)
+    if module is None:
+        pytest.skip("the compiled core is not built")
+    for seed in range(3):
+        rng = random.Random(50_000 + seed)
+        start, cards = deal_start(random_deal(rng, 4))
+        pos = position_at(start, cards[:(start.tricks - 7) * 4 + seed])
+        solver = Solver(pos, engine="c")
+        results = []
+        for portable in (False, True):
+            core = module.Search(
+                pos.players, native.rule_flags(pos.rules), pos.camps, -1, pos.tricks, 0, 0,
+                solver.leaf.tobytes(), True, 8.0, portable=portable)
+            pt = core_tuple(pos.state())
+            results.append([core.test(pt, beta) for beta in (-60, -20, 0, 20)])
+        assert results[0] == results[1], seed
 
 
 # --- the rules only the end of a deal shows, one position each ---------------------------------

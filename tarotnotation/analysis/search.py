@@ -38,7 +38,9 @@ Both cores share the design (see ``docs/analysis.md``):
   every trick could beat the only one), and a leader with as many master trumps as the
   other camp's longest trump holding draws all its trumps, then wins a trick with each
   of its trumps and plain masters, when its partners cannot take the lead from it;
-  within a trick, the 21 wins it.
+  within a trick (but the last), the master trumps of the later tricks, and the trick
+  itself when no seat of the other camp still to play can beat its winning card (its
+  cards and one card at least of each seat still to play go to that camp).
 
 >>> from tarotnotation.analysis.position import Position
 >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7")
@@ -60,7 +62,9 @@ from typing import Final, Protocol
 from .. import native
 from ..cards import BOUTS_MASK, EXCUSE_BIT, SUIT_MASKS, TRUMP_MASK, Card, card_points
 from ..kernel import (
+    NO_SUIT,
     TAKER,
+    TRUMPS_LED,
     PlayState,
     chelem_camp,
     margin,
@@ -294,10 +298,23 @@ class PythonSearch:
             if left >= 2:
                 sure_half[excuse_camp] += 8
                 sure_bouts[excuse_camp] += 1
-        if not st.trick:
+        if not st.trick or left >= 2:
+            # master trumps, within a trick too (ts_bounds): the trick decided, the
+            # masters a seat still to play may spend on it
             trumps = [0, 0]
             for i in range(n):
                 trumps[st.camps[i]] |= st.hands[i] & TRUMP_MASK
+            decided = self._trick_decided() if st.trick else -1
+            top_trick = [0, 0]
+            to_play = 0
+            for k in range(len(st.trick)):
+                card = st.trick[k]
+                camp = st.camps[(st.leader + k) % n]
+                if suit_of(card) == 4 and card > top_trick[camp]:
+                    top_trick[camp] = card
+            if st.trick:
+                for k in range(len(st.trick), n):
+                    to_play |= 1 << ((st.leader + k) % n)
             for c in (0, 1):
                 if not trumps[c]:
                     continue
@@ -305,18 +322,43 @@ class PythonSearch:
                 masters = trumps[c] & ~((1 << other.bit_length()) - 1) if other else trumps[c]
                 if not masters:
                     continue
-                most = max((st.hands[i] & masters).bit_count() for i in range(n)
-                           if st.camps[i] == c)
-                if (most < 2 and excuse_camp == 1 - c and st.rules.chelem_excuse_wins
-                        and st.tricks_won[c] == 0):
+                lost = 0
+                most = 0
+                for i in range(n):
+                    if st.camps[i] != c:
+                        continue
+                    mine = st.hands[i] & masters
+                    k = mine.bit_count()
+                    if k and to_play >> i & 1 and (
+                            st.led in (NO_SUIT, TRUMPS_LED)
+                            or not st.hands[i] & SUIT_MASKS[st.led]):
+                        # it may trump now: spend a master on this trick
+                        top = top_trick[1 - c]
+                        if decided == c:
+                            k -= 1
+                        elif top and (mine & -mine).bit_length() - 1 < top:
+                            below = mine & ((2 << top) - 1)
+                            lost |= (1 << _PETIT if below >> _PETIT & 1
+                                     else 1 << (below.bit_length() - 1))
+                            k -= 1
+                    most = max(most, k)
+                masters &= ~lost
+                if (most < 2 and decided != c and excuse_camp == 1 - c
+                        and st.rules.chelem_excuse_wins and st.tricks_won[c] == 0):
                     continue
                 gain = card_points(masters) - masters.bit_count() + n * most
                 bouts = (masters & BOUTS_MASK).bit_count()
-                gain, bouts = self._draw_trumps(c, masters, gain, bouts)
+                if not st.trick:
+                    gain, bouts = self._draw_trumps(c, masters, gain, bouts)
                 sure_half[c] += gain
-                if excuse_camp == c and live & EXCUSE_BIT and not excuse_early:
+                if excuse_camp == c and live & EXCUSE_BIT and not excuse_early and most > 0:
                     sure_half[c] -= 1
                 sure_bouts[c] += bouts
+            if decided >= 0:
+                won = in_trick & ~EXCUSE_BIT
+                sure_half[decided] += (card_points(won) + (1 if in_trick & EXCUSE_BIT else 0)
+                                       + n - len(st.trick))
+                sure_bouts[decided] += (won & BOUTS_MASK).bit_count()
         elif out >> _T21 & 1:
             if in_trick >> _T21 & 1:
                 camp21 = st.camps[(st.leader + st.trick.index(_T21)) % n]
@@ -346,6 +388,35 @@ class PythonSearch:
                 lo = min(lo, a)
                 hi = max(hi, b)
         return lo, hi
+
+    def _trick_decided(self) -> int:
+        """The camp a trick begun (not the last) goes to whatever is still played to it,
+        or -1 (``ts_trick_decided``): the camp of its winning card so far, when no seat
+        of the other camp still to play can beat that card."""
+        st = self.state
+        w = winner_index(st.trick)
+        if w is None or st.trick_number >= st.tricks - 1:
+            return -1
+        card = st.trick[w]
+        x = st.camps[(st.leader + w) % st.n]
+        led_suit = SUIT_MASKS[st.led] if st.led < 4 else 0
+        trump = suit_of(card) == 4
+        higher = (TRUMP_MASK & ~((2 << card) - 1) if trump
+                  else led_suit & ~((2 << card) - 1))
+        for k in range(len(st.trick), st.n):
+            j = (st.leader + k) % st.n
+            if st.camps[j] == x:
+                continue
+            h = st.hands[j]
+            if trump:
+                if h & higher and not h & led_suit:
+                    return -1
+            elif h & led_suit:
+                if h & higher:
+                    return -1
+            elif h & TRUMP_MASK:
+                return -1
+        return x
 
     def _draw_trumps(self, camp: int, masters: int, gain: int, bouts: int
                      ) -> tuple[int, int]:

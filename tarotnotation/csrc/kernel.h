@@ -61,21 +61,30 @@ static inline cards_t tk_trumps_above(int n)
 }
 
 /* Population counts without the POPCNT instruction (a portable build has no -mpopcnt,
- * and the compiler's fallback is a function call). */
+ * and the compiler's fallback is a function call); with it where the code is compiled
+ * for it (search_popcnt.c). */
 static inline int tk_popcount64(uint64_t x)
 {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
 }
 
 static inline int tk_popcount32(uint32_t x)
 {
+#ifdef __POPCNT__
+    return __builtin_popcount(x);
+#else
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (int)((x * 0x01010101u) >> 24);
+#endif
 }
 
 static inline int tk_popcount(cards_t x)

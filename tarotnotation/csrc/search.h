@@ -87,8 +87,23 @@ static double ts_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Whether a signal (Ctrl-C) ends the search: a Python exception is then set
+ * (_kernel.c, PyErr_CheckSignals). */
+int tarotnotation_search_signalled(void);
+
 /* Called every 1024 nodes; returns non-zero when the search must stop. */
-static int ts_check_limits(ts_search *S);
+static int ts_check_limits(ts_search *S)
+{
+    if (S->node_limit && S->nodes >= S->node_limit)
+        return 1;
+    if (S->deadline > 0 && ts_now() >= S->deadline)
+        return 1;
+    if ((S->nodes & 0x3FFFF) == 0 && tarotnotation_search_signalled()) {
+        S->interrupted = 1;
+        return 1;
+    }
+    return 0;
+}
 
 static inline int ts_leaf_index(int half, int bouts, int petit, int chelem)
 {
@@ -304,6 +319,41 @@ static inline int ts_absolute_move(cards_t live, int move)
     return (s < 4 ? 14 * s : 56) + __builtin_ctz(ls);
 }
 
+/* The camp a trick begun (not the last) goes to whatever is still played to it, or -1:
+ * the camp of its winning card so far, when no seat of the other camp still to play can
+ * beat that card (a higher card of the suit led; a trump when it has none of the suit
+ * and the trick has none; a higher trump when it may trump: trumps led, or none of the
+ * suit led). A seat of the winning camp that plays higher keeps the trick in its camp. */
+static inline int ts_trick_decided(const tk_state *st)
+{
+    int n = st->n;
+    int w = tk_winner_index(st->trick, st->len);
+    if (w < 0 || st->trick_number >= st->tricks - 1)
+        return -1;
+    int card = st->trick[w];
+    int x = st->camp[(st->leader + w) % n];
+    cards_t led_suit = st->led < 4 ? tk_suit_mask(st->led) : 0;
+    int trump = tk_suit_of(card) == 4;
+    cards_t higher = trump ? tk_trumps_above(card - 55)
+                           : led_suit & ~((TK_BIT(card) << 1) - 1);
+    for (int k = st->len; k < n; k++) {
+        int j = (st->leader + k) % n;
+        if (st->camp[j] == x)
+            continue;
+        cards_t h = st->hand[j];
+        if (trump) {
+            if ((h & higher) && !(h & led_suit))
+                return -1;
+        } else if (h & led_suit) {
+            if (h & higher)
+                return -1;
+        } else if (h & TK_TRUMP_MASK) {
+            return -1;
+        }
+    }
+    return x;
+}
+
 /* --- bounds ------------------------------------------------------------------------- */
 
 /* The lowest and highest final values the position can still reach with best play by
@@ -349,13 +399,46 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
             sure_bouts[excuse_camp] += 1;
         }
     }
-    if (st->len == 0) {
+    if (st->len == 0 || left >= 2) {
         /* Master trumps: a trump above every trump of the other camp wins the trick it
          * is played to for its camp, with every card of that trick (one at least for
-         * each seat). A seat's master trumps fall in as many different tricks. */
+         * each seat). A seat's master trumps fall in as many different tricks.
+         *
+         * Within a trick (not the last), the trick's cards are out of the hands: a
+         * master trump (above the other camp's trumps in the hands) wins every later
+         * trick it is played to. A seat still to play to this trick that may trump now
+         * (trumps led, or none of the suit led) may spend one of its masters on it:
+         * when its masters are all above the other camp's trumps in the trick, that
+         * master wins this trick too (its camp's, with its cards: nothing changes);
+         * when this trick is the camp's already (decided, below), the master's points
+         * go to the camp with it but the trick is counted there, so the seat has one
+         * master trick fewer; otherwise the master may fall under a higher trump of
+         * the other camp: the master worth the most of those below it is left out,
+         * and the seat has one master trick fewer.
+         *
+         * The trick is decided for the camp of its winning card so far when no seat
+         * of the other camp still to play can beat that card (a higher card of the
+         * suit led, a trump when it has none of the suit and the trick has none, a
+         * higher trump when it may trump): its cards, and one card at least of each
+         * seat still to play, go to that camp (the Excuse counted 1: its low card,
+         * or 8 with its owner's camp and 1 with the trick's). */
         cards_t trumps[2] = {0, 0};
         for (int i = 0; i < n; i++)
             trumps[st->camp[i]] |= st->hand[i] & TK_TRUMP_MASK;
+        int decided = -1;       /* the camp this trick goes to whatever is played */
+        int top_trick[2] = {0, 0};  /* each camp's highest trump in the trick, 0 none */
+        int to_play = 0;        /* seats still to play to this trick, as a bit set */
+        if (st->len) {
+            for (int k = st->len; k < n; k++)
+                to_play |= 1 << ((st->leader + k) % n);
+            for (int k = 0; k < st->len; k++) {
+                int c = st->trick[k];
+                int pc = st->camp[(st->leader + k) % n];
+                if (tk_suit_of(c) == 4 && c > top_trick[pc])
+                    top_trick[pc] = c;
+            }
+            decided = ts_trick_decided(st);
+        }
         for (int c = 0; c < 2; c++) {
             if (!trumps[c])
                 continue;
@@ -364,18 +447,36 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
                                     : trumps[c];
             if (!masters)
                 continue;
+            cards_t lost = 0;
             int most = 0;
             for (int i = 0; i < n; i++)
                 if (st->camp[i] == c) {
-                    int k = tk_popcount(st->hand[i] & masters);
+                    cards_t mine = st->hand[i] & masters;
+                    int k = tk_popcount(mine);
+                    if (k && ((to_play >> i) & 1)
+                        && (st->led == TK_NO_SUIT || st->led == TK_TRUMPS_LED
+                            || !(st->hand[i] & tk_suit_mask(st->led)))) {
+                        /* it may trump now (it holds trumps: its masters) */
+                        int top = top_trick[1 - c];
+                        if (decided == c) {
+                            k -= 1;
+                        } else if (top && tk_lowest(mine) < top) {
+                            cards_t below = mine & ((TK_BIT(top) << 1) - 1);
+                            lost |= (below & TK_BIT(TK_PETIT)) ? TK_BIT(TK_PETIT)
+                                                               : TK_BIT(tk_highest(below));
+                            k -= 1;
+                        }
+                    }
                     if (k > most)
                         most = k;
                 }
+            masters &= ~lost;
             /* The Excuse led to the last trick by a camp that won every trick beats a
              * master trump. With two master tricks or more, one comes before the last
-             * trick and that camp cannot have won them all. */
-            if (most < 2 && excuse_camp == 1 - c && (st->flags & TK_CHELEM_EXCUSE)
-                && st->tricks_won[c] == 0)
+             * trick and that camp cannot have won them all; nor can it when this trick
+             * (not the last) is decided for this camp. */
+            if (most < 2 && decided != c && excuse_camp == 1 - c
+                && (st->flags & TK_CHELEM_EXCUSE) && st->tricks_won[c] == 0)
                 continue;
             int gain = tk_card_points(masters) - tk_popcount(masters) + n * most;
             int bouts = tk_popcount(masters & TK_BOUTS_MASK);
@@ -390,7 +491,7 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
              * lie below its own and fall while it leads them, and its plain cards
              * counted are above every other seat's cards of their suit. */
             int p = st->leader;
-            if (st->camp[p] == c && !(st->hand[p] & TK_EXCUSE_BIT)
+            if (st->len == 0 && st->camp[p] == c && !(st->hand[p] & TK_EXCUSE_BIT)
                 && !(st->trick_number == 0 && st->called >= 0)) {
                 int longest = 0;
                 int partners_ok = 1;
@@ -440,9 +541,15 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
             }
             sure_half[c] += gain;
             /* its own Excuse, if it must go to the last trick, may change camp there */
-            if (excuse_camp == c && (live & TK_EXCUSE_BIT) && !excuse_early)
+            if (excuse_camp == c && (live & TK_EXCUSE_BIT) && !excuse_early && most > 0)
                 sure_half[c] -= 1;
             sure_bouts[c] += bouts;
+        }
+        if (decided >= 0) {
+            cards_t won = in_trick & ~TK_EXCUSE_BIT;
+            sure_half[decided] += tk_card_points(won) + ((in_trick & TK_EXCUSE_BIT) ? 1 : 0)
+                + (n - st->len);
+            sure_bouts[decided] += tk_popcount(won & TK_BOUTS_MASK);
         }
     } else if (out & TK_BIT(TK_21)) {
         int camp21;
@@ -641,7 +748,7 @@ static inline void ts_unplay(ts_search *S)
 }
 
 /* Set the cards still out from the state (after a new position is set). */
-static void ts_reset_out(ts_search *S)
+static inline void ts_reset_out(ts_search *S)
 {
     tk_state *st = &S->st;
     cards_t out = 0;
@@ -676,6 +783,42 @@ static int ts_last_trick(ts_search *S)
     return v;
 }
 
+/* The last two tricks (or what is left of them), by plain alpha-beta over the legal
+ * cards: no table, bounds, merging or ordering, which cost more than they save on so
+ * few cards (each hand holds two at most). Fail-soft within (alpha, beta). */
+static int ts_two_tricks(ts_search *S, int alpha, int beta)
+{
+    tk_state *st = &S->st;
+    if (st->trick_number >= st->tricks)
+        return ts_value(S);
+    if (st->len == 0 && st->trick_number == st->tricks - 1)
+        return ts_last_trick(S);
+    cards_t legal = tk_legal(st);
+    int maxing = st->camp[tk_to_play(st)] == TK_TAKER;
+    int g = maxing ? -TS_INF : TS_INF;
+    while (legal) {
+        int c = tk_lowest(legal);
+        legal &= legal - 1;
+        tk_play(st, c, &S->undo[S->ply++]);
+        int v = ts_two_tricks(S, alpha, beta);
+        tk_unplay(st, &S->undo[--S->ply]);
+        if (maxing) {
+            if (v > g)
+                g = v;
+            if (g > alpha)
+                alpha = g;
+        } else {
+            if (v < g)
+                g = v;
+            if (g < beta)
+                beta = g;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    return g;
+}
+
 /* Fail-soft null-window test: a result g >= beta means value >= g; g < beta means
  * value <= g. ROOT: search every card here (no cut-off from the bounds or the table),
  * and leave the best card in *best. */
@@ -695,18 +838,17 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     int boundary = st->len == 0 && left >= 2 && !(st->trick_number == 0 && st->called >= 0);
     int lo = -TS_INF, hi = TS_INF;
     S->visits[st->len < 4 ? st->len : 3]++;
-    /* Within a trick the bounds are never tighter than at its start (the window does
-     * not move), so only trick boundaries and the root work them out; before the key,
-     * which a cut-off on the bounds spares. */
-    if (st->len == 0 || root) {
+    /* The bounds, before the key, which a cut-off on them spares: at trick boundaries,
+     * and within a trick but the last (the trick decided, the master trumps left). */
+    if (st->len == 0 || root || (left >= 2 && ts_trick_decided(st) >= 0)) {
         ts_bounds(S, &lo, &hi);
         if (!root) {
             if (lo >= beta) {
-                S->bound_cuts[0]++;
+                S->bound_cuts[st->len < 4 ? st->len : 3]++;
                 return lo;
             }
             if (hi < beta) {
-                S->bound_cuts[0]++;
+                S->bound_cuts[st->len < 4 ? st->len : 3]++;
                 return hi;
             }
         }
@@ -739,6 +881,22 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
             }
             hint = ts_absolute_move(live, e->move);
         }
+    }
+    if (left == 2 && !root) {
+        int v = ts_two_tricks(S, beta - 1, beta);
+        if (v >= beta && v < lo)
+            v = lo;
+        else if (v < beta && v > hi)
+            v = hi;
+        if (boundary) {
+            int move = hint >= 0 ? ts_relative_move(live, hint) : 0xFF;
+            /* the entry's own card, if any: no card of this search proved it */
+            if (v >= beta)
+                ts_store(S, &key, v - offset, TS_NONE_HI, move, left, 0);
+            else
+                ts_store(S, &key, TS_NONE_LO, v - offset, move, left, 0);
+        }
+        return v;
     }
     if (boundary)
         S->expanded[left]++;
