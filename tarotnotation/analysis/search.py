@@ -621,10 +621,7 @@ class PythonSearch:
                 entry[0] = max(entry[0], g - offset)
             else:
                 entry[1] = min(entry[1], g - offset)
-            # a card that cut off replaces the entry's; the best of a node where every
-            # card failed only fills an empty place
-            cut = g >= beta if maxing else g < beta
-            if chosen >= 0 and (cut or entry[2] < 0):
+            if chosen >= 0:
                 entry[2] = chosen
         return g, chosen
 

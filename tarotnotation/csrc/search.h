@@ -252,8 +252,7 @@ static int ts_grow(ts_search *S)
     return 0;
 }
 
-static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, int left,
-                     int cut)
+static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, int left)
 {
     if (S->used * 2 > S->buckets * TS_BUCKET && S->buckets < S->max_buckets)
         ts_grow(S);
@@ -269,9 +268,7 @@ static void ts_store(ts_search *S, const ts_key *k, int lo, int hi, int move, in
                 e->lo = (int16_t)lo;
             if (hi < e->hi)
                 e->hi = (int16_t)hi;
-            /* a card that cut off replaces the entry's; the best of a node where every
-             * card failed only fills an empty place */
-            if (move != 0xFF && (cut || e->move == 0xFF))
+            if (move != 0xFF)
                 e->move = (uint8_t)move;
             e->age = S->age;
             return;
@@ -890,11 +887,10 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
             v = hi;
         if (boundary) {
             int move = hint >= 0 ? ts_relative_move(live, hint) : 0xFF;
-            /* the entry's own card, if any: no card of this search proved it */
             if (v >= beta)
-                ts_store(S, &key, v - offset, TS_NONE_HI, move, left, 0);
+                ts_store(S, &key, v - offset, TS_NONE_HI, move, left);
             else
-                ts_store(S, &key, TS_NONE_LO, v - offset, move, left, 0);
+                ts_store(S, &key, TS_NONE_LO, v - offset, move, left);
         }
         return v;
     }
@@ -939,11 +935,10 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
         *best = chosen;
     if (boundary) {
         int move = chosen >= 0 ? ts_relative_move(live, chosen) : 0xFF;
-        int cut = maxing ? g >= beta : g < beta;
         if (g >= beta)
-            ts_store(S, &key, g - offset, TS_NONE_HI, move, left, cut);
+            ts_store(S, &key, g - offset, TS_NONE_HI, move, left);
         else
-            ts_store(S, &key, TS_NONE_LO, g - offset, move, left, cut);
+            ts_store(S, &key, TS_NONE_LO, g - offset, move, left);
     }
     return g;
 }
