@@ -173,8 +173,7 @@ def test_the_front_door_reads_the_commands_own_declaration() -> None:
                             **{w: p for w, (p, _, _) in numbers.items()}}.items():
             assert options[word].name == param
         for word, (_, low, high) in numbers.items():  # the bounds typer checks
-            kind = options[word].type
-            assert (getattr(kind, "min", None), getattr(kind, "max", None)) == (low, high)
+            assert (options[word].min, options[word].max) == (low, high)
         assert {"-q", "--quiet", "--strict", "-v"} <= set(flags)
         assert {"--format", "-f"} <= set(choices)
         assert {"-j", "--jobs"} <= set(numbers)
