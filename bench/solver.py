@@ -26,6 +26,9 @@ second), the same work whatever the load, so that two versions compare; the CPU 
 - ``python-6``: the pure-Python core on 6 tricks left at 4 players.
 
 It prints a table and writes it as JSON (``--json``, default ``bench/solver-results.json``).
+``--log-tests`` also prints, for each position of the exact and yes/no stages, its value
+and quick bounds and every null-window test the driver ran: ``[beta:g>=nodes]`` (passed,
+value >= g), ``[beta:g<nodes]`` (failed, value <= g), ``!`` when a limit stopped it.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from tarotnotation.analysis import Position, Solver, analyse_play, deal_start, position_at
+from tarotnotation.analysis.search import Core, CoreTuple, core_tuple
 from tarotnotation.records import DealRecord
 from tarotnotation.simulate import random_deal
 
@@ -100,16 +104,45 @@ def positions(stage: Stage, count: int, seed: int) -> list[tuple[Position, DealR
     return out
 
 
+class TestLog:
+    """A search core that records each null-window test: (beta, g, nodes, complete)."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.tests: list[tuple[int, int, int, bool]] = []
+
+    def test(self, position: CoreTuple, beta: int, node_limit: int = 0,
+             time_limit: float = 0.0) -> tuple[int, int, int, bool]:
+        g, best, nodes, complete = self.core.test(position, beta, node_limit, time_limit)
+        self.tests.append((beta, g, nodes, complete))
+        return g, best, nodes, complete
+
+    def bounds(self, position: CoreTuple) -> tuple[int, int]:
+        return self.core.bounds(position)
+
+    def next_generation(self) -> None:
+        self.core.next_generation()
+
+    def stats(self) -> dict[str, int]:
+        return self.core.stats()
+
+    def line(self) -> str:
+        """The tests as ``[beta:g>=nodes]`` items."""
+        return " ".join(f"[{beta}:{g}{'>=' if g >= beta else '<'}{nodes / 1e6:.2f}M"
+                        f"{'' if complete else '!'}]"
+                        for beta, g, nodes, complete in self.tests)
+
+
 def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float = 10.0,
             progress: Callable[[str], None] | None = None, node_limit: int | None = None,
-            analyze_node_limit: int | None = None) -> dict[str, Any]:
+            analyze_node_limit: int | None = None, log_tests: bool = False) -> dict[str, Any]:
     """Search every position of a stage; the row of the table. ``analyze_limit`` bounds
     each position of an analysed deal (``tarot analyze --time-limit``); a node limit,
     when given, replaces the time limit."""
     stage = STAGES[name]
     walls: list[float] = []
     cpus: list[float] = []
-    nodes = probes = hits = capped = 0
+    nodes = probes = hits = capped = tests = 0
     for i, (pos, rec) in enumerate(positions(stage, count, seed)):
         if progress is not None:
             progress(f"{name} {i + 1}/{count}")
@@ -122,6 +155,8 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
             capped += not analysis.exact
         else:
             solver = Solver(pos, engine=stage.engine)
+            log = TestLog(solver.core)
+            solver.core = log
             sol = solver.solve(pos, time_limit=None if node_limit else limit,
                                node_limit=node_limit, line=False,
                                at_least=0 if stage.kind == "yesno" else None)
@@ -131,6 +166,12 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
             nodes += stats["nodes"]
             probes += stats["probes"]
             hits += stats["hits"]
+            tests += len(log.tests)
+            if log_tests:
+                lo, hi = log.bounds(core_tuple(pos.state()))
+                print(f"{name} {i:2d}: value {sol.lower}..{sol.upper}, quick bounds {lo}..{hi},"
+                      f" {len(log.tests)} tests, {stats['nodes'] / 1e6:.2f} M nodes, table"
+                      f" {stats['entries']:,}/{stats['capacity']:,}\n    {log.line()}")
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     walls.sort()
@@ -142,7 +183,7 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
         "cpu_p95_s": by_cpu[min(len(by_cpu) - 1, round(0.95 * (len(by_cpu) - 1)))],
         "cpu_max_s": by_cpu[-1], "nodes": nodes,
         "nodes_per_cpu_s": nodes / max(sum(cpus), 1e-9),
-        "hit_rate": hits / probes if probes else None, "capped": capped,
+        "hit_rate": hits / probes if probes else None, "capped": capped, "tests": tests,
         "walls": [round(w, 4) for w in walls],
     }
 
@@ -157,14 +198,15 @@ def table(rows: dict[str, dict[str, Any]], limit: float, analyze_limit: float = 
           node_limit: int | None = None, analyze_node_limit: int | None = None) -> str:
     """The rows as a text table."""
     head = (f"{'stage':<44} {'median':>9} {'p95':>9} {'max':>9} {'cpu med':>9}"
-            f" {'cpu p95':>9} {'cpu max':>9} {'nodes/s':>11} {'hits':>5} {'capped':>7}")
+            f" {'cpu p95':>9} {'cpu max':>9} {'nodes':>9} {'nodes/s':>11} {'hits':>5}"
+            f" {'capped':>7}")
     lines = [head, "-" * len(head)]
     for row in rows.values():
         hit = "" if row["hit_rate"] is None else f"{row['hit_rate'] * 100:.0f}%"
         lines.append(f"{row['label']:<44} {_time(row['median_s']):>9} {_time(row['p95_s']):>9}"
                      f" {_time(row['max_s']):>9} {_time(row['cpu_median_s']):>9}"
                      f" {_time(row['cpu_p95_s']):>9} {_time(row['cpu_max_s']):>9}"
-                     f" {row['nodes_per_cpu_s']:>11,.0f} {hit:>5}"
+                     f" {row['nodes'] / 1e6:>8.1f}M {row['nodes_per_cpu_s']:>11,.0f} {hit:>5}"
                      f" {row['capped']:>3}/{row['positions']:<3}")
     cap = f"{node_limit:,} nodes" if node_limit else f"{limit:g} s"
     analyze_cap = (f"{analyze_node_limit:,} nodes" if analyze_node_limit
@@ -189,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--analyze-node-limit", type=int, default=None,
                         help="nodes for each position of an analysed deal, instead of"
                              " --analyze-limit")
+    parser.add_argument("--log-tests", action="store_true",
+                        help="print each position's null-window tests (beta, result, nodes)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=HERE / "solver-results.json")
     args = parser.parse_args(argv)
@@ -200,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             3, args.positions // 6)
         rows[name] = measure(name, count, args.seed, args.limit, args.analyze_limit,
                              lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"),
-                             args.node_limit, args.analyze_node_limit)
+                             args.node_limit, args.analyze_node_limit, args.log_tests)
     load = os.getloadavg()
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores, load average"

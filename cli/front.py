@@ -16,7 +16,10 @@ parameters it takes those whose kind it can parse strictly:
   ``-``, and ``-`` (standard input); at least one;
 - a flag (a ``bool`` option whose default is False): its names, each word alone;
 - an option whose value is one of an enumeration's (``--format json``, ``-f json``,
-  ``--format=json``): the value exactly as the enumeration writes it.
+  ``--format=json``): the value exactly as the enumeration writes it;
+- an ``int`` option declared with no more than a help, a metavar and bounds (``-j 2``,
+  ``--jobs=0``): its value in ASCII digits alone, within the bounds (``-j +2``, ``-j ٢``
+  or ``-j -1`` go to typer, which reads or refuses them as it does).
 
 Every other word, an option of any other kind included, sends the whole command line to
 typer. The command then runs as typer runs it (the same function, wrapped the same way,
@@ -63,7 +66,9 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
     >>> fn, kwargs = parse(["validate", "-q", "a.tarot", "--format", "json", "-"])
     >>> fn.__name__, kwargs["paths"], kwargs["quiet"], kwargs["output_format"].value
     ('validate', ['a.tarot', '-'], True, 'json')
-    >>> parse(["validate", "-j", "2", "a.tarot"]) is None  # not a flag nor a choice
+    >>> parse(["validate", "-j", "2", "a.tarot"])[1]["jobs"]
+    2
+    >>> parse(["validate", "-j", "+2", "a.tarot"]) is None  # (typer's to read)
     True
     >>> parse(["validate", "-qv", "a.tarot"]), parse(["validate"]), parse(["fmt", "a"])
     (None, None, None)
@@ -78,7 +83,7 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
     words = declared_words(fn)
     if words is None:
         return None
-    paths_name, flags, choices = words
+    paths_name, flags, choices, numbers = words
     paths: list[str] = []
     kwargs: dict[str, Any] = {paths_name: paths}
     rest = iter(argv[1:])
@@ -89,10 +94,18 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
             kwargs[flags[word]] = True
         else:
             option, equals, value = word.partition("=")
-            if option not in choices or (equals and not option.startswith("--")):
+            if (option not in choices and option not in numbers) or (
+                    equals and not option.startswith("--")):
                 return None  # (-f=json is not click's: its value would be "=json")
             if not equals:
                 value = next(rest, None)  # type: ignore[assignment]
+            if option in numbers:
+                param, low, high = numbers[option]
+                number = _number(value, low, high)
+                if number is None:
+                    return None
+                kwargs[param] = number
+                continue
             param, kind = choices[option]
             member = _member(kind, value)
             if member is None:
@@ -101,14 +114,23 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
     return (fn, kwargs) if paths else None
 
 
-def declared_words(fn: Any) -> tuple[str, dict[str, str], dict[str, tuple[str, Any]]] | None:
+#: The keywords of an ``int`` option's declaration that the front door reads (any other
+#: sends the option to typer).
+_NUMBER_KEYWORDS = frozenset({"help", "metavar", "min", "max"})
+
+_Words = tuple[str, dict[str, str], dict[str, tuple[str, Any]],
+               dict[str, tuple[str, int | None, int | None]]]
+
+
+def declared_words(fn: Any) -> _Words | None:
     """From the command's declaration: the name of its paths argument, its flags (each
-    name to its parameter) and its options with a choice of values (each name to its
-    parameter and enumeration). None when its paths argument is not the one the front
-    door knows."""
+    name to its parameter), its options with a choice of values (each name to its
+    parameter and enumeration) and its plain ``int`` options (each name to its parameter
+    and bounds). None when its paths argument is not the one the front door knows."""
     paths: str | None = None
     flags: dict[str, str] = {}
     choices: dict[str, tuple[str, Any]] = {}
+    numbers: dict[str, tuple[str, int | None, int | None]] = {}
     for param, (kind, mark, default) in declared(fn).items():
         if mark is None:
             continue
@@ -118,11 +140,15 @@ def declared_words(fn: Any) -> tuple[str, dict[str, str], dict[str, tuple[str, A
             paths = param
         elif kind is bool and default is False and not _valued(mark):
             flags.update(dict.fromkeys(mark.names, param))
+        elif (kind is int and type(default) is int and not set(mark.keywords) - _NUMBER_KEYWORDS
+              and all("/" not in n for n in mark.names)):
+            numbers.update(dict.fromkeys(mark.names, (param, mark.keywords.get("min"),
+                                                      mark.keywords.get("max"))))
         else:
             choice = _enumeration(kind)
             if choice is not None and default is None:
                 choices.update(dict.fromkeys(mark.names, (param, choice)))
-    return None if paths is None else (paths, flags, choices)
+    return None if paths is None else (paths, flags, choices, numbers)
 
 
 def _valued(mark: Declared) -> bool:
@@ -139,6 +165,21 @@ def _enumeration(kind: Any) -> type[enum.Enum] | None:
     if len(members) == 1 and isinstance(members[0], type) and issubclass(members[0], enum.Enum):
         return members[0]
     return None
+
+
+def _number(value: str | None, low: int | None, high: int | None) -> int | None:
+    """``value`` as an int when it is ASCII digits alone within the bounds, else None
+    (typer's to read: a sign, other digits, spaces, a number out of bounds).
+
+    >>> _number("2", 0, None), _number("007", 0, 9), _number("10", 0, 9), _number("+2", 0, None)
+    (2, 7, None, None)
+    """
+    if value is None or not value.isascii() or not value.isdigit():
+        return None
+    number = int(value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        return None
+    return number
 
 
 def _member(kind: type[enum.Enum], value: str | None) -> enum.Enum | None:

@@ -68,8 +68,17 @@ GRID: list[tuple[list[str], str | None]] = [
     (["validate", "-q", "-"], "one.tarot"),
     (["validate", "-", "-f", "json"], "two.jsonl"),
     (["validate", "-", "-"], None),
-    # handed over to typer: another option, an upper-case choice, combined flags, --
     (["validate", "-j", "2", "{two.jsonl}"], None),
+    (["validate", "-q", "--jobs=0", "{one.tarot}", "{two.jsonl}"], None),
+    (["validate", "--jobs", "1", "-j", "2", "-f", "jsonl", "{two.jsonl}", "@faulty"], None),
+    # handed over to typer: another option, an upper-case choice, combined flags, --,
+    # a number with a sign, out of bounds, not ASCII digits, glued to its option, missing
+    (["validate", "-j", "+2", "{two.jsonl}"], None),
+    (["validate", "-j", "-1", "{two.jsonl}"], None),
+    (["validate", "-j", "\u0662", "{two.jsonl}"], None),
+    (["validate", "-j2", "{two.jsonl}"], None),
+    (["validate", "-j=2", "{two.jsonl}"], None),
+    (["validate", "{two.jsonl}", "-j"], None),
     (["validate", "--format", "JSON", "{one.tarot}"], None),
     (["validate", "-qv", "{one.tarot}"], None),
     (["validate", "--", "{one.tarot}"], None),
@@ -136,7 +145,8 @@ def test_the_grid_runs_both_doors() -> None:
     taken = [args for args, _ in GRID if front.parse(_words(args, {
         k: k for k in ("one.tarot", "one.jsonl", "two.jsonl", "junk.jsonl", "folder")}))]
     assert len(taken) >= 15
-    assert front.parse(["validate", "-j", "2", "x"]) is None
+    assert front.parse(["validate", "-j", "2", "x"]) is not None
+    assert front.parse(["validate", "-j", "two", "x"]) is None
     assert front.parse(["validate", "--format", "JSON", "x"]) is None
     assert front.parse(["validate", "--", "x"]) is None
     assert front.parse(["validate", "--help"]) is None
@@ -156,10 +166,14 @@ def test_the_front_door_reads_the_commands_own_declaration() -> None:
         _, fn = entry.load()
         words = front.declared_words(fn)
         assert words is not None
-        _, flags, choices = words
+        _, flags, choices, numbers = words
         built = group.commands[name]  # type: ignore[attr-defined]
         options = {opt: p for p in built.params for opt in getattr(p, "opts", [])}
-        for word, param in {**flags, **{w: p for w, (p, _) in choices.items()}}.items():
+        for word, param in {**flags, **{w: p for w, (p, _) in choices.items()},
+                            **{w: p for w, (p, _, _) in numbers.items()}}.items():
             assert options[word].name == param
+        for word, (_, low, high) in numbers.items():  # the bounds typer checks
+            assert (options[word].min, options[word].max) == (low, high)
         assert {"-q", "--quiet", "--strict", "-v"} <= set(flags)
         assert {"--format", "-f"} <= set(choices)
+        assert {"-j", "--jobs"} <= set(numbers)

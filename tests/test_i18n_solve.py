@@ -45,7 +45,7 @@ def test_solve_reports_in_english_as_before() -> None:
         "  NC         -11  lost by 11     best\n"
         "  2S         -13  lost by 13     costs 2\n"
         "  T11        -13  lost by 13     costs 2\n")
-    assert "  exact; 154 nodes in " in ran.out
+    assert "  exact; 81 nodes in " in ran.out
 
 
 def test_solve_by_score_in_french() -> None:
