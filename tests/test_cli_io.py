@@ -34,7 +34,7 @@ MB = 1 << 20
 
 
 @contextmanager
-def _fed(fifo: Path, *parts: bytes) -> Iterator[None]:
+def fed(fifo: Path, *parts: bytes) -> Iterator[None]:
     """A thread writes the parts to a FIFO (opened once, as a program would)."""
     os.mkfifo(fifo)
 
@@ -69,7 +69,7 @@ def _numbered(count: int) -> bytes:
                                      _numbered(3)])
 def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
     fifo = tmp_path / "deals"
-    with _fed(fifo, content):
+    with fed(fifo, content):
         ran = run_exe("validate", str(fifo), cwd=tmp_path)
     assert ran.code == 0, ran
     count = content.count(b"\n") if content.startswith(b"{") and content.endswith(b"\n") else 1
@@ -88,7 +88,7 @@ def test_every_reading_command_reads_a_fifo(tmp_path: Path, command: list[str]) 
     fifo = tmp_path / "deal.tarot"
     name = command[0]
     extra = [*_FIFO_NEEDS.get(name, []), *_required(name), *_bounded(name)]
-    with _fed(fifo, DEAL):
+    with fed(fifo, DEAL):
         ran = run_exe(*command, str(fifo), *extra, cwd=tmp_path)
     assert ran.code == 0, ran  # (-v does not open it to tell its format: read once)
     if "-v" in command:
@@ -97,7 +97,7 @@ def test_every_reading_command_reads_a_fifo(tmp_path: Path, command: list[str]) 
 
 def test_a_fifo_is_not_rewritten_in_place(tmp_path: Path) -> None:
     fifo = tmp_path / "deal.tarot"
-    with _fed(fifo, DEAL):
+    with fed(fifo, DEAL):
         ran = invoke("annotate", str(fifo), "--in-place")
     assert ran.code == 2
     assert ran.err.endswith("not a regular file: it cannot be rewritten in place\n")
@@ -181,7 +181,7 @@ def test_a_long_first_line_on_a_fifo_is_skipped_in_bounded_memory(tmp_path: Path
     fifo = tmp_path / "deals.jsonl"
     parts = [b'{"players": 4, "comments": ["', *([block] * 200), b'"]}\n', good, b"\n"]
     out_file, err_file = tmp_path / "out.txt", tmp_path / "err.txt"
-    with _fed(fifo, *parts), out_file.open("wb") as out_fh, err_file.open("wb") as err_fh:
+    with fed(fifo, *parts), out_file.open("wb") as out_fh, err_file.open("wb") as err_fh:
         proc = subprocess.Popen([str(TAROT), "validate", str(fifo)], stdout=out_fh,
                                 stderr=err_fh, preexec_fn=_limit_memory)
         _, status, usage = os.wait4(proc.pid, 0)  # (its peak RSS, race-free)
@@ -481,7 +481,7 @@ def test_a_device_or_a_fifo_is_written_to_never_replaced(tmp_path: Path) -> None
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
     assert got == [tjson.dumps(notation.loads(DEAL.decode())) + b"\n"]
     # and fmt does not rewrite what is not a regular file
-    with _fed(tmp_path / "in.tarot", DEAL.replace(b"\n", b"\r\n")):
+    with fed(tmp_path / "in.tarot", DEAL.replace(b"\n", b"\r\n")):
         ran = invoke("fmt", str(tmp_path / "in.tarot"))
     assert ran.code == 2
     assert "F002 error: not a regular file: it cannot be rewritten in place" in ran.err

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import os
 import random
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -26,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli import Ran, invoke
+from test_cli_io import fed
 
 from tarotnotation import archive, notation
 from tarotnotation.archive import CleanDeals, check_paths, check_paths_batched
@@ -203,7 +201,7 @@ def test_a_fifo_and_a_one_deal_file(tmp_path: Path, records: list[dict[str, obje
         ran = []
         for jobs in ("1", "2"):
             fifo = tmp_path / "deals"
-            with _fed(fifo, data):
+            with fed(fifo, data):
                 ran.append(invoke("validate", "-j", jobs, *options, str(fifo)))
             fifo.unlink()
         assert ran[0] == ran[1]
@@ -213,27 +211,6 @@ def test_a_fifo_and_a_one_deal_file(tmp_path: Path, records: list[dict[str, obje
         path.write_bytes(one)
         for options in [("-q",), ("--format", "json")]:
             assert _same(path, *options).code == 0, (kind, options)
-
-
-@contextmanager
-def _fed(fifo: Path, data: bytes) -> Iterator[None]:
-    """A FIFO that a thread writes ``data`` to."""
-    os.mkfifo(fifo)
-
-    def write() -> None:
-        with open(fifo, "wb") as fh:
-            fh.write(data)
-
-    thread = threading.Thread(target=write, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        if thread.is_alive():  # never opened: open it, so that the thread ends
-            fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-            thread.join(timeout=30)
-            os.close(fd)
-        thread.join(timeout=30)
 
 
 # --- SessionDeals keeps runs: it says what a dict of every number seen says ----------------
