@@ -96,7 +96,7 @@ SCRATCH = Path(tempfile.mkdtemp(prefix="tarot-contract-"))
 atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 
 
-def _required(name: str, given: tuple[str, ...] = ()) -> list[str]:
+def required(name: str, given: tuple[str, ...] = ()) -> list[str]:
     """Values for the command's required options not ``given``: a fresh folder for an
     output, 1 for a number."""
     out: list[str] = []
@@ -130,7 +130,7 @@ def test_the_walk_sees_every_command_of_the_table() -> None:
 BOUNDS = {"--node-limit": "500"}
 
 
-def _bounded(name: str) -> list[str]:
+def bounded(name: str) -> list[str]:
     out: list[str] = []
     for p in REGISTERED[name].params:
         for opt in getattr(p, "opts", ()):
@@ -140,7 +140,7 @@ def _bounded(name: str) -> list[str]:
 
 
 def _run(name: str, *args: str, cwd: Path | None = None) -> Any:
-    full = [name, *args, *_required(name, args), *_bounded(name)]
+    full = [name, *args, *required(name, args), *bounded(name)]
     if cwd is None:
         return invoke(*full)
     return run_exe(*full, cwd=cwd)
@@ -198,7 +198,7 @@ def test_a_usage_error_is_one_line_and_exit_two(name: str) -> None:
     assert ran.err.startswith("tarot: no such option: --no-such-option"), ran.err
     assert len(ran.err.strip().splitlines()) == 1
     if any(p.required for p in _arguments(name)):  # without it: what it needs, in one line
-        ran = invoke(name, *_required(name))
+        ran = invoke(name, *required(name))
         assert ran.code == 2
         assert ran.err.startswith(f"tarot: {name} needs "), ran.err
         assert len(ran.err.strip().splitlines()) == 1
@@ -358,14 +358,14 @@ def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path
     broken.write_text(f'[Players "4"]\nauction: pass {HOSTILE}\n', encoding="utf-8")
     for target in (path, broken):
         args = [str(target)] + (["--to", "json"] if name == "convert" else [])
-        ran = run_exe(name, *args, *_required(name), *_bounded(name), cwd=tmp_path)
+        ran = run_exe(name, *args, *required(name), *bounded(name), cwd=tmp_path)
         if ran.out.startswith(("[", "{")):  # records written out (annotate, fmt, convert,
             # analyze, query, sort): data, kept as they are in a pipe (shown escaped on a
             # terminal: test_records_on_a_terminal_are_shown_escaped)
             ran = type(ran)(ran.code, "", ran.err)
         assert _raw_controls(ran.out + ran.err) == [], (name, target, ran)
     # a file name with control characters, shown in a diagnostic
-    ran = run_exe(name, str(broken), *_required(name), *_bounded(name), cwd=tmp_path)
+    ran = run_exe(name, str(broken), *required(name), *bounded(name), cwd=tmp_path)
     if "broken" in ran.out + ran.err:  # (html shows its faults in the pages, not here)
         assert "\\x1b]52" in ran.out + ran.err
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from test_cli import EXAMPLES, TAROT, invoke, run_exe
-from test_cli_contract import READING, _bounded, _required
+from test_cli_contract import READING, bounded, required
 
 from tarotnotation import atomic, notation
 from tarotnotation.cli.progress import FileProgress
@@ -87,7 +87,7 @@ _FIFO_NEEDS = {"fmt": ["--check"], "legal": ["-t", "1"]}
 def test_every_reading_command_reads_a_fifo(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "deal.tarot"
     name = command[0]
-    extra = [*_FIFO_NEEDS.get(name, []), *_required(name), *_bounded(name)]
+    extra = [*_FIFO_NEEDS.get(name, []), *required(name), *bounded(name)]
     with fed(fifo, DEAL):
         ran = run_exe(*command, str(fifo), *extra, cwd=tmp_path)
     assert ran.code == 0, ran  # (-v does not open it to tell its format: read once)

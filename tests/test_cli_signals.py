@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
-from test_cli_contract import REGISTERED, _required
+from test_cli_contract import REGISTERED, required
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="process groups are read from /proc")
@@ -31,8 +31,9 @@ DEAL = (EXAMPLES / "prise.tarot").read_bytes()
 OLD = b"the old file, which must survive\n"
 
 
-def _group(pgid: int) -> list[int]:
-    """The processes of a process group."""
+def _processes(keep: Callable[[list[bytes]], bool]) -> list[int]:
+    """The live processes (not zombies) whose fields of /proc/PID/stat after the command's
+    name (the state first) ``keep`` takes."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -42,12 +43,23 @@ def _group(pgid: int) -> list[int]:
                 fields = fh.read().rsplit(b")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) == pgid and fields[0] != b"Z":  # (field 5: the group; not zombies)
+        if fields[0] != b"Z" and keep(fields):
             found.append(int(entry))
     return found
 
 
-def _wait_for(what: Callable[[], bool], seconds: float = 60) -> None:
+def group(pgid: int) -> list[int]:
+    """The live processes of a process group (field 5 of their stat)."""
+    return _processes(lambda fields: int(fields[2]) == pgid)
+
+
+def children() -> list[int]:
+    """The live processes this one started (field 4 of their stat: the parent)."""
+    me = str(os.getpid()).encode()
+    return _processes(lambda fields: fields[1] == me)
+
+
+def wait_for(what: Callable[[], bool], seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while not what():
         if time.monotonic() > deadline:
@@ -134,7 +146,7 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(
     feeder = _Feeder(fifo, DEAL * 3)
     try:
         with _started(args, tmp_path) as proc:
-            _wait_for(lambda: bool(_temporaries(tmp_path)))  # mid-write
+            wait_for(lambda: bool(_temporaries(tmp_path)))  # mid-write
             os.kill(proc.pid, sig)
             assert _ended(proc) == status
             assert proc.stderr is not None
@@ -150,7 +162,7 @@ def test_an_interrupted_new_and_fmt_leave_no_temporary(tmp_path: Path) -> None:
     out = tmp_path / "practice.jsonl"
     out.write_bytes(OLD)
     with _started(["new", "--count", "1000000", "-o", str(out)], tmp_path) as proc:
-        _wait_for(lambda: bool(_temporaries(tmp_path)))
+        wait_for(lambda: bool(_temporaries(tmp_path)))
         os.kill(proc.pid, signal.SIGTERM)
         assert _ended(proc) == 143
     assert out.read_bytes() == OLD
@@ -161,7 +173,7 @@ def test_an_interrupted_new_and_fmt_leave_no_temporary(tmp_path: Path) -> None:
     big.write_bytes(b"\r\n".join([loose] * 1500))
     before = big.read_bytes()
     with _started(["fmt", str(big)], tmp_path) as proc:
-        _wait_for(lambda: bool(_temporaries(tmp_path)) or proc.poll() is not None)
+        wait_for(lambda: bool(_temporaries(tmp_path)) or proc.poll() is not None)
         assert proc.poll() is None  # 1,500 deals take a second or more to format
         os.kill(proc.pid, signal.SIGINT)
         assert _ended(proc) == 130
@@ -203,10 +215,10 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: s
     streams = [] if command == "html" else fifos
     big.write_bytes((tjson.dumps(record) + b"\n") * (60000 if command == "html" else 4000))
     feeders = [_Feeder(f, DEAL) for f in streams]
-    args = [command, "-j", "2", str(big), *map(str, streams), *_required(command)]
+    args = [command, "-j", "2", str(big), *map(str, streams), *required(command)]
     try:
         with _started(args, tmp_path) as proc:
-            _wait_for(lambda: len(_group(proc.pid)) >= 3)  # the parent and two workers
+            wait_for(lambda: len(group(proc.pid)) >= 3)  # the parent and two workers
             time.sleep(0.5)  # (the workers have set their signals up)
             if how == "SIGTERM to the parent":
                 os.kill(proc.pid, signal.SIGTERM)
@@ -221,7 +233,7 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: s
             else:  # the parent cannot clean up: the kernel ends the workers
                 os.kill(proc.pid, signal.SIGKILL)
                 assert _ended(proc) == -signal.SIGKILL
-            _wait_for(lambda: _group(proc.pid) == [], seconds=30)
+            wait_for(lambda: group(proc.pid) == [], seconds=30)
     finally:
         for feeder in feeders:
             feeder.close()
@@ -233,7 +245,7 @@ def test_a_parallel_run_that_ends_normally_leaves_no_process(tmp_path: Path) -> 
     clean = [str(p) for p in CLEAN_EXAMPLES]
     with _started(["validate", "-j", "2", *clean], tmp_path) as proc:
         assert _ended(proc, 120) == 0
-        _wait_for(lambda: _group(proc.pid) == [], seconds=30)
+        wait_for(lambda: group(proc.pid) == [], seconds=30)
 
 
 def test_the_library_ends_its_workers_when_the_caller_stops_reading(tmp_path: Path) -> None:
@@ -242,29 +254,16 @@ def test_the_library_ends_its_workers_when_the_caller_stops_reading(tmp_path: Pa
     fifo = tmp_path / "slow.tarot"
     os.mkfifo(fifo)
     feeder = _Feeder(fifo, DEAL)
-    before = set(_children())
+    before = set(children())
     try:
         run = check_paths([EXAMPLES / "prise.tarot", fifo, EXAMPLES / "garde-sans.tarot"],
                           jobs=2, keep=False)
         first = next(run)
         assert first.file.endswith("prise.tarot")
-        assert len(set(_children()) - before) >= 1
+        assert len(set(children()) - before) >= 1
         run.close()  # type: ignore[attr-defined]  # the caller leaves the loop: they end
-        _wait_for(lambda: set(_children()) - before == set(), seconds=30)
+        wait_for(lambda: set(children()) - before == set(), seconds=30)
     finally:
         feeder.close()
 
 
-def _children() -> list[int]:
-    out = []
-    me = str(os.getpid()).encode()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[1] == me and fields[0] != b"Z":
-                out.append(int(entry))
-    return out

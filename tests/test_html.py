@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 import pytest
 from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
+from test_cli_signals import group
 
 from tarotnotation import notation
 from tarotnotation.annotate import running_points, score_lines
@@ -414,19 +415,6 @@ def test_a_failed_site_leaves_the_earlier_one_and_no_temporary_folder(tmp_path: 
     _no_temporary_files(tmp_path)
 
 
-def _group_alive(pgid: int) -> list[int]:
-    """The processes still alive in a process group."""
-    alive = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            alive.append(int(stat.parent.name))
-    return alive
-
-
 @pytest.fixture(scope="module")
 def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An archive of 500 random deals (JSON Lines)."""
@@ -466,9 +454,9 @@ def test_an_interrupted_site_leaves_no_folder_and_no_process(tmp_path: Path, man
     assert proc.returncode == (143 if how.startswith("SIGTERM") else 130), err
     assert b"Traceback" not in err
     deadline = time.monotonic() + 10
-    while _group_alive(proc.pid) and time.monotonic() < deadline:
+    while group(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _group_alive(proc.pid) == []
+    assert group(proc.pid) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["many.jsonl"]
 
 

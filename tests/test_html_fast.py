@@ -12,13 +12,12 @@ import random
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
+from test_cli_signals import group, wait_for
 
 from tarotnotation import native
 from tarotnotation.formats import json as tjson
@@ -257,28 +256,6 @@ def test_a_site_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert sorted(replayed) == [1, 8, 13, 14]
 
 
-def _group(pgid: int) -> list[int]:
-    """The live processes of a process group."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != b"Z":
-                found.append(int(entry))
-    return found
-
-
-def _wait_for(what: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not what():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
 @pytest.mark.parametrize(("jobs", "sig", "status"), [
     ("1", signal.SIGINT, 130), ("1", signal.SIGTERM, 143), ("2", signal.SIGINT, 130),
     ("2", signal.SIGTERM, 143)])
@@ -300,13 +277,13 @@ def test_an_interrupted_site_of_json_lines_leaves_nothing(
             return bool(hidden) and any(p.name.startswith("deal-")
                                         for p in hidden[0].iterdir())
 
-        _wait_for(writing)
+        wait_for(writing)
         if sig == signal.SIGINT:
             os.killpg(proc.pid, sig)  # Ctrl-C at a terminal: the whole group
         else:
             os.kill(proc.pid, sig)
         assert proc.wait(timeout=60) == status
-        _wait_for(lambda: _group(proc.pid) == [], seconds=30)
+        wait_for(lambda: group(proc.pid) == [], seconds=30)
         assert proc.stderr is not None
         assert b"Traceback" not in proc.stderr.read()
     finally:

@@ -33,6 +33,7 @@ from typing import Any, Final
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_tarot_parts import ODD
 
 from tarotnotation import archive, native, notation
 from tarotnotation.cards import BIT_OF_CODE
@@ -315,18 +316,8 @@ def test_a_block_that_ends_inside_a_record_asks_for_more() -> None:
 
 # --- whole files: the same report with and without the compiled scanner -------------------
 
-_ODD: Final = [
-    '[Event "Tags only"]\n[Players "4"]\n',
-    '[Event "Cut"]\n[Players "4"]\nauction: pass garde {this comment is never closed pass\n',
-    '[Event "Runs on"]\n[Players "4"]\nauction: pass garde pass pass { a comment\n\n'
-    '[that goes on } \n',
-    '[Event "Bad word"]\n[Players "4"]\nauction: pass gardez pass pass\n',
-    '[Event "Latin-1"]\n[Players "4"]\nauction: pass garde pass pass { \udce9t\udce9 }\n',
-    'play: 1. 7H 8H\n',
-    '[Event "A"]\n\n[Site "B"]\n[Players "4"]\nauction: pass garde pass pass\n',
-    '[not a tag\nauction: pass\n',
-    '[Event "Long"]\n[Players "4"]\n{' + "a very long comment " * 400 + '}\n',
-]
+#: The odd records of test_tarot_parts, and a comment longer than a block's first look.
+_ODD: Final = [*ODD, '[Event "Long"]\n[Players "4"]\n{' + "a very long comment " * 400 + '}\n']
 
 
 def _archive(seed: int, count: int, faults: bool = True) -> bytes:

@@ -625,22 +625,14 @@ static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W" (fields.DEFAULT
 static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *ids,
                            const char *end)
 {
-    PyObject *scores = PyDict_New();
+    PyObject *keys[JB_MAX_SEATS];
+    for (int i = 0; i < d->n; i++)  /* (none made after a failure) */
+        keys[i] = i && !keys[i - 1] ? NULL
+                  : d->has_seats ? PyUnicode_DecodeASCII(ids[i].s, ids[i].len, NULL)
+                                 : Py_NewRef(PLAIN_IDS[i]);
+    PyObject *scores = jb_scores_dict(d->n, keys, c);
     if (!scores)
         return NULL;
-    for (int i = 0; i < d->n; i++) {
-        PyObject *key = d->has_seats ? PyUnicode_DecodeASCII(ids[i].s, ids[i].len, NULL)
-                                     : Py_NewRef(PLAIN_IDS[i]);
-        PyObject *value = key ? PyLong_FromLong(c->seats[i]) : NULL;
-        if (!value || PyDict_SetItem(scores, key, value) < 0) {
-            Py_XDECREF(key);
-            Py_XDECREF(value);
-            Py_DECREF(scores);
-            return NULL;
-        }
-        Py_DECREF(key);
-        Py_DECREF(value);
-    }
     PyObject *tags = Py_NewRef(Py_None);
     if (d->tags_at) {  /* a Deal tag: the tags, for plausibility.deal_number */
         Py_DECREF(tags);

@@ -541,6 +541,22 @@ typedef struct {
     int seats[JB_MAX_SEATS];    /* each seat's score, in the order of play */
 } jb_clean;
 
+/* A clean deal's scores as the quick check gives them, {seat id: score}: ``keys`` the n
+ * seats' ids, new references (NULL where one could not be made: the error is set), taken
+ * over here. NULL on an error. */
+static PyObject *jb_scores_dict(int n, PyObject **keys, const jb_clean *c)
+{
+    PyObject *scores = PyDict_New();
+    for (int i = 0; i < n; i++) {
+        PyObject *value = scores && keys[i] ? PyLong_FromLong(c->seats[i]) : NULL;
+        if (!value || PyDict_SetItem(scores, keys[i], value) < 0)
+            Py_CLEAR(scores);
+        Py_XDECREF(value);
+        Py_XDECREF(keys[i]);
+    }
+    return scores;
+}
+
 /* scoring.score of a deal at N players (no partner, no misère), the taker first (§9,
  * §10); *out_x: what each defender pays the taker. */
 static int jb_score(int contract, int taker_half, int bouts, int pab, const int *sizes,

@@ -1025,21 +1025,13 @@ static PyObject *ts_judge_parts(PyObject *parts, int flags)
     jb_str seat[JB_MAX_SEATS];
     if (!jb_judge(&d, flags, &c, seat))
         Py_RETURN_NONE;
-    PyObject *scores = PyDict_New();
+    PyObject *keys[JB_MAX_SEATS];
+    for (int i = 0; i < d.n; i++)  /* (none made after a failure) */
+        keys[i] = i && !keys[i - 1] ? NULL
+                                    : PyUnicode_FromStringAndSize(seat[i].s, seat[i].len);
+    PyObject *scores = jb_scores_dict(d.n, keys, &c);
     if (!scores)
         return NULL;
-    for (int i = 0; i < d.n; i++) {
-        PyObject *key = PyUnicode_FromStringAndSize(seat[i].s, seat[i].len);
-        PyObject *value = key ? PyLong_FromLong(c.seats[i]) : NULL;
-        if (!value || PyDict_SetItem(scores, key, value) < 0) {
-            Py_XDECREF(key);
-            Py_XDECREF(value);
-            Py_DECREF(scores);
-            return NULL;
-        }
-        Py_DECREF(key);
-        Py_DECREF(value);
-    }
     return Py_BuildValue("(iN)", c.taker_half, scores);
 }
 
