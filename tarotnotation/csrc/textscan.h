@@ -1025,11 +1025,11 @@ static PyObject *ts_judge_parts(PyObject *parts, int flags)
     jb_str seat[JB_MAX_SEATS];
     if (!jb_judge(&d, flags, &c, seat))
         Py_RETURN_NONE;
-    PyObject *keys[JB_MAX_SEATS];
+    PyObject *score_keys[JB_MAX_SEATS];
     for (int i = 0; i < d.n; i++)  /* (none made after a failure) */
-        keys[i] = i && !keys[i - 1] ? NULL
-                                    : PyUnicode_FromStringAndSize(seat[i].s, seat[i].len);
-    PyObject *scores = jb_scores_dict(d.n, keys, &c);
+        score_keys[i] = i && !score_keys[i - 1]
+                            ? NULL : PyUnicode_FromStringAndSize(seat[i].s, seat[i].len);
+    PyObject *scores = jb_scores_dict(d.n, score_keys, &c);
     if (!scores)
         return NULL;
     return Py_BuildValue("(iN)", c.taker_half, scores);
