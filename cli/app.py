@@ -95,7 +95,7 @@ COMMANDS = (
 ALIASES = {"check": "validate"}
 #: The commands whose common invocations run without typer (cli/front.py): those whose
 #: module imports without it.
-FRONT_DOOR = ("validate",)
+FRONT_DOOR = ("validate", "score", "replay", "rules", "codes")
 
 
 def version_text() -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import typer
-
 from tarotnotation.diagnostics import Code
 from tarotnotation.i18n import Msg, gettext_, render
+
+from .common import echo
 
 EPILOG = "Example:\n\n  tarot codes | grep P1\n"
 
@@ -16,7 +16,7 @@ def codes() -> None:
     width = max(map(len, words.values()))
     for c in Code:
         severity = words[c.default_severity.value]
-        typer.echo(f"{c.value}  {severity:<{width}}  {c.slug:<26} {gettext_(c.summary)}")
+        echo(f"{c.value}  {severity:<{width}}  {c.slug:<26} {gettext_(c.summary)}")
 
 
 _SEVERITY_WORDS = {"error": Msg("error"), "warning": Msg("warning")}

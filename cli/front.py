@@ -31,16 +31,18 @@ so the two doors write the same bytes and exit with the same status:
 from __future__ import annotations
 
 import enum
+import functools
 import types
 import typing
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .app import ALIASES, COMMANDS, FRONT_DOOR
 from .common import command
-from .declare import Declared, declared
+from .declare import NO_DEFAULT, declared
 from .status import EXIT_OK, guarded
 
-__all__ = ["declared_words", "parse", "run"]
+__all__ = ["Words", "declared_words", "parse", "run"]
 
 
 def run(argv: list[str]) -> int | None:
@@ -70,6 +72,10 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
     2
     >>> parse(["validate", "-j", "+2", "a.tarot"]) is None  # (typer's to read)
     True
+    >>> parse(["replay", "a.tarot", "--rules=pagat", "--set", "misere=on"])[1]
+    {'rules': 'pagat', 'sets': ['misere=on'], 'path': 'a.tarot'}
+    >>> parse(["replay", "a.tarot", "b.tarot"]), parse(["codes", "x"]), parse(["codes"])[1]
+    (None, None, {})
     >>> parse(["validate", "-qv", "a.tarot"]), parse(["validate"]), parse(["fmt", "a"])
     (None, None, None)
     """
@@ -83,82 +89,116 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
     words = declared_words(fn)
     if words is None:
         return None
-    paths_name, flags, choices, numbers = words
-    paths: list[str] = []
-    kwargs: dict[str, Any] = {paths_name: paths}
+    positional: list[str] = []
+    kwargs: dict[str, Any] = {}
     rest = iter(argv[1:])
     for word in rest:
         if word == "-" or not word.startswith("-"):
-            paths.append(word)
-        elif word in flags:
-            kwargs[flags[word]] = True
+            positional.append(word)
+        elif word in words.flags:
+            kwargs[words.flags[word]] = True
         else:
             option, equals, value = word.partition("=")
-            if (option not in choices and option not in numbers) or (
-                    equals and not option.startswith("--")):
+            if option not in words.valued or (equals and not option.startswith("--")):
                 return None  # (-f=json is not click's: its value would be "=json")
             if not equals:
                 value = next(rest, None)  # type: ignore[assignment]
-            if option in numbers:
-                param, low, high = numbers[option]
-                number = _number(value, low, high)
-                if number is None:
-                    return None
-                kwargs[param] = number
-                continue
-            param, kind = choices[option]
-            member = _member(kind, value)
-            if member is None:
+            param, read = words.valued[option]
+            got = read(value)
+            if got is None:
                 return None
-            kwargs[param] = member
-    return (fn, kwargs) if paths else None
+            if param in words.lists:
+                kwargs.setdefault(param, []).append(got)
+            else:
+                kwargs[param] = got
+    if words.argument is not None:
+        param, many = words.argument
+        if not positional or (len(positional) > 1 and not many):
+            return None
+        kwargs[param] = positional if many else positional[0]
+    elif positional:
+        return None
+    if words.required - set(kwargs):  # (typer says which is missing)
+        return None
+    return fn, kwargs
 
 
-#: The keywords of an ``int`` option's declaration that the front door reads (any other
-#: sends the option to typer).
+#: The keywords of an option's declaration that the front door reads, by the option's
+#: kind (any other keyword sends the option to typer).
 _NUMBER_KEYWORDS = frozenset({"help", "metavar", "min", "max"})
+_CHOICE_KEYWORDS = frozenset({"help", "metavar", "case_sensitive", "show_default"})
+_STRING_KEYWORDS = frozenset({"help", "metavar"})
 
-_Words = tuple[str, dict[str, str], dict[str, tuple[str, Any]],
-               dict[str, tuple[str, int | None, int | None]]]
+
+class Words(NamedTuple):
+    """What the front door takes of a command, read from its declaration."""
+
+    argument: tuple[str, bool] | None
+    """The parameter of its one argument, and whether it takes several words (a
+    ``list[str]``) or one (a ``str``); None when it has no argument."""
+    flags: dict[str, str]
+    """Each name of a flag: its parameter."""
+    valued: dict[str, tuple[str, Callable[[str | None], Any]]]
+    """Each name of an option with a value: its parameter and the reader of its value
+    (None when the value is not one the front door is sure of)."""
+    lists: frozenset[str]
+    """The parameters of the repeatable options (each value added to a list)."""
+    required: frozenset[str]
+    """The parameters without a default (the run needs them)."""
 
 
-def declared_words(fn: Any) -> _Words | None:
-    """From the command's declaration: the name of its paths argument, its flags (each
-    name to its parameter), its options with a choice of values (each name to its
-    parameter and enumeration) and its plain ``int`` options (each name to its parameter
-    and bounds). None when its paths argument is not the one the front door knows."""
-    paths: str | None = None
+def declared_words(fn: Any) -> Words | None:
+    """From the command's declaration: its argument, its flags, its options with a value
+    it can read strictly (a choice of an enumeration's values, a plain ``int``, a
+    string, a repeated string) and the parameters it needs. None when its arguments are
+    not ones the front door knows (more than one, or of another kind)."""
+    argument: tuple[str, bool] | None = None
     flags: dict[str, str] = {}
-    choices: dict[str, tuple[str, Any]] = {}
-    numbers: dict[str, tuple[str, int | None, int | None]] = {}
+    valued: dict[str, tuple[str, Callable[[str | None], Any]]] = {}
+    lists: set[str] = set()
+    required: set[str] = set()
     for param, (kind, mark, default) in declared(fn).items():
         if mark is None:
-            continue
-        if mark.kind == "argument":
-            if paths is not None or kind != list[str]:
+            if default is NO_DEFAULT:
                 return None
-            paths = param
-        elif kind is bool and default is False and not _valued(mark):
+            continue
+        if default is NO_DEFAULT:
+            required.add(param)
+        if mark.kind == "argument":
+            if argument is not None or kind not in (list[str], str) or (
+                    default is not NO_DEFAULT or set(mark.keywords) - _STRING_KEYWORDS):
+                return None
+            argument = (param, kind == list[str])
+            continue
+        if any("/" in n for n in mark.names):
+            continue  # (an on/off pair: typer's)
+        keywords = set(mark.keywords)
+        read: Callable[[str | None], Any] | None = None
+        if kind is bool and default is False and not keywords - {"help"}:
             flags.update(dict.fromkeys(mark.names, param))
-        elif (kind is int and type(default) is int and not set(mark.keywords) - _NUMBER_KEYWORDS
-              and all("/" not in n for n in mark.names)):
-            numbers.update(dict.fromkeys(mark.names, (param, mark.keywords.get("min"),
-                                                      mark.keywords.get("max"))))
+        elif (kind in (int, int | None) and (type(default) is int or default in (None, NO_DEFAULT))
+              and not keywords - _NUMBER_KEYWORDS):
+            read = functools.partial(_number, low=mark.keywords.get("min"),
+                                     high=mark.keywords.get("max"))
+        elif kind in (str | None, list[str] | None) and default is None and (
+                not keywords - _STRING_KEYWORDS):
+            read = _string
+            if kind == list[str] | None:
+                lists.add(param)
         else:
             choice = _enumeration(kind)
-            if choice is not None and default is None:
-                choices.update(dict.fromkeys(mark.names, (param, choice)))
-    return None if paths is None else (paths, flags, choices, numbers)
-
-
-def _valued(mark: Declared) -> bool:
-    """Whether a flag's declaration makes it more than a plain on-switch (a second name
-    for off, a callback, an environment variable...)."""
-    return any("/" in n for n in mark.names) or bool(set(mark.keywords) - {"help"})
+            if choice is not None and (default is None or isinstance(default, choice)) and (
+                    not keywords - _CHOICE_KEYWORDS):
+                read = functools.partial(_member, choice)
+        if read is not None:
+            valued.update(dict.fromkeys(mark.names, (param, read)))
+    return Words(argument, flags, valued, frozenset(lists), frozenset(required))
 
 
 def _enumeration(kind: Any) -> type[enum.Enum] | None:
-    """The enumeration of ``E | None``, else None."""
+    """The enumeration of ``E`` or ``E | None``, else None."""
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return kind
     if typing.get_origin(kind) not in (typing.Union, types.UnionType):
         return None
     members = [a for a in typing.get_args(kind) if a is not type(None)]
@@ -167,7 +207,7 @@ def _enumeration(kind: Any) -> type[enum.Enum] | None:
     return None
 
 
-def _number(value: str | None, low: int | None, high: int | None) -> int | None:
+def _number(value: str | None, low: int | None = None, high: int | None = None) -> int | None:
     """``value`` as an int when it is ASCII digits alone within the bounds, else None
     (typer's to read: a sign, other digits, spaces, a number out of bounds).
 
@@ -180,6 +220,18 @@ def _number(value: str | None, low: int | None, high: int | None) -> int | None:
     if (low is not None and number < low) or (high is not None and number > high):
         return None
     return number
+
+
+def _string(value: str | None) -> str | None:
+    """``value`` when the front door is sure typer reads it as it is: not empty, and not
+    starting with ``-`` (an option's name, or a value click may read otherwise).
+
+    >>> _string("pagat"), _string("fft misere=on"), _string("-"), _string(""), _string(None)
+    ('pagat', 'fft misere=on', None, None, None)
+    """
+    if not value or value.startswith("-"):
+        return None
+    return value
 
 
 def _member(kind: type[enum.Enum], value: str | None) -> enum.Enum | None:

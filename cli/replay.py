@@ -7,15 +7,11 @@ Everything shown comes from the library (:func:`tarotnotation.replay.replay` and
 from __future__ import annotations
 
 import sys
-import webbrowser
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated
-
-import typer
+from typing import TYPE_CHECKING, Annotated
 
 from tarotnotation import i18n
-from tarotnotation.analysis.comments import analyse_record, cost_text, note_text, parse_comment
 from tarotnotation.annotate import (
     place_of,
     points_text,
@@ -31,6 +27,7 @@ from tarotnotation.records import DealRecord, Misere, Poignee
 from tarotnotation.replay import Replay
 from tarotnotation.rules import Camp, Contract, MisereKind
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -51,6 +48,9 @@ from .common import (
 )
 from .options import ForceOpt, RulesOpt, SetOpt
 from .terminal import ljust, width
+
+if TYPE_CHECKING:
+    from tarotnotation.analysis.comments import AnalysisNote
 
 EPILOG = """\
 Examples:
@@ -233,10 +233,12 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
             v.faults(at.get(("play", t, None), []), "      ")
             for c, pc in enumerate(trick.cards):
                 for comment in pc.comments:
-                    note = parse_comment(comment) if analysis else None
+                    note = _note(comment) if analysis else None
                     if note is None:
                         v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
                     elif note.cost is not None and note.cost[1] > 0:
+                        from tarotnotation.analysis.comments import note_text
+
                         v.add(f"      {pc.card.code}: {i18n.render(note_text(note))}",
                               fg="magenta")
                 v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
@@ -265,38 +267,48 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
     return v.lines
 
 
+def _note(comment: str) -> AnalysisNote | None:
+    """The analysis a comment holds (:func:`tarotnotation.analysis.comments.parse_comment`;
+    the solver's modules imported only when a replay shows the analysis)."""
+    from tarotnotation.analysis.comments import parse_comment
+
+    return parse_comment(comment)
+
+
 def _cost(comments: tuple[str, ...]) -> str:
     """A card's cost from its analysis comment, to show beside it: ``(-1.5)``."""
     for comment in comments:
-        note = parse_comment(comment)
+        note = _note(comment)
         if note is not None and note.cost is not None and note.cost[1] > 0:
+            from tarotnotation.analysis.comments import cost_text
+
             return f"({cost_text(note)})"
     return ""
 
 
 def replay_cmd(
-    path: Annotated[str, typer.Argument(metavar="FILE",
+    path: Annotated[str, declare.Argument(metavar="FILE",
                                         help="A record file of any format, or -.")],
-    deal: Annotated[int | None, typer.Option("--deal", "-d", min=1,
+    deal: Annotated[int | None, declare.Option("--deal", "-d", min=1,
                                              help="Only this deal (1-based).")] = None,
-    analysis: Annotated[bool, typer.Option(
+    analysis: Annotated[bool, declare.Option(
         "--analysis", help="Show each card's double-dummy cost beside it: from the"
         " record's analysis comments, or analysed now (see tarot analyze).")] = False,
-    time_limit: Annotated[float, typer.Option(
+    time_limit: Annotated[float, declare.Option(
         "--time-limit", min=0.001, metavar="S",
         help="With --analysis: seconds for each position's search.")] = 10.0,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
-    verbose: Annotated[bool, typer.Option(
+    verbose: Annotated[bool, declare.Option(
         "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
     ] = False,
-    html: Annotated[bool, typer.Option(
+    html: Annotated[bool, declare.Option(
         "--html", help="Write the deal as a page for the browser and open it.")] = False,
-    output: Annotated[str | None, typer.Option(
+    output: Annotated[str | None, declare.Option(
         "--output", "-o", metavar="PAGE",
         help="With --html: the page to write (default: FILE's name with .html).")] = None,
-    no_open: Annotated[bool, typer.Option(
+    no_open: Annotated[bool, declare.Option(
         "--no-open", help="With --html: do not open the page in a browser.")] = False,
 ) -> None:
     """Replay deals as a person follows them, trick by trick, then the score.
@@ -339,8 +351,10 @@ def replay_cmd(
                          forced, default_ruleset=default).replay
         assert rep is not None
         shown_record = rep.record
-        if analysis and not any(parse_comment(c) for t in shown_record.play
+        if analysis and not any(_note(c) for t in shown_record.play
                                 for pc in t.cards for c in pc.comments):
+            from tarotnotation.analysis.comments import analyse_record
+
             shown_record, _, diags = analyse_record(rep.record, rep=rep,
                                                     time_limit=time_limit)
             for d in diags:
@@ -361,7 +375,7 @@ def replay_cmd(
     if not total and status == EXIT_OK:  # (a file with no deal and nothing said of it)
         echo_err(Msg("{path}: no deal to replay (read as {kind})", path=path,
                      kind=read_as(path)))
-    raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))
+    raise SystemExit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))
 
 
 def _on_terminal() -> bool:
@@ -387,7 +401,9 @@ def _html(path: str, deal: int | None, output: str | None, no_open: bool,
     if output != STDIN:
         echo_err(Msg("page written: {page}", page=output))
         if not no_open and _on_terminal():
+            import webbrowser
+
             webbrowser.open(Path(output).resolve().as_uri())
     report(tally.faults)
-    raise typer.Exit(worst(exit_status(tally.faults),
+    raise SystemExit(worst(exit_status(tally.faults),
                            EXIT_FAULTS if tally.with_errors else EXIT_OK))

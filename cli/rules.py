@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import typer
-
 from tarotnotation.rules import Ruleset
+
+from .common import echo
 
 EPILOG = "Example:\n\n  tarot rules\n"
 
 
 def rules() -> None:
     """The rulesets and switches a record may name (and --rules/--set may set)."""
-    typer.echo("Presets: fft (default), pagat")
+    echo("Presets: fft (default), pagat")
     fft, pagat = Ruleset.fft(), Ruleset.pagat()
     for name in Ruleset.switch_names():
-        typer.echo(f"  {name:<24} fft={fft.switch(name):<22} pagat={pagat.switch(name):<22}"
+        echo(f"  {name:<24} fft={fft.switch(name):<22} pagat={pagat.switch(name):<22}"
                    f" values: {', '.join(Ruleset.switch_values(name))}")

@@ -6,14 +6,12 @@ import sys
 from enum import StrEnum
 from typing import Annotated, Any
 
-import orjson
-import typer
-
-from tarotnotation.annotate import points_text
 from tarotnotation.archive import CheckedDeal, check_paths
+from tarotnotation.cards import points_text
 from tarotnotation.i18n import Msg, pmsg, render
-from tarotnotation.replay import Status
+from tarotnotation.status import Status
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -181,14 +179,14 @@ class Sheet:
 
 def score(
     paths: PathsArg,
-    output_format: Annotated[ScoreFormat, typer.Option(
+    output_format: Annotated[ScoreFormat, declare.Option(
         "--format", "-f", case_sensitive=False,
         help="text: a score sheet per file; json: one JSON object per deal"
         " (JSON Lines).")] = ScoreFormat.TEXT,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
-    verbose: Annotated[bool, typer.Option(
+    verbose: Annotated[bool, declare.Option(
         "--verbose", "-v", help="Also show the faults that follow from a cause (Y codes).")
     ] = False,
 ) -> None:
@@ -207,6 +205,8 @@ def score(
         status = worst(status, exit_status(checked.diagnostics))
         if checked.about_file:  # a path that cannot be read, a file with no deal
             if output_format is ScoreFormat.JSON:
+                import orjson  # (only for JSON: it imports dataclasses and more)
+
                 sys.stdout.write(orjson.dumps({
                     "file": checked.file, "deal": None,
                     "violations": [d.to_dict() for d in checked.diagnostics]}).decode() + "\n")
@@ -218,6 +218,8 @@ def score(
         deals += 1
         failed |= checked.errors > 0
         if output_format is ScoreFormat.JSON:
+            import orjson
+
             if checked.file != current:
                 current, running = checked.file, {}
             rep = checked.replay
@@ -238,4 +240,4 @@ def score(
     if not deals and status == EXIT_OK:  # (files with no deal and nothing said of them)
         echo_err(Msg("no deal to score in {path}", path=files[0]) if len(files) == 1 else
                  Msg("no deal to score in the {n} files given", n=len(files)))
-    raise typer.Exit(worst(status, EXIT_FAULTS if failed or not deals else EXIT_OK))
+    raise SystemExit(worst(status, EXIT_FAULTS if failed or not deals else EXIT_OK))

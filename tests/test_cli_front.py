@@ -1,13 +1,16 @@
 """The front door of the common invocations (cli/front.py) and the typer app give the same
 bytes and the same exit status.
 
-``tarot validate [-q] [-f FORMAT] PATH...`` runs without typer (issue 17: start-up); any
-other command line goes to the typer app. Each command line of the grid below runs twice,
+The common command lines of ``tarot validate``, ``score``, ``replay``, ``rules`` and
+``codes`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
+command line goes to the typer app. Each command line of the grid below runs twice,
 as a user runs it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app
 only): standard output, standard error and the exit status must be identical, byte for
 byte. The grid holds clean, faulty, unreadable and missing inputs, standard input, every
-report format, the flags alone and together, the ``check`` alias, and command lines the
-front door must hand over (another option, an upper-case format, combined flags, ``--``).
+report format, the flags alone and together, string options (``--rules``, ``--set``
+repeated, ``--ruleset``, ``-o``), the ``check`` alias, and command lines the front door
+must hand over (another option, an upper-case format, combined flags, ``--``, a value
+that starts with ``-``, a second file, a missing required word).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (folder / "junk.jsonl").write_bytes(b"\xff\xfe not json\n")
     return {"one.tarot": str(folder / "one.tarot"), "one.jsonl": str(folder / "one.jsonl"),
             "two.jsonl": str(folder / "two.jsonl"), "junk.jsonl": str(folder / "junk.jsonl"),
-            "folder": str(folder)}
+            "folder": str(folder), "out": str(tmp_path_factory.mktemp("front-out"))}
 
 
 #: The grid: command lines (``{name}`` stands for a file of the fixture, ``@x`` for
@@ -86,6 +89,60 @@ GRID: list[tuple[list[str], str | None]] = [
     (["validate", "-f"], None),
     (["validate", "-q"], None),
     (["validate", "--lang", "fr", "@faulty/revoke.tarot"], None),
+    # string options (validate)
+    (["validate", "--ignore", "P1", "--ignore=R2", "@faulty"], None),
+    (["validate", "--max-errors", "1", "--rules", "pagat", "@faulty"], None),
+    (["check", "--rules", "pagat", "--set", "misere=on", "--set", "excuse_chelem=off",
+      "@misere.tarot"], None),
+    (["validate", "--ruleset=fft misere=on", "-o", "{out}/report.json", "{two.jsonl}"], None),
+    (["validate", "--rules", "nosuch", "{one.tarot}"], None),
+    (["validate", "--max-errors", "0", "@faulty"], None),
+    (["validate", "-o", "-", "{one.tarot}"], None),
+    (["validate", "--rules=", "{one.tarot}"], None),
+    (["validate", "--rules", "-q", "{one.tarot}"], None),
+    # score
+    (["score", "{one.tarot}"], None),
+    (["score", "-f", "json", "{two.jsonl}", "@faulty"], None),
+    (["score", "--format=json", "-v", "@faulty/revoke.tarot"], None),
+    (["score", "--format", "text", "--verbose", "@faulty", "@score-sheet.tarot"], None),
+    (["score", "--rules", "pagat", "--set", "misere=on", "@misere.tarot"], None),
+    (["score", "--ruleset", "pagat", "{one.jsonl}", "@garde-sans.tarot"], None),
+    (["score", "--rules=nosuch", "{one.tarot}"], None),
+    (["score", "--set", "misere", "{one.tarot}"], None),
+    (["score", "no/such/file.tarot", "{one.tarot}"], None),
+    (["score", "{junk.jsonl}"], None),
+    (["score", "{folder}"], None),
+    (["score", "-"], "two.jsonl"),
+    (["score", "-f", "JSON", "{one.tarot}"], None),
+    (["score", "--rules", "{one.tarot}"], None),
+    (["score", "--rules", "-v", "{one.tarot}"], None),
+    (["score", "-fjson", "{one.tarot}"], None),
+    (["score"], None),
+    (["score", "--help"], None),
+    # replay
+    (["replay", "@annotated.tarot"], None),
+    (["replay", "@faulty/revoke.tarot", "-v", "--deal", "1"], None),
+    (["replay", "{two.jsonl}", "-d", "2"], None),
+    (["replay", "{two.jsonl}", "--deal=5"], None),
+    (["replay", "@analysis.tarot", "--analysis"], None),
+    (["replay", "@five-players.tarot", "--ruleset", "fft misere=on"], None),
+    (["replay", "@prise.tarot", "-o", "{out}/page.html"], None),
+    (["replay", "@prise.tarot", "--html", "--no-open", "-o", "{out}/page.html"], None),
+    (["replay", "{folder}"], None),
+    (["replay", "no/such/file.tarot"], None),
+    (["replay", "{junk.jsonl}"], None),
+    (["replay", "-"], "one.tarot"),
+    (["replay", "@prise.tarot", "@misere.tarot"], None),
+    (["replay", "@prise.tarot", "--deal", "0"], None),
+    (["replay", "@prise.tarot", "--time-limit", "1"], None),
+    (["replay", "-d", "1"], None),
+    (["replay"], None),
+    # rules, codes
+    (["rules"], None),
+    (["codes"], None),
+    (["rules", "fft"], None),
+    (["codes", "--help"], None),
+    (["codes", "-"], None),
 ]
 
 
@@ -143,9 +200,18 @@ def test_the_grid_runs_both_doors() -> None:
     # The grid is not vacuous: the front door takes most of its command lines (those it
     # must, by its rules), and hands the others over.
     taken = [args for args, _ in GRID if front.parse(_words(args, {
-        k: k for k in ("one.tarot", "one.jsonl", "two.jsonl", "junk.jsonl", "folder")}))]
-    assert len(taken) >= 15
+        k: k for k in ("one.tarot", "one.jsonl", "two.jsonl", "junk.jsonl", "folder",
+                       "out")}))]
+    assert len(taken) >= 50
+    assert {args[0] for args in taken} == {"validate", "check", "score", "replay", "rules",
+                                           "codes"}
     assert front.parse(["validate", "-j", "2", "x"]) is not None
+    assert front.parse(["score", "--rules", "pagat", "x"]) is not None
+    assert front.parse(["score", "--rules", "-x", "x"]) is None
+    assert front.parse(["score", "--rules=", "x"]) is None
+    assert front.parse(["replay", "x", "y"]) is None
+    assert front.parse(["replay", "--deal", "1"]) is None
+    assert front.parse(["rules", "x"]) is None
     assert front.parse(["validate", "-j", "two", "x"]) is None
     assert front.parse(["validate", "--format", "JSON", "x"]) is None
     assert front.parse(["validate", "--", "x"]) is None
@@ -154,8 +220,9 @@ def test_the_grid_runs_both_doors() -> None:
 
 
 def test_the_front_door_reads_the_commands_own_declaration() -> None:
-    # Its words are the declaration's: every flag and choice it takes is an option of
-    # the command as typer builds it, with the same names.
+    # Its words are the declaration's: every flag and option it takes is an option of
+    # the command as typer builds it, with the same names, and a number within the
+    # bounds typer checks; a command of the front door imports no typer to declare them.
     import typer.main
 
     from tarotnotation.cli.app import COMMANDS, FRONT_DOOR, get_app
@@ -163,17 +230,36 @@ def test_the_front_door_reads_the_commands_own_declaration() -> None:
     group = typer.main.get_command(get_app())
     for name in FRONT_DOOR:
         entry = next(e for e in COMMANDS if e.name == name)
-        _, fn = entry.load()
+        module, fn = entry.load()
+        assert "typer" not in vars(module), name
         words = front.declared_words(fn)
-        assert words is not None
-        _, flags, choices, numbers = words
+        assert words is not None, name
         built = group.commands[name]  # type: ignore[attr-defined]
         options = {opt: p for p in built.params for opt in getattr(p, "opts", [])}
-        for word, param in {**flags, **{w: p for w, (p, _) in choices.items()},
-                            **{w: p for w, (p, _, _) in numbers.items()}}.items():
+        for word, param in words.flags.items():
             assert options[word].name == param
-        for word, (_, low, high) in numbers.items():  # the bounds typer checks
-            assert (options[word].min, options[word].max) == (low, high)
-        assert {"-q", "--quiet", "--strict", "-v"} <= set(flags)
-        assert {"--format", "-f"} <= set(choices)
-        assert {"-j", "--jobs"} <= set(numbers)
+            assert options[word].is_flag
+        for word, (param, read) in words.valued.items():
+            option = options[word]
+            assert option.name == param
+            assert not option.is_flag
+            assert option.multiple == (param in words.lists)
+            low, high = getattr(option, "min", None), getattr(option, "max", None)
+            if low is not None:  # the bounds typer checks
+                assert read(str(low)) == low
+                assert read(str(low - 1)) is None
+            if high is not None:
+                assert read(str(high)) == high
+                assert read(str(high + 1)) is None
+        assert words.required == {p.name for p in built.params if p.required}, name
+        assert [p.name for p in built.params if p.param_type_name == "argument"] == (
+            [] if words.argument is None else [words.argument[0]]), name
+    words = {name: front.declared_words(next(e for e in COMMANDS if e.name == name).load()[1])
+             for name in ("validate", "score", "replay")}
+    assert {"-q", "--quiet", "--strict", "-v"} <= set(words["validate"].flags)
+    assert {"--format", "-f", "-j", "--jobs", "-o", "--rules", "--set", "--ruleset",
+            "--ignore", "--max-errors"} <= set(words["validate"].valued)
+    assert {"--format", "-f", "--rules", "--set", "--ruleset"} <= set(words["score"].valued)
+    assert {"--deal", "-d", "-o", "--output"} <= set(words["replay"].valued)
+    assert {"--html", "--no-open", "--analysis", "-v"} <= set(words["replay"].flags)
+    assert "--time-limit" not in words["replay"].valued  # (a float: typer's)
