@@ -95,7 +95,8 @@ COMMANDS = (
 ALIASES = {"check": "validate"}
 #: The commands whose common invocations run without typer (cli/front.py): those whose
 #: module imports without it.
-FRONT_DOOR = ("validate", "score", "replay", "rules", "codes")
+FRONT_DOOR = ("validate", "score", "replay", "rules", "codes", "convert", "query", "stats",
+              "fmt", "html", "new", "card", "legal")
 
 
 def version_text() -> str:

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
-
 from tarotnotation.i18n import Msg
 from tarotnotation.notation.cardcodes import parse_card
 
+from . import declare
 from .common import echo, fail
 
 EPILOG = ("Examples:\n\n  tarot card T21\n\n  tarot card kh\n\n  tarot card 'K♥'\n\n"
           "  tarot card DC\n")
 
 
-def card(code: Annotated[str, typer.Argument(
+def card(code: Annotated[str, declare.Argument(
         help="A card code such as KH or T21, in any spelling the notation reads: any case,"
         " the French rank letters R D C V (roi, dame, cavalier, valet), the suit symbols"
         " ♠ ♥ ♦ ♣.")]) -> None:

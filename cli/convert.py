@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
 from tarotnotation.archive import read_path, walk
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -59,15 +58,15 @@ a time too, but only one process can read it.
 """
 
 def convert(
-    sources: Annotated[list[str], typer.Argument(
+    sources: Annotated[list[str], declare.Argument(
         metavar="IN...", help="Record files of any format (folders, globs), or - for"
         " standard input; several are merged in order.")],
     output: OutOpt = None,
     to: ToOpt = None,
-    skip_unreadable: Annotated[bool, typer.Option(
+    skip_unreadable: Annotated[bool, declare.Option(
         "--skip-unreadable", help="Write OUT even when some deals cannot be read (they are"
         " left out and reported).")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+    verbose: Annotated[bool, declare.Option("--verbose", "-v",
                                           help="Say which format IN is read as.")] = False,
     columns: ColumnsOpt = None,
 ) -> None:
@@ -142,7 +141,7 @@ def convert(
         else:
             echo_err(Msg("tarot: {output} not written: no deal was read from {source}",
                          output=out, source=source))
-        raise typer.Exit(worst(status, EXIT_FAULTS)) from None
+        raise SystemExit(worst(status, EXIT_FAULTS)) from None
     if to_file:
         echo_err(nmsg("{n} deal written to {output} ({fmt})",
                       "{n} deals written to {output} ({fmt})", count, n=f"{count:,}",
@@ -156,7 +155,7 @@ def convert(
         echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above)",
                       "tarot: {n} deals of {source} could not be read cleanly (see above)",
                       unreadable, n=unreadable, source=source))
-    raise typer.Exit(worst(status, EXIT_FAULTS if unreadable or not deals else EXIT_OK))
+    raise SystemExit(worst(status, EXIT_FAULTS if unreadable or not deals else EXIT_OK))
 
 
 class _IncompleteError(Exception):

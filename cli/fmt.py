@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Annotated
 
-import typer
-
 from tarotnotation import atomic
 from tarotnotation.archive import STDIN, file_fault, open_input, stdin_stream, walk
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
@@ -30,6 +28,7 @@ from tarotnotation.formats import detect, registry
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.notation.canonical import Piece, pieces
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -88,14 +87,14 @@ class _Run:
 
 
 def fmt(
-    paths: Annotated[list[str], typer.Argument(
+    paths: Annotated[list[str], declare.Argument(
         metavar="PATH...", help="Text-notation files, folders (their .tarot files,"
         " recursively), glob patterns, or - for standard input.")],
-    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 when a"
+    check: Annotated[bool, declare.Option("--check", help="Write nothing; exit 1 when a"
                                         " file would change.")] = False,
-    diff: Annotated[bool, typer.Option("--diff", help="Write nothing; print a unified"
+    diff: Annotated[bool, declare.Option("--diff", help="Write nothing; print a unified"
                                        " diff of each change (exit 1 when any).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+    quiet: Annotated[bool, declare.Option("--quiet", "-q",
                                         help="No summary.")] = False,
 ) -> None:
     """Rewrite records in the canonical form of the text notation."""
@@ -122,7 +121,7 @@ def fmt(
         echo_err(", ".join(render(p) for p in parts))
     nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
     failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing
-    raise typer.Exit(worst(run.status, EXIT_FAULTS if failed else EXIT_OK))
+    raise SystemExit(worst(run.status, EXIT_FAULTS if failed else EXIT_OK))
 
 
 def _format_stdin(run: _Run) -> None:

@@ -1,5 +1,5 @@
-"""The front door of the common invocations: ``tarot validate [-q] [-f json] PATH...``
-run without typer.
+"""The front door of the common invocations: ``tarot validate [-q] [-f json] PATH...``,
+``tarot score FILE``, ``tarot replay FILE --deal 2``, ``tarot rules``... run without typer.
 
 Importing typer costs more than checking a file of a few deals (typer itself, and pydantic,
 which typer's parameter types load): more than the whole start-up budget of issue 17 (120
@@ -12,14 +12,21 @@ The words it takes are not a second list: they are read from the command's own
 declaration (:mod:`tarotnotation.cli.declare`), the same one typer reads. Of the command's
 parameters it takes those whose kind it can parse strictly:
 
-- the paths (the command's ``list[str]`` argument): any word that does not start with
-  ``-``, and ``-`` (standard input); at least one;
+- its one argument: the paths (a ``list[str]``: one word or more), a file (a ``str``:
+  exactly one) or an optional word (a ``str | None``: none or one); each any word that
+  does not start with ``-``, or ``-`` (standard input); a command with no argument takes
+  no such word;
 - a flag (a ``bool`` option whose default is False): its names, each word alone;
 - an option whose value is one of an enumeration's (``--format json``, ``-f json``,
   ``--format=json``): the value exactly as the enumeration writes it;
 - an ``int`` option declared with no more than a help, a metavar and bounds (``-j 2``,
-  ``--jobs=0``): its value in ASCII digits alone, within the bounds (``-j +2``, ``-j ٢``
-  or ``-j -1`` go to typer, which reads or refuses them as it does).
+  ``--jobs=0``, ``--deal 3``): its value in ASCII digits alone, within the bounds (``-j +2``,
+  ``-j ٢`` or ``-j -1`` go to typer, which reads or refuses them as it does);
+- a string option declared with no more than a help and a metavar (``--rules pagat``,
+  ``-o OUT``, ``--set misere=on`` repeated, each value added to a list): a value that is
+  not empty and does not start with ``-`` (``-o -`` goes to typer);
+- and only when every parameter without a default was given (else typer says which is
+  missing).
 
 Every other word, an option of any other kind included, sends the whole command line to
 typer. The command then runs as typer runs it (the same function, wrapped the same way,
@@ -111,9 +118,9 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
                 kwargs.setdefault(param, []).append(got)
             else:
                 kwargs[param] = got
-    if words.argument is not None:
+    if words.argument is not None and positional:
         param, many = words.argument
-        if not positional or (len(positional) > 1 and not many):
+        if len(positional) > 1 and not many:
             return None
         kwargs[param] = positional if many else positional[0]
     elif positional:
@@ -128,6 +135,7 @@ def parse(argv: list[str]) -> tuple[Any, dict[str, Any]] | None:
 _NUMBER_KEYWORDS = frozenset({"help", "metavar", "min", "max"})
 _CHOICE_KEYWORDS = frozenset({"help", "metavar", "case_sensitive", "show_default"})
 _STRING_KEYWORDS = frozenset({"help", "metavar"})
+_ARGUMENT_KEYWORDS = frozenset({"help", "metavar", "show_default"})
 
 
 class Words(NamedTuple):
@@ -135,7 +143,8 @@ class Words(NamedTuple):
 
     argument: tuple[str, bool] | None
     """The parameter of its one argument, and whether it takes several words (a
-    ``list[str]``) or one (a ``str``); None when it has no argument."""
+    ``list[str]``) or one (a ``str``, or a ``str | None`` that may be left out); None
+    when it has no argument. (An argument without a default is among :attr:`required`.)"""
     flags: dict[str, str]
     """Each name of a flag: its parameter."""
     valued: dict[str, tuple[str, Callable[[str | None], Any]]]
@@ -165,8 +174,9 @@ def declared_words(fn: Any) -> Words | None:
         if default is NO_DEFAULT:
             required.add(param)
         if mark.kind == "argument":
-            if argument is not None or kind not in (list[str], str) or (
-                    default is not NO_DEFAULT or set(mark.keywords) - _STRING_KEYWORDS):
+            if argument is not None or set(mark.keywords) - _ARGUMENT_KEYWORDS or not (
+                    (kind in (list[str], str) and default is NO_DEFAULT)
+                    or (kind == str | None and default is None)):
                 return None
             argument = (param, kind == list[str])
             continue
@@ -180,8 +190,8 @@ def declared_words(fn: Any) -> Words | None:
               and not keywords - _NUMBER_KEYWORDS):
             read = functools.partial(_number, low=mark.keywords.get("min"),
                                      high=mark.keywords.get("max"))
-        elif kind in (str | None, list[str] | None) and default is None and (
-                not keywords - _STRING_KEYWORDS):
+        elif ((kind in (str | None, list[str] | None) and default is None)
+              or (kind is str and default is NO_DEFAULT)) and not keywords - _STRING_KEYWORDS:
             read = _string
             if kind == list[str] | None:
                 lists.add(param)

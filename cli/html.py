@@ -13,8 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, NoReturn
 
-import typer
-
 from tarotnotation.archive import walk
 from tarotnotation.diagnostics import Diagnostic
 from tarotnotation.html import (
@@ -29,6 +27,7 @@ from tarotnotation.html import (
 )
 from tarotnotation.i18n import Msg, ngettext, nmsg
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -155,7 +154,7 @@ def _no_deal(files: list[str], faults: list[Diagnostic]) -> NoReturn:
     report(faults)
     echo_err(Msg("tarot: no deal was read from {files}: nothing written",
                  files=", ".join(files)))
-    raise typer.Exit(worst(exit_status(faults), EXIT_FAULTS))
+    raise SystemExit(worst(exit_status(faults), EXIT_FAULTS))
 
 
 def report(faults: list[Diagnostic]) -> None:
@@ -168,16 +167,16 @@ def report(faults: list[Diagnostic]) -> None:
 
 def html_cmd(
     paths: PathsArg,
-    output: Annotated[str, typer.Option(
+    output: Annotated[str, declare.Option(
         "--output", "-o", metavar="OUT",
         help="A page (a name ending in .html, or - for standard output) or a folder.")],
-    single_file: Annotated[bool, typer.Option(
+    single_file: Annotated[bool, declare.Option(
         "--single-file", help="Every deal in one page (OUT ending in .html), with an"
         " index.")] = False,
-    title: Annotated[str | None, typer.Option(
+    title: Annotated[str | None, declare.Option(
         "--title", metavar="TEXT", help="The index's title (default: the event of"
         " every deal, else 'Tarot deals').")] = None,
-    jobs: Annotated[int, typer.Option(
+    jobs: Annotated[int, declare.Option(
         "--jobs", "-j", min=0, metavar="N",
         help="Worker processes writing a site (0: one per core).")] = 1,
     rules: RulesOpt = None,
@@ -218,5 +217,5 @@ def html_cmd(
     if tally.with_errors:
         echo_err(Msg("tarot validate lists the faults; the pages show each at its card"))
     report(tally.faults)
-    raise typer.Exit(worst(exit_status(tally.faults),
+    raise SystemExit(worst(exit_status(tally.faults),
                            EXIT_FAULTS if tally.with_errors else EXIT_OK))

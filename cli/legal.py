@@ -5,12 +5,11 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
-import typer
-
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.replay import legal_moves
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -42,12 +41,12 @@ far as the record allows).
 
 
 def legal(
-    path: Annotated[str, typer.Argument(metavar="FILE", help="A record file, or -.")],
-    trick: Annotated[int, typer.Option("--trick", "-t", min=1,
+    path: Annotated[str, declare.Argument(metavar="FILE", help="A record file, or -.")],
+    trick: Annotated[int, declare.Option("--trick", "-t", min=1,
                                        help="Trick number (1-based).")],
-    card: Annotated[int, typer.Option("--card", "-c", min=0,
+    card: Annotated[int, declare.Option("--card", "-c", min=0,
                                       help="Card index in the trick (0 = the lead).")] = 0,
-    deal: Annotated[int, typer.Option("--deal", "-d", min=1,
+    deal: Annotated[int, declare.Option("--deal", "-d", min=1,
                                       help="Deal number (1-based).")] = 1,
 ) -> None:
     """The legal cards at a point of a recorded deal, and why the others are not."""
@@ -72,12 +71,12 @@ def legal(
             if item.record is None:
                 echo_err("tarot: " + Msg("{path}: deal {deal} cannot be read", path=path,
                                          deal=deal).render())
-                raise typer.Exit(worst(status, EXIT_FAULTS))
+                raise SystemExit(worst(status, EXIT_FAULTS))
             found = item
             break
     if found is None or found.record is None:
         if not total:  # nothing to ask about: the file's fault, not the question's
-            raise typer.Exit(worst(status, EXIT_FAULTS))
+            raise SystemExit(worst(status, EXIT_FAULTS))
         fail(Msg("{path}: no deal number {deal}", path=path, deal=deal))
     try:
         pos = legal_moves(found.record, trick, card)
@@ -110,4 +109,4 @@ def legal(
         echo_err(nmsg("tarot: note: deal {deal} holds {n} error (tarot validate {path} lists"
                       " it)", "tarot: note: deal {deal} holds {n} errors (tarot validate {path}"
                       " lists them)", errors, deal=deal, n=errors, path=path))
-    raise typer.Exit(worst(status, EXIT_FAULTS if errors else EXIT_OK))
+    raise SystemExit(worst(status, EXIT_FAULTS if errors else EXIT_OK))

@@ -8,14 +8,13 @@ import random
 from collections.abc import Iterator
 from typing import Annotated
 
-import typer
-
 from tarotnotation.formats.registry import Format
 from tarotnotation.i18n import Msg, message_of, nmsg
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
 
+from . import declare
 from .common import echo_err, fail, ruleset_spec
 from .options import OutOpt, RulesOpt, SetOpt, ToOpt
 from .output import opened, output_format, target, write_records
@@ -40,18 +39,18 @@ docs/daily.md. DATE is YYYY-MM-DD, today's local date when left out.
 
 
 def new(
-    date: Annotated[str | None, typer.Argument(
+    date: Annotated[str | None, declare.Argument(
         metavar="[DATE]", help="With --daily: the day, YYYY-MM-DD (default: today).",
         show_default=False)] = None,
-    daily: Annotated[bool, typer.Option(
+    daily: Annotated[bool, declare.Option(
         "--daily", help="The deal of the day: hands and chien, the same for everyone on"
         " that date (docs/daily.md).")] = False,
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=5,
+    players: Annotated[int, declare.Option("--players", "-p", min=3, max=5,
                                          help="3, 4 or 5 players.")] = 4,
-    seed: Annotated[int | None, typer.Option("--seed", "-s",
+    seed: Annotated[int | None, declare.Option("--seed", "-s",
                                              help="Seed of the random generator: the same"
                                              " seed gives the same deals.")] = None,
-    count: Annotated[int, typer.Option("--count", "-n", min=1,
+    count: Annotated[int, declare.Option("--count", "-n", min=1,
                                        help="How many deals.")] = 1,
     output: OutOpt = None,
     to: ToOpt = None,

@@ -6,8 +6,6 @@ import io
 from collections.abc import Iterator
 from typing import Annotated
 
-import typer
-
 from tarotnotation.archives.query import QueryError, compile_query
 from tarotnotation.archives.safety import for_terminal
 from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
@@ -16,7 +14,8 @@ from tarotnotation.formats.registry import Format
 from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.records import DealRecord
 
-from .common import echo_err, fail
+from . import declare
+from .common import echo, echo_err, fail
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
 from .output import WRITE_FORMATS, opened, output_format, write_records
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
@@ -49,19 +48,19 @@ FORMATS = (*WRITE_FORMATS, *TABLE_FORMATS)
 
 def query(
     paths: PathsArg,
-    where: Annotated[str | None, typer.Option(
+    where: Annotated[str | None, declare.Option(
         "--where", "-w", metavar="EXPR",
         help="The deals to keep, e.g. 'contract >= garde and not made' (docs/query.md);"
         " every deal when left out.")] = None,
-    fmt: Annotated[str | None, typer.Option(
+    fmt: Annotated[str | None, declare.Option(
         "--format", "-f", metavar="FORMAT",
         help=f"Output: {', '.join(FORMATS)} (default: from OUT's extension, tarot on"
         " standard output; table with --fields).")] = None,
-    fields: Annotated[str | None, typer.Option(
+    fields: Annotated[str | None, declare.Option(
         "--fields", metavar="F1,F2...",
         help="Columns of a table format: fields and tags, e.g. Date,contract,taker,made,"
         f"margin (default {DEFAULT_COLUMNS}).")] = None,
-    count: Annotated[bool, typer.Option(
+    count: Annotated[bool, declare.Option(
         "--count", "-c", help="Print only how many deals match.")] = False,
     output: OutOpt = None,
     jobs: JobsOpt = 1,
@@ -105,7 +104,7 @@ def query(
         if count:
             for summary in reading.summaries():
                 matched += matcher(summary)
-            typer.echo(str(matched))
+            echo(str(matched))
         elif isinstance(kind, str):
             assert cols is not None
             with opened(output) as fh:

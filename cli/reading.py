@@ -10,14 +10,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
-import typer
-
 from tarotnotation.archive import walk
 from tarotnotation.archives.stream import ArchiveDeal, Options, scan
 from tarotnotation.archives.summary import DealSummary
 from tarotnotation.diagnostics import Diagnostic
 from tarotnotation.i18n import Msg, nmsg
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -33,10 +32,10 @@ from .common import (
 )
 from .output import same_file, target
 
-JobsOpt = Annotated[int, typer.Option(
+JobsOpt = Annotated[int, declare.Option(
     "--jobs", "-j", min=0, metavar="N",
     help="Worker processes (0: one per core); the output keeps the order of -j 1.")]
-StrictOpt = Annotated[bool, typer.Option(
+StrictOpt = Annotated[bool, declare.Option(
     "--strict", help="Stop at the first deal that cannot be read (exit status 1; no"
     " output file is written).")]
 
@@ -131,14 +130,14 @@ class Reading:
             echo_err(nmsg("tarot: {n} deal could not be read and was left out (see above)",
                           "tarot: {n} deals could not be read and were left out (see above)",
                           self.unreadable, n=f"{self.unreadable:,}"))
-        raise typer.Exit(worst(self.status, EXIT_FAULTS if self.unreadable or faults or empty
+        raise SystemExit(worst(self.status, EXIT_FAULTS if self.unreadable or faults or empty
                                else EXIT_OK))
 
     def stopped(self) -> None:
         """End a command stopped by ``--strict``."""
         echo_err(Msg("tarot: stopped at the first deal that could not be read (--strict);"
                      " no output file was written"))
-        raise typer.Exit(EXIT_FAULTS)
+        raise SystemExit(EXIT_FAULTS)
 
 
 def refuse_overwrite(output: str | None, inputs: list[str]) -> None:

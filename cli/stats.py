@@ -8,11 +8,11 @@ from enum import StrEnum
 from typing import Annotated
 
 import orjson
-import typer
 
 from tarotnotation.archives.safety import for_csv
 from tarotnotation.archives.stats import Stats, csv_header
 
+from . import declare
 from .common import stdout_bytes
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
 from .output import opened
@@ -58,9 +58,9 @@ class StatsFormat(StrEnum):
 
 def stats(
     paths: PathsArg,
-    by: Annotated[By, typer.Option("--by", "-b", case_sensitive=False,
+    by: Annotated[By, declare.Option("--by", "-b", case_sensitive=False,
                                    help="Rows per player, seat or contract.")] = By.PLAYER,
-    fmt: Annotated[StatsFormat, typer.Option(
+    fmt: Annotated[StatsFormat, declare.Option(
         "--format", "-f", case_sensitive=False,
         help="text (for people), json (everything), csv (the rows).")] = StatsFormat.TEXT,
     output: OutOpt = None,

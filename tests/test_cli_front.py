@@ -1,8 +1,9 @@
 """The front door of the common invocations (cli/front.py) and the typer app give the same
 bytes and the same exit status.
 
-The common command lines of ``tarot validate``, ``score``, ``replay``, ``rules`` and
-``codes`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
+The common command lines of ``tarot validate``, ``score``, ``replay``, ``rules``,
+``codes``, ``convert``, ``query``, ``stats``, ``fmt``, ``html``, ``new``, ``card`` and
+``legal`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
 command line goes to the typer app. Each command line of the grid below runs twice,
 as a user runs it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app
 only): standard output, standard error and the exit status must be identical, byte for
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tarotnotation.cli import front
-from tarotnotation.cli.app import TYPER_ONLY
+from tarotnotation.cli.app import FRONT_DOOR, TYPER_ONLY
 from tarotnotation.formats import json as tjson
 from tarotnotation.notation import dumps
 from tarotnotation.simulate import random_deal
@@ -143,6 +144,44 @@ GRID: list[tuple[list[str], str | None]] = [
     (["rules", "fft"], None),
     (["codes", "--help"], None),
     (["codes", "-"], None),
+    # convert, query, stats, fmt, html, new, card, legal
+    (["convert", "@prise.tarot", "--to", "json"], None),
+    (["convert", "@prise.tarot", "@misere.tarot", "-t", "jsonl", "-v"], None),
+    (["convert", "@prise.tarot", "-o", "{out}/p.json"], None),
+    (["convert", "@faulty", "--to", "jsonl", "--skip-unreadable"], None),
+    (["convert", "@sheets", "--to", "csv"], None),
+    (["convert", "@prise.tarot", "--to", "xml"], None),
+    (["convert", "@prise.tarot", "--to", "JSON"], None),
+    (["query", "@", "--where", "contract >= garde", "--count"], None),
+    (["query", "@", "-w", "not made", "-f", "table"], None),
+    (["query", "@", "--fields", "Date,contract,taker"], None),
+    (["query", "@", "-c", "-j", "2"], None),
+    (["query", "@", "--where", "nonsense =="], None),
+    (["stats", "@"], None),
+    (["stats", "@", "--by", "contract", "-f", "json"], None),
+    (["stats", "@", "--by", "seat", "--format", "csv", "-o", "{out}/s.csv"], None),
+    (["stats", "@", "--by", "SEAT"], None),
+    (["fmt", "--check", "@prise.tarot"], None),
+    (["fmt", "--diff", "-q", "@annotated.tarot"], None),
+    (["fmt", "--check", "@faulty/syntax-error.tarot"], None),
+    (["html", "@prise.tarot", "-o", "{out}/p.html"], None),
+    (["html", "@prise.tarot", "@misere.tarot", "--single-file", "--title", "Club", "-o",
+      "{out}/b.html"], None),
+    (["html", "@prise.tarot"], None),
+    (["new", "--seed", "3"], None),
+    (["new", "-s", "3", "-n", "2", "-p", "5", "-t", "jsonl"], None),
+    (["new", "--daily", "2026-01-02"], None),
+    (["new", "--daily", "2026-13-02"], None),
+    (["new", "-p", "6"], None),
+    (["new", "--seed", "-1"], None),
+    (["card", "kh"], None),
+    (["card", "T21"], None),
+    (["card", "zz"], None),
+    (["card"], None),
+    (["legal", "@faulty/revoke.tarot", "--trick", "3", "--card", "1"], None),
+    (["legal", "@faulty/revoke.tarot", "-t", "3"], None),
+    (["legal", "@faulty/revoke.tarot", "--card", "1"], None),
+    (["legal", "@prise.tarot", "-t", "30"], None),
 ]
 
 
@@ -203,8 +242,7 @@ def test_the_grid_runs_both_doors() -> None:
         k: k for k in ("one.tarot", "one.jsonl", "two.jsonl", "junk.jsonl", "folder",
                        "out")}))]
     assert len(taken) >= 50
-    assert {args[0] for args in taken} == {"validate", "check", "score", "replay", "rules",
-                                           "codes"}
+    assert {args[0] for args in taken} == {"check", *FRONT_DOOR}
     assert front.parse(["validate", "-j", "2", "x"]) is not None
     assert front.parse(["score", "--rules", "pagat", "x"]) is not None
     assert front.parse(["score", "--rules", "-x", "x"]) is None

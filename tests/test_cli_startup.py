@@ -224,3 +224,35 @@ def test_validating_json_lines_imports_no_reader_of_text_or_workbooks(tmp_path: 
               "tarotnotation.legality", "tarotnotation.notation.reader"}
     assert not others & loaded, others & loaded
     assert {"orjson", "tarotnotation.formats.tarotclub"} <= loaded  # (asked, not vacuous)
+
+
+#: Common runs of the commands of the front door (cli/front.py), and what each never
+#: needs: typer (and click and rich through it) for all; a command that reads no record
+#: not even pydantic nor the grammar; a replay without --analysis or --html not the solver
+#: nor a browser.
+_FRONT_RUNS = [
+    (["rules"], ("pydantic", "lark", "tarotnotation.records")),
+    (["codes"], ("pydantic", "lark", "tarotnotation.records")),
+    (["card", "kh"], ("pydantic", "lark", "tarotnotation.records")),
+    (["score", "examples/garde-sans.tarot"], ("tarotnotation.annotate", "orjson")),
+    (["replay", "examples/garde-sans.tarot"], ("tarotnotation.analysis", "webbrowser")),
+    (["legal", "examples/prise.tarot", "-t", "2"], ()),
+]
+
+
+@pytest.mark.parametrize(("args", "unused"), _FRONT_RUNS, ids=[" ".join(a) for a, _ in _FRONT_RUNS])
+def test_the_front_doors_commands_run_without_typer(args: list[str], unused: tuple[str, ...]
+                                                    ) -> None:
+    out, loaded = _modules_after(*args)
+    assert out.strip()  # (it ran, and said something)
+    assert not {m for m in loaded if m.split(".")[0] in ("typer", "click", "rich")}
+    assert not {m for m in loaded if m in unused or m.split(".")[0] in unused}
+
+
+def test_the_front_door_runs_are_not_vacuous() -> None:
+    # The same probe sees typer when a command line goes to the typer app.
+    _, loaded = _modules_after("score", "--lang", "en", "examples/garde-sans.tarot")
+    assert "typer" in loaded
+    _, loaded = _modules_after("replay", "--analysis", "--time-limit", "0.5",
+                               "examples/analysis.tarot")
+    assert "tarotnotation.analysis" in loaded
