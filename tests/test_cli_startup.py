@@ -228,14 +228,15 @@ def test_validating_json_lines_imports_no_reader_of_text_or_workbooks(tmp_path: 
 
 #: Common runs of the commands of the front door (cli/front.py), and what each never
 #: needs: typer (and click and rich through it) for all; a command that reads no record
-#: not even pydantic nor the grammar; a replay without --analysis or --html not the solver
-#: nor a browser.
+#: not even pydantic nor the grammar; a plain record read by the fast scanner, not the
+#: grammar (lark); a replay without --analysis or --html not the solver nor a browser.
 _FRONT_RUNS = [
     (["rules"], ("pydantic", "lark", "tarotnotation.records")),
     (["codes"], ("pydantic", "lark", "tarotnotation.records")),
     (["card", "kh"], ("pydantic", "lark", "tarotnotation.records")),
-    (["score", "examples/garde-sans.tarot"], ("tarotnotation.annotate", "orjson")),
-    (["replay", "examples/garde-sans.tarot"], ("tarotnotation.analysis", "webbrowser")),
+    (["score", "examples/garde-sans.tarot"], ("tarotnotation.annotate", "orjson", "lark")),
+    (["replay", "examples/garde-sans.tarot"], ("tarotnotation.analysis", "webbrowser",
+                                               "lark")),
     (["legal", "examples/prise.tarot", "-t", "2"], ()),
 ]
 

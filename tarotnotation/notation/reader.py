@@ -879,8 +879,6 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
     """
     if fast is None:
         fast = os.environ.get(READER_ENV) != "grammar"
-    from lark.exceptions import UnexpectedInput
-
     from ..builder import build_record
 
     ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
@@ -889,6 +887,8 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
         if data is not None:  # positions: the grammar path's, worked out when first asked
             return _finish(ctx, data, LazyPositions(text, line - 1), line, offset,
                            build_record(data))
+    from lark.exceptions import UnexpectedInput  # (the grammar's: not for a plain record)
+
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput as err:
