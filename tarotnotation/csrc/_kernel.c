@@ -19,7 +19,8 @@
  *   margin(taker_half, taker_bouts) -> int
  *   card_points(bits) -> int
  *   petit_sec(hand) -> bool; petit_in_chien_annuls(annuls, contract, chien) -> bool;
- *   outbids(bid, best) -> bool; first_leader(first, announcer) -> seat;
+ *   outbids(bid, best) -> bool; call_fault(called, hand) -> int;
+ *   first_leader(first, announcer) -> seat;
  *   ecart_forbidden(ecart), poignee_wrong_cards(shown), poignee_hidden_trumps(hand, shown)
  *       -> cards  (the checks before the first card, for the bulk quick check)
  *   play(flags, hands, camps, leader, cards, called=-1, tricks=-1)
@@ -374,6 +375,17 @@ static PyObject *k_outbids(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "ii:outbids", &bid, &best))
         return NULL;
     return PyBool_FromLong(tk_outbids(bid, best));
+}
+
+static PyObject *k_call_fault(PyObject *self, PyObject *args)
+{
+    int called;
+    PyObject *hand_obj;
+    cards_t hand;
+    if (!PyArg_ParseTuple(args, "iO:call_fault", &called, &hand_obj)
+        || check_card(called) < 0 || to_cards(hand_obj, &hand) < 0)
+        return NULL;
+    return PyLong_FromLong(tk_call_fault(called, hand));
 }
 
 static PyObject *k_first_leader(PyObject *self, PyObject *args)
@@ -1110,6 +1122,8 @@ static PyMethodDef methods[] = {
     {"petit_in_chien_annuls", k_petit_in_chien_annuls, METH_VARARGS,
      "petit_in_chien_annuls(annuls, contract, chien) -> bool"},
     {"outbids", k_outbids, METH_VARARGS, "outbids(bid, best) -> bool (best 0: none)"},
+    {"call_fault", k_call_fault, METH_VARARGS,
+     "call_fault(called, hand) -> 0 (may call), a rank lacking, or -1 (never called)"},
     {"first_leader", k_first_leader, METH_VARARGS,
      "first_leader(first, announcer) -> seat (announcer -1: none)"},
     {"ecart_forbidden", k_ecart_forbidden, METH_O, "ecart_forbidden(ecart) -> cards"},
