@@ -5,6 +5,7 @@ TO_TRICK_WINNER: int
 WINS_LAST_TRICK: int
 CHELEM_EXCUSE: int
 PETIT_IN_CHIEN_ANNULS: int
+FIRST_LEAD_FREE: int
 LEAF_SIZE: int
 
 def step(led: int, top: int, card: int) -> tuple[int, int]: ...

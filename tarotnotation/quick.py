@@ -3,19 +3,19 @@
 Checking an archive spends most of its time building each record (pydantic) and replaying
 it (:mod:`tarotnotation.replay`), though nearly every deal of a real archive is clean.
 :func:`quick_check` takes a parsed JSON record and, when it has the usual shape of a
-complete deal (3, 4 or 5 players, every hand and the chien recorded, an auction of one bid
-each, at five players the card called, the écart when the chien is taken, poignées shown
-with their cards, a chelem announced by the taker, all the tricks, a result with at most
-the scores) and the rules find nothing wrong with it, returns its status, scores and the
-taker's half-points, with no record built and no replay. It works on all the tricks at once (see :func:`_judge`):
-each trick's winner from its cards alone, then each player's hand before each trick from
-the cards he played later, then only the tricks where someone did not follow the suit led
-are gone through card by card, against a table of what each card forbids in the hand. On
-anything else (another shape, any fault, any doubt) it returns None, and the caller reads
-the record and replays it, which words every diagnostic. So it may only ever say *clean*
-when the replay would find the deal clean, with the same scores:
-``tests/test_fast_paths.py`` checks it against the replay on generated deals, on every
-example, and on generated deals with faults injected.
+complete deal (3, 4 or 5 players, every hand and the chien recorded, an auction of one
+bid each, at five players the card called, the écart when the chien is taken, poignées
+shown with their cards, a chelem announced by the taker, all the tricks, a result with at
+most the scores) and the rules find nothing wrong with it, returns its status, scores and
+the taker's half-points, with no record built and no replay. It works on all the tricks
+at once (see :func:`_judge`): each trick's winner from its cards alone, then each
+player's hand before each trick from the cards he played later, then only the tricks
+where someone did not follow the suit led are gone through card by card, against a table
+of what each card forbids in the hand. On anything else (another shape, any fault, any
+doubt) it returns None, and the caller reads the record and replays it, which words every
+diagnostic. So it may only ever say *clean* when the replay would find the deal clean,
+with the same scores: ``tests/test_fast_paths.py`` checks it against the replay on
+generated deals, on every example, and on generated deals with faults injected.
 
 >>> import random
 >>> from tarotnotation.formats import json as tjson
@@ -779,11 +779,13 @@ _SPECS_KEPT: Final = 1024
 
 
 def _bulk_flags(rules: Ruleset) -> int:
-    """The compiled bulk check's flags of a ruleset (native.rule_flags, and the Petit in
-    the chien)."""
+    """The compiled bulk check's flags of a ruleset (native.rule_flags, the Petit in the
+    chien and the first lead at five players)."""
     flags = native.rule_flags(rules)
     if rules.petit_in_chien is PetitInChien.ANNULS:
         flags |= native.PETIT_IN_CHIEN_ANNULS
+    if rules.five_player_first_lead is FivePlayerFirstLead.FREE:
+        flags |= native.FIRST_LEAD_FREE
     return flags
 
 
@@ -827,9 +829,9 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
     """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
     checks on the parts the scanner leaves to Python (it took only the canonical layout:
     known keys once each, card codes, a card once in a hand or a poignée, notes only on
-    the deal and on cards)."""
+    the deal and on cards, the call's card)."""
     (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
-     recorded, comments, glyph, declarations, seat_names) = parts
+     recorded, comments, glyph, declarations, seat_names, called) = parts
     tab = table(n)
     if glyph is not None and glyph not in GLYPH_SET:
         raise _fail()
@@ -898,7 +900,7 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         values = recorded.values()
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
             raise _fail()
-    return _judge(n, rules, ids, first, given, chien[0], bids, None, ecart_bits, poignees,
+    return _judge(n, rules, ids, first, given, chien[0], bids, called, ecart_bits, poignees,
                   announcers, cards, recorded or None, twin,
                   read=(names, dealt, tuple(map(tuple, tags)), own))
 

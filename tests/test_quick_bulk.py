@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli import EXAMPLES, FAULTY, invoke
-from test_fast_paths import SPECS, generated_cases, mutate, swap_own_cards
+from test_fast_paths import SPECS, generated_cases, mutate, mutate_call, swap_own_cards
 from test_quick_native import EDITS
 
 from tarotnotation import archive, kernel, native, quick
@@ -115,12 +115,12 @@ def _plain(line: bytes) -> bool:
 @needs_twin
 @pytest.mark.parametrize(("ruleset", "default"), [
     (None, None), ("pagat", None), (None, "fft excuse_last_trick=to_trick_winner"),
-    *((spec, None) for spec in SPECS[2:])])
+    *((spec, None) for spec in SPECS[2:]), ("fft five_player_first_lead=free", None)])
 def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
         ruleset: str | None, default: str | None) -> None:
     rng = random.Random(31)
-    own = [tjson.to_dict(random_deal(rng, 3 + i % 2, chelem_chance=0.3, poignee_chance=0.3))
-           for i in range(80)]  # (no ruleset of their own, unlike most of generated_cases)
+    own = [tjson.to_dict(random_deal(rng, 3 + i % 3, chelem_chance=0.3, poignee_chance=0.3))
+           for i in range(120)]  # (no ruleset of their own, unlike most of generated_cases)
     cases = generated_cases(80, 31) + own + [mutate(rng, obj) for obj in own]
     lines = [orjson.dumps(obj) + b"\n" for obj in cases]
     settled, quick_settled = _agree(lines, ruleset, default)
@@ -133,7 +133,8 @@ def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
 @needs_twin
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]),
-       spec=st.sampled_from(SPECS), fault=st.sampled_from(["none", "swap", "other"]),
+       spec=st.sampled_from([*SPECS, "fft five_player_first_lead=free"]),
+       fault=st.sampled_from(["none", "swap", "other", "call"]),
        tags=st.sampled_from([None, [["Event", "Club"], ["Deal", "07"]],
                              [["deal", " 3 "], ["Table", "été"]], [["DEAL", ""]]]))
 def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
@@ -149,15 +150,16 @@ def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
         swap_own_cards(rng, rec, obj)
     elif fault == "other":
         obj = mutate(rng, obj)
+    elif fault == "call" and players == 5:
+        mutate_call(rng, obj)
     if rng.random() < 0.3 and isinstance(obj, dict):
         obj["ruleset"] = rng.choice(["pagat", "fft petit_in_chien=annuls", "nonsense", "",
-                                     "fft chelem_excuse_wins=false", "f\u00e9t"])
+                                     "fft chelem_excuse_wins=false", "f\u00e9t",
+                                     "fft five_player_first_lead=free"])
     for ruleset, default in ((rng.choice([None, spec]), None), (None, spec)):
         line = orjson.dumps(obj)
         settled, quick_settled = _agree([line], ruleset, default)
-        if players == 5:
-            assert settled == 0
-        elif _plain(line):
+        if _plain(line):
             assert settled == quick_settled
 
 
@@ -165,8 +167,9 @@ def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
 def test_bulk_gives_up_or_agrees_on_every_edit() -> None:
     rng = random.Random(5)
     lines = []
-    for _ in range(30):
-        rec = random_deal(rng, rng.choice([3, 4]), poignee_chance=0.4, chelem_chance=0.2)
+    for k in range(60):  # (then thirty of five players)
+        rec = random_deal(rng, rng.choice([3, 4]) if k < 30 else 5, poignee_chance=0.4,
+                          chelem_chance=0.2)
         obj = tjson.to_dict(rec)
         obj["tags"] = [["Event", "Club"], ["Deal", str(rng.randrange(1, 9))]]
         if rng.random() < 0.5:
@@ -174,7 +177,7 @@ def test_bulk_gives_up_or_agrees_on_every_edit() -> None:
             obj["play"][0]["cards"][1]["comments"] = rng.choice([["bien"], [], ["é", "x"]])
         lines.append(orjson.dumps(obj))
     variants = [line.replace(old, new, 1) for line in lines for old, new in EDITS if old in line]
-    assert len(variants) > 30 * len(EDITS) // 2
+    assert len(variants) > 60 * len(EDITS) // 2
     _agree(variants)
     settled, quick_settled = _agree([line for line in variants if _plain(line)])
     assert settled == quick_settled > 100
@@ -202,7 +205,7 @@ def test_blank_lines_byte_order_marks_and_long_lines_are_left_to_the_caller() ->
        drop=st.integers(0, 3))
 def test_bulk_gives_up_or_agrees_on_any_bytes(seed: int, cut: float, junk: bytes,
                                               drop: int) -> None:
-    rec = random_deal(random.Random(seed), 3 + seed % 2, poignee_chance=0.3,
+    rec = random_deal(random.Random(seed), 3 + seed % 3, poignee_chance=0.3,
                       chelem_chance=0.1)
     line = orjson.dumps(tjson.to_dict(rec))
     at = int(cut * len(line))

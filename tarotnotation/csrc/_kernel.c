@@ -631,7 +631,7 @@ static PyObject *k_judge_parts(PyObject *self, PyObject *args)
 
 #include "bulk.h"
 
-static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W" (fields.DEFAULT_SEATS) */
+static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W", "F" (fields.DEFAULT_SEATS) */
 
 /* What check_lines says of a clean deal: (taker_half, scores by seat, tags or None). */
 static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *ids,
@@ -1182,8 +1182,9 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyModule_AddIntConstant(m, "CHELEM_EXCUSE", TK_CHELEM_EXCUSE);
     PyModule_AddIntConstant(m, "LEAF_SIZE", TS_LEAF_SIZE);
     PyModule_AddIntConstant(m, "PETIT_IN_CHIEN_ANNULS", JB_PETIT_IN_CHIEN_ANNULS);
+    PyModule_AddIntConstant(m, "FIRST_LEAD_FREE", JB_FIRST_LEAD_FREE);
     for (int i = 0; i < JB_MAX_SEATS; i++) {
-        static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+        static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W", "F"};
         if (!(PLAIN_IDS[i] = PyUnicode_InternFromString(plain[i]))) {
             Py_DECREF(m);
             return NULL;
