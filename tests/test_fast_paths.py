@@ -432,12 +432,13 @@ def mutate_call(rng: random.Random, obj: dict[str, Any]) -> None:
     first (the called suit led), or no call at all."""
     kind = rng.randrange(4)
     if kind == 0:
-        del obj["call"]
+        obj.pop("call", None)
     elif kind == 1:
-        first = obj["play"][0]["cards"][0]["card"]
+        first = obj["play"][0]["cards"][0]["card"] if obj.get("play") else "EX"
         obj["call"] = {"card": "K" + first[-1] if first[0] != "T" and first != "EX" else "KS"}
     else:
-        pool = [c for cards in [*obj["hands"].values(), obj["chien"]] for c in cards]
+        pool = [c for cards in [*obj.get("hands", {}).values(), obj.get("chien", [])]
+                for c in cards] or ["KS"]
         obj["call"] = {"card": rng.choice(pool if kind == 2 else
                                           [c for c in pool if c[0] in "KQNJ"])}
 
