@@ -489,8 +489,9 @@ def _check_task(task: _Range | _TarotPart | str, ruleset: str | None, default: s
         folded = _folded(task.path, packed)
         return task.path, folded, after[0] if after else None, None
     counted = [0, 0]
-    checked = (item for chunk in _range_chunks(task, counted)
-               for item in _lines_checked(chunk, ruleset, default, packed=True))
+    checked = itertools.chain.from_iterable(
+        _lines_checked(chunk, ruleset, default, packed=True)
+        for chunk in _range_chunks(task, counted))
     # (the deals the bulk check settles come packed already)
     folded = _folded(task.path, (_pack(c) if isinstance(c, CheckedDeal) else c
                                  for c in checked))
