@@ -782,30 +782,46 @@ def _tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
 def _tarot_cuts(path: str, size: int | None = None) -> Iterator[_TarotPart]:
     """Cut a .tarot file where :data:`_TAROT_CUT` matches, at least ``size`` bytes apart
     (:data:`CHUNK_BYTES` by default); read a block at a time (memory stays bounded, even on
-    a file of one endless line), the lines counted as they go."""
+    a file of one endless line), the lines counted as they go.
+
+    This process reads the whole file here, so each block is gone over once: searched
+    from where the next cut may be, its lines counted once (up to each cut, then to its
+    end), never copied (a cut that straddles two blocks is looked for in their few bytes
+    at the edge)."""
     apart = CHUNK_BYTES if size is None else size
     start = line = 0
-    newlines = 0  # in the file before the current block
+    newlines = 0  # in the file before the current block, then before the last cut in it
     tail = b""  # the end of the previous block: a cut may straddle two blocks
     at = 0  # the file offset of the current block
+    search = _TAROT_CUT.search
     with open(path, "rb") as fh:
         while True:
             block = fh.read(CHUNK_BYTES)
             if not block:
                 break
-            data = tail + block
-            base = at - len(tail)  # the file offset of data[0]
+            counted = 0  # where the block's lines are counted up to
+            edge = tail + block[:3]  # (a match is 4 bytes at most)
             while True:
-                found = _TAROT_CUT.search(data, max(0, start + apart - base))
+                want = start + apart - at  # (in the block; negative: in the tail)
+                found = None
+                if want < 0:  # a match that starts in the tail and ends in the block
+                    found = search(edge, max(0, want + len(tail)))
+                    if found is not None and not (found.start() < len(tail) < found.end()):
+                        found = None
+                    if found is not None:
+                        cut = found.end() - 1 - len(tail)  # the "[" (in the block)
                 if found is None:
-                    break
-                cut = found.end() - 1  # the "[" (in the block: a cut in the tail was seen)
-                yield _TarotPart(path, start, base + cut, line)
-                start = base + cut
-                line = newlines + block.count(b"\n", 0, cut - len(tail))
-            newlines += block.count(b"\n")
+                    found = search(block, max(0, want))
+                    if found is None:
+                        break
+                    cut = found.end() - 1
+                yield _TarotPart(path, start, at + cut, line)
+                newlines += block.count(b"\n", counted, cut)
+                counted = cut
+                start, line = at + cut, newlines
+            newlines += block.count(b"\n", counted)
             at += len(block)
-            tail = data[-3:]
+            tail = (tail + block[-3:])[-3:]
     yield _TarotPart(path, start, None, line)
 
 
