@@ -412,7 +412,8 @@ def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
             for item in read_path(path)]
 
 
-#: JSON Lines are checked in parallel in chunks of about this many bytes (whole lines).
+#: JSON Lines are checked in parallel in ranges of this many bytes (or a few of them; the
+#: lines that start in a range), .tarot files in parts of about as many.
 CHUNK_BYTES: Final = 1 << 20
 #: Chunks (or parts of a .tarot file) in flight a worker in a parallel check: at 2, the
 #: workers of -j 2 waited for this process (168-173% of CPU used on 1,000,000 deals of
@@ -1094,8 +1095,9 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
     its F diagnostic, in its place, and the other files are checked.
 
     In parallel runs the deals come out in the same order as in a serial run; a JSON Lines
-    file is cut into chunks of whole lines (about :data:`CHUNK_BYTES` each) shared among
-    the workers, other files are checked whole by one worker each; a bounded number of
+    file is cut into ranges of bytes (:data:`CHUNK_BYTES` each, or a few) whose lines the
+    workers find, a .tarot file into parts at record starts, shared among the workers;
+    other files are checked whole by one worker each; a bounded number of
     chunks is in flight, so memory does not grow with the archive. The workers end with
     the run, however it ends (an exception, an interruption, the caller leaving the
     loop), and with this process if it is killed. Parallel results carry no replay object
