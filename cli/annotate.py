@@ -8,8 +8,6 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Annotated
 
-import typer
-
 from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path
 from tarotnotation.diagnostics import Severity
@@ -18,6 +16,7 @@ from tarotnotation.i18n import Msg, language, ngettext
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -54,14 +53,14 @@ is annotated, the fault in place, and the exit status is 1.
 
 
 def annotate_cmd(
-    path: Annotated[str, typer.Argument(metavar="FILE",
+    path: Annotated[str, declare.Argument(metavar="FILE",
                                         help="A record file of any format, or -.")],
-    output: Annotated[str | None, typer.Option(
+    output: Annotated[str | None, declare.Option(
         "--output", "-o", metavar="OUT",
         help="Write to OUT (written whole or not at all, never over FILE); standard"
         " output if left out.")] = None,
     to: ToOpt = None,
-    in_place: Annotated[bool, typer.Option(
+    in_place: Annotated[bool, declare.Option(
         "--in-place", "-i", help="Rewrite FILE itself, in its own format (whole or not at"
         " all).")] = False,
     rules: RulesOpt = None,
@@ -112,7 +111,7 @@ def annotate_cmd(
     if bad or not deals:
         if bad:
             echo_err(Msg("tarot: {path}: not annotated: it cannot be read cleanly", path=path))
-        raise typer.Exit(worst(status, EXIT_FAULTS))
+        raise SystemExit(worst(status, EXIT_FAULTS))
     faulty = 0
 
     def records(items: Iterable[ReadDeal]) -> Iterator[DealRecord]:
@@ -135,4 +134,4 @@ def annotate_cmd(
         echo_err("tarot: " + ngettext("{n} deal with errors (annotated where they happen)",
                                       "{n} deals with errors (annotated where they happen)",
                                       faulty).format(n=faulty))
-    raise typer.Exit(worst(status, EXIT_FAULTS if faulty else EXIT_OK))
+    raise SystemExit(worst(status, EXIT_FAULTS if faulty else EXIT_OK))

@@ -96,6 +96,7 @@ ALIASES = {"check": "validate"}
 #: The commands whose common invocations run without typer (cli/front.py): those whose
 #: module imports without it.
 FRONT_DOOR = ("validate", "score", "replay", "rules", "codes", "convert", "query", "stats",
+              "annotate", "dedupe", "standings", "split", "sort", "schema",
               "fmt", "html", "new", "card", "legal")
 
 

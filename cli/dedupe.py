@@ -6,14 +6,13 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import Annotated
 
-import typer
-
 from tarotnotation.archives.dedupe import DEFAULT_LIMIT, Dedupe
 from tarotnotation.archives.safety import for_terminal
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
 
-from .common import EXIT_FAULTS, EXIT_OK, echo_err, fail
+from . import declare
+from .common import EXIT_FAULTS, EXIT_OK, echo_err, echo_styled, fail
 from .options import OutOpt, PathsArg, ToOpt
 from .output import opened, output_format, write_records
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
@@ -46,15 +45,15 @@ class By(StrEnum):
 
 def dedupe(
     paths: PathsArg,
-    by: Annotated[By, typer.Option("--by", "-b", case_sensitive=False,
+    by: Annotated[By, declare.Option("--by", "-b", case_sensitive=False,
                                    help="deal: the same cards dealt; play: and the same"
                                    " cards played.")] = By.DEAL,
-    report: Annotated[bool, typer.Option(
+    report: Annotated[bool, declare.Option(
         "--report", help="Report each deal met before (the default without -o; with -o,"
         " on standard error).")] = False,
     output: OutOpt = None,
     to: ToOpt = None,
-    memory: Annotated[int, typer.Option(
+    memory: Annotated[int, declare.Option(
         "--memory", metavar="MB", min=1,
         help="Fingerprints held in memory up to this size, then in a temporary file.")
     ] = DEFAULT_LIMIT >> 20,
@@ -69,7 +68,7 @@ def dedupe(
 
     def say(line: str) -> None:
         if output is None:
-            typer.echo(for_terminal(line))
+            echo_styled(for_terminal(line))
         elif report:
             echo_err(for_terminal(line))
 
@@ -131,4 +130,4 @@ def dedupe(
                       written, summary=summary, n=f"{written:,}", output=for_terminal(output)))
     if reading.unreadable or reading.status or not reading.read:
         reading.finish()
-    raise typer.Exit(EXIT_FAULTS if judge.duplicates and output is None else EXIT_OK)
+    raise SystemExit(EXIT_FAULTS if judge.duplicates and output is None else EXIT_OK)

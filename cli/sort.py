@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-import typer
-
 from tarotnotation.archives.organize import record_key, sorted_records
 from tarotnotation.archives.safety import for_terminal
 from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
+from . import declare
 from .common import echo_err, fail
 from .options import OutOpt, PathsArg, ToOpt
 from .output import opened, output_format, write_records
@@ -35,10 +34,10 @@ end). To merge archives without sorting, use tarot convert A B -o OUT.
 
 def sort(
     paths: PathsArg,
-    by: Annotated[str, typer.Option(
+    by: Annotated[str, declare.Option(
         "--by", "-b", metavar="TAG[,TAG...]",
         help="The tags to sort by, the first first, e.g. Date,Round,Table.")],
-    reverse: Annotated[bool, typer.Option("--reverse", "-r",
+    reverse: Annotated[bool, declare.Option("--reverse", "-r",
                                           help="Last first.")] = False,
     output: OutOpt = None,
     to: ToOpt = None,

@@ -7,13 +7,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Annotated
 
-import typer
-
 from tarotnotation.archives.organize import Splitter
 from tarotnotation.archives.safety import for_terminal
 from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
+from . import declare
 from .common import echo_err, fail
 from .options import PathsArg, ToOpt
 from .output import output_format, write_records
@@ -38,14 +37,14 @@ with --force, and never one of the inputs.
 
 def split(
     paths: PathsArg,
-    folder: Annotated[str, typer.Option(
+    folder: Annotated[str, declare.Option(
         "--output", "-o", metavar="DIR", help="The folder to write the files in (made if"
         " missing).")],
-    by: Annotated[str, typer.Option(
+    by: Annotated[str, declare.Option(
         "--by", "-b", metavar="deal|TAG[,TAG...]",
         help="One file per deal, or per value of these tags.")] = "deal",
     to: ToOpt = None,
-    force: Annotated[bool, typer.Option(
+    force: Annotated[bool, declare.Option(
         "--force", help="Replace files already in the folder.")] = False,
     jobs: JobsOpt = 1,
     strict: StrictOpt = False,

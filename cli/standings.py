@@ -8,7 +8,6 @@ from enum import StrEnum
 from typing import Annotated
 
 import orjson
-import typer
 
 from tarotnotation.archives.safety import for_csv, for_terminal, ljust, rjust, width
 from tarotnotation.archives.standings import (
@@ -20,6 +19,7 @@ from tarotnotation.archives.standings import (
 )
 from tarotnotation.i18n import Msg, render
 
+from . import declare
 from .common import echo_err, stdout_bytes
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
 from .output import opened, target
@@ -62,17 +62,17 @@ class StandingsFormat(StrEnum):
 
 def standings(
     paths: PathsArg,
-    method: Annotated[Method, typer.Option(
+    method: Annotated[Method, declare.Option(
         "--method", "-m", case_sensitive=False,
         help="total (sum of results), mean (per deal played) or matchpoints (duplicate"
         " deals ranked among the sessions).")] = Method.TOTAL,
-    html: Annotated[str | None, typer.Option(
+    html: Annotated[str | None, declare.Option(
         "--html", metavar="PAGE",
         help="Also write the table as a web page, each player's running result drawn"
         " (self-contained: opens from file://).")] = None,
-    title: Annotated[str | None, typer.Option(
+    title: Annotated[str | None, declare.Option(
         "--title", help="The page's title (default: the Event tags).")] = None,
-    fmt: Annotated[StandingsFormat, typer.Option(
+    fmt: Annotated[StandingsFormat, declare.Option(
         "--format", "-f", case_sensitive=False,
         help="text, json or csv.")] = StandingsFormat.TEXT,
     output: OutOpt = None,

@@ -1,9 +1,8 @@
 """The front door of the common invocations (cli/front.py) and the typer app give the same
 bytes and the same exit status.
 
-The common command lines of ``tarot validate``, ``score``, ``replay``, ``rules``,
-``codes``, ``convert``, ``query``, ``stats``, ``fmt``, ``html``, ``new``, ``card`` and
-``legal`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
+The common command lines of ``tarot validate`` and of every command but ``analyze`` and
+``solve`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
 command line goes to the typer app. Each command line of the grid below runs twice,
 as a user runs it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app
 only): standard output, standard error and the exit status must be identical, byte for
@@ -182,6 +181,24 @@ GRID: list[tuple[list[str], str | None]] = [
     (["legal", "@faulty/revoke.tarot", "-t", "3"], None),
     (["legal", "@faulty/revoke.tarot", "--card", "1"], None),
     (["legal", "@prise.tarot", "-t", "30"], None),
+    # schema, annotate, dedupe, standings, split, sort
+    (["schema"], None),
+    (["schema", "x"], None),
+    (["annotate", "@prise.tarot"], None),
+    (["annotate", "@faulty/revoke.tarot", "--to", "json"], None),
+    (["annotate", "@prise.tarot", "-o", "{out}/a.tarot"], None),
+    (["annotate", "@prise.tarot", "-i", "-o", "{out}/a.tarot"], None),
+    (["dedupe", "@", "@prise.tarot"], None),
+    (["dedupe", "@", "--by", "play", "--report"], None),
+    (["dedupe", "@", "-o", "{out}/d.jsonl"], None),
+    (["standings", "@"], None),
+    (["standings", "@", "-f", "json"], None),
+    (["standings", "@", "--method", "nosuch"], None),
+    (["split", "@score-sheet.tarot", "-o", "{out}/split", "--force"], None),
+    (["split", "@prise.tarot"], None),
+    (["sort", "@score-sheet.tarot", "--by", "Deal", "-r"], None),
+    (["sort", "@score-sheet.tarot", "--by", "Date", "--to", "jsonl"], None),
+    (["sort", "@score-sheet.tarot"], None),
 ]
 
 
