@@ -152,12 +152,11 @@ static void ts_make_key(const ts_search *S, ts_key *k)
     for (int s = 0; s < 5; s++) {
         uint32_t ls = ts_suit_bits(live, s);
         int count = tk_popcount32(ls);
-        ts_put(&w, (uint64_t)count, 5);
-        if (s < 4)
-            ts_put(&w, (ls >> 10) & 0xFu, 4);
-        else
-            ts_put(&w, (ls & 1u) | ((ls >> 19) & 2u), 2);
-        /* each plane's bits at the live cards (a pext of every plane at once) */
+        /* the count, which point cards are live, and each plane's bits at the live
+         * cards (a pext of every plane at once), appended in that order */
+        uint64_t head = s < 4 ? (uint64_t)count | (uint64_t)((ls >> 10) & 0xFu) << 5
+                              : (uint64_t)count | (uint64_t)((ls & 1u) | ((ls >> 19) & 2u)) << 5;
+        int head_bits = s < 4 ? 9 : 7;
         uint32_t p0 = ts_suit_bits(plane[0], s), p1 = ts_suit_bits(plane[1], s);
         uint32_t p2 = ts_suit_bits(plane[2], s);
         uint32_t r0 = 0, r1 = 0, r2 = 0, bit = 1;
@@ -167,11 +166,13 @@ static void ts_make_key(const ts_search *S, ts_key *k)
                 r0 |= bit;
             if (p1 & low)
                 r1 |= bit;
-            if (p2 & low)
-                r2 |= bit;
         }
-        ts_put(&w, r0, count);
-        ts_put(&w, r1, count);
+        bit = 1;
+        for (uint32_t m = planes > 2 ? ls : 0; m; m &= m - 1, bit <<= 1)
+            if (p2 & m & (0u - m))
+                r2 |= bit;
+        ts_put(&w, head | (uint64_t)r0 << head_bits | (uint64_t)r1 << (head_bits + count),
+               head_bits + 2 * count);
         if (planes > 2)
             ts_put(&w, r2, count);
     }
