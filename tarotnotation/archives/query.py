@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -796,9 +796,3 @@ def _unknown(name: str) -> str:
                    name=name, close=close[0], fields=fields)
     return Msg("unknown field '{name}': the fields are {fields}; a tag is written with a"
                " capital (Event, Date, Round...)", name=name, fields=fields)
-
-
-def describe_fields() -> Iterator[tuple[str, str]]:
-    """Each field and what it holds, for help texts."""
-    for name in field_names():
-        yield name, FIELDS[name].doc
