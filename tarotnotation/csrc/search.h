@@ -324,10 +324,17 @@ static inline int ts_absolute_move(cards_t live, int move)
  * beat that card (a higher card of the suit led; a trump when it has none of the suit
  * and the trick has none; a higher trump when it may trump: trumps led, or none of the
  * suit led). A seat of the winning camp that plays higher keeps the trick in its camp. */
+static inline int ts_trick_decided_at(const tk_state *st, int w);
+
 static inline int ts_trick_decided(const tk_state *st)
 {
+    return ts_trick_decided_at(st, tk_winner_index(st->trick, st->len));
+}
+
+/* ts_trick_decided, given W: the trick's winner_index so far. */
+static inline int ts_trick_decided_at(const tk_state *st, int w)
+{
     int n = st->n;
-    int w = tk_winner_index(st->trick, st->len);
     if (w < 0 || st->trick_number >= st->tricks - 1)
         return -1;
     int card = st->trick[w];
@@ -639,8 +646,8 @@ static inline int ts_ruffed_suits(const tk_state *st, int seat)
  * trick: the top of the run is kept; for cards that lose the trick, adjacent among the
  * cards in the hands: the lowest is kept), ordered by the table's move, what the card
  * does to the trick (a lead: a plain card sure to win it), and the history of
- * cut-offs. */
-static int ts_moves(ts_search *S, int *moves, int hint)
+ * cut-offs. W: the trick's winner_index so far (-1 at a lead). */
+static int ts_moves(ts_search *S, int *moves, int hint, int w)
 {
     tk_state *st = &S->st;
     int n = st->n;
@@ -654,11 +661,8 @@ static int ts_moves(ts_search *S, int *moves, int hint)
     cards_t trick_bits = 0;
     for (int i = 0; i < st->len; i++)
         trick_bits |= TK_BIT(st->trick[i]);
-    if (st->len) {
-        int w = tk_winner_index(st->trick, st->len);
-        if (w >= 0)
-            wcamp = st->camp[(st->leader + w) % n];
-    }
+    if (st->len && w >= 0)
+        wcamp = st->camp[(st->leader + w) % n];
     int last = st->len == n - 1;
     int ruffed = st->len ? 0 : ts_ruffed_suits(st, seat);
     /* the cards in the hands: a card of the trick leaves with it, so between two cards
@@ -851,7 +855,8 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     S->visits[st->len < 4 ? st->len : 3]++;
     /* The bounds, before the key, which a cut-off on them spares: at trick boundaries,
      * and within a trick but the last (the trick decided, the master trumps left). */
-    int decided = st->len ? ts_trick_decided(st) : -1;
+    int winner = st->len ? tk_winner_index(st->trick, st->len) : -1;
+    int decided = st->len ? ts_trick_decided_at(st, winner) : -1;
     if (st->len == 0 || root || (left >= 2 && decided >= 0)) {
         ts_bounds_decided(S, decided, &lo, &hi);
         if (!root) {
@@ -912,7 +917,7 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     if (boundary)
         S->expanded[left]++;
     int moves[TS_MAX_MOVES];
-    int count = ts_moves(S, moves, hint);
+    int count = ts_moves(S, moves, hint, winner);
     int seat = tk_to_play(st);
     int maxing = st->camp[seat] == TK_TAKER;
     int g = maxing ? -TS_INF : TS_INF;
