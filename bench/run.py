@@ -14,7 +14,9 @@ that the peak RSS is that stage's own), on one core:
   (``archive.check_paths(keep=False)``), and of JSON Lines with the Replay objects kept;
 - writing each format (the records are loaded first, outside the timing);
 - ``tarot validate -j 1`` and ``-j 2`` end to end on the ``.jsonl`` archive and on the
-  ``.tarot`` one (process start-up included; RSS is the largest single process);
+  ``.tarot`` one (process start-up included; RSS is the largest single process), and
+  ``-j 1`` on archives of as many deals at five players (a called King, a partner;
+  generated, plain, the first time they are asked for);
 - the archive tools end to end on the ``.jsonl`` archive: ``tarot query --count``
   (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
@@ -86,6 +88,8 @@ STAGES = (
     "cli-j2",
     "cli-tarot-j1",
     "cli-tarot-j2",
+    "cli-5p-j1",
+    "cli-tarot-5p-j1",
     "query-j1",
     "stats-j1",
     "dedupe-j1",
@@ -106,6 +110,8 @@ LABELS = {
     "cli-j2": "tarot validate -j 2 (.jsonl, end to end)",
     "cli-tarot-j1": "tarot validate -j 1 (.tarot, end to end)",
     "cli-tarot-j2": "tarot validate -j 2 (.tarot, end to end)",
+    "cli-5p-j1": "tarot validate -j 1 (.jsonl, 5 players)",
+    "cli-tarot-5p-j1": "tarot validate -j 1 (.tarot, 5 players)",
     "query-j1": "tarot query --count -j 1 (.jsonl)",
     "stats-j1": "tarot stats -j 1 (.jsonl)",
     "dedupe-j1": "tarot dedupe -j 1 (.jsonl)",
@@ -195,6 +201,31 @@ def data_dir(n: int, seed: int) -> Path:
                 fp.write(text + "\n\n")
         (folder / "games.pgn.tmp").replace(pgn)
     return folder
+
+
+def five_player_archive(folder: Path, n: int, suffix: str) -> Path:
+    """The archive of ``n`` plain deals at five players in ``folder`` (``suffix``:
+    ``.jsonl`` or ``.tarot``), both formats generated the first time, seeded by the
+    folder's name."""
+    path = folder / f"deals-5p{suffix}"
+    if not path.exists():
+        from tarotnotation.formats import json as tjson
+        from tarotnotation.notation import write_record
+        from tarotnotation.simulate import random_deal
+
+        print(f"generating {n:,} deals at five players in {folder} ...", file=sys.stderr)
+        rng = random.Random(f"five {folder.name}")
+        tmp_tarot, tmp_jsonl = folder / "deals-5p.tarot.tmp", folder / "deals-5p.jsonl.tmp"
+        with tmp_tarot.open("w", encoding="utf-8") as ft, tmp_jsonl.open("wb") as fj:
+            for i in range(n):
+                record = random_deal(rng, 5)
+                if i:
+                    ft.write("\n")
+                ft.write(write_record(record))
+                fj.write(tjson.dumps(record) + b"\n")
+        tmp_tarot.replace(folder / "deals-5p.tarot")
+        tmp_jsonl.replace(folder / "deals-5p.jsonl")
+    return path
 
 
 # --- the stages (each runs in its own process) ----------------------------------------------
@@ -554,6 +585,9 @@ def _run_stage(name: str, folder: Path, n: int, html_deals: int = HTML_DEALS
         return _run_cli(int(name[-1]), folder / "deals.jsonl", n)
     if name in ("cli-tarot-j1", "cli-tarot-j2"):
         return _run_cli(int(name[-1]), folder / "deals.tarot", n)
+    if name in ("cli-5p-j1", "cli-tarot-5p-j1"):
+        suffix = ".tarot" if "tarot" in name else ".jsonl"
+        return _run_cli(1, five_player_archive(folder, n, suffix), n)
     tool, _, jobs = name.partition("-j")
     if tool in TOOLS:
         return _run_tool(tool, int(jobs), folder / "deals.jsonl", n)

@@ -412,7 +412,8 @@ def _check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
             for item in read_path(path)]
 
 
-#: JSON Lines are checked in parallel in chunks of about this many bytes (whole lines).
+#: JSON Lines are checked in parallel in ranges of this many bytes (or a few of them; the
+#: lines that start in a range), .tarot files in parts of about as many.
 CHUNK_BYTES: Final = 1 << 20
 #: Chunks (or parts of a .tarot file) in flight a worker in a parallel check: at 2, the
 #: workers of -j 2 waited for this process (168-173% of CPU used on 1,000,000 deals of
@@ -423,11 +424,10 @@ _AHEAD: Final = 8
 class _Chunk(Value):
     """Whole lines of a JSON Lines file, and where they start in it."""
 
-    __slots__ = ("first", "index", "lineno", "lines", "offset", "path", "size")
+    __slots__ = ("first", "index", "lineno", "lines", "offset", "path")
     path: str
     lines: tuple[bytes, ...]
-    """Each ending at its \\n (the last may have none), as the reader splits them (empty
-    when ``size`` says where they are instead)."""
+    """Each ending at its \\n (the last may have none), as the reader splits them."""
     first: bool
     """The file's first lines (read as the file's start: byte-order mark, first line)."""
     index: int
@@ -436,13 +436,9 @@ class _Chunk(Value):
     """Lines before these lines."""
     offset: int
     """Bytes before these lines."""
-    size: int
-    """-1 when ``lines`` holds the lines; else their bytes are the ``size`` bytes of the
-    file from ``offset``, read by the worker that checks them (:func:`_lines_of`): the
-    parent of a parallel run only counts them, and sends no lines through the pipes."""
 
     def __init__(self, path: str, lines: tuple[bytes, ...], first: bool, index: int, lineno: int,
-                 offset: int, size: int = -1) -> None:
+                 offset: int) -> None:
         setfield = object.__setattr__
         setfield(self, "path", path)
         setfield(self, "lines", lines)
@@ -450,17 +446,6 @@ class _Chunk(Value):
         setfield(self, "index", index)
         setfield(self, "lineno", lineno)
         setfield(self, "offset", offset)
-        setfield(self, "size", size)
-
-
-def _lines_of(chunk: _Chunk) -> tuple[bytes, ...]:
-    """The lines of a chunk: held, or read from its file where the parent counted them
-    (a file cut shorter since is read as far as it goes)."""
-    if chunk.size < 0:
-        return chunk.lines
-    with open(chunk.path, "rb") as fh:
-        fh.seek(chunk.offset)
-        return tuple(io.BytesIO(fh.read(chunk.size)).readlines())
 
 
 def _count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[int, int]:
@@ -484,28 +469,127 @@ _Packed = tuple[int, tuple[Diagnostic, ...], str | None, Mapping[str, int] | Non
 _STATUS_OF: Final = {status.value: status for status in Status}
 
 
-#: What a worker sends back of a task: the file, its deals packed, and for a part of a
-#: .tarot file where the record after the part starts (None: the file ended).
-_Done = tuple[str, "list[_Packed | CleanDeals]", int | None]
+#: What a worker sends back of a task: the file, its deals packed, for a part of a
+#: .tarot file where the record after the part starts (None: the file ended), and for a
+#: range of JSON Lines the lines and deals it found (its deals and lines are numbered
+#: from the range's start).
+_Done = tuple[str, "list[_Packed | CleanDeals]", int | None, tuple[int, int] | None]
 
 
-def _check_task(task: _Chunk | _TarotPart | str, ruleset: str | None, default: str | None
+def _check_task(task: _Range | _TarotPart | str, ruleset: str | None, default: str | None
                 ) -> _Done:
-    """A worker's part: a whole file, a chunk of JSON Lines or a part of a .tarot file
+    """A worker's part: a whole file, a range of JSON Lines or a part of a .tarot file
     (packed)."""
-    checked: Iterable[CheckedDeal | _Packed]
     if isinstance(task, str):
-        file, checked = task, _check_file((task, ruleset, default))
-    elif isinstance(task, _TarotPart):
+        return task, _folded(task, (_pack(c) for c in _check_file((task, ruleset, default)))
+                             ), None, None
+    if isinstance(task, _TarotPart):
         # (packed as they are checked: a plain clean deal is never a CheckedDeal here)
         after: list[int] = []
         packed = _tarot_checked(task, ruleset, default, after, packed=True)
         folded = _folded(task.path, packed)
-        return task.path, folded, after[0] if after else None
-    else:  # (the deals the bulk check settles come packed already)
-        file, checked = task.path, _lines_checked(task, ruleset, default, packed=True)
-    return file, _folded(file, (_pack(c) if isinstance(c, CheckedDeal) else c
-                                for c in checked)), None
+        return task.path, folded, after[0] if after else None, None
+    counted = [0, 0]
+    checked = itertools.chain.from_iterable(
+        _lines_checked(chunk, ruleset, default, packed=True)
+        for chunk in _range_chunks(task, counted))
+    # (the deals the bulk check settles come packed already)
+    folded = _folded(task.path, (_pack(c) if isinstance(c, CheckedDeal) else c
+                                 for c in checked))
+    return task.path, folded, None, (counted[0], counted[1])
+
+
+class _Range(Value):
+    """A range of bytes of a JSON Lines file for a worker of a parallel check: the lines
+    that start from byte ``start`` up to byte ``end`` (None: the file's end), which the
+    worker finds (:func:`_range_chunks`); the parent reads nothing of them."""
+
+    __slots__ = ("end", "path", "start")
+    path: str
+    start: int
+    end: int | None
+
+    def __init__(self, path: str, start: int, end: int | None) -> None:
+        setfield = object.__setattr__
+        setfield(self, "path", path)
+        setfield(self, "start", start)
+        setfield(self, "end", end)
+
+
+def _json_lines_ranges(path: str, size: int) -> Iterator[_Range]:
+    """A JSON Lines file cut into ranges of ``size`` bytes for the workers, the last one
+    open (to the file's end, however long it is then), without reading it."""
+    try:
+        total = os.path.getsize(path)
+    except OSError:
+        total = 0
+    start = 0
+    while start + size < total:
+        yield _Range(path, start, start + size)
+        start += size
+    yield _Range(path, start, None)
+
+
+#: How much a worker reads at a time to find the first line that starts in its range.
+_PROBE: Final = 1 << 16
+
+
+def _range_chunks(task: _Range, counted: list[int]) -> Iterator[_Chunk]:
+    """The lines of a range of a JSON Lines file, as :func:`_chunks_of` cuts the whole
+    file (a block at a time, a line over the bound cut there and its rest skipped): the
+    lines that start in the range, numbered from its start (the deals and lines before
+    them are unknown here), with their offsets in the file; ``counted`` (lines, deals)
+    is added up as they go.
+
+    A line starts at byte 0 or after a ``\n``: the worker looks for the first ``\n``
+    from the byte before its range (none before its end: no line starts there, the range
+    lies inside a longer line) and reads on past its end to finish its last line; the
+    next range's worker starts at the line after it. So each line is read by one worker,
+    whatever the ranges' sizes, and a line over the bound is skipped by the one that
+    reads its start, the others reading no more than their range to find no line.
+    """
+    limit = MAX_JSON_RECORD_BYTES
+    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
+    end = task.end
+    with open(task.path, "rb") as fh:
+        at = task.start
+        if at > 0:
+            fh.seek(at - 1)
+            at -= 1
+            while True:  # the first line that starts in the range
+                probe = fh.read(_PROBE if end is None else min(_PROBE, end - 1 - at))
+                if not probe:
+                    return
+                found = probe.find(b"\n")
+                if found >= 0:
+                    at += found + 1
+                    fh.seek(at)
+                    break
+                at += len(probe)
+        first = at == 0
+        while end is None or at < end:
+            block = fh.read(block_size if end is None else min(block_size, end - at))
+            if not block:
+                return
+            skipped = 0
+            if not block.endswith(b"\n"):
+                # The rest of the last line, as readline(limit + 1) reads a line.
+                have = len(block) - (block.rfind(b"\n") + 1)
+                block += fh.readline(limit + 1 - have)
+                if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
+                        not block.endswith(b"\n")):
+                    while True:  # the rest of the overlong line
+                        more = fh.readline(1 << 16)
+                        skipped += len(more)
+                        if not more or more.endswith(b"\n"):
+                            break
+            lines = tuple(io.BytesIO(block).readlines())
+            yield _Chunk(task.path, lines, first, counted[1], counted[0], at)
+            count, deals = _count_lines(block, lines)
+            counted[0] += count
+            counted[1] += deals
+            first = False
+            at += len(block) + skipped
 
 
 def _folded(file: str, packed: Iterable[_Packed]) -> list[_Packed | CleanDeals]:
@@ -541,7 +625,7 @@ class CleanDeals(Value):
     (:func:`check_paths_batched`); :meth:`deals` gives them one by one, as
     :func:`check_paths` does."""
 
-    __slots__ = ("count", "file", "index", "numbers", "offset", "packed")
+    __slots__ = ("count", "file", "index", "lines", "numbers", "offset", "packed")
     file: str
     index: int
     """The first deal's number in its file."""
@@ -555,9 +639,12 @@ class CleanDeals(Value):
     session; a str ``number`` (not a plain decimal): deal ``k`` alone has it."""
     packed: bytes
     """The deals, pickled (:data:`_Packed`): read only by :meth:`deals`."""
+    lines: int
+    """Lines of the file before the line numbers in ``packed`` count (a worker that found
+    its own lines numbers them from its part's start; the parent adds the lines before)."""
 
     def __init__(self, file: str, index: int, count: int, offset: int | None,
-                 numbers: tuple[_NumberRun, ...], packed: bytes) -> None:
+                 numbers: tuple[_NumberRun, ...], packed: bytes, lines: int = 0) -> None:
         setfield = object.__setattr__
         setfield(self, "file", file)
         setfield(self, "index", index)
@@ -565,6 +652,7 @@ class CleanDeals(Value):
         setfield(self, "offset", offset)
         setfield(self, "numbers", numbers)
         setfield(self, "packed", packed)
+        setfield(self, "lines", lines)
 
     @classmethod
     def of(cls, file: str, run: Sequence[_Packed]) -> CleanDeals:
@@ -599,10 +687,12 @@ class CleanDeals(Value):
 
         run: list[_Packed] = pickle.loads(self.packed)
         status_of = _STATUS_OF
+        shift = self.lines
         for k, (_, _, status, scores, half, number, line, offset) in enumerate(run):
             yield CheckedDeal(self.file, self.index + k, (),
                               None if status is None else status_of[status], scores, half,
-                              None, number, line, offset)
+                              None, number,
+                              line + shift if shift and line is not None else line, offset)
 
 
 def _pack(c: CheckedDeal) -> _Packed:
@@ -611,27 +701,39 @@ def _pack(c: CheckedDeal) -> _Packed:
             c.taker_half, c.number, c.line, c.offset)
 
 
-def _unpack(done: _Done, before: int = 0) -> Iterator[CheckedDeal | CleanDeals]:
+def _unpack(done: _Done, before: int = 0, lines: int = 0
+            ) -> Iterator[CheckedDeal | CleanDeals]:
     """The checked deals a worker sent back (runs of clean ones in bulk); ``before``: the
     deals of the file before them, when the worker numbered them from 1 (a part of a
-    .tarot file)."""
-    file, packed, _ = done
+    .tarot file, a range of JSON Lines); ``lines``: the file's lines before them, when the
+    worker numbered its lines from its range's start (a range of JSON Lines)."""
+    file, packed, _, _ = done
     status_of = _STATUS_OF
     for item in packed:
         if isinstance(item, CleanDeals):
-            yield replace(item, index=item.index + before) if before else item
+            yield (replace(item, index=item.index + before, lines=item.lines + lines)
+                   if before or lines else item)
             continue
         index, diagnostics, status, scores, half, number, line, offset = item
-        if before:
+        if before or lines:
             index += before
+            if lines and line is not None:
+                line += lines
             if diagnostics:
-                diagnostics = tuple(
-                    d if d.location.deal is None
-                    else replace(d, location=replace(d.location, deal=d.location.deal + before))
-                    for d in diagnostics)
+                diagnostics = tuple(_moved(d, before, lines) for d in diagnostics)
         yield CheckedDeal(file, index, diagnostics,
                           None if status is None else status_of[status], scores, half, None,
                           number, line, offset)
+
+
+def _moved(d: Diagnostic, deals: int, lines: int) -> Diagnostic:
+    """A worker's diagnostic, ``deals`` deals and ``lines`` lines further in its file."""
+    at = d.location
+    if (at.deal is None or not deals) and (at.line is None or not lines):
+        return d
+    return replace(d, location=replace(
+        at, deal=None if at.deal is None else at.deal + deals,
+        line=None if at.line is None else at.line + lines))
 
 
 class _TarotPart(Value):
@@ -681,30 +783,46 @@ def _tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
 def _tarot_cuts(path: str, size: int | None = None) -> Iterator[_TarotPart]:
     """Cut a .tarot file where :data:`_TAROT_CUT` matches, at least ``size`` bytes apart
     (:data:`CHUNK_BYTES` by default); read a block at a time (memory stays bounded, even on
-    a file of one endless line), the lines counted as they go."""
+    a file of one endless line), the lines counted as they go.
+
+    This process reads the whole file here, so each block is gone over once: searched
+    from where the next cut may be, its lines counted once (up to each cut, then to its
+    end), never copied (a cut that straddles two blocks is looked for in their few bytes
+    at the edge)."""
     apart = CHUNK_BYTES if size is None else size
     start = line = 0
-    newlines = 0  # in the file before the current block
+    newlines = 0  # in the file before the current block, then before the last cut in it
     tail = b""  # the end of the previous block: a cut may straddle two blocks
     at = 0  # the file offset of the current block
+    search = _TAROT_CUT.search
     with open(path, "rb") as fh:
         while True:
             block = fh.read(CHUNK_BYTES)
             if not block:
                 break
-            data = tail + block
-            base = at - len(tail)  # the file offset of data[0]
+            counted = 0  # where the block's lines are counted up to
+            edge = tail + block[:3]  # (a match is 4 bytes at most)
             while True:
-                found = _TAROT_CUT.search(data, max(0, start + apart - base))
+                want = start + apart - at  # (in the block; negative: in the tail)
+                found = None
+                if want < 0:  # a match that starts in the tail and ends in the block
+                    found = search(edge, max(0, want + len(tail)))
+                    if found is not None and not (found.start() < len(tail) < found.end()):
+                        found = None
+                    if found is not None:
+                        cut = found.end() - 1 - len(tail)  # the "[" (in the block)
                 if found is None:
-                    break
-                cut = found.end() - 1  # the "[" (in the block: a cut in the tail was seen)
-                yield _TarotPart(path, start, base + cut, line)
-                start = base + cut
-                line = newlines + block.count(b"\n", 0, cut - len(tail))
-            newlines += block.count(b"\n")
+                    found = search(block, max(0, want))
+                    if found is None:
+                        break
+                    cut = found.end() - 1
+                yield _TarotPart(path, start, at + cut, line)
+                newlines += block.count(b"\n", counted, cut)
+                counted = cut
+                start, line = at + cut, newlines
+            newlines += block.count(b"\n", counted)
             at += len(block)
-            tail = data[-3:]
+            tail = (tail + block[-3:])[-3:]
     yield _TarotPart(path, start, None, line)
 
 
@@ -845,7 +963,7 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
-    lines = _lines_of(chunk)
+    lines = chunk.lines
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
     if chunk.first:  # the file's start: a byte-order mark, blank lines, the first record
@@ -926,18 +1044,21 @@ def _content(raw: bytes) -> bytes:
     return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
-def _json_lines_chunks(path: str, *, deferred: bool = False, blocks: int = 1
-                       ) -> Iterator[_Chunk] | None:
+def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
     """The chunks of a JSON Lines file, or None when the file is not plainly JSON Lines
-    (then it is checked whole, as one task); ``deferred``: chunks that say where their
-    lines are (:attr:`_Chunk.size`), for workers that read them, each of up to ``blocks``
-    blocks of :data:`CHUNK_BYTES`."""
+    (then it is checked whole, as one task)."""
+    return _chunks_of(path) if _is_json_lines(path) else None
+
+
+def _is_json_lines(path: str) -> bool:
+    """Whether ``path`` is a regular file plainly of JSON Lines, which can be cut into
+    chunks of whole lines."""
     try:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
         # line is a whole record: checked below.)
         if not stat.S_ISREG(os.stat(path).st_mode) or format_of(path) not in ("jsonl", "json"):
-            return None
+            return False
         with open(path, "rb") as fh:
             # As the JSON reader does: a byte-order mark, blank lines, a bounded line.
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
@@ -947,71 +1068,20 @@ def _json_lines_chunks(path: str, *, deferred: bool = False, blocks: int = 1
 
         first = orjson.loads(head)
     except (OSError, ValueError):
-        return None
-    if not isinstance(first, dict) or "deals" in first:
-        return None
-    return _chunks_of(path, deferred=deferred, blocks=blocks)
+        return False
+    return isinstance(first, dict) and "deals" not in first
 
 
-def _chunks_of(path: str, *, deferred: bool = False, blocks: int = 1) -> Iterator[_Chunk]:
+def _chunks_of(path: str) -> Iterator[_Chunk]:
     """Chunks of whole lines, split at ``\\n`` as the reader splits them. A line over
     MAX_JSON_RECORD_BYTES is cut there and ends its chunk, its rest skipped here: the
-    worker reports it as the serial reader does, and never holds it whole.
+    reader of the chunk reports it as the serial reader does, and never holds it whole.
 
     A chunk is read as one block of CHUNK_BYTES, then the rest of its last line, so the
-    lines are split by ``readlines`` in C rather than read one by one. ``deferred``
-    (a parallel run): after the first, each chunk only says where its lines are, counted
-    here (``_kernel.count_lines`` when built), and the worker reads them
-    (:func:`_lines_of`): the parent neither cuts the lines nor pickles them to a pipe;
-    such a chunk takes up to ``blocks`` blocks one after the other (fewer tasks on a big
-    file), and ends where a line over the bound was cut.
-    """
-    limit = MAX_JSON_RECORD_BYTES
-    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
-    index = lineno = offset = 0
-    first = True
-    held: _Chunk | None = None  # a deferred chunk that may take the next block too
-    held_blocks = 0
-    with open(path, "rb") as fh:
-        while True:
-            block = fh.read(block_size)
-            if not block:
-                if held is not None:
-                    yield held
-                return
-            skipped = 0
-            if not block.endswith(b"\n"):
-                # The rest of the last line, as readline(limit + 1) reads a line.
-                have = len(block) - (block.rfind(b"\n") + 1)
-                block += fh.readline(limit + 1 - have)
-                if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
-                        not block.endswith(b"\n")):
-                    while True:  # the rest of the overlong line
-                        more = fh.readline(1 << 16)
-                        skipped += len(more)
-                        if not more or more.endswith(b"\n"):
-                            break
-            if deferred and not first:  # (the first chunk's start is read here)
-                count, deals = _count_lines(block)
-                if held is not None and held_blocks < blocks:  # (the block after it)
-                    held = replace(held, size=held.size + len(block))
-                    held_blocks += 1
-                else:
-                    if held is not None:
-                        yield held
-                    held, held_blocks = _Chunk(path, (), first, index, lineno, offset,
-                                               len(block)), 1
-                if skipped:  # (its last line was cut: the chunk ends there)
-                    yield held
-                    held = None
-            else:
-                lines = tuple(io.BytesIO(block).readlines())
-                count, deals = _count_lines(block, lines)
-                yield _Chunk(path, lines, first, index, lineno, offset)
-            first = False
-            index += deals
-            lineno += count
-            offset += len(block) + skipped
+    lines are split by ``readlines`` in C rather than read one by one: the file as one
+    range (:func:`_range_chunks`, which a parallel check's workers run on theirs)."""
+    counted = [0, 0]
+    return _range_chunks(_Range(path, 0, None), counted)
 
 
 def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
@@ -1025,8 +1095,9 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
     its F diagnostic, in its place, and the other files are checked.
 
     In parallel runs the deals come out in the same order as in a serial run; a JSON Lines
-    file is cut into chunks of whole lines (about :data:`CHUNK_BYTES` each) shared among
-    the workers, other files are checked whole by one worker each; a bounded number of
+    file is cut into ranges of bytes (:data:`CHUNK_BYTES` each, or a few) whose lines the
+    workers find, a .tarot file into parts at record starts, shared among the workers;
+    other files are checked whole by one worker each; a bounded number of
     chunks is in flight, so memory does not grow with the archive. The workers end with
     the run, however it ends (an exception, an interruption, the caller leaving the
     loop), and with this process if it is killed. Parallel results carry no replay object
@@ -1131,16 +1202,24 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
 
     workers = min(jobs, os.cpu_count() or 1)
     with Workers(workers) as pool:
-        pending: deque[tuple[Future[_Done], _Chunk | _TarotPart | str, int]] = deque()
-        # The parts of .tarot files (by the file's place in the list): the deals of the
-        # file before the next part, and the files whose parts no longer fit (read by this
-        # process from there: see _tarot_checked).
+        pending: deque[tuple[Future[_Done], _Range | _TarotPart | str, int]] = deque()
+        # The parts of .tarot files and the ranges of JSON Lines (by the file's place in
+        # the list): the deals (and for JSON Lines the lines) of the file before the next
+        # one, and the .tarot files whose parts no longer fit (read by this process from
+        # there: see _tarot_checked).
         before: dict[int, int] = {}
+        lines_before: dict[int, int] = {}
         redone: set[int] = set()
 
         def collect() -> Iterator[CheckedDeal | CleanDeals]:
             future, task, key = pending.popleft()
             done = future.result()
+            if isinstance(task, _Range):
+                lines, count = lines_before.get(key, 0), before.get(key, 0)
+                yield from _unpack(done, count, lines)
+                counted = done[3] or (0, 0)
+                lines_before[key], before[key] = lines + counted[0], count + counted[1]
+                return
             if not isinstance(task, _TarotPart):
                 yield from _unpack(done)
                 return
@@ -1171,9 +1250,9 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 yield from _check_file((f, ruleset, default_ruleset))
                 continue
             blocks = _blocks_a_task(f, workers)
-            tasks: Iterable[_Chunk | _TarotPart | str] = (
-                _json_lines_chunks(f, deferred=True, blocks=blocks)
-                or _tarot_parts(f, blocks) or (f,))
+            tasks: Iterable[_Range | _TarotPart | str] = (
+                _json_lines_ranges(f, blocks * CHUNK_BYTES) if _is_json_lines(f)
+                else _tarot_parts(f, blocks) or (f,))
             for task in tasks:
                 if key in redone:
                     break
@@ -1182,7 +1261,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 # Chunks and parts (about CHUNK_BYTES each): several a worker ahead, so
                 # that no worker waits while this process takes the results in order;
                 # whole files (their results can be large): fewer.
-                ahead = _AHEAD if isinstance(task, (_Chunk, _TarotPart)) else 2
+                ahead = _AHEAD if isinstance(task, (_Range, _TarotPart)) else 2
                 while len(pending) > ahead * workers:
                     yield from collect()
         while pending:
@@ -1248,7 +1327,7 @@ def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
         return
     from .formats import json as json_format
 
-    path, lines = part.path, _lines_of(part)
+    path, lines = part.path, part.lines
     index, lineno, offset = part.index, part.lineno, part.offset
     start = 0
     if part.first:  # the file's start: a byte-order mark, blank lines, the first record

@@ -10,7 +10,8 @@ and the solver all call these functions, so they cannot disagree, and the compil
 The rules are those of ``docs/rules.md``; each function cites its section.
 
 The deal, the auction, the écart and the declarations (docs/rules.md §2-§5):
-:func:`petit_sec`, :func:`petit_in_chien_annuls`, :func:`outbids`, :func:`first_leader`,
+:func:`petit_sec`, :func:`petit_in_chien_annuls`, :func:`outbids`, :func:`call_fault`,
+:func:`first_leader`,
 :func:`ecart_forbidden`, :func:`ecart_plain`, :func:`ecart_trumps_allowed`,
 :func:`poignee_wrong_cards`, :func:`poignee_hidden_trumps`, :func:`misere_faults`.
 
@@ -186,6 +187,29 @@ def outbids(bid: Contract, best: Contract | None) -> bool:
     (True, False)
     """
     return best is None or bid > best
+
+
+def call_fault(called: int, hand: int) -> int:
+    """What keeps a taker whose hand as dealt is ``hand`` from calling ``called`` at five
+    players (§3): 0 when he may call it; a King always, a Queen, Knight or Jack only
+    holding every card of each higher rank, else the highest rank (14 King, 13 Queen,
+    12 Knight) of which he lacks a card; -1 for a card that is never called (a trump,
+    the Excuse, a plain card below the Jack).
+
+    >>> from tarotnotation.cards import CardSet
+    >>> kings = CardSet.parse("KS KH KD KC").bits
+    >>> call_fault(Card.HK, 0), call_fault(Card.HQ, 0), call_fault(Card.HQ, kings)
+    (0, 14, 0)
+    >>> call_fault(Card.HN, kings), call_fault(Card.T21, kings), call_fault(Card.H10, kings)
+    (13, -1, -1)
+    """
+    if called >= 56 or called % 14 < 10:
+        return -1
+    for rank in range(13, called % 14, -1):  # (rank r + 1 is the card 14 * suit + r)
+        mask = KINGS_MASK >> (13 - rank)
+        if hand & mask != mask:
+            return rank + 1
+    return 0
 
 
 def first_leader(first: int, announcer: int | None) -> int:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # (imported when used: ``tarot --version`` asks compiled() al
 
 __all__ = [
     "CHELEM_EXCUSE",
+    "FIRST_LEAD_FREE",
     "PETIT_IN_CHIEN_ANNULS",
     "TO_TRICK_WINNER",
     "WINS_LAST_TRICK",
@@ -45,6 +46,8 @@ CHELEM_EXCUSE: Final = 4
 #: ``petit_in_chien = annuls``: not a switch of the play, only of the bulk quick check
 #: (``_kernel.check_lines``, :func:`tarotnotation.quick.bulk_checker`).
 PETIT_IN_CHIEN_ANNULS: Final = 256
+#: The bulk check's flag for five_player_first_lead = free (csrc/bulk.h).
+FIRST_LEAD_FREE: Final = 512
 
 
 def rule_flags(rules: Ruleset) -> int:

@@ -3,19 +3,19 @@
 Checking an archive spends most of its time building each record (pydantic) and replaying
 it (:mod:`tarotnotation.replay`), though nearly every deal of a real archive is clean.
 :func:`quick_check` takes a parsed JSON record and, when it has the usual shape of a
-complete deal (3 or 4 players, every hand and the chien recorded, an auction of one bid
-each, the écart when the chien is taken, poignées shown with their cards, a chelem
-announced by the taker, all the tricks, a result with at most the scores) and the rules
-find nothing wrong with it, returns its status, scores and the taker's half-points, with
-no record built and no replay. It works on all the tricks at once (see :func:`_judge`):
-each trick's winner from its cards alone, then each player's hand before each trick from
-the cards he played later, then only the tricks where someone did not follow the suit led
-are gone through card by card, against a table of what each card forbids in the hand. On
-anything else (another shape, any fault, any doubt) it returns None, and the caller reads
-the record and replays it, which words every diagnostic. So it may only ever say *clean*
-when the replay would find the deal clean, with the same scores:
-``tests/test_fast_paths.py`` checks it against the replay on generated deals, on every
-example, and on generated deals with faults injected.
+complete deal (3, 4 or 5 players, every hand and the chien recorded, an auction of one
+bid each, at five players the card called, the écart when the chien is taken, poignées
+shown with their cards, a chelem announced by the taker, all the tricks, a result with at
+most the scores) and the rules find nothing wrong with it, returns its status, scores and
+the taker's half-points, with no record built and no replay. It works on all the tricks
+at once (see :func:`_judge`): each trick's winner from its cards alone, then each
+player's hand before each trick from the cards he played later, then only the tricks
+where someone did not follow the suit led are gone through card by card, against a table
+of what each card forbids in the hand. On anything else (another shape, any fault, any
+doubt) it returns None, and the caller reads the record and replays it, which words every
+diagnostic. So it may only ever say *clean* when the replay would find the deal clean,
+with the same scores: ``tests/test_fast_paths.py`` checks it against the replay on
+generated deals, on every example, and on generated deals with faults injected.
 
 >>> import random
 >>> from tarotnotation.formats import json as tjson
@@ -60,7 +60,15 @@ from .kernel import DEFENCE, SUIT_OF, TAKER
 from .lexicon import GLYPH_SET, SEAT_ID_RE
 from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import Facts, check
-from .rules import Camp, Contract, PetitInChien, PoigneeSize, Ruleset, table
+from .rules import (
+    Camp,
+    Contract,
+    FivePlayerFirstLead,
+    PetitInChien,
+    PoigneeSize,
+    Ruleset,
+    table,
+)
 from .scoring import DealFacts, Score, score
 from .status import Status
 
@@ -83,12 +91,13 @@ __all__ = [
 
 _INT: Final[dict[str, int]] = {c.code: int(c) for c in Card}
 # The keys of the usual shape: narrower than the record's own (builder.*_KEYS) where the
-# quick check leaves something to the replay (a call, written seats and leaders, a
-# poignée's size, a result beyond the scores).
+# quick check leaves something to the replay (written seats and leaders, a poignée's
+# size, a result beyond the scores).
 _RECORD_KEYS: Final = frozenset({"tarotnotation", "tags", "ruleset", "players", "seats",
-                                 "dealer", "hands", "chien", "auction", "ecart",
+                                 "dealer", "hands", "chien", "auction", "call", "ecart",
                                  "declarations", "play", "result"}) | NOTE_KEYS
 _CARD_KEYS: Final = frozenset({"card"}) | NOTE_KEYS
+_CALL_KEYS: Final = _CARD_KEYS  # (fields.CALL_KEYS: the card called, notes)
 _TRICK_KEYS: Final = frozenset({"cards"}) | NOTE_KEYS
 _BID_KEYS: Final = frozenset({"contract"}) | NOTE_KEYS
 _POIGNEE_KEYS: Final = frozenset({"kind", "seat", "cards"}) | NOTE_KEYS
@@ -102,14 +111,14 @@ _CONTRACT_OF: Final = {c.keyword: c for c in Contract}
 _CAMP_NAMED: Final = {c.value: c for c in Camp}
 #: _BY_SEAT[n][leader](cards): the cards of a trick led by ``leader``, by seat.
 _BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
-                   for n in (3, 4)}
+                   for n in (3, 4, 5)}
 _FIRST: Final = itemgetter(0)
 _ALL: Final = (1 << 78) - 1
 _MINUS_ONE: Final = (-1).__add__
 _MORE_THAN_ONE: Final = (1).__lt__
 #: _FOLLOWERS[n][leader]: the seats that play after the leader, in turn.
 _FOLLOWERS: Final = {n: tuple(tuple((lead + c) % n for c in range(1, n)) for lead in range(n))
-                     for n in (3, 4)}
+                     for n in (3, 4, 5)}
 _CARD_OF: Final = attrgetter("card")
 _SEAT_OF: Final = attrgetter("seat")
 _PLAIN: Final = tuple(range(78))
@@ -129,14 +138,14 @@ _COMMENTS_OF: Final = methodcaller("get", "comments", ())
 _INT_TYPE: Final = {int}
 _CONTRACT_KEY: Final = itemgetter("contract")
 #: The seats' ids of a record that names none.
-_PLAIN_IDS: Final = {n: list(DEFAULT_SEATS[n]) for n in (3, 4)}
+_PLAIN_IDS: Final = {n: list(DEFAULT_SEATS[n]) for n in (3, 4, 5)}
 #: No names, for a record whose seats have none.
-_NO_NAMES: Final = {n: (None,) * n for n in (3, 4)}
-_NO_NAMES_LIST: Final = {n: [None] * n for n in (3, 4)}
+_NO_NAMES: Final = {n: (None,) * n for n in (3, 4, 5)}
+_NO_NAMES_LIST: Final = {n: [None] * n for n in (3, 4, 5)}
 #: A bid as a byte: 0 for a pass, else the contract's rank.
 _BID_BYTE: Final[dict[Contract | None, int]] = {None: 0, **{c: int(c) for c in Contract}}
 #: The seats of a record that names none, as written in JSON.
-_PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4)}
+_PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4, 5)}
 #: Scores already worked out (``score`` is pure), by the facts they depend on but the
 #: taker, who is the first seat: the other seats' shares are the same. The facts of most
 #: deals take a few thousand values.
@@ -144,9 +153,10 @@ _SCORES: dict[tuple[Any, ...], Score] = {}
 _SCORES_KEPT: Final = 16384
 #: The compiled twin's flags of each ruleset met (native.rule_flags).
 _FLAGS: dict[Ruleset, int] = {}
-#: _CAMPS[n][taker]: each seat's camp (the taker alone against the others).
-_CAMPS: Final = {n: tuple(tuple(TAKER if s == t else DEFENCE for s in range(n))
-                          for t in range(n)) for n in (3, 4)}
+#: _CAMPS[n][taker][partner]: each seat's camp (the taker and his partner, the taker's own
+#: seat when he plays alone, against the others).
+_CAMPS: Final = {n: tuple(tuple(tuple(TAKER if s in (t, p) else DEFENCE for s in range(n))
+                                for p in range(n)) for t in range(n)) for n in (3, 4, 5)}
 
 
 #: "Ask native.compiled()": the default of the functions that may be handed the twin.
@@ -190,6 +200,11 @@ QuickFacts = NamedTuple("QuickFacts", [  # noqa: UP014 (types as values: see abo
     ("tags", tuple[tuple[str, str], ...]),
     # The record's own ruleset spec as written (None when it names none).
     ("ruleset", str | None),
+    # At five players the card called (its number) and the partner who held it (None
+    # when the taker plays alone: the card in his own hand or the chien); None and None
+    # at three and four.
+    ("called", int | None),
+    ("partner", int | None),
 ])
 QuickFacts.__doc__ = """What the quick check makes of a clean deal: its answer, the facts
 the replay would give and the deal as it was read (see the comment above it)."""
@@ -254,8 +269,8 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
     from .records import ChelemAnnouncement, Poignee  # (loaded already: rec is one)
 
     n = rec.players
-    if n not in (3, 4) or rec.hands is None or rec.chien is None or rec.call is not None:
-        raise _fail()
+    if rec.hands is None or rec.chien is None or (rec.call is None) is (n == 5):
+        raise _fail()  # (a call at five players only: else the replay says why)
     if override is not None:
         spec = override
     elif default is not None and "ruleset" not in rec.model_fields_set:
@@ -305,7 +320,8 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
                 or res.petit_au_bout is not None or res.chelem is not None or res.annulled):
             raise _fail()
         recorded = res.scores
-    return _judge(n, rules, ids, first, given, rec.chien.bits, bids, ecart, poignees,
+    called = None if rec.call is None else int(rec.call.card)
+    return _judge(n, rules, ids, first, given, rec.chien.bits, bids, called, ecart, poignees,
                   announcers, cards, recorded,
                   read=(tuple(seat.name for seat in rec.seats), dealer, rec.tags,
                         rec.ruleset if "ruleset" in rec.model_fields_set else None))
@@ -346,7 +362,7 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     if data.get("tarotnotation", 1) != 1:
         raise _fail()
     n = data["players"]
-    if type(n) is not int or n not in (3, 4):
+    if type(n) is not int or n not in (3, 4, 5):
         raise _fail()
     tab = table(n)
     check_notes(data)
@@ -414,6 +430,16 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     if set(map(type, words)) - _STR:
         raise _fail()
     bids = list(map(BID_WORDS.__getitem__, words))
+
+    # The call, at five players only (else the replay says why).
+    call = data.get("call")
+    if (call is None) is (n == 5):
+        raise _fail()
+    called: int | None = None
+    if call is not None:
+        call = keys_of(call, _CALL_KEYS)
+        check_notes(call)
+        called = _INT[call["card"]]  # KeyError, TypeError: not a card's code
 
     # The écart, if any: its cards, nothing shown.
     ecart_data = data.get("ecart")
@@ -484,8 +510,8 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
             if values and (set(map(type, values)) != _INT_TYPE
                            or min(values) < -_INT64 or max(values) >= _INT64):
                 raise _fail()
-    judged = _judge(n, rules, ids, first, given, chien, bids, ecart, poignees, announcers,
-                    codes, recorded or None, twin,
+    judged = _judge(n, rules, ids, first, given, chien, bids, called, ecart, poignees,
+                    announcers, codes, recorded or None, twin,
                     read=(names, dealt, tuple(map(tuple, tags)), own))
     if stated is not None:
         _check_recorded(judged, stated, rules, ids, tuple(
@@ -551,7 +577,7 @@ def _check_recorded(judged: QuickFacts, given: _Recorded, rules: Ruleset,
     recorded = scores or {}
     facts = Facts(
         players=len(ids), rules=rules, seat_ids=ids, contract=judged.contract,
-        taker=judged.taker, partner=None, partner_known=True,
+        taker=judged.taker, partner=judged.partner, partner_known=True,
         points=None if given.points is None else given.points.value,
         points_written=None if given.points is None else str(given.points),
         bouts=given.bouts, petit_au_bout=given.petit_au_bout, chelem=given.chelem,
@@ -753,11 +779,13 @@ _SPECS_KEPT: Final = 1024
 
 
 def _bulk_flags(rules: Ruleset) -> int:
-    """The compiled bulk check's flags of a ruleset (native.rule_flags, and the Petit in
-    the chien)."""
+    """The compiled bulk check's flags of a ruleset (native.rule_flags, the Petit in the
+    chien and the first lead at five players)."""
     flags = native.rule_flags(rules)
     if rules.petit_in_chien is PetitInChien.ANNULS:
         flags |= native.PETIT_IN_CHIEN_ANNULS
+    if rules.five_player_first_lead is FivePlayerFirstLead.FREE:
+        flags |= native.FIRST_LEAD_FREE
     return flags
 
 
@@ -801,9 +829,9 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
     """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
     checks on the parts the scanner leaves to Python (it took only the canonical layout:
     known keys once each, card codes, a card once in a hand or a poignée, notes only on
-    the deal and on cards)."""
+    the deal and on cards, the call's card)."""
     (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
-     recorded, comments, glyph, declarations, seat_names) = parts
+     recorded, comments, glyph, declarations, seat_names, called) = parts
     tab = table(n)
     if glyph is not None and glyph not in GLYPH_SET:
         raise _fail()
@@ -872,20 +900,21 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         values = recorded.values()
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
             raise _fail()
-    return _judge(n, rules, ids, first, given, chien[0], bids, ecart_bits, poignees,
+    return _judge(n, rules, ids, first, given, chien[0], bids, called, ecart_bits, poignees,
                   announcers, cards, recorded or None, twin,
                   read=(names, dealt, tuple(map(tuple, tags)), own))
 
 
 def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
-           chien: int, bids: list[Contract | None], ecart: int | None,
+           chien: int, bids: list[Contract | None], called: int | None, ecart: int | None,
            poignees: list[tuple[int, int]], announcers: list[int],
            cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK, *,
            read: tuple[tuple[str | None, ...], int | None, Sequence[tuple[str, str]],
                        str | None]
            ) -> QuickFacts:
     """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
-    dealt, ``bids`` in order of speech from ``first``, ``poignees`` (seat, cards shown),
+    dealt, ``bids`` in order of speech from ``first``, ``called`` the card called at
+    five players (else None), ``poignees`` (seat, cards shown),
     ``announcers`` the seats announcing a chelem, ``cards`` the cards of each trick from
     its leader's, ``recorded`` the scores; ``read`` is what the facts carry of the
     record as read and the rules do not judge (the names, the dealer's seat, the tags
@@ -910,6 +939,21 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
             contract, taker = wanted, (first + i) % n
     if contract is None:
         raise _fail()  # all passed
+
+    # The call (five players, §3): a card the taker may call; its holder is his partner,
+    # none when it is in his own hand or the chien (he plays alone).
+    partner: int | None = None
+    first_lead_called = -1
+    if (called is None) is (n == 5):
+        raise _fail()
+    if called is not None:
+        if kernel.call_fault(called, given[taker]):
+            raise _fail()
+        bit = _BITS[called]
+        partner = next((s for s in range(n) if given[s] & bit and s != taker), None)
+        if rules.five_player_first_lead is FivePlayerFirstLead.NO_CALLED_SUIT:
+            first_lead_called = called
+    camps = _CAMPS[n][taker][taker if partner is None else partner]
 
     # Chien and écart (an écart with trumps, which are shown, goes to the replay).
     start = list(given)
@@ -944,20 +988,24 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     if twin is _ASK:
         twin = native.compiled()
     if twin is None:
-        taker_half, bouts, pab, pab_seat, chelem = _play_pure(n, rules, contract, taker,
-                                                              leader, start, cards)
+        taker_half, bouts, pab, pab_seat, chelem = _play_pure(
+            n, rules, contract, camps, leader, start, cards, first_lead_called)
     else:
         taker_half, bouts, pab, pab_seat, chelem = _play_compiled(
-            twin, n, rules, contract, taker, leader, start, cards)
-    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers))
+            twin, n, rules, contract, camps, leader, start, cards, first_lead_called)
+    # (the partner's seat counted from the taker's, as the score is worked out for a
+    # taker in the first seat)
+    beside = None if partner is None else (partner - taker) % n
+    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers),
+           beside)
     worked = _SCORES.get(key)  # the score when the first seat takes
     if worked is None:
         if len(_SCORES) >= _SCORES_KEPT:
             _SCORES.clear()
         worked = _SCORES[key] = score(DealFacts(
             players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
-            petit_au_bout=pab, poignees=tuple(sizes), chelem_announced=bool(announcers),
-            chelem=chelem))
+            partner=beside, petit_au_bout=pab, poignees=tuple(sizes),
+            chelem_announced=bool(announcers), chelem=chelem))
     by_taker = worked.seats
     scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
 
@@ -971,24 +1019,25 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
         bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
         worked.made, worked.margin, ids, names, dealer, tuple(given),
         bytes(map(_BID_BYTE.__getitem__, bids)),
-        cards if type(cards) is bytes else bytes(cards), tuple(tags), own)
+        cards if type(cards) is bytes else bytes(cards), tuple(tags), own, called, partner)
 
 
-def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker: int,
-                   leader: int, start: list[int], cards: Sequence[int]
-                   ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
+def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract,
+                   camps: tuple[int, ...], leader: int, start: list[int], cards: Sequence[int],
+                   called: int) -> tuple[int, int, Camp | None, int | None, Camp | None]:
     """The play and the count of a deal in the usual shape, by the kernel's compiled twin
     (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
-    card by card): ``(taker's half-points, bouts, petit au bout's camp, the seat that
-    played the Petit then, chelem's camp)``;
+    card by card): ``(taker's camp's half-points, bouts, petit au bout's camp, the seat
+    that played the Petit then, chelem's camp)``; ``camps`` each seat's camp, ``called``
+    the called card whose suit may not lead the first trick (-1: no such rule);
     a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
     same over Python ints; ``tests/test_quick_native.py`` holds the two to the same
     answers."""
     flags = _FLAGS.get(rules)
     if flags is None:
         flags = _FLAGS[rules] = native.rule_flags(rules)
-    played, winners, half, bouts, won, petit = twin.play(flags, start, _CAMPS[n][taker],
-                                                         leader, cards)
+    played, winners, half, bouts, won, petit = twin.play(flags, start, camps, leader, cards,
+                                                         called)
     if played != len(cards):
         raise _fail()  # a card not in the hand, or not legal
     if kernel.unplayed_camp(contract) == TAKER:  # the cards aside (§9)
@@ -1003,8 +1052,8 @@ def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract, taker:
             _CAMP_OF[kernel.chelem_camp(won[TAKER], len(cards) // n)])
 
 
-def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: int,
-               start: list[int], cards: Sequence[int]
+def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...],
+               leader: int, start: list[int], cards: Sequence[int], called: int
                ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
     """:func:`_play_compiled` in pure Python, over all the tricks at once."""
     tricks = list(zip(*[iter(cards)] * n, strict=True))
@@ -1032,8 +1081,8 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: i
     # The Excuse led to the last trick by a camp that won every other one (§7, §8).
     excuse_led = tricks[last][0] == 77
     last_leader = seats[last]
-    leader_camp = TAKER if last_leader == taker else DEFENCE
-    leader_won_all = seats[1:last + 1].count(taker) == (last if leader_camp == TAKER else 0)
+    leader_camp = camps[last_leader]
+    leader_won_all = sum(map(camps.__getitem__, seats[1:last + 1])) == leader_camp * last
     excuse_won = kernel.excuse_wins_last_trick(rules, excuse_led, leader_won_all)
     if excuse_won:
         seats[last + 1] = last_leader
@@ -1045,6 +1094,8 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: i
                                strict=True)]
     if [cards[-1] for cards in later] != start:
         raise _fail()  # a card not in the player's hand
+    if called >= 0 and not kernel.first_lead(start[leader], called)[0] >> tricks[0][0] & 1:
+        raise _fail()  # the called suit led to the first trick (five players, §6)
     legal, after_lead, can_be_illegal = kernel.transitions()
     checks = compress(range(tab.tricks), map(and_, bits, map(can_be_illegal.__getitem__, led)))
     if n == 4:  # the loop below, unrolled
@@ -1069,14 +1120,15 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: i
                 if forbid and later[s][r] & forbid:
                     raise _fail()  # must follow suit, trump or overtrump
 
-    # Counting (§7-§10), with the kernel: the taker's camp is the taker alone here.
-    taken = sum(compress(bits, map(taker.__eq__, winners)))
+    # Counting (§7-§10), with the kernel.
+    camp_of_winner = list(map(camps.__getitem__, winners))
+    taken = sum(compress(bits, map(TAKER.__eq__, camp_of_winner)))
     piles = [taken, played - taken]
     moved = 0
     if played & EXCUSE_BIT:
         t, at = divmod(flat.index(77), n)
-        owner = TAKER if (leaders[t] + at) % n == taker else DEFENCE
-        wcamp = TAKER if winners[t] == taker else DEFENCE
+        owner = camps[(leaders[t] + at) % n]
+        wcamp = camp_of_winner[t]
         to_taker, to_defence, moved = kernel.settle_trick(
             rules, bits[t], wcamp, owner, t == last, t == last and excuse_won)
         piles[wcamp] &= ~bits[t]
@@ -1085,12 +1137,11 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, taker: int, leader: i
     piles[kernel.unplayed_camp(contract)] |= ~played & _ALL
     taker_half = card_points(piles[TAKER]) + moved
     bouts = (piles[TAKER] & BOUTS_MASK).bit_count()
-    won = winners.count(taker)
+    won = camp_of_winner.count(TAKER)
     chelem = _CAMP_OF[kernel.chelem_camp(won, tab.tricks)]
-    last_camp = TAKER if winners[last] == taker else DEFENCE
+    last_camp = camp_of_winner[last]
     p = last - 1 if kernel.petit_trick_before_last(excuse_led, leader_won_all,
                                                    last_camp == leader_camp) else last
-    pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p],
-                                        TAKER if winners[p] == taker else DEFENCE)]
+    pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p], camp_of_winner[p])]
     return (taker_half, bouts, pab,
             None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem)

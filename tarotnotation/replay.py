@@ -602,28 +602,25 @@ class _Replayer:
 
     def check_call_rank(self, called: Card) -> None:
         """A King is called; a Queen, Knight or Jack only by a taker holding every card
-        of each higher rank (§3). A trump or the Excuse cannot be called."""
-        if called.suit.is_plain and called.rank >= 11:
-            taker = self.taker
-            hand = None if taker is None else self.given[taker]
-            if hand is None:
-                return
-            for rank in range(14, called.rank, -1):
-                mask = sum(1 << (14 * s + rank - 1) for s in range(4))
-                if hand & mask != mask:
-                    self.report(Code.CALL_WRONG_RANK, Msg("the taker may call a {rank} only when"
-                                                          " holding all four {ranks}: expected a"
-                                                          " {rank2}",
-                                                          rank=_RANK_NAMES[called.rank],
-                                                          rank2=_RANK_NAMES[rank],
-                                                          ranks=_RANKS_NAMES[rank]),
-                                                      path="call", card=called)
-                    return
-            return
-        self.report(Code.CALL_WRONG_RANK, Msg("{called} cannot be called: expected a King (or a"
-                                              " Queen, Knight or Jack when holding every higher"
-                                              " card)", called=called.code),
-                    path="call", card=called)
+        of each higher rank (§3, :func:`kernel.call_fault`). A trump or the Excuse cannot
+        be called."""
+        taker = self.taker
+        hand = None if taker is None else self.given[taker]
+        # (a hand not recorded: only the card itself is judged, every rank held)
+        fault = kernel.call_fault(called, ALL_MASK if hand is None else hand)
+        if fault > 0:
+            self.report(Code.CALL_WRONG_RANK, Msg("the taker may call a {rank} only when"
+                                                  " holding all four {ranks}: expected a"
+                                                  " {rank2}",
+                                                  rank=_RANK_NAMES[called.rank],
+                                                  rank2=_RANK_NAMES[fault],
+                                                  ranks=_RANKS_NAMES[fault]),
+                        path="call", card=called)
+        elif fault < 0:
+            self.report(Code.CALL_WRONG_RANK, Msg("{called} cannot be called: expected a King"
+                                                  " (or a Queen, Knight or Jack when holding"
+                                                  " every higher card)", called=called.code),
+                        path="call", card=called)
 
     def apply_excuse_led_last(self) -> None:
         """The chelem cases of the Excuse led to the last trick by a camp that won every

@@ -27,7 +27,8 @@ from tarotnotation.simulate import random_deal
 
 def _variants() -> list[DealRecord]:
     rng = random.Random(5)
-    out = generated(60, seed=17) + generated(20, seed=18, players=3)
+    out = (generated(60, seed=17) + generated(20, seed=18, players=3)
+           + generated(30, seed=20, players=5))
     for i in range(20):  # no seats written, no dealer, other rulesets, no tags
         record = random_deal(rng, 4)
         update: dict[str, object] = {"tags": ()}
@@ -53,11 +54,10 @@ def test_a_summary_from_quick_facts_unjudged_is_the_summary_of_its_record() -> N
 
 
 def _with_facts() -> list[DealRecord]:
-    """The variants, and every example deal of 3 and 4 players (a petit au bout, a chelem
-    announced and made, poignées, the Excuse led last)."""
+    """The variants, and every example deal (a petit au bout, a chelem announced and
+    made, poignées, the Excuse led last, five players)."""
     examples = [item.record for path in sorted(EXAMPLES.glob("*.tarot"))
-                for item in read_path(path)
-                if item.record is not None and item.record.players in (3, 4)]
+                for item in read_path(path) if item.record is not None]
     chelems = []  # chelems of either camp, the taker's announced or not, the result left out
     for players, excuse in ((4, "winning-led-last"), (3, "losing-early"), (4, "losing-last")):
         for winner in (Camp.TAKER, Camp.DEFENCE):
@@ -69,7 +69,7 @@ def _with_facts() -> list[DealRecord]:
 
 
 def test_a_summary_from_quick_facts_is_the_summary_of_its_replay() -> None:
-    checked = pab = chelem = poignees = 0
+    checked = pab = chelem = poignees = partners = alone = 0
     for record in _with_facts():
         line = tjson.dumps(record)
         obj = orjson.loads(line)
@@ -84,11 +84,16 @@ def test_a_summary_from_quick_facts_is_the_summary_of_its_replay() -> None:
         pab += fast.petit_au_bout is not None
         chelem += fast.chelem is not None
         poignees += bool(fast.poignees)
+        if fast.players == 5:
+            partners += fast.partner is not None
+            alone += fast.partner is None
     assert checked >= 280
     # the facts that are rare were met
     assert pab
     assert chelem
     assert poignees
+    assert partners  # five players: a partner
+    assert alone  # ... and a taker alone (his own card called, or one in the chien)
 
 
 def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:

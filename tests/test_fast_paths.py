@@ -426,24 +426,46 @@ def swap_own_cards(rng: random.Random, rec: DealRecord, obj: dict[str, Any]) -> 
     ca[i], cb[j] = cb[j], ca[i]
 
 
-@pytest.mark.parametrize("players", [3, 4])
+def mutate_call(rng: random.Random, obj: dict[str, Any]) -> None:
+    """Another card called at five players: any card of a hand or the chien (a King, the
+    taker's own, a Queen he may or may not call, a trump...), the King of the suit led
+    first (the called suit led), or no call at all."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        obj.pop("call", None)
+    elif kind == 1:
+        first = obj["play"][0]["cards"][0]["card"] if obj.get("play") else "EX"
+        obj["call"] = {"card": "K" + first[-1] if first[0] != "T" and first != "EX" else "KS"}
+    else:
+        pool = [c for cards in [*obj.get("hands", {}).values(), obj.get("chien", [])]
+                for c in cards] or ["KS"]
+        obj["call"] = {"card": rng.choice(pool if kind == 2 else
+                                          [c for c in pool if c[0] in "KQNJ"])}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_quick_check_agrees_with_the_replay_on_many_deals(players: int) -> None:
     """Generated deals, a third of them with a chelem announced; a third of them with a
     player's cards swapped between tricks (a revoke, an undertrump…), a third with another
-    fault or oddity (``TAROT_QUICK_DEALS`` sets how many: 400 in CI). The quick check
-    takes every clean deal in the usual shape, and agrees with the replay on all."""
+    fault or oddity (``TAROT_QUICK_DEALS`` sets how many: 400 in CI); at five players a
+    quarter with another card called (and the first lead free under one ruleset). The
+    quick check takes every clean deal in the usual shape, and agrees with the replay on
+    all."""
     rng = random.Random(2026 + players)
     taken = faults = 0
+    specs = SPECS if players < 5 else [*SPECS, "fft five_player_first_lead=free"]
     for _ in range(QUICK_DEALS):
-        spec = rng.choice(SPECS)
+        spec = rng.choice(specs)
         rec = random_deal(rng, players, ruleset=Ruleset.from_spec(spec or "fft"),
                           chelem_chance=0.3, poignee_chance=0.3)
         obj = tjson.to_dict(rec)
-        kind = rng.randrange(3)
+        kind = rng.randrange(3 if players < 5 else 4)
         if kind == 1 and len(rec.play) > 1:
             swap_own_cards(rng, rec, obj)
         elif kind == 2:
             obj = mutate(rng, obj)
+        elif kind == 3:
+            mutate_call(rng, obj)
         ruleset = rng.choice([None, spec])
         took = _agrees(obj, ruleset)
         taken += took
@@ -453,7 +475,7 @@ def test_quick_check_agrees_with_the_replay_on_many_deals(players: int) -> None:
             assert status is not Status.SCORED or diagnostics or obj["ecart"]["shown"], obj
         if kind == 1 and not took:
             faults += 1
-    assert taken > QUICK_DEALS // 3
+    assert taken > QUICK_DEALS // (3 if players < 5 else 4)  # (a quarter clean at five)
     assert faults > QUICK_DEALS // 10  # the swaps do break rules
 
 

@@ -32,7 +32,8 @@ GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 
 def _noted(obj: dict[str, Any], rng: random.Random, everywhere: bool) -> dict[str, Any]:
     """Glyphs and comments (people's, and computed ones) on some cards and on the deal;
-    with ``everywhere``, on bids, tricks, the écart, declarations and the result too."""
+    with ``everywhere``, on bids, tricks, the call, the écart, declarations and the result
+    too."""
     for trick in obj["play"]:
         for pc in trick["cards"]:
             if rng.random() < 0.15:
@@ -48,6 +49,9 @@ def _noted(obj: dict[str, Any], rng: random.Random, everywhere: bool) -> dict[st
         obj["auction"][-1]["comments"] = ["enfin"]
         obj["play"][3]["comments"] = ["la troisième"]
         obj["play"][5]["glyph"] = "?"
+        if obj.get("call"):
+            obj["call"]["glyph"] = "!?"
+            obj["call"]["comments"] = ["le Roi"]
         if obj.get("ecart"):
             obj["ecart"]["comments"] = ["un écart"]
         for decl in obj.get("declarations", ()):
@@ -104,14 +108,14 @@ def _diff(got: dict[str, Any], want: dict[str, Any]) -> list[str]:
             if got.get(k) != want.get(k)] or [f"order {list(got)} != {list(want)}"]
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_fast_page_data_is_the_full_paths(tmp_path: Path, players: int) -> None:
     path = _archive(tmp_path, players, 60, seed=players)
     taken = _compare(path)
     assert taken >= 50  # the fast path is taken, not silently left for the full one
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_fast_page_data_with_names_tags_and_notes_everywhere(tmp_path: Path,
                                                              players: int) -> None:
     path = _archive(tmp_path, players, 30, seed=10 + players, everywhere=True, names=True)
@@ -128,11 +132,17 @@ def test_fast_page_data_under_a_ruleset(tmp_path: Path, ruleset: str | None,
     assert _compare(path, ruleset, default) >= 20
 
 
-def test_five_players_take_the_full_path(tmp_path: Path) -> None:
-    path = _archive(tmp_path, 5, 10, seed=5)
+def test_five_players_take_the_fast_path(tmp_path: Path) -> None:
+    """A partner, and a taker alone (his own card called, or one in the chien): the
+    camps, the call and the score's words as the full path gives them."""
+    path = _archive(tmp_path, 5, 40, seed=5)
     read = fast.reader()
-    assert all(read(line) is None for line in path.read_bytes().splitlines())
-    assert _compare(path) == 0
+    partners = [deal.facts.partner for line in path.read_bytes().splitlines()
+                if (deal := read(line)) is not None]
+    assert len(partners) >= 35
+    assert None in partners
+    assert any(p is not None for p in partners)
+    assert _compare(path) == len(partners)
 
 
 def test_faulty_deals_take_the_full_path(tmp_path: Path) -> None:
@@ -170,8 +180,9 @@ def test_the_compiled_twin_is_used_when_built() -> None:
 
 
 def _mixed_archive(tmp_path: Path) -> Path:
-    """Clean deals with notes, and among them what the fast path leaves to the full one:
-    a fault, five players, a broken line, blank lines, a record with a call."""
+    """Clean deals with notes, and among them what the fast path leaves to the full one
+    (a fault, a broken line, blank lines) and a clean deal of five players, which it
+    takes."""
     path = _archive(tmp_path, 4, 40, seed=21, names=True)
     lines = path.read_bytes().splitlines()
     bad = orjson.loads(lines[7])
@@ -251,9 +262,9 @@ def test_a_site_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("tarotnotation.html.site.check_deal", counted)
     path = _mixed_archive(tmp_path)
     build_site([str(path)], tmp_path / "site")
-    # The file's first record (read whole: the file's start), the fault, five players,
-    # the broken line.
-    assert sorted(replayed) == [1, 8, 13, 14]
+    # The file's first record (read whole: the file's start), the fault, the broken line
+    # (five players, deal 13: the fast path).
+    assert sorted(replayed) == [1, 8, 14]
 
 
 @pytest.mark.parametrize(("jobs", "sig", "status"), [

@@ -160,6 +160,23 @@ def test_functions_on_random_arguments(twin: ModuleType) -> None:
         assert twin.unplayed_camp(int(contract)) == kernel.unplayed_camp(contract)
 
 
+def test_the_call_rank_rule_agrees(twin: ModuleType) -> None:
+    """call_fault over every card, with hands that hold every higher rank or miss one."""
+    from tarotnotation.cards import FACES_MASK
+
+    rng = random.Random(6)
+    faults = set()
+    for _ in range(3000):
+        hand = mask_of(rng.sample(range(78), rng.randint(0, 24)))
+        if rng.random() < 0.7:  # most faces held: the Queens, Knights and Jacks callable
+            hand |= FACES_MASK & ~mask_of(rng.sample(range(56), rng.randint(0, 2)))
+        for called in range(78):
+            fault = kernel.call_fault(called, hand)
+            assert twin.call_fault(called, hand) == fault
+            faults.add(fault)
+    assert faults == {-1, 0, 12, 13, 14}
+
+
 def test_card_sets_out_of_range_are_refused(twin: ModuleType) -> None:
     with pytest.raises(ValueError, match="bits 0 to 77"):
         twin.card_points(ALL_MASK + 1)

@@ -152,10 +152,11 @@ def test_a_broken_line_at_a_chunk_edge(tmp_path: Path, monkeypatch: pytest.Monke
     path.write_bytes(data)
     start = data.index(b'{"players": 4, "hands"')
     end = data.index(b"\n", start) + 1
-    for size in (start - 1, start, start + 5, end - 1, end):
+    for size in (start - 1, start, start + 1, start + 5, end - 1, end, end + 1):
+        # (the first worker's range ends just before, at, just after the broken line's
+        # start, inside it, at its end…)
         monkeypatch.setattr(archive, "CHUNK_BYTES", size)
-        chunks = list(archive._chunks_of(str(path), deferred=True))
-        assert len(chunks) > 2
+        assert len(list(archive._json_lines_ranges(str(path), size))) > 2
         assert _same(path, "--format", "jsonl").code == 1
 
 
@@ -168,8 +169,9 @@ def test_a_line_over_the_bound_ends_its_chunk(tmp_path: Path, monkeypatch: pytes
     path.write_bytes(_jsonl(items))
     monkeypatch.setattr(archive, "CHUNK_BYTES", 6000)
     monkeypatch.setattr(archive, "_TASKS_A_WORKER", 1)
-    chunks = list(archive._chunks_of(str(path), deferred=True, blocks=4))
-    assert any(c.size > 6000 for c in chunks)  # (several blocks a chunk)
+    assert archive._blocks_a_task(str(path), 2) == 4  # (several blocks a range)
+    # (ranges that lie inside the long line: their workers find no line of their own)
+    assert len(list(archive._json_lines_ranges(str(path), 4 * 6000))) > 40
     assert _same(path).code == 1
     _same(path, "--format", "json")
 

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli import EXAMPLES, FAULTY, invoke
-from test_fast_paths import SPECS, generated_cases, mutate, swap_own_cards
+from test_fast_paths import SPECS, generated_cases, mutate, mutate_call, swap_own_cards
 from test_quick_native import EDITS
 
 from tarotnotation import archive, kernel, native, quick
@@ -37,6 +37,7 @@ from tarotnotation.plausibility import deal_number
 from tarotnotation.rules import Contract, PetitInChien, Ruleset
 from tarotnotation.simulate import random_deal
 from tarotnotation.status import Status
+from tarotnotation.values import replace
 
 TWIN = native.compiled(force=True)
 #: The bulk check's tests (the deferred chunks of a parallel run are held on both paths).
@@ -115,12 +116,12 @@ def _plain(line: bytes) -> bool:
 @needs_twin
 @pytest.mark.parametrize(("ruleset", "default"), [
     (None, None), ("pagat", None), (None, "fft excuse_last_trick=to_trick_winner"),
-    *((spec, None) for spec in SPECS[2:])])
+    *((spec, None) for spec in SPECS[2:]), ("fft five_player_first_lead=free", None)])
 def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
         ruleset: str | None, default: str | None) -> None:
     rng = random.Random(31)
-    own = [tjson.to_dict(random_deal(rng, 3 + i % 2, chelem_chance=0.3, poignee_chance=0.3))
-           for i in range(80)]  # (no ruleset of their own, unlike most of generated_cases)
+    own = [tjson.to_dict(random_deal(rng, 3 + i % 3, chelem_chance=0.3, poignee_chance=0.3))
+           for i in range(120)]  # (no ruleset of their own, unlike most of generated_cases)
     cases = generated_cases(80, 31) + own + [mutate(rng, obj) for obj in own]
     lines = [orjson.dumps(obj) + b"\n" for obj in cases]
     settled, quick_settled = _agree(lines, ruleset, default)
@@ -133,7 +134,8 @@ def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
 @needs_twin
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]),
-       spec=st.sampled_from(SPECS), fault=st.sampled_from(["none", "swap", "other"]),
+       spec=st.sampled_from([*SPECS, "fft five_player_first_lead=free"]),
+       fault=st.sampled_from(["none", "swap", "other", "call"]),
        tags=st.sampled_from([None, [["Event", "Club"], ["Deal", "07"]],
                              [["deal", " 3 "], ["Table", "été"]], [["DEAL", ""]]]))
 def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
@@ -149,15 +151,16 @@ def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
         swap_own_cards(rng, rec, obj)
     elif fault == "other":
         obj = mutate(rng, obj)
+    elif fault == "call" and players == 5:
+        mutate_call(rng, obj)
     if rng.random() < 0.3 and isinstance(obj, dict):
         obj["ruleset"] = rng.choice(["pagat", "fft petit_in_chien=annuls", "nonsense", "",
-                                     "fft chelem_excuse_wins=false", "f\u00e9t"])
+                                     "fft chelem_excuse_wins=false", "f\u00e9t",
+                                     "fft five_player_first_lead=free"])
     for ruleset, default in ((rng.choice([None, spec]), None), (None, spec)):
         line = orjson.dumps(obj)
         settled, quick_settled = _agree([line], ruleset, default)
-        if players == 5:
-            assert settled == 0
-        elif _plain(line):
+        if _plain(line):
             assert settled == quick_settled
 
 
@@ -165,8 +168,9 @@ def test_bulk_agrees_with_the_quick_check_on_any_deal(seed: int, players: int,
 def test_bulk_gives_up_or_agrees_on_every_edit() -> None:
     rng = random.Random(5)
     lines = []
-    for _ in range(30):
-        rec = random_deal(rng, rng.choice([3, 4]), poignee_chance=0.4, chelem_chance=0.2)
+    for k in range(60):  # (then thirty of five players)
+        rec = random_deal(rng, rng.choice([3, 4]) if k < 30 else 5, poignee_chance=0.4,
+                          chelem_chance=0.2)
         obj = tjson.to_dict(rec)
         obj["tags"] = [["Event", "Club"], ["Deal", str(rng.randrange(1, 9))]]
         if rng.random() < 0.5:
@@ -174,7 +178,7 @@ def test_bulk_gives_up_or_agrees_on_every_edit() -> None:
             obj["play"][0]["cards"][1]["comments"] = rng.choice([["bien"], [], ["é", "x"]])
         lines.append(orjson.dumps(obj))
     variants = [line.replace(old, new, 1) for line in lines for old, new in EDITS if old in line]
-    assert len(variants) > 30 * len(EDITS) // 2
+    assert len(variants) > 60 * len(EDITS) // 2
     _agree(variants)
     settled, quick_settled = _agree([line for line in variants if _plain(line)])
     assert settled == quick_settled > 100
@@ -202,7 +206,7 @@ def test_blank_lines_byte_order_marks_and_long_lines_are_left_to_the_caller() ->
        drop=st.integers(0, 3))
 def test_bulk_gives_up_or_agrees_on_any_bytes(seed: int, cut: float, junk: bytes,
                                               drop: int) -> None:
-    rec = random_deal(random.Random(seed), 3 + seed % 2, poignee_chance=0.3,
+    rec = random_deal(random.Random(seed), 3 + seed % 3, poignee_chance=0.3,
                       chelem_chance=0.1)
     line = orjson.dumps(tjson.to_dict(rec))
     at = int(cut * len(line))
@@ -294,23 +298,84 @@ def test_the_lines_and_deals_of_a_block_are_counted_as_the_reader_counts_them(
     assert archive._count_lines(block) == exact  # (the parent's count)
 
 
+def _by_line(chunks: list[Any]) -> list[tuple[int, int, int, bytes]]:
+    """Each line of some chunks: (its line number, the deals before it, its offset, its
+    bytes), from the chunks' own numbers."""
+    out = []
+    for c in chunks:
+        at, deals = c.offset, c.index
+        for k, raw in enumerate(c.lines):
+            out.append((c.lineno + k, deals, at, raw))
+            at += len(raw)
+            deals += bool(archive._content(raw))
+    return out
+
+
+def _ranged(path: str, size: int) -> tuple[list[Any], list[Any], tuple[int, int]]:
+    """The chunks the workers of a parallel check find in ranges of ``size`` bytes, their
+    numbers moved on by the lines and deals of the ranges before (as the parent does),
+    each range's first chunk, and the lines and deals counted in all."""
+    chunks, firsts = [], []
+    lines = deals = 0
+    for task in archive._json_lines_ranges(path, size):
+        counted = [0, 0]
+        found = [replace(c, index=c.index + deals, lineno=c.lineno + lines)
+                 for c in archive._range_chunks(task, counted)]
+        chunks += found
+        firsts += found[:1]
+        lines, deals = lines + counted[0], deals + counted[1]
+    return chunks, firsts, (lines, deals)
+
+
+def _lines_and_deals(chunks: list[Any]) -> tuple[int, int]:
+    lines = [raw for c in chunks for raw in c.lines]
+    return len(lines), sum(1 for raw in lines if archive._content(raw))
+
+
 @pytest.mark.parametrize("size", [300, 2600, 1 << 20])
-def test_deferred_chunks_hold_the_lines_the_parent_would_have_sent(
+def test_the_workers_find_the_lines_the_whole_file_is_cut_into(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path, size: int) -> None:
     monkeypatch.setattr(archive, "CHUNK_BYTES", size)
     path = str(archive_file)
-    held = list(archive._chunks_of(path))
-    deferred = list(archive._chunks_of(path, deferred=True))
-    assert [(c.first, c.index, c.lineno, c.offset) for c in held] == [
-        (c.first, c.index, c.lineno, c.offset) for c in deferred]
-    assert [c.lines for c in held] == [archive._lines_of(c) for c in deferred]
-    assert all(c.size == -1 for c in held)
-    if size < 1 << 20:
-        assert sum(c.size >= 0 and not c.lines for c in deferred) > 10
-    monkeypatch.setattr(native, "compiled", lambda force=False: None)  # (the pure count)
-    assert [(c.index, c.lineno, c.offset, c.size) for c in deferred] == [
-        (c.index, c.lineno, c.offset, c.size)
-        for c in archive._chunks_of(path, deferred=True)]
+    whole = list(archive._chunks_of(path))
+    for blocks in (1, 3):  # (a range of one block, of several)
+        chunks, firsts, counted = _ranged(path, blocks * size)
+        assert _by_line(chunks) == _by_line(whole)
+        assert whole[0] == chunks[0]  # (the file's start: read as the file's start)
+        assert [c.first for c in chunks] == [True] + [False] * (len(chunks) - 1)
+        assert counted == _lines_and_deals(whole)
+        if size < 1 << 20:
+            assert len(firsts) > 10
+
+
+#: Lines of a JSON Lines file at the edges of the workers' ranges: blank ones, CRLF, a
+#: byte-order mark, bytes that are not UTF-8, a line longer than the bound (set to 40
+#: below), a broken record.
+EDGE_LINES = [b"", b" ", b"\r", b"\t\r", b"\xef\xbb\xbf", b"\xef\xbb\xbf{}", b"\xff",
+              b"{\xff}", b'{"players": 4}', b'{"players": 4, "b', b"x" * 45, b"y" * 90, b"{}"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.one_of(st.sampled_from(EDGE_LINES), st.binary(max_size=30)),
+                       min_size=1, max_size=25),
+       end=st.sampled_from([b"", b"\n", b"\r\n", b" "]),
+       crlf=st.booleans(), block=st.integers(1, 70), blocks=st.integers(1, 4))
+def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
+        pieces: list[bytes], end: bytes, crlf: bool, block: int, blocks: int) -> None:
+    data = (b"\r\n" if crlf else b"\n").join(pieces) + end
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
+        m.setattr(archive, "CHUNK_BYTES", block)
+        m.setattr(archive, "MAX_JSON_RECORD_BYTES", 40)
+        m.setattr(archive, "_PROBE", 7)  # (the first line looked for a few bytes at a time)
+        path = str(Path(folder) / "edges.jsonl")
+        Path(path).write_bytes(data)
+        whole = list(archive._chunks_of(path))
+        chunks, _, counted = _ranged(path, block * blocks)
+        assert _by_line(chunks) == _by_line(whole)
+        assert chunks[:1] == whole[:1]
+        assert counted == _lines_and_deals(whole)
 
 
 def test_two_workers_on_small_chunks_give_what_one_gives(

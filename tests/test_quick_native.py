@@ -3,7 +3,7 @@
 :mod:`tarotnotation.quick` plays and counts a deal in the usual shape with
 ``tarotnotation._kernel.play`` (the C twin of ``kernel.PlayState``) when it is built, and
 with its own pure-Python pass over the tricks otherwise (``TAROT_PURE=1``, or no
-compiler). Here both run on the same records: generated deals of 3 and 4 players under
+compiler). Here both run on the same records: generated deals of 3, 4 and 5 players under
 every ruleset switch that changes play or counting (chelems announced, poignées, the
 Excuse led to the last trick, the petit au bout and who played it), the same deals with a
 player's cards swapped between tricks (revokes, undertrumps) or another fault injected,
@@ -26,7 +26,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast_paths import SPECS, generated_cases, mutate, swap_own_cards
+from test_fast_paths import SPECS, generated_cases, mutate, mutate_call, swap_own_cards
 
 from tarotnotation import native, quick
 from tarotnotation.archive import read_path
@@ -109,8 +109,9 @@ def test_twin_and_pure_agree_on_the_examples_and_fixtures(
 @needs_twin
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4]),
-       spec=st.sampled_from(SPECS), fault=st.sampled_from(["none", "swap", "other"]))
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]),
+       spec=st.sampled_from([*SPECS, "fft five_player_first_lead=free"]),
+       fault=st.sampled_from(["none", "swap", "other", "call"]))
 def test_twin_and_pure_agree_on_any_deal(monkeypatch: pytest.MonkeyPatch, seed: int,
                                          players: int, spec: str | None,
                                          fault: str) -> None:
@@ -122,6 +123,8 @@ def test_twin_and_pure_agree_on_any_deal(monkeypatch: pytest.MonkeyPatch, seed: 
         swap_own_cards(rng, rec, obj)
     elif fault == "other":
         obj = mutate(rng, obj)
+    elif fault == "call" and players == 5:
+        mutate_call(rng, obj)
     fast, pure = _both(monkeypatch, obj, rng.choice([None, spec]))
     assert fast == pure
     if fault == "none":
@@ -197,6 +200,13 @@ EDITS = [
     (b'"declarations":[', b'"declarations":[{"kind":"poignee","seat":"S","cards":["T1","T1"]},'),
     (b'"declarations":[', b'"declarations":[{"kind":"poignee","seat":"S","cards":[]},'),
     (b'"tags":[', b'"declarations":[{"kind":"chelem","seat":"Z"}],"tags":['),
+    # the call (five players): notes, another rank, a trump, twice, null, at four players
+    (b'"call":{"card":"', b'"call":{"glyph":"!","card":"'),
+    (b'"call":{"card":"K', b'"call":{"card":"Q'), (b'"call":{"card":"K', b'"call":{"card":"J'),
+    (b'"call":{"card":"K', b'"call":{"card":"1'), (b'"call":{"card":"', b'"call":{"card":"T2'),
+    (b'"call":{', b'"call":{"card":"T21","card":"KS"},"c":{'),
+    (b'"call":{', b'"call":null,"c":{'), (b'"players":5', b'"players":4'),
+    (b'"tags":[', b'"call":{"card":"KH"},"tags":['),
 ]
 
 
@@ -220,8 +230,9 @@ def test_the_scanner_takes_the_canonical_lines_and_reads_them_as_orjson_does(
 def test_the_scanner_gives_up_or_agrees_on_every_edit(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(5)
     lines = []
-    for _ in range(40):
-        rec = random_deal(rng, rng.choice([3, 4]), poignee_chance=0.4, chelem_chance=0.2)
+    for k in range(80):  # (then forty of five players)
+        rec = random_deal(rng, rng.choice([3, 4]) if k < 40 else 5, poignee_chance=0.4,
+                          chelem_chance=0.2)
         obj = tjson.to_dict(rec)
         obj["tags"] = [["Event", "Club"]]
         if rng.random() < 0.5:
@@ -237,7 +248,7 @@ def test_the_scanner_gives_up_or_agrees_on_every_edit(monkeypatch: pytest.Monkey
                 assert _scanned_way(monkeypatch, variant) == _orjson_way(variant), variant
                 # and every fact, the deal as read included (seats, names, cards, tags)
                 assert _scanned_facts(monkeypatch, variant) == _orjson_facts(variant), variant
-    assert edited > 40 * len(EDITS) // 2
+    assert edited > 80 * len(EDITS) // 2
 
 
 def _orjson_facts(line: bytes) -> Any:
@@ -281,7 +292,7 @@ def test_the_scanner_reads_the_seats_names() -> None:
 def test_the_scanner_gives_up_or_agrees_on_any_bytes(monkeypatch: pytest.MonkeyPatch,
                                                      seed: int, cut: float, junk: bytes,
                                                      drop: int) -> None:
-    rec = random_deal(random.Random(seed), 3 + seed % 2, poignee_chance=0.3,
+    rec = random_deal(random.Random(seed), 3 + seed % 3, poignee_chance=0.3,
                       chelem_chance=0.1)
     line = orjson.dumps(tjson.to_dict(rec))
     at = int(cut * len(line))

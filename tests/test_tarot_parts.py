@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tarotnotation import archive, notation
 from tarotnotation.archive import check_paths
@@ -116,6 +119,38 @@ def test_the_parts_start_at_records_and_count_the_lines(
         assert after.start - before.start >= 700
         assert data[after.start - 2:after.start + 1] == b"\n\n["
         assert after.line == data.count(b"\n", 0, after.start)
+
+
+def _cuts_of_the_whole(data: bytes, apart: int) -> list[tuple[int, int | None, int]]:
+    """The reference: the parts of ``data`` found by searching it whole, each cut at least
+    ``apart`` bytes after the last, the lines counted from the start each time."""
+    parts: list[tuple[int, int | None, int]] = []
+    start = 0
+    while (found := archive._TAROT_CUT.search(data, start + apart)) is not None:
+        parts.append((start, found.end() - 1, data.count(b"\n", 0, start)))
+        start = found.end() - 1
+    return [*parts, (start, None, data.count(b"\n", 0, start))]
+
+
+#: Pieces of a .tarot file around its cuts: record starts after a blank line (LF, CRLF),
+#: lines that look like one and are not, blank lines in runs.
+CUT_PIECES = [b"\n\n[", b"\r\n\r\n[", b"\n\r\n[", b"\n\n\n[", b"\n[", b"[", b"\n",
+              b"\r\n", b"\n\n", b"x", b'[Event "A"]\n', b"play: 1. 7H\n", b"\r", b"\xff"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.sampled_from(CUT_PIECES), max_size=60),
+       block=st.integers(1, 12), apart=st.integers(1, 30))
+def test_the_cuts_are_those_of_the_file_searched_whole(
+        pieces: list[bytes], block: int, apart: int) -> None:
+    # blocks of a few bytes: cuts that straddle two blocks, several cuts in a block, none
+    data = b"".join(pieces)
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
+        m.setattr(archive, "CHUNK_BYTES", block)
+        path = Path(folder) / "cuts.tarot"
+        path.write_bytes(data)
+        found = [(p.start, p.end, p.line) for p in archive._tarot_cuts(str(path), apart)]
+    assert found == _cuts_of_the_whole(data, apart)
 
 
 def test_a_comment_that_runs_on_across_a_cut_is_read_again_whole(

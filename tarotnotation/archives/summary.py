@@ -316,8 +316,8 @@ def summarize_quick(facts: QuickFacts, *, file: str, index: int, line: int | Non
     return DealSummary(
         file, index, line, facts.tags, "fft" if spec is None else _canonical(spec), n, ids,
         facts.names, facts.dealer, facts.status, (), 0, 0,
-        facts.contract, facts.taker, None,
-        True,  # 3 or 4 players: the taker alone, the camps known
+        facts.contract, facts.taker, facts.partner,
+        True,  # a clean deal: the camps known (at five players, from the called card)
         facts.taker_half, facts.bouts, made, facts.margin if made else -facts.margin,
         facts.petit_au_bout, facts.petit_au_bout_seat, facts.chelem, facts.chelem_announced,
         facts.poignees, tuple(map(facts.scores.__getitem__, ids)), len(play) // n,

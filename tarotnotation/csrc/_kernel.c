@@ -19,7 +19,8 @@
  *   margin(taker_half, taker_bouts) -> int
  *   card_points(bits) -> int
  *   petit_sec(hand) -> bool; petit_in_chien_annuls(annuls, contract, chien) -> bool;
- *   outbids(bid, best) -> bool; first_leader(first, announcer) -> seat;
+ *   outbids(bid, best) -> bool; call_fault(called, hand) -> int;
+ *   first_leader(first, announcer) -> seat;
  *   ecart_forbidden(ecart), poignee_wrong_cards(shown), poignee_hidden_trumps(hand, shown)
  *       -> cards  (the checks before the first card, for the bulk quick check)
  *   play(flags, hands, camps, leader, cards, called=-1, tricks=-1)
@@ -376,6 +377,17 @@ static PyObject *k_outbids(PyObject *self, PyObject *args)
     return PyBool_FromLong(tk_outbids(bid, best));
 }
 
+static PyObject *k_call_fault(PyObject *self, PyObject *args)
+{
+    int called;
+    PyObject *hand_obj;
+    cards_t hand;
+    if (!PyArg_ParseTuple(args, "iO:call_fault", &called, &hand_obj)
+        || check_card(called) < 0 || to_cards(hand_obj, &hand) < 0)
+        return NULL;
+    return PyLong_FromLong(tk_call_fault(called, hand));
+}
+
 static PyObject *k_first_leader(PyObject *self, PyObject *args)
 {
     int first, announcer;
@@ -619,7 +631,7 @@ static PyObject *k_judge_parts(PyObject *self, PyObject *args)
 
 #include "bulk.h"
 
-static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W" (fields.DEFAULT_SEATS) */
+static PyObject *PLAIN_IDS[JB_MAX_SEATS];  /* "S", "E", "N", "W", "F" (fields.DEFAULT_SEATS) */
 
 /* What check_lines says of a clean deal: (taker_half, scores by seat, tags or None). */
 static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *ids,
@@ -1110,6 +1122,8 @@ static PyMethodDef methods[] = {
     {"petit_in_chien_annuls", k_petit_in_chien_annuls, METH_VARARGS,
      "petit_in_chien_annuls(annuls, contract, chien) -> bool"},
     {"outbids", k_outbids, METH_VARARGS, "outbids(bid, best) -> bool (best 0: none)"},
+    {"call_fault", k_call_fault, METH_VARARGS,
+     "call_fault(called, hand) -> 0 (may call), a rank lacking, or -1 (never called)"},
     {"first_leader", k_first_leader, METH_VARARGS,
      "first_leader(first, announcer) -> seat (announcer -1: none)"},
     {"ecart_forbidden", k_ecart_forbidden, METH_O, "ecart_forbidden(ecart) -> cards"},
@@ -1168,8 +1182,9 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyModule_AddIntConstant(m, "CHELEM_EXCUSE", TK_CHELEM_EXCUSE);
     PyModule_AddIntConstant(m, "LEAF_SIZE", TS_LEAF_SIZE);
     PyModule_AddIntConstant(m, "PETIT_IN_CHIEN_ANNULS", JB_PETIT_IN_CHIEN_ANNULS);
+    PyModule_AddIntConstant(m, "FIRST_LEAD_FREE", JB_FIRST_LEAD_FREE);
     for (int i = 0; i < JB_MAX_SEATS; i++) {
-        static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+        static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W", "F"};
         if (!(PLAIN_IDS[i] = PyUnicode_InternFromString(plain[i]))) {
             Py_DECREF(m);
             return NULL;

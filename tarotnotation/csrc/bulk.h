@@ -25,10 +25,12 @@
 #include "jsonscan.h"
 #include "state.h"
 
-/* Beside kernel.h's play flags: petit_in_chien = annuls (§12). */
+/* Beside kernel.h's play flags: petit_in_chien = annuls, five_player_first_lead = free
+ * (§12). */
 #define JB_PETIT_IN_CHIEN_ANNULS 256
+#define JB_FIRST_LEAD_FREE 512
 
-#define JB_MAX_SEATS 4
+#define JB_MAX_SEATS 5
 #define JB_MAX_BIDS 8
 #define JB_MAX_DECLS 8
 #define JB_MAX_SCORES 8
@@ -69,6 +71,7 @@ typedef struct {
     cards_t chien;
     int has_auction, nbids;
     int bid[JB_MAX_BIDS];   /* 0 pass, else the contract's rank (rules.Contract) */
+    int has_call, called;   /* the card called (five players) */
     int has_ecart, ecart_count;
     cards_t ecart;
     int ndecls;
@@ -357,6 +360,7 @@ static int jb_record(js_t *j, jb_deal *d)
         else if (JB_IS(s, len, "comments")) key = K_COMMENTS;
         else if (JB_IS(s, len, "glyph")) key = K_GLYPH;
         else if (JB_IS(s, len, "ruleset")) key = K_RULESET;
+        else if (JB_IS(s, len, "call")) key = K_CALL;
         else return 0;  /* another key: not settled here */
         if (seen & key)
             return 0;
@@ -368,9 +372,14 @@ static int jb_record(js_t *j, jb_deal *d)
                 return 0;
             break;
         case K_PLAYERS:
-            if (!js_int(j, &v) || (v != 3 && v != 4))
+            if (!js_int(j, &v) || v < 3 || v > 5)
                 return 0;
             d->n = (int)v;
+            break;
+        case K_CALL:  /* {"card": "KS"} (js_call) */
+            d->has_call = 1;
+            if ((d->called = js_call(j)) < 0)
+                return 0;
             break;
         case K_TAGS: {
             const char *at = j->p;
@@ -528,7 +537,7 @@ static int jb_index(const jb_str *ids, int n, jb_str id)
 /* rules.PlayerTable.poignee_size: 1 simple, 2 double, 3 triple, 0 none (§5). */
 static int jb_poignee_size(int n, int count)
 {
-    static const int sizes[2][3] = {{13, 15, 18}, {10, 13, 15}};
+    static const int sizes[3][3] = {{13, 15, 18}, {10, 13, 15}, {8, 10, 13}};
     for (int i = 0; i < 3; i++)
         if (sizes[n - 3][i] == count)
             return i + 1;
@@ -557,8 +566,8 @@ static PyObject *jb_scores_dict(int n, PyObject **keys, const jb_clean *c)
     return scores;
 }
 
-/* scoring.score of a deal at N players (no partner, no misère), the taker first (§9,
- * §10); *out_x: what each defender pays the taker. */
+/* scoring.score of a deal (no misère) (§9, §10): X, what each defender pays the taker
+ * (the taker gets it from each defender, and at five players gives his partner X). */
 static int jb_score(int contract, int taker_half, int bouts, int pab, const int *sizes,
                     int npoignees, int chelem, int announced)
 {
@@ -588,9 +597,11 @@ static int jb_score(int contract, int taker_half, int bouts, int pab, const int 
  * filled, *ids the seats' ids in the order of play), 0 not settled here. */
 static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
 {
-    static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+    static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W", "F"};
     int n = d->n;
-    int hand_size = n == 3 ? 24 : 18, chien_size = 6, tricks = hand_size;
+    /* rules.PlayerTable (§2) */
+    int hand_size = n == 3 ? 24 : n == 4 ? 18 : 15, chien_size = n == 5 ? 3 : 6;
+    int tricks = hand_size;
 
     /* Seats (§2): the record's ids, or the default ones. */
     if (d->has_seats) {
@@ -653,6 +664,19 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     if (!contract)
         return 0;  /* all passed */
 
+    /* The call (five players, §3): a card the taker may call (kernel.call_fault); its
+     * holder is his partner, none when it is in his own hand or the chien. */
+    if (d->has_call != (n == 5))
+        return 0;
+    int partner = -1;
+    if (d->has_call) {
+        if (tk_call_fault(d->called, given[taker]))
+            return 0;
+        for (int i = 0; i < n; i++)
+            if (i != taker && (given[i] & TK_BIT(d->called)))
+                partner = i;
+    }
+
     /* The chien and the écart (§4; §12 petit_in_chien); an écart with trumps, which are
      * shown, goes to the replay. */
     cards_t start[JB_MAX_SEATS];
@@ -706,7 +730,7 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     st.n = n;
     st.flags = flags & (TK_TO_TRICK_WINNER | TK_WINS_LAST_TRICK | TK_CHELEM_EXCUSE);
     st.tricks = tricks;
-    st.called = -1;
+    st.called = d->has_call && !(flags & JB_FIRST_LEAD_FREE) ? d->called : -1;
     st.leader = leader;
     st.led = TK_NO_SUIT;
     st.excuse_owner = -1;
@@ -714,7 +738,7 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     cards_t held = 0;
     for (int i = 0; i < n; i++) {
         st.hand[i] = start[i];
-        st.camp[i] = i == taker ? TK_TAKER : TK_DEFENCE;
+        st.camp[i] = i == taker || i == partner ? TK_TAKER : TK_DEFENCE;
         held |= start[i];
     }
     tk_undo u;
@@ -733,8 +757,8 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     int chelem = tk_chelem_camp(st.tricks_won[TK_TAKER], tricks);
     int x = jb_score(contract, half, bouts, st.petit, sizes, npoignees, chelem, announcers);
     out->taker_half = half;
-    for (int i = 0; i < n; i++)
-        out->seats[i] = i == taker ? (n - 1) * x : -x;
+    for (int i = 0; i < n; i++)  /* (scoring.score: the partner's share) */
+        out->seats[i] = i == taker ? (partner < 0 ? n - 1 : 2) * x : i == partner ? x : -x;
 
     /* The recorded result: at most the scores, each as the rules give it. */
     for (int i = 0; i < d->nscores; i++) {

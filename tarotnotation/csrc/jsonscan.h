@@ -205,13 +205,13 @@ static PyObject *js_strings(js_t *j)
 /* The parts of a record, as the scan hands them back (each NULL or a new reference). */
 enum { JS_TAGS, JS_RULESET, JS_SEATS, JS_DEALER, JS_HAND_KEYS, JS_HANDS, JS_CHIEN,
        JS_WORDS, JS_ECART, JS_CARDS, JS_NOTES, JS_SCORES, JS_COMMENTS, JS_GLYPH,
-       JS_DECLARATIONS, JS_NAMES, JS_PARTS };
+       JS_DECLARATIONS, JS_NAMES, JS_CALL, JS_PARTS };
 
 /* Keys of the record (a key twice gives up). */
 enum { K_VERSION = 1, K_TAGS = 2, K_RULESET = 4, K_PLAYERS = 8, K_SEATS = 16,
        K_DEALER = 32, K_HANDS = 64, K_CHIEN = 128, K_AUCTION = 256, K_ECART = 512,
        K_DECLARATIONS = 1024, K_PLAY = 2048, K_RESULT = 4096, K_COMMENTS = 8192,
-       K_GLYPH = 16384 };
+       K_GLYPH = 16384, K_CALL = 32768 };
 
 #define JS_GIVE_UP 0
 
@@ -384,6 +384,19 @@ fail:
     return NULL;
 }
 
+/* "call": {"card": "KS"} at five players, no notes: the card's number, or -1. */
+static int js_call(js_t *j)
+{
+    const char *s;
+    Py_ssize_t len;
+    int card;
+    if (!js_eat(j, '{') || !js_key(j, &s, &len) || !js_is(s, len, "card")
+            || !js_raw_string(j, &s, &len) || len < 2 || len > 3
+            || (card = js_card(s, len)) < 0 || !js_eat(j, '}'))
+        return -1;
+    return card;
+}
+
 /* The record of LINE, or 0 (give up). On success PARTS holds new references or NULL,
  * *players the number of players; the caller releases PARTS either way. */
 static int js_record(js_t *j, PyObject **parts, int *players)
@@ -415,6 +428,7 @@ static int js_record(js_t *j, PyObject **parts, int *players)
         else if (js_is(s, len, "result")) key = K_RESULT;
         else if (js_is(s, len, "comments")) key = K_COMMENTS;
         else if (js_is(s, len, "glyph")) key = K_GLYPH;
+        else if (js_is(s, len, "call")) key = K_CALL;
         else return 0;
         if (seen & key)
             return 0;
@@ -428,10 +442,16 @@ static int js_record(js_t *j, PyObject **parts, int *players)
                 return 0;
             break;
         case K_PLAYERS:
-            if (!js_int(j, &v) || (v != 3 && v != 4))
+            if (!js_int(j, &v) || v < 3 || v > 5)
                 return 0;
             *players = (int)v;
             break;
+        case K_CALL: {  /* {"card": "KS"}: the card's number (notes: left to orjson) */
+            int card = js_call(j);
+            if (card < 0 || !(parts[JS_CALL] = PyLong_FromLong(card)))
+                return 0;
+            break;
+        }
         case K_TAGS: {
             PyObject *tags = PyList_New(0);
             if (!tags)

@@ -352,6 +352,22 @@ static inline int tk_outbids(int bid, int best)
     return best == 0 || bid > best;
 }
 
+/* call_fault (§3): what keeps a taker whose hand as dealt is HAND from calling CALLED at
+ * five players: 0 when he may; the highest rank (14 King, 13 Queen, 12 Knight) of which
+ * he lacks a card when CALLED is a Queen, Knight or Jack; -1 for a card never called (a
+ * trump, the Excuse, a plain card below the Jack). */
+static inline int tk_call_fault(int called, cards_t hand)
+{
+    if (called >= 56 || called % 14 < 10)
+        return -1;
+    for (int rank = 13; rank > called % 14; rank--) {
+        cards_t mask = TK_KINGS >> (13 - rank);
+        if ((hand & mask) != mask)
+            return rank + 1;
+    }
+    return 0;
+}
+
 /* first_leader (§2, §5): the dealer's right-hand neighbour FIRST, or the taker who
  * announced a chelem (ANNOUNCER, -1 for none). */
 static inline int tk_first_leader(int first, int announcer)

@@ -9,17 +9,18 @@
  *
  * It takes a strict subset of what notation/fast.py takes, which is a subset of the
  * grammar: one or more lines of tags `[Name "value"]` (no escape, no control character;
- * a Players tag of 3 or 4; no Result tag, a Date as DATE_RE), then lines of words separated
- * by spaces: the deal's glyph and comments, `hand S:` lines of canonical card codes,
- * `chien:`, `auction:` with plain bid words, `ecart:`, `poignee S:` with its cards and
- * `chelem S`, `play:` with numbered tricks of plain card codes (a glyph and comments after
- * a card), `result:` with the scores alone; and the record ends at a blank line followed
- * by a line starting with `[`, or at the end of the file. Anything else (another layout, a
- * tab or a carriage return, a backslash, a comment over two lines, a card that is not
- * canonical or written twice in a list, notes on a bid, a section the quick check leaves
- * to the replay...) gives up, and the caller reads the record with the Python reader. So
- * the record it takes is cut exactly where the reader cuts it, and read to the same data:
- * tests/test_textscan.py holds it to notation/fast.py on generated deals and edits of them.
+ * a Players tag of 3, 4 or 5; no Result tag, a Date as DATE_RE), then lines of words
+ * separated by spaces: the deal's glyph and comments, `hand S:` lines of canonical card
+ * codes, `chien:`, `auction:` with plain bid words, `call:` with one card, `ecart:`,
+ * `poignee S:` with its cards and `chelem S`, `play:` with numbered tricks of plain card
+ * codes (a glyph and comments after a card), `result:` with the scores alone; and the
+ * record ends at a blank line followed by a line starting with `[`, or at the end of the
+ * file. Anything else (another layout, a tab or a carriage return, a backslash, a comment
+ * over two lines, a card that is not canonical or written twice in a list, notes on a bid
+ * or the call, a section the quick check leaves to the replay...) gives up, and the
+ * caller reads the record with the Python reader. So the record it takes is cut exactly
+ * where the reader cuts it, and read to the same data: tests/test_textscan.py holds it
+ * to notation/fast.py on generated deals and edits of them.
  */
 #ifndef TAROT_TEXTSCAN_H
 #define TAROT_TEXTSCAN_H
@@ -436,7 +437,7 @@ static int ts_tags(ts_t *t, PyObject **parts, int *players)
                 seen |= bit;
             }
             if (bit == 1) {
-                if (value_len != 1 || (value[0] != '3' && value[0] != '4'))
+                if (value_len != 1 || value[0] < '3' || value[0] > '5')
                     return 0;
                 *players = value[0] - '0';
             } else if (bit == 2) {
@@ -556,6 +557,19 @@ static int ts_body(ts_t *t, PyObject **parts, int players)
     }
     if (t->more)
         return 0;
+
+    /* call: KS (five players; notes on it: left to the reader) */
+    if (ts_take(t, "call:", 5)) {
+        int card = -1;
+        if (ts_token(t, &s, &len) && (len == 2 || len == 3))
+            card = js_card(s, len);
+        if (card < 0 || !(parts[JS_CALL] = PyLong_FromLong(card)))
+            return 0;
+        if (ts_peek(t, &s, &len) && (s[0] == '{' || s[0] == '!' || s[0] == '?'))
+            return 0;
+        if (t->more)
+            return 0;
+    }
 
     /* ecart: ... */
     if (ts_take(t, "ecart:", 6)) {
@@ -833,7 +847,7 @@ static int tj_glyph(PyObject *o)
  * where it does not settle it (the caller runs quick.quick_facts_scanned then). */
 static PyObject *ts_judge_parts(PyObject *parts, int flags)
 {
-    static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W"};
+    static const char *const plain[JB_MAX_SEATS] = {"S", "E", "N", "W", "F"};
     static const char *const bids[5] = {"pass", "prise", "garde", "garde_sans",
                                         "garde_contre"};
     jb_deal d;
@@ -842,7 +856,7 @@ static PyObject *ts_judge_parts(PyObject *parts, int flags)
         Py_RETURN_NONE;
 #define TJ_PART(i) PyTuple_GET_ITEM(parts, (i) + 1)
     long n = PyLong_AsLong(PyTuple_GET_ITEM(parts, 0));
-    if (n != 3 && n != 4) {
+    if (n < 3 || n > 5) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
@@ -933,6 +947,16 @@ static PyObject *ts_judge_parts(PyObject *parts, int flags)
         if (rank < 0)
             Py_RETURN_NONE;
         d.bid[i] = rank;
+    }
+    o = TJ_PART(JS_CALL);
+    if (o != Py_None) {
+        long card = PyLong_Check(o) ? PyLong_AsLong(o) : -1;
+        if (card < 0 || card >= 78) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        d.has_call = 1;
+        d.called = (int)card;
     }
     o = TJ_PART(JS_ECART);
     if (o != Py_None) {

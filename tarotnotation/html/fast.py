@@ -161,6 +161,9 @@ def reader(ruleset: str | None = None, default_ruleset: str | None = None
         for i, bid in enumerate(obj["auction"]):
             if len(bid) > 1:
                 others["bid", i] = _note(bid)
+        call = obj.get("call")
+        if call is not None:
+            others["call", 0] = _note(call)
         ecart = obj.get("ecart")
         if ecart is not None:
             others["ecart", 0] = _note(ecart)
@@ -234,23 +237,24 @@ def _score_lines(deal: FastDeal) -> list[str]:
     facts = deal.facts
     sizes = tuple(size for _, size in facts.poignees)
     n = len(facts.seats)
-    key = (n, facts.taker, facts.contract, facts.taker_half, facts.bouts,
-           facts.petit_au_bout, sizes, facts.chelem_announced, facts.chelem, facts.seats,
-           language())
+    key = (n, facts.taker, facts.partner, facts.called, facts.contract, facts.taker_half,
+           facts.bouts, facts.petit_au_bout, sizes, facts.chelem_announced, facts.chelem,
+           facts.seats, language())
     lines = _SCORES.get(key)
     if lines is None:
         if len(_SCORES) >= _SCORES_KEPT:
             _SCORES.clear()
         worked = score(DealFacts(
             players=n, taker=facts.taker, contract=facts.contract,
-            taker_half=facts.taker_half, bouts=facts.bouts,
+            taker_half=facts.taker_half, bouts=facts.bouts, partner=facts.partner,
             petit_au_bout=facts.petit_au_bout, poignees=sizes,
             chelem_announced=facts.chelem_announced, chelem=facts.chelem))
         ids = facts.seats
         lines = _SCORES[key] = [render(line) for line in scored_lines(
             worked, facts.scores, facts.contract, ids[facts.taker], facts.taker_half,
-            facts.bouts, partner=None, players=n, called=None, poignees=sizes,
-            seat_ids=ids)]
+            facts.bouts, partner=None if facts.partner is None else ids[facts.partner],
+            players=n, called=None if facts.called is None else Card(facts.called),
+            poignees=sizes, seat_ids=ids)]
     return list(lines)
 
 
@@ -263,6 +267,7 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     n = len(facts.seats)
     ids = facts.seats
     taker = facts.taker
+    partner = taker if facts.partner is None else facts.partner  # (alone: his own seat)
     others = deal.other_notes
     data: dict[str, Any] = {
         "v": DATA_VERSION, "n": number, "title": tags_title(facts.tags, number),
@@ -271,7 +276,7 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     }
     if nav:
         data["nav"] = dict(nav)
-    camp_words = ["taker" if s == taker else "defence" for s in range(n)]
+    camp_words = ["taker" if s in (taker, partner) else "defence" for s in range(n)]
     data.update({
         "tags": [[clean(k), clean(v)] for k, v in facts.tags],
         "players": n,
@@ -286,7 +291,7 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     first = 0 if facts.dealer is None else (facts.dealer + 1) % n
     leader = kernel.first_leader(first, taker if facts.chelem_announced else None)
     start = _start(deal)
-    camps = tuple(kernel.TAKER if s == taker else kernel.DEFENCE for s in range(n))
+    camps = tuple(kernel.TAKER if s in (taker, partner) else kernel.DEFENCE for s in range(n))
     winners = _winners(deal, start, camps, leader)
     play = facts.play
     tricks_count = len(play) // n
@@ -344,9 +349,13 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
         notes_of(*others.get(("bid", i), _NO_NOTE), {
             "s": (first + i) % n, "bid": "pass" if not bid else Contract(bid).french})
         for i, bid in enumerate(facts.auction)]
+    called = None if facts.called is None else _CODE[facts.called]
+    called_at = -1 if facts.called is None else play.find(facts.called)
     data.update({"contract": contract.french, "chienSeen": contract.takes_chien,
-                 "taker": taker, "partner": None, "called": None, "calledAt": None,
-                 "call": None})
+                 "taker": taker, "partner": facts.partner, "called": called,
+                 "calledAt": None if called_at < 0 else called_at,
+                 "call": None if called is None else notes_of(
+                     *others.get(("call", 0), _NO_NOTE), {"card": called})})
     data["ecart"] = None if deal.ecart is None else notes_of(
         *others.get(("ecart", 0), _NO_NOTE), {"cards": codes_of(deal.ecart), "shown": []})
     sizes = iter(facts.poignees)

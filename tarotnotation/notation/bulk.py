@@ -92,7 +92,7 @@ def normalized(parts: tuple[Any, ...]) -> tuple[Any, ...] | None:
     if read is None:
         return None
     ids, names = read
-    return (*parts[:2], spec, list(ids), *parts[4:16], list(names))
+    return (*parts[:2], spec, list(ids), *parts[4:16], list(names), *parts[17:])
 
 
 def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]], _T | None],
