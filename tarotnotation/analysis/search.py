@@ -543,7 +543,7 @@ class PythonSearch:
     def _sure_lead(self, live: int, seat: int, card: int) -> bool:
         """Whether ``card``, a plain card led by ``seat``, surely wins the trick: the
         highest card of its suit still out, that no seat of the other camp can trump
-        (``ts_sure_lead``)."""
+        (``ts_ruffed_suits`` in ``csrc/search.h``)."""
         st = self.state
         if card == _EXCUSE or suit_of(card) == 4:
             return False

@@ -119,19 +119,6 @@ static inline uint32_t ts_suit_bits(cards_t x, int s)
     return (uint32_t)(x >> 56) & 0x1FFFFFu;
 }
 
-static inline uint32_t ts_pext(uint32_t x, uint32_t m)
-{
-    uint32_t r = 0, bit = 1;
-    while (m) {
-        uint32_t low = m & (0u - m);
-        if (x & low)
-            r |= bit;
-        bit <<= 1;
-        m ^= low;
-    }
-    return r;
-}
-
 typedef struct {
     ts_key *k;
     int pos;
@@ -165,13 +152,29 @@ static void ts_make_key(const ts_search *S, ts_key *k)
     for (int s = 0; s < 5; s++) {
         uint32_t ls = ts_suit_bits(live, s);
         int count = tk_popcount32(ls);
-        ts_put(&w, (uint64_t)count, 5);
-        if (s < 4)
-            ts_put(&w, (ls >> 10) & 0xFu, 4);
-        else
-            ts_put(&w, (ls & 1u) | ((ls >> 19) & 2u), 2);
-        for (int b = 0; b < planes; b++)
-            ts_put(&w, ts_pext(ts_suit_bits(plane[b], s), ls), count);
+        /* the count, which point cards are live, and each plane's bits at the live
+         * cards (a pext of every plane at once), appended in that order */
+        uint64_t head = s < 4 ? (uint64_t)count | (uint64_t)((ls >> 10) & 0xFu) << 5
+                              : (uint64_t)count | (uint64_t)((ls & 1u) | ((ls >> 19) & 2u)) << 5;
+        int head_bits = s < 4 ? 9 : 7;
+        uint32_t p0 = ts_suit_bits(plane[0], s), p1 = ts_suit_bits(plane[1], s);
+        uint32_t p2 = ts_suit_bits(plane[2], s);
+        uint32_t r0 = 0, r1 = 0, r2 = 0, bit = 1;
+        for (uint32_t m = ls; m; m &= m - 1, bit <<= 1) {
+            uint32_t low = m & (0u - m);
+            if (p0 & low)
+                r0 |= bit;
+            if (p1 & low)
+                r1 |= bit;
+        }
+        bit = 1;
+        for (uint32_t m = planes > 2 ? ls : 0; m; m &= m - 1, bit <<= 1)
+            if (p2 & m & (0u - m))
+                r2 |= bit;
+        ts_put(&w, head | (uint64_t)r0 << head_bits | (uint64_t)r1 << (head_bits + count),
+               head_bits + 2 * count);
+        if (planes > 2)
+            ts_put(&w, r2, count);
     }
     int excuse = 7;
     for (int i = 0; i < n; i++)
@@ -321,10 +324,17 @@ static inline int ts_absolute_move(cards_t live, int move)
  * beat that card (a higher card of the suit led; a trump when it has none of the suit
  * and the trick has none; a higher trump when it may trump: trumps led, or none of the
  * suit led). A seat of the winning camp that plays higher keeps the trick in its camp. */
+static inline int ts_trick_decided_at(const tk_state *st, int w);
+
 static inline int ts_trick_decided(const tk_state *st)
 {
+    return ts_trick_decided_at(st, tk_winner_index(st->trick, st->len));
+}
+
+/* ts_trick_decided, given W: the trick's winner_index so far. */
+static inline int ts_trick_decided_at(const tk_state *st, int w)
+{
     int n = st->n;
-    int w = tk_winner_index(st->trick, st->len);
     if (w < 0 || st->trick_number >= st->tricks - 1)
         return -1;
     int card = st->trick[w];
@@ -361,7 +371,15 @@ static inline int ts_trick_decided(const tk_state *st)
  * the last trick by a camp that won every trick could still beat it. The leaf table is
  * non-decreasing in the half-points and the bouts; petit au bout and the chelem range
  * over the camps still possible. */
+static void ts_bounds_decided(const ts_search *S, int decided, int *lo, int *hi);
+
 static void ts_bounds(const ts_search *S, int *lo, int *hi)
+{
+    ts_bounds_decided(S, S->st.len ? ts_trick_decided(&S->st) : -1, lo, hi);
+}
+
+/* ts_bounds, given DECIDED: ts_trick_decided of a trick begun, -1 at a boundary. */
+static void ts_bounds_decided(const ts_search *S, int decided, int *lo, int *hi)
 {
     const tk_state *st = &S->st;
     int n = st->n;
@@ -422,7 +440,7 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
         cards_t trumps[2] = {0, 0};
         for (int i = 0; i < n; i++)
             trumps[st->camp[i]] |= st->hand[i] & TK_TRUMP_MASK;
-        int decided = -1;       /* the camp this trick goes to whatever is played */
+        /* DECIDED: the camp this trick goes to whatever is played, -1 none */
         int top_trick[2] = {0, 0};  /* each camp's highest trump in the trick, 0 none */
         int to_play = 0;        /* seats still to play to this trick, as a bit set */
         if (st->len) {
@@ -434,7 +452,6 @@ static void ts_bounds(const ts_search *S, int *lo, int *hi)
                 if (tk_suit_of(c) == 4 && c > top_trick[pc])
                     top_trick[pc] = c;
             }
-            decided = ts_trick_decided(st);
         }
         for (int c = 0; c < 2; c++) {
             if (!trumps[c])
@@ -607,22 +624,21 @@ static inline int ts_wins(const tk_state *st, cards_t trick_bits, int card)
     return tk_winning_card(trick_bits | TK_BIT(card), led) == card;
 }
 
-/* Whether CARD, a plain card led by SEAT, surely wins the trick: the highest card of its
- * suit still out, that no seat of the other camp can trump (each holds a card of the
- * suit, or no trump). Such leads are tried first, after the table's move (the history
- * of cut-offs orders them; a weight above it was worse). */
-static inline int ts_sure_lead(const tk_state *st, cards_t live, int seat, int card)
+/* A plain card led surely wins the trick when it is the highest card of its suit still
+ * out and no seat of the other camp can trump it (each holds a card of the suit, or no
+ * trump). Such leads are tried first, after the table's move (the history of cut-offs
+ * orders them; a weight above it was worse). The plain suits (a bit each) in which a
+ * seat of the other camp than SEAT's may trump a lead: it holds none of the suit and a
+ * trump (worked out once for every lead of a node). */
+static inline int ts_ruffed_suits(const tk_state *st, int seat)
 {
-    if (card == TK_EXCUSE || tk_suit_of(card) == 4)
-        return 0;
-    cards_t m = tk_suit_mask(tk_suit_of(card));
-    if (live & m & ~((TK_BIT(card) << 1) - 1))
-        return 0;
+    int ruffed = 0;
     for (int j = 0; j < st->n; j++)
-        if (st->camp[j] != st->camp[seat] && !(st->hand[j] & m)
-            && (st->hand[j] & TK_TRUMP_MASK))
-            return 0;
-    return 1;
+        if (st->camp[j] != st->camp[seat] && (st->hand[j] & TK_TRUMP_MASK))
+            for (int s = 0; s < 4; s++)
+                if (!(st->hand[j] & tk_suit_mask(s)))
+                    ruffed |= 1 << s;
+    return ruffed;
 }
 
 /* The cards worth trying, best first: the legal cards, one of each run of equivalent
@@ -630,8 +646,8 @@ static inline int ts_sure_lead(const tk_state *st, cards_t live, int seat, int c
  * trick: the top of the run is kept; for cards that lose the trick, adjacent among the
  * cards in the hands: the lowest is kept), ordered by the table's move, what the card
  * does to the trick (a lead: a plain card sure to win it), and the history of
- * cut-offs. */
-static int ts_moves(ts_search *S, int *moves, int hint)
+ * cut-offs. W: the trick's winner_index so far (-1 at a lead). */
+static int ts_moves(ts_search *S, int *moves, int hint, int w)
 {
     tk_state *st = &S->st;
     int n = st->n;
@@ -645,12 +661,10 @@ static int ts_moves(ts_search *S, int *moves, int hint)
     cards_t trick_bits = 0;
     for (int i = 0; i < st->len; i++)
         trick_bits |= TK_BIT(st->trick[i]);
-    if (st->len) {
-        int w = tk_winner_index(st->trick, st->len);
-        if (w >= 0)
-            wcamp = st->camp[(st->leader + w) % n];
-    }
+    if (st->len && w >= 0)
+        wcamp = st->camp[(st->leader + w) % n];
     int last = st->len == n - 1;
+    int ruffed = st->len ? 0 : ts_ruffed_suits(st, seat);
     /* the cards in the hands: a card of the trick leaves with it, so between two cards
      * that both lose the trick it does not tell them apart */
     cards_t held = live & ~trick_bits;
@@ -659,9 +673,11 @@ static int ts_moves(ts_search *S, int *moves, int hint)
         int c = tk_lowest(rest);
         rest &= rest - 1;
         int pts = tk_points_of(c);
+        /* would the card win the trick? (winning_card of the trick with it) */
+        int wins = st->len && c != TK_EXCUSE && ts_wins(st, trick_bits, c);
         if (c != TK_EXCUSE) {
             int s = tk_suit_of(c);
-            if (st->len && !ts_wins(st, trick_bits, c)) {
+            if (st->len && !wins) {
                 /* a card that loses the trick: the lowest of its run is kept (the cards
                  * below it lose too) */
                 cards_t below = held & tk_suit_mask(s) & (TK_BIT(c) - 1);
@@ -685,10 +701,12 @@ static int ts_moves(ts_search *S, int *moves, int hint)
         if (c == hint) {
             score = 1 << 28;
         } else if (!st->len) {
-            score = ts_sure_lead(st, live, seat, c) ? 1 << 16 : 0;
+            /* a sure lead (ts_ruffed_suits): the highest of its suit still out, not trumped */
+            int sure = c != TK_EXCUSE && tk_suit_of(c) < 4
+                && !((ruffed >> tk_suit_of(c)) & 1)
+                && !(live & tk_suit_mask(tk_suit_of(c)) & ~((TK_BIT(c) << 1) - 1));
+            score = sure ? 1 << 16 : 0;
         } else {
-            /* would the card win the trick? (winning_card of the trick with it) */
-            int wins = c != TK_EXCUSE && ts_wins(st, trick_bits, c);
             int rank = c & 127;
             if (wins)
                 score = last ? 3000000 + pts * 1000 - rank : 3000000 + rank * 10;
@@ -837,8 +855,10 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     S->visits[st->len < 4 ? st->len : 3]++;
     /* The bounds, before the key, which a cut-off on them spares: at trick boundaries,
      * and within a trick but the last (the trick decided, the master trumps left). */
-    if (st->len == 0 || root || (left >= 2 && ts_trick_decided(st) >= 0)) {
-        ts_bounds(S, &lo, &hi);
+    int winner = st->len ? tk_winner_index(st->trick, st->len) : -1;
+    int decided = st->len ? ts_trick_decided_at(st, winner) : -1;
+    if (st->len == 0 || root || (left >= 2 && decided >= 0)) {
+        ts_bounds_decided(S, decided, &lo, &hi);
         if (!root) {
             if (lo >= beta) {
                 S->bound_cuts[st->len < 4 ? st->len : 3]++;
@@ -897,7 +917,7 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     if (boundary)
         S->expanded[left]++;
     int moves[TS_MAX_MOVES];
-    int count = ts_moves(S, moves, hint);
+    int count = ts_moves(S, moves, hint, winner);
     int seat = tk_to_play(st);
     int maxing = st->camp[seat] == TK_TAKER;
     int g = maxing ? -TS_INF : TS_INF;
