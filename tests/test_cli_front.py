@@ -5,8 +5,8 @@ The common command lines of ``tarot validate`` and of every command but ``analyz
 ``solve`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
 command line goes to the typer app. Each command line of the grid below runs twice,
 as a user runs it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app
-only): standard output, standard error and the exit status must be identical, byte for
-byte. The grid holds clean, faulty, unreadable and missing inputs, standard input, every
+only, in a process forked from one that imported it once: tests/forkserver.py): standard
+output, standard error and the exit status must be identical, byte for byte. The grid holds clean, faulty, unreadable and missing inputs, standard input, every
 report format, the flags alone and together, string options (``--rules``, ``--set``
 repeated, ``--ruleset``, ``-o``), the ``check`` alias, and command lines the front door
 must hand over (another option, an upper-case format, combined flags, ``--``, a value
@@ -19,9 +19,11 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from forkserver import ForkServer
 
 from tarotnotation.cli import front
 from tarotnotation.cli.app import FRONT_DOOR, TYPER_ONLY
@@ -215,8 +217,7 @@ def _words(args: list[str], files: dict[str, str]) -> list[str]:
     return out
 
 
-def _tarot(args: list[str], stdin: bytes, typer_only: bool, lang: str | None = None
-           ) -> subprocess.CompletedProcess[bytes]:
+def _env(typer_only: bool, lang: str | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("NO_COLOR", "CI", TYPER_ONLY, "TAROT_LANG")}
     env["LC_ALL"] = "C.UTF-8"
@@ -224,19 +225,39 @@ def _tarot(args: list[str], stdin: bytes, typer_only: bool, lang: str | None = N
         env["TAROT_LANG"] = lang
     if typer_only:
         env[TYPER_ONLY] = "1"
-    script = Path(sys.executable).with_name("tarot")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "tarotnotation"]
-    return subprocess.run([*cmd, *args], input=stdin, capture_output=True, env=env,
-                          cwd=ROOT, timeout=120, check=False)
+    return env
+
+
+SCRIPT = Path(sys.executable).with_name("tarot")
+
+
+def _tarot(args: list[str], stdin: bytes, typer_only: bool, lang: str | None = None
+           ) -> subprocess.CompletedProcess[bytes]:
+    cmd = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "tarotnotation"]
+    return subprocess.run([*cmd, *args], input=stdin, capture_output=True,
+                          env=_env(typer_only, lang), cwd=ROOT, timeout=120, check=False)
+
+
+@pytest.fixture(scope="module")
+def typer_app() -> Iterator[ForkServer]:
+    """The typer app's runs of the grid: each a process forked from one interpreter that
+    imported the app once (tests/forkserver.py), as the ``tarot`` script runs it with
+    ``TAROT_TYPER_ONLY=1`` (half a second of imports a run otherwise)."""
+    server = ForkServer(_env(typer_only=True), str(SCRIPT))
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 @pytest.mark.parametrize(("args", "stdin"), GRID, ids=[" ".join(a) for a, _ in GRID])
 def test_the_front_door_and_the_typer_app_say_the_same(
-        args: list[str], stdin: str | None, files: dict[str, str]) -> None:
+        args: list[str], stdin: str | None, files: dict[str, str],
+        typer_app: ForkServer) -> None:
     words = _words(args, files)
     data = Path(files[stdin]).read_bytes() if stdin else b""
     front_run = _tarot(words, data, typer_only=False)
-    typer_run = _tarot(words, data, typer_only=True)
+    typer_run = typer_app.run(words, data, ROOT)
     assert front_run.stdout == typer_run.stdout
     assert front_run.stderr == typer_run.stderr
     assert front_run.returncode == typer_run.returncode
