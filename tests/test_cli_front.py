@@ -2,15 +2,16 @@
 bytes and the same exit status.
 
 The common command lines of ``tarot validate`` and of every command but ``analyze`` and
-``solve`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other
-command line goes to the typer app. Each command line of the grid below runs twice,
-as a user runs it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app
-only, in a process forked from one that imported it once: tests/forkserver.py): standard
-output, standard error and the exit status must be identical, byte for byte. The grid holds clean, faulty, unreadable and missing inputs, standard input, every
-report format, the flags alone and together, string options (``--rules``, ``--set``
-repeated, ``--ruleset``, ``-o``), the ``check`` alias, and command lines the front door
-must hand over (another option, an upper-case format, combined flags, ``--``, a value
-that starts with ``-``, a second file, a missing required word).
+``solve`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other command
+line goes to the typer app. Each command line of the grid below runs twice, as a user runs
+it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app only, in a process
+forked from one that imported it once: tests/forkserver.py): standard output, standard error
+and the exit status must be identical, byte for byte. The grid holds clean, faulty,
+unreadable and missing inputs, standard input, every report format, the flags alone and
+together, string options (``--rules``, ``--set`` repeated, ``--ruleset``, ``-o``), the
+``check`` alias, and command lines the front door must hand over (another option, an
+upper-case format, combined flags, ``--``, a value that starts with ``-``, a second file, a
+missing required word).
 """
 
 from __future__ import annotations
