@@ -17,6 +17,10 @@ that the peak RSS is that stage's own), on one core:
   ``.tarot`` one (process start-up included; RSS is the largest single process), and
   ``-j 1`` on archives of as many deals at five players (a called King, a partner;
   generated, plain, the first time they are asked for);
+- the same check in-process, ``-j 1`` and ``-j 2`` on each format
+  (``archive.check_paths_batched``, as ``tarot validate -q`` runs it), timed after a first
+  run has done the imports: the process start-up, which no worker shares, is left out,
+  the workers' forks are in (CPU time: this process's only);
 - the archive tools end to end on the ``.jsonl`` archive: ``tarot query --count``
   (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
@@ -88,6 +92,10 @@ STAGES = (
     "cli-j2",
     "cli-tarot-j1",
     "cli-tarot-j2",
+    "check-jsonl-j1",
+    "check-jsonl-j2",
+    "check-tarot-j1",
+    "check-tarot-j2",
     "cli-5p-j1",
     "cli-tarot-5p-j1",
     "query-j1",
@@ -110,6 +118,10 @@ LABELS = {
     "cli-j2": "tarot validate -j 2 (.jsonl, end to end)",
     "cli-tarot-j1": "tarot validate -j 1 (.tarot, end to end)",
     "cli-tarot-j2": "tarot validate -j 2 (.tarot, end to end)",
+    "check-jsonl-j1": "validate's check -j 1 (.jsonl, in-process)",
+    "check-jsonl-j2": "validate's check -j 2 (.jsonl, in-process)",
+    "check-tarot-j1": "validate's check -j 1 (.tarot, in-process)",
+    "check-tarot-j2": "validate's check -j 2 (.tarot, in-process)",
     "cli-5p-j1": "tarot validate -j 1 (.jsonl, 5 players)",
     "cli-tarot-5p-j1": "tarot validate -j 1 (.tarot, 5 players)",
     "query-j1": "tarot query --count -j 1 (.jsonl)",
@@ -264,9 +276,32 @@ def _validate(path: Path, keep: bool = False) -> int:
     return count
 
 
+def _check_batched(path: Path, jobs: int) -> int:
+    """The deals ``tarot validate -q -j jobs`` checks, as it checks them (runs of clean
+    deals counted in bulk: :func:`tarotnotation.archive.check_paths_batched`)."""
+    from tarotnotation.archive import CleanDeals, check_paths_batched
+
+    count = 0
+    for item in check_paths_batched([path], jobs=jobs, keep=False):
+        if isinstance(item, CleanDeals):
+            count += item.count
+            continue
+        count += 1
+        if item.errors:
+            raise SystemExit(f"{path}: deal {item.index} has errors: {item.diagnostics}")
+    return count
+
+
 def stage_work(name: str, folder: Path) -> Callable[[], int]:
     """The timed work of a stage (after its set-up); returns the number of items done."""
     tarot, jsonl, pgn = folder / "deals.tarot", folder / "deals.jsonl", folder / "games.pgn"
+    if name.startswith("check-"):
+        # In-process -j: the same check as the CLI's, timed after a first run has done
+        # the imports (the start-up no worker shares is left out; the pool's forks are in).
+        kind, _, jobs = name[len("check-"):].partition("-j")
+        path = jsonl if kind == "jsonl" else tarot
+        _check_batched(path, 1)
+        return lambda: _check_batched(path, int(jobs))
     if name == "read-tarot":
         from tarotnotation.notation import read_file
 
