@@ -834,6 +834,30 @@ static int ts_two_tricks(ts_search *S, int alpha, int beta)
     return g;
 }
 
+/* A node's result g of the test against beta, fail-soft, made no weaker than the bounds
+   [lo, hi] the quick bounds gave it on the side of beta it fell (a pass at least lo, a
+   fail at most hi), and kept in the table when key is given (a trick boundary), as a
+   lower or an upper bound relative to the half-points won (offset), with the card
+   (card, -1: none) to try first next time. */
+static inline int ts_settle(ts_search *S, const ts_key *key, int g, int beta, int lo, int hi,
+                            int offset, cards_t live, int card, int left)
+{
+    if (g >= beta) {
+        if (g < lo)
+            g = lo;
+    } else if (g > hi) {
+        g = hi;
+    }
+    if (key) {
+        int move = card >= 0 ? ts_relative_move(live, card) : 0xFF;
+        if (g >= beta)
+            ts_store(S, key, g - offset, TS_NONE_HI, move, left);
+        else
+            ts_store(S, key, TS_NONE_LO, g - offset, move, left);
+    }
+    return g;
+}
+
 /* Fail-soft null-window test: a result g >= beta means value >= g; g < beta means
  * value <= g. ROOT: search every card here (no cut-off from the bounds or the table),
  * and leave the best card in *best. */
@@ -901,18 +925,8 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
     }
     if (left == 2 && !root) {
         int v = ts_two_tricks(S, beta - 1, beta);
-        if (v >= beta && v < lo)
-            v = lo;
-        else if (v < beta && v > hi)
-            v = hi;
-        if (boundary) {
-            int move = hint >= 0 ? ts_relative_move(live, hint) : 0xFF;
-            if (v >= beta)
-                ts_store(S, &key, v - offset, TS_NONE_HI, move, left);
-            else
-                ts_store(S, &key, TS_NONE_LO, v - offset, move, left);
-        }
-        return v;
+        return ts_settle(S, boundary ? &key : NULL, v, beta, lo, hi, offset, live, hint,
+                         left);
     }
     if (boundary)
         S->expanded[left]++;
@@ -945,22 +959,9 @@ static int ts_search_node(ts_search *S, int beta, int root, int *best)
         S->all_nodes[st->len < 4 ? st->len : 3]++;
         S->all_moves[st->len < 4 ? st->len : 3] += (uint64_t)count;
     }
-    if (g >= beta) {
-        if (g < lo)
-            g = lo;
-    } else if (g > hi) {
-        g = hi;
-    }
     if (best)
         *best = chosen;
-    if (boundary) {
-        int move = chosen >= 0 ? ts_relative_move(live, chosen) : 0xFF;
-        if (g >= beta)
-            ts_store(S, &key, g - offset, TS_NONE_HI, move, left);
-        else
-            ts_store(S, &key, TS_NONE_LO, g - offset, move, left);
-    }
-    return g;
+    return ts_settle(S, boundary ? &key : NULL, g, beta, lo, hi, offset, live, chosen, left);
 }
 
 #endif
