@@ -8,7 +8,9 @@ invocations (cli/front.py), which starts without typer (issue 17).
 
 from __future__ import annotations
 
+import codecs
 import functools
+import io
 import os
 import stat
 import sys
@@ -45,6 +47,7 @@ __all__ = [
     "safe",
     "severity_color",
     "stdout_bytes",
+    "stdout_copy",
     "style",
     "unopenable",
     "use_color",
@@ -264,9 +267,30 @@ def _write_line(stream: IO[str] | None, text: str) -> None:
 def stdout_bytes(data: bytes) -> None:
     """Write bytes to standard output (flushing what typer wrote before); on a terminal,
     their control characters shown escaped (line ends kept)."""
+    stdout_copy(io.BytesIO(data))
+
+
+def stdout_copy(source: IO[bytes]) -> None:
+    """Copy a binary stream to standard output a block at a time, as :func:`stdout_bytes`
+    writes bytes (memory bounded whatever its length)."""
     sys.stdout.flush()
-    if sys.stdout.isatty():
-        text = data.decode("utf-8", "replace")
-        data = "\n".join(safe(line) for line in text.split("\n")).encode()
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    out = sys.stdout.buffer
+    if not sys.stdout.isatty():
+        while block := source.read(_BLOCK):
+            out.write(block)
+        out.flush()
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    while block := source.read(_BLOCK):
+        out.write(_shown(decoder.decode(block)))
+    out.write(_shown(decoder.decode(b"", final=True)))
+    out.flush()
+
+
+def _shown(text: str) -> bytes:
+    """Text for a terminal: its control characters escaped, its line ends kept."""
+    return "\n".join(safe(line) for line in text.split("\n")).encode()
+
+
+#: What :func:`stdout_copy` reads at a time.
+_BLOCK = 1 << 16

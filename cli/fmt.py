@@ -16,10 +16,11 @@ import io
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, Any, Final
 
 from tarotnotation import atomic
 from tarotnotation.archive import STDIN, file_fault, open_input, stdin_stream, walk
@@ -37,7 +38,7 @@ from .common import (
     echo,
     echo_err,
     expand_arguments,
-    stdout_bytes,
+    stdout_copy,
     use_color,
     worst,
 )
@@ -125,17 +126,53 @@ def fmt(
 
 
 def _format_stdin(run: _Run) -> None:
-    """Standard input to standard output (held: it cannot be read twice)."""
-    data = stdin_stream().read()
-    found = list(pieces(io.BytesIO(data), "<stdin>"))
-    if not _judge(run, "<stdin>", found, data):
-        if not (run.check or run.diff):
-            stdout_bytes(data)
+    """Standard input to standard output: its canonical form, or, when a record cannot be
+    formatted, the input as it was. It cannot be read twice, so both are spooled as it is
+    read (in memory up to :data:`SPOOL` bytes, then in unnamed temporary files, which
+    leave nothing behind however the run ends) and one is copied out at the end: memory
+    stays bounded whatever its length. ``--check`` keeps nothing; ``--diff`` holds it, to
+    show it."""
+    stream = stdin_stream()
+    if run.diff:
+        data = stream.read()
+        found = list(pieces(io.BytesIO(data), "<stdin>"))
+        if _judge(run, "<stdin>", found, data):
+            _count(run, "<stdin>", data, b"".join(p.new or b"" for p in found))
         return
-    new = b"".join(p.new or b"" for p in found)
-    _count(run, "<stdin>", data, new)
-    if not (run.check or run.diff):
-        stdout_bytes(new)
+    if run.check:
+        _judge_stream(run, "<stdin>", pieces(stream, "<stdin>"), None)
+        return
+    with (tempfile.SpooledTemporaryFile(SPOOL) as old,
+          tempfile.SpooledTemporaryFile(SPOOL) as new):
+        broken = run.broken
+        _judge_stream(run, "<stdin>", pieces(io.BufferedReader(_Copied(stream, old)),
+                                             "<stdin>"), new)
+        kept = old if run.broken > broken else new
+        kept.seek(0)
+        stdout_copy(kept)
+
+
+#: The bytes of standard input (and of its canonical form) ``tarot fmt -`` holds in
+#: memory; past them, they go to an unnamed temporary file.
+SPOOL: Final = 1 << 22
+
+
+class _Copied(io.RawIOBase):
+    """A binary stream that copies what is read from it to ``copy``."""
+
+    def __init__(self, raw: IO[bytes], copy: IO[bytes]) -> None:
+        super().__init__()
+        self._raw = raw
+        self._copy = copy
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer))
+        buffer[: len(data)] = data
+        self._copy.write(data)
+        return len(data)
 
 
 def _format_file(run: _Run, path: Path, named: bool) -> None:

@@ -153,32 +153,36 @@ def _fast(options: Options) -> Callable[[bytes], _Fast | None]:
     return facts_of
 
 
-def _read(part: Part, options: Options) -> list[ArchiveDeal]:
-    """A worker's task: every deal of a part."""
+def _deals(part: Part, options: Options) -> Iterator[ArchiveDeal]:
+    """Every deal of a part, one at a time (a part read in this process is never held
+    whole: a .tarot file or standard input is one part, however long)."""
     file = part if isinstance(part, str) else part.path
-    out = []
     judged = options.replay
     keep = options.records
     for item in read_part(part, _fast(options)):
         if type(item) is tuple:
             index, line, value = item
             if type(value) is QuickFacts:
-                out.append(ArchiveDeal(file, index, summarize_quick(
-                    value, file=file, index=index, line=line, judged=judged)))
+                yield ArchiveDeal(file, index, summarize_quick(
+                    value, file=file, index=index, line=line, judged=judged))
                 continue
             if type(value) is tuple:  # (facts, bytes): the record kept when picked
                 facts, data = value
                 summary = summarize_quick(facts, file=file, index=index, line=line,
                                           judged=judged)
                 picked = callable(keep) and keep(summary)
-                out.append(ArchiveDeal(file, index, summary, (),
-                                       _record(data) if picked else None))
+                yield ArchiveDeal(file, index, summary, (),
+                                  _record(data) if picked else None)
                 continue
             assert isinstance(value, DealRecord)
             item = ReadDeal(index, value, line=line)
         assert isinstance(item, ReadDeal)
-        out.append(_summarize(item, file, options))
-    return out
+        yield _summarize(item, file, options)
+
+
+def _read(part: Part, options: Options) -> list[ArchiveDeal]:
+    """A worker's task: every deal of a part (sent back whole)."""
+    return list(_deals(part, options))
 
 
 def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None = None
@@ -189,7 +193,7 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
     if jobs <= 1:
         for f in files:
             for part in parts_of(f):
-                yield from _read(part, options)
+                yield from _deals(part, options)
         return
     workers = min(jobs, os.cpu_count() or 1)
     pending: deque[Future[list[ArchiveDeal]]] = deque()
@@ -198,7 +202,7 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
             if f == STDIN:  # this process's own: read here, in its place in the order
                 while pending:
                     yield from pending.popleft().result()
-                yield from _read(f, options)
+                yield from _deals(f, options)
                 continue
             for part in parts_of(f):
                 pending.append(pool.submit(_read, part, options))

@@ -1,0 +1,92 @@
+"""The command line attacked as a hostile user would: each test is named after a case that
+broke a promise of the README (Files and streams, Exit status) and holds the fix.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_cli import EXAMPLES, TAROT, invoke
+
+MB = 1 << 20
+#: One plain deal of the notation (a blank line ends it).
+DEAL = (EXAMPLES / "prise.tarot").read_bytes().rstrip(b"\n") + b"\n\n"
+
+
+def _limit_memory() -> None:  # in the child: a runaway fails at once instead of swapping
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _peak(args: list[str], stdin: Path | None = None) -> tuple[int, int]:
+    """The exit status of ``tarot ARGS`` (standard input from ``stdin``) and its peak
+    resident memory, in bytes."""
+    with open(stdin or os.devnull, "rb") as source:
+        proc = subprocess.Popen([str(TAROT), *args], stdin=source, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, preexec_fn=_limit_memory)
+        _, status, usage = os.wait4(proc.pid, 0)  # (its peak RSS, race-free)
+    return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
+
+
+def _deals(path: Path, count: int) -> Path:
+    path.write_bytes(DEAL * count)
+    return path
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB")
+def test_fmt_dash_holds_flat_memory_on_a_long_stream(tmp_path: Path) -> None:
+    # `tarot fmt -` held standard input whole, then every record and its canonical text:
+    # 18 MB more a thousand deals (`yes "$(cat deal.tarot)" | tarot fmt -` passed 1 GB in
+    # 12 s). Both are now spooled as they are read; six times the deals, the same memory.
+    small, large = _deals(tmp_path / "small.tarot", 200), _deals(tmp_path / "large.tarot", 1200)
+    code, peak_small = _peak(["fmt", "-"], small)
+    assert code == 0
+    code, peak_large = _peak(["fmt", "-"], large)
+    assert code == 0
+    assert peak_large < peak_small + 8 * MB, (peak_small // MB, peak_large // MB)
+
+
+@pytest.mark.parametrize("faulty", [False, True])
+def test_fmt_dash_writes_the_canonical_form_or_the_input_as_it_was(
+        monkeypatch: pytest.MonkeyPatch, faulty: bool) -> None:
+    # spooled, the output is still the canonical text, or, when one record cannot be
+    # formatted, every byte of the input unchanged (here well past the spool's memory)
+    from tarotnotation.cli import fmt
+
+    monkeypatch.setattr(fmt, "SPOOL", 1000)
+    untidy = DEAL.replace(b"\n", b"  \n")  # trailing blanks: the canonical form drops them
+    body = untidy * 12 + (b'[Event "x"]\nhand S: ZZ\n' if faulty else b"")
+    ran = invoke("fmt", "-", stdin=body)
+    if faulty:
+        assert ran.code == 1
+        assert ran.out == body.decode()
+        return
+    assert ran.code == 0, ran.err
+    single = invoke("fmt", "-", stdin=untidy).out
+    assert "  \n" not in single
+    assert ran.out == (single + "\n") * 11 + single
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB")
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+def test_archive_tools_hold_flat_memory_on_a_long_tarot_file(tmp_path: Path,
+                                                              stdin: bool) -> None:
+    # The archive tools (query, stats, standings, dedupe, split, sort) read a .tarot file,
+    # or standard input, as one part, and made a list of all its deals before the first
+    # came out: 15 MB more a thousand deals for `split --by`, and a stream on standard
+    # input held for ever (`sort -` passed 768 MB in 40 s). Now one deal at a time.
+    small, large = _deals(tmp_path / "small.tarot", 200), _deals(tmp_path / "large.tarot", 1400)
+    peaks = []
+    for i, source in enumerate((small, large)):
+        args = ["split", "--by", "Event", "-o", str(tmp_path / f"out{i}")]
+        code, peak = (_peak([*args, "-"], source) if stdin
+                      else _peak([*args, str(source)]))
+        assert code == 0
+        peaks.append(peak)
+    assert peaks[1] < peaks[0] + 8 * MB, [p // MB for p in peaks]
