@@ -39,8 +39,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["discard_pending", "pending", "signals_held", "sync_folder", "sync_tree", "target_of",
-           "writing"]
+__all__ = ["discard_pending", "naming", "pending", "signals_held", "sync_folder", "sync_tree",
+           "target_of", "writing"]
 
 _PENDING: set[str] = set()
 
@@ -72,24 +72,27 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         return
     import tempfile  # (when a file is written: a run that writes none never needs it)
 
-    with signals_held():  # a signal between creating and noting it would leave it
+    tmp = ""
+    with signals_held(), naming(path, tmp):  # (a signal before it is noted would leave it)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         _PENDING.add(tmp)
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        if old is not None:
-            os.chmod(tmp, old.st_mode & 0o7777)
-            if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
-                with contextlib.suppress(OSError):
-                    os.chown(tmp, old.st_uid, old.st_gid)
-        else:
-            mask = os.umask(0o22)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
+            with naming(path, tmp):
+                fh.flush()
+                os.fsync(fh.fileno())
+        with naming(path, tmp):
+            if old is not None:
+                os.chmod(tmp, old.st_mode & 0o7777)
+                if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                    with contextlib.suppress(OSError):
+                        os.chown(tmp, old.st_uid, old.st_gid)
+            else:
+                mask = os.umask(0o22)
+                os.umask(mask)
+                os.chmod(tmp, 0o666 & ~mask)
+            os.replace(tmp, target)
         _PENDING.discard(tmp)
         sync_folder(folder)
     finally:
@@ -97,6 +100,27 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             _PENDING.discard(tmp)
+
+
+@contextlib.contextmanager
+def naming(path: str | os.PathLike[str], tmp: str) -> Iterator[None]:
+    """An error of making, writing or renaming a temporary file ``tmp`` (any error,
+    when ``tmp`` is empty: it is being made) names ``path``, the file or folder the user
+    asked for: the temporary file's name is of no use to them.
+
+    >>> try:
+    ...     with naming("out.json", ".out.json.x1.tmp"):
+    ...         raise PermissionError(13, "Permission denied", ".out.json.x1.tmp")
+    ... except OSError as err:
+    ...     print(err.filename, err.strerror)
+    out.json Permission denied
+    """
+    try:
+        yield
+    except OSError as err:
+        if err.filename is None or not tmp or err.filename == tmp:
+            err.filename, err.filename2 = os.fspath(path), None
+        raise
 
 
 @contextlib.contextmanager

@@ -90,3 +90,22 @@ def test_archive_tools_hold_flat_memory_on_a_long_tarot_file(tmp_path: Path,
         assert code == 0
         peaks.append(peak)
     assert peaks[1] < peaks[0] + 8 * MB, [p // MB for p in peaks]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="/proc, where no file is made")
+@pytest.mark.parametrize("args", [
+    ["convert", "{deal}", "-o", "/proc/out.json"],
+    ["validate", "{deal}", "--format", "junit", "-o", "/proc/report.xml"],
+    ["standings", "{deal}", "--html", "/proc/table.html"],
+    ["html", "{deal}", "-o", "/proc/site"],
+], ids=lambda a: a[0])
+def test_a_write_that_fails_names_the_file_asked_for_not_its_temporary(args: list[str]
+                                                                        ) -> None:
+    # `tarot convert d.tarot -o /proc/out.json` said "tarot: /proc/.out.json.peih3fvp.tmp:
+    # No such file or directory": a random name the user never gave.
+    deal = str(EXAMPLES / "prise.tarot")
+    done = subprocess.run([str(TAROT), *(a.format(deal=deal) for a in args)],
+                          capture_output=True, check=False, timeout=120)
+    asked = args[-1]
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode() == f"tarot: {asked}: No such file or directory\n"

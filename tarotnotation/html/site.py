@@ -465,7 +465,7 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
     tmp: Path | None = None
     old: Path | None = None
     try:
-        with atomic.signals_held():
+        with atomic.signals_held(), atomic.naming(folder, ""):
             tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
         mask = os.umask(0)
         os.umask(mask)
