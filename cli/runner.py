@@ -19,6 +19,7 @@ A signal ends the command as an exception does: files being written are left as 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import re
@@ -170,7 +171,7 @@ def usage_message(err: Exception, commands: Sequence[str]) -> str:
     path = getattr(ctx, "command_path", "tarot") or "tarot"
     message = message.strip().rstrip(".")
     if message.startswith("No such command"):
-        typo = message.split("'", 2)[1] if message.count("'") >= 2 else ""
+        typo = _quoted(message.removeprefix("No such command").strip())
         similar = difflib.get_close_matches(typo, commands, n=3, cutoff=0.7)
         said: str = (Msg("no command {name}: did you mean {names}?", name=repr(typo),
                          names=_or([repr(c) for c in similar]))
@@ -193,6 +194,29 @@ def usage_message(err: Exception, commands: Sequence[str]) -> str:
     if options:
         said = Msg("{message}: did you mean {options}?", message=said, options=_or(options))
     return Msg("{message} (see '{path} --help')", message=said, path=path)
+
+
+def _quoted(text: str) -> str:
+    r"""The name click wrote first in ``text`` as Python writes a string (``'x'``,
+    ``"it's"``, its control characters as escapes): the name itself, which is then shown
+    made safe once (a quote in it no longer cuts it short).
+
+    >>> _quoted("'valdate'. Did you mean 'validate'?"), _quoted('"it\'s"')
+    ('valdate', "it's")
+    >>> _quoted("'\\x1b[2J'")
+    '\x1b[2J'
+    """
+    import ast
+
+    quote = text[:1]
+    if quote in ("'", '"'):
+        for end in range(1, len(text)):
+            if text[end] == quote:
+                with contextlib.suppress(ValueError, SyntaxError):
+                    value = ast.literal_eval(text[:end + 1])
+                    if isinstance(value, str):
+                        return value
+    return text
 
 
 #: How an option's value is named in help, for the types typer names as Python does.

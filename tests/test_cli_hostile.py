@@ -109,3 +109,17 @@ def test_a_write_that_fails_names_the_file_asked_for_not_its_temporary(args: lis
     asked = args[-1]
     assert done.returncode == 2, done.stderr
     assert done.stderr.decode() == f"tarot: {asked}: No such file or directory\n"
+
+
+@pytest.mark.parametrize(("word", "said"), [
+    ("it's", "no command \"it's\""),
+    ("valid'ate", "no command \"valid'ate\": did you mean 'validate'?"),
+    ("\x1b]52;c;aGk=\x07", "no command '\\x1b]52;c;aGk=\\x07'"),
+])
+def test_an_unknown_command_with_a_quote_or_an_escape_is_named_as_typed(word: str,
+                                                                        said: str) -> None:
+    # `tarot "it's"` said "no command ''" (the name cut at its quote), and an escape
+    # sequence came out escaped twice ('\\x1b...'), both from reading click's message
+    done = subprocess.run([str(TAROT), word], capture_output=True, check=False, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.decode() == f"tarot: {said} (tarot --help lists the commands)\n"
