@@ -13,6 +13,7 @@ import typer
 
 from tarotnotation.analysis import (
     DEFAULT_TABLE_MB,
+    MAX_TABLE_MB,
     Objective,
     Position,
     PositionError,
@@ -116,7 +117,7 @@ def solve(
         "--node-limit", min=1, metavar="N",
         help="Positions the search may visit; past them, bounds.")] = None,
     table_mb: Annotated[float, typer.Option(
-        "--table-mb", min=1, metavar="MB",
+        "--table-mb", min=1, max=MAX_TABLE_MB, metavar="MB",
         help="Memory for the search's table.")] = DEFAULT_TABLE_MB,
     output_format: Annotated[SolveFormat, typer.Option(
         "--format", "-f", case_sensitive=False, help="Output format.")] = SolveFormat.TEXT,

@@ -41,10 +41,11 @@ from .comments import (
     strip_analysis,
 )
 from .position import Position, PositionError, deal_start, position_at
-from .search import DEFAULT_TABLE_MB, CardValue, Objective, Solution, Solver
+from .search import DEFAULT_TABLE_MB, MAX_TABLE_MB, CardValue, Objective, Solution, Solver
 
 __all__ = [
     "DEFAULT_TABLE_MB",
+    "MAX_TABLE_MB",
     "AnalysisNote",
     "CardAnalysis",
     "CardValue",

@@ -78,6 +78,7 @@ from .position import Position
 
 __all__ = [
     "DEFAULT_TABLE_MB",
+    "MAX_TABLE_MB",
     "CardValue",
     "Objective",
     "PythonSearch",
@@ -88,6 +89,9 @@ __all__ = [
 
 #: The transposition table's default size, in MiB (``table_mb``).
 DEFAULT_TABLE_MB: Final = 64.0
+#: The largest table, in MiB: what the compiled core accepts (csrc/_kernel.c, Search);
+#: the command line's ``--table-mb`` is bounded by it.
+MAX_TABLE_MB: Final = 65536.0
 _INF: Final = 30000
 _LEAF_SIZE: Final = 183 * 4 * 3 * 3
 _EXCUSE: Final = int(Card.EXCUSE)
