@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tarotnotation.analysis import DEFAULT_TABLE_MB, analyse_record
+from tarotnotation.analysis import DEFAULT_TABLE_MB, MAX_TABLE_MB, analyse_record
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
@@ -33,6 +33,7 @@ from .common import (
     fail,
     ruleset_spec,
     use_color,
+    worker_count,
     worst,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
@@ -100,7 +101,7 @@ def analyze(
         help="Mark ?? a card that cost at least this many points (a card that changed"
         " the outcome always is).")] = None,
     table_mb: Annotated[float, typer.Option(
-        "--table-mb", min=1, metavar="MB",
+        "--table-mb", min=1, max=MAX_TABLE_MB, metavar="MB",
         help="Memory for the search's table, per worker.")] = DEFAULT_TABLE_MB,
     rules: RulesOpt = None,
     sets: SetOpt = None,
@@ -133,8 +134,7 @@ def analyze(
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
                "table_mb": table_mb}
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
+    jobs = worker_count(jobs)
     color = use_color(sys.stderr)
     faulty = False
     status = EXIT_OK

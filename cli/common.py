@@ -51,6 +51,7 @@ __all__ = [
     "style",
     "unopenable",
     "use_color",
+    "worker_count",
     "worst",
 ]
 
@@ -86,6 +87,18 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
             raise SystemExit(EXIT_USAGE) from None
 
     return run
+
+
+def worker_count(jobs: int) -> int:
+    """The worker processes ``-j N`` asks for: one per core for 0, and never more than
+    the cores (``-j 99999999`` once started a process for each deal, more than the machine
+    could hold, and left them behind when it was killed).
+
+    >>> worker_count(1), worker_count(10**23) == worker_count(0) == (os.cpu_count() or 1)
+    (1, True)
+    """
+    cores = os.cpu_count() or 1
+    return cores if jobs <= 0 else min(jobs, cores)
 
 
 def fail(message: str) -> NoReturn:

@@ -7,7 +7,6 @@ picks the output from the command line, checks it and reports.
 from __future__ import annotations
 
 import itertools
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +39,7 @@ from .common import (
     fail,
     ruleset_spec,
     use_color,
+    worker_count,
     worst,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
@@ -203,8 +203,7 @@ def html_cmd(
                       len(faults)).format(n=len(faults)))
     if not files:
         fail(Msg("no record file found in {args}", args=", ".join(args)))
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
+    jobs = worker_count(jobs)
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
                         default=default, jobs=jobs)
     where: str = Msg("standard output") if output == STDIN else output

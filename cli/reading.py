@@ -4,7 +4,6 @@ and the refusal to write over an input."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from .common import (
     fail,
     ruleset_spec,
     use_color,
+    worker_count,
     worst,
 )
 from .output import same_file, target
@@ -60,7 +60,7 @@ class Reading:
         self.files = [str(p) for p in items if isinstance(p, Path)]
         #: The paths that cannot be used (F001-F004), reported in their place.
         self.faults = [d for d in items if not isinstance(d, Path)]
-        self.jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+        self.jobs = worker_count(jobs)
         self.strict = strict
         self.replay = replay
         self.unreadable = 0

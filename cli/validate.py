@@ -5,7 +5,6 @@
 
 import contextlib
 import io
-import os
 import sys
 from collections.abc import Iterator
 from enum import StrEnum
@@ -30,6 +29,7 @@ from .common import (
     read_as,
     ruleset_spec,
     use_color,
+    worker_count,
 )
 from .options import (
     ColumnsOpt,
@@ -144,8 +144,7 @@ def validate(
     forced = checked_spec(force, "--ruleset")
     ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
+    jobs = worker_count(jobs)
     items = list(walk(args))
     files = [str(p) for p in items if isinstance(p, Path)]
     # never over an input: refused before any reading

@@ -123,3 +123,27 @@ def test_an_unknown_command_with_a_quote_or_an_escape_is_named_as_typed(word: st
     done = subprocess.run([str(TAROT), word], capture_output=True, check=False, timeout=60)
     assert done.returncode == 2
     assert done.stderr.decode() == f"tarot: {said} (tarot --help lists the commands)\n"
+
+
+@pytest.mark.parametrize("command", [["solve", "--trick", "18"], ["analyze", "--from-trick", "18"]])
+def test_a_table_larger_than_the_solver_takes_is_a_usage_error(command: list[str]) -> None:
+    # `tarot solve d.tarot --trick 18 --table-mb 1e23` ended in a traceback (ValueError:
+    # Search: an argument is out of range), `tarot analyze` in a Q113 "please report it"
+    # for every deal; the option is now bounded by what the compiled core takes
+    from tarotnotation.analysis import MAX_TABLE_MB
+
+    ran = invoke(command[0], str(EXAMPLES / "prise.tarot"), *command[1:], "--table-mb",
+                 str(MAX_TABLE_MB * 2))
+    assert ran.code == 2
+    assert ran.err == (f"tarot: invalid value for '--table-mb': Input should be less than or"
+                       f" equal to {MAX_TABLE_MB:g} (see 'tarot {command[0]} --help')\n")
+
+
+def test_jobs_past_the_cores_start_one_worker_a_core() -> None:
+    # `tarot analyze -j 99999999999999999999999` started a worker process for each deal
+    # (the machine's load passed 60) and left them behind when it was killed
+    from tarotnotation.cli.common import worker_count
+
+    cores = os.cpu_count() or 1
+    assert [worker_count(j) for j in (0, 1, cores, cores + 1, 10**23)] == [
+        cores, 1, cores, cores, cores]
