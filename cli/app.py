@@ -292,12 +292,14 @@ _VERSION_ARGS = (["--version"], ["-V"], ["version"])
 def main() -> None:
     """Entry point of the ``tarot`` script and of ``python -m tarotnotation``: the exit
     statuses of cli/runner.py, SIGTERM and SIGHUP included."""
+    ended: type[BaseException] = KeyboardInterrupt  # (SIGTERM's and SIGHUP's, once caught)
     try:
         if sys.argv[1:] in _VERSION_ARGS:  # (answered before typer is imported)
             _print_version()
             return
-        from .status import install_signal_handlers
+        from .status import Interrupted, install_signal_handlers
 
+        ended = Interrupted
         install_signal_handlers()
         words = sys.argv[1:]
         if (words and ALIASES.get(words[0], words[0]) in FRONT_DOOR
@@ -317,6 +319,8 @@ def main() -> None:
         if end.code in _SIGNALLED:
             _end_now(end.code)
         raise
+    except ended as signalled:  # SIGTERM or SIGHUP before a command ran (importing typer)
+        _end_now(getattr(signalled, "status", 130))
 
 
 #: The statuses of a run ended by a signal (SIGHUP, SIGINT, SIGTERM).

@@ -147,3 +147,21 @@ def test_jobs_past_the_cores_start_one_worker_a_core() -> None:
     cores = os.cpu_count() or 1
     assert [worker_count(j) for j in (0, 1, cores, cores + 1, 10**23)] == [
         cores, 1, cores, cores, cores]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_typer_is_imported_ends_the_run_without_a_traceback(signum: int
+                                                                           ) -> None:
+    # SIGTERM while `tarot solve` imported typer (a loaded machine: a minute) printed a
+    # traceback ending in "tarotnotation.cli.status.Interrupted: 15": the app is built
+    # outside the command's guard. The signal is raised where typer's import stood.
+    code = ("import sys\n"
+            "from tarotnotation.cli import app, status\n"
+            "sys.argv = ['tarot', 'solve', 'deal.tarot']\n"
+            "def building():\n"
+            f"    raise status.Interrupted({int(signum)})\n"
+            "app.get_app = building\n"
+            "app.main()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False,
+                          timeout=120)
+    assert (done.returncode, done.stderr) == (128 + signum, b"")
