@@ -53,10 +53,9 @@ from .values import Value, replace
 if TYPE_CHECKING:
     # Imported when used: a plain clean deal is judged by the quick check, with no record
     # model, replay or causes; a serial run starts no worker (issue 17).
-    from concurrent.futures import Future
-
     from .records import DealRecord
     from .replay import Replay
+    from .workers import Pending
 
 __all__ = [
     "STDIN",
@@ -1202,7 +1201,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
 
     workers = min(jobs, os.cpu_count() or 1)
     with Workers(workers) as pool:
-        pending: deque[tuple[Future[_Done], _Range | _TarotPart | str, int]] = deque()
+        pending: deque[tuple[Pending[_Done], _Range | _TarotPart | str, int]] = deque()
         # The parts of .tarot files and the ranges of JSON Lines (by the file's place in
         # the list): the deals (and for JSON Lines the lines) of the file before the next
         # one, and the .tarot files whose parts no longer fit (read by this process from
