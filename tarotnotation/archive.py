@@ -958,7 +958,6 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
                    ) -> Iterator[CheckedDeal | _Packed]:
     """:func:`_check_lines`; ``packed``: a deal the bulk check settles comes as a worker
     sends it back (:data:`_Packed`), not as a CheckedDeal."""
-    from .formats import json as json_format
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
@@ -972,6 +971,8 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
             yield CheckedDeal(path, 1, (), *first[0], line=head + 1, offset=first[2],
                               number=deal_number(first[1] or ()))
         else:
+            from .formats import json as json_format  # (for a line the quick check leaves)
+
             for item in json_format.read_stream(io.BytesIO(data), path):
                 yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
@@ -1006,6 +1007,8 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
                 yield CheckedDeal(path, index, (), *quick[0], line=lineno, offset=at,
                                   number=deal_number(quick[1] or ()))
                 continue
+        from .formats import json as json_format
+
         for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                            lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
@@ -1063,6 +1066,9 @@ def _is_json_lines(path: str) -> bool:
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
             while head and not head.strip():
                 head = fh.readline(MAX_JSON_RECORD_BYTES + 1)
+        twin = native.compiled()
+        if twin is not None and twin.scan_json(head.strip(b" \t\r\n")) is not None:
+            return True  # a deal in the canonical layout: an object, no JSON reader needed
         import orjson  # (only now: a file of the notation needs no JSON reader)
 
         first = orjson.loads(head)
