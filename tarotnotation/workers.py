@@ -52,20 +52,32 @@ def worker_start(parent: int) -> None:
     # a SIGTERM ends it now
     with contextlib.suppress(AttributeError, OSError, ValueError):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
-                if os.getppid() != parent:  # the parent died before the call: end now
-                    os._exit(1)
-                return
-        except (OSError, AttributeError):  # pragma: no cover (no libc to call)
-            pass
+    if sys.platform.startswith("linux") and _die_with_parent():
+        if os.getppid() != parent:  # the parent died before the call: end now
+            os._exit(1)
+        return
     if os.getppid() != parent:  # pragma: no cover (a parent already gone)
         os._exit(1)
     threading.Thread(target=_watch, args=(parent,), daemon=True).start()  # pragma: no cover
+
+
+def _die_with_parent() -> bool:
+    """Have the kernel send this process SIGKILL when its parent ends (Linux's
+    ``PR_SET_PDEATHSIG``): by the compiled core when it is built (loaded already, so a
+    worker starts without importing anything), else through ctypes. False when it
+    cannot."""
+    from . import native
+
+    twin = native.compiled(force=True)
+    if twin is not None:
+        return bool(twin.die_with_parent(signal.SIGKILL))
+    try:  # pragma: no cover (the build without a compiler)
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover (no libc to call)
+        return False
 
 
 def _watch(parent: int) -> None:  # pragma: no cover (not Linux)

@@ -163,3 +163,40 @@ def test_nothing_is_forked_before_the_first_call() -> None:
     with Workers(2, forked=True):
         assert _live_children() == before
     assert _live_children() == before
+
+
+def _death_signal_in_a_child(compiled: bool) -> int:
+    """Fork a process that starts as a worker does, and return the signal the kernel is
+    to send it when its parent ends (PR_GET_PDEATHSIG), or -1."""
+    import ctypes
+
+    from tarotnotation import native
+    from tarotnotation.workers import worker_start
+
+    pid = os.fork()
+    if pid == 0:
+        code = 255
+        try:
+            if not compiled:
+                native.compiled = lambda **_: None
+            worker_start(os.getppid())
+            got = ctypes.c_int(-1)
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(2, ctypes.byref(got), 0, 0, 0) == 0:  # PR_GET_PDEATHSIG
+                code = got.value
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, id="compiled-core"),
+                                      pytest.param(False, id="ctypes")])
+def test_a_worker_dies_with_its_parent(compiled: bool) -> None:
+    import signal
+
+    from tarotnotation import native
+
+    if compiled and native.compiled(force=True) is None:
+        pytest.skip("the compiled core is not built")
+    assert _death_signal_in_a_child(compiled) == signal.SIGKILL
