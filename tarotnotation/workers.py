@@ -28,7 +28,6 @@ import contextlib
 import os
 import signal
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -58,6 +57,8 @@ def worker_start(parent: int) -> None:
         return
     if os.getppid() != parent:  # pragma: no cover (a parent already gone)
         os._exit(1)
+    import threading  # pragma: no cover (not Linux)
+
     threading.Thread(target=_watch, args=(parent,), daemon=True).start()  # pragma: no cover
 
 
