@@ -20,6 +20,11 @@ is its own:
 ``csv``                   a CSV score sheet: its first rows hold a sheet's header
 ========================  ===============================================================
 
+A first line that holds one of the project's own records, in the layout it writes, is
+told by the compiled scanner (:attr:`~tarotnotation.formats.base.Head.own_record`):
+``jsonl``, or ``json`` when nothing follows it, without asking the other formats (none of
+theirs starts so) or importing a JSON reader.
+
 A UTF-8 byte order mark and leading white space are skipped. A JSON object is
 ``{`` followed by ``"`` or ``}``; any other ``{`` opens a notation comment, and ``[``
 followed by a letter opens a notation tag. Content that looks like none of them (empty,
