@@ -212,7 +212,8 @@ class WorkerDiedError(RuntimeError):
 
 
 class _Forks:
-    """Workers forked from this process. Each reads calls (pickled, each preceded by its
+    """Workers forked from this process, one more at a call that finds them all busy
+    (up to ``workers``). Each reads calls (pickled, each preceded by its
     length) from its own pipe, runs them in order and writes back the result the same
     way; this process hands each call to the worker that holds the fewest
     (:data:`_DEPTH` at most), keeps the others until one is free, and reads whichever
@@ -224,12 +225,6 @@ class _Forks:
         self._waiting: deque[_Call] = deque()
         self._closed = False
         self._workers = max(1, workers)
-
-    def _start_all(self) -> None:
-        """Fork the workers, at the first call: they find done what this process did
-        before (the modules it imported, the files it looked at)."""
-        for _ in range(self._workers):
-            self._start()
 
     def _start(self) -> None:
         import fcntl
@@ -262,8 +257,11 @@ class _Forks:
             raise RuntimeError("submit() after the pool was shut down")
         message = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         call = _Call(self, message)
-        if not self._children:
-            self._start_all()
+        if len(self._children) < self._workers and all(c.calls for c in self._children):
+            # A worker more when every one is busy: forked as late as that, it finds done
+            # what this process did before (the modules imported, the files looked at),
+            # and a run of one call forks one worker.
+            self._start()
         self._waiting.append(call)
         self._hand_out()
         return call

@@ -158,11 +158,16 @@ def test_a_slow_worker_is_given_fewer_calls() -> None:
     assert sum(pid == slow_pid for pid in pids) <= 1, pids
 
 
-def test_nothing_is_forked_before_the_first_call() -> None:
+def test_nothing_is_forked_before_the_first_call_and_one_call_forks_one() -> None:
     before = _live_children()
-    with Workers(2, forked=True):
+    with Workers(2, forked=True) as workers:
         assert _live_children() == before
-    assert _live_children() == before
+        assert workers.submit(_square_and_pid, 3).result()[0] == 9
+        assert workers.submit(_square_and_pid, 4).result()[0] == 16  # (the first is free)
+        assert len(_live_children() - before) == 1
+        calls = [workers.submit(_slow_then_pid, 0.2) for _ in range(4)]
+        assert len({call.result() for call in calls}) == 2  # (busy: a second one)
+    assert _settled(before)
 
 
 def _death_signal_in_a_child(compiled: bool) -> int:
