@@ -69,6 +69,7 @@ __all__ = [
     "file_fault",
     "format_name",
     "format_of",
+    "in_chunks",
     "open_input",
     "parts_of",
     "read_part",
@@ -1311,8 +1312,18 @@ def parts_of(path: str | Path) -> Iterator[Part]:
     ['examples/prise.tarot']
     """
     name = str(path)
-    chunks = None if name == STDIN else _json_lines_chunks(name)
-    return chunks if chunks is not None else iter((name,))
+    return _chunks_of(name) if in_chunks(name) else iter((name,))
+
+
+def in_chunks(path: str | Path) -> bool:
+    """Whether :func:`parts_of` cuts ``path`` into chunks (a regular file of JSON Lines),
+    not gives it as one part; nothing read but its first line.
+
+    >>> in_chunks("examples/prise.tarot"), in_chunks("-")
+    (False, False)
+    """
+    name = str(path)
+    return name != STDIN and _is_json_lines(name)
 
 
 def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None

@@ -92,6 +92,22 @@ def test_archive_tools_hold_flat_memory_on_a_long_tarot_file(tmp_path: Path,
     assert peaks[1] < peaks[0] + 8 * MB, [p // MB for p in peaks]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB")
+def test_archive_tools_hold_flat_memory_on_a_long_tarot_file_with_workers(tmp_path: Path
+                                                                          ) -> None:
+    # With -j 2 a .tarot file (one part) went to a worker, which sent all its deals back
+    # in one list: the parent's memory grew with the file. A file over two blocks is now
+    # read by the parent, a deal at a time, in its place among the workers' parts.
+    small, large = _deals(tmp_path / "small.tarot", 400), _deals(tmp_path / "large.tarot", 8000)
+    assert large.stat().st_size > 4 * MB
+    peaks = []
+    for source in (small, large):
+        code, peak = _peak(["stats", "-j", "2", str(source)])
+        assert code == 0
+        peaks.append(peak)
+    assert peaks[1] < peaks[0] + 8 * MB, [p // MB for p in peaks]
+
+
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="/proc, where no file is made")
 @pytest.mark.parametrize("args", [
     ["convert", "{deal}", "-o", "/proc/out.json"],

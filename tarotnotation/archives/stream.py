@@ -27,7 +27,16 @@ from typing import NamedTuple
 
 import orjson
 
-from ..archive import STDIN, Part, check_deal, expand_paths, parts_of, read_part
+from ..archive import (
+    CHUNK_BYTES,
+    STDIN,
+    Part,
+    check_deal,
+    expand_paths,
+    in_chunks,
+    parts_of,
+    read_part,
+)
 from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
 from ..quick import QuickFacts, quick_facts_reader
@@ -184,6 +193,23 @@ def _read(part: Part, options: Options) -> list[ArchiveDeal]:
     return list(_deals(part, options))
 
 
+#: The largest file a worker of :func:`scan` reads whole and sends back as one list (a
+#: file that is not cut into chunks: the text notation, the other formats): two blocks of
+#: CHUNK_BYTES, a few thousand deals.
+_WHOLE_BYTES = 2 * CHUNK_BYTES
+
+
+def _sent_whole_too_big(path: str) -> bool:
+    """Whether ``path`` is a file that :func:`tarotnotation.archive.parts_of` gives as one
+    part (not JSON Lines) and too big for a worker to send back whole."""
+    try:
+        if os.path.getsize(path) <= _WHOLE_BYTES:
+            return False
+    except OSError:  # (said by the reader, in a worker)
+        return False
+    return not in_chunks(path)
+
+
 def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None = None
          ) -> Iterator[ArchiveDeal]:
     """Every deal of every file, in order (see the module doc); ``jobs`` processes."""
@@ -198,7 +224,10 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
     pending: deque[Pending[list[ArchiveDeal]]] = deque()
     with Workers(workers) as pool:
         for f in files:
-            if f == STDIN:  # this process's own: read here, in its place in the order
+            if f == STDIN or _sent_whole_too_big(f):
+                # Read here, a deal at a time, in its place in the order: standard input
+                # is this process's own, and a worker sends a file that is one part back
+                # whole (its deals' list would grow with the file).
                 while pending:
                     yield from pending.popleft().result()
                 yield from _deals(f, options)
