@@ -9,6 +9,10 @@ its standard input, output and error pipes (the server's own are pipes too, so t
 Python's stream objects are those of a run), its working directory, ``sys.argv`` and exit
 status as the ``tarot`` script gives them (``sys.exit(main())``, a status that is not an
 int written to standard error). Only the imports are shared, done before the run.
+
+:func:`shared` is one such server for a test process (an xdist worker), started at its
+first use and ended at the end of the session (tests/conftest.py): ``test_cli.run_forked``
+runs command lines there for the tests of what a command writes and its exit status.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["ForkServer"]
+__all__ = ["ForkServer", "close_shared", "shared"]
 
 #: The server: reads pickled (argv, stdin, cwd) on the fd its second word names, answers
 #: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each.
@@ -148,3 +152,24 @@ class ForkServer:
         os.close(self._requests)
         self._process.communicate(timeout=30)
         os.close(self._answers)
+
+
+_SHARED: dict[str, ForkServer] = {}
+
+
+def shared(env: dict[str, str], script: str) -> ForkServer:
+    """The test process's one server, started with ``env`` at the first call (the later
+    calls must give the same ``env`` and ``script``)."""
+    key = repr((sorted(env.items()), script))
+    if not _SHARED:
+        _SHARED[key] = ForkServer(env, script)
+    if key not in _SHARED:
+        raise ValueError("the shared fork server was started with another environment")
+    return _SHARED[key]
+
+
+def close_shared() -> None:
+    """End the shared server, if one was started."""
+    for server in _SHARED.values():
+        server.close()
+    _SHARED.clear()
