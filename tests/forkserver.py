@@ -26,13 +26,21 @@ from pathlib import Path
 __all__ = ["ForkServer", "close_shared", "shared"]
 
 #: The server: reads pickled (argv, stdin, cwd) on the fd its second word names, answers
-#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each.
+#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each; its
+#: fourth word says what it imports first (``typer``: the app and every command; ``front``:
+#: the front door and its commands' modules, not typer).
 _SERVER = r"""
 import os, pickle, struct, sys, threading
 from tarotnotation.cli import app
-app.get_app()
-for entry in app.COMMANDS:
-    entry.load()
+if sys.argv[4] == "typer":
+    app.get_app()
+    for entry in app.COMMANDS:
+        entry.load()
+else:  # what the front door's own runs import (cli/front.py), and not typer
+    from tarotnotation.cli import front
+    for entry in app.COMMANDS:
+        if entry.name in app.FRONT_DOOR:
+            entry.load()
 SCRIPT = sys.argv[1]
 REQUESTS, ANSWERS = int(sys.argv[2]), int(sys.argv[3])
 
@@ -115,13 +123,17 @@ while True:
 
 class ForkServer:
     """One warm interpreter that runs the ``tarot`` command line ``argv`` in a child of
-    its own for each :meth:`run` (see the module's text)."""
+    its own for each :meth:`run` (see the module's text). It imports the typer app and
+    every command first, or with ``typer=False`` only what the front door's runs import
+    (cli/front.py and its commands' modules), as a ``tarot`` process that the front door
+    answers does."""
 
-    def __init__(self, env: dict[str, str], script: str) -> None:
+    def __init__(self, env: dict[str, str], script: str, *, typer: bool = True) -> None:
         requests_r, self._requests = os.pipe()
         self._answers, answers_w = os.pipe()
         self._process = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, script, str(requests_r), str(answers_w)],
+            [sys.executable, "-c", _SERVER, script, str(requests_r), str(answers_w),
+             "typer" if typer else "front"],
             env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             pass_fds=(requests_r, answers_w))  # (its standard streams pipes, as a run's)
         os.close(requests_r)
