@@ -21,6 +21,11 @@ that the peak RSS is that stage's own), on one core:
   (``archive.check_paths_batched``, as ``tarot validate -q`` runs it), timed after a first
   run has done the imports: the process start-up, which no worker shares, is left out,
   the workers' forks are in (CPU time: this process's only);
+- the machine itself: a loop of pure arithmetic, in one process and shared by two
+  (``spin-j1``, ``spin-j2``): no memory traffic, nothing shared, so its ratio is the most
+  that any ``-j 2`` can gain here (a shared or virtual machine's two cores are seldom two
+  whole cores). The table is followed by each ``-j 2`` row's ratio to its ``-j 1`` row,
+  beside that ceiling;
 - the archive tools end to end on the ``.jsonl`` archive: ``tarot query --count``
   (``-j 1`` and ``-j 2``), ``tarot stats`` and ``tarot dedupe``;
 - python-chess reading the PGN archive (``chess.pgn.read_game`` loop: headers, SAN moves
@@ -74,7 +79,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from tarotnotation.records import DealRecord
 
@@ -96,6 +101,8 @@ STAGES = (
     "check-jsonl-j2",
     "check-tarot-j1",
     "check-tarot-j2",
+    "spin-j1",
+    "spin-j2",
     "cli-5p-j1",
     "cli-tarot-5p-j1",
     "query-j1",
@@ -122,6 +129,8 @@ LABELS = {
     "check-jsonl-j2": "validate's check -j 2 (.jsonl, in-process)",
     "check-tarot-j1": "validate's check -j 1 (.tarot, in-process)",
     "check-tarot-j2": "validate's check -j 2 (.tarot, in-process)",
+    "spin-j1": "the machine: a CPU loop, 1 process",
+    "spin-j2": "the machine: the same loop, 2 processes",
     "cli-5p-j1": "tarot validate -j 1 (.jsonl, 5 players)",
     "cli-tarot-5p-j1": "tarot validate -j 1 (.tarot, 5 players)",
     "query-j1": "tarot query --count -j 1 (.jsonl)",
@@ -292,6 +301,43 @@ def _check_batched(path: Path, jobs: int) -> int:
     return count
 
 
+#: Turns of the ``spin`` stages' loop: about as long as ``check-jsonl-j1`` at 20,000 deals.
+SPIN: Final = 4_000_000
+#: The pairs of stages whose ratio says how ``-j 2`` scales, and the machine's own.
+SCALING: Final = (("cli-j1", "cli-j2", "tarot validate, .jsonl"),
+                  ("cli-tarot-j1", "cli-tarot-j2", "tarot validate, .tarot"),
+                  ("check-jsonl-j1", "check-jsonl-j2", "check in-process, .jsonl"),
+                  ("check-tarot-j1", "check-tarot-j2", "check in-process, .tarot"),
+                  ("spin-j1", "spin-j2", "the machine: a CPU loop, no memory"))
+
+
+def _spin(processes: int) -> int:
+    """:data:`SPIN` turns of a loop of pure arithmetic (no memory traffic, nothing shared),
+    split among ``processes`` processes (this one and forked ones): how far two processes
+    scale on this machine at best, the ceiling of any ``-j 2``."""
+    share = SPIN // processes
+    children = []
+    for _ in range(processes - 1):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _turns(share)
+            finally:
+                os._exit(0)
+        children.append(pid)
+    _turns(share)
+    for pid in children:
+        os.waitpid(pid, 0)
+    return share * processes
+
+
+def _turns(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i & 1023
+    return total
+
+
 def stage_work(name: str, folder: Path) -> Callable[[], int]:
     """The timed work of a stage (after its set-up); returns the number of items done."""
     tarot, jsonl, pgn = folder / "deals.tarot", folder / "deals.jsonl", folder / "games.pgn"
@@ -302,6 +348,8 @@ def stage_work(name: str, folder: Path) -> Callable[[], int]:
         path = jsonl if kind == "jsonl" else tarot
         _check_batched(path, 1)
         return lambda: _check_batched(path, int(jobs))
+    if name in ("spin-j1", "spin-j2"):
+        return lambda: _spin(int(name[-1]))
     if name == "read-tarot":
         from tarotnotation.notation import read_file
 
@@ -651,6 +699,14 @@ def _big_archive(folder: Path, n: int, total: int) -> Path:
     return big
 
 
+def _scaling(rows: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """How much faster ``-j 2`` ran than ``-j 1`` (their best runs), pair by pair, and the
+    machine's own ceiling (the CPU loop): a ``-j 2`` nearer that than 2 is all this
+    machine can show."""
+    return {label: rows[two]["rate"] / rows[one]["rate"] for one, two, label in SCALING
+            if "rate" in rows.get(one, {}) and "rate" in rows.get(two, {})}
+
+
 def _table(rows: dict[str, dict[str, Any]], n: int) -> str:
     pgn = rows.get("pgn-read", {}).get("rate")
     head = (f"{'stage':<42} {'items/s':>10} {'slowest':>8} {'seconds':>8} {'per CPU s':>9}"
@@ -864,6 +920,10 @@ def main(argv: list[str] | None = None) -> int:
     print(_table(rows, n))
     if "rate" in rows.get("html", {}):
         print(_html_line(rows["html"]))
+    scaling = _scaling(rows)
+    if scaling:
+        print("-j 2 against -j 1 (best runs): " + "; ".join(
+            f"{label} {ratio:.2f}x" for label, ratio in scaling.items()))
     report = {
         "deals": n, "seed": args.seed, "repeat": args.repeat,
         "python": platform.python_version(),
@@ -872,6 +932,7 @@ def main(argv: list[str] | None = None) -> int:
         "sizes_bytes": {p.name: p.stat().st_size for p in sorted(folder.iterdir())
                         if p.suffix in (".tarot", ".jsonl", ".pgn")},
         "stages": rows,
+        "scaling": scaling,
     }
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -53,10 +53,9 @@ from .values import Value, replace
 if TYPE_CHECKING:
     # Imported when used: a plain clean deal is judged by the quick check, with no record
     # model, replay or causes; a serial run starts no worker (issue 17).
-    from concurrent.futures import Future
-
     from .records import DealRecord
     from .replay import Replay
+    from .workers import Pending
 
 __all__ = [
     "STDIN",
@@ -959,7 +958,6 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
                    ) -> Iterator[CheckedDeal | _Packed]:
     """:func:`_check_lines`; ``packed``: a deal the bulk check settles comes as a worker
     sends it back (:data:`_Packed`), not as a CheckedDeal."""
-    from .formats import json as json_format
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
@@ -973,6 +971,8 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
             yield CheckedDeal(path, 1, (), *first[0], line=head + 1, offset=first[2],
                               number=deal_number(first[1] or ()))
         else:
+            from .formats import json as json_format  # (for a line the quick check leaves)
+
             for item in json_format.read_stream(io.BytesIO(data), path):
                 yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
@@ -1007,6 +1007,8 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
                 yield CheckedDeal(path, index, (), *quick[0], line=lineno, offset=at,
                                   number=deal_number(quick[1] or ()))
                 continue
+        from .formats import json as json_format
+
         for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
                                            lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
@@ -1064,6 +1066,9 @@ def _is_json_lines(path: str) -> bool:
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
             while head and not head.strip():
                 head = fh.readline(MAX_JSON_RECORD_BYTES + 1)
+        twin = native.compiled()
+        if twin is not None and twin.scan_json(head.strip(b" \t\r\n")) is not None:
+            return True  # a deal in the canonical layout: an object, no JSON reader needed
         import orjson  # (only now: a file of the notation needs no JSON reader)
 
         first = orjson.loads(head)
@@ -1202,7 +1207,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
 
     workers = min(jobs, os.cpu_count() or 1)
     with Workers(workers) as pool:
-        pending: deque[tuple[Future[_Done], _Range | _TarotPart | str, int]] = deque()
+        pending: deque[tuple[Pending[_Done], _Range | _TarotPart | str, int]] = deque()
         # The parts of .tarot files and the ranges of JSON Lines (by the file's place in
         # the list): the deals (and for JSON Lines the lines) of the file before the next
         # one, and the .tarot files whose parts no longer fit (read by this process from

@@ -210,20 +210,36 @@ def test_validating_the_notation_imports_no_other_format_nor_a_json_reader() -> 
 
 def test_validating_json_lines_imports_no_reader_of_text_or_workbooks(tmp_path: Path) -> None:
     # JSON asks the formats of JSON only, and TarotClub's reader takes the rules' module
-    # when it reads a log, not to tell one from its first bytes.
+    # when it reads a log, not to tell one from its first bytes. A record in the layout
+    # the project writes (with the compiled core) is told and checked with no JSON reader
+    # at all: no format is asked (formats/detect.py, _own).
     import random
 
+    from tarotnotation import native
     from tarotnotation.formats import json as tjson
     from tarotnotation.simulate import random_deal
 
+    line = tjson.dumps(random_deal(random.Random(5), 4))
     path = tmp_path / "one.jsonl"
-    path.write_bytes(tjson.dumps(random_deal(random.Random(5), 4)) + b"\n")
-    out, loaded = _modules_after("validate", "-q", str(path))
-    assert "1 valid, 0 with errors" in out
+    path.write_bytes(line + b"\n")
+    # the same record in another layout (a blank after each colon): asked of the formats
+    loose = tmp_path / "loose.jsonl"
+    loose.write_bytes(line.replace(b'":', b'": ') + b"\n")
     others = {"tarotnotation.formats.xlsx", "tarotnotation.formats.csvsheet",
               "tarotnotation.legality", "tarotnotation.notation.reader"}
+    out, loaded = _modules_after("validate", "-q", str(loose))
+    assert "1 valid, 0 with errors" in out
     assert not others & loaded, others & loaded
     assert {"orjson", "tarotnotation.formats.tarotclub"} <= loaded  # (asked, not vacuous)
+    out, loaded = _modules_after("validate", "-q", str(path))
+    assert "1 valid, 0 with errors" in out
+    assert not others & loaded, others & loaded
+    readers = {"orjson", "tarotnotation.formats.json", "tarotnotation.formats.tarotclub",
+               "tarotnotation.formats.scoreit", "tarotnotation.formats.matocolotoe"}
+    if native.compiled() is not None:
+        assert not readers & loaded, readers & loaded
+    else:
+        assert {"orjson", "tarotnotation.formats.tarotclub"} <= loaded
 
 
 #: Common runs of the commands of the front door (cli/front.py), and what each never

@@ -204,3 +204,42 @@ def test_folders_give_the_record_files_and_dash_stays_standard_input(tmp_path: P
         (tmp_path / name).write_bytes(b"")
     found = [p.name for p in archive.expand_paths([tmp_path, "-"])]
     assert found == ["a.tarot", "b.json", "c.jsonl", "d.ndjson", "e.TAROT", "-"]
+
+
+def _heads_of_own_records() -> list[bytes]:
+    """Inputs whose first line is one of the project's records, as it writes them, in the
+    ways a file can hold it (alone, with more after it, a byte-order mark, blanks, CRLF),
+    and near misses (a key of another format, an archive document, broken JSON)."""
+    import random
+
+    from tarotnotation.simulate import random_deal
+
+    heads: list[bytes] = []
+    for seed, players in ((1, 3), (2, 4), (3, 5), (4, 4)):
+        line = tjson.dumps(random_deal(random.Random(seed), players))
+        heads += [line, line + b"\n", line + b"\n" + line + b"\n", b"\xef\xbb\xbf" + line,
+                  b"  \n" + line + b"\r\n" + line, line + b" \t\r\n{\n", line + b"\n\n  \n",
+                  line.replace(b'{"tarotnotation"', b'{"deal_info":{},"tarotnotation"', 1),
+                  line.replace(b'{"tarotnotation"', b'{"deals":[],"tarotnotation"', 1),
+                  line.replace(b'{"tarotnotation"', b'{"type":"TAROT","tarotnotation"', 1),
+                  line[:-1] + b"\n" + line, line + b"}\n" + line, b"[" + line + b"]\n"]
+    return heads
+
+
+def test_own_records_are_detected_without_a_json_reader_as_with_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled scanner tells the project's own records on the first line without the
+    # formats' JSON sniffing: the same answer, for every input, as asking every format.
+    from tarotnotation import native
+    from tarotnotation.formats.base import Head
+
+    if native.compiled() is None:
+        pytest.skip("the compiled core is not built (or TAROT_PURE is set)")
+    heads = _heads_of_own_records()
+    fast = [(detect.sniff(h), detect.sniff(h, complete=True)) for h in heads]
+    own = [Head.of(h).own_record for h in heads]
+    assert sum(own) >= 4 * 7  # (the records and the ways to hold them, not the misses)
+    monkeypatch.setattr(native, "compiled", lambda **_: None)
+    slow = [(detect.sniff(h), detect.sniff(h, complete=True)) for h in heads]
+    assert fast == slow
+    assert {"jsonl", "json"} <= {f for pair in slow for f in pair}

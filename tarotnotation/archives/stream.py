@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -34,7 +33,7 @@ from ..formats import json as json_format
 from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
 from ..source import ReadDeal
-from ..workers import Workers
+from ..workers import Pending, Workers
 from .summary import DealSummary, summarize, summarize_quick, summarize_record
 
 __all__ = ["ArchiveDeal", "Options", "scan"]
@@ -192,7 +191,7 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
                 yield from _read(part, options)
         return
     workers = min(jobs, os.cpu_count() or 1)
-    pending: deque[Future[list[ArchiveDeal]]] = deque()
+    pending: deque[Pending[list[ArchiveDeal]]] = deque()
     with Workers(workers) as pool:
         for f in files:
             if f == STDIN:  # this process's own: read here, in its place in the order

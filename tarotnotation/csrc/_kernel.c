@@ -51,6 +51,9 @@
  *     LIMIT: the longest line looked at.
  *   count_lines(block) -> (lines, deals)
  *     the lines of a block as readlines cuts them, and those that hold a record.
+ *   die_with_parent(signal) -> bool
+ *     not a rule: a worker's first act (tarotnotation/workers.py), here because every
+ *     worker has this module loaded already; see k_die_with_parent.
  * Types:
  *   Search(players, flags, camps, called, tricks, aside_half, aside_bouts, leaf,
  *          additive, table_mb, *, portable=False): the search core (see search.h and
@@ -58,6 +61,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "search.h"
 #include "search_popcnt.h"
@@ -675,6 +681,22 @@ static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *id
  * cuts them (at each \n; a last line without one counts), and those that hold a record
  * as archive._content sees them (not blank once the blanks around are stripped, nor a
  * byte-order mark alone). */
+/* A worker process's first act (tarotnotation/workers.py): the kernel sends it SIG when
+ * its parent ends, whatever ended it. True when done (Linux's PR_SET_PDEATHSIG), False
+ * where there is no such call: the caller then watches for a new parent itself. Here,
+ * in the module the workers have loaded already, so that starting one imports nothing. */
+static PyObject *k_die_with_parent(PyObject *self, PyObject *arg)
+{
+    long sig = PyLong_AsLong(arg);
+    if (sig == -1 && PyErr_Occurred())
+        return NULL;
+#ifdef __linux__
+    if (sig > 0 && sig < 65 && prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0, 0, 0) == 0)
+        Py_RETURN_TRUE;
+#endif
+    Py_RETURN_FALSE;
+}
+
 static PyObject *k_count_lines(PyObject *self, PyObject *arg)
 {
     Py_buffer view;
@@ -1140,6 +1162,8 @@ static PyMethodDef methods[] = {
      "scan_json(line) -> (players, tags, ruleset, seats, dealer, hand_keys, hands, chien,\n"
      "words, ecart, cards, notes, scores, comments, glyph, declarations) | None"},
     {"count_lines", k_count_lines, METH_O, "count_lines(block) -> (lines, deals)"},
+    {"die_with_parent", k_die_with_parent, METH_O,
+     "die_with_parent(signal) -> bool (PR_SET_PDEATHSIG: False where there is none)"},
     {"check_lines", k_check_lines, METH_VARARGS,
      "check_lines(lines, start, flags, limit, specs)\n"
      "-> [(taker_half, scores, tags) | bytes | None]"},

@@ -76,6 +76,21 @@ class Head(Value):
         return False
 
     @cached_property
+    def own_record(self) -> bool:
+        """The first line holds one of the project's records whole, in the layout it
+        writes, as the compiled scanner reads it (``_kernel.scan_json`` takes an object
+        with a record's keys only, nothing after it); False without the compiled core.
+        No other format's content starts so, so detection needs ask no other and needs
+        no JSON reader (:func:`tarotnotation.formats.detect.sniff`)."""
+        if not self.text.startswith(b'{"'):
+            return False
+        from .. import native
+
+        twin = native.compiled()
+        first = self.text.partition(b"\n")[0].rstrip(b" \t\r")
+        return twin is not None and twin.scan_json(first) is not None
+
+    @cached_property
     def line_object(self) -> dict[str, Any] | None:
         """The JSON object written whole on the first line, or None."""
         if not self.text.startswith(b"{"):

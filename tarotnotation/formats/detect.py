@@ -20,6 +20,11 @@ is its own:
 ``csv``                   a CSV score sheet: its first rows hold a sheet's header
 ========================  ===============================================================
 
+A first line that holds one of the project's own records, in the layout it writes, is
+told by the compiled scanner (:attr:`~tarotnotation.formats.base.Head.own_record`):
+``jsonl``, or ``json`` when nothing follows it, without asking the other formats (none of
+theirs starts so) or importing a JSON reader.
+
 A UTF-8 byte order mark and leading white space are skipped. A JSON object is
 ``{`` followed by ``"`` or ``}``; any other ``{`` opens a notation comment, and ``[``
 followed by a letter opens a notation tag. Content that looks like none of them (empty,
@@ -100,6 +105,9 @@ def sniff_head(head: Head) -> Format:
     says it is its own (of those whose gate it passes: no other is imported), else the
     format of the name's suffix, else the default."""
     if head.text:
+        own = _own(head)
+        if own is not None:
+            return registry.get(own)
         for fmt in registry.asked(head):
             if fmt.sniff(head):
                 return fmt
@@ -112,7 +120,19 @@ def sniff(head: bytes, *, suffix: str = "", complete: bool = False) -> str:
     ``complete`` says that ``head`` is the whole content (it is then parsed whole when it
     looks like JSON, for an exact answer).
     """
-    return sniff_head(Head.of(head, complete=complete, suffix=suffix)).name
+    whole = Head.of(head, complete=complete, suffix=suffix)
+    return _own(whole) or sniff_head(whole).name
+
+
+def _own(head: Head) -> str | None:
+    """``jsonl`` or ``json`` when the first line holds one of the project's records in
+    the layout it writes (:attr:`~tarotnotation.formats.base.Head.own_record`), without
+    asking the other formats (none of theirs starts so) or importing a format: what they
+    would answer, found without a JSON reader (``tests/test_detect.py`` holds the two
+    ways to the same answer)."""
+    if not head.own_record:
+        return None
+    return "jsonl" if head.more_lines else "json"
 
 
 def read_head(fh: IO[bytes]) -> tuple[bytes, bool]:

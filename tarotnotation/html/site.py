@@ -32,7 +32,6 @@ import tempfile
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -53,7 +52,7 @@ from ..diagnostics import Diagnostic
 from ..formats import registry
 from ..i18n import Msg, language, render, set_language
 from ..source import ReadDeal
-from ..workers import Workers, pool
+from ..workers import Pending, Workers, pool
 from . import fast
 from .data import DealSource, deal_data, index_row
 from .page import (
@@ -662,7 +661,7 @@ def _site_of_lines(plan: list[tuple[str, int]], tmp: Path, jobs: int,
         done = [_chunk_pages(task, on_deal) for task in tasks()]
     else:
         with Workers(jobs) as workers:
-            pending: deque[Future[_ChunkDone]] = deque()
+            pending: deque[Pending[_ChunkDone]] = deque()
             for task in tasks():
                 if len(pending) >= 2 * jobs:
                     done.append(pending.popleft().result())
