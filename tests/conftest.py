@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from forkserver import close_shared
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +59,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _end_the_shared_fork_server() -> Iterator[None]:
+    """Ends the fork server of ``test_cli.run_forked`` (tests/forkserver.py) with the
+    session, when a test started it."""
+    yield
+    close_shared()
 
 
 @pytest.fixture

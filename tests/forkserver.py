@@ -9,6 +9,10 @@ its standard input, output and error pipes (the server's own are pipes too, so t
 Python's stream objects are those of a run), its working directory, ``sys.argv`` and exit
 status as the ``tarot`` script gives them (``sys.exit(main())``, a status that is not an
 int written to standard error). Only the imports are shared, done before the run.
+
+:func:`shared` is one such server for a test process (an xdist worker), started at its
+first use and ended at the end of the session (tests/conftest.py): ``test_cli.run_forked``
+runs command lines there for the tests of what a command writes and its exit status.
 """
 
 from __future__ import annotations
@@ -19,16 +23,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["ForkServer"]
+__all__ = ["ForkServer", "close_shared", "shared"]
 
 #: The server: reads pickled (argv, stdin, cwd) on the fd its second word names, answers
-#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each.
+#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each; its
+#: fourth word says what it imports first (``typer``: the app and every command; ``front``:
+#: the front door and its commands' modules, not typer).
 _SERVER = r"""
 import os, pickle, struct, sys, threading
 from tarotnotation.cli import app
-app.get_app()
-for entry in app.COMMANDS:
-    entry.load()
+if sys.argv[4] == "typer":
+    app.get_app()
+    for entry in app.COMMANDS:
+        entry.load()
+else:  # what the front door's own runs import (cli/front.py), and not typer
+    from tarotnotation.cli import front
+    for entry in app.COMMANDS:
+        if entry.name in app.FRONT_DOOR:
+            entry.load()
 SCRIPT = sys.argv[1]
 REQUESTS, ANSWERS = int(sys.argv[2]), int(sys.argv[3])
 
@@ -111,13 +123,17 @@ while True:
 
 class ForkServer:
     """One warm interpreter that runs the ``tarot`` command line ``argv`` in a child of
-    its own for each :meth:`run` (see the module's text)."""
+    its own for each :meth:`run` (see the module's text). It imports the typer app and
+    every command first, or with ``typer=False`` only what the front door's runs import
+    (cli/front.py and its commands' modules), as a ``tarot`` process that the front door
+    answers does."""
 
-    def __init__(self, env: dict[str, str], script: str) -> None:
+    def __init__(self, env: dict[str, str], script: str, *, typer: bool = True) -> None:
         requests_r, self._requests = os.pipe()
         self._answers, answers_w = os.pipe()
         self._process = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, script, str(requests_r), str(answers_w)],
+            [sys.executable, "-c", _SERVER, script, str(requests_r), str(answers_w),
+             "typer" if typer else "front"],
             env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             pass_fds=(requests_r, answers_w))  # (its standard streams pipes, as a run's)
         os.close(requests_r)
@@ -148,3 +164,24 @@ class ForkServer:
         os.close(self._requests)
         self._process.communicate(timeout=30)
         os.close(self._answers)
+
+
+_SHARED: dict[str, ForkServer] = {}
+
+
+def shared(env: dict[str, str], script: str) -> ForkServer:
+    """The test process's one server, started with ``env`` at the first call (the later
+    calls must give the same ``env`` and ``script``)."""
+    key = repr((sorted(env.items()), script))
+    if not _SHARED:
+        _SHARED[key] = ForkServer(env, script)
+    if key not in _SHARED:
+        raise ValueError("the shared fork server was started with another environment")
+    return _SHARED[key]
+
+
+def close_shared() -> None:
+    """End the shared server, if one was started."""
+    for server in _SHARED.values():
+        server.close()
+    _SHARED.clear()

@@ -14,6 +14,7 @@ import circle.
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 import random
 from collections.abc import Callable, Iterator
@@ -77,6 +78,13 @@ def _module_level(tree: ast.Module) -> list[ast.stmt]:
     return out
 
 
+@functools.cache
+def _parsed(source: str) -> ast.Module:
+    """The tree of a module's source, parsed once a test process: the tests below walk
+    the same hundred modules five times (their trees are only read)."""
+    return ast.parse(source)
+
+
 def _imports(planted: dict[str, str] | None = None
              ) -> tuple[dict[str, set[str]], list[str]]:
     """The project's import graph at import time (what each module imports when it is
@@ -89,7 +97,7 @@ def _imports(planted: dict[str, str] | None = None
     graph: dict[str, set[str]] = {m: set() for m in mods}
     private: list[str] = []
     for module, path in mods.items():
-        tree = ast.parse(sources[module])
+        tree = _parsed(sources[module])
         loaded = {id(node) for node in _module_level(tree)}
         aliases: dict[str, str] = {}  # local name -> project module
         for node in ast.walk(tree):

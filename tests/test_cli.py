@@ -2,7 +2,10 @@
 
 The helpers here run a command both ways the issue asks for: through typer's test runner
 (:func:`invoke`) and as a real subprocess of the installed entry point (:func:`run_exe`);
-the other ``test_cli_*`` modules import them.
+the other ``test_cli_*`` modules import them. :func:`run_forked` runs the same command line
+as the script does, in a process of its own forked from one that imported the app once
+(tests/forkserver.py), for the tests of what a command writes and its exit status; the
+tests of start-up, signals, isolation and the installed entry point run the real script.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from forkserver import shared
 from typer.testing import CliRunner
 
 from tarotnotation import __version__
@@ -58,6 +62,23 @@ def run_exe(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
     full_env.update(env or {})
     done = subprocess.run([*command, *args], input=stdin, capture_output=True, cwd=cwd,
                           env=full_env, timeout=120, check=False)
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    assert "Traceback" not in err, err
+    return Ran(done.returncode, out, err)
+
+
+#: The environment the tests started with (taken when the module is collected, before any
+#: test changes it): the forked runs' (see :func:`run_forked`).
+_START_ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+
+
+def run_forked(*args: str, stdin: bytes | None = None, cwd: Path = ROOT) -> Ran:
+    """Run ``tarot ARGS`` as :func:`run_exe` does (the script's ``main()``, its own process,
+    standard streams as pipes, working directory, ``sys.argv`` and exit status), in a
+    process forked from one that imported the app once (tests/forkserver.py): without the
+    half second of imports of each real run. Its environment is the one the tests started
+    with. Not for what start-up, signals, isolation or the installed script do."""
+    done = shared(_START_ENV, str(TAROT)).run(list(args), stdin or b"", cwd)
     out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
     assert "Traceback" not in err, err
     return Ran(done.returncode, out, err)

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from test_cli import EXAMPLES, FAULTY, ROOT, invoke, run_exe
+from test_cli import EXAMPLES, FAULTY, ROOT, invoke, run_exe, run_forked
 
 from tarotnotation.archive import format_of
 from tarotnotation.cli.app import COMMANDS, app
@@ -143,7 +143,7 @@ def _run(name: str, *args: str, cwd: Path | None = None) -> Any:
     full = [name, *args, *required(name, args), *bounded(name)]
     if cwd is None:
         return invoke(*full)
-    return run_exe(*full, cwd=cwd)
+    return run_forked(*full, cwd=cwd)
 
 
 @pytest.fixture
@@ -223,13 +223,13 @@ def test_help_names_arguments_and_values_plainly(name: str) -> None:
 
 
 def test_a_command_typo_gets_a_suggestion() -> None:
-    ran = run_exe("valdate", "examples")
+    ran = run_forked("valdate", "examples")
     assert ran.code == 2
     assert ran.err == ("tarot: no command 'valdate': did you mean 'validate'? (tarot --help"
                        " lists the commands)\n")
-    ran = run_exe("fmt")
+    ran = run_forked("fmt")
     assert (ran.code, ran.err) == (2, "tarot: fmt needs PATH...: see 'tarot fmt --help'\n")
-    ran = run_exe("validate", "--formt", "json", "examples")
+    ran = run_forked("validate", "--formt", "json", "examples")
     assert ran.err == ("tarot: no such option: --formt: did you mean --format? (see 'tarot"
                        " validate --help')\n")
 
@@ -288,7 +288,7 @@ def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
 
 
 def test_new_dash_o_dash_is_standard_output(tmp_path: Path) -> None:
-    ran = run_exe("new", "--seed", "1", "-o", "-", cwd=tmp_path)
+    ran = run_forked("new", "--seed", "1", "-o", "-", cwd=tmp_path)
     assert ran.code == 0
     assert ran.out.startswith("[")
     assert not (tmp_path / "-").exists()
@@ -358,14 +358,14 @@ def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path
     broken.write_text(f'[Players "4"]\nauction: pass {HOSTILE}\n', encoding="utf-8")
     for target in (path, broken):
         args = [str(target)] + (["--to", "json"] if name == "convert" else [])
-        ran = run_exe(name, *args, *required(name), *bounded(name), cwd=tmp_path)
+        ran = run_forked(name, *args, *required(name), *bounded(name), cwd=tmp_path)
         if ran.out.startswith(("[", "{")):  # records written out (annotate, fmt, convert,
             # analyze, query, sort): data, kept as they are in a pipe (shown escaped on a
             # terminal: test_records_on_a_terminal_are_shown_escaped)
             ran = type(ran)(ran.code, "", ran.err)
         assert _raw_controls(ran.out + ran.err) == [], (name, target, ran)
     # a file name with control characters, shown in a diagnostic
-    ran = run_exe(name, str(broken), *required(name), *bounded(name), cwd=tmp_path)
+    ran = run_forked(name, str(broken), *required(name), *bounded(name), cwd=tmp_path)
     if "broken" in ran.out + ran.err:  # (html shows its faults in the pages, not here)
         assert "\\x1b]52" in ran.out + ran.err
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_exe
+from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.archive import check_paths, format_of
@@ -29,7 +29,7 @@ def test_tarot_to_json_and_jsonl_and_back_is_byte_identical(path: Path, tmp_path
 def test_convert_reports_what_it_wrote_and_the_file_is_what_the_library_writes(
         tmp_path: Path) -> None:
     out = tmp_path / "sheet.jsonl"
-    ran = run_exe("convert", rel(EXAMPLES / "score-sheet.tarot"), "-o", str(out))
+    ran = run_forked("convert", rel(EXAMPLES / "score-sheet.tarot"), "-o", str(out))
     assert ran.code == 0
     assert ran.out == ""
     assert ran.err.strip() == f"8 deals written to {out} (jsonl)"
@@ -49,17 +49,17 @@ def test_json_output_one_record_is_an_object_several_an_archive(tmp_path: Path) 
 def test_default_output_is_the_notation_on_stdout(tmp_path: Path) -> None:
     as_json = tmp_path / "prise.json"
     assert invoke("convert", rel(EXAMPLES / "prise.tarot"), "-o", str(as_json)).code == 0
-    ran = run_exe("convert", str(as_json))
+    ran = run_forked("convert", str(as_json))
     assert ran.code == 0
     assert ran.out == (EXAMPLES / "prise.tarot").read_text(encoding="utf-8")
     # standard input in, any format
-    ran = run_exe("convert", "-", "--to", "tarot", stdin=as_json.read_bytes())
+    ran = run_forked("convert", "-", "--to", "tarot", stdin=as_json.read_bytes())
     assert ran.out == (EXAMPLES / "prise.tarot").read_text(encoding="utf-8")
 
 
 def test_tarotclub_export_warns_about_what_it_drops(tmp_path: Path) -> None:
     out = tmp_path / "export.json"
-    ran = run_exe("convert", rel(EXAMPLES / "annotated.tarot"), "--to", "tarotclub",
+    ran = run_forked("convert", rel(EXAMPLES / "annotated.tarot"), "--to", "tarotclub",
                   "-o", str(out))
     assert ran.code == 0, ran
     record = notation.load(EXAMPLES / "annotated.tarot")
@@ -117,7 +117,7 @@ def test_a_failed_conversion_leaves_the_old_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_new_deals_are_complete_legal_and_seeded(players: int, tmp_path: Path) -> None:
     out = tmp_path / "new.tarot"
-    ran = run_exe("new", "--players", str(players), "--seed", "11", "--count", "3",
+    ran = run_forked("new", "--players", str(players), "--seed", "11", "--count", "3",
                   "-o", str(out))
     assert ran.code == 0, ran
     checked = list(check_paths([out]))
@@ -151,7 +151,7 @@ def test_new_under_a_ruleset() -> None:
 
 
 def test_schema_is_the_library_schema() -> None:
-    ran = run_exe("schema")
+    ran = run_forked("schema")
     assert ran.code == 0
     assert orjson.loads(ran.out) == json_schema()
     assert invoke("schema").out == ran.out

@@ -8,7 +8,7 @@ import re
 import stat
 from pathlib import Path
 
-from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_exe
+from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.annotate import PREFIX, annotate
@@ -29,7 +29,7 @@ def _records(path: Path) -> list[object]:
 
 
 def test_the_examples_are_already_canonical() -> None:
-    ran = run_exe("fmt", "--check", *[rel(p) for p in CLEAN_EXAMPLES])
+    ran = run_forked("fmt", "--check", *[rel(p) for p in CLEAN_EXAMPLES])
     assert ran.code == 0, ran
     assert ran.out == ""
     assert ran.err.strip() == f"0 files would be reformatted, {len(CLEAN_EXAMPLES)} unchanged"
@@ -38,7 +38,7 @@ def test_the_examples_are_already_canonical() -> None:
 def test_check_and_diff_write_nothing_and_exit_one(tmp_path: Path) -> None:
     path = tmp_path / "ugly.tarot"
     path.write_bytes(UGLY.encode())
-    check = run_exe("fmt", "--check", str(path))
+    check = run_forked("fmt", "--check", str(path))
     assert check.code == 1
     assert check.out == f"would reformat {path}\n"
     diff = invoke("fmt", "--diff", str(path))
@@ -53,7 +53,7 @@ def test_fmt_rewrites_in_place_keeping_the_meaning(tmp_path: Path) -> None:
     path.write_bytes(UGLY.encode())
     path.chmod(0o640)
     before = _records(path)
-    ran = run_exe("fmt", str(path))
+    ran = run_forked("fmt", str(path))
     assert ran.code == 0, ran
     assert ran.err.splitlines() == [f"reformatted {path}", "1 file reformatted, 0 unchanged"]
     text = path.read_text(encoding="utf-8")
@@ -93,7 +93,7 @@ def test_a_file_with_a_syntax_error_is_left_untouched(tmp_path: Path) -> None:
     data = (FAULTY / "syntax-error.tarot").read_bytes().replace(b"\n", b"\r\n")
     path.write_bytes(data)
     for args in (["fmt", str(path)], ["fmt", "--check", str(path)]):
-        ran = run_exe(*args)
+        ran = run_forked(*args)
         assert ran.code == 1
         assert f"{path}:25:8:" in ran.err
         assert f"tarot: {path}: not formatted: it cannot be read cleanly" in ran.err
@@ -118,16 +118,16 @@ def test_fmt_walks_folders_and_leaves_other_formats_alone(tmp_path: Path) -> Non
 
 
 def test_fmt_standard_input_to_standard_output() -> None:
-    ran = run_exe("fmt", "-", stdin=UGLY.encode())
+    ran = run_forked("fmt", "-", stdin=UGLY.encode())
     assert ran.code == 0
     assert ran.out.startswith('[Event "Soirée"]\n')
     assert notation.loads(ran.out) == notation.loads(UGLY)
-    check = run_exe("fmt", "--check", "-", stdin=UGLY.encode())
+    check = run_forked("fmt", "--check", "-", stdin=UGLY.encode())
     assert check.code == 1
 
 
 def test_annotate_prints_the_deal_with_computed_comments() -> None:
-    ran = run_exe("annotate", rel(EXAMPLES / "annotated.tarot"))
+    ran = run_forked("annotate", rel(EXAMPLES / "annotated.tarot"))
     assert ran.code == 0, ran
     lines = ran.out.splitlines()
     first = next(line for line in lines if line.startswith(" 1."))
@@ -141,15 +141,15 @@ def test_annotate_prints_the_deal_with_computed_comments() -> None:
 def test_annotate_twice_gives_the_same_file(tmp_path: Path) -> None:
     out = tmp_path / "annotated.tarot"
     # a rule fault is annotated where it happens, and the exit status says it (1)
-    assert run_exe("annotate", rel(FAULTY / "revoke.tarot"), "-o", str(out)).code == 1
+    assert run_forked("annotate", rel(FAULTY / "revoke.tarot"), "-o", str(out)).code == 1
     once = out.read_bytes()
     assert f"{{{PREFIX}error P105 must-follow-suit".encode() in once
-    refused = run_exe("annotate", str(out), "-o", str(out))  # never over its input
+    refused = run_forked("annotate", str(out), "-o", str(out))  # never over its input
     assert refused.code == 2
     assert refused.err == (f"tarot: {out}: this is one of the inputs: it would be written"
                            " over; write to another file\n")
     assert out.read_bytes() == once
-    assert run_exe("annotate", str(out), "--in-place").code == 1
+    assert run_forked("annotate", str(out), "--in-place").code == 1
     assert out.read_bytes() == once
     # the comments change nothing the validator sees, but where it says it
     codes = [d.code for c in check_paths([out]) for d in c.diagnostics]

@@ -4,9 +4,12 @@ bytes and the same exit status.
 The common command lines of ``tarot validate`` and of every command but ``analyze`` and
 ``solve`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other command
 line goes to the typer app. Each command line of the grid below runs twice, as a user runs
-it (the ``tarot`` process) and with ``TAROT_TYPER_ONLY=1`` (the typer app only, in a process
-forked from one that imported it once: tests/forkserver.py): standard output, standard error
-and the exit status must be identical, byte for byte. The grid holds clean, faulty,
+it and with ``TAROT_TYPER_ONLY=1`` (the typer app only), each in a process forked from one
+that imported once what such a run imports first (tests/forkserver.py: the front door and
+its commands' modules, not typer; the typer app and every command): standard output,
+standard error and the exit status must be identical, byte for byte. One line in six of
+the grid also runs as a fresh ``tarot`` process, which must say what the forked front door
+says (nothing imported before the run changes a byte). The grid holds clean, faulty,
 unreadable and missing inputs, standard input, every report format, the flags alone and
 together, string options (``--rules``, ``--set`` repeated, ``--ruleset``, ``-o``), the
 ``check`` alias, and command lines the front door must hand over (another option, an
@@ -251,18 +254,47 @@ def typer_app() -> Iterator[ForkServer]:
         server.close()
 
 
+@pytest.fixture(scope="module")
+def front_door() -> Iterator[ForkServer]:
+    """The grid's runs as the ``tarot`` script runs them: each a process forked from one
+    interpreter that imported the front door and its commands' modules once (not typer,
+    which a run the front door hands over imports, as a fresh process does)."""
+    server = ForkServer(_env(typer_only=False), str(SCRIPT), typer=False)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
 @pytest.mark.parametrize(("args", "stdin"), GRID, ids=[" ".join(a) for a, _ in GRID])
 def test_the_front_door_and_the_typer_app_say_the_same(
         args: list[str], stdin: str | None, files: dict[str, str],
-        typer_app: ForkServer) -> None:
+        front_door: ForkServer, typer_app: ForkServer) -> None:
     words = _words(args, files)
     data = Path(files[stdin]).read_bytes() if stdin else b""
-    front_run = _tarot(words, data, typer_only=False)
+    front_run = front_door.run(words, data, ROOT)
     typer_run = typer_app.run(words, data, ROOT)
     assert front_run.stdout == typer_run.stdout
     assert front_run.stderr == typer_run.stderr
     assert front_run.returncode == typer_run.returncode
     assert b"Traceback" not in front_run.stderr
+
+
+#: One line in six of the grid, run again as a fresh ``tarot`` process.
+FRESH = GRID[::6]
+
+
+@pytest.mark.parametrize(("args", "stdin"), FRESH, ids=[" ".join(a) for a, _ in FRESH])
+def test_a_fresh_tarot_process_says_what_the_forked_front_door_says(
+        args: list[str], stdin: str | None, files: dict[str, str],
+        front_door: ForkServer) -> None:
+    words = _words(args, files)
+    data = Path(files[stdin]).read_bytes() if stdin else b""
+    fresh = _tarot(words, data, typer_only=False)
+    forked = front_door.run(words, data, ROOT)
+    assert (fresh.stdout, fresh.stderr, fresh.returncode) == (
+        forked.stdout, forked.stderr, forked.returncode)
+    assert b"Traceback" not in fresh.stderr
 
 
 def test_both_doors_speak_the_language_of_the_environment(files: dict[str, str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_cli import EXAMPLES, FAULTY, invoke, rel, run_exe
+from test_cli import EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.diagnostics import Code
@@ -11,7 +11,7 @@ from tarotnotation.rules import Ruleset
 
 
 def test_legal_lists_the_legal_cards_and_why_not_the_others() -> None:
-    ran = run_exe("legal", rel(FAULTY / "revoke.tarot"), "--trick", "3", "--card", "1")
+    ran = run_forked("legal", rel(FAULTY / "revoke.tarot"), "--trick", "3", "--card", "1")
     assert ran.code == 1, ran  # the deal holds a revoke (later): a fault in the record
     assert ran.err == ("tarot: note: deal 1 holds 1 error (tarot validate"
                        " examples/faulty/revoke.tarot lists it)\n")
@@ -33,7 +33,7 @@ def test_legal_beyond_the_play_or_the_file_is_a_usage_error() -> None:
 
 
 def test_rules_lists_every_switch_with_both_presets() -> None:
-    ran = run_exe("rules")
+    ran = run_forked("rules")
     assert ran.code == 0
     for name in Ruleset.switch_names():
         line = next(line for line in ran.out.splitlines() if line.strip().startswith(name))
@@ -42,14 +42,14 @@ def test_rules_lists_every_switch_with_both_presets() -> None:
 
 
 def test_codes_lists_every_code() -> None:
-    out = run_exe("codes").out.splitlines()
+    out = run_forked("codes").out.splitlines()
     assert len(out) == len(Code)
     assert "P105  error    must-follow-suit" in "\n".join(out)
 
 
 def test_card_names_a_card() -> None:
     assert invoke("card", "kh").out == "KH: King of Hearts / Roi de Cœur, 4.5 points\n"
-    assert run_exe("card", "T21").out.endswith(", a bout\n")
+    assert run_forked("card", "T21").out.endswith(", a bout\n")
     ran = invoke("card", "ZZ")
     assert ran.code == 2
     assert ran.err.startswith("tarot: 'ZZ' is not a card code")
