@@ -96,9 +96,10 @@ def test_archive_tools_hold_flat_memory_on_a_long_tarot_file(tmp_path: Path,
 def test_archive_tools_hold_flat_memory_on_a_long_tarot_file_with_workers(tmp_path: Path
                                                                           ) -> None:
     # With -j 2 a .tarot file (one part) went to a worker, which sent all its deals back
-    # in one list: the parent's memory grew with the file. A file over two blocks is now
-    # read by the parent, a deal at a time, in its place among the workers' parts.
-    small, large = _deals(tmp_path / "small.tarot", 400), _deals(tmp_path / "large.tarot", 8000)
+    # in one list: the parent's memory grew with the file (5,000 deals: about 20 MB more
+    # than 400). A file over two blocks is now read by the parent, a deal at a time, in
+    # its place among the workers' parts.
+    small, large = _deals(tmp_path / "small.tarot", 400), _deals(tmp_path / "large.tarot", 5000)
     assert large.stat().st_size > 4 * MB
     peaks = []
     for source in (small, large):
