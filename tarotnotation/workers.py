@@ -284,8 +284,10 @@ class _Forks:
         busy = {c.results: c for c in self._children if c.calls}
         if not busy:
             raise RuntimeError("no call is running")  # pragma: no cover (a result() bug)
-        ready, _, _ = select.select(list(busy), [], [])
-        for fd in ready:
+        poller = select.poll()  # (not select(): a caller may hold over 1,024 files)
+        for fd in busy:
+            poller.register(fd, select.POLLIN)
+        for fd, _ in poller.poll():
             child = busy[fd]
             ok, value = _read_result(fd, child.pid)
             child.calls.popleft().settle(ok, value)

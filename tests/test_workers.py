@@ -205,3 +205,22 @@ def test_a_worker_dies_with_its_parent(compiled: bool) -> None:
     if compiled and native.compiled(force=True) is None:
         pytest.skip("the compiled core is not built")
     assert _death_signal_in_a_child(compiled) == signal.SIGKILL
+
+
+def test_a_caller_holding_over_a_thousand_files_still_gets_its_results() -> None:
+    # select() takes no file number over 1,023: the pool waits with poll().
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this process may not open 1,200 files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        with Workers(2, forked=True) as workers:
+            calls = [workers.submit(_square_and_pid, n) for n in range(10)]
+            assert [call.result()[0] for call in calls] == [n * n for n in range(10)]
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
