@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from processes import processes
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
 from test_cli_contract import REGISTERED, required
 
@@ -31,32 +32,15 @@ DEAL = (EXAMPLES / "prise.tarot").read_bytes()
 OLD = b"the old file, which must survive\n"
 
 
-def _processes(keep: Callable[[list[bytes]], bool]) -> list[int]:
-    """The live processes (not zombies) whose fields of /proc/PID/stat after the command's
-    name (the state first) ``keep`` takes."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != b"Z" and keep(fields):
-            found.append(int(entry))
-    return found
-
-
 def group(pgid: int) -> list[int]:
     """The live processes of a process group (field 5 of their stat)."""
-    return _processes(lambda fields: int(fields[2]) == pgid)
+    return processes(lambda fields: int(fields[2]) == pgid)
 
 
 def children() -> list[int]:
     """The live processes this one started (field 4 of their stat: the parent)."""
     me = str(os.getpid()).encode()
-    return _processes(lambda fields: fields[1] == me)
+    return processes(lambda fields: fields[1] == me)
 
 
 def wait_for(what: Callable[[], bool], seconds: float = 60) -> None:

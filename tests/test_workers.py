@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from processes import processes
 
 from tarotnotation.workers import WorkerDiedError, Workers
 
@@ -23,18 +24,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 def _live_children() -> set[int]:
     """This process's children still running or not yet waited for (zombies too)."""
     me = str(os.getpid()).encode()
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1] == me:
-            found.add(int(entry))
-    return found
+    return set(processes(lambda fields: fields[1] == me, zombies=True))
 
 
 def _open_fds() -> set[str]:
