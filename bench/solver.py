@@ -23,7 +23,16 @@ second), the same work whatever the load, so that two versions compare; the CPU 
 - the same at 3 and 5 players (``dd-8-3p``, ``dd-12-3p``, ``deal-yesno-3p``, and
   ``-5p``): 8 and 12 tricks are a third and a half of a deal at 3 players, more than half
   at 5;
-- ``python-6``: the pure-Python core on 6 tricks left at 4 players.
+- ``python-6``: the pure-Python core on 6 tricks left at 4 players;
+- ``analyze-gen``: ``analyse_play`` with its defaults (a node budget per deal, costs to
+  1 point) on the first ``--deals`` deals (20) of ``random_deal`` with the seed whose
+  result as played lies within 10 points of the contract's threshold (no other
+  selection), and ``analyze-real`` on the 4-player deals TarotClub played
+  (``tarotmag_17`` and ``_18``, published in TAROT magazine, and the others of the
+  shared corpus, ``../shared/corpus/tarotclub/played``, read in place; skipped with a
+  message when absent): CPU seconds a deal, nodes, and the cards whose outcome is
+  decided, whose cost is known within the precision, and exact (``--budget``,
+  ``--precision`` change the defaults; ``--all-cards`` values every card).
 
 It prints a table and writes it as JSON (``--json``, default ``bench/solver-results.json``).
 ``--log-tests`` also prints, for each position of the exact and yes/no stages, its value
@@ -47,7 +56,10 @@ from pathlib import Path
 from typing import Any
 
 from tarotnotation.analysis import Position, Solver, analyse_play, deal_start, position_at
+from tarotnotation.analysis.analyse import DEFAULT_BUDGET, DEFAULT_PRECISION
+from tarotnotation.analysis.plan import known
 from tarotnotation.analysis.search import Core, CoreTuple, core_tuple
+from tarotnotation.kernel import margin
 from tarotnotation.records import DealRecord
 from tarotnotation.simulate import random_deal
 
@@ -76,6 +88,8 @@ STAGES: dict[str, Stage] = {
     "dd-12-5p": Stage(5, 12, "exact"),
     "deal-yesno-5p": Stage(5, 0, "yesno"),
     "python-6": Stage(4, 6, "exact", "python"),
+    "analyze-gen": Stage(4, 0, "deals"),
+    "analyze-real": Stage(4, 0, "deals"),
 }
 LABELS = {
     "dd-8": "4 players, 8 tricks left, exact",
@@ -89,7 +103,11 @@ LABELS = {
     "dd-12-5p": "5 players, 12 tricks left, exact",
     "deal-yesno-5p": "5 players, whole deal, makeable?",
     "python-6": "pure Python, 4 players, 6 tricks left",
+    "analyze-gen": "analyse_play, generated deals near the threshold",
+    "analyze-real": "analyse_play, TarotClub's played deals",
 }
+#: Where the shared corpus's TarotClub deals are (read in place; skipped when absent).
+CORPUS = HERE.parent.parent / "shared" / "corpus" / "tarotclub" / "played"
 
 
 def positions(stage: Stage, count: int, seed: int) -> list[tuple[Position, DealRecord]]:
@@ -188,6 +206,99 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
     }
 
 
+def gen_deals(count: int, seed: int) -> list[tuple[str, DealRecord]]:
+    """The first ``count`` deals of ``random_deal`` (seed ``seed``, 4 players) whose
+    result as played lies within 10 points (20 half-points) of the threshold."""
+    rng = random.Random(seed)
+    out: list[tuple[str, DealRecord]] = []
+    drawn = 0
+    while len(out) < count:
+        rec = random_deal(rng, 4)
+        drawn += 1
+        start, cards = deal_start(rec)
+        st = start.state()
+        for c in cards:
+            st.play(c)
+        half, bouts, _, _ = st.result()
+        if abs(margin(half, bouts)) <= 20:
+            out.append((f"deal {drawn}", rec))
+    return out
+
+
+def real_deals() -> list[tuple[str, DealRecord]]:
+    """TarotClub's played 4-player deals of the shared corpus (none when it is absent),
+    ``tarotmag_17`` and ``tarotmag_18`` first."""
+    if not CORPUS.is_dir():
+        print(f"analyze-real: skipped: no corpus at {CORPUS}", file=sys.stderr)
+        return []
+    from tarotnotation.archive import read_path
+
+    out: list[tuple[str, DealRecord]] = []
+    names = sorted(CORPUS.glob("*.json"), key=lambda p: (not p.stem.startswith("tarotmag"),
+                                                          p.stem))
+    for path in names:
+        for item in read_path(str(path)):
+            rec = item.record
+            if rec is None or len(rec.seat_ids) != 4 or not rec.play:
+                continue
+            try:
+                deal_start(rec)
+            except ValueError:
+                continue
+            out.append((path.stem, rec))
+    return out
+
+
+def measure_deals(name: str, count: int, seed: int, budget: int | None, precision: int,
+                  all_cards: bool, progress: Callable[[str], None] | None = None
+                  ) -> dict[str, Any]:
+    """Analyse every deal of an ``analyze-*`` stage; the row of the table and each
+    deal's figures."""
+    deals = gen_deals(count, seed) if name == "analyze-gen" else real_deals()
+    rows: list[dict[str, Any]] = []
+    for i, (label, rec) in enumerate(deals):
+        if progress is not None:
+            progress(f"{name} {i + 1}/{len(deals)}")
+        cpu = time.process_time()
+        a = analyse_play(rec, budget=budget, precision=precision, all_cards=all_cards)
+        cpu = time.process_time() - cpu
+        costs = [c.cost_bounds for c in a.cards]
+        rows.append({
+            "deal": label, "cpu_s": round(cpu, 2), "nodes": a.nodes, "cards": len(a.cards),
+            "decided": sum(c.made_before is not None and c.made_after is not None
+                           for c in a.cards),
+            "within": sum(known(lo, hi, precision) for lo, hi in costs),
+            "exact": sum(c.exact for c in a.cards),
+            "all_settled": not a.diagnostics})
+    cpus: list[float] = sorted(r["cpu_s"] for r in rows) or [0.0]
+    return {"label": LABELS[name], "deals": len(rows), "budget": budget,
+            "precision": precision, "all_cards": all_cards,
+            "cpu_median_s": statistics.median(cpus), "cpu_max_s": cpus[-1],
+            "nodes": sum(r["nodes"] for r in rows), "cards": sum(r["cards"] for r in rows),
+            "decided": sum(r["decided"] for r in rows),
+            "within": sum(r["within"] for r in rows), "exact": sum(r["exact"] for r in rows),
+            "settled_deals": sum(r["all_settled"] for r in rows), "per_deal": rows}
+
+
+def deals_table(rows: dict[str, dict[str, Any]]) -> str:
+    """The ``analyze-*`` rows as a text table, each deal on its line."""
+    head = (f"{'deal':<32} {'cpu':>8} {'nodes':>9} {'cards':>6} {'decided':>8}"
+            f" {'within':>7} {'exact':>6}")
+    lines = []
+    for row in rows.values():
+        lines += ["", f"{row['label']} (budget {row['budget']:,} nodes, precision"
+                  f" {row['precision'] / 2:g} point{'s' if row['precision'] != 2 else ''}"
+                  f"{', all cards' if row['all_cards'] else ''})", head, "-" * len(head)]
+        for r in row["per_deal"]:
+            lines.append(f"{r['deal']:<32} {r['cpu_s']:>7.1f}s {r['nodes'] / 1e6:>8.1f}M"
+                         f" {r['cards']:>6} {r['decided']:>8} {r['within']:>7} {r['exact']:>6}")
+        lines.append(f"{'all (median / max cpu)':<32} {row['cpu_median_s']:>7.1f}s"
+                     f" {row['nodes'] / 1e6:>8.1f}M {row['cards']:>6} {row['decided']:>8}"
+                     f" {row['within']:>7} {row['exact']:>6}   max {row['cpu_max_s']:.1f}s;"
+                     f" {row['settled_deals']}/{row['deals']} deals settled")
+    return "\n".join(lines)
+
+
 def _time(seconds: float) -> str:
     if seconds < 1:
         return f"{seconds * 1000:.1f} ms"
@@ -234,12 +345,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-tests", action="store_true",
                         help="print each position's null-window tests (beta, result, nodes)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--deals", type=int, default=20, help="deals of analyze-gen")
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                        help="nodes a deal of analyze-gen/-real may take")
+    parser.add_argument("--precision", type=float, default=DEFAULT_PRECISION / 2,
+                        help="points within which a cost is known (analyze-gen/-real)")
+    parser.add_argument("--all-cards", action="store_true",
+                        help="analyze-gen/-real: value every legal card")
     parser.add_argument("--json", type=Path, default=HERE / "solver-results.json")
     args = parser.parse_args(argv)
     rows: dict[str, dict[str, Any]] = {}
     # The machine may be shared: its load beside the numbers, at the start and the end.
     load_start = os.getloadavg()
-    for name in args.only or list(STAGES):
+    deal_rows: dict[str, dict[str, Any]] = {}
+    for name in args.only or [n for n in STAGES if STAGES[n].kind != "deals"]:
+        if STAGES[name].kind == "deals":
+            deal_rows[name] = measure_deals(
+                name, args.deals, args.seed, args.budget, round(args.precision * 2),
+                args.all_cards,
+                lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"))
+            continue
         count = args.positions if STAGES[name].kind != "analyze" else max(
             3, args.positions // 6)
         rows[name] = measure(name, count, args.seed, args.limit, args.analyze_limit,
@@ -249,15 +374,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores, load average"
           f" {load_start[0]:.2f} at the start, {load[0]:.2f} at the end")
-    print(table(rows, args.limit, args.analyze_limit, args.node_limit,
-                args.analyze_node_limit))
+    if rows:
+        print(table(rows, args.limit, args.analyze_limit, args.node_limit,
+                    args.analyze_node_limit))
+    if deal_rows:
+        print(deals_table(deal_rows))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({
         "seed": args.seed, "limit_s": args.limit, "node_limit": args.node_limit,
         "analyze_node_limit": args.analyze_node_limit, "load_average_start": load_start,
         "load_average": load,
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "python": platform.python_version(), "cores": os.cpu_count(), "stages": rows,
+        "python": platform.python_version(), "cores": os.cpu_count(),
+        "stages": rows | deal_rows,
     }, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -14,12 +15,20 @@ from typing import Annotated, Any
 import typer
 
 from tarotnotation.analysis import DEFAULT_TABLE_MB, MAX_TABLE_MB, analyse_record
+from tarotnotation.analysis.analyse import (
+    DEFAULT_BUDGET,
+    DEFAULT_PRECISION,
+    DEFAULT_SPLIT,
+    LEAST_BUDGET,
+    Executor,
+)
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
+from tarotnotation.workers import Workers
 from tarotnotation.workers import pool as process_pool
 
 from .common import (
@@ -47,7 +56,9 @@ Examples:
 
   tarot analyze club.tarot -o club-analysed.tarot
 
-  tarot analyze club.tarot --in-place --time-limit 60 -j 2
+  tarot analyze club.tarot --in-place -j 2
+
+  tarot analyze deal.tarot --all-cards --budget 600000000 --precision 0
 
   tarot analyze deal.tarot --from-trick 12
 
@@ -58,10 +69,14 @@ with best play after it; a card that cost points gets ?, one that
 changed the outcome ??, unless a person already marked it. Analysing
 again gives the same file; people's comments and glyphs are kept.
 
---time-limit bounds each position's search (the values are then bounds,
-and say so). Exit status: 0 when every deal was analysed, 1 when a deal
-could not be read or analysed, 2 for a usage or I/O error, 130 when
-interrupted (no output file is written then).
+Within each deal's --budget the outcome before and after every card is
+decided first, then each card's cost is narrowed, the costliest first,
+to --precision; past the budget the values are bounds (dd -5..-3,
+dd ≤ -3, undecided) and a warning says so. The same file and options
+give the same comments on any machine and with any -j. Exit status: 0
+when every deal was analysed, 1 when a deal could not be read or
+analysed, 2 for a usage or I/O error, 130 when interrupted (no output
+file is written then).
 """
 
 #: Formats that keep comments (TarotClub's files hold none).
@@ -85,12 +100,28 @@ def analyze(
         "--in-place", help="Rewrite each input file with its analysis (atomically).")] = False,
     from_trick: Annotated[int, typer.Option(
         "--from-trick", min=1, metavar="N", help="Analyse from trick N on.")] = 1,
-    time_limit: Annotated[float, typer.Option(
+    budget: Annotated[int, typer.Option(
+        "--budget", min=LEAST_BUDGET, metavar="NODES",
+        help="Positions each deal's searches may visit (the same comments on any"
+        " machine); past them, bounds.")] = DEFAULT_BUDGET,
+    precision: Annotated[float, typer.Option(
+        "--precision", min=0, metavar="POINTS",
+        help="A card's cost is known when its bounds differ by at most this many"
+        " points (0: exact).")] = DEFAULT_PRECISION / 2,
+    split: Annotated[int, typer.Option(
+        "--split", min=1, max=64, metavar="N",
+        help="Cut each deal's hard cards into N parts searched apart (in parallel with"
+        " -j; the comments depend on N, not on -j).")] = DEFAULT_SPLIT,
+    all_cards: Annotated[bool, typer.Option(
+        "--all-cards", help="Value every legal card at each point, not only the one"
+        " played.")] = False,
+    time_limit: Annotated[float | None, typer.Option(
         "--time-limit", min=0.001, metavar="S",
-        help="Seconds for each position's search; past it, bounds.")] = 10.0,
+        help="Seconds for each deal, instead of --budget (depends on the machine).")
+    ] = None,
     node_limit: Annotated[int | None, typer.Option(
-        "--node-limit", min=1, metavar="N",
-        help="Positions each search may visit; past them, bounds.")] = None,
+        "--node-limit", min=LEAST_BUDGET, metavar="N", hidden=True,
+        help="The former name of --budget.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
                                       help="Worker processes (0: one per core).")] = 1,
     mistake: Annotated[float, typer.Option(
@@ -130,7 +161,10 @@ def analyze(
     if not _holds_comments(fmt):
         fail(Msg("{output}: {fmt} cannot hold the analysis's comments",
                  output=output, fmt=fmt.title))
-    options = {"from_trick": from_trick, "time_limit": time_limit, "node_limit": node_limit,
+    options = {"from_trick": from_trick, "time_limit": time_limit,
+               "budget": budget if node_limit is None else node_limit,
+               "precision": _half(precision, "--precision"), "all_cards": all_cards,
+               "split": split,
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
                "table_mb": table_mb}
@@ -229,7 +263,7 @@ def _located(item: ReadDeal, diags: tuple[Diagnostic, ...], file: str
 
 
 def _one(item: ReadDeal, file: str, options: dict[str, Any], forced: str | None,
-         default: str | None, progress: _Progress | None
+         default: str | None, progress: _Progress | None, executor: Executor | None = None
          ) -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
     """Analyse one deal as read: the record to write, the analysis's diagnostics, and
     whether it was analysed (a deal that cannot be comes back as it was)."""
@@ -241,7 +275,7 @@ def _one(item: ReadDeal, file: str, options: dict[str, Any], forced: str | None,
     assert rep is not None
     callback = None if progress is None else progress.cards
     record, analysis, diags = analyse_record(rep.record, rep=rep, progress=callback,
-                                             **options)
+                                             executor=executor, **options)
     return record, diags, analysis is not None
 
 
@@ -256,6 +290,19 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
              ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
     """Each deal's record, diagnostics (located in the file) and whether it was
     analysed, in order; ``jobs`` worker processes."""
+    if jobs > 1:
+        # One deal: its parts (``--split``) searched at once by the workers; more: a
+        # deal a worker. The comments are the same either way.
+        items = iter(items)
+        head = list(itertools.islice(items, 2))
+        items = itertools.chain(head, items)
+        if len(head) == 1:
+            progress.deal(file, head[0].index)
+            with Workers(jobs) as workers:
+                record, diags, done = _one(head[0], file, options, forced, default,
+                                           progress, workers)
+            yield record, _located(head[0], head[0].diagnostics + diags, file), done
+            return
     if jobs <= 1:
         for item in items:
             progress.deal(file, item.index)
@@ -323,6 +370,6 @@ class _Progress:
         self._show(0, 1, self.label)
 
     def cards(self, done: int, total: int) -> None:
-        """Positions searched in the current deal."""
-        self._show(done, total, render(Msg("{label}: {done}/{total} positions", label=self.label,
-                                           done=done, total=total)))
+        """Cards of the current deal whose analysis is settled."""
+        self._show(done, total, render(Msg("{label}: {done}/{total} cards settled",
+                                           label=self.label, done=done, total=total)))

@@ -236,7 +236,7 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                     note = _note(comment) if analysis else None
                     if note is None:
                         v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
-                    elif note.cost is not None and note.cost[1] > 0:
+                    elif note.may_cost:
                         from tarotnotation.analysis.comments import note_text
 
                         v.add(f"      {pc.card.code}: {i18n.render(note_text(note))}",
@@ -279,7 +279,7 @@ def _cost(comments: tuple[str, ...]) -> str:
     """A card's cost from its analysis comment, to show beside it: ``(-1.5)``."""
     for comment in comments:
         note = _note(comment)
-        if note is not None and note.cost is not None and note.cost[1] > 0:
+        if note is not None and note.may_cost:
             from tarotnotation.analysis.comments import cost_text
 
             return f"({cost_text(note)})"

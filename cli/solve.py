@@ -19,6 +19,7 @@ from tarotnotation.analysis import (
     PositionError,
     Solver,
 )
+from tarotnotation.analysis.analyse import DEFAULT_BUDGET, LEAST_BUDGET
 from tarotnotation.analysis.comments import outcome_text
 from tarotnotation.annotate import points_text
 from tarotnotation.archive import STDIN, check_deal, read_path
@@ -110,12 +111,17 @@ def solve(
         "--objective", case_sensitive=False,
         help="margin: points against the threshold; score: the taker's score, bonuses"
         " included.")] = Objective.MARGIN,
+    budget: Annotated[int, typer.Option(
+        "--budget", min=LEAST_BUDGET, metavar="NODES",
+        help="Positions the searches may visit, the position's value first, then each"
+        " card's; past them, bounds (the same answer on any machine).")] = DEFAULT_BUDGET,
     time_limit: Annotated[float | None, typer.Option(
         "--time-limit", min=0.001, metavar="S",
-        help="Seconds for the search; past it, bounds (default: none).")] = None,
+        help="Seconds for the searches, instead of --budget (depends on the machine).")
+    ] = None,
     node_limit: Annotated[int | None, typer.Option(
-        "--node-limit", min=1, metavar="N",
-        help="Positions the search may visit; past them, bounds.")] = None,
+        "--node-limit", min=LEAST_BUDGET, metavar="N", hidden=True,
+        help="The former name of --budget.")] = None,
     table_mb: Annotated[float, typer.Option(
         "--table-mb", min=1, max=MAX_TABLE_MB, metavar="MB",
         help="Memory for the search's table.")] = DEFAULT_TABLE_MB,
@@ -180,25 +186,46 @@ def solve(
     if pos.over:
         fail(Msg("{where}: the deal is over: nothing left to solve", where=where))
     solver = Solver(pos, objective=objective, table_mb=table_mb)
+    if node_limit is not None:
+        budget = node_limit
+    nodes_cap = None if time_limit is not None else budget
     with _Progress(objective) as progress:
-        sol = solver.solve(pos, time_limit=time_limit, node_limit=node_limit,
-                           progress=progress.bounds)
+        progress.text(Msg("the position's value"))
+        try:
+            sol = solver.solve(pos, time_limit=time_limit, node_limit=nodes_cap,
+                               progress=progress.bounds)
+        except KeyboardInterrupt:
+            progress.close()
+            _interrupted(progress.last, objective)
+        # What the position left goes to its cards: one test each at its value first.
         left = None if time_limit is None else max(time_limit - sol.seconds, 0.001)
-        nodes = None if node_limit is None else max(node_limit - sol.nodes, 1)
+        nodes = None if nodes_cap is None else max(nodes_cap - sol.nodes, 1)
         progress.text(Msg("each legal card"))
-        cards = solver.best_cards(pos, time_limit=left, node_limit=nodes)
+        try:
+            cards = solver.best_cards(pos, time_limit=left, node_limit=nodes,
+                                      value=(sol.lower, sol.upper), progress=progress.cards)
+        except KeyboardInterrupt:
+            progress.close()
+            _interrupted((sol.lower, sol.upper), objective)
     seat = pos.seats[pos.to_play]
     camp = "taker" if pos.camps[pos.to_play] == TAKER else "defence"
     if output_format is SolveFormat.JSON:
         data: dict[str, Any] = {
             "position": pos.fen(), "to_play": seat, "camp": camp,
-            "objective": objective.value, "lower": sol.lower, "upper": sol.upper,
+            "objective": objective.value,
+            # machine output: English words, the same in every language
+            "unit": "half-points" if objective is Objective.MARGIN else "score points",
+            "lower": sol.lower, "upper": sol.upper,
+            "outcome": str(_outcome(sol.lower, sol.upper, objective)),
+            "points": None if objective is not Objective.MARGIN else {
+                "lower": _scorer(sol.lower), "upper": _scorer(sol.upper)},
             "exact": sol.exact, "best": None if sol.best is None else Card(sol.best).code,
             "line": None if sol.line is None else [Card(c).code for c in sol.line],
             "taker_half": sol.taker_half, "taker_bouts": sol.taker_bouts,
             "petit_au_bout": sol.petit_au_bout, "chelem": sol.chelem,
             "nodes": sol.nodes, "seconds": round(sol.seconds, 4), "engine": sol.engine,
-            "cards": [{"card": Card(cv.card).code, "lower": cv.lower, "upper": cv.upper}
+            "cards": [{"card": Card(cv.card).code, "lower": cv.lower, "upper": cv.upper,
+                       "outcome": str(_outcome(cv.lower, cv.upper, objective))}
                       for cv in cards],
         }
         stdout_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
@@ -230,8 +257,8 @@ def solve(
         for more in extra:
             best_line = Msg("{line}; {more}", line=best_line, more=more)
         echo(render(best_line))
-        if sol.line:
-            echo("  " + " ".join(Card(c).code for c in sol.line))
+        for text in _line_by_trick(pos, sol.line or ()):
+            echo(f"  {text}")
     echo(render(Msg("Cards ({seat}):", seat=seat)))
     best = cards[0] if cards else None
     for cv in cards:
@@ -249,6 +276,41 @@ def solve(
     raise typer.Exit(EXIT_OK)
 
 
+def _scorer(half: int) -> float:
+    """A margin in half-points as a scorer writes it, in points (0.5 steps)."""
+    return half / 2
+
+
+def _line_by_trick(pos: Position, line: tuple[int, ...]) -> list[str]:
+    """The best line trick by trick: ``12. KH 2H 3H 4H``, the trick in progress first
+    with the cards already in it."""
+    out: list[str] = []
+    number = pos.trick_number + 1
+    trick = [Card(c).code for c in pos.trick]
+    shown = len(trick)
+    for c in line:
+        trick.append(Card(c).code)
+        if len(trick) == pos.players:
+            played = " ".join(trick[shown:])
+            before = " ".join(trick[:shown])
+            out.append(f"{number}. {'(' + before + ') ' if before else ''}{played}")
+            number, trick, shown = number + 1, [], 0
+    if len(trick) > shown:
+        out.append(f"{number}. {' '.join(trick)}")
+    return out
+
+
+def _interrupted(bounds: tuple[int, int] | None, objective: Objective) -> None:
+    """Ctrl-C: say the bounds reached, end with status 130."""
+    if bounds is not None:
+        echo(render(Msg("Interrupted: the value lies in {bounds} ({outcome})",
+                        bounds=_bounds(bounds[0], bounds[1], objective),
+                        outcome=_outcome(bounds[0], bounds[1], objective))))
+    else:
+        echo_err(render(Msg("tarot: interrupted")))
+    raise typer.Exit(130)
+
+
 #: The camps, as the report names them.
 _CAMPS: Final = {"taker": pmsg("camp", "taker"), "defence": pmsg("camp", "defence")}
 
@@ -260,16 +322,23 @@ class _Progress:
         self.objective = objective
         self.enabled = wanted()
         self.start = time.monotonic()
-        self.delay = float(os.environ.get("TAROT_PROGRESS_DELAY", "1.0"))
+        # on a terminal from the start (TAROT_PROGRESS_DELAY: seconds before it shows)
+        self.delay = float(os.environ.get("TAROT_PROGRESS_DELAY", "0"))
         self.shown = False
+        self.last: tuple[int, int] | None = None
 
     def __enter__(self) -> _Progress:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Clear the line."""
         if self.shown:
             sys.stderr.write("\r\x1b[2K")
             sys.stderr.flush()
+            self.shown = False
 
     def text(self, message: str) -> None:
         """Say what the search does now (after the delay, on a terminal)."""
@@ -282,6 +351,11 @@ class _Progress:
         sys.stderr.flush()
         self.shown = True
 
+    def cards(self, done: int, total: int) -> None:
+        """Cards valued so far."""
+        self.text(Msg("each legal card: {done}/{total}", done=done, total=total))
+
     def bounds(self, lower: int, upper: int) -> None:
         """The value's bounds after a test."""
+        self.last = (lower, upper)
         self.text(Msg("the value lies in {bounds}", bounds=_bounds(lower, upper, self.objective)))

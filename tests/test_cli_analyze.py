@@ -337,7 +337,7 @@ def on_a_terminal(*args: str) -> tuple[int, str, bytes]:
 
 
 def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
-    # analyze: the deal and the positions searched; solve: the bounds after each test.
+    # analyze: the deal and the cards settled; solve: the bounds after each test.
     # Piped, nothing; the output is the same either way.
     path = _deal(tmp_path, seed=5)
     args = ("analyze", str(path), "--from-trick", "15")
@@ -347,7 +347,7 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert out == piped.out
     assert piped.err == ""
     assert b"analysing" in seen
-    assert b"positions" in seen
+    assert b"cards settled" in seen
     args = ("solve", str(path), "--trick", "12")
     code, out, seen = on_a_terminal(*args)
     piped = run_exe(*args, env={"TAROT_PROGRESS_DELAY": "0"})

@@ -24,7 +24,7 @@ def test_solve_reports_in_french() -> None:
         "Donne 1, pli 16, carte 0 : S à jouer (l'attaque)\n" + FEN
         + "Valeur : -11 (marge), chutée de 11 avec le meilleur jeu\n"
         "Meilleure suite : l'attaque finit avec 30 points et 2 bouts\n"
-        "  NC T20 5C 7C 10H 9H T9 T11 2S JS KC JD\n"
+        "  16. NC T20 5C 7C\n  17. 10H 9H T9 T11\n  18. 2S JS KC JD\n"
         "Cartes (S) :\n"
         "  NC         -11  chutée de 11   meilleure\n"
         "  2S         -13  chutée de 13   coûte 2\n"
@@ -40,7 +40,7 @@ def test_solve_reports_in_english_as_before() -> None:
         "Deal 1, trick 16, card 0: S to play (taker)\n" + FEN
         + "Value: -11 (margin), lost by 11 with best play\n"
         "Best line: the taker's camp ends with 30 points and 2 bouts\n"
-        "  NC T20 5C 7C 10H 9H T9 T11 2S JS KC JD\n"
+        "  16. NC T20 5C 7C\n  17. 10H 9H T9 T11\n  18. 2S JS KC JD\n"
         "Cards (S):\n"
         "  NC         -11  lost by 11     best\n"
         "  2S         -13  lost by 13     costs 2\n"

@@ -104,8 +104,10 @@ def test_an_analysis_under_a_node_limit_gives_bounds_that_hold(seed: int, nodes:
     rng = random.Random(seed)
     rec = random_deal(rng, rng.choice((3, 4, 5)), with_result=False)
     last = len(rec.play)
-    exact = analyse_play(rec, from_trick=last - 1, engine=ENGINE)
-    capped = analyse_play(rec, from_trick=last - 1, engine=ENGINE, node_limit=nodes)
+    # precision=0: exact costs (the default narrows a cost to within a point)
+    exact = analyse_play(rec, from_trick=last - 1, engine=ENGINE, precision=0)
+    capped = analyse_play(rec, from_trick=last - 1, engine=ENGINE, node_limit=nodes,
+                          precision=0)
     assert exact.exact
     assert len(capped.cards) == len(exact.cards)
     for a, b in zip(exact.cards, capped.cards, strict=True):
@@ -157,7 +159,7 @@ def test_an_analysis_costs_add_up_to_the_value_each_camp_lost(seed: int) -> None
     rng = random.Random(seed)
     rec = random_deal(rng, rng.choice((3, 4, 5)), with_result=False)
     tricks = len(rec.play)
-    analysis = analyse_play(rec, from_trick=tricks - 1, engine=ENGINE)
+    analysis = analyse_play(rec, from_trick=tricks - 1, engine=ENGINE, precision=0)
     assert analysis.exact
     taker = sum(c.cost or 0 for c in analysis.cards if c.camp.value == "taker")
     defence = sum(c.cost or 0 for c in analysis.cards if c.camp.value == "defence")

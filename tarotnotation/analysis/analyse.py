@@ -24,20 +24,67 @@ searches. A time or node limit per position leaves bounds (``exact`` False).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, Protocol
 
 from ..cards import Card
 from ..diagnostics import Code, Diagnostic
 from ..i18n import Msg
-from ..kernel import TAKER
+from ..kernel import TAKER, PlayState
 from ..records import DealRecord
 from ..replay import Replay
 from ..rules import Camp
+from .plan import (
+    EQUAL,
+    FIRST_CAP,
+    LEAST_CAP,
+    MAX,
+    MIN,
+    Family,
+    Item,
+    Link,
+    Step,
+    TestResult,
+    apply,
+    cost_order,
+    cost_probe,
+    outcome_open,
+    propagate,
+    settled,
+)
 from .position import Position, PositionError, deal_start
-from .search import DEFAULT_TABLE_MB, Objective, Solution, Solver
+from .search import DEFAULT_TABLE_MB, CardValue, Objective, Solver, core_tuple
 
-__all__ = ["CardAnalysis", "PlayAnalysis", "analyse_play"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_PRECISION", "DEFAULT_SPLIT", "LEAST_BUDGET",
+           "CardAnalysis", "Executor", "PlayAnalysis", "analyse_play", "search_part"]
+
+#: The nodes a deal's analysis may visit by default: about 30 seconds of one core for the
+#: benchmark's median deal (``docs/analysis.md``).
+DEFAULT_BUDGET: Final = 150_000_000
+#: The parts the hard cards of a deal are cut into, searched apart (in parallel when an
+#: executor is given; the analysis is the same either way).
+DEFAULT_SPLIT: Final = 2
+#: The least budget worth giving (one test's first cap).
+LEAST_BUDGET: Final = 4096
+#: A card's cost is known when its bounds differ by at most this many half-points (1 point).
+DEFAULT_PRECISION: Final = 2
+
+
+#: What a part of an analysis searched apart gives back (:func:`search_part`).
+PartResult = tuple[list[tuple[int, int, int, int | None, int | None]], int]
+
+
+class _Pending(Protocol):
+    def result(self) -> PartResult: ...
+
+
+class Executor(Protocol):
+    """What runs an analysis's parts in parallel: ``submit(fn, *args)`` returns an object
+    whose ``result()`` is ``fn(*args)`` (an executor of :mod:`concurrent.futures`,
+    :class:`tarotnotation.workers.Workers`, a Dask client)."""
+
+    def submit(self, fn: Callable[..., PartResult], /, *args: Any) -> _Pending: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +108,9 @@ class CardAnalysis:
     """A best card in its place, when this one cost something."""
     legal: int = 0
     """How many cards were legal (1: the card was forced)."""
+    values: tuple[CardValue, ...] = ()
+    """With ``all_cards``: every legal card (this one included) and the bounds of the
+    value after it, best first for the camp to play (none for a forced card)."""
 
     @property
     def exact(self) -> bool:
@@ -74,6 +124,15 @@ class CardAnalysis:
             lo, hi = self.before[0] - self.after[1], self.before[1] - self.after[0]
         else:
             lo, hi = self.after[0] - self.before[1], self.after[1] - self.before[0]
+        return max(lo, 0), max(hi, 0)
+
+    def cost_of(self, value: CardValue) -> tuple[int, int]:
+        """The least and most playing ``value.card`` instead would have cost the camp,
+        in half-points (``value``: one of :attr:`values`)."""
+        if self.camp is Camp.TAKER:
+            lo, hi = self.before[0] - value.upper, self.before[1] - value.lower
+        else:
+            lo, hi = value.lower - self.before[1], value.upper - self.before[0]
         return max(lo, 0), max(hi, 0)
 
     @property
@@ -124,6 +183,10 @@ class PlayAnalysis:
     nodes: int = 0
     seconds: float = 0.0
     engine: str = "c"
+    precision: int = DEFAULT_PRECISION
+    """A cost is known when its bounds differ by at most this many half-points."""
+    budget: int | None = None
+    """The nodes the analysis could visit (None: no bound)."""
 
     @property
     def exact(self) -> bool:
@@ -144,19 +207,41 @@ class PlayAnalysis:
 
 
 def analyse_play(record: DealRecord, *, from_trick: int = 1,
-                 time_limit: float | None = None, node_limit: int | None = None,
-                 table_mb: float = DEFAULT_TABLE_MB, engine: str | None = None,
-                 rep: Replay | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> PlayAnalysis:
+                 budget: int | None = DEFAULT_BUDGET, time_limit: float | None = None,
+                 precision: int = DEFAULT_PRECISION, all_cards: bool = False,
+                 split: int = DEFAULT_SPLIT,
+                 node_limit: int | None = None, table_mb: float = DEFAULT_TABLE_MB,
+                 engine: str | None = None, rep: Replay | None = None,
+                 progress: Callable[[int, int], None] | None = None,
+                 executor: Executor | None = None) -> PlayAnalysis:
     """The cost of every card of ``record``'s play from trick ``from_trick`` on.
 
     The record needs the hands (as dealt, or derived from a complete play), the taker
     and contract, and at five players the partner; otherwise :class:`PositionError`
     (Q110) is raised. A card that is not legal stops the analysis before it (a Q111
-    diagnostic). ``time_limit`` and ``node_limit`` bound each position's search;
-    ``progress(done, total)`` is called after each position.
+    diagnostic).
+
+    The work is bounded by ``budget``, the nodes the whole deal's searches may visit
+    (None: no bound), or by ``time_limit`` seconds when it is given instead (a limit of
+    the machine: the same deal can then come back with other bounds). Within it the
+    outcome with best play before and after every card is decided first, then each
+    card's cost is narrowed, the costliest first, until its bounds differ by at most
+    ``precision`` half-points (0: exact); past the budget, the values are bounds and a
+    Q112 diagnostic says so. ``node_limit`` is the budget's former name. ``all_cards``
+    also values every other legal card at each point (:attr:`CardAnalysis.values`).
+
+    The searches run as tasks of :mod:`~tarotnotation.analysis.plan` whose answers do
+    not depend on where they run: ``executor`` (anything with ``submit(fn, *args)``
+    returning an object with ``result()``: :class:`concurrent.futures.Executor`,
+    :class:`tarotnotation.workers.Workers`, a Dask client) runs each round's tasks in
+    parallel, with the same analysis as without it. ``progress(settled, cards)`` is
+    called after each round.
     """
     t0 = time.monotonic()
+    if node_limit is not None and budget == DEFAULT_BUDGET:
+        budget = node_limit
+    if precision < 0:
+        raise ValueError("precision: expected half-points, 0 or more")
     start, cards = deal_start(record, rep)
     ids = start.seats
     diags: list[Diagnostic] = []
@@ -164,7 +249,7 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
     st = start.state()
     positions: list[Position] = [start]
     places: list[tuple[int, int, int]] = []  # (trick, index, seat) of each card
-    legal_counts: list[int] = []
+    legal_sets: list[int] = []
     for card in cards:
         if st.over:
             break
@@ -179,7 +264,7 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
                 trick=st.trick_number + 1, seat=ids[seat], card=Card(card).code, path=where))
             break
         places.append((st.trick_number + 1, len(st.trick), seat))
-        legal_counts.append(legal.bit_count())
+        legal_sets.append(legal)
         st.play(card)
         positions.append(start.with_state(st, history=tuple(cards[:len(places)])))
     if from_trick < 1:
@@ -189,55 +274,257 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
     if diags and first == len(places):
         # an illegal card before the trick asked for: the value is the one before it
         from_trick = min(from_trick, st.trick_number + 1)
-    solver = Solver(start, objective=Objective.MARGIN, table_mb=table_mb, engine=engine)
     k = len(places)
-    values: dict[int, tuple[int, int]] = {}
-    best: dict[int, int | None] = {}
-    nodes = 0
-    total = k - first + 1
-    inexact = False
-    for i in range(k, first - 1, -1):
-        pos = positions[i]
-        sol: Solution
-        if i < k and legal_counts[i] == 1:
-            values[i] = values[i + 1]          # a forced card costs nothing
+    quick = Solver(start, objective=Objective.MARGIN, table_mb=table_mb, engine=engine)
+    items: list[Item] = []
+    links: list[Link] = []
+    steps: list[Step] = []
+    families: list[Family] = []
+
+    def add(state: PlayState, order: int, played: bool) -> int:
+        key = len(items)
+        if state.over:
+            v = quick.final_value(state)
+            items.append(Item(key, None, True, state.trick_number, order, v, v,
+                              played=played))
         else:
-            known_lower = known_upper = None
-            guess = None
-            if i < k:
-                child = values[i + 1]
-                guess = child[0] if child[0] == child[1] else None
-                if pos.camps[pos.to_play] == TAKER:
-                    known_lower = child[0]
-                else:
-                    known_upper = child[1]
-            sol = solver.solve(pos, guess=guess, time_limit=time_limit,
-                               node_limit=node_limit, line=False, find_best=False,
-                               known_lower=known_lower, known_upper=known_upper)
-            values[i] = (sol.lower, sol.upper)
-            best[i] = sol.best
-            nodes += sol.nodes
-            inexact |= not sol.exact
-        if progress is not None:
-            progress(k - i + 1, total)
+            pt = core_tuple(state)
+            lo, hi = quick.core.bounds(pt)
+            maxing = state.camps[(state.leader + len(state.trick)) % state.n] == TAKER
+            items.append(Item(key, pt, maxing, state.trick_number, order, lo, hi,
+                              played=played))
+        return key
+
+    chain = [add(positions[i].state(), 2 * i, True) for i in range(first, k + 1)]
+    siblings: dict[int, list[tuple[int, int]]] = {}  # card index: (card, item) each
+    for i in range(first, k):
+        before, after = chain[i - first], chain[i - first + 1]
+        taker = start.camps[places[i][2]] == TAKER
+        forced = legal_sets[i].bit_count() == 1
+        links.append(Link(before, after, EQUAL if forced else MAX if taker else MIN))
+        steps.append(Step(before, after, taker))
+        if all_cards and not forced:
+            here = positions[i].state()
+            kids = []
+            for c in range(78):
+                if legal_sets[i] >> c & 1 and c != cards[i]:
+                    here.play(c)
+                    kids.append((c, add(here, 2 * i + 1, False)))
+                    here.unplay()
+            siblings[i] = kids
+            for _, key in kids:
+                links.append(Link(before, key, MAX if taker else MIN))
+                steps.append(Step(before, key, taker, played=False))
+            families.append(Family(before, (after, *(key for _, key in kids)), taker))
+    propagate(items, links, families)
+    search = _Search(quick, items, links, families, None if time_limit else budget,
+                     t0 + time_limit if time_limit else 0.0)
+    # With a split, a first pass with a tenth of the budget settles the cheap cards (the
+    # late ones) serially; the cards left are cut into ``split`` parts searched apart,
+    # each on its own table with an equal share of the rest (in parallel on
+    # ``executor``); then one pass more with what they left.
+    if split > 1 and budget is not None and not time_limit and not search.run(
+            steps, precision, progress, k - first, stop_at=budget // 10):
+        _split(search, start, steps, split, precision, table_mb, engine, executor)
+    complete = search.run(steps, precision, progress, k - first)
     out: list[CardAnalysis] = []
     for i in range(first, k):
         trick, index, seat = places[i]
         camp = Camp.TAKER if start.camps[seat] == TAKER else Camp.DEFENCE
-        item = CardAnalysis(trick, index, ids[seat], Card(cards[i]), camp, values[i],
-                            values[i + 1], legal=legal_counts[i])
-        if item.cost_bounds[1] > 0 and item.before[0] == item.before[1]:
-            b = best.get(i)
-            if b is None or b == cards[i]:
-                b = solver.best_card(positions[i], item.before[0], time_limit=time_limit,
-                                     node_limit=node_limit)
-            if b is not None:
-                item = CardAnalysis(trick, index, ids[seat], Card(cards[i]), camp,
-                                    values[i], values[i + 1], Card(b), legal_counts[i])
+        b, a = items[chain[i - first]], items[chain[i - first + 1]]
+        values: tuple[CardValue, ...] = ()
+        if i in siblings:  # all_cards, and more than one legal card
+            every = [(cards[i], a), *((c, items[key]) for c, key in siblings[i])]
+            values = tuple(CardValue(c, it.lo, it.hi) for c, it in sorted(
+                every, key=lambda e: (-e[1].hi, -e[1].lo, e[0]) if b.maxing
+                else (e[1].lo, e[1].hi, e[0])))
+        item = CardAnalysis(trick, index, ids[seat], Card(cards[i]), camp, (b.lo, b.hi),
+                            (a.lo, a.hi), legal=legal_sets[i].bit_count(), values=values)
+        if item.cost_bounds[1] > 0:
+            best = _best(b, values, cards[i])
+            if best is None and item.cost_bounds[0] > 0 and complete:
+                best = search.best_card(positions[i].state(), b, cards[i])
+            if best is not None:
+                item = replace(item, best=Card(best))
         out.append(item)
-    if inexact:
+    if not complete:
         diags.append(Diagnostic.make(
-            Code.ANALYSIS_INEXACT, Msg("a time or node limit was reached: some values are bounds"
-                                       " (give more time with --time-limit)")))
-    return PlayAnalysis(start, tuple(out), values[first], from_trick, tuple(diags), nodes,
-                        time.monotonic() - t0, solver.engine)
+            Code.ANALYSIS_INEXACT,
+            Msg("the search's budget was spent: some values are bounds (give more with"
+                " --budget)") if time_limit is None else
+            Msg("a time or node limit was reached: some values are bounds"
+                " (give more time with --time-limit)")))
+    head = items[chain[0]]
+    return PlayAnalysis(start, tuple(out), (head.lo, head.hi), from_trick, tuple(diags),
+                        search.spent, time.monotonic() - t0, quick.engine, precision, budget)
+
+
+def _split(search: _Search, start: Position, steps: Sequence[Step], parts: int,
+           precision: int, table_mb: float, engine: str | None,
+           executor: Executor | None) -> None:
+    """Cut the played cards not settled yet into ``parts`` runs of consecutive cards (with
+    the other legal cards of their points), search each apart on a fresh table with an
+    equal share of the budget left (:func:`search_part`), and take what they proved."""
+    items = search.items
+    open_steps = [s for s in steps if s.played and not settled(items, s, precision)]
+    if len(open_steps) < parts or search.budget is None:
+        return
+    size = -(-len(open_steps) // parts)
+    runs = [open_steps[n:n + size] for n in range(0, len(open_steps), size)]
+    share = (search.budget - search.spent) // len(runs)
+    tasks = []
+    for run in runs:
+        befores = {s.before for s in run}
+        part = [s for s in steps if s.before in befores]
+        tasks.append((start, items, search.links, search.families, part, precision, share,
+                      search.caps, table_mb, engine))
+    if executor is None:
+        results = [search_part(*task) for task in tasks]
+    else:
+        pending = [executor.submit(search_part, *task) for task in tasks]
+        results = [p.result() for p in pending]
+    for found, nodes in results:
+        search.spent += nodes
+        for key, lo, hi, best_lo, best_hi in found:
+            item = items[key]
+            if lo > item.lo:
+                item.lo, item.best_lo = lo, best_lo
+            if hi < item.hi:
+                item.hi, item.best_hi = hi, best_hi
+    propagate(items, search.links, search.families)
+
+
+def search_part(start: Position, items: Sequence[Item], links: Sequence[Link],
+                families: Sequence[Family], steps: Sequence[Step], precision: int,
+                budget: int, caps: Sequence[int], table_mb: float, engine: str | None
+                ) -> PartResult:
+    """Search ``steps`` of a deal apart, on a fresh table, within ``budget`` nodes (one
+    part of :func:`analyse_play`'s work; its answer depends on nothing else, wherever it
+    runs): the items it narrowed, ``(key, lo, hi, best_lo, best_hi)``, and the nodes it
+    visited."""
+    mine = [replace(i) for i in items]
+    solver = Solver(start, objective=Objective.MARGIN, table_mb=table_mb, engine=engine)
+    search = _Search(solver, mine, links, families, budget, 0.0)
+    search.caps = list(caps)
+    search.run(steps, precision, None, 0)
+    return ([(i.key, i.lo, i.hi, i.best_lo, i.best_hi) for i, old in zip(mine, items,
+                                                                          strict=True)
+             if (i.lo, i.hi) != (old.lo, old.hi)], search.spent)
+
+
+def _best(before: Item, values: Sequence[CardValue], played: int) -> int | None:
+    """A card that keeps the value before ``played`` (one that proved its bound, or the
+    best valued of every legal card), when it is not the card played."""
+    if values:
+        top = values[0]
+        return top.card if top.card != played else None
+    best = before.best
+    return best if best is not None and best != played else None
+
+
+class _SpentError(Exception):
+    """The budget (or the time) is spent."""
+
+
+class _Search:
+    """The searches of one analysis: one solver (its table serves every position, the
+    later ones first), each test capped by what is left of the budget and by its item's
+    own cap, which doubles each time a test reaches it."""
+
+    def __init__(self, solver: Solver, items: list[Item], links: Sequence[Link],
+                 families: Sequence[Family], budget: int | None, deadline: float) -> None:
+        self.solver = solver
+        self.items = items
+        self.links = links
+        self.families = families
+        self.budget = budget
+        self.deadline = deadline
+        self.spent = 0
+        unlimited = budget is None and not deadline
+        self.caps = [0 if unlimited else FIRST_CAP] * len(items)
+
+    def test(self, item: Item, beta: int) -> bool:
+        """Test ``item`` at ``beta`` and carry what it proves; False when a cap stopped
+        it. Raises :class:`_SpentError` when nothing is left."""
+        assert item.pt is not None
+        cap = self.caps[item.key]
+        capped_by_item = True
+        if self.budget is not None:
+            left = self.budget - self.spent
+            if left < LEAST_CAP:
+                raise _SpentError
+            if not cap or left < cap:
+                cap, capped_by_item = left, False
+        seconds = 0.0
+        if self.deadline:
+            seconds = self.deadline - time.monotonic()
+            if seconds <= 0:
+                raise _SpentError
+        g, move, nodes, complete = self.solver.core.test(item.pt, beta, cap, seconds)
+        self.spent += nodes
+        if not complete:
+            if not capped_by_item:
+                raise _SpentError
+            self.caps[item.key] *= 2
+            return False
+        apply(self.items, TestResult(item.key, beta, g, move, nodes, True))
+        propagate(self.items, self.links, self.families)
+        return True
+
+    def run(self, steps: Sequence[Step], precision: int,
+            progress: Callable[[int, int], None] | None, cards: int,
+            stop_at: int | None = None) -> bool:
+        """Rounds over ``steps`` until every card is settled (True) or the budget is
+        spent (False; ``stop_at``: once that many nodes are spent): the outcome of each
+        position left open first, then each card's cost, the costliest first."""
+        items = self.items
+        keys = {s.before for s in steps} | {s.after for s in steps}
+        budget = self.budget
+        if stop_at is not None and budget is not None:
+            self.budget = min(budget, self.spent + stop_at)
+        try:
+            while True:
+                for item in outcome_open(items):
+                    if item.key in keys and item.lo < 0 <= item.hi:
+                        self.test(item, 0)
+                for step in cost_order(items, steps, precision):
+                    while True:
+                        probe = cost_probe(items, step, precision)
+                        if probe is None or not self.test(*probe):
+                            break
+                if progress is not None:
+                    progress(sum(settled(items, s, precision) for s in steps if s.played),
+                             cards)
+                if all(settled(items, s, precision) for s in steps):
+                    return True
+        except _SpentError:
+            return False
+        finally:
+            self.budget = budget
+
+    def best_card(self, st: PlayState, before: Item, played: int) -> int | None:
+        """A legal card of ``st`` other than ``played`` that keeps the proved bound of
+        the value before it (None when none is found within the budget)."""
+        legal = st.legal()
+        for c in range(78):
+            if c == played or not legal >> c & 1:
+                continue
+            st.play(c)
+            try:
+                if st.over:
+                    v = self.solver.final_value(st)
+                    if (v >= before.lo) if before.maxing else (v <= before.hi):
+                        return c
+                    continue
+                beta = before.lo if before.maxing else before.hi + 1
+                g, _, nodes, complete = self.solver.core.test(
+                    core_tuple(st), beta, 0 if self.budget is None else max(
+                        self.budget - self.spent, 1), 0.0)
+                self.spent += nodes
+                if not complete:
+                    return None
+                if (g >= beta) if before.maxing else (g < beta):
+                    return c
+            finally:
+                st.unplay()
+        return None

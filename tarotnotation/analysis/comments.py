@@ -46,34 +46,49 @@ from ..diagnostics import Code, Diagnostic
 from ..i18n import Msg, pmsg
 from ..records import DealRecord, Glyph, PlayedCard, Trick
 from ..replay import Replay
-from .analyse import CardAnalysis, PlayAnalysis, analyse_play
+from .analyse import (
+    DEFAULT_BUDGET,
+    DEFAULT_PRECISION,
+    DEFAULT_SPLIT,
+    CardAnalysis,
+    Executor,
+    PlayAnalysis,
+    analyse_play,
+)
 from .position import PositionError
 from .search import DEFAULT_TABLE_MB
 
 __all__ = ["DD", "AnalysisNote", "analyse_record", "annotate_analysis", "card_comment",
-           "cost_text", "deal_comment", "note_text", "outcome_text", "parse_comment",
-           "strip_analysis"]
+           "cost_text", "cost_words", "deal_comment", "note_text", "outcome_text",
+           "parse_comment", "strip_analysis"]
 
 #: What every analysis comment starts with.
 DD: Final = PREFIX + "dd "
 
 _POINTS: Final = r"\d+(?:\.5)?"
+#: A cost: ``0``, ``-3``, a range ``-3..0`` / ``-5..-3``, or ``≤ -3`` (at least 3 points:
+#: ``<= -3`` is read too).
+_COST: Final = rf"0|-{_POINTS}(?:\.\.-?{_POINTS})?|(?:≤|<=) ?-{_POINTS}"
 _COMMENT: Final = re.compile(
-    rf"^{re.escape(DD)}(?:(?P<cost>0|-{_POINTS}(?:\.\.-?{_POINTS})?)"
+    rf"^{re.escape(DD)}(?:(?P<cost>{_COST})"
     rf"(?:, best (?P<best>[0-9A-Z]+(?: [0-9A-Z]+)*))?"
     rf"|from trick (?P<trick>\d+))"
     rf"; (?P<out>(?:made|lost)(?: by \d+)?|undecided) with best play"
     rf"(?:, was (?P<was>(?:made|lost)(?: by \d+)?))?"
+    rf"(?:; cards (?P<cards>[0-9A-Z]+ (?:{_COST})(?:, [0-9A-Z]+ (?:{_COST}))*))?"
     rf"(?:; (?P<glyph>\?\??) added)?$")
+_CARD_COST: Final = re.compile(rf"([0-9A-Z]+) ({_COST})(?:, |$)")
+#: Past this width (half-points) a cost's upper bound says little: ``≤ -3`` is written.
+_OPEN: Final = 20
 
 
 @dataclass(frozen=True, slots=True)
 class AnalysisNote:
     """What an analysis comment says (:func:`parse_comment`)."""
 
-    cost: tuple[int, int] | None
-    """The card's cost to its camp in half-points, least and most (equal when exact);
-    None for the deal's comment."""
+    cost: tuple[int, int | None] | None
+    """The card's cost to its camp in half-points, least and most (equal when exact;
+    None when only the least is said, ``≤ -3``); None for the deal's comment."""
     best: tuple[Card, ...] = ()
     made: bool | None = None
     """The contract made with best play after the card (None: undecided)."""
@@ -86,11 +101,19 @@ class AnalysisNote:
     """The glyph the analysis added to the card."""
     from_trick: int | None = None
     """For the deal's comment: the trick where the analysis starts."""
+    cards: tuple[tuple[Card, tuple[int, int | None]], ...] = ()
+    """Every legal card and its cost, when the analysis valued them all (``--all-cards``),
+    best first."""
 
     @property
     def changed(self) -> bool:
         """True when the card changed the outcome."""
         return self.was_made is not None and self.was_made != self.made
+
+    @property
+    def may_cost(self) -> bool:
+        """True when the card may have cost its camp something (its cost is not 0)."""
+        return self.cost is not None and self.cost[1] != 0
 
 
 def _points(half: int) -> str:
@@ -119,18 +142,37 @@ def outcome_text(bounds: tuple[int, int]) -> str:
     return _outcome_words(None, None)  # (a Msg: the English, to be read in any language)
 
 
+def cost_words(bounds: tuple[int, int]) -> str:
+    """A cost in half-points, least and most, as a comment writes it: ``0``, ``-1.5``,
+    ``-3..0``, ``-5..-3``, or ``≤ -3`` when the most is far from the least.
+
+    >>> cost_words((0, 0)), cost_words((3, 3)), cost_words((0, 6)), cost_words((6, 10))
+    ('0', '-1.5', '-3..0', '-5..-3')
+    >>> cost_words((6, 60))
+    '≤ -3'
+    """
+    lo, hi = bounds
+    if hi == 0:
+        return "0"
+    if lo == hi:
+        return f"-{_points(lo)}"
+    if lo > 0 and hi - lo > _OPEN:
+        return f"≤ -{_points(lo)}"
+    return f"-{_points(hi)}..{'-' + _points(lo) if lo else '0'}"
+
+
 def card_comment(item: CardAnalysis, glyph: str | None = None) -> str:
     """The comment of one card's analysis (``glyph``: the glyph added to the card)."""
     lo, hi = item.cost_bounds
-    cost = "0" if hi == 0 else f"-{_points(lo)}" if lo == hi else f"-{_points(hi)}..-{_points(lo)}"
-    if lo == 0 and hi > 0:
-        cost = f"-{_points(hi)}..0"
-    text = f"{DD}{cost}"
+    text = f"{DD}{cost_words((lo, hi))}"
     if item.best is not None and hi > 0:
         text += f", best {item.best.code}"
     text += f"; {outcome_text(item.after)} with best play"
     if item.changed:
         text += f", was {outcome_text(item.before)}"
+    if item.values:
+        text += "; cards " + ", ".join(
+            f"{Card(v.card).code} {cost_words(item.cost_of(v))}" for v in item.values)
     if glyph:
         text += f"; {glyph} added"
     return text
@@ -169,21 +211,30 @@ def parse_comment(comment: str) -> AnalysisNote | None:
     was_made, was_by = _outcome(m["was"])
     if m["trick"] is not None:
         return AnalysisNote(None, (), made, by, from_trick=int(m["trick"]))
-    raw = m["cost"]
-    if raw == "0":
-        cost = (0, 0)
-    elif ".." in raw:
-        a, b = raw.split("..")
-        cost = (_half(b.lstrip("-")), _half(a.lstrip("-")))
-    else:
-        cost = (_half(raw[1:]), _half(raw[1:]))
     best: tuple[Card, ...] = ()
-    if m["best"]:
-        try:
+    cards: list[tuple[Card, tuple[int, int | None]]] = []
+    try:
+        if m["best"]:
             best = tuple(Card.from_code(code) for code in m["best"].split())
-        except ValueError:
-            return None
-    return AnalysisNote(cost, best, made, by, was_made, was_by, m["glyph"])
+        for code, cost in _CARD_COST.findall(m["cards"] or ""):
+            cards.append((Card.from_code(code), _cost(cost)))
+    except ValueError:
+        return None
+    return AnalysisNote(_cost(m["cost"]), best, made, by, was_made, was_by, m["glyph"],
+                        cards=tuple(cards))
+
+
+def _cost(raw: str) -> tuple[int, int | None]:
+    """A cost as written (``0``, ``-3``, ``-3..0``, ``≤ -3``) in half-points."""
+    if raw == "0":
+        return (0, 0)
+    if raw[0] in "≤<":
+        least = _half(raw.lstrip("≤<= -"))
+        return (least, None)
+    if ".." in raw:
+        a, b = raw.split("..")
+        return (_half(b.lstrip("-")), _half(a.lstrip("-")))
+    return (_half(raw[1:]), _half(raw[1:]))
 
 
 def _strip_card(pc: PlayedCard) -> PlayedCard:
@@ -241,10 +292,13 @@ def annotate_analysis(record: DealRecord, analysis: PlayAnalysis, *, mistake: in
 
 
 def analyse_record(record: DealRecord, *, from_trick: int = 1,
-                   time_limit: float | None = None, node_limit: int | None = None,
+                   budget: int | None = DEFAULT_BUDGET, time_limit: float | None = None,
+                   precision: int = DEFAULT_PRECISION, all_cards: bool = False,
+                   node_limit: int | None = None,
                    table_mb: float = DEFAULT_TABLE_MB, engine: str | None = None,
                    mistake: int = 1, blunder: int | None = None, rep: Replay | None = None,
-                   progress: Callable[[int, int], None] | None = None
+                   progress: Callable[[int, int], None] | None = None,
+                   split: int = DEFAULT_SPLIT, executor: Executor | None = None
                    ) -> tuple[DealRecord, PlayAnalysis | None, tuple[Diagnostic, ...]]:
     """Analyse a record's play and write the analysis into it (what ``tarot analyze``
     does to each deal): ``(record, analysis, diagnostics)``. A deal that cannot be
@@ -255,9 +309,11 @@ def analyse_record(record: DealRecord, *, from_trick: int = 1,
     never stops an archive's analysis."""
     base = strip_analysis(record)
     try:
-        analysis = analyse_play(base, from_trick=from_trick, time_limit=time_limit,
-                                node_limit=node_limit, table_mb=table_mb, engine=engine,
-                                rep=rep, progress=progress)
+        analysis = analyse_play(base, from_trick=from_trick, budget=budget,
+                                time_limit=time_limit, precision=precision,
+                                all_cards=all_cards, node_limit=node_limit,
+                                table_mb=table_mb, engine=engine, rep=rep, progress=progress,
+                                split=split, executor=executor)
     except PositionError as err:
         return record, None, tuple(err.diagnostics)
     except (RuntimeError, ValueError, ArithmeticError, LookupError) as err:
@@ -278,11 +334,9 @@ def cost_text(note: AnalysisNote) -> str:
     if note.cost is None:
         return ""
     lo, hi = note.cost
-    if hi == 0:
-        return "0"
-    if lo == hi:
-        return f"-{_points(lo)}"
-    return f"-{_points(hi)}..{'-' + _points(lo) if lo else '0'}"
+    if hi is None:
+        return f"≤ -{_points(lo)}"
+    return cost_words((lo, hi))
 
 
 def note_text(note: AnalysisNote) -> str:
@@ -303,6 +357,7 @@ def note_text(note: AnalysisNote) -> str:
         return ""
     lo, hi = note.cost
     cost = (Msg("costs nothing") if hi == 0 else
+            Msg("costs at least {points} points", points=_points(lo)) if hi is None else
             Msg("costs {points} points", points=_points(lo)) if lo == hi else
             Msg("costs {low} to {high} points", low=_points(lo), high=_points(hi)))
     best = (Msg(" (best {cards})", cards=" ".join(c.code for c in note.best)) if note.best

@@ -861,7 +861,7 @@ class Solver:
             try:
                 pt = core_tuple(st) if not st.over else None
                 if pt is None:
-                    v = self._final_value(st)
+                    v = self.final_value(st)
                     ok = v >= value if maxing else v <= value
                 else:
                     beta = value if maxing else value + 1
@@ -879,7 +879,8 @@ class Solver:
                 return c
         raise RuntimeError("no card keeps the position's value: a bug")
 
-    def _final_value(self, st: PlayState) -> int:
+    def final_value(self, st: PlayState) -> int:
+        """The value of a deal played out (``st.over``)."""
         half, bouts, petit, chelem = st.result()
         return self.leaf[_leaf_index(half, bouts, petit, chelem)]
 
@@ -908,7 +909,7 @@ class Solver:
         self.core.next_generation()
         st = pos.state()
         if st.over:
-            v = self._final_value(st)
+            v = self.final_value(st)
             half, bouts, petit, chelem = st.result()
             return Solution(v, v, self.objective, None, (), half, bouts, petit, chelem, 0,
                             0.0, self.engine)
@@ -950,9 +951,15 @@ class Solver:
         return self._best_card(pos.state(), value, _Clock(time_limit, node_limit))
 
     def best_cards(self, pos: Position, *, time_limit: float | None = None,
-                   node_limit: int | None = None) -> list[CardValue]:
+                   node_limit: int | None = None, value: tuple[int, int] | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> list[CardValue]:
         """Every legal card of the player to move with the value after it, best first
-        for that player's camp (ties and near-ties visible)."""
+        for that player's camp (ties and near-ties visible).
+
+        ``value``, the position's bounds when already searched, lets one null-window
+        test per card say whether it is best (and bound by how much it is not) before
+        any card's value is narrowed: a limit then leaves each card its answer to that
+        first question. ``progress(done, cards)`` is called after each card's value."""
         self._check(pos)
         clock = _Clock(time_limit, node_limit)
         self.core.next_generation()
@@ -961,23 +968,47 @@ class Solver:
             return []
         maxing = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
         legal = st.legal()
-        out: list[CardValue] = []
-        guess: int | None = None
-        for c in [c for c in range(78) if legal >> c & 1]:
+        cards = [c for c in range(78) if legal >> c & 1]
+        bounds: dict[int, tuple[int, int]] = {}
+        tuples: dict[int, CoreTuple] = {}
+        child_max: dict[int, bool] = {}
+        for c in cards:
             st.play(c)
             try:
                 if st.over:
-                    v = self._final_value(st)
-                    lo = hi = v
+                    v = self.final_value(st)
+                    bounds[c] = (v, v)
                 else:
-                    child_max = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
-                    lo, hi, _, _ = self._mtdf(core_tuple(st), child_max, guess, clock, None)
+                    tuples[c] = core_tuple(st)
+                    bounds[c] = self.core.bounds(tuples[c])
+                    child_max[c] = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
             finally:
                 st.unplay()
-            out.append(CardValue(c, lo, hi))
+        # One test each at the position's value: best, or by how much it is not.
+        if value is not None and value[0] == value[1]:
+            v = value[0]
+            for c in cards:
+                lo, hi = bounds[c]
+                if c not in tuples or not lo < v + (not maxing) <= hi or clock.out():
+                    continue
+                beta = v if maxing else v + 1
+                r, _, nodes, complete = self.core.test(tuples[c], beta, clock.node_budget(),
+                                                       clock.time())
+                clock.spent(nodes)
+                if complete:
+                    bounds[c] = (max(lo, r), hi) if r >= beta else (lo, min(hi, r))
+        guess: int | None = None if value is None or value[0] != value[1] else value[0]
+        for n, c in enumerate(cards):
+            lo, hi = bounds[c]
+            if c in tuples and lo < hi:
+                lo, hi, _, _ = self._mtdf(tuples[c], child_max[c], guess, clock, None,
+                                          (lo, hi))
+                bounds[c] = (lo, hi)
             if lo == hi:
                 guess = lo
+            if progress is not None:
+                progress(n + 1, len(cards))
+        out = [CardValue(c, *bounds[c]) for c in cards]
         out.sort(key=lambda cv: (-cv.upper, -cv.lower, cv.card) if maxing
                  else (cv.lower, cv.upper, cv.card))
         return out
-
