@@ -54,7 +54,14 @@ from .plan import (
     settled,
 )
 from .position import Position, PositionError, deal_start
-from .search import DEFAULT_TABLE_MB, CardValue, Objective, Solver, core_tuple
+from .search import (
+    DEFAULT_TABLE_MB,
+    CardValue,
+    Objective,
+    Solver,
+    core_tuple,
+    equivalent_cards,
+)
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_PRECISION", "DEFAULT_SPLIT", "LEAST_BUDGET",
            "CardAnalysis", "Executor", "PlayAnalysis", "analyse_play", "search_part"]
@@ -304,18 +311,24 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
         links.append(Link(before, after, EQUAL if forced else MAX if taker else MIN))
         steps.append(Step(before, after, taker))
         if all_cards and not forced:
+            # one item for each card the search would try: a card equivalent to another
+            # has its value (equivalent_cards), the played card's included
             here = positions[i].state()
+            kinds = equivalent_cards(here)
+            keys = {kinds[cards[i]]: after}
             kids = []
-            for c in range(78):
-                if legal_sets[i] >> c & 1 and c != cards[i]:
-                    here.play(c)
-                    kids.append((c, add(here, 2 * i + 1, False)))
+            for c in sorted(kinds):
+                if c == cards[i]:
+                    continue
+                if kinds[c] not in keys:
+                    here.play(kinds[c])
+                    keys[kinds[c]] = add(here, 2 * i + 1, False)
                     here.unplay()
+                    links.append(Link(before, keys[kinds[c]], MAX if taker else MIN))
+                    steps.append(Step(before, keys[kinds[c]], taker, played=False))
+                kids.append((c, keys[kinds[c]]))
             siblings[i] = kids
-            for _, key in kids:
-                links.append(Link(before, key, MAX if taker else MIN))
-                steps.append(Step(before, key, taker, played=False))
-            families.append(Family(before, (after, *(key for _, key in kids)), taker))
+            families.append(Family(before, tuple(keys.values()), taker))
     propagate(items, links, families)
     search = _Search(quick, items, links, families, None if time_limit else budget,
                      t0 + time_limit if time_limit else 0.0)

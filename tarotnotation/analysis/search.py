@@ -188,6 +188,59 @@ class Core(Protocol):
     def stats(self) -> dict[str, int]: ...
 
 
+def _merged_into(c: int, trick: Sequence[int], wins: bool, legal: int, live: int,
+                 held: int) -> int:
+    """The card next to ``c`` that the search tries in its place (``c`` itself when it
+    is tried): of the legal cards of one suit with the same points, adjacent among the
+    cards still out (or in the trick), only one is tried, the top of the run for a lead
+    or a card that wins the trick so far, the lowest for a card that loses it (the
+    trick's cards leave with it, so ``held``, the cards in the hands, tells them
+    apart). The Excuse is always tried."""
+    if c == _EXCUSE:
+        return c
+    low = 1 << c
+    pts = _CARD_POINTS[c]
+    if trick and not wins:
+        below = held & SUIT_MASKS[suit_of(c)] & (low - 1)
+        if below:
+            prev = below.bit_length() - 1
+            if legal >> prev & 1 and _CARD_POINTS[prev] == pts:
+                return prev
+    else:
+        above = live & SUIT_MASKS[suit_of(c)] & ~((low << 1) - 1)
+        if above:
+            nxt = (above & -above).bit_length() - 1
+            if legal >> nxt & 1 and _CARD_POINTS[nxt] == pts:
+                return nxt
+    return c
+
+
+def equivalent_cards(st: PlayState) -> dict[int, int]:
+    """Each legal card of the player to move, and the card whose value it has: the one
+    the search tries in its place (the same card when it is tried), following each run
+    of equivalent cards to its end (``docs/analysis.md``, equivalent cards)."""
+    legal = st.legal()
+    held = 0
+    for h in st.hands:
+        held |= h
+    live = held
+    for c in st.trick:
+        live |= 1 << c
+    trick = list(st.trick)
+    step: dict[int, int] = {}
+    for c in range(78):
+        if legal >> c & 1:
+            wins = bool(trick) and c != _EXCUSE and winner_index([*trick, c]) == len(trick)
+            step[c] = _merged_into(c, trick, wins, legal, live, held)
+    out: dict[int, int] = {}
+    for c in step:
+        r = c
+        while step[r] != r:
+            r = step[r]
+        out[c] = r
+    return out
+
+
 class _StopSearchError(Exception):
     """A limit was reached: the test's result is void."""
 
@@ -511,23 +564,8 @@ class PythonSearch:
             rest ^= low
             pts = _CARD_POINTS[c]
             wins = bool(trick) and c != _EXCUSE and winner_index([*trick, c]) == len(trick)
-            if c != _EXCUSE:
-                if trick and not wins:
-                    # a card that loses the trick: the lowest of its run is kept (the
-                    # cards below it lose too)
-                    below = held & SUIT_MASKS[suit_of(c)] & (low - 1)
-                    if below:
-                        prev = below.bit_length() - 1
-                        if legal >> prev & 1 and _CARD_POINTS[prev] == pts:
-                            continue
-                else:
-                    # a lead, or a card that wins the trick so far: the top of its run
-                    # (the cards above it win too)
-                    above = live & SUIT_MASKS[suit_of(c)] & ~((low << 1) - 1)
-                    if above:
-                        nxt = (above & -above).bit_length() - 1
-                        if legal >> nxt & 1 and _CARD_POINTS[nxt] == pts:
-                            continue
+            if _merged_into(c, trick, wins, legal, live, held) != c:
+                continue
             if c == hint:
                 s = 1 << 28
             elif not trick:
