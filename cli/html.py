@@ -201,8 +201,9 @@ def html_cmd(
         fail(ngettext("{n} path cannot be read (see above): nothing written",
                       "{n} paths cannot be read (see above): nothing written",
                       len(faults)).format(n=len(faults)))
-    if not files:
-        fail(Msg("no record file found in {args}", args=", ".join(args)))
+    if not files:  # no deal read: exit status 1, as every command (the README's table)
+        echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
+        _no_deal(args, [])
     jobs = worker_count(jobs)
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
                         default=default, jobs=jobs)
