@@ -207,6 +207,21 @@ def test_junit_report_parses_with_a_test_case_per_deal(tmp_path: Path) -> None:
     assert "deals read" in ran2.err
 
 
+def test_junit_totals_count_every_case() -> None:
+    """A path that names nothing is a test case too (issue 31): the totals of
+    ``<testsuites>`` are the sums of its suites', so a CI reading them sees both cases."""
+    ran = invoke("validate", "nonexistent.tarot", str(EXAMPLES / "prise.tarot"),
+                 "--format", "junit")
+    assert ran.code == 2
+    root = ET.fromstring(ran.out)
+    assert len(root.findall("./testsuite/testcase")) == 2
+    assert root.get("tests") == "2"
+    assert root.get("failures") == "1"
+    for attr in ("tests", "failures"):
+        assert int(root.get(attr, "-1")) == sum(int(s.get(attr, "0"))
+                                                for s in root.findall("./testsuite"))
+
+
 def test_junit_strict_makes_warnings_failures(tmp_path: Path) -> None:
     sheet = tmp_path / "sheet.tarot"
     sheet.write_text('[Players "4"]\nresult: garde taker E scores S-64 E+192 N-64 W-64\n',
