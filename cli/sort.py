@@ -63,8 +63,6 @@ def sort(
                                                    reverse=reverse), fmt, fh)
     except StrictStopError:
         reading.stopped()
-    except ValueError as err:
-        fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
     if output not in (None, "-"):
         echo_err(nmsg("{n} deal written to {output} ({fmt})",
                       "{n} deals written to {output} ({fmt})", written, n=f"{written:,}",

@@ -22,7 +22,9 @@ from tarotnotation.archives.organize import (
     sorted_records,
 )
 from tarotnotation.archives.stream import Options, scan
-from tarotnotation.records import DealRecord
+from tarotnotation.cards import Card, CardSet
+from tarotnotation.notation import read as read_tarot
+from tarotnotation.records import DealRecord, Poignee
 
 
 @given(st.text())
@@ -166,6 +168,72 @@ def test_split_reports_unreadable_deals(tmp_path: Path) -> None:
                  "--strict")
     assert ran.code == 1
     assert os.listdir(tmp_path / "p") == []
+
+
+def _two_poignees_in_the_defence(tmp_path: Path) -> Path:
+    """The 5-player example with a poignée shown by S and one by E (both of the defence):
+    a TarotClub log keeps one handle per team."""
+    [item] = read_tarot(EXAMPLES / "five-players.tarot")
+    assert item.record is not None
+    shown = (Poignee(seat="S", cards=CardSet.of(Card.T12, Card.T18, Card.T20, Card.T21)),
+             Poignee(seat="E", cards=CardSet.of(Card.T1, Card.T3, Card.T10, Card.T13)))
+    return write_tarot(tmp_path / "p5.tarot",
+                       [item.record.model_copy(update={"declarations": shown})])
+
+
+def test_split_to_tarotclub_of_two_poignees_in_the_defence_is_said_not_a_traceback(
+        tmp_path: Path) -> None:
+    """Issue 31: the writer's refusal ended ``split --to tarotclub`` in a traceback; it is
+    said as ``convert`` says it (exit 2), and nothing is written."""
+    path = _two_poignees_in_the_defence(tmp_path)
+    out = tmp_path / "out"
+    ran = invoke("split", str(path), "-o", str(out), "--to", "tarotclub")
+    assert ran.code == 2, ran
+    assert "Traceback" not in ran.err
+    assert "tarot: cannot write tarotclub: TarotClub records one handle per team" in ran.err
+    assert os.listdir(out) == []
+    converted = invoke("convert", str(path), "-o", str(tmp_path / "c.json"), "--to",
+                       "tarotclub")
+    assert converted.code == 2
+    assert "tarot: cannot write tarotclub: TarotClub records one handle per team" in (
+        converted.err)
+
+
+def test_split_of_mixed_table_sizes_to_csv_is_said_not_a_traceback(tmp_path: Path) -> None:
+    """Issue 31: a score sheet holds one table; four and five players in one file ended
+    ``split --to csv`` (and ``annotate --to csv``) in a traceback."""
+    club = (("Event", "Club"),)
+    p4 = write_tarot(tmp_path / "p4.tarot", [r.model_copy(update={"tags": club})
+                                             for r in generated(2, seed=81)])
+    p5 = write_tarot(tmp_path / "p5.tarot", [r.model_copy(update={"tags": club})
+                                             for r in generated(2, seed=82, players=5)])
+    ran = invoke("split", str(p4), str(p5), "-o", str(tmp_path / "o1"), "--to", "csv")
+    assert ran.code == 0, ran  # a file per deal: each sheet holds one table
+    assert len(os.listdir(tmp_path / "o1")) == 4
+    both = tmp_path / "both.tarot"
+    both.write_bytes(p4.read_bytes() + b"\n" + p5.read_bytes())
+    for args in (("split", str(p4), str(p5), "--by", "Event", "-o", str(tmp_path / "o2")),
+                 ("annotate", str(both), "-o", str(tmp_path / "a.csv"))):
+        ran = invoke(*args, "--to", "csv")
+        assert ran.code == 2, ran
+        assert "Traceback" not in ran.err
+        assert "tarot: cannot write csv: deal " in ran.err
+        assert "not by the players of the first deal" in ran.err
+    assert os.listdir(tmp_path / "o2") == []
+    assert not (tmp_path / "a.csv").exists()
+
+
+def test_split_warns_of_what_the_target_format_drops(tmp_path: Path) -> None:
+    """Issue 31: ``split`` wrote TarotClub logs and score sheets without a word of what
+    they drop; it says it per deal, as ``convert`` does."""
+    ran = invoke("split", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path / "o"), "--to",
+                 "tarotclub")
+    assert ran.code == 0, ran
+    assert (f"tarot: warning: {rel(EXAMPLES / 'prise.tarot')}: deal 1: a TarotClub "
+            "played-deal log cannot hold tags (") in ran.err
+    converted = invoke("convert", rel(EXAMPLES / "prise.tarot"), "--to", "tarotclub")
+    assert "tarot: warning: deal 1: a TarotClub played-deal log cannot hold tags (" in (
+        converted.err)
 
 
 def test_convert_merges_several_inputs(tmp_path: Path) -> None:
