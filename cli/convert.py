@@ -127,7 +127,7 @@ def convert(
                           " cleanly (see above); --skip-unreadable writes the others",
                           "tarot: {output} not written: {n} deals of {source} could not be read"
                           " cleanly (see above); --skip-unreadable writes the others",
-                          unreadable, output=out, n=unreadable, source=source))
+                          unreadable, output=out, n=f"{unreadable:,}", source=source))
         elif status:
             echo_err(Msg("tarot: {output} not written: not every input could be read (see"
                          " above)", output=out))
@@ -143,11 +143,11 @@ def convert(
         echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above) and"
                       " was left out",
                       "tarot: {n} deals of {source} could not be read cleanly (see above) and"
-                      " were left out", unreadable, n=unreadable, source=source))
+                      " were left out", unreadable, n=f"{unreadable:,}", source=source))
     elif unreadable:
         echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above)",
                       "tarot: {n} deals of {source} could not be read cleanly (see above)",
-                      unreadable, n=unreadable, source=source))
+                      unreadable, n=f"{unreadable:,}", source=source))
     raise SystemExit(worst(status, EXIT_FAULTS if unreadable or not deals else EXIT_OK))
 
 

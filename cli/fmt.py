@@ -112,13 +112,13 @@ def fmt(
                 _format_file(run, item, named)
     if not quiet and (len(args) != 1 or args[0] != STDIN):
         parts = [nmsg("{n} file would be reformatted", "{n} files would be reformatted",
-                      run.changed, n=run.changed) if check or diff else
+                      run.changed, n=f"{run.changed:,}") if check or diff else
                  nmsg("{n} file reformatted", "{n} files reformatted", run.changed,
-                      n=run.changed),
-                 nmsg("{n} unchanged", "{n} unchanged", run.unchanged, n=run.unchanged)]
+                      n=f"{run.changed:,}"),
+                 nmsg("{n} unchanged", "{n} unchanged", run.unchanged, n=f"{run.unchanged:,}")]
         if run.broken:
             parts.append(nmsg("{n} not formatted (errors)", "{n} not formatted (errors)",
-                              run.broken, n=run.broken))
+                              run.broken, n=f"{run.broken:,}"))
         echo_err(", ".join(render(p) for p in parts))
     nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
     failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing

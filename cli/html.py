@@ -212,8 +212,8 @@ def html_cmd(
         where = str(Path(output) / "index.html")
     echo_err(nmsg("{n} deal written to {where}: {errors} with errors, {warnings} with warnings",
                   "{n} deals written to {where}: {errors} with errors, {warnings} with"
-                  " warnings", tally.deals, n=tally.deals, where=where,
-                  errors=tally.with_errors, warnings=tally.with_warnings))
+                  " warnings", tally.deals, n=f"{tally.deals:,}", where=where,
+                  errors=f"{tally.with_errors:,}", warnings=f"{tally.with_warnings:,}"))
     if tally.with_errors:
         echo_err(Msg("tarot validate lists the faults; the pages show each at its card"))
     report(tally.faults)
