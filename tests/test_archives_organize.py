@@ -102,6 +102,56 @@ def test_sort_command(tmp_path: Path) -> None:
     assert invoke("sort", str(path), "--by", "Date", "-o", str(path)).code == 2
 
 
+def test_sort_by_a_tag_no_deal_has_says_so(tmp_path: Path) -> None:
+    """Issue 31: ``sort --by Nope`` changed nothing and said nothing; it says which tag no
+    deal has (and the field a capitalised field name meant)."""
+    path = write_jsonl(tmp_path / "in.jsonl", generated(5, seed=43))
+    ran = invoke("sort", str(path), "--by", "Nope,Date")
+    assert ran.code == 0, ran
+    assert ran.err == ("tarot: warning: --by Nope: no deal has the tag Nope, so nothing was"
+                       " sorted by it\n")
+    ran = invoke("sort", str(path), "--by", "Contract")
+    assert ("--by Contract: no deal has the tag Contract, so nothing was sorted by it; the"
+            " field is written contract") in ran.err
+    assert "--by Date" not in invoke("sort", str(path), "--by", "Date").err
+
+
+def test_sort_by_a_name_neither_tag_nor_field_is_a_usage_error(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "in.jsonl", generated(2, seed=44))
+    ran = invoke("sort", str(path), "--by", "nope")
+    assert ran.code == 2
+    assert ran.err.startswith("tarot: --by nope: 'nope' is neither a tag (a tag is written"
+                              " with a capital: Event, Date, Round) nor a field deals can be"
+                              " sorted by (bouts, called_self, ")
+    assert invoke("sort", str(path), "--by", "score").code == 2  # a player's own field
+
+
+def test_sort_by_a_field_of_the_query_language(tmp_path: Path) -> None:
+    """Issue 31: ``sort --by contract`` sorts by the contract (a field the query language
+    names), worked out from the record; then by points within a contract."""
+    path = write_jsonl(tmp_path / "in.jsonl", generated(30, seed=45))
+    ran = invoke("sort", str(path), "--by", "contract,points", "--to", "jsonl")
+    assert ran.code == 0, ran
+    assert ran.err == ""
+    facts = []
+    for item in scan([str(_lines(tmp_path / "sorted.jsonl", ran.out))]):
+        assert item.summary is not None
+        facts.append((item.summary.contract, item.summary.taker_half))
+    assert len(facts) == 30
+    assert len({c for c, _ in facts}) > 1  # (the test sorts something)
+    assert facts == sorted(facts, key=lambda f: (f[0], f[1]))
+    reverse = invoke("sort", str(path), "--by", "taker_score", "-r", "--to", "jsonl")
+    scores = [s.summary.scores[s.summary.taker] for s in scan(
+        [str(_lines(tmp_path / "rev.jsonl", reverse.out))])
+              if s.summary is not None and s.summary.scores and s.summary.taker is not None]
+    assert scores == sorted(scores, reverse=True)
+
+
+def _lines(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_split_by_deal_and_by_tag(tmp_path: Path) -> None:
     records = generated(9, seed=51)
     records[4] = records[4].model_copy(update={"tags": (("Event", "../../escape"),)})
