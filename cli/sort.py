@@ -26,8 +26,8 @@ Examples:
 Tag values sort as people expect: dates by their known parts
 (2026.11.?? before 2026.11.14), numbers as numbers (9 before 10), text
 without regard to case or accents; a deal without the tag comes last.
-A name without a capital is a field of the query language (contract,
-taker, points, margin...: docs/query.md), worked out from the record.
+A field of the query language (contract, taker, points, margin...:
+docs/query.md) sorts by its value, worked out from the record.
 Equal deals keep their order. Memory stays bounded: past a few thousand
 deals, sorted runs go to temporary files and are merged (removed at the
 end). To merge archives without sorting, use tarot convert A B -o OUT.

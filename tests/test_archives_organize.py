@@ -116,14 +116,17 @@ def test_sort_by_a_tag_no_deal_has_says_so(tmp_path: Path) -> None:
     assert "--by Date" not in invoke("sort", str(path), "--by", "Date").err
 
 
-def test_sort_by_a_name_neither_tag_nor_field_is_a_usage_error(tmp_path: Path) -> None:
+def test_sort_by_a_field_deals_cannot_be_sorted_by_is_a_usage_error(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "in.jsonl", generated(2, seed=44))
-    ran = invoke("sort", str(path), "--by", "nope")
+    ran = invoke("sort", str(path), "--by", "Date,score")
     assert ran.code == 2
-    assert ran.err.startswith("tarot: --by nope: 'nope' is neither a tag (a tag is written"
-                              " with a capital: Event, Date, Round) nor a field deals can be"
-                              " sorted by (bouts, called_self, ")
-    assert invoke("sort", str(path), "--by", "score").code == 2  # a player's own field
+    assert ran.err.startswith("tarot: --by Date,score: 'score' is a field of one player, or"
+                              " where a deal is: deals are sorted by tags or by bouts,"
+                              " called_self, ")
+    assert invoke("sort", str(path), "--by", "file").code == 2
+    ran = invoke("sort", str(path), "--by", "nope")  # any other name is a tag (none has it)
+    assert ran.code == 0
+    assert "--by nope: no deal has the tag nope" in ran.err
 
 
 def test_sort_by_a_field_of_the_query_language(tmp_path: Path) -> None:

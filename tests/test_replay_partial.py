@@ -162,7 +162,9 @@ def test_a_deal_played_out_with_the_petit_in_the_chien_under_annuls_is_scored_as
     rest = [c for c in Card if c != Card.T1]
     deck = [*rest[:72], Card.T1, *rest[72:]]  # the Petit lands in the chien
     played = random_deal(random.Random(1), 4, contract=Contract.PRISE, deck=deck)
-    assert played.chien is not None and Card.T1 in played.chien and played.play
+    assert played.chien is not None
+    assert Card.T1 in played.chien
+    assert played.play
     under_fft = replay(played)
     rec = played.model_copy(update={"ruleset": "fft petit_in_chien=annuls"})
     r = replay(rec)

@@ -118,9 +118,15 @@ def sort_key(value: str | None) -> tuple[Any, ...]:
 
 
 def is_tag(name: str) -> bool:
-    """A tag is written with a capital (``Event``, ``Date``); the query language's fields
-    are not (``contract``, ``taker``: docs/query.md)."""
-    return name[:1].isupper()
+    """A name to sort by is a tag (``Event``, ``Date``, any name a record may give a tag)
+    unless it is a field of the query language (``contract``, ``taker``: docs/query.md).
+
+    >>> is_tag("Event"), is_tag("Contract"), is_tag("contract")
+    (True, True, False)
+    """
+    from .query import FIELDS
+
+    return name not in FIELDS
 
 
 def sort_fields() -> list[str]:
@@ -153,7 +159,7 @@ def record_key(names: list[str], reverse: bool = False) -> Callable[[DealRecord]
     ``contract``, ``taker``, ``points``...: worked out from the record, replayed when the
     field needs the play). A name that is neither is a ``ValueError``."""
     fields = [name for name in names if not is_tag(name)]
-    if not fields:
+    if not fields:  # (the query language is not loaded for tags alone)
 
         def key(record: DealRecord) -> Any:
             return tuple(sort_key(find_tag(record.tags, tag)) for tag in names)
@@ -166,9 +172,9 @@ def record_key(names: list[str], reverse: bool = False) -> Callable[[DealRecord]
     allowed = sort_fields()
     for name in fields:
         if name not in allowed:
-            raise ValueError(Msg("{name} is neither a tag (a tag is written with a capital:"
-                                 " Event, Date, Round) nor a field deals can be sorted by"
-                                 " ({fields})", name=repr(name), fields=", ".join(allowed)))
+            raise ValueError(Msg("{name} is a field of one player, or where a deal is: deals"
+                                 " are sorted by tags or by {fields}", name=repr(name),
+                                 fields=", ".join(allowed)))
     replayed = any(name not in READ_FIELDS for name in fields)
 
     def field_key(record: DealRecord) -> Any:
