@@ -66,6 +66,7 @@ def test_every_limit_message_reads_whole_in_french() -> None:
                        Msg("digits"))
     assert str(message) == ("N's score has more than 18 digits (the limit MAX_DIGITS of"
                             " tarotnotation.limits)")
+    assert isinstance(message, Msg)
     assert message.render("fr") == ("le score de N a plus de 18 chiffres (la limite MAX_DIGITS"
                                     " de tarotnotation.limits)")
 
