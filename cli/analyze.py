@@ -150,8 +150,9 @@ def analyze(
     args = expand_arguments(paths)
     walked = list(walk(args))
     files = [str(p) for p in walked if isinstance(p, Path)]
-    if not walked:
-        fail(Msg("no record file found in {args}", args=", ".join(args)))
+    if not walked:  # no deal read: exit status 1, as every command (the README's table)
+        echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
+        raise SystemExit(EXIT_FAULTS)
     if in_place and output is not None:
         fail(Msg("--in-place and --output cannot be given together"))
     if in_place and STDIN in files:

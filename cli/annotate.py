@@ -129,9 +129,9 @@ def annotate_cmd(
                               fh)
     if out is not None:
         echo_err(ngettext("{n} deal annotated in {output}", "{n} deals annotated in {output}",
-                          count).format(n=count, output=out))
+                          count).format(n=f"{count:,}", output=out))
     if faulty:
         echo_err("tarot: " + ngettext("{n} deal with errors (annotated where they happen)",
                                       "{n} deals with errors (annotated where they happen)",
-                                      faulty).format(n=faulty))
+                                      faulty).format(n=f"{faulty:,}"))
     raise SystemExit(worst(status, EXIT_FAULTS if faulty else EXIT_OK))

@@ -332,6 +332,10 @@ def _end_now(status: int) -> NoReturn:
     files and ended its workers; the interpreter's own shutdown would then join a process
     pool's queue threads, and one of them can wait for ever on a pipe whose reader was
     ended (seen with ``tarot sort -j 2`` under SIGTERM)."""
+    if "multiprocessing.util" in sys.modules:  # a pool's semaphores, unlinked as exit would
+        from tarotnotation.workers import release_semaphores
+
+        release_semaphores()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

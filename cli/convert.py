@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 from tarotnotation.archive import read_path, walk
-from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
 from . import declare
@@ -19,13 +19,12 @@ from .common import (
     echo_err,
     exit_status,
     expand_arguments,
-    fail,
     read_as,
     use_color,
     worst,
 )
 from .options import ColumnsOpt, OutOpt, ToOpt, columns_inputs, use_columns
-from .output import opened, output_format, target, write_records
+from .output import opened, output_format, target, warn_lost, write_records
 
 EPILOG = """\
 Examples:
@@ -113,11 +112,7 @@ def convert(
                     unreadable += 1
                     continue
                 assert item.record is not None
-                lost = fmt.cannot_hold(item.record) if fmt.cannot_hold is not None else []
-                if lost:
-                    echo_err(Msg("tarot: warning: deal {deal}: {fmt} cannot hold {lost}",
-                                 deal=item.index, fmt=fmt.title,
-                                 lost=render("; ").join(render(x) for x in lost)))
+                warn_lost(item.record, fmt, item.index)
                 yield item.record
 
     to_file = out is not None
@@ -126,15 +121,13 @@ def convert(
             count = write_records(records(), fmt, fh)
             if to_file and (status or not deals or (unreadable and not skip_unreadable)):
                 raise _IncompleteError
-    except ValueError as err:
-        fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
     except _IncompleteError:
         if unreadable:
             echo_err(nmsg("tarot: {output} not written: {n} deal of {source} could not be read"
                           " cleanly (see above); --skip-unreadable writes the others",
                           "tarot: {output} not written: {n} deals of {source} could not be read"
                           " cleanly (see above); --skip-unreadable writes the others",
-                          unreadable, output=out, n=unreadable, source=source))
+                          unreadable, output=out, n=f"{unreadable:,}", source=source))
         elif status:
             echo_err(Msg("tarot: {output} not written: not every input could be read (see"
                          " above)", output=out))
@@ -150,11 +143,11 @@ def convert(
         echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above) and"
                       " was left out",
                       "tarot: {n} deals of {source} could not be read cleanly (see above) and"
-                      " were left out", unreadable, n=unreadable, source=source))
+                      " were left out", unreadable, n=f"{unreadable:,}", source=source))
     elif unreadable:
         echo_err(nmsg("tarot: {n} deal of {source} could not be read cleanly (see above)",
                       "tarot: {n} deals of {source} could not be read cleanly (see above)",
-                      unreadable, n=unreadable, source=source))
+                      unreadable, n=f"{unreadable:,}", source=source))
     raise SystemExit(worst(status, EXIT_FAULTS if unreadable or not deals else EXIT_OK))
 
 

@@ -112,13 +112,13 @@ def fmt(
                 _format_file(run, item, named)
     if not quiet and (len(args) != 1 or args[0] != STDIN):
         parts = [nmsg("{n} file would be reformatted", "{n} files would be reformatted",
-                      run.changed, n=run.changed) if check or diff else
+                      run.changed, n=f"{run.changed:,}") if check or diff else
                  nmsg("{n} file reformatted", "{n} files reformatted", run.changed,
-                      n=run.changed),
-                 nmsg("{n} unchanged", "{n} unchanged", run.unchanged, n=run.unchanged)]
+                      n=f"{run.changed:,}"),
+                 nmsg("{n} unchanged", "{n} unchanged", run.unchanged, n=f"{run.unchanged:,}")]
         if run.broken:
             parts.append(nmsg("{n} not formatted (errors)", "{n} not formatted (errors)",
-                              run.broken, n=run.broken))
+                              run.broken, n=f"{run.broken:,}"))
         echo_err(", ".join(render(p) for p in parts))
     nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
     failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing
@@ -200,8 +200,9 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
                 return
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # a FIFO, a device
                 run.note(Diagnostic.make(
-                    Code.UNREADABLE_FILE, "not a regular file: it cannot be rewritten in"
-                    f" place (tarot fmt - < {name} writes its canonical form)", file=name))
+                    Code.UNREADABLE_FILE, Msg("not a regular file: it cannot be rewritten in"
+                                              " place (tarot fmt - < {name} writes its"
+                                              " canonical form)", name=name), file=name))
                 return
             try:
                 with atomic.writing(path) as out:
@@ -249,7 +250,7 @@ def _judge(run: _Run, name: str, found: list[Piece], old: bytes) -> bool:
 def _verdict(run: _Run, name: str, count: int, bad: list[Piece]) -> bool:
     run.deals += count
     if not count:
-        run.note(Diagnostic.make(Code.NO_DEAL, "no deal in this file: it is empty or blank",
+        run.note(Diagnostic.make(Code.NO_DEAL, Msg("no deal in this file: it is empty or blank"),
                                  file=name))
     if bad:
         run.broken += 1

@@ -201,8 +201,9 @@ def html_cmd(
         fail(ngettext("{n} path cannot be read (see above): nothing written",
                       "{n} paths cannot be read (see above): nothing written",
                       len(faults)).format(n=len(faults)))
-    if not files:
-        fail(Msg("no record file found in {args}", args=", ".join(args)))
+    if not files:  # no deal read: exit status 1, as every command (the README's table)
+        echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
+        _no_deal(args, [])
     jobs = worker_count(jobs)
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
                         default=default, jobs=jobs)
@@ -211,8 +212,8 @@ def html_cmd(
         where = str(Path(output) / "index.html")
     echo_err(nmsg("{n} deal written to {where}: {errors} with errors, {warnings} with warnings",
                   "{n} deals written to {where}: {errors} with errors, {warnings} with"
-                  " warnings", tally.deals, n=tally.deals, where=where,
-                  errors=tally.with_errors, warnings=tally.with_warnings))
+                  " warnings", tally.deals, n=f"{tally.deals:,}", where=where,
+                  errors=f"{tally.with_errors:,}", warnings=f"{tally.with_warnings:,}"))
     if tally.with_errors:
         echo_err(Msg("tarot validate lists the faults; the pages show each at its card"))
     report(tally.faults)

@@ -20,9 +20,9 @@ from typing import IO, TYPE_CHECKING, Any, Final, cast
 
 from tarotnotation import atomic
 from tarotnotation.formats import registry
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, render
 
-from .common import STDIN, fail
+from .common import STDIN, echo_err, fail
 from .terminal import safe
 
 if TYPE_CHECKING:
@@ -115,13 +115,35 @@ def opened(out: str | None) -> Iterator[IO[bytes]]:
 def write_records(records: Iterable[DealRecord], fmt: registry.Format, fh: IO[bytes]) -> int:
     """Write records in ``fmt`` as they come (constant memory); returns the count.
 
-    ``json`` writes one record as one indented object and several as an archive
-    document; a format that holds one deal (TarotClub) raises ``ValueError`` at the
-    second.
+    The one writing path of every command that writes records: ``json`` writes one record
+    as one indented object and several as an archive document; a record the format cannot
+    write (a second deal in a TarotClub file, two poignées in one camp there, a score sheet
+    of two table sizes) stops the command with ``cannot write FMT: why`` (exit status 2;
+    a file being written is left as it was).
     """
     if fmt.write is None:  # (output_format refuses these)
         raise ValueError(f"{fmt.title} cannot be written")
-    return fmt.write(records, fh)
+    try:
+        return fmt.write(records, fh)
+    except ValueError as err:  # (a format's writers say why in a ValueError)
+        fail(Msg("cannot write {fmt}: {err}", fmt=fmt.name, err=err))
+
+
+def warn_lost(record: DealRecord, fmt: registry.Format, deal: int,
+              file: str | None = None) -> None:
+    """Say on standard error what a file of ``fmt`` written from ``record`` loses (a
+    TarotClub log: the tags, names, comments...), as ``tarot convert`` and ``tarot split``
+    both do; ``file`` names the deal's file."""
+    lost = fmt.cannot_hold(record) if fmt.cannot_hold is not None else []
+    if not lost:
+        return
+    what = render("; ").join(render(x) for x in lost)
+    if file is None:
+        echo_err(Msg("tarot: warning: deal {deal}: {fmt} cannot hold {lost}",
+                     deal=deal, fmt=fmt.title, lost=what))
+    else:
+        echo_err(Msg("tarot: warning: {file}: deal {deal}: {fmt} cannot hold {lost}",
+                     file=safe(file), deal=deal, fmt=fmt.title, lost=what))
 
 
 class _Shown(io.RawIOBase):

@@ -89,4 +89,4 @@ class FileProgress:
             self.bar.update(self.task, completed=self.done + within,  # type: ignore[attr-defined]
                             description=safe(render(nmsg(
                                 "{n} deal · {file}", "{n} deals · {file}", self.deals,
-                                n=self.deals, file=Path(file).name))))
+                                n=f"{self.deals:,}", file=Path(file).name))))

@@ -98,19 +98,22 @@ class Tally:
         n_files = len(self.files)
         line = gettext_("{deals} read from {files}: {valid} valid, {with_errors} with errors,"
                         " {with_warnings} with warnings ({errors}, {warnings})", lang).format(
-            deals=ngettext("{n} deal", "{n} deals", self.deals, lang).format(n=self.deals),
-            files=ngettext("{n} file", "{n} files", n_files, lang).format(n=n_files),
-            valid=self.valid, with_errors=self.with_errors, with_warnings=self.with_warnings,
-            errors=ngettext("{n} error", "{n} errors", self.errors, lang).format(n=self.errors),
+            # numbers grouped as every other command writes them ("1,500 deals written")
+            deals=ngettext("{n} deal", "{n} deals", self.deals, lang).format(n=f"{self.deals:,}"),
+            files=ngettext("{n} file", "{n} files", n_files, lang).format(n=f"{n_files:,}"),
+            valid=f"{self.valid:,}", with_errors=f"{self.with_errors:,}",
+            with_warnings=f"{self.with_warnings:,}",
+            errors=ngettext("{n} error", "{n} errors", self.errors, lang).format(
+                n=f"{self.errors:,}"),
             warnings=ngettext("{n} warning", "{n} warnings", self.warnings, lang).format(
-                n=self.warnings))
+                n=f"{self.warnings:,}"))
         notes = []
         if self.unreadable:
             notes.append(ngettext("{n} path could not be read", "{n} paths could not be read",
-                                  self.unreadable, lang).format(n=self.unreadable))
+                                  self.unreadable, lang).format(n=f"{self.unreadable:,}"))
         if self.empty:
             notes.append(ngettext("{n} file with no deal", "{n} files with no deal",
-                                  self.empty, lang).format(n=self.empty))
+                                  self.empty, lang).format(n=f"{self.empty:,}"))
         if not self.deals:
             notes.append(gettext_("no deal read", lang))
         return gettext_("; ", lang).join([line, *notes])
@@ -348,7 +351,7 @@ class JunitReport(Reporter):
     def finish(self, tally: Tally) -> None:
         """Print the XML document."""
         suites = list(self.root)
-        self.root.set("tests", str(tally.deals))
+        self.root.set("tests", str(sum(int(s.get("tests", "0")) for s in suites)))
         self.root.set("failures", str(sum(int(s.get("failures", "0")) for s in suites)))
         self.root.set("errors", "0")
         self.et.indent(self.root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tarotnotation.i18n import Msg, render
 from tarotnotation.rules import Ruleset
 
 from .common import echo
@@ -11,8 +12,10 @@ EPILOG = "Example:\n\n  tarot rules\n"
 
 def rules() -> None:
     """The rulesets and switches a record may name (and --rules/--set may set)."""
-    echo("Presets: fft (default), pagat")
+    echo(render(Msg("Presets: {fft} (default), {pagat}", fft="fft", pagat="pagat")))
     fft, pagat = Ruleset.fft(), Ruleset.pagat()
-    for name in Ruleset.switch_names():
-        echo(f"  {name:<24} fft={fft.switch(name):<22} pagat={pagat.switch(name):<22}"
-                   f" values: {', '.join(Ruleset.switch_values(name))}")
+    for name in Ruleset.switch_names():  # (the switches and values are the notation's words)
+        echo(render(Msg("  {name} fft={fft} pagat={pagat} values: {values}",
+                        name=f"{name:<24}", fft=f"{fft.switch(name):<22}",
+                        pagat=f"{pagat.switch(name):<22}",
+                        values=", ".join(Ruleset.switch_values(name)))))

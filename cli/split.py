@@ -15,7 +15,7 @@ from tarotnotation.records import DealRecord
 from . import declare
 from .common import echo_err, fail
 from .options import PathsArg, ToOpt
-from .output import output_format, write_records
+from .output import output_format, warn_lost, write_records
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError, refuse_overwrite
 
 EPILOG = """\
@@ -76,6 +76,7 @@ def split(
         try:
             for deal in reading.deals(records=True):
                 assert deal.record is not None
+                warn_lost(deal.record, fmt, deal.index, deal.file)
                 splitter.add(deal.file, deal.index, deal.record)
         except StrictStopError:
             reading.stopped()

@@ -281,6 +281,7 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
     memory. A stream with no deal gives an F005 warning (index 0); a read that fails, an
     F002 error."""
     count = 0
+    said = False  # the reader said why the file holds no deal (not a score sheet: C105)
     try:
         if fmt is None:
             kind, stream = detect.detected(fh, suffix=suffix)
@@ -288,11 +289,12 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
             kind, stream = registry.get(fmt), fh
         for item in kind.read(stream, name):
             count += not item.about_file
+            said |= item.about_file
             yield item
     except OSError as err:
         yield ReadDeal(0, None, (file_fault(name, err),))
         return
-    if not count and kind.holds_deals:
+    if not count and not said and kind.holds_deals:
         yield ReadDeal(0, None, (Diagnostic.make(
             Code.NO_DEAL, Msg("no deal in this file: it is empty or blank"), file=name),))
 

@@ -14,7 +14,9 @@ carelessly, replays each, and when one repair removes most faults it adds one *c
 - ``Y005`` every trick listed in seat order from one seat, not from its leader;
 - ``Y006`` two tricks written in each other's place;
 - ``Y007`` the seats listed clockwise (play goes counter-clockwise);
-- ``Y008`` a card written as another (the one never played).
+- ``Y008`` a card written as another (the one never played);
+- ``Y009`` the auction's bids listed from the wrong seat (the taker they make is not the
+  result's).
 
 The faults that the repair removes are kept, marked as consequences of the cause
 (:attr:`~tarotnotation.diagnostics.Diagnostic.cause`), and are not counted. The cause
@@ -270,6 +272,7 @@ def _all_trials(rep: Replay, errors: Sequence[Diagnostic]) -> Iterator[_Trial]:
     plain = [not any(pc.seat is not None for pc in t.cards) and t.leader is None
              and len(t.cards) == n for t in rec.play]
 
+    yield from _auction_rotated(rec, ids)
     yield from _dealers(rec, ids, plain)
     yield from _clockwise(rec, ids, plain)
     if first is not None:
@@ -336,6 +339,32 @@ def _dealers(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
                          " leads first): write {dealer} as the dealer", said=said,
                          dealer=dealer, first=first), "dealer",
                      holds=_first_trick(rec, plain, ids, first))
+
+
+def _auction_rotated(rec: DealRecord, ids: Sequence[str]) -> Iterator[_Trial]:
+    """The auction's bids listed from the wrong seat: the taker the auction makes is not
+    the one the result names. The repair turns the bids so that the highest falls to the
+    result's taker, each player still speaking once from the dealer's right."""
+    res, bids, n = rec.result, rec.auction, rec.players
+    if (res is None or res.taker is None or len(bids) != n
+            or any(b.seat is not None for b in bids)):
+        return
+    spoken = [i for i, b in enumerate(bids) if b.contract is not None]
+    if not spoken:
+        return
+    first = ids.index(rec.first_seat)
+    won = spoken[-1]  # (the bids rise: the last is the highest)
+    if ids[(first + won) % n] == res.taker:
+        return
+    shift = (ids.index(res.taker) - first - won) % n
+    turned = tuple(bids[(i - shift) % n] for i in range(n))
+    words = " ".join("pass" if b.contract is None else b.contract.keyword for b in turned)
+    yield _Trial(Code.AUCTION_FROM_WRONG_SEAT, rec.model_copy(update={"auction": turned}),
+                 Msg("the auction makes {auction} the taker, but the result names {taker}:"
+                     " its bids are listed from the wrong seat; from {first} (the dealer's"
+                     " right) they read: {bids}", auction=ids[(first + won) % n],
+                     taker=res.taker, first=ids[first], bids=words), "auction[0]",
+                 seat=res.taker)
 
 
 def _clockwise(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]

@@ -180,6 +180,7 @@ class Code(StrEnum):
     TRICKS_SWAPPED = "Y006"
     SEATS_CLOCKWISE = "Y007"
     CARD_MISWRITTEN = "Y008"
+    AUCTION_FROM_WRONG_SEAT = "Y009"
     # score sheets and score apps' files (CSV, spreadsheets, ScoreIt, Matocolotoe)
     SHEET_UNKNOWN_COLUMN = "C101"
     SHEET_BAD_CELL = "C102"
@@ -362,6 +363,9 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.SEATS_CLOCKWISE: "the seats are listed clockwise; the order of play is"
                           " counter-clockwise",
     Code.CARD_MISWRITTEN: "one card is written as another (the one never played)",
+    Code.AUCTION_FROM_WRONG_SEAT: "the auction's bids are listed from another seat than the"
+                                  " dealer's right: it makes another seat the taker than the"
+                                  " result, the écart and the play do",
     Code.SHEET_UNKNOWN_COLUMN: "a score sheet's column header is not one the reader knows (or"
                                " is given twice): its cells are left out; the message lists"
                                " the known headers (map it with --columns)",

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .i18n import Msg
+
 __all__ = ["first_bad_byte", "not_utf8", "single_byte_guess"]
 
 _CP1252_ONLY: Final = frozenset(range(0x80, 0xA0)) - {0x81, 0x8D, 0x8F, 0x90, 0x9D}
@@ -64,19 +66,23 @@ def not_utf8(raw: bytes, err: UnicodeDecodeError, offset: int = 0) -> tuple[str,
     1-based column (in characters, on its line) of its first byte that is not UTF-8."""
     line_start = raw.rfind(b"\n", 0, err.start) + 1
     col = len(raw[line_start:err.start].decode("utf-8", "replace")) + 1
-    msg = (f"the text is not valid UTF-8: byte 0x{raw[err.start]:02X} at byte offset"
-           f" {offset + err.start} cannot be read")
+    byte, at = f"{raw[err.start]:02X}", offset + err.start
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or raw.count(b"\x00") * 4 > len(raw):
-        return msg + ("; it looks like UTF-16: convert the file to UTF-8, e.g."
-                      " iconv -f utf-16 -t utf-8 FILE > FILE.utf8"), col
+        return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot"
+                   " be read; it looks like UTF-16: convert the file to UTF-8, e.g. iconv -f"
+                   " utf-16 -t utf-8 FILE > FILE.utf8", byte=byte, offset=at), col
     guess = single_byte_guess(raw)
     if guess is not None:
         m = _WORD_BEFORE.search(raw[max(0, err.start - 40):err.start].decode(guess))
         n = _WORD_AFTER.match(raw[err.start:err.start + 40].decode(guess))
         word = (m.group() if m else "") + (n.group() if n else "")
-        msg += (f"; it reads as {'Latin-1' if guess == 'latin1' else 'cp1252'} ({word!r}):"
-                f" convert the file to UTF-8, e.g. iconv -f {guess} -t utf-8 FILE > FILE.utf8")
-    return msg, col
+        return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot"
+                   " be read; it reads as {encoding} ({word}): convert the file to UTF-8, e.g."
+                   " iconv -f {guess} -t utf-8 FILE > FILE.utf8", byte=byte, offset=at,
+                   encoding="Latin-1" if guess == "latin1" else "cp1252", word=repr(word),
+                   guess=guess), col
+    return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot be"
+               " read", byte=byte, offset=at), col
 
 
 def first_bad_byte(raw: bytes) -> UnicodeDecodeError | None:

@@ -29,13 +29,15 @@ and a number too large for a double, as L001 too.
 
 >>> MAX_RECORD_CHARS, MAX_ITEMS
 (1048576, 1000)
->>> print(exceeded("this record has more than", "MAX_RECORD_CHARS", "characters"))
+>>> print(exceeded(Msg("this record has more than"), "MAX_RECORD_CHARS", Msg("characters")))
 this record has more than 1,048,576 characters (the limit MAX_RECORD_CHARS of tarotnotation.limits)
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from .i18n import Msg
 
 __all__ = [
     "JSON_MAX_DEPTH",
@@ -68,6 +70,9 @@ JSON_MAX_DEPTH: Final = 1024
 
 
 def exceeded(what: str, name: str, unit: str) -> str:
-    """The message of an L001 diagnostic: ``what`` is followed by the limit ``name``'s value."""
+    """The message of an L001 diagnostic: ``what`` is followed by the limit ``name``'s value
+    and ``unit``. ``what`` and ``unit`` are given as messages (``Msg("this line has more
+    than")``), so that the whole reads in the run's language."""
     value: int = globals()[name]
-    return f"{what} {value:,} {unit} (the limit {name} of tarotnotation.limits)"
+    return Msg("{what} {value} {unit} (the limit {name} of tarotnotation.limits)", what=what,
+               value=f"{value:,}", unit=unit, name=name)

@@ -385,9 +385,18 @@ class _Replayer:
 
     def check_petit_in_chien(self) -> None:
         """The Petit in the chien of a Prise or Garde annuls the deal under
-        ``petit_in_chien = annuls`` (§12)."""
+        ``petit_in_chien = annuls`` (§12). A deal played out all the same (its play
+        recorded, its result not annulled) is flagged and scored as played, as a hand held
+        petit sec is (§2)."""
         if (self.contract is not None and self.chien is not None
                 and kernel.petit_in_chien_annuls(self.rules, self.contract, self.chien)):
+            res = self.rec.result
+            if self.rec.play and not (res is not None and res.annulled):
+                self.report(Code.PETIT_IN_CHIEN, Msg(
+                    "the Petit is in the chien of a {contract}: under petit_in_chien=annuls"
+                    " the deal should have been annulled; it was played out, and is scored as"
+                    " played", contract=self.contract.french), path="chien")
+                return
             self.report(Code.PETIT_IN_CHIEN, Msg("the Petit is in the chien of a {contract}:"
                                                  " under petit_in_chien=annuls the deal is"
                                                  " annulled",

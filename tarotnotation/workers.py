@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
 if TYPE_CHECKING:  # (imported when a pool of multiprocessing is asked for)
     import multiprocessing.pool
 
-__all__ = ["Pending", "WorkerDiedError", "Workers", "pool", "worker_start"]
+__all__ = ["Pending", "WorkerDiedError", "Workers", "pool", "release_semaphores",
+           "worker_start"]
 
 _R = TypeVar("_R")
 _R_co = TypeVar("_R_co", covariant=True)
@@ -452,6 +453,20 @@ class _TrackingContext:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._context, name)
+
+
+def release_semaphores() -> None:
+    """Unlink the semaphores of multiprocessing's pools (each queue's locks), as the
+    interpreter's exit does, for a run about to end at once (``os._exit``, which skips
+    it: :func:`tarotnotation.cli.app.main` after a signal). Without this, multiprocessing's
+    resource tracker unlinks them itself and warns of "leaked semaphore objects". Only the
+    finalizers that run first at exit (priority 0 and up: the locks', a pool's
+    termination, already done) are run, not the queue threads' joins, which can wait for
+    ever on a pipe whose reader was ended. Nothing when multiprocessing was not used."""
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        with contextlib.suppress(Exception):
+            util._run_finalizers(0)
 
 
 def pool(workers: int, method: str | None = None) -> multiprocessing.pool.Pool:

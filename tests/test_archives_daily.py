@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from test_cli import invoke, run_exe
@@ -125,6 +126,20 @@ def test_the_command() -> None:
     assert tjson.loads(five) == daily_deal(datetime.date(2028, 2, 29), 5)
     today = invoke("new", "--daily").out
     assert f'[Daily "{datetime.date.today().isoformat()}/4"]' in today
+
+
+@pytest.mark.parametrize("date", ["0999-05-06", "0001-01-01", "0099-12-31"])
+def test_the_daily_date_of_a_year_before_1000_is_one_validate_accepts(tmp_path: Path,
+                                                                      date: str) -> None:
+    """Issue 31: ``--daily 0999-05-06`` wrote ``[Date "999.05.06"]`` (``strftime`` drops the
+    year's leading zero), which ``validate`` flagged (S004). The year has four digits."""
+    out = tmp_path / "daily.tarot"
+    assert invoke("new", "--daily", date, "-o", str(out)).code == 0
+    assert f'[Date "{date.replace("-", ".")}"]' in out.read_text(encoding="utf-8")
+    ran = invoke("validate", str(out))
+    assert ran.code == 0, ran
+    assert "S004" not in ran.out + ran.err
+    assert "1 valid" in ran.err + ran.out
 
 
 @pytest.mark.parametrize(("args", "message"), [

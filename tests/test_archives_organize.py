@@ -22,7 +22,9 @@ from tarotnotation.archives.organize import (
     sorted_records,
 )
 from tarotnotation.archives.stream import Options, scan
-from tarotnotation.records import DealRecord
+from tarotnotation.cards import Card, CardSet
+from tarotnotation.notation import read as read_tarot
+from tarotnotation.records import DealRecord, Poignee
 
 
 @given(st.text())
@@ -100,6 +102,59 @@ def test_sort_command(tmp_path: Path) -> None:
     assert invoke("sort", str(path), "--by", "Date", "-o", str(path)).code == 2
 
 
+def test_sort_by_a_tag_no_deal_has_says_so(tmp_path: Path) -> None:
+    """Issue 31: ``sort --by Nope`` changed nothing and said nothing; it says which tag no
+    deal has (and the field a capitalised field name meant)."""
+    path = write_jsonl(tmp_path / "in.jsonl", generated(5, seed=43))
+    ran = invoke("sort", str(path), "--by", "Nope,Date")
+    assert ran.code == 0, ran
+    assert ran.err == ("tarot: warning: --by Nope: no deal has the tag Nope, so nothing was"
+                       " sorted by it\n")
+    ran = invoke("sort", str(path), "--by", "Contract")
+    assert ("--by Contract: no deal has the tag Contract, so nothing was sorted by it; the"
+            " field is written contract") in ran.err
+    assert "--by Date" not in invoke("sort", str(path), "--by", "Date").err
+
+
+def test_sort_by_a_field_deals_cannot_be_sorted_by_is_a_usage_error(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "in.jsonl", generated(2, seed=44))
+    ran = invoke("sort", str(path), "--by", "Date,score")
+    assert ran.code == 2
+    assert ran.err.startswith("tarot: --by Date,score: 'score' is a field of one player, or"
+                              " where a deal is: deals are sorted by tags or by bouts,"
+                              " called_self, ")
+    assert invoke("sort", str(path), "--by", "file").code == 2
+    ran = invoke("sort", str(path), "--by", "nope")  # any other name is a tag (none has it)
+    assert ran.code == 0
+    assert "--by nope: no deal has the tag nope" in ran.err
+
+
+def test_sort_by_a_field_of_the_query_language(tmp_path: Path) -> None:
+    """Issue 31: ``sort --by contract`` sorts by the contract (a field the query language
+    names), worked out from the record; then by points within a contract."""
+    path = write_jsonl(tmp_path / "in.jsonl", generated(30, seed=45))
+    ran = invoke("sort", str(path), "--by", "contract,points", "--to", "jsonl")
+    assert ran.code == 0, ran
+    assert ran.err == ""
+    facts = []
+    for item in scan([str(_lines(tmp_path / "sorted.jsonl", ran.out))]):
+        assert item.summary is not None
+        facts.append((item.summary.contract, item.summary.taker_half))
+    assert len(facts) == 30
+    assert len({c for c, _ in facts}) > 1  # (the test sorts something)
+    assert facts == sorted(facts, key=lambda f: (f[0], f[1]))
+    reverse = invoke("sort", str(path), "--by", "taker_score", "-r", "--to", "jsonl")
+    scores = [s.summary.scores[s.summary.taker] for s in scan(
+        [str(_lines(tmp_path / "rev.jsonl", reverse.out))])
+              if s.summary is not None and s.summary.scores and s.summary.taker is not None]
+    assert scores == sorted(scores, reverse=True)
+
+
+def _lines(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_split_by_deal_and_by_tag(tmp_path: Path) -> None:
     records = generated(9, seed=51)
     records[4] = records[4].model_copy(update={"tags": (("Event", "../../escape"),)})
@@ -166,6 +221,72 @@ def test_split_reports_unreadable_deals(tmp_path: Path) -> None:
                  "--strict")
     assert ran.code == 1
     assert os.listdir(tmp_path / "p") == []
+
+
+def _two_poignees_in_the_defence(tmp_path: Path) -> Path:
+    """The 5-player example with a poignée shown by S and one by E (both of the defence):
+    a TarotClub log keeps one handle per team."""
+    [item] = read_tarot(EXAMPLES / "five-players.tarot")
+    assert item.record is not None
+    shown = (Poignee(seat="S", cards=CardSet.of(Card.T12, Card.T18, Card.T20, Card.T21)),
+             Poignee(seat="E", cards=CardSet.of(Card.T1, Card.T3, Card.T10, Card.T13)))
+    return write_tarot(tmp_path / "p5.tarot",
+                       [item.record.model_copy(update={"declarations": shown})])
+
+
+def test_split_to_tarotclub_of_two_poignees_in_the_defence_is_said_not_a_traceback(
+        tmp_path: Path) -> None:
+    """Issue 31: the writer's refusal ended ``split --to tarotclub`` in a traceback; it is
+    said as ``convert`` says it (exit 2), and nothing is written."""
+    path = _two_poignees_in_the_defence(tmp_path)
+    out = tmp_path / "out"
+    ran = invoke("split", str(path), "-o", str(out), "--to", "tarotclub")
+    assert ran.code == 2, ran
+    assert "Traceback" not in ran.err
+    assert "tarot: cannot write tarotclub: TarotClub records one handle per team" in ran.err
+    assert os.listdir(out) == []
+    converted = invoke("convert", str(path), "-o", str(tmp_path / "c.json"), "--to",
+                       "tarotclub")
+    assert converted.code == 2
+    assert "tarot: cannot write tarotclub: TarotClub records one handle per team" in (
+        converted.err)
+
+
+def test_split_of_mixed_table_sizes_to_csv_is_said_not_a_traceback(tmp_path: Path) -> None:
+    """Issue 31: a score sheet holds one table; four and five players in one file ended
+    ``split --to csv`` (and ``annotate --to csv``) in a traceback."""
+    club = (("Event", "Club"),)
+    p4 = write_tarot(tmp_path / "p4.tarot", [r.model_copy(update={"tags": club})
+                                             for r in generated(2, seed=81)])
+    p5 = write_tarot(tmp_path / "p5.tarot", [r.model_copy(update={"tags": club})
+                                             for r in generated(2, seed=82, players=5)])
+    ran = invoke("split", str(p4), str(p5), "-o", str(tmp_path / "o1"), "--to", "csv")
+    assert ran.code == 0, ran  # a file per deal: each sheet holds one table
+    assert len(os.listdir(tmp_path / "o1")) == 4
+    both = tmp_path / "both.tarot"
+    both.write_bytes(p4.read_bytes() + b"\n" + p5.read_bytes())
+    for args in (("split", str(p4), str(p5), "--by", "Event", "-o", str(tmp_path / "o2")),
+                 ("annotate", str(both), "-o", str(tmp_path / "a.csv"))):
+        ran = invoke(*args, "--to", "csv")
+        assert ran.code == 2, ran
+        assert "Traceback" not in ran.err
+        assert "tarot: cannot write csv: deal " in ran.err
+        assert "not by the players of the first deal" in ran.err
+    assert os.listdir(tmp_path / "o2") == []
+    assert not (tmp_path / "a.csv").exists()
+
+
+def test_split_warns_of_what_the_target_format_drops(tmp_path: Path) -> None:
+    """Issue 31: ``split`` wrote TarotClub logs and score sheets without a word of what
+    they drop; it says it per deal, as ``convert`` does."""
+    ran = invoke("split", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path / "o"), "--to",
+                 "tarotclub")
+    assert ran.code == 0, ran
+    assert (f"tarot: warning: {rel(EXAMPLES / 'prise.tarot')}: deal 1: a TarotClub "
+            "played-deal log cannot hold tags (") in ran.err
+    converted = invoke("convert", rel(EXAMPLES / "prise.tarot"), "--to", "tarotclub")
+    assert "tarot: warning: deal 1: a TarotClub played-deal log cannot hold tags (" in (
+        converted.err)
 
 
 def test_convert_merges_several_inputs(tmp_path: Path) -> None:

@@ -47,6 +47,9 @@ CASES: Final = {
     "tricks-swapped.tarot": (Code.TRICKS_SWAPPED, 24, 18),
     "seats-clockwise.tarot": (Code.SEATS_CLOCKWISE, 8, 38),
     "card-miswritten.tarot": (Code.CARD_MISWRITTEN, 27, 55),
+    # issue 31: the auction contradicts the recorded taker (the écart and the play agree
+    # with the result): 23 faults, and the auction is the one slip
+    "auction-written-from-the-wrong-seat.tarot": (Code.AUCTION_FROM_WRONG_SEAT, 16, 23),
 }
 
 
@@ -250,6 +253,18 @@ def _miswrite(rec: DealRecord, rng: random.Random) -> DealRecord:
     return rec.model_copy(update={"play": tuple(play)})
 
 
+def _turn_auction(rec: DealRecord, rng: random.Random) -> DealRecord:
+    """The bids listed from another seat, the result naming the taker (as a club's record
+    does): the auction then contradicts the recorded taker."""
+    assert rec.result is not None
+    first = rec.seat_ids.index(rec.first_seat)
+    won = max(i for i, b in enumerate(rec.auction) if b.contract is not None)
+    taker = rec.seat_ids[(first + won) % rec.players]
+    k = rng.randrange(1, rec.players)
+    return rec.model_copy(update={"auction": rec.auction[k:] + rec.auction[:k],
+                                  "result": rec.result.model_copy(update={"taker": taker})})
+
+
 SLIPS: Final = {
     Code.TRICK_FROM_WRONG_SEAT: _rotate,
     Code.WRONG_DEALER: _dealer,
@@ -257,6 +272,7 @@ SLIPS: Final = {
     Code.TRICK_MISSING: _drop_trick,
     Code.TRICKS_SWAPPED: _swap,
     Code.CARD_MISWRITTEN: _miswrite,
+    Code.AUCTION_FROM_WRONG_SEAT: _turn_auction,
 }
 
 
@@ -283,7 +299,7 @@ def test_random_slips_are_repaired_to_the_deal_as_played(slip: Code) -> None:
         assert len(counted) == 1 + len(cause.repaired.diagnostics)
         assert len([d for d in counted if d.severity is Severity.ERROR]) < len(rep.errors)
         if cause.diagnostic.code is slip and cause.record.play == rec.play and (
-                cause.record.dealer == rec.dealer):
+                cause.record.dealer == rec.dealer) and cause.record.auction == rec.auction:
             repaired += 1
     assert examined >= 15, examined
     assert repaired >= 0.8 * examined, (repaired, examined)
@@ -356,7 +372,7 @@ def test_parallel_checks_keep_the_cause() -> None:
     parallel = [(c.index, [(d.code, d.cause) for d in c.diagnostics])
                 for c in check_paths([FIXTURES], jobs=2)]
     assert serial == parallel
-    assert sum(1 for _, diags in serial if diags and diags[0][0].value[0] == "Y") == 12
+    assert sum(1 for _, diags in serial if diags and diags[0][0].value[0] == "Y") == 13
 
 
 def test_read_deal_replay_says_the_cause_as_validate_does() -> None:

@@ -163,6 +163,8 @@ def inputs(tmp_path: Path) -> dict[str, Path]:
     out["blank"] = tmp_path / "blank.tarot"
     out["blank"].write_bytes(b"\n  \n\t\n")
     out["missing"] = tmp_path / "missing.tarot"
+    out["empty-folder"] = tmp_path / "empty-folder"
+    out["empty-folder"].mkdir()
     return out
 
 
@@ -182,6 +184,8 @@ def test_exit_status_table_for_every_command_that_reads(name: str,
             assert "nothing written" in ran.err
         elif name not in NOT_JUDGING:  # the other file was checked: its fault is reported
             assert f"{inputs['rule-fault']}:21:8: " in ran.out + ran.err
+        ran = _run(name, str(inputs["empty-folder"]))  # no deal read at all: 1, as a file
+        assert ran.code == 1, ran
         ran = _run(name, str(inputs["clean"]), str(inputs["empty"]))
         assert ran.code == 0, ran  # a file with no deal is a warning when others have some
         assert "F005" in ran.out + ran.err

@@ -11,6 +11,7 @@ the signal no process of its group may remain.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -223,6 +224,32 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: s
             feeder.close()
     if how != "SIGKILL to the parent":  # nothing half-written is left behind
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_analyze_stopped_leaves_no_leaked_semaphore_warning(tmp_path: Path, sig: int,
+                                                            status: int) -> None:
+    """Issue 31: ``analyze -j 2`` stopped by Ctrl-C printed multiprocessing's
+    ``resource_tracker: There appear to be 6 leaked semaphore objects``: the run ends at
+    once (cli.app), skipping the exit that unlinks the pool's semaphores; it unlinks
+    them first."""
+    deals = tmp_path / "deals.jsonl"
+    from tarotnotation.formats import json as tjson
+    from tarotnotation.simulate import random_deal
+
+    deals.write_bytes(b"".join(tjson.dumps(random_deal(random.Random(i), 4)) + b"\n"
+                               for i in range(8)))
+    with _started(["analyze", "-j", "2", str(deals), "-o", str(tmp_path / "out.jsonl")],
+                  tmp_path) as proc:
+        wait_for(lambda: len(group(proc.pid)) >= 4)  # the parent, the tracker, two workers
+        time.sleep(0.5)
+        os.killpg(proc.pid, sig) if sig == signal.SIGINT else os.kill(proc.pid, sig)
+        assert _ended(proc) == status
+        wait_for(lambda: group(proc.pid) == [], seconds=30)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+    assert b"leaked semaphore" not in err, err
+    assert b"Traceback" not in err, err
 
 
 def test_a_parallel_run_that_ends_normally_leaves_no_process(tmp_path: Path) -> None:

@@ -207,6 +207,33 @@ def test_junit_report_parses_with_a_test_case_per_deal(tmp_path: Path) -> None:
     assert "deals read" in ran2.err
 
 
+def test_junit_totals_count_every_case() -> None:
+    """A path that names nothing is a test case too (issue 31): the totals of
+    ``<testsuites>`` are the sums of its suites', so a CI reading them sees both cases."""
+    ran = invoke("validate", "nonexistent.tarot", str(EXAMPLES / "prise.tarot"),
+                 "--format", "junit")
+    assert ran.code == 2
+    root = ET.fromstring(ran.out)
+    assert len(root.findall("./testsuite/testcase")) == 2
+    assert root.get("tests") == "2"
+    assert root.get("failures") == "1"
+    for attr in ("tests", "failures"):
+        assert int(root.get(attr, "-1")) == sum(int(s.get(attr, "0"))
+                                                for s in root.findall("./testsuite"))
+
+
+def test_counts_are_written_in_one_style_by_validate_and_convert(tmp_path: Path) -> None:
+    """Issue 31: ``convert`` said "1,500 deals written" where ``validate`` said "1500 deals
+    read": the summaries group their numbers alike."""
+    line = invoke("new", "--to", "jsonl", "--seed", "3").out
+    archive = tmp_path / "club.jsonl"
+    archive.write_text(line * 1_500, encoding="utf-8")
+    checked = invoke("validate", "-q", str(archive))  # (the same Deal number: R301)
+    assert "1,500 deals read from 1 file: 1 valid, 1,499 with errors" in checked.out
+    converted = invoke("convert", str(archive), "-o", str(tmp_path / "club.tarot"))
+    assert "1,500 deals written" in converted.err
+
+
 def test_junit_strict_makes_warnings_failures(tmp_path: Path) -> None:
     sheet = tmp_path / "sheet.tarot"
     sheet.write_text('[Players "4"]\nresult: garde taker E scores S-64 E+192 N-64 W-64\n',

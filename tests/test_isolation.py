@@ -171,8 +171,9 @@ def test_check_paths_in_two_processes(archive: Archive) -> None:
     assert seen == [(f, i) for f in files for i in range(1, archive.files[f] + 1)]
 
 
-_SUMMARY: Final = re.compile(r"(\d+) deals read from (\d+) files?: (\d+) valid, (\d+) with"
-                             r" errors")
+#: validate's summary; its numbers are grouped (10,000) as every command's are.
+_SUMMARY: Final = re.compile(r"([\d,]+) deals read from ([\d,]+) files?: ([\d,]+) valid,"
+                             r" ([\d,]+) with errors")
 
 
 def _cli(*args: str) -> tuple[int, str]:
@@ -196,7 +197,7 @@ def test_cli_validate_isolates_damaged_records(archive: Archive) -> None:
     assert code == 1
     m = _SUMMARY.search(out)
     assert m is not None, out[-500:]
-    assert (int(m[1]), int(m[3]), int(m[4])) == (DEALS, 9_900, 100)
+    assert tuple(int(m[i].replace(",", "")) for i in (1, 3, 4)) == (DEALS, 9_900, 100)
     reported = _reported(out)
     for damage in (d for d in archive.damaged.values() if d.file == str(archive.single)):
         assert (damage.file, damage.line) in reported, damage
@@ -207,7 +208,7 @@ def test_cli_validate_with_two_jobs(archive: Archive) -> None:
     assert code == 1
     m = _SUMMARY.search(out)
     assert m is not None, out[-500:]
-    assert (int(m[1]), int(m[3]), int(m[4])) == (DEALS, 9_900, 100)
+    assert tuple(int(m[i].replace(",", "")) for i in (1, 3, 4)) == (DEALS, 9_900, 100)
     reported = _reported(out)
     for damage in (d for d in archive.damaged.values() if d.file != str(archive.single)):
         assert (damage.file, damage.line) in reported, damage

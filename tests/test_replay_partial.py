@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tarotnotation.cards import Card, CardSet
-from tarotnotation.diagnostics import Code
+from tarotnotation.diagnostics import Code, Severity
 from tarotnotation.legality import why_illegal
 from tarotnotation.records import DealRecord, PlayedCard, Result, Trick
 from tarotnotation.replay import Status, legal_moves, replay
@@ -152,6 +152,30 @@ def test_petit_sec_of_a_taker_who_took_the_chien_is_found_without_hands() -> Non
     bare = full.model_copy(update={"hands": None, "ecart": None})
     hits = [d for d in replay(bare).diagnostics if d.code is Code.PETIT_SEC]
     assert [d.location.seat for d in hits] == ["S"]
+
+
+def test_a_deal_played_out_with_the_petit_in_the_chien_under_annuls_is_scored_as_played(
+        ) -> None:
+    """Issue 31: a record played out although the Petit turned up in the chien under
+    ``petit_in_chien = annuls`` got an A106 error and no score; it is flagged (D105, a
+    warning) and scored as played, as a petit sec is."""
+    rest = [c for c in Card if c != Card.T1]
+    deck = [*rest[:72], Card.T1, *rest[72:]]  # the Petit lands in the chien
+    played = random_deal(random.Random(1), 4, contract=Contract.PRISE, deck=deck)
+    assert played.chien is not None
+    assert Card.T1 in played.chien
+    assert played.play
+    under_fft = replay(played)
+    rec = played.model_copy(update={"ruleset": "fft petit_in_chien=annuls"})
+    r = replay(rec)
+    assert r.status is Status.SCORED
+    assert r.scores == under_fft.scores
+    assert [(d.code, d.severity) for d in r.diagnostics] == [
+        (Code.PETIT_IN_CHIEN, Severity.WARNING)]
+    assert "it was played out, and is scored as played" in r.diagnostics[0].message
+    declared = rec.model_copy(update={"play": (), "result": Result(annulled=True),
+                                      "ecart": None})
+    assert replay(declared).status is Status.ANNULLED  # annulled as the rule says: no score
 
 
 def test_simulated_deal_with_the_petit_in_the_chien_is_annulled_under_annuls() -> None:

@@ -112,7 +112,7 @@ def daily_deal(date: datetime.date, players: int = 4) -> DealRecord:
         if any(petit_sec(hand) for hand in hands):  # the deal would be annulled
             continue
         return DealRecord(
-            tags=(("Event", "Deal of the day"), ("Date", date.strftime("%Y.%m.%d")),
+            tags=(("Event", "Deal of the day"), ("Date", day.replace("-", ".")),
                   ("Daily", f"{day}/{players}")),
             players=players,
             dealer=seats[-1],

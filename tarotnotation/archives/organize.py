@@ -22,13 +22,15 @@ import re
 import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
+from enum import Enum
 from pathlib import Path
 from typing import IO, Any, Final
 
 from .. import atomic
 from ..records import DealRecord, find_tag
 
-__all__ = ["Names", "Splitter", "safe_name", "sort_key", "sorted_records"]
+__all__ = ["Names", "Splitter", "is_tag", "record_key", "safe_name", "sort_fields", "sort_key",
+           "sorted_records"]
 
 _UNSAFE: Final = re.compile(r'[\x00-\x1f\x7f-\x9f/\\:*?"<>|\u061c\u200e\u200f\u202a-\u202e'
                             r"\u2066-\u2069]+")
@@ -115,13 +117,77 @@ def sort_key(value: str | None) -> tuple[Any, ...]:
     return (2, _text_key(value))
 
 
-def record_key(tags: list[str], reverse: bool = False) -> Callable[[DealRecord], Any]:
-    """The sort key of a record by the values of ``tags``."""
+def is_tag(name: str) -> bool:
+    """A name to sort by is a tag (``Event``, ``Date``, any name a record may give a tag)
+    unless it is a field of the query language (``contract``, ``taker``: docs/query.md).
 
-    def key(record: DealRecord) -> Any:
-        return tuple(sort_key(find_tag(record.tags, tag)) for tag in tags)
+    >>> is_tag("Event"), is_tag("Contract"), is_tag("contract")
+    (True, True, False)
+    """
+    from .query import FIELDS
 
-    return key
+    return name not in FIELDS
+
+
+def sort_fields() -> list[str]:
+    """The fields of the query language a deal can be sorted by: all but a player's own
+    (``player``, ``score``, ``camp``) and where the deal is (``file``, ``deal``: the order
+    of the input already)."""
+    from .query import FIELDS
+
+    return sorted(name for name, field in FIELDS.items()
+                  if not field.per_player and name not in ("file", "deal"))
+
+
+def _value_key(value: object) -> tuple[Any, ...]:
+    """The key of a field's value: numbers (a contract, a seat, true after false) before
+    text; a missing value last, as a missing tag."""
+    if value is None:
+        return (3,)
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, bool | int | float):
+        return (1, value)
+    if isinstance(value, tuple):
+        return (2, tuple(_value_key(v) for v in value))
+    return (2, _text_key(str(value)))
+
+
+def record_key(names: list[str], reverse: bool = False) -> Callable[[DealRecord], Any]:
+    """The sort key of a record by ``names``: tags (a capital: their values, as
+    :func:`sort_key` orders them) and fields of the query language (:func:`sort_fields`:
+    ``contract``, ``taker``, ``points``...: worked out from the record, replayed when the
+    field needs the play). A name that is neither is a ``ValueError``."""
+    fields = [name for name in names if not is_tag(name)]
+    if not fields:  # (the query language is not loaded for tags alone)
+
+        def key(record: DealRecord) -> Any:
+            return tuple(sort_key(find_tag(record.tags, tag)) for tag in names)
+
+        return key
+    from ..i18n import Msg
+    from .query import FIELDS, READ_FIELDS
+    from .summary import summarize, summarize_record
+
+    allowed = sort_fields()
+    for name in fields:
+        if name not in allowed:
+            raise ValueError(Msg("{name} is a field of one player, or where a deal is: deals"
+                                 " are sorted by tags or by {fields}", name=repr(name),
+                                 fields=", ".join(allowed)))
+    replayed = any(name not in READ_FIELDS for name in fields)
+
+    def field_key(record: DealRecord) -> Any:
+        if replayed:
+            from ..replay import replay
+
+            summary = summarize(record, replay(record), file="", index=0)
+        else:
+            summary = summarize_record(record, file="", index=0)
+        return tuple(sort_key(find_tag(record.tags, name)) if is_tag(name)
+                     else _value_key(FIELDS[name].get(summary, -1)) for name in names)
+
+    return field_key
 
 
 #: Records held in memory at once while sorting (then a run is written to disk).

@@ -146,7 +146,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
         try:
             columns = environment_columns()
         except ValueError as err:
-            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
+            yield ReadDeal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
                                                      file=name),))
             return
     if isinstance(source, (str, Path)):
@@ -203,8 +203,9 @@ class _Lines:
                     if not more or more.endswith(b"\n"):
                         break
                 self.pending.append(Diagnostic.make(
-                    Code.LIMIT_EXCEEDED, exceeded("this line has more than", "MAX_RECORD_CHARS",
-                                                  "bytes; it is not read"),
+                    Code.LIMIT_EXCEEDED, exceeded(Msg("this line has more than"),
+                                                  "MAX_RECORD_CHARS",
+                                                  Msg("bytes; it is not read")),
                     file=self.name, line=self.number))
                 yield "\n"
                 continue
@@ -235,6 +236,8 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
         first.append(line)
         if sum(1 for x in first if x.strip()) >= _SNIFF_LINES:
             break
+    if not pending and not any(x.strip() for x in first):
+        return  # an empty or blank file: no deal (F005, as for every format), not a sheet
     from .sheet import read_rows
 
     delimiter = _delimiter(first, columns)
@@ -247,7 +250,7 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
         pending.append(Diagnostic.make(
             Code.SHEET_NOT_A_SHEET, Msg("the sheet holds no deal: nothing to read"), file=name,
             line=1))
-        yield ReadDeal(1, None, tuple(pending), line=1)
+        yield ReadDeal(0, None, tuple(pending), line=1)  # (said of the file: no deal)
 
 
 def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | None,

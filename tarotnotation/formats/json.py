@@ -195,15 +195,17 @@ def _too_many(obj: dict[str, Any], path: str) -> Diagnostic | None:
             continue
         if len(value) > MAX_ITEMS:
             return Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
-                f"{path}.{key} has {len(value):,} items, more than", "MAX_ITEMS",
-                "items; the record is not read"), path=f"{path}.{key}")
+                Msg("{path} has {n} items, more than", path=f"{path}.{key}",
+                    n=f"{len(value):,}"), "MAX_ITEMS", Msg("items; the record is not read")),
+                path=f"{path}.{key}")
         if key == "play":
             for i, trick in enumerate(value):
                 cards = trick.get("cards") if type(trick) is dict else None
                 if type(cards) is list and len(cards) > MAX_ITEMS:
                     return Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
-                        f"{path}.play[{i}].cards has {len(cards):,} items, more than",
-                        "MAX_ITEMS", "items; the record is not read"),
+                        Msg("{path} has {n} items, more than",
+                            path=f"{path}.play[{i}].cards", n=f"{len(cards):,}"),
+                        "MAX_ITEMS", Msg("items; the record is not read")),
                         path=f"{path}.play[{i}].cards")
     return None
 
@@ -293,7 +295,8 @@ def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
             return
         size = len(first) + _skip_line(fh)  # one record past the limit: JSON Lines go on
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
-            "this line has more than", "MAX_JSON_RECORD_BYTES", "bytes; it is not read"),
+            Msg("this line has more than"), "MAX_JSON_RECORD_BYTES",
+            Msg("bytes; it is not read")),
             file=name, line=lineno, col=1, deal=1, path="$"),), line=lineno, offset=offset)
         yield from read_lines(fh, name, index=1, lineno=lineno, offset=offset + size)
         return
@@ -389,8 +392,8 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
     if len(data) > MAX_JSON_RECORD_BYTES and not (
             data.lstrip().startswith(b"[") or b'"deals"' in data[:1 << 16]):
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
-            "this JSON record (not an archive with a \"deals\" list) has more than",
-            "MAX_JSON_RECORD_BYTES", "bytes; it is not read"), file=name, line=1, deal=1,
+            Msg("this JSON record (not an archive with a \"deals\" list) has more than"),
+            "MAX_JSON_RECORD_BYTES", Msg("bytes; it is not read")), file=name, line=1, deal=1,
             path="$"),))
         return
     try:
@@ -444,7 +447,8 @@ def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno
         index += 1
         if len(line) > MAX_JSON_RECORD_BYTES:
             yield ReadDeal(index, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
-                "this line has more than", "MAX_JSON_RECORD_BYTES", "bytes; it is not read"),
+                Msg("this line has more than"), "MAX_JSON_RECORD_BYTES",
+                Msg("bytes; it is not read")),
                 file=name, line=lineno, col=1, deal=index, path="$"),),
                 line=lineno, offset=start)
             continue

@@ -38,6 +38,7 @@ from typing import IO, Any, Final
 
 import orjson
 
+from ..i18n import Msg
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 
 __all__ = ["Element", "Fault", "Header", "Whole", "split"]
@@ -473,8 +474,8 @@ def _elements(r: _Reader, prefix: str, limit: int) -> Generator[Element | Fault,
         if too_long:
             r.advance(end)
             yield Fault(index, path, exceeded(
-                "this record has more than", "MAX_JSON_RECORD_BYTES",
-                "bytes; it is not read"), line, col, offset, limit=True)
+                Msg("this record has more than"), "MAX_JSON_RECORD_BYTES",
+                Msg("bytes; it is not read")), line, col, offset, limit=True)
         else:
             data = r.buf[r.pos:end]
             r.advance(end)
@@ -545,7 +546,7 @@ def _whole(r: _Reader, start: int, limit: int) -> Iterator[Whole | Fault]:
     r.keep = None
     if len(r.buf) - r.pos > limit:
         yield Fault(None, "$", exceeded(
-            'this JSON record (not an archive with a "deals" list) has more than',
-            "MAX_JSON_RECORD_BYTES", "bytes; it is not read"), 1, 1, 0, limit=True)
+            Msg('this JSON record (not an archive with a "deals" list) has more than'),
+            "MAX_JSON_RECORD_BYTES", Msg("bytes; it is not read")), 1, 1, 0, limit=True)
         return
     yield Whole(r.buf[r.pos:])

@@ -291,7 +291,7 @@ class _SheetReader:
             self.pending.append(self.diag(
                 Code.SHEET_NOT_A_SHEET, Msg("the sheet has a header but no deal: nothing to read"),
                 self.layout.header_line))
-            yield ReadDeal(self.index + 1, None, tuple(self.pending),
+            yield ReadDeal(0, None, tuple(self.pending),  # (no deal: said of the sheet)
                            line=self.layout.header_line)
             self.pending.clear()
 
@@ -304,7 +304,7 @@ class _SheetReader:
                                             " --columns to map its headers)",
                                             header_search=HEADER_SEARCH,
                                             known_headers=KNOWN_HEADERS)))
-        got = ReadDeal(self.index + 1, None, tuple(self.pending), line=1)
+        got = ReadDeal(0, None, tuple(self.pending), line=1)  # (said of the table: no deal)
         self.pending.clear()
         return got
 

@@ -658,8 +658,8 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
     src = SourceMap(file=name) if name else None
     if len(data) > MAX_JSON_RECORD_BYTES:
         yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
-            "this TarotClub file has more than", "MAX_JSON_RECORD_BYTES",
-            "bytes; it is not read"), file=name, line=1, deal=1, path="$"),),
+            Msg("this TarotClub file has more than"), "MAX_JSON_RECORD_BYTES",
+            Msg("bytes; it is not read")), file=name, line=1, deal=1, path="$"),),
             source=src, line=1, offset=0)
         return
     try:

@@ -106,7 +106,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
         try:
             columns = environment_columns()
         except ValueError as err:
-            yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
+            yield ReadDeal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
                                                      file=name or str(source)),))
             return
     if isinstance(source, (str, Path)):
@@ -120,29 +120,31 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
     label = name or "<workbook>"
 
     def fail(message: str, code: Code = Code.SHEET_NOT_A_SHEET) -> ReadDeal:
-        return ReadDeal(1, None, (Diagnostic.make(code, message, file=name),))
+        return ReadDeal(0, None, (Diagnostic.make(code, message, file=name),))  # (the file)
 
     if len(data) > MAX_WORKBOOK_BYTES:
-        yield fail(f"{label} has more than {MAX_WORKBOOK_BYTES >> 20} MiB (the limit"
-                   " MAX_WORKBOOK_BYTES of tarotnotation.formats.xlsx); it is not read",
-                   Code.LIMIT_EXCEEDED)
+        yield fail(Msg("{label} has more than {mib} MiB (the limit MAX_WORKBOOK_BYTES of"
+                       " tarotnotation.formats.xlsx); it is not read", label=label,
+                       mib=MAX_WORKBOOK_BYTES >> 20), Code.LIMIT_EXCEEDED)
         return
     try:
         import openpyxl
     except ImportError:
-        yield fail(f"{label} is an Excel workbook: reading it needs openpyxl, which is not"
-                   " installed (pip install 'tarotnotation[xlsx]'); or save the sheet as CSV")
+        yield fail(Msg("{label} is an Excel workbook: reading it needs openpyxl, which is not"
+                       " installed (pip install 'tarotnotation[xlsx]'); or save the sheet as"
+                       " CSV", label=label))
         return
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as err:  # openpyxl raises many kinds on a broken archive
-        yield fail(f"{label} is not a readable .xlsx workbook: {err or type(err).__name__}")
+        yield fail(Msg("{label} is not a readable .xlsx workbook: {reason}", label=label,
+                       reason=str(err) or type(err).__name__))
         return
     try:
         yield from _read_book(book, name, label, columns)
     except Exception as err:  # a part of the archive broken past its start
-        yield fail(f"{label}: the workbook cannot be read to its end:"
-                   f" {err or type(err).__name__}")
+        yield fail(Msg("{label}: the workbook cannot be read to its end: {reason}",
+                       label=label, reason=str(err) or type(err).__name__))
     finally:
         book.close()
 
@@ -168,7 +170,7 @@ def _read_book(book: Any, name: str | None, label: str, columns: Columns | None
             Code.SHEET_NOT_A_SHEET, Msg("no worksheet of this workbook is a score sheet: not a"
                                         " record file (give --columns to map its headers)"),
                                     file=name))
-        yield ReadDeal(1, None, tuple(pending))
+        yield ReadDeal(0, None, tuple(pending))  # (said of the workbook: no deal)
         return
     count = 0
     for sheet in sheets:

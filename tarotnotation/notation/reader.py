@@ -284,8 +284,8 @@ class _Ctx:
         if len(self.diags) >= MAX_FAULTS:  # a record with a fault on every word
             if len(self.diags) == MAX_FAULTS:
                 self.diags.append(Diagnostic.make(
-                    Code.LIMIT_EXCEEDED, exceeded("this record has more faults than",
-                                                  "MAX_FAULTS", "; the rest are not listed"),
+                    Code.LIMIT_EXCEEDED, exceeded(Msg("this record has more faults than"),
+                                                  "MAX_FAULTS", Msg("; the rest are not listed")),
                     file=self.name, line=line, col=col, deal=self.deal))
             return
         context = None
@@ -457,7 +457,8 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
                                                   seat=seat), tok)
                 if len(tok) - cut - 1 > MAX_DIGITS:
                     ctx.error(Code.LIMIT_EXCEEDED, exceeded(
-                        f"{seat}'s score has more than", "MAX_DIGITS", "digits"), tok)
+                        Msg("{seat}'s score has more than", seat=seat), "MAX_DIGITS",
+                        Msg("digits")), tok)
                     continue
                 scores[seat] = int(tok[cut:])
                 ctx.pos(f"result.scores.{seat}", tok)
@@ -1099,8 +1100,8 @@ def _lines(source: IO[str] | IO[bytes], offset: int = 0
         fault: tuple[Code, str, int | None] | None = None
         if size > len(raw):
             fault = (Code.LIMIT_EXCEEDED, exceeded(
-                "this line has more than", "MAX_RECORD_CHARS",
-                "characters; this record is not read"), None)
+                Msg("this line has more than"), "MAX_RECORD_CHARS",
+                Msg("characters; this record is not read")), None)
         if isinstance(raw, bytes):
             raw = raw.rstrip(b"\r\n")
             try:
@@ -1109,7 +1110,8 @@ def _lines(source: IO[str] | IO[bytes], offset: int = 0
                 text = raw.decode("latin-1")
                 if fault is None:
                     msg, col = not_utf8(raw, err, start)
-                    fault = (Code.ENCODING, msg + "; this record is not read", col)
+                    fault = (Code.ENCODING, Msg("{message}; this record is not read",
+                                                message=msg), col)
         else:
             text = raw.rstrip("\r\n")
         if text[:1] == "\ufeff":  # a BOM: at the start, or where files were concatenated
@@ -1167,8 +1169,8 @@ def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
         chunk.size += len(text) + 1
         if fault is None and chunk.size > MAX_RECORD_CHARS:
             fault = (Code.LIMIT_EXCEEDED, exceeded(
-                "this record has more than", "MAX_RECORD_CHARS",
-                "characters; it is not read"), None)
+                Msg("this record has more than"), "MAX_RECORD_CHARS",
+                Msg("characters; it is not read")), None)
         if fault is not None:
             chunk.fault = (fault[0], fault[1], number, fault[2])
             chunk.lines.clear()
