@@ -19,7 +19,6 @@ from tarotnotation.analysis.analyse import (
     DEFAULT_BUDGET,
     DEFAULT_PRECISION,
     DEFAULT_SPLIT,
-    LEAST_BUDGET,
     Executor,
 )
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
@@ -101,7 +100,7 @@ def analyze(
     from_trick: Annotated[int, typer.Option(
         "--from-trick", min=1, metavar="N", help="Analyse from trick N on.")] = 1,
     budget: Annotated[int, typer.Option(
-        "--budget", min=LEAST_BUDGET, metavar="NODES",
+        "--budget", min=1, metavar="NODES",
         help="Positions each deal's searches may visit (the same comments on any"
         " machine); past them, bounds.")] = DEFAULT_BUDGET,
     precision: Annotated[float, typer.Option(
@@ -120,7 +119,7 @@ def analyze(
         help="Seconds for each deal, instead of --budget (depends on the machine).")
     ] = None,
     node_limit: Annotated[int | None, typer.Option(
-        "--node-limit", min=LEAST_BUDGET, metavar="N", hidden=True,
+        "--node-limit", min=1, metavar="N", hidden=True,
         help="The former name of --budget.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N",
                                       help="Worker processes (0: one per core).")] = 1,

@@ -19,7 +19,7 @@ from tarotnotation.analysis import (
     PositionError,
     Solver,
 )
-from tarotnotation.analysis.analyse import DEFAULT_BUDGET, LEAST_BUDGET
+from tarotnotation.analysis.analyse import DEFAULT_BUDGET
 from tarotnotation.analysis.comments import outcome_text
 from tarotnotation.annotate import points_text
 from tarotnotation.archive import STDIN, check_deal, read_path
@@ -112,7 +112,7 @@ def solve(
         help="margin: points against the threshold; score: the taker's score, bonuses"
         " included.")] = Objective.MARGIN,
     budget: Annotated[int, typer.Option(
-        "--budget", min=LEAST_BUDGET, metavar="NODES",
+        "--budget", min=1, metavar="NODES",
         help="Positions the searches may visit, the position's value first, then each"
         " card's; past them, bounds (the same answer on any machine).")] = DEFAULT_BUDGET,
     time_limit: Annotated[float | None, typer.Option(
@@ -120,7 +120,7 @@ def solve(
         help="Seconds for the searches, instead of --budget (depends on the machine).")
     ] = None,
     node_limit: Annotated[int | None, typer.Option(
-        "--node-limit", min=LEAST_BUDGET, metavar="N", hidden=True,
+        "--node-limit", min=1, metavar="N", hidden=True,
         help="The former name of --budget.")] = None,
     table_mb: Annotated[float, typer.Option(
         "--table-mb", min=1, max=MAX_TABLE_MB, metavar="MB",

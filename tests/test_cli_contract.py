@@ -127,7 +127,7 @@ def test_the_walk_sees_every_command_of_the_table() -> None:
 
 #: Options that bound how long a command searches (the solver's), set small wherever a
 #: command takes them, so that walking every command stays quick.
-BOUNDS = {"--node-limit": "500"}
+BOUNDS = {"--budget": "500"}
 
 
 def bounded(name: str) -> list[str]:
