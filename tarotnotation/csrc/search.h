@@ -33,11 +33,13 @@
 #define TS_NONE_LO (-32000)
 #define TS_NONE_HI 32000
 #define TS_KEY_WORDS 5
-#define TS_BUCKET 4
+#define TS_BUCKET 8        /* entries a bucket: the positions of one shape share one (ts_same_shape) */
 #define TS_LEAF_SIZE (183 * 4 * 3 * 3)
 #define TS_MAX_MOVES 32
 /* the plain suits' live point cards in the key's last word, outside its shape (the
- * shape takes 296 bits at most: 5 players, the values not additive) */
+ * shape takes fewer than 300 bits: at most 36 + 7 for the suits' heads, 3 planes of
+ * 77 cards at 5 players, 10 for the Excuse, leader, bouts and tricks, 9 for the
+ * half-points when the values are not additive) */
 #define TS_POINTS_SHIFT 48
 #define TS_POINTS_MASK (0xFFFFull << TS_POINTS_SHIFT)
 
