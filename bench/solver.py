@@ -15,6 +15,14 @@ second), the same work whatever the load, so that two versions compare; the CPU 
 95th percentile and largest are reported beside the wall clock's:
 
 - ``dd-8``, ``dd-12``: 8 and 12 tricks left at 4 players, exact value;
+- ``close-12``: 12 tricks left at 4 players, exact value, the positions whose value lies
+  within 10 points (20 half-points) of the threshold, as real deals do: the deals are
+  drawn as ``dd-12`` draws them (the same stream: its first positions are ``dd-12``'s),
+  and each is kept when two null-window tests (value >= -20, value <= 20) say so,
+  each searched within 20 million nodes (the draws not decided within them are left
+  out, and listed); no other selection. The draws kept are cached in
+  ``bench/close-positions.json`` with each position's one-line form (checked against
+  the draw, so that a change of the generator selects again; ``--reselect`` forces it);
 - ``deal-yesno``: the whole deal from the first lead, "is the contract makeable?" (one
   null-window test at the threshold);
 - ``analyze``: ``analyse_play`` of a whole deal from the first card (every card's cost;
@@ -50,7 +58,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,11 +67,16 @@ from tarotnotation.analysis import Position, Solver, analyse_play, deal_start, p
 from tarotnotation.analysis.analyse import DEFAULT_BUDGET, DEFAULT_PRECISION
 from tarotnotation.analysis.plan import known
 from tarotnotation.analysis.search import Core, CoreTuple, core_tuple
+from tarotnotation.atomic import writing
 from tarotnotation.kernel import margin
 from tarotnotation.records import DealRecord
 from tarotnotation.simulate import random_deal
 
 HERE = Path(__file__).resolve().parent
+CLOSE_CACHE = HERE / "close-positions.json"
+# Each of the selection's two tests is searched within this many nodes: a position whose
+# place is not decided within them is left out (the cache lists these draws).
+SELECT_NODES = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -74,11 +87,13 @@ class Stage:
     left: int
     kind: str  # "exact", "yesno", "analyze"
     engine: str = "c"
+    close: int | None = None  # half-points: only positions valued within this of 0
 
 
 STAGES: dict[str, Stage] = {
     "dd-8": Stage(4, 8, "exact"),
     "dd-12": Stage(4, 12, "exact"),
+    "close-12": Stage(4, 12, "exact", close=20),
     "deal-yesno": Stage(4, 0, "yesno"),
     "analyze": Stage(4, 0, "analyze"),
     "dd-8-3p": Stage(3, 8, "exact"),
@@ -94,6 +109,7 @@ STAGES: dict[str, Stage] = {
 LABELS = {
     "dd-8": "4 players, 8 tricks left, exact",
     "dd-12": "4 players, 12 tricks left, exact",
+    "close-12": "4 players, 12 left, exact, value within ±10",
     "deal-yesno": "4 players, whole deal, makeable? (yes/no)",
     "analyze": "4 players, analyse_play of a whole deal",
     "dd-8-3p": "3 players, 8 tricks left, exact",
@@ -110,15 +126,86 @@ LABELS = {
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "tarotclub" / "played"
 
 
-def positions(stage: Stage, count: int, seed: int) -> list[tuple[Position, DealRecord]]:
-    """The stage's positions: each deal's play up to ``stage.left`` tricks from the end."""
+def _draws(stage: Stage, seed: int) -> Iterator[tuple[Position, DealRecord]]:
+    """The stage's stream of positions: each deal's play up to ``stage.left`` tricks from
+    the end (a stage with a ``close`` margin draws from the same stream as its plain
+    twin)."""
     rng = random.Random(seed * 1000 + stage.players)
-    out = []
-    for _ in range(count):
+    while True:
         rec = random_deal(rng, stage.players, poignee_chance=0.3)
         start, cards = deal_start(rec)
         done = 0 if stage.left == 0 else (start.tricks - stage.left) * stage.players
-        out.append((position_at(start, cards[:done]), rec))
+        yield position_at(start, cards[:done]), rec
+
+
+def _is_close(pos: Position, margin: int, node_limit: int) -> bool | None:
+    """Whether the exact value of ``pos`` lies within ``margin`` half-points of 0: two
+    null-window tests, each within ``node_limit`` nodes (None: not decided within it)."""
+    solver = Solver(pos)
+    low = solver.solve(pos, at_least=-margin, line=False, find_best=False,
+                       node_limit=node_limit)
+    if low.upper < -margin:
+        return False
+    high = solver.solve(pos, at_least=margin + 1, line=False, find_best=False,
+                        node_limit=node_limit)
+    if high.lower > margin:
+        return False
+    if low.lower >= -margin and high.upper <= margin:
+        return True
+    return None
+
+
+def _close_draws(name: str, stage: Stage, count: int, seed: int, reselect: bool,
+                 progress: Callable[[str], None] | None) -> list[int]:
+    """The indices, in the stage's stream, of its first ``count`` positions valued within
+    ``stage.close`` of 0: from the cache when it holds them for this seed (each
+    position's one-line form checked against the draw), or selected again and cached."""
+    assert stage.close is not None
+    key = f"{name} seed {seed}"
+    cache: dict[str, Any] = {}
+    if CLOSE_CACHE.exists():
+        cache = json.loads(CLOSE_CACHE.read_text(encoding="utf-8"))
+    entry = cache.get(key)
+    if entry is not None and not reselect and len(entry["kept"]) >= count:
+        kept = entry["kept"][:count]
+        wanted = {k["draw"]: k["fen"] for k in kept}
+        last = max(wanted)
+        for i, (pos, _) in enumerate(_draws(stage, seed)):
+            if i in wanted and pos.fen() != wanted[i]:
+                break
+            if i >= last:
+                return [k["draw"] for k in kept]
+    kept = []
+    undecided: list[int] = []
+    for i, (pos, _) in enumerate(_draws(stage, seed)):
+        if len(kept) >= count:
+            break
+        if progress is not None:
+            progress(f"{name}: selecting, draw {i + 1}, {len(kept)}/{count} kept")
+        close = _is_close(pos, stage.close, SELECT_NODES)
+        if close:
+            kept.append({"draw": i, "fen": pos.fen()})
+        elif close is None:
+            undecided.append(i)
+    cache[key] = {"margin_half_points": stage.close, "select_node_limit": SELECT_NODES,
+                  "draws": i, "undecided": undecided, "kept": kept}
+    with writing(CLOSE_CACHE) as f:
+        f.write((json.dumps(cache, indent=1) + "\n").encode("utf-8"))
+    return [k["draw"] for k in kept]
+
+
+def positions(stage: Stage, count: int, seed: int,
+              keep: list[int] | None = None) -> list[tuple[Position, DealRecord]]:
+    """The stage's positions: the first ``count`` of its stream, or those at the indices
+    ``keep``."""
+    out = []
+    wanted = set(keep) if keep is not None else set(range(count))
+    last = max(wanted, default=-1)
+    for i, draw in enumerate(_draws(stage, seed)):
+        if i > last:
+            break
+        if i in wanted:
+            out.append(draw)
     return out
 
 
@@ -153,7 +240,8 @@ class TestLog:
 
 def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float = 10.0,
             progress: Callable[[str], None] | None = None, node_limit: int | None = None,
-            analyze_node_limit: int | None = None, log_tests: bool = False) -> dict[str, Any]:
+            analyze_node_limit: int | None = None, log_tests: bool = False,
+            reselect: bool = False) -> dict[str, Any]:
     """Search every position of a stage; the row of the table. ``analyze_limit`` bounds
     each position of an analysed deal (``tarot analyze --time-limit``); a node limit,
     when given, replaces the time limit."""
@@ -161,7 +249,9 @@ def measure(name: str, count: int, seed: int, limit: float, analyze_limit: float
     walls: list[float] = []
     cpus: list[float] = []
     nodes = probes = hits = capped = tests = 0
-    for i, (pos, rec) in enumerate(positions(stage, count, seed)):
+    keep = (_close_draws(name, stage, count, seed, reselect, progress)
+            if stage.close is not None else None)
+    for i, (pos, rec) in enumerate(positions(stage, count, seed, keep)):
         if progress is not None:
             progress(f"{name} {i + 1}/{count}")
         wall, cpu = time.perf_counter(), time.process_time()
@@ -344,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
                              " --analyze-limit")
     parser.add_argument("--log-tests", action="store_true",
                         help="print each position's null-window tests (beta, result, nodes)")
+    parser.add_argument("--reselect", action="store_true",
+                        help="select close-12's positions again instead of reading"
+                             " bench/close-positions.json")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--deals", type=int, default=20, help="deals of analyze-gen")
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
@@ -369,7 +462,8 @@ def main(argv: list[str] | None = None) -> int:
             3, args.positions // 6)
         rows[name] = measure(name, count, args.seed, args.limit, args.analyze_limit,
                              lambda text: print(f"  {text} ...", file=sys.stderr, end="\r"),
-                             args.node_limit, args.analyze_node_limit, args.log_tests)
+                             args.node_limit, args.analyze_node_limit, args.log_tests,
+                             args.reselect)
     load = os.getloadavg()
     print(f"\nsolver benchmark: seed {args.seed}; {platform.python_implementation()}"
           f" {platform.python_version()}, {os.cpu_count()} cores, load average"

@@ -420,3 +420,41 @@ def test_the_table_stays_within_its_size_and_the_values_do_not_change(engine: st
         assert value == Solver(pos, engine=engine).solve(pos, line=False).value
         overflowed += stats["stores"] > stats["capacity"]
     assert overflowed >= 2
+
+
+
+def _honours_case(seed: int) -> Position:
+    """An endgame at a trick boundary of 3 or 4 tricks, its cards from the low cards and
+    the Jack, Knight, Queen and King of two suits and a few trumps: lines that differ
+    only in which point card of a suit was played reach positions of the same shape."""
+    rng = random.Random(seed)
+    players = rng.choice((3, 4))
+    left = rng.choice((3, 4))
+    suits = rng.sample(range(4), 2)
+    pool = [s * 14 + r for s in suits for r in (0, 1, 2, 9, 10, 11, 12, 13)]
+    pool += [int(Card.T1) + r for r in rng.sample(range(21), 3)]
+    if rng.random() < 0.3:
+        pool.append(int(Card.EXCUSE))
+    return endgame(rng, players, left, in_trick=0, pool=pool)
+
+
+def test_entries_of_positions_of_the_same_shape_serve_with_their_points_apart() -> None:
+    # Payoff similarity: a table entry serves a position that differs from its own only
+    # in which point cards of the plain suits are live (the same shape: the holders of
+    # each suit's live cards in rank order), its bounds shifted by what the point cards
+    # are worth more, rank for rank. Every card's value, and the position's, must stay
+    # the oracle's on endgames of point cards of adjacent ranks (one table for all
+    # the tests of a position), and the similar entries must cut often there.
+    if compiled(force=True) is None:
+        pytest.skip("the compiled core is not built")
+    similar_cuts = 0
+    for seed in range(max(40, CASES // 4)):
+        pos = _honours_case(70_000 + seed)
+        want = children(pos)
+        solver = Solver(pos, engine="c")
+        best = max(want.values()) if pos.camps[pos.to_play] == TAKER else min(want.values())
+        assert solver.solve(pos, line=False).value == best, (seed, pos.fen())
+        got = {cv.card: cv.value for cv in solver.best_cards(pos)}
+        assert got == want, (seed, pos.fen())
+        similar_cuts += solver.stats()["similar_cuts"]
+    assert similar_cuts >= 100

@@ -1084,12 +1084,14 @@ static PyObject *Search_stats(SearchObject *self, PyObject *unused)
     if (!S)
         return NULL;
     size_t used = S->used, total = S->max_buckets * TS_BUCKET;
-    return Py_BuildValue("{sKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
+    return Py_BuildValue("{sKsKsKsKsKsKsKsKsKsnsn}", "nodes", (unsigned long long)S->nodes,
                          "beta_cuts", (unsigned long long)S->beta_cuts, "first_cuts",
                          (unsigned long long)S->first_cuts,
                          "probes", (unsigned long long)S->probes, "hits",
                          (unsigned long long)S->hits, "cuts", (unsigned long long)S->cuts,
-                         "stores", (unsigned long long)S->stores, "entries", (Py_ssize_t)used,
+                         "stores", (unsigned long long)S->stores,
+                         "similar", (unsigned long long)S->similar, "similar_cuts",
+                         (unsigned long long)S->similar_cuts, "entries", (Py_ssize_t)used,
                          "capacity", (Py_ssize_t)total);
 }
 
