@@ -7,10 +7,13 @@ after minus before for the defence (0 for a best card), in half-points of margin
 **changed the outcome** when the contract was made with best play before it and lost
 after it, or the other way round.
 
-The positions are searched from the last card back to the first, with one table for the
-whole deal: the value after a card bounds the value before it, so a card that cost
-nothing takes a single yes/no test, and the late positions' entries serve the earlier
-searches. A time or node limit per position leaves bounds (``exact`` False).
+The work is bounded by a node budget for the whole deal (the same analysis on any
+machine). Within it the outcome before and after every card comes first, then each
+card's cost, the costliest first, to a precision (:mod:`~tarotnotation.analysis.plan`
+says what is searched next; every bound a test proves is carried to the neighbouring
+positions: the value after a card bounds the value before it). One table serves the
+whole deal, the later positions searched first, so their entries serve the earlier
+searches. Past the budget the values are bounds (``exact`` False, a Q112 diagnostic).
 
 >>> from tarotnotation import notation
 >>> rec = notation.load("examples/analysis.tarot")
@@ -237,12 +240,15 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
     Q112 diagnostic says so. ``node_limit`` is the budget's former name. ``all_cards``
     also values every other legal card at each point (:attr:`CardAnalysis.values`).
 
-    The searches run as tasks of :mod:`~tarotnotation.analysis.plan` whose answers do
-    not depend on where they run: ``executor`` (anything with ``submit(fn, *args)``
-    returning an object with ``result()``: :class:`concurrent.futures.Executor`,
-    :class:`tarotnotation.workers.Workers`, a Dask client) runs each round's tasks in
-    parallel, with the same analysis as without it. ``progress(settled, cards)`` is
-    called after each round.
+    With ``split`` above 1 (and a budget), a tenth of the budget first settles the
+    cheap cards serially; the played cards still open are then cut into ``split`` runs
+    of consecutive cards searched apart (:func:`search_part`), each on a table of its
+    own with an equal share of the rest, and a last serial pass spends what they left.
+    A part's answer depends on nothing but the part, so ``executor`` (anything with
+    ``submit(fn, *args)`` returning an object with ``result()``: an executor of
+    :mod:`concurrent.futures`, :class:`tarotnotation.workers.Workers`, a Dask client)
+    runs them at once with the same analysis as without it. ``progress(settled,
+    cards)`` is called after each round of the serial passes.
     """
     t0 = time.monotonic()
     if node_limit is not None and budget == DEFAULT_BUDGET:
@@ -292,13 +298,13 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
         key = len(items)
         if state.over:
             v = quick.final_value(state)
-            items.append(Item(key, None, True, state.trick_number, order, v, v,
+            items.append(Item(key, None, True, order, v, v,
                               played=played))
         else:
             pt = core_tuple(state)
             lo, hi = quick.core.bounds(pt)
             maxing = state.camps[(state.leader + len(state.trick)) % state.n] == TAKER
-            items.append(Item(key, pt, maxing, state.trick_number, order, lo, hi,
+            items.append(Item(key, pt, maxing, order, lo, hi,
                               played=played))
         return key
 

@@ -9,24 +9,18 @@ them (:class:`Link`): after a card of the taker's camp the value can only have f
 the same; a position whose every legal card is an item is worth the best of them.
 :func:`propagate` carries every bound along those ties.
 
-The work goes in **rounds** (:func:`next_round`): the null-window tests still worth
-running, in order of what they answer,
+What to search next (the driver is :func:`~tarotnotation.analysis.analyse.analyse_play`):
 
-1. whether the contract is made with best play, for each position of the play where the
-   bounds leave it open (one test at the threshold: the outcome comes first);
-2. each card's cost to its camp, the costliest first, until its bounds differ by at most
-   ``precision`` half-points (a test in the wider of its two positions, at the value its
-   neighbour suggests);
-3. with ``all_cards``, each other legal card's value, likewise;
+1. the outcome of each position of the play that the bounds leave open
+   (:func:`outcome_open`: one null-window test at 0, the margin's sign, decides it), the
+   latest first;
+2. each card whose cost is not :func:`known` within the precision, the costliest first
+   (:func:`cost_order`), narrowed by tests in the wider of its two positions at the value
+   the other suggests (:func:`cost_probe`);
+3. with ``all_cards``, each other legal card's cost, likewise.
 
-each test capped at the round's share of what is left of the budget (the cap doubles
-from round to round while tests reach it). The tests of a round are cut into tasks, one
-per trick, each searched on a fresh table (:func:`run_tests`): a task's answers depend
-on nothing but the task, so the same deal and options give the same analysis whether
-the tasks run one after another or in parallel, on any machine.
-
->>> a = Item(0, None, True, 0, 0, -10, 10)
->>> b = Item(1, None, False, 0, 1, 4, 4)
+>>> a = Item(0, None, True, 0, -10, 10)
+>>> b = Item(1, None, False, 1, 4, 4)
 >>> propagate([a, b], [Link(0, 1, MAX)], [])
 >>> (a.lo, a.hi), (b.lo, b.hi)
 ((4, 10), (4, 4))
@@ -67,11 +61,9 @@ class Item:
     """The position as the search cores take it (None: the deal is over)."""
     maxing: bool
     """True when the taker's camp is to play."""
-    group: int
-    """The task it is searched in (its trick)."""
     order: int
-    """Within a task, the items are searched from the highest order down (the later
-    positions first: their table entries serve the earlier ones)."""
+    """The items are searched from the highest order down (the later positions first:
+    their table entries serve the earlier ones)."""
     lo: int
     hi: int
     best_lo: int | None = None
@@ -130,7 +122,7 @@ def cost_bounds(before: Item, after: Item, taker: bool) -> tuple[int, int]:
     """The least and most a card cost its camp, in half-points, from the bounds of the
     positions before and after it (``taker``: a card of the taker's camp).
 
-    >>> cost_bounds(Item(0, None, True, 0, 0, 4, 6), Item(1, None, True, 0, 0, 0, 2), True)
+    >>> cost_bounds(Item(0, None, True, 0, 4, 6), Item(1, None, True, 0, 0, 2), True)
     (2, 6)
     """
     if taker:
@@ -245,7 +237,7 @@ def cost_probe(items: Sequence[Item], step: Step, precision: int) -> tuple[Item,
     (the middle of its bounds) when that lies within the first's, else just above what
     the first is known to be worth.
 
-    >>> a, b = Item(0, None, True, 0, 0, 0, 8), Item(1, None, False, 0, 1, 4, 4)
+    >>> a, b = Item(0, None, True, 0, 0, 8), Item(1, None, False, 1, 4, 4)
     >>> probe = cost_probe([a, b], Step(0, 1, True), 0)
     >>> probe[0].key, probe[1]
     (0, 4)
