@@ -58,7 +58,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import values
 from .cards import ALL_MASK, Card, CardSet
@@ -67,7 +67,9 @@ from .i18n import Msg
 from .legality import winning_index
 from .records import DealRecord, PlayedCard, Seat, Trick
 from .replay import Replay, replay
-from .source import SourceMap
+
+if TYPE_CHECKING:  # the readers' source map, a layer above: ReadDeal.replay() calls this
+    from .source import SourceMap
 
 __all__ = ["MAX_TRIALS", "MIN_FAULTS", "Cause", "explain", "find_cause"]
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from . import kernel
 from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
@@ -50,8 +50,10 @@ from .rules import (
     Ruleset,
 )
 from .scoring import DealFacts, Score, score
-from .source import SourceMap
 from .status import Status
+
+if TYPE_CHECKING:  # the readers' source map, a layer above: ReadDeal.replay() calls this
+    from .source import SourceMap
 
 __all__ = [
     "PlayedTrick",
