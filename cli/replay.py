@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 from tarotnotation import i18n
 from tarotnotation.annotate import (
     place_of,
-    points_text,
     running_points,
     score_lines,
     speakers,
     unplayed_points,
 )
 from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.cards import points_text
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
 from tarotnotation.records import DealRecord, Misere, Poignee

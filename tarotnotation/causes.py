@@ -64,7 +64,7 @@ from . import values
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
 from .i18n import Msg
-from .legality import winning_index
+from .kernel import winner_index
 from .records import DealRecord, PlayedCard, Seat, Trick
 from .replay import Replay, replay
 
@@ -373,7 +373,7 @@ def _seat_order(rep: Replay, ids: Sequence[str]) -> Iterator[_Trial]:
             holds.extend(_holds(ids, leader, order))
             play.append(trick if order == written else trick.model_copy(
                 update={"cards": order}))
-            w = winning_index([pc.card for pc in order])
+            w = winner_index([pc.card for pc in order])
             leader = (leader + (w or 0)) % n
         if all(a is b for a, b in zip(play, rec.play, strict=True)):
             continue

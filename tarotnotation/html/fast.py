@@ -38,8 +38,8 @@ from typing import Any, Final, NamedTuple
 import orjson
 
 from .. import kernel, native
-from ..annotate import points_text, scored_lines
-from ..cards import ALL_MASK, BIT_OF_CODE, EXCUSE_BIT, Card, card_points
+from ..annotate import scored_lines
+from ..cards import ALL_MASK, BIT_OF_CODE, EXCUSE_BIT, Card, card_points, points_text
 from ..i18n import Msg, language, pmsg, render
 from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
