@@ -165,6 +165,99 @@ def test_no_module_takes_a_private_name_of_another() -> None:
     assert private == []
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for an attribute chain on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _tests_taking_private_names(planted: dict[str, str] | None = None) -> list[str]:
+    """Every private name of the package a test file (or a helper of the tests) takes: by
+    ``from m import _x``, as ``m._x``, or patched as ``setattr(m, "_x", ...)`` or
+    ``setattr("tarotnotation.m._x", ...)``. A name a test needs is public in its module."""
+    mods = _modules()
+    files = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / "tests").glob("*.py")}
+    files.update(planted or {})
+    out: list[str] = []
+    for name, source in sorted(files.items()):
+        tree = ast.parse(source)
+        aliases: dict[str, str] = {}  # local name -> project module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
+                for alias in node.names:
+                    if f"{node.module}.{alias.name}" in mods:
+                        aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    elif _private(alias.name):
+                        out.append(f"{name}:{node.lineno} takes {alias.name} from {node.module}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in mods:
+                        local = alias.asname or alias.name.split(".")[0]
+                        aliases[local] = alias.name if alias.asname else local
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                chain = _dotted(node.value)
+                if chain is None:
+                    continue
+                head, _, rest = chain.partition(".")
+                module = ".".join(filter(None, [aliases.get(head, ""), rest]))
+                if head in aliases and module in mods:
+                    out.append(f"{name}:{node.lineno} uses {chain}.{node.attr}")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "setattr" and node.args):
+                first = node.args[0]
+                if (isinstance(first, ast.Constant) and isinstance(first.value, str)
+                        and first.value.rpartition(".")[0] in mods
+                        and _private(first.value.rpartition(".")[2])):
+                    out.append(f"{name}:{node.lineno} patches {first.value}")
+                elif (len(node.args) > 1 and isinstance(first, ast.Name)
+                        and first.id in aliases and isinstance(node.args[1], ast.Constant)
+                        and isinstance(node.args[1].value, str)
+                        and _private(node.args[1].value)):
+                    out.append(f"{name}:{node.lineno} patches {first.id}.{node.args[1].value}")
+    return out
+
+
+def test_no_test_takes_a_private_name_of_the_package() -> None:
+    assert _tests_taking_private_names() == []
+
+
+def test_the_tests_private_name_check_can_fail() -> None:
+    # Each way a test could take a private name is seen; public names and the tests'
+    # own private helpers are not.
+    planted = {"test_planted.py": (
+        "from tarotnotation import archive, notation\n"
+        "from tarotnotation.quick import _judge, check_line\n"
+        "import tarotnotation.atomic as atomic\n"
+        "import tarotnotation.notation.reader\n"
+        "def _mine() -> None: ...\n"
+        "def test_x(monkeypatch):\n"
+        "    archive._parts(1)\n"
+        "    notation.reader._cut(2)\n"
+        "    tarotnotation.notation.reader._cut(3)\n"
+        "    monkeypatch.setattr(atomic, '_sync', None)\n"
+        "    monkeypatch.setattr('tarotnotation.analysis.search._WARNED', [])\n"
+        "    archive.parts_of('x'); _mine(); monkeypatch.setattr(atomic, 'sync', None)\n")}
+    found = [f for f in _tests_taking_private_names(planted) if f.startswith("test_planted")]
+    assert sorted(found, key=lambda f: int(f.split(":")[1].split()[0])) == [
+        "test_planted.py:2 takes _judge from tarotnotation.quick",
+        "test_planted.py:7 uses archive._parts",
+        "test_planted.py:8 uses notation.reader._cut",
+        "test_planted.py:9 uses tarotnotation.notation.reader._cut",
+        "test_planted.py:10 patches atomic._sync",
+        "test_planted.py:11 patches tarotnotation.analysis.search._WARNED",
+    ]
+
+
 def test_no_import_circle() -> None:
     graph, _ = _imports()
     assert _cycles(graph) == []
