@@ -699,6 +699,20 @@ def margin(taker_half: int, taker_bouts: int) -> int:
     return taker_half - threshold(taker_bouts)
 
 
+def shares(players: int, partner: bool) -> tuple[int, int, int]:
+    """How a deal's score is shared (§10): what the taker, the partner and each defender
+    get, in units of what one defender pays. Alone, the taker gets what the others pay,
+    ``(players - 1)``; with a partner (five players) the partner gets one unit and the
+    taker the rest, two.
+
+    >>> shares(4, False), shares(5, True), shares(5, False), shares(3, False)
+    ((3, 0, -1), (2, 1, -1), (4, 0, -1), (2, 0, -1))
+    """
+    if not partner:
+        return players - 1, 0, -1
+    return players - 3, 1, -1
+
+
 # --- a deal in play ---------------------------------------------------------------------
 
 

@@ -113,6 +113,9 @@ _CAMP_NAMED: Final = {c.value: c for c in Camp}
 _BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
                    for n in (3, 4, 5)}
 _FIRST: Final = itemgetter(0)
+#: The Excuse's and the Petit's numbers (cards.Card), as the played cards hold them.
+_EXCUSE: Final = int(Card.EXCUSE)
+_PETIT: Final = int(Card.T1)
 _ALL: Final = (1 << 78) - 1
 _MINUS_ONE: Final = (-1).__add__
 _MORE_THAN_ONE: Final = (1).__lt__
@@ -1046,7 +1049,7 @@ def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract,
         bouts += (aside & BOUTS_MASK).bit_count()
     pab_seat = None
     if petit >= 0:  # the Petit's trick counted it: who led that trick, and its place
-        t, at = divmod(list(cards).index(56), n)
+        t, at = divmod(list(cards).index(_PETIT), n)
         pab_seat = ((leader if t == 0 else winners[t - 1]) + at) % n
     return (half, bouts, _CAMP_OF[petit], pab_seat,
             _CAMP_OF[kernel.chelem_camp(won[TAKER], len(cards) // n)])
@@ -1072,14 +1075,14 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...
     if played.bit_count() != n * tab.tricks:
         raise _fail()  # a card played twice: the sum carried
     firsts = list(map(_FIRST, tricks))
-    if 77 in firsts:  # the Excuse led: the next card gives the suit
-        firsts = [cards[cards[0] == 77] for cards in tricks]
+    if _EXCUSE in firsts:  # the Excuse led: the next card gives the suit
+        firsts = [cards[cards[0] == _EXCUSE] for cards in tricks]
     led = list(map(SUIT_OF.__getitem__, firsts))
     tops = map(kernel.winning_card, bits, led)
     # seats[t]: the leader of trick t, and seats[t + 1] its winner.
     seats = list(map(n.__rmod__, accumulate(map(tuple.index, tricks, tops), initial=leader)))
     # The Excuse led to the last trick by a camp that won every other one (§7, §8).
-    excuse_led = tricks[last][0] == 77
+    excuse_led = tricks[last][0] == _EXCUSE
     last_leader = seats[last]
     leader_camp = camps[last_leader]
     leader_won_all = sum(map(camps.__getitem__, seats[1:last + 1])) == leader_camp * last
@@ -1126,7 +1129,7 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...
     piles = [taken, played - taken]
     moved = 0
     if played & EXCUSE_BIT:
-        t, at = divmod(flat.index(77), n)
+        t, at = divmod(flat.index(_EXCUSE), n)
         owner = camps[(leaders[t] + at) % n]
         wcamp = camp_of_winner[t]
         to_taker, to_defence, moved = kernel.settle_trick(
@@ -1144,4 +1147,4 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...
                                                    last_camp == leader_camp) else last
     pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p], camp_of_winner[p])]
     return (taker_half, bouts, pab,
-            None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem)
+            None if pab is None else (leaders[p] + tricks[p].index(_PETIT)) % n, chelem)
