@@ -79,6 +79,7 @@ __all__ = [
     "BulkAnswer",
     "QuickFacts",
     "bulk_checker",
+    "forget_scores",
     "parts_checker",
     "quick_check",
     "quick_check_line",
@@ -156,6 +157,12 @@ _SCORES: dict[tuple[Any, ...], Score] = {}
 _SCORES_KEPT: Final = 16384
 #: The compiled twin's flags of each ruleset met (native.rule_flags).
 _FLAGS: dict[Ruleset, int] = {}
+
+
+def forget_scores() -> None:
+    """Forget the scores worked out so far: for a program (or a test) that changes how a
+    score is worked out while it runs."""
+    _SCORES.clear()
 #: _CAMPS[n][taker][partner]: each seat's camp (the taker and his partner, the taker's own
 #: seat when he plays alone, against the others).
 _CAMPS: Final = {n: tuple(tuple(tuple(TAKER if s in (t, p) else DEFENCE for s in range(n))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
-from .kernel import shares
+from . import kernel
 from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
 from .values import Value
 
@@ -227,7 +227,7 @@ def score(facts: DealFacts) -> Score:
     chelem = sum(amount for _, amount in chelem_terms)
     x = contract_amount + pab + poignee + chelem
     partner = facts.partner if facts.partner != facts.taker else None
-    taker_share, partner_share, defender_share = shares(n, partner is not None)
+    taker_share, partner_share, defender_share = kernel.shares(n, partner is not None)
     seats = [defender_share * x] * n
     seats[facts.taker] = taker_share * x
     if partner is not None:

@@ -3,8 +3,11 @@ import circle.
 
 - Each rule of play and counting lives in one function of :mod:`tarotnotation.kernel`.
   The proof: replace each of them in turn by a wrong one, and the replay, the quick check
-  of archives and the annotations all change their answer on the examples (none of them
-  has a copy of its own that would go on giving the right one).
+  of archives, the annotations, the page writer's fast path (html/fast.py) and the score
+  sheets' reader all change their answer on the examples (none of them has a copy of its
+  own that would go on giving the right one); and no module but the kernel calls the
+  functions that count a trick (the Excuse's exchange, the last trick's rules, settling a
+  trick): they count a deal's tricks with ``kernel.count_tricks`` or ``PlayState``.
 - No module takes a private name (``_x``) from another module of the project, neither by
   ``from m import _x`` nor as ``m._x``.
 - No import circle among the project's modules, counting the imports inside functions:
@@ -27,8 +30,12 @@ from builders import defence_chelem_excuse_led_last
 from tarotnotation import kernel, native, notation
 from tarotnotation.annotate import annotate
 from tarotnotation.cards import Card, CardSet
+from tarotnotation.formats import csvsheet
+from tarotnotation.formats import json as tjson
+from tarotnotation.html import fast as html_fast
 from tarotnotation.notation import dumps
-from tarotnotation.quick import quick_check_record
+from tarotnotation.plausibility import score_bounds
+from tarotnotation.quick import forget_scores, quick_check_record
 from tarotnotation.records import DealRecord, Poignee
 from tarotnotation.replay import replay
 from tarotnotation.rules import Contract, Ruleset
@@ -389,16 +396,38 @@ def _inject(fault: str, rng: random.Random) -> DealRecord | None:
                       for tr, cards in zip(rec.play, play, strict=True)), "result": None})
 
 
-def _answers(deals: list[DealRecord]) -> tuple[list[Any], list[Any], list[str]]:
-    """What the replay, the quick check and the annotations say of each deal."""
-    replays, quicks, notes = [], [], []
-    for rec in deals:
+Answers = tuple[list[Any], list[Any], list[str], list[Any], list[Any]]
+
+
+def _answers(deals: list[DealRecord]) -> Answers:
+    """What the replay, the quick check, the annotations, the page writer's fast path and
+    the score sheets' reader (the deals written as a sheet, read back and replayed) say
+    of each deal."""
+    replays, quicks, notes, pages = [], [], [], []
+    read_fast = html_fast.reader()
+    nav = {"index": "index.html", "prev": None, "next": None}
+    for i, rec in enumerate(deals):
         r = replay(rec)
         replays.append((r.status, tuple(d.code for d in r.diagnostics),
                         None if r.scores is None else tuple(r.scores.items()), r.counts))
         quicks.append(quick_check_record(rec))
         notes.append(dumps([annotate(rec)]))
-    return replays, quicks, notes
+        line = tjson.dumps(rec)
+        deal = read_fast(line if isinstance(line, bytes) else line.encode())
+        pages.append(None if deal is None else
+                     html_fast.deal_data(deal, i + 1, "a.jsonl", i, "", "a.jsonl", nav))
+    sheets = []
+    for rec in deals:  # (a sheet a deal: one table's players a sheet)
+        if rec.result is None:
+            continue
+        for read in csvsheet.read(csvsheet.dumps([rec]), name="sheet.csv"):
+            answer = replay(read.record) if read.record is not None else None
+            sheets.append((tuple(d.code for d in read.diagnostics), read.record,
+                           None if answer is None
+                           else tuple(d.code for d in answer.diagnostics),
+                           None if answer is None or answer.scores is None
+                           else tuple(answer.scores.items())))
+    return replays, quicks, notes, pages, sheets
 
 
 def _lowest(bits: int) -> int:
@@ -431,6 +460,7 @@ WRONG: dict[str, Callable[..., Any]] = {
     "petit_in_chien_annuls": lambda rules, contract, chien: contract.takes_chien,
     "first_leader": lambda first, announcer: first,
     "poignee_wrong_cards": lambda shown: 0,
+    "shares": lambda players, partner: (players, 0, -1),
 }
 
 
@@ -440,22 +470,25 @@ def deals() -> list[DealRecord]:
 
 
 @pytest.fixture(scope="module")
-def baseline(deals: list[DealRecord]) -> tuple[list[Any], list[Any], list[str]]:
+def baseline(deals: list[DealRecord]) -> Answers:
     return _answers(deals)
 
 
 @pytest.fixture
 def fresh_tables() -> Iterator[None]:
-    """The kernel's transition table is worked out from legal_in and step once: work it
-    out again from the wrong rule, and from the right one afterwards."""
-    kernel.transitions.cache_clear()
+    """The kernel's transition table is worked out from legal_in and step once, the quick
+    check's scores and the score's bounds once a fact: work them out again from the wrong
+    rule, and from the right one afterwards."""
+    for forget in (kernel.transitions.cache_clear, forget_scores, score_bounds.cache_clear):
+        forget()
     yield
-    kernel.transitions.cache_clear()
+    for forget in (kernel.transitions.cache_clear, forget_scores, score_bounds.cache_clear):
+        forget()
 
 
 @pytest.mark.parametrize("name", sorted(WRONG))
 def test_each_kernel_rule_is_the_one_every_caller_uses(
-        name: str, deals: list[DealRecord], baseline: tuple[list[Any], list[Any], list[str]],
+        name: str, deals: list[DealRecord], baseline: Answers,
         monkeypatch: pytest.MonkeyPatch, fresh_tables: None) -> None:
     monkeypatch.setattr(kernel, name, WRONG[name])
     kernel.transitions.cache_clear()
@@ -464,7 +497,77 @@ def test_each_kernel_rule_is_the_one_every_caller_uses(
     # replaced; that twin is held to the kernel by tests/test_kernel_twin.py, and the two
     # paths of the quick check to each other by tests/test_quick_native.py.
     monkeypatch.setattr(native, "compiled", lambda force=False: None)
-    replays, quicks, notes = _answers(deals)
+    replays, quicks, notes, pages, sheets = _answers(deals)
     assert replays != baseline[0], f"the replay does not use kernel.{name}"
     assert quicks != baseline[1], f"the quick check does not use kernel.{name}"
     assert notes != baseline[2], f"the annotations do not use kernel.{name}"
+    assert pages != baseline[3], f"the page writer does not use kernel.{name}"
+    if name in SHEETS_USE:
+        assert sheets != baseline[4], f"the score sheets' reader does not use kernel.{name}"
+
+
+#: The kernel's rules a score sheet depends on, written from a deal and read back: those
+#: that count the deal's facts the sheet holds (the writer takes them from the replay),
+#: and the score's sharing (the reader finds the camps from the scores). The rules of
+#: play that only make a fault do not reach a sheet of clean deals' facts.
+SHEETS_USE = ("chelem_camp", "excuse_settlement", "excuse_wins_last_trick", "first_leader",
+              "petit_au_bout", "petit_in_chien_annuls", "petit_trick_before_last",
+              "settle_trick", "shares", "unplayed_camp", "winning_card")
+
+
+#: The functions that count a trick: only the kernel calls them (its count_tricks and
+#: PlayState do), except plausibility.py, which asks the Excuse's rules of the tricks a
+#: camp could win (the reachable counts of docs/rules.md), not of a deal's tricks.
+TRICK_COUNTING = ("settle_trick", "excuse_settlement", "excuse_wins_last_trick",
+                  "petit_trick_before_last", "petit_au_bout", "end_trick")
+ALLOWED_OUTSIDE = {"tarotnotation.plausibility": {"excuse_wins_last_trick",
+                                                 "excuse_settlement"}}
+
+
+def _counting_outside_the_kernel(planted: dict[str, str] | None = None) -> list[str]:
+    """Where a module other than the kernel takes a function that counts a trick: as
+    ``kernel.f`` or imported from the kernel."""
+    mods = _modules()
+    sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
+    sources.update(planted or {})
+    out: list[str] = []
+    for module, source in sorted(sources.items()):
+        if module == "tarotnotation.kernel":
+            continue
+        allowed = ALLOWED_OUTSIDE.get(module, set())
+        for node in ast.walk(_parsed(source)):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "kernel"):
+                line, names = node.lineno, [node.attr]
+            elif (isinstance(node, ast.ImportFrom) and node.module is not None
+                    and _target(module, mods.get(module, ROOT / "x.py"), node)
+                    == "tarotnotation.kernel"):
+                line, names = node.lineno, [alias.name for alias in node.names]
+            else:
+                continue
+            out.extend(f"{module}:{line} {name}" for name in names
+                       if name in TRICK_COUNTING and name not in allowed)
+    return out
+
+
+def test_only_the_kernel_counts_a_trick() -> None:
+    assert _counting_outside_the_kernel() == []
+
+
+def test_the_trick_counting_check_can_fail() -> None:
+    html = (ROOT / "tarotnotation" / "html" / "fast.py").read_text(encoding="utf-8")
+    planted = {"tarotnotation.html.fast": html + (
+        "\ndef again(rules, bits):\n"
+        "    return kernel.settle_trick(rules, bits, 0, -1, False, False)\n"),
+        "tarotnotation.quick": "from .kernel import excuse_wins_last_trick\n"}
+    assert _counting_outside_the_kernel(planted) == [
+        f"tarotnotation.html.fast:{html.count(chr(10)) + 3} settle_trick",
+        "tarotnotation.quick:1 excuse_wins_last_trick"]
+
+
+def test_the_quick_check_names_its_cards() -> None:
+    # (no bare 77 and 56 for the Excuse and the Petit: cards.Card names them)
+    tree = _parsed((ROOT / "tarotnotation" / "quick.py").read_text(encoding="utf-8"))
+    assert [n.lineno for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and n.value in (56, 77)
+            and not isinstance(n.value, bool)] == []

@@ -54,10 +54,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from .. import kernel
 from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..fields import DEFAULT_SEATS
 from ..i18n import Msg, message_of
-from ..kernel import shares
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
 from ..source import ReadDeal, SourceMap
@@ -1124,8 +1124,8 @@ def _camps_of(values: Sequence[int]) -> tuple[int, int | None] | None:
     """``(taker, partner)`` from a deal's scores when they have the shape the rules share
     scores in (3 : −1 … at four players, 2 : 1 : −1 at five; partner None when alone)."""
     n = len(values)
-    alone, _, defender = shares(n, False)  # (the units of one defender's payment)
-    with_taker, with_partner, with_defender = shares(n, True)
+    alone, _, defender = kernel.shares(n, False)  # (the units of one defender's payment)
+    with_taker, with_partner, with_defender = kernel.shares(n, True)
     for taker in range(n):
         x = values[taker]
         others = [v for i, v in enumerate(values) if i != taker]
