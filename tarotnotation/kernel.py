@@ -52,7 +52,9 @@ the replay's steps, the legal-move API and a search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import repeat
+from operator import or_
 from typing import Final, NamedTuple
 
 from .cards import (
@@ -851,28 +853,30 @@ def count_tricks(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Seque
     >>> list(counting.winners) == winners
     True
     """
+    n = len(tricks[0]) if tricks else 0
+    bit = _BIT.__getitem__
+    last = total - 1
+    if seats is None and winners is not None:
+        every = list(map(sum, map(map, repeat(bit), tricks)))
+        if reduce(or_, every, 0).bit_count() == n * len(tricks):  # (no card twice)
+            return _count_known(rules, tricks, by_seat, total, leader, winners, every)
+    # (each leader's order of play and its camps, worked out once)
+    orders = [tuple((first + i) % n for i in range(n)) for first in range(n)]
+    camps_of = [tuple(by_seat[s] for s in order) for order in orders]
     ends: list[TrickEnd] = []
     won: list[int] = []
     piles = [0, 0]
     tricks_won = [0, 0]
     moved = counted = 0
-    last = total - 1
     previous: Sequence[int] = ()
-    rotations: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for t, trick in enumerate(tricks):
-        if seats is not None:
-            played_by: Sequence[int] = seats[t]
-            camps: Sequence[int] = [by_seat[s] for s in played_by]
-        else:  # (each leader's order and camps, worked out once)
-            turn = rotations.get(leader)
-            if turn is None:
-                n = len(trick)
-                order = tuple((leader + i) % n for i in range(n))
-                turn = rotations[leader] = (order, tuple(by_seat[s] for s in order))
-            played_by, camps = turn
-        bits = 0
-        for card in trick:
-            bits |= _BIT[card]
+        if seats is None:
+            played_by: Sequence[int] = orders[leader]
+            camps: Sequence[int] = camps_of[leader]
+        else:
+            played_by = seats[t]
+            camps = [by_seat[s] for s in played_by]
+        bits = reduce(or_, map(bit, trick))
         place = None if winners is None else played_by.index(winners[t])
         if t != last and not bits & EXCUSE_BIT:
             # (a trick before the last without the Excuse: its winner takes it all; the
@@ -901,6 +905,46 @@ def count_tricks(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Seque
     return Counting(tuple(ends), tuple(won), piles[TAKER], piles[DEFENCE], moved,
                     tricks_won[TAKER], petit, petit_trick,
                     chelem_camp(tricks_won[TAKER], total) if whole else -1)
+
+
+def _count_known(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Sequence[int],
+                 total: int, leader: int, winners: Sequence[int], every: list[int]
+                 ) -> Counting:
+    """:func:`count_tricks` of tricks of distinct cards (``every``: each trick's) whose
+    winners the caller found (the compiled twin, or the quick check's pass): each trick
+    goes whole to its winner's camp, but the Excuse's trick and the last one, which
+    :func:`end_trick` counts."""
+    n = len(tricks[0])
+    last = total - 1
+    leaders = [leader, *winners[:-1]]
+    places = [(w - first) % n for w, first in zip(winners, leaders, strict=True)]
+    camps = list(map(by_seat.__getitem__, winners))
+    ends = [_new(TrickEnd, (place, camp, 0 if camp else cards, cards if camp else 0, 0,
+                            -1, -1, False))
+            for place, camp, cards in zip(places, camps, every, strict=True)]
+    excuse = next((t for t, cards in enumerate(every) if cards & EXCUSE_BIT), -1)
+    for t in sorted({excuse, last if len(tricks) == total else -1} - {-1}):
+        first = [by_seat[(leaders[t] + i) % n] for i in range(n)]
+        end = end_trick(rules, tricks[t], first, t == last,
+                        camps[:t].count(1 - first[0]) == 0, tricks[t - 1] if t else (), 0,
+                        places[t], every[t])
+        ends[t] = end
+        camps[t] = end.camp
+    won = list(winners)
+    if ends and len(tricks) == total:  # (the Excuse led to the last trick may win it)
+        won[last] = (leaders[last] + ends[last].place) % n
+    taker = defence = moved = 0
+    for end in ends:
+        taker |= end.taker
+        defence |= end.defence
+        moved += end.moved
+    taker_tricks = camps.count(TAKER)
+    whole = len(ends) == total
+    petit = ends[last].petit if whole else -1
+    petit_trick = (last - 1 if ends[last].petit_before_last else last) if whole else -1
+    return Counting(tuple(ends), tuple(won), taker, defence, moved, taker_tricks, petit,
+                    petit_trick, chelem_camp(taker_tricks, total) if whole else -1)
+
 
 # --- a deal in play ---------------------------------------------------------------------
 
