@@ -856,10 +856,11 @@ def count_tricks(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Seque
     n = len(tricks[0]) if tricks else 0
     bit = _BIT.__getitem__
     last = total - 1
-    if seats is None and winners is not None:
+    if winners is not None and tricks:
         every = list(map(sum, map(map, repeat(bit), tricks)))
         if reduce(or_, every, 0).bit_count() == n * len(tricks):  # (no card twice)
-            return _count_known(rules, tricks, by_seat, total, leader, winners, every)
+            return _count_known(rules, tricks, by_seat, total, leader, winners, every,
+                                seats)
     # (each leader's order of play and its camps, worked out once)
     orders = [tuple((first + i) % n for i in range(n)) for first in range(n)]
     camps_of = [tuple(by_seat[s] for s in order) for order in orders]
@@ -908,31 +909,33 @@ def count_tricks(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Seque
 
 
 def _count_known(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Sequence[int],
-                 total: int, leader: int, winners: Sequence[int], every: list[int]
-                 ) -> Counting:
+                 total: int, leader: int, winners: Sequence[int], every: list[int],
+                 seats: Sequence[Sequence[int]] | None) -> Counting:
     """:func:`count_tricks` of tricks of distinct cards (``every``: each trick's) whose
-    winners the caller found (the compiled twin, or the quick check's pass): each trick
-    goes whole to its winner's camp, but the Excuse's trick and the last one, which
-    :func:`end_trick` counts."""
+    winners the caller found (the compiled twin, the quick check's pass, the replay's
+    attribution, all by :func:`winner_index`): each trick goes whole to its winner's camp,
+    but the Excuse's trick and the last one, which :func:`end_trick` counts."""
     n = len(tricks[0])
     last = total - 1
-    leaders = [leader, *winners[:-1]]
-    places = [(w - first) % n for w, first in zip(winners, leaders, strict=True)]
+    if seats is None:
+        leaders = [leader, *winners[:-1]]
+        seats = [[(first + i) % n for i in range(n)] for first in leaders]
+    places = [order.index(w) for order, w in zip(seats, winners, strict=True)]
     camps = list(map(by_seat.__getitem__, winners))
     ends = [_new(TrickEnd, (place, camp, 0 if camp else cards, cards if camp else 0, 0,
                             -1, -1, False))
             for place, camp, cards in zip(places, camps, every, strict=True)]
     excuse = next((t for t, cards in enumerate(every) if cards & EXCUSE_BIT), -1)
-    for t in sorted({excuse, last if len(tricks) == total else -1} - {-1}):
-        first = [by_seat[(leaders[t] + i) % n] for i in range(n)]
+    for t in sorted({excuse, last if last < len(tricks) else -1} - {-1}):
+        first = [by_seat[s] for s in seats[t]]
         end = end_trick(rules, tricks[t], first, t == last,
                         camps[:t].count(1 - first[0]) == 0, tricks[t - 1] if t else (), 0,
                         places[t], every[t])
         ends[t] = end
         camps[t] = end.camp
     won = list(winners)
-    if ends and len(tricks) == total:  # (the Excuse led to the last trick may win it)
-        won[last] = (leaders[last] + ends[last].place) % n
+    if last < len(ends):  # (the Excuse led to the last trick may win it)
+        won[last] = seats[last][ends[last].place]
     taker = defence = moved = 0
     for end in ends:
         taker |= end.taker

@@ -631,10 +631,16 @@ class _Replayer:
         if self.taker is None or not self.partner_known:
             return
         att = self.att
-        whole = next((t for t, w in enumerate(att.winners) if w is None), len(att.winners))
+        won: list[int] = []  # (the winners of the whole tricks, up to the first not whole)
+        for w in att.winners:
+            if w is None:
+                break
+            won.append(w)
+        whole = len(won)
         self.counting = kernel.count_tricks(
             self.rules, att.cards[:whole], [self.camp_of(s) for s in range(self.n)],
-            self.tab.tricks, seats=att.seats[:whole])
+            self.tab.tricks, seats=att.seats[:whole],
+            winners=won)  # (attribute's, by kernel.winner_index)
         att.winners[:whole] = self.counting.winners
 
     # --- chien and écart ---------------------------------------------------------------
