@@ -44,7 +44,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .app import ALIASES, COMMANDS, FRONT_DOOR
+from .commands import ALIASES, COMMANDS, FRONT_DOOR
 from .common import command
 from .declare import NO_DEFAULT, declared
 from .status import EXIT_OK, guarded

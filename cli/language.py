@@ -113,9 +113,10 @@ def localize_command(cmd: Any, lang: str) -> None:
             setattr(obj, attr, gettext_(english, lang))
 
 
-def texts() -> Iterator[tuple[str, str]]:
-    """Every help text of ``tarot`` (English) and where it is, for the catalogue."""
-    from .app import app
+def texts(app: typer.Typer) -> Iterator[tuple[str, str]]:
+    """Every help text of the typer ``app`` of ``tarot`` (English) and where it is, for
+    the catalogue."""
+    from .commands import COMMANDS
 
     group = typer.main.get_command(app)
     for _, cmd in _commands(group, every=True):
@@ -126,8 +127,6 @@ def texts() -> Iterator[tuple[str, str]]:
             if text:
                 name = getattr(obj, "name", None) if obj is not cmd else attr
                 yield text, f"{where} {name}"
-    from .app import COMMANDS
-
     yield from ((entry.summary, f"tarot {entry.name} summary") for entry in COMMANDS)
     yield from ((text, "typer panel") for text in _PANELS.values())
 

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 from tarotnotation import i18n
 from tarotnotation.annotate import (
     place_of,
-    points_text,
     running_points,
     score_lines,
     speakers,
     unplayed_points,
 )
 from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.cards import points_text
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
 from tarotnotation.records import DealRecord, Misere, Poignee
@@ -378,7 +378,7 @@ def replay_cmd(
     raise SystemExit(worst(status, EXIT_FAULTS if faulty or not total else EXIT_OK))
 
 
-def _on_terminal() -> bool:
+def on_terminal() -> bool:
     """True when a person is at a terminal (then --html opens the page)."""
     return sys.stdout.isatty() and sys.stdin.isatty()
 
@@ -400,7 +400,7 @@ def _html(path: str, deal: int | None, output: str | None, no_open: bool,
                         default=default, deal=deal, what="--html")
     if output != STDIN:
         echo_err(Msg("page written: {page}", page=output))
-        if not no_open and _on_terminal():
+        if not no_open and on_terminal():
             import webbrowser
 
             webbrowser.open(Path(output).resolve().as_uri())

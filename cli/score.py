@@ -84,7 +84,7 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int], verbose: bool = Fa
 
 
 #: The sheet's columns (a table for people: translated; ``--format json`` keeps its keys).
-_HEAD = (pmsg("column", "deal"), pmsg("column", "contract"), pmsg("column", "taker"),
+HEAD = (pmsg("column", "deal"), pmsg("column", "contract"), pmsg("column", "taker"),
          pmsg("column", "points"), pmsg("column", "bouts"), pmsg("column", "result"),
          pmsg("column", "score"), "")
 #: A deal's status in the sheet, in words.
@@ -144,16 +144,16 @@ class Sheet:
 
     def print(self) -> None:
         """The sheet: a header, a row per deal with the running totals, the totals."""
-        head = [*(render(h) for h in _HEAD), *(safe(s) for s in self.seats)]
+        head = [*(render(h) for h in HEAD), *(safe(s) for s in self.seats)]
         widths = [width(h) for h in head]
         for cells, _, _ in self.rows:
             for i, cell in enumerate(cells):
                 widths[i] = max(widths[i], width(safe(cell)))
-        for i in range(len(_HEAD), len(head)):
+        for i in range(len(HEAD), len(head)):
             widths[i] = max(6, widths[i])
 
         def line(cells: list[str]) -> str:
-            out = [rjust(safe(cell), widths[i]) if i in _RIGHT or i >= len(_HEAD)
+            out = [rjust(safe(cell), widths[i]) if i in _RIGHT or i >= len(HEAD)
                    else ljust(safe(cell), widths[i]) for i, cell in enumerate(cells)]
             return "  " + "  ".join(out).rstrip()
 

@@ -21,9 +21,8 @@ from tarotnotation.analysis import (
 )
 from tarotnotation.analysis.analyse import DEFAULT_BUDGET
 from tarotnotation.analysis.comments import outcome_text
-from tarotnotation.annotate import points_text
 from tarotnotation.archive import STDIN, check_deal, read_path
-from tarotnotation.cards import Card
+from tarotnotation.cards import Card, points_text
 from tarotnotation.i18n import Msg, nmsg, pmsg, render
 from tarotnotation.kernel import TAKER
 

@@ -21,6 +21,7 @@ what a reader yields).
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -31,7 +32,6 @@ _EXPORTS = {
     "Code": "diagnostics", "Diagnostic": "diagnostics", "Location": "diagnostics",
     "Severity": "diagnostics", "TarotError": "diagnostics",
     "constraint": "legality", "legal_cards": "legality", "why_illegal": "legality",
-    "winning_index": "legality",
     "Bid": "records", "Call": "records", "ChelemAnnouncement": "records",
     "DealRecord": "records", "Ecart": "records", "Misere": "records",
     "PlayedCard": "records", "Poignee": "records", "Points": "records", "Result": "records",
@@ -88,11 +88,21 @@ __all__ = [
     "score",
     "table",
     "why_illegal",
-    "winning_index",
 ]
+
+#: Names that moved: the old name, where it now lives and under which name. They keep
+#: working, with a DeprecationWarning.
+_MOVED = {
+    "winning_index": ("kernel", "winner_index"),
+}
 
 
 def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        home, new = _MOVED[name]
+        warnings.warn(f"tarotnotation.{name} is tarotnotation.{home}.{new}",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(f".{home}", __name__), new)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tarotnotation' has no attribute {name!r}")
@@ -109,7 +119,7 @@ if TYPE_CHECKING:
     from .cards import Card, CardSet, Suit, points_text
     from .diagnostics import Code, Diagnostic, Location, Severity, TarotError
     from .kernel import PlayState
-    from .legality import constraint, legal_cards, why_illegal, winning_index
+    from .legality import constraint, legal_cards, why_illegal
     from .records import (
         Bid,
         Call,

@@ -46,11 +46,9 @@ from .scoring import ChelemTerm, Score
 
 __all__ = [
     "PREFIX",
-    "TrickCount",
     "annotate",
     "is_computed",
     "place_of",
-    "points_text",
     "running_points",
     "score_lines",
     "scored_lines",

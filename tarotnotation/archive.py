@@ -58,24 +58,36 @@ if TYPE_CHECKING:
     from .workers import Pending
 
 __all__ = [
+    "PROBE",
     "STDIN",
     "SUFFIXES",
+    "TAROT_CUT",
+    "TASKS_A_WORKER",
     "CheckedDeal",
     "CleanDeals",
     "Part",
+    "blocks_a_task",
     "check_paths",
     "check_paths_batched",
+    "chunks_of",
+    "count_lines",
     "expand_paths",
     "file_fault",
     "format_name",
     "format_of",
     "in_chunks",
+    "json_lines_chunks",
+    "json_lines_ranges",
+    "line_content",
     "open_input",
     "parts_of",
+    "range_chunks",
     "read_part",
     "read_path",
     "read_stream",
     "stdin_stream",
+    "tarot_cuts",
+    "tarot_parts",
     "walk",
 ]
 
@@ -450,8 +462,8 @@ class _Chunk(Value):
         setfield(self, "offset", offset)
 
 
-def _count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[int, int]:
-    """``(lines, deals)`` of a block of whole lines, as ``readlines`` and :func:`_content`
+def count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[int, int]:
+    """``(lines, deals)`` of a block of whole lines, as ``readlines`` and :func:`line_content`
     count them (by the compiled core when built: no line cut out); ``lines``: the block's,
     when cut already."""
     twin = native.compiled()
@@ -460,7 +472,7 @@ def _count_lines(block: bytes, lines: Sequence[bytes] | None = None) -> tuple[in
         return counted
     if lines is None:
         lines = io.BytesIO(block).readlines()
-    return len(lines), sum(1 for raw in lines if _content(raw))
+    return len(lines), sum(1 for raw in lines if line_content(raw))
 
 
 #: What a worker sends back of a checked deal: CheckedDeal's fields but the file, the
@@ -494,7 +506,7 @@ def _check_task(task: _Range | _TarotPart | str, ruleset: str | None, default: s
     counted = [0, 0]
     checked = itertools.chain.from_iterable(
         _lines_checked(chunk, ruleset, default, packed=True)
-        for chunk in _range_chunks(task, counted))
+        for chunk in range_chunks(task, counted))
     # (the deals the bulk check settles come packed already)
     folded = _folded(task.path, (_pack(c) if isinstance(c, CheckedDeal) else c
                                  for c in checked))
@@ -504,7 +516,7 @@ def _check_task(task: _Range | _TarotPart | str, ruleset: str | None, default: s
 class _Range(Value):
     """A range of bytes of a JSON Lines file for a worker of a parallel check: the lines
     that start from byte ``start`` up to byte ``end`` (None: the file's end), which the
-    worker finds (:func:`_range_chunks`); the parent reads nothing of them."""
+    worker finds (:func:`range_chunks`); the parent reads nothing of them."""
 
     __slots__ = ("end", "path", "start")
     path: str
@@ -518,7 +530,7 @@ class _Range(Value):
         setfield(self, "end", end)
 
 
-def _json_lines_ranges(path: str, size: int) -> Iterator[_Range]:
+def json_lines_ranges(path: str, size: int) -> Iterator[_Range]:
     """A JSON Lines file cut into ranges of ``size`` bytes for the workers, the last one
     open (to the file's end, however long it is then), without reading it."""
     try:
@@ -533,11 +545,11 @@ def _json_lines_ranges(path: str, size: int) -> Iterator[_Range]:
 
 
 #: How much a worker reads at a time to find the first line that starts in its range.
-_PROBE: Final = 1 << 16
+PROBE: Final = 1 << 16
 
 
-def _range_chunks(task: _Range, counted: list[int]) -> Iterator[_Chunk]:
-    """The lines of a range of a JSON Lines file, as :func:`_chunks_of` cuts the whole
+def range_chunks(task: _Range, counted: list[int]) -> Iterator[_Chunk]:
+    """The lines of a range of a JSON Lines file, as :func:`chunks_of` cuts the whole
     file (a block at a time, a line over the bound cut there and its rest skipped): the
     lines that start in the range, numbered from its start (the deals and lines before
     them are unknown here), with their offsets in the file; ``counted`` (lines, deals)
@@ -559,7 +571,7 @@ def _range_chunks(task: _Range, counted: list[int]) -> Iterator[_Chunk]:
             fh.seek(at - 1)
             at -= 1
             while True:  # the first line that starts in the range
-                probe = fh.read(_PROBE if end is None else min(_PROBE, end - 1 - at))
+                probe = fh.read(PROBE if end is None else min(PROBE, end - 1 - at))
                 if not probe:
                     return
                 found = probe.find(b"\n")
@@ -587,7 +599,7 @@ def _range_chunks(task: _Range, counted: list[int]) -> Iterator[_Chunk]:
                             break
             lines = tuple(io.BytesIO(block).readlines())
             yield _Chunk(task.path, lines, first, counted[1], counted[0], at)
-            count, deals = _count_lines(block, lines)
+            count, deals = count_lines(block, lines)
             counted[0] += count
             counted[1] += deals
             first = False
@@ -761,7 +773,7 @@ class _TarotPart(Value):
 #: Where a part of a .tarot file may start: a line of tags at the start of its line, after
 #: a blank line (the canonical layout between records). The reader starts a record there
 #: whatever comes before (docs/notation.md: a tag line after a blank line).
-_TAROT_CUT: Final = re.compile(rb"\n\r?\n\[")
+TAROT_CUT: Final = re.compile(rb"\n\r?\n\[")
 
 
 def _is_tarot(path: str) -> bool:
@@ -771,7 +783,7 @@ def _is_tarot(path: str) -> bool:
         return False
 
 
-def _tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
+def tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
     """The parts of a .tarot file (about ``blocks`` times :data:`CHUNK_BYTES` each) for
     the workers, or None when the file is not the text notation or too small to share."""
     try:
@@ -779,11 +791,11 @@ def _tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
             return None
     except OSError:
         return None
-    return _tarot_cuts(path, blocks * CHUNK_BYTES)
+    return tarot_cuts(path, blocks * CHUNK_BYTES)
 
 
-def _tarot_cuts(path: str, size: int | None = None) -> Iterator[_TarotPart]:
-    """Cut a .tarot file where :data:`_TAROT_CUT` matches, at least ``size`` bytes apart
+def tarot_cuts(path: str, size: int | None = None) -> Iterator[_TarotPart]:
+    """Cut a .tarot file where :data:`TAROT_CUT` matches, at least ``size`` bytes apart
     (:data:`CHUNK_BYTES` by default); read a block at a time (memory stays bounded, even on
     a file of one endless line), the lines counted as they go.
 
@@ -796,7 +808,7 @@ def _tarot_cuts(path: str, size: int | None = None) -> Iterator[_TarotPart]:
     newlines = 0  # in the file before the current block, then before the last cut in it
     tail = b""  # the end of the previous block: a cut may straddle two blocks
     at = 0  # the file offset of the current block
-    search = _TAROT_CUT.search
+    search = TAROT_CUT.search
     with open(path, "rb") as fh:
         while True:
             block = fh.read(CHUNK_BYTES)
@@ -1000,7 +1012,7 @@ def _lines_checked(chunk: _Chunk, ruleset: str | None, default: str | None, *, p
                 yield CheckedDeal(path, index, (), scored, scores, half, number=number,
                                   line=lineno, offset=at)
             continue
-        line = _content(raw)
+        line = line_content(raw)
         if not line:
             continue
         index += 1
@@ -1042,17 +1054,17 @@ def _first_quick(lines: Sequence[bytes], head: int, ruleset: str | None, default
     return quick[0], quick[1], sum(map(len, lines[:head])) + skipped
 
 
-def _content(raw: bytes) -> bytes:
+def line_content(raw: bytes) -> bytes:
     """What a JSON Lines line holds, as the reader sees it: blanks around it and a
     byte-order mark before it (where files were concatenated) are not a deal."""
     line = raw.strip()
     return line[3:] if line.startswith(b"\xef\xbb\xbf") else line
 
 
-def _json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
+def json_lines_chunks(path: str) -> Iterator[_Chunk] | None:
     """The chunks of a JSON Lines file, or None when the file is not plainly JSON Lines
     (then it is checked whole, as one task)."""
-    return _chunks_of(path) if _is_json_lines(path) else None
+    return chunks_of(path) if _is_json_lines(path) else None
 
 
 def _is_json_lines(path: str) -> bool:
@@ -1080,16 +1092,16 @@ def _is_json_lines(path: str) -> bool:
     return isinstance(first, dict) and "deals" not in first
 
 
-def _chunks_of(path: str) -> Iterator[_Chunk]:
+def chunks_of(path: str) -> Iterator[_Chunk]:
     """Chunks of whole lines, split at ``\\n`` as the reader splits them. A line over
     MAX_JSON_RECORD_BYTES is cut there and ends its chunk, its rest skipped here: the
     reader of the chunk reports it as the serial reader does, and never holds it whole.
 
     A chunk is read as one block of CHUNK_BYTES, then the rest of its last line, so the
     lines are split by ``readlines`` in C rather than read one by one: the file as one
-    range (:func:`_range_chunks`, which a parallel check's workers run on theirs)."""
+    range (:func:`range_chunks`, which a parallel check's workers run on theirs)."""
     counted = [0, 0]
-    return _range_chunks(_Range(path, 0, None), counted)
+    return range_chunks(_Range(path, 0, None), counted)
 
 
 def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
@@ -1194,7 +1206,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 yield CheckedDeal(item.location.file or "", 0, (item,), None)
                 continue
             f = str(item)
-            chunks = None if keep or f == STDIN else _json_lines_chunks(f)
+            chunks = None if keep or f == STDIN else json_lines_chunks(f)
             if chunks is not None:
                 for chunk in chunks:
                     yield from _check_lines(chunk, ruleset, default_ruleset)
@@ -1257,10 +1269,10 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                     yield from collect()
                 yield from _check_file((f, ruleset, default_ruleset))
                 continue
-            blocks = _blocks_a_task(f, workers)
+            blocks = blocks_a_task(f, workers)
             tasks: Iterable[_Range | _TarotPart | str] = (
-                _json_lines_ranges(f, blocks * CHUNK_BYTES) if _is_json_lines(f)
-                else _tarot_parts(f, blocks) or (f,))
+                json_lines_ranges(f, blocks * CHUNK_BYTES) if _is_json_lines(f)
+                else tarot_parts(f, blocks) or (f,))
             for task in tasks:
                 if key in redone:
                     break
@@ -1280,20 +1292,20 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
 #: part of a .tarot file): a worker holds its task's bytes and results, about twice that.
 _MOST_BLOCKS: Final = 4
 #: Tasks a worker at least, on a file big enough: the last ones keep every worker busy.
-_TASKS_A_WORKER: Final = 16
+TASKS_A_WORKER: Final = 16
 
 
-def _blocks_a_task(path: str, workers: int) -> int:
+def blocks_a_task(path: str, workers: int) -> int:
     """How many blocks of :data:`CHUNK_BYTES` a task of ``path`` takes: one, or up to
     :data:`_MOST_BLOCKS` on a big file, so that each worker still gets
-    :data:`_TASKS_A_WORKER` tasks at least. Each task costs this process a little
+    :data:`TASKS_A_WORKER` tasks at least. Each task costs this process a little
     (handing it out, taking its results back): on 1,000,000 deals of JSON Lines, 1932
     tasks of one block cost it 0.8 s of CPU in the threads of the pool alone."""
     try:
         size = os.path.getsize(path)
     except OSError:
         return 1
-    return max(1, min(_MOST_BLOCKS, size // (CHUNK_BYTES * _TASKS_A_WORKER * workers)))
+    return max(1, min(_MOST_BLOCKS, size // (CHUNK_BYTES * TASKS_A_WORKER * workers)))
 
 
 # --- the parts of an archive, for tools that read deals in parallel -------------------------
@@ -1314,7 +1326,7 @@ def parts_of(path: str | Path) -> Iterator[Part]:
     ['examples/prise.tarot']
     """
     name = str(path)
-    return _chunks_of(name) if in_chunks(name) else iter((name,))
+    return chunks_of(name) if in_chunks(name) else iter((name,))
 
 
 def in_chunks(path: str | Path) -> bool:
@@ -1357,7 +1369,7 @@ def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
         lineno += 1
         at = offset
         offset += len(raw)
-        line = _content(raw)
+        line = line_content(raw)
         if not line:
             continue
         index += 1

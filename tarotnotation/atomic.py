@@ -162,7 +162,7 @@ def sync_tree(top: str | os.PathLike[str]) -> None:
             path = os.path.join(folder, name)
             if os.path.isfile(path) and not os.path.islink(path):
                 files.append(path)
-    if len(files) + len(folders) <= BATCH_FILES or not _sync_file_system(top):
+    if len(files) + len(folders) <= BATCH_FILES or not sync_file_system(top):
         for path in files:
             fd = os.open(path, os.O_RDONLY)
             try:
@@ -173,7 +173,7 @@ def sync_tree(top: str | os.PathLike[str]) -> None:
             sync_folder(folder)
 
 
-def _sync_file_system(top: str | os.PathLike[str]) -> bool:
+def sync_file_system(top: str | os.PathLike[str]) -> bool:
     """Flush the file system holding ``top`` (Linux's ``syncfs``, which since Linux 5.8
     reports write errors); False when that cannot be done here."""
     if not sys.platform.startswith("linux"):

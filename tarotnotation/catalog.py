@@ -86,9 +86,9 @@ def _calls(path: Path) -> Iterator[tuple[str, str | None, int]]:
 def help_texts() -> Iterator[tuple[str, str]]:
     """Every help text of ``tarot``: the app's, each command's help, epilog and options'
     help (with where each is)."""
-    from tarotnotation.cli import language  # the command line, loaded on demand
+    from tarotnotation.cli import app, language  # the command line, loaded on demand
 
-    yield from language.texts()
+    yield from language.texts(app.get_app())
 
 
 def extract(with_help: bool = True) -> dict[str, Entry]:

@@ -60,16 +60,18 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import values
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
 from .i18n import Msg
-from .legality import winning_index
+from .kernel import winner_index
 from .records import DealRecord, PlayedCard, Seat, Trick
 from .replay import Replay, replay
-from .source import SourceMap
+
+if TYPE_CHECKING:  # the readers' source map, a layer above: ReadDeal.replay() calls this
+    from .source import SourceMap
 
 __all__ = ["MAX_TRIALS", "MIN_FAULTS", "Cause", "explain", "find_cause"]
 
@@ -400,7 +402,7 @@ def _seat_order(rep: Replay, ids: Sequence[str]) -> Iterator[_Trial]:
             holds.extend(_holds(ids, leader, order))
             play.append(trick if order == written else trick.model_copy(
                 update={"cards": order}))
-            w = winning_index([pc.card for pc in order])
+            w = winner_index([pc.card for pc in order])
             leader = (leader + (w or 0)) % n
         if all(a is b for a, b in zip(play, rec.play, strict=True)):
             continue

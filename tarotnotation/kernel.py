@@ -52,7 +52,9 @@ the replay's steps, the legal-move API and a search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import repeat
+from operator import or_
 from typing import Final, NamedTuple
 
 from .cards import (
@@ -141,6 +143,7 @@ _PETIT: Final = int(Card.T1)
 #: ``SUIT_OF[card]``: 0-3 the plain suits, 4 the trumps, 5 the Excuse.
 SUIT_OF: Final[tuple[int, ...]] = (*(c // 14 for c in range(56)), *(4,) * 21, 5)
 _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(78))
+_new: Final = tuple.__new__
 #: ``CAN_WIN[led]``: the cards that can win a trick whose suit led is ``led`` (its suit
 #: and the trumps; any trump, when trumps are led).
 CAN_WIN: Final[tuple[int, ...]] = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
@@ -446,6 +449,19 @@ def winning_card(bits: int, led: int) -> int:
     return (bits & CAN_WIN[led]).bit_length() - 1
 
 
+def led_card(trick: Sequence[int]) -> int:
+    """The card that sets the suit of a trick (§6): the first, or after the Excuse the
+    next one (the Excuse when it is alone).
+
+    >>> Card(led_card([Card.EXCUSE, Card.D3, Card.S1])), Card(led_card([Card.D3, Card.EXCUSE]))
+    (<Card.D3: 30>, <Card.D3: 30>)
+    """
+    lead = trick[0]
+    if lead == _EXCUSE:  # the Excuse sets no suit: the next card does
+        lead = next((c for c in trick if c != _EXCUSE), _EXCUSE)
+    return lead
+
+
 def winner_index(trick: Sequence[int]) -> int | None:
     """Index of the card that wins a trick (:func:`winning_card`). The Excuse never wins
     here (its chelem case is :func:`excuse_wins_last_trick`); a trick of only the Excuse
@@ -458,11 +474,9 @@ def winner_index(trick: Sequence[int]) -> int | None:
     >>> winner_index([Card.EXCUSE]) is None
     True
     """
-    lead = trick[0]
-    if lead == _EXCUSE:  # the Excuse sets no suit: the next card does
-        lead = next((c for c in trick if c != _EXCUSE), _EXCUSE)
-        if lead == _EXCUSE:
-            return None
+    lead = led_card(trick)
+    if lead == _EXCUSE:
+        return None
     bits = 0
     for card in trick:
         bits |= _BIT[card]
@@ -699,6 +713,242 @@ def margin(taker_half: int, taker_bouts: int) -> int:
     return taker_half - threshold(taker_bouts)
 
 
+def shares(players: int, partner: bool) -> tuple[int, int, int]:
+    """How a deal's score is shared (§10): what the taker, the partner and each defender
+    get, in units of what one defender pays. Alone, the taker gets what the others pay,
+    ``(players - 1)``; with a partner (five players) the partner gets one unit and the
+    taker the rest, two.
+
+    >>> shares(4, False), shares(5, True), shares(5, False), shares(3, False)
+    ((3, 0, -1), (2, 1, -1), (4, 0, -1), (2, 0, -1))
+    """
+    if not partner:
+        return players - 1, 0, -1
+    return players - 3, 1, -1
+
+
+
+class TrickEnd(NamedTuple):
+    """One trick counted (§6-§8), by :func:`end_trick`."""
+
+    place: int
+    """The place in the trick of the card that wins it (0: the leader's)."""
+    camp: int
+    """The winner's camp."""
+    taker: int
+    """The cards the taker's camp takes from the trick (the Excuse where it ends)."""
+    defence: int
+    """The cards the defence takes from the trick."""
+    moved: int
+    """The half-points the Excuse's low card moves to the taker's camp: +1, -1 or 0."""
+    excuse: int
+    """The camp the Excuse ends with, -1 when it is not in the trick."""
+    petit: int
+    """On the last trick: the camp that scores petit au bout, or -1."""
+    petit_before_last: bool
+    """On the last trick: petit au bout counted in the trick before (§8)."""
+
+
+def end_trick(rules: Ruleset, trick: Sequence[int], camps: Sequence[int], last: bool,
+              leader_won_all: bool, previous: Sequence[int] = (), counted: int = 0,
+              place: int | None = None, bits: int | None = None) -> TrickEnd:
+    """Who wins a whole trick and what it brings each camp (§6-§8): the winning card
+    (:func:`winner_index`; the Excuse led to the last trick by a camp that won every
+    earlier one, :func:`excuse_wins_last_trick`), the cards settled with the Excuse's
+    exchange (:func:`settle_trick`), and on the last trick petit au bout, in it or in the
+    trick before (``previous``: :func:`petit_trick_before_last`, :func:`petit_au_bout`).
+
+    ``camps[i]`` is the camp of the player of ``trick[i]`` (from the leader's card);
+    ``leader_won_all`` whether the leader's camp won every earlier trick; ``counted`` the
+    cards counted in earlier tricks (a card written twice counts once, where it is first);
+    ``place`` the winning card's place when the caller has it from the kernel's compiled
+    twin (:func:`winner_index`'s answer; the Excuse's case is settled here all the same);
+    ``bits`` the trick's cards as a set, when the caller has it.
+
+    >>> end = end_trick(Ruleset.fft(), [Card.H2, Card.HK, Card.EXCUSE, Card.H3],
+    ...                 (TAKER, DEFENCE, TAKER, DEFENCE), False, False)
+    >>> end.place, end.camp, end.moved, end.excuse
+    (1, 1, -1, 0)
+    >>> end_trick(Ruleset.fft(), [Card.EXCUSE, Card.H2, Card.HK, Card.H3],
+    ...           (TAKER, DEFENCE, DEFENCE, DEFENCE), True, True).camp  # a chelem's last
+    0
+    """
+    excuse_led = last and trick[0] == _EXCUSE
+    excuse_won = excuse_wins_last_trick(rules, excuse_led, leader_won_all)
+    if excuse_won:
+        place = 0
+    elif place is None:
+        place = winner_index(trick) or 0
+    camp = camps[place]
+    if bits is None:
+        bits = 0
+        for card in trick:
+            bits |= _BIT[card]
+    bits &= ~counted
+    owner = camps[trick.index(_EXCUSE)] if bits & EXCUSE_BIT else -1
+    taker, defence, moved = settle_trick(rules, bits, camp, owner, last, excuse_won)
+    excuse = -1 if owner < 0 else TAKER if taker & EXCUSE_BIT else DEFENCE
+    petit, before = -1, False
+    if last:
+        before = petit_trick_before_last(excuse_led, leader_won_all, camp == camps[0])
+        # (the trick before was won by the leader of this one)
+        petit = (petit_au_bout(rules, previous, camps[0]) if before
+                 else petit_au_bout(rules, trick, camp))
+    return TrickEnd(place, camp, taker, defence, moved, excuse, petit, before)
+
+
+class Counting(NamedTuple):
+    """A deal's tricks counted (§6-§10), by :func:`count_tricks`."""
+
+    tricks: tuple[TrickEnd, ...]
+    """Each trick counted, in order."""
+    winners: tuple[int, ...]
+    """The seat that won each trick."""
+    taker: int
+    """The cards of the taker's camp's tricks (the Excuse where it ends)."""
+    defence: int
+    """The cards of the defence's tricks."""
+    moved: int
+    """The half-points the Excuse's low card moved to the taker's camp."""
+    taker_tricks: int
+    """The tricks the taker's camp won."""
+    petit: int
+    """The camp that scores petit au bout, -1 none (or the play not whole)."""
+    petit_trick: int
+    """The trick petit au bout counts in (the last or the one before), -1 when the play
+    is not whole."""
+    chelem: int
+    """The camp that won every trick, -1 none (or the play not whole)."""
+
+
+def count_tricks(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Sequence[int],
+                 total: int, *, leader: int = 0, seats: Sequence[Sequence[int]] | None = None,
+                 winners: Sequence[int] | None = None) -> Counting:
+    """The tricks of a deal counted, each by :func:`end_trick` (§6-§10): who won each,
+    each camp's cards with the Excuse's exchange, petit au bout and chelem
+    (:func:`chelem_camp`) once the ``total`` tricks of the deal are all there. The cards
+    aside are the caller's (:func:`unplayed_camp`).
+
+    ``tricks[t]`` are the cards of the whole trick ``t`` from its leader's, ``by_seat[s]``
+    the camp of seat ``s``, and ``seats[t][i]`` the seat that played ``tricks[t][i]``: by
+    default ``leader`` leads the first trick and each winner the next. ``winners``: each
+    trick's winner as the kernel's compiled twin found it, when the caller has them.
+
+    >>> import random
+    >>> from tarotnotation.cards import mask_of
+    >>> order = list(range(78)); random.Random(1).shuffle(order)
+    >>> hands = [mask_of(order[18 * s:18 * s + 18]) for s in range(4)]
+    >>> state = PlayState(Ruleset.fft(), hands, (0, 1, 1, 1), 2)
+    >>> tricks, winners = [], []
+    >>> while not state.over:
+    ...     legal = state.legal(); card = (legal & -legal).bit_length() - 1
+    ...     if not state.trick:
+    ...         tricks.append([])
+    ...     tricks[-1].append(card); state.play(card)
+    ...     if not state.trick:
+    ...         winners.append(state.leader)
+    >>> counting = count_tricks(Ruleset.fft(), tricks, (0, 1, 1, 1), 18, leader=2)
+    >>> (counting.taker, counting.taker_tricks) == (state.won[0], state.tricks_won[0])
+    True
+    >>> list(counting.winners) == winners
+    True
+    """
+    n = len(tricks[0]) if tricks else 0
+    bit = _BIT.__getitem__
+    last = total - 1
+    if winners is not None and tricks:
+        every = list(map(sum, map(map, repeat(bit), tricks)))
+        if reduce(or_, every, 0).bit_count() == n * len(tricks):  # (no card twice)
+            return _count_known(rules, tricks, by_seat, total, leader, winners, every,
+                                seats)
+    # (each leader's order of play and its camps, worked out once)
+    orders = [tuple((first + i) % n for i in range(n)) for first in range(n)]
+    camps_of = [tuple(by_seat[s] for s in order) for order in orders]
+    ends: list[TrickEnd] = []
+    won: list[int] = []
+    piles = [0, 0]
+    tricks_won = [0, 0]
+    moved = counted = 0
+    previous: Sequence[int] = ()
+    for t, trick in enumerate(tricks):
+        if seats is None:
+            played_by: Sequence[int] = orders[leader]
+            camps: Sequence[int] = camps_of[leader]
+        else:
+            played_by = seats[t]
+            camps = [by_seat[s] for s in played_by]
+        bits = reduce(or_, map(bit, trick))
+        place = None if winners is None else played_by.index(winners[t])
+        if t != last and not bits & EXCUSE_BIT:
+            # (a trick before the last without the Excuse: its winner takes it all; the
+            # same as end_trick, without its calls)
+            if place is None:
+                place = winner_index(trick) or 0
+            camp = camps[place]
+            live = bits & ~counted
+            end = _new(TrickEnd, (place, camp, 0 if camp else live, live if camp else 0, 0,
+                                  -1, -1, False))
+        else:
+            end = end_trick(rules, trick, camps, t == last, tricks_won[1 - camps[0]] == 0,
+                            previous, counted, place, bits)
+        counted |= bits
+        ends.append(end)
+        leader = played_by[end.place]
+        won.append(leader)
+        piles[TAKER] |= end.taker
+        piles[DEFENCE] |= end.defence
+        moved += end.moved
+        tricks_won[end.camp] += 1
+        previous = trick
+    whole = len(ends) == total
+    petit = ends[last].petit if whole else -1
+    petit_trick = (last - 1 if ends[last].petit_before_last else last) if whole else -1
+    return Counting(tuple(ends), tuple(won), piles[TAKER], piles[DEFENCE], moved,
+                    tricks_won[TAKER], petit, petit_trick,
+                    chelem_camp(tricks_won[TAKER], total) if whole else -1)
+
+
+def _count_known(rules: Ruleset, tricks: Sequence[Sequence[int]], by_seat: Sequence[int],
+                 total: int, leader: int, winners: Sequence[int], every: list[int],
+                 seats: Sequence[Sequence[int]] | None) -> Counting:
+    """:func:`count_tricks` of tricks of distinct cards (``every``: each trick's) whose
+    winners the caller found (the compiled twin, the quick check's pass, the replay's
+    attribution, all by :func:`winner_index`): each trick goes whole to its winner's camp,
+    but the Excuse's trick and the last one, which :func:`end_trick` counts."""
+    n = len(tricks[0])
+    last = total - 1
+    if seats is None:
+        leaders = [leader, *winners[:-1]]
+        seats = [[(first + i) % n for i in range(n)] for first in leaders]
+    places = [order.index(w) for order, w in zip(seats, winners, strict=True)]
+    camps = list(map(by_seat.__getitem__, winners))
+    ends = [_new(TrickEnd, (place, camp, 0 if camp else cards, cards if camp else 0, 0,
+                            -1, -1, False))
+            for place, camp, cards in zip(places, camps, every, strict=True)]
+    excuse = next((t for t, cards in enumerate(every) if cards & EXCUSE_BIT), -1)
+    for t in sorted({excuse, last if last < len(tricks) else -1} - {-1}):
+        first = [by_seat[s] for s in seats[t]]
+        end = end_trick(rules, tricks[t], first, t == last,
+                        camps[:t].count(1 - first[0]) == 0, tricks[t - 1] if t else (), 0,
+                        places[t], every[t])
+        ends[t] = end
+        camps[t] = end.camp
+    won = list(winners)
+    if last < len(ends):  # (the Excuse led to the last trick may win it)
+        won[last] = seats[last][ends[last].place]
+    taker = defence = moved = 0
+    for end in ends:
+        taker |= end.taker
+        defence |= end.defence
+        moved += end.moved
+    taker_tricks = camps.count(TAKER)
+    whole = len(ends) == total
+    petit = ends[last].petit if whole else -1
+    petit_trick = (last - 1 if ends[last].petit_before_last else last) if whole else -1
+    return Counting(tuple(ends), tuple(won), taker, defence, moved, taker_tricks, petit,
+                    petit_trick, chelem_camp(taker_tricks, total) if whole else -1)
+
+
 # --- a deal in play ---------------------------------------------------------------------
 
 
@@ -837,39 +1087,27 @@ class PlayState:
             self._end_trick()
 
     def _end_trick(self) -> None:
-        """Who wins the trick, what it brings each camp (§6-§8), and the next leader."""
-        rules = self.rules
+        """Who wins the trick, what it brings each camp (§6-§8: :func:`end_trick`), and
+        the next leader."""
         trick = self.trick
+        n = self.n
+        camps = [self.camps[(self.leader + i) % n] for i in range(n)]
         last = self.trick_number == self.tricks - 1
-        leader_camp = self.camps[self.leader]
-        excuse_led = last and trick[0] == _EXCUSE
-        leader_won_all = self.tricks_won[1 - leader_camp] == 0
-        excuse_won = excuse_wins_last_trick(rules, excuse_led, leader_won_all)
-        index = 0 if excuse_won else (winner_index(trick) or 0)
-        winner = (self.leader + index) % self.n
-        wcamp = self.camps[winner]
+        end = end_trick(self.rules, trick, camps, last,
+                        self.tricks_won[1 - camps[0]] == 0, self.previous)
         self.history.append((-1, self.leader, self.won[0], self.won[1], self.adjust,
                              self.petit, *self.previous))
-        bits = 0
-        for c in trick:
-            bits |= 1 << c
-        to_taker, to_defence, moved = settle_trick(rules, bits, wcamp, self.excuse_owner,
-                                                   last, excuse_won)
-        self.won[0] |= to_taker
-        self.won[1] |= to_defence
-        self.adjust += moved
-        self.tricks_won[wcamp] += 1
+        self.won[0] |= end.taker
+        self.won[1] |= end.defence
+        self.adjust += end.moved
+        self.tricks_won[end.camp] += 1
         if last:
-            if petit_trick_before_last(excuse_led, leader_won_all, wcamp == leader_camp):
-                # The previous trick's winner led this one.
-                self.petit = petit_au_bout(rules, self.previous, leader_camp)
-            else:
-                self.petit = petit_au_bout(rules, trick, wcamp)
+            self.petit = end.petit
         self.previous = tuple(trick)
         self.trick = []
         self.led, self.top = NO_SUIT, 0
         self.excuse_owner = -1
-        self.leader = winner
+        self.leader = (self.leader + end.place) % n
         self.trick_number += 1
 
     def unplay(self) -> None:

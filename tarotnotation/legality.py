@@ -38,7 +38,6 @@ from .kernel import (
     OVERTRUMP_LED,
     TRUMP,
     rule,
-    winner_index,
 )
 
 __all__ = [
@@ -49,7 +48,6 @@ __all__ = [
     "legal_cards",
     "legal_mask",
     "why_illegal",
-    "winning_index",
 ]
 
 _SUIT_NAMES = (Msg("Spades"), Msg("Hearts"), Msg("Diamonds"), Msg("Clubs"))
@@ -142,6 +140,3 @@ def why_illegal(
     """
     return constraint(hand.bits, trick, called).explain(card)
 
-
-#: The card that wins a trick (:func:`tarotnotation.kernel.winner_index`).
-winning_index = winner_index

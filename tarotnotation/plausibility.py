@@ -443,16 +443,13 @@ def poignee_trumps() -> int:
 @lru_cache(maxsize=16)
 def share_weights(players: int, partner: bool) -> tuple[int, int | None, int]:
     """What the taker, the partner (None when alone) and each defender get, in units of
-    what one defender pays (docs/rules.md §10), as :func:`tarotnotation.scoring.score`
-    shares a deal.
+    what one defender pays (docs/rules.md §10: :func:`tarotnotation.kernel.shares`).
 
     >>> share_weights(4, False), share_weights(5, True), share_weights(5, False)
     ((3, None, -1), (2, 1, -1), (4, None, -1))
     """
-    facts = DealFacts(players=players, taker=0, partner=1 if partner else None,
-                      contract=Contract.PRISE, taker_half=threshold(0), bouts=0)
-    s = score(facts)
-    return s.seats[0] // s.x, (s.seats[1] // s.x if partner else None), s.seats[-1] // s.x
+    taker, with_partner, defender = kernel.shares(players, partner)
+    return taker, (with_partner if partner else None), defender
 
 
 @lru_cache(maxsize=16)

@@ -41,7 +41,7 @@ from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 from . import kernel, native
-from .cards import BIT_OF_CODE, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, card_points
+from .cards import BIT_OF_CODE, BOUTS_MASK, TRUMP_MASK, Card, card_points
 from .fields import (
     BID_WORDS,
     DECL_KEYS,
@@ -79,6 +79,7 @@ __all__ = [
     "BulkAnswer",
     "QuickFacts",
     "bulk_checker",
+    "forget_scores",
     "parts_checker",
     "quick_check",
     "quick_check_line",
@@ -113,6 +114,9 @@ _CAMP_NAMED: Final = {c.value: c for c in Camp}
 _BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
                    for n in (3, 4, 5)}
 _FIRST: Final = itemgetter(0)
+#: The Excuse's and the Petit's numbers (cards.Card), as the played cards hold them.
+_EXCUSE: Final = int(Card.EXCUSE)
+_PETIT: Final = int(Card.T1)
 _ALL: Final = (1 << 78) - 1
 _MINUS_ONE: Final = (-1).__add__
 _MORE_THAN_ONE: Final = (1).__lt__
@@ -153,6 +157,12 @@ _SCORES: dict[tuple[Any, ...], Score] = {}
 _SCORES_KEPT: Final = 16384
 #: The compiled twin's flags of each ruleset met (native.rule_flags).
 _FLAGS: dict[Ruleset, int] = {}
+
+
+def forget_scores() -> None:
+    """Forget the scores worked out so far: for a program (or a test) that changes how a
+    score is worked out while it runs."""
+    _SCORES.clear()
 #: _CAMPS[n][taker][partner]: each seat's camp (the taker and his partner, the taker's own
 #: seat when he plays alone, against the others).
 _CAMPS: Final = {n: tuple(tuple(tuple(TAKER if s in (t, p) else DEFENCE for s in range(n))
@@ -1046,7 +1056,7 @@ def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract,
         bouts += (aside & BOUTS_MASK).bit_count()
     pab_seat = None
     if petit >= 0:  # the Petit's trick counted it: who led that trick, and its place
-        t, at = divmod(list(cards).index(56), n)
+        t, at = divmod(list(cards).index(_PETIT), n)
         pab_seat = ((leader if t == 0 else winners[t - 1]) + at) % n
     return (half, bouts, _CAMP_OF[petit], pab_seat,
             _CAMP_OF[kernel.chelem_camp(won[TAKER], len(cards) // n)])
@@ -1072,22 +1082,14 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...
     if played.bit_count() != n * tab.tricks:
         raise _fail()  # a card played twice: the sum carried
     firsts = list(map(_FIRST, tricks))
-    if 77 in firsts:  # the Excuse led: the next card gives the suit
-        firsts = [cards[cards[0] == 77] for cards in tricks]
+    if _EXCUSE in firsts:  # the Excuse led: the card that sets the suit (kernel.led_card)
+        firsts = list(map(kernel.led_card, tricks))
     led = list(map(SUIT_OF.__getitem__, firsts))
     tops = map(kernel.winning_card, bits, led)
-    # seats[t]: the leader of trick t, and seats[t + 1] its winner.
+    # seats[t]: the leader of trick t, and seats[t + 1] the seat of its winning card (the
+    # Excuse's case on the last trick is the kernel's: count_tricks, below).
     seats = list(map(n.__rmod__, accumulate(map(tuple.index, tricks, tops), initial=leader)))
-    # The Excuse led to the last trick by a camp that won every other one (§7, §8).
-    excuse_led = tricks[last][0] == 77
-    last_leader = seats[last]
-    leader_camp = camps[last_leader]
-    leader_won_all = sum(map(camps.__getitem__, seats[1:last + 1])) == leader_camp * last
-    excuse_won = kernel.excuse_wins_last_trick(rules, excuse_led, leader_won_all)
-    if excuse_won:
-        seats[last + 1] = last_leader
     leaders = seats[:-1]
-    winners = seats[1:]
     # later[s][last - t]: the cards seat s played from trick t on.
     later = [list(accumulate(reversed(column), or_))
              for column in zip(*map(call, map(_BY_SEAT[n].__getitem__, leaders), by_trick),
@@ -1121,27 +1123,14 @@ def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...
                     raise _fail()  # must follow suit, trump or overtrump
 
     # Counting (§7-§10), with the kernel.
-    camp_of_winner = list(map(camps.__getitem__, winners))
-    taken = sum(compress(bits, map(TAKER.__eq__, camp_of_winner)))
-    piles = [taken, played - taken]
-    moved = 0
-    if played & EXCUSE_BIT:
-        t, at = divmod(flat.index(77), n)
-        owner = camps[(leaders[t] + at) % n]
-        wcamp = camp_of_winner[t]
-        to_taker, to_defence, moved = kernel.settle_trick(
-            rules, bits[t], wcamp, owner, t == last, t == last and excuse_won)
-        piles[wcamp] &= ~bits[t]
-        piles[TAKER] |= to_taker
-        piles[DEFENCE] |= to_defence
+    counting = kernel.count_tricks(rules, tricks, camps, tab.tricks, leader=leader,
+                                   winners=seats[1:])
+    piles = [counting.taker, counting.defence]
     piles[kernel.unplayed_camp(contract)] |= ~played & _ALL
-    taker_half = card_points(piles[TAKER]) + moved
+    taker_half = card_points(piles[TAKER]) + counting.moved
     bouts = (piles[TAKER] & BOUTS_MASK).bit_count()
-    won = camp_of_winner.count(TAKER)
-    chelem = _CAMP_OF[kernel.chelem_camp(won, tab.tricks)]
-    last_camp = camp_of_winner[last]
-    p = last - 1 if kernel.petit_trick_before_last(excuse_led, leader_won_all,
-                                                   last_camp == leader_camp) else last
-    pab = _CAMP_OF[kernel.petit_au_bout(rules, tricks[p], camp_of_winner[p])]
+    chelem = _CAMP_OF[counting.chelem]
+    p = counting.petit_trick
+    pab = _CAMP_OF[counting.petit]
     return (taker_half, bouts, pab,
-            None if pab is None else (leaders[p] + tricks[p].index(56)) % n, chelem)
+            None if pab is None else (leaders[p] + tricks[p].index(_PETIT)) % n, chelem)

@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from . import kernel
-from .cards import ALL_MASK, BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, card_points
+from .cards import ALL_MASK, BOUTS_MASK, TRUMP_MASK, Card, CardSet, card_points
 from .diagnostics import Code, Diagnostic, Location, Severity
 from .i18n import Msg, and_list, nmsg, pmsg
 from .kernel import DEFENCE, NO_SUIT, TAKER
@@ -50,8 +50,10 @@ from .rules import (
     Ruleset,
 )
 from .scoring import DealFacts, Score, score
-from .source import SourceMap
 from .status import Status
+
+if TYPE_CHECKING:  # the readers' source map, a layer above: ReadDeal.replay() calls this
+    from .source import SourceMap
 
 __all__ = [
     "PlayedTrick",
@@ -294,10 +296,8 @@ class _Replayer:
         self.called: Card | None = None
         self.partner: int | None = None
         self.partner_known = self.n != 5
-        self.excuse_won_last = False
-        """The Excuse led to the last trick won it (the chelem case, §7)."""
-        self.petit_before_last = False
-        """Petit au bout counts in the second-to-last trick (the chelem case, §8)."""
+        self.counting: kernel.Counting | None = None
+        """The whole tricks counted by the kernel, camps known (:meth:`count_play`)."""
         self.ecart: int | None = None
         self.start: list[int] = [0] * self.n
         """Each seat's hand at the first card: exactly, or the cards it went on to play."""
@@ -344,7 +344,7 @@ class _Replayer:
         self.find_first_leader()
         self.attribute()
         self.find_partner()
-        self.apply_excuse_led_last()
+        self.count_play()
         self.check_chien_and_ecart()
         self.find_hands_at_first_card()
         self.check_declarations()
@@ -631,26 +631,26 @@ class _Replayer:
                                                   " every higher card)", called=called.code),
                         path="call", card=called)
 
-    def apply_excuse_led_last(self) -> None:
-        """The chelem cases of the Excuse led to the last trick by a camp that won every
-        earlier trick (§7, §8): it wins that trick under ``chelem_excuse_wins``, and petit
-        au bout then counts in the trick before whenever that camp takes the last trick."""
-        play = self.rec.play
-        last = self.tab.tricks - 1
-        if (self.taker is None or not self.partner_known or len(play) != last + 1
-                or last == 0 or len(play[last].cards) != self.n
-                or play[last].cards[0].card != Card.EXCUSE):
+    def count_play(self) -> None:
+        """The whole tricks, camps known, counted by the kernel (§6-§10,
+        :func:`kernel.count_tricks`): each one's winner (the Excuse led to the last trick
+        by a camp that won every earlier one wins it under ``chelem_excuse_wins``), each
+        camp's cards with the Excuse's exchange, petit au bout and chelem. Counting stops
+        at the first trick that is not whole; the winners are the kernel's."""
+        if self.taker is None or not self.partner_known:
             return
         att = self.att
-        leader_camp = self.camp_of(att.seats[last][0])
-        won_all = all(w is not None and self.camp_of(w) == leader_camp
-                      for w in att.winners[:last])
-        self.excuse_won_last = kernel.excuse_wins_last_trick(self.rules, True, won_all)
-        if self.excuse_won_last:
-            att.winners[last] = att.seats[last][0]
-        winner = att.winners[last]
-        self.petit_before_last = kernel.petit_trick_before_last(
-            True, won_all, winner is not None and self.camp_of(winner) == leader_camp)
+        won: list[int] = []  # (the winners of the whole tricks, up to the first not whole)
+        for w in att.winners:
+            if w is None:
+                break
+            won.append(w)
+        whole = len(won)
+        self.counting = kernel.count_tricks(
+            self.rules, att.cards[:whole], [self.camp_of(s) for s in range(self.n)],
+            self.tab.tricks, seats=att.seats[:whole],
+            winners=won)  # (attribute's, by kernel.winner_index)
+        att.winners[:whole] = self.counting.winners
 
     # --- chien and écart ---------------------------------------------------------------
 
@@ -984,64 +984,38 @@ class _Replayer:
 
     # --- counting -------------------------------------------------------------------------
 
-    def count_tricks(self) -> tuple[list[TrickCount], int, int, int]:
-        """Each complete trick's count (§7), camps known: the running counts, and over
-        the tricks the taker's camp's cards, the half-points the Excuse's low card moved,
-        and the tricks the taker's camp won. A card played twice counts once, in the
-        trick it was first in."""
+    def count_tricks(self, counting: kernel.Counting) -> list[TrickCount]:
+        """Each whole trick's count (§7), as the kernel counted it (:meth:`count_play`):
+        the winner and both camps' running points. A card played twice counts once, in
+        the trick it was first in."""
         ids, camps = self.ids, _CAMPS
-        camp_of = [self.camp_of(s) for s in range(self.n)]
-        last = self.tab.tricks - 1
-        rules, excuse_won_last = self.rules, self.excuse_won_last
         out: list[TrickCount] = []
-        taker_cards = moved = won = taker_half = 0
-        total = 0  # the half-points of the tricks counted so far
-        counted = 0
-        for t, tr in enumerate(self.tricks):
-            if tr.winner is None:
-                break
-            wcamp = camp_of[tr.winner]
-            bits = self.trick_bits[t]
-            points = tr.points
-            if bits & counted:
-                bits &= ~counted
-                points = card_points(bits)
+        taker_half = total = 0  # (the half-points of the tricks counted so far)
+        for end, tr, bits in zip(counting.tricks, self.tricks, self.trick_bits, strict=False):
+            live = end.taker | end.defence
+            points = tr.points if live == bits else card_points(live)
             total += points
-            counted |= bits
-            owner = camp_of[tr.seats[tr.cards.index(Card.EXCUSE)]] if bits & EXCUSE_BIT else -1
-            to_taker, to_defence, shift = kernel.settle_trick(
-                rules, bits, wcamp, owner, t == last, t == last and excuse_won_last)
-            taker_cards |= to_taker
-            moved += shift
-            won += wcamp == TAKER
             # (the points of the whole trick are known; only a split one is counted again)
-            taker_half += (points if to_taker == bits else card_points(to_taker) if to_taker
-                           else 0) + shift
-            excuse = None
-            if owner >= 0 and not (to_taker if wcamp == TAKER else to_defence) & EXCUSE_BIT:
-                excuse = camps[DEFENCE if to_defence & EXCUSE_BIT else TAKER]
-            out.append(TrickCount(tr.number, ids[tr.winner], camps[wcamp], tr.points,
+            taker_half += (points if not end.defence else card_points(end.taker) if end.taker
+                           else 0) + end.moved
+            excuse = camps[end.excuse] if end.excuse >= 0 and end.excuse != end.camp else None
+            assert tr.winner is not None
+            out.append(TrickCount(tr.number, ids[tr.winner], camps[end.camp], tr.points,
                                   taker_half, total - taker_half, excuse))
-        return out, taker_cards, moved, won
+        return out
 
-    def facts_from_play(self, counts: tuple[list[TrickCount], int, int, int]) -> DealFacts:
+    def facts_from_play(self, counting: kernel.Counting) -> DealFacts:
         """The deal's facts from a complete play (§7-§10): each camp's points with the
         cards never played, the bouts, petit au bout and chelem."""
         assert self.contract is not None
         assert self.taker is not None
-        _, taker_cards, moved, won = counts
+        taker_cards = counting.taker
         unplayed = ALL_MASK & ~_union(self.att.played_by)
         if kernel.unplayed_camp(self.contract) == TAKER:
             taker_cards |= unplayed
-        taker_half = card_points(taker_cards) + moved
+        taker_half = card_points(taker_cards) + counting.moved
         bouts = (taker_cards & BOUTS_MASK).bit_count()
-        last = self.tab.tricks - 1
-        p = last - 1 if self.petit_before_last else last
-        ptrick = self.tricks[p] if p >= 0 else None
-        pab = -1
-        if ptrick is not None and ptrick.winner is not None:
-            pab = kernel.petit_au_bout(self.rules, ptrick.cards, self.camp_of(ptrick.winner))
-        chelem = kernel.chelem_camp(won, self.tab.tricks)
+        pab, chelem = counting.petit, counting.chelem
         return DealFacts(
             players=self.n, taker=self.taker, contract=self.contract, taker_half=taker_half,
             bouts=bouts, partner=self.partner,
@@ -1093,11 +1067,11 @@ class _Replayer:
         comparison with the recorded result."""
         n, rec = self.n, self.rec
         camps: dict[str, Camp] = {}
-        counts: tuple[list[TrickCount], int, int, int] | None = None
+        counts: list[TrickCount] | None = None
         if self.taker is not None and self.partner_known:
             for s in range(n):
                 camps[self.ids[s]] = _CAMPS[self.camp_of(s)]
-            counts = self.count_tricks()
+            counts = self.count_tricks(self.counting) if self.counting is not None else []
         taker_id = None if self.taker is None else self.ids[self.taker]
         partner_id = None if self.partner is None else self.ids[self.partner]
         declared = tuple((None if s is None else self.ids[s], size) for s, size in self.poignees)
@@ -1109,7 +1083,7 @@ class _Replayer:
                 record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
                 contract=self.contract, taker=taker_id, partner=partner_id,
                 called=self.called, camps=camps, tricks=self.tricks,
-                counts=() if counts is None else tuple(counts[0]),
+                counts=() if counts is None else tuple(counts),
                 chelem_announced=self.announcer is not None, poignees=declared,
                 hands=known, facts=facts, score=sc, scores=scores,
                 taker_half=None if facts is None else facts.taker_half,
@@ -1136,8 +1110,8 @@ class _Replayer:
                                                    " auction, and the result names none): the"
                                                    " deal is not scored"))
             return done(Status.UNSCORED)
-        if self.complete and counts is not None:
-            facts = self.facts_from_play(counts)
+        if self.complete and self.counting is not None:
+            facts = self.facts_from_play(self.counting)
             self.compare_result(facts)
         else:
             maybe = self.facts_from_result()

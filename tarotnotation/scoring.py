@@ -24,6 +24,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Final
 
+from . import kernel
 from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
 from .values import Value
 
@@ -225,13 +226,12 @@ def score(facts: DealFacts) -> Score:
     chelem_terms = tuple((term, CHELEM_AMOUNTS[term]) for term in terms)
     chelem = sum(amount for _, amount in chelem_terms)
     x = contract_amount + pab + poignee + chelem
-    seats = [-x] * n
     partner = facts.partner if facts.partner != facts.taker else None
-    if partner is None:
-        seats[facts.taker] = (n - 1) * x
-    else:
-        seats[facts.taker] = 2 * x
-        seats[partner] = x
+    taker_share, partner_share, defender_share = kernel.shares(n, partner is not None)
+    seats = [defender_share * x] * n
+    seats[facts.taker] = taker_share * x
+    if partner is not None:
+        seats[partner] = partner_share * x
     misere = [0] * n
     for seat in facts.miseres:
         for other in range(n):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import BOUTS_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet, mask_of
-from .kernel import ecart_plain, petit_sec, rule, winner_index
+from .kernel import ecart_plain, first_leader, petit_sec, rule, winner_index
 from .records import (
     Bid,
     Call,
@@ -128,7 +128,7 @@ def random_deal(
             declarations.append(Poignee(seat=seats[s], cards=CardSet(shown)))
     lead_rule = (called if players == 5 and rules.five_player_first_lead
                  is FivePlayerFirstLead.NO_CALLED_SUIT else None)
-    leader = announcer if announcer is not None else first
+    leader = first_leader(first, announcer)
     live = list(start)
     tricks: list[Trick] = []
     remaining = stop_after if stop_after is not None else players * tab.tricks

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tarotnotation.cards import Card, CardSet
-from tarotnotation.legality import constraint, winning_index
+from tarotnotation.kernel import winner_index
+from tarotnotation.legality import constraint
 from tarotnotation.records import Bid, Call, DealRecord, Ecart, PlayedCard, Result, Trick
 from tarotnotation.replay import replay
 from tarotnotation.rules import Camp, Contract, FivePlayerFirstLead, Ruleset, table
@@ -220,7 +221,7 @@ def _play(n: int, rules: Ruleset, dealt: dict[int, list[Card]], lead: int,
             hands[s].discard(card)
             cards.append(card)
         out.append(cards)
-        w = winning_index([int(c) for c in cards])
+        w = winner_index([int(c) for c in cards])
         if last and cards[0] == Card.EXCUSE:
             w = 0  # the chelem case (checked by the replay)
         assert w is not None

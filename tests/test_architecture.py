@@ -3,12 +3,16 @@ import circle.
 
 - Each rule of play and counting lives in one function of :mod:`tarotnotation.kernel`.
   The proof: replace each of them in turn by a wrong one, and the replay, the quick check
-  of archives and the annotations all change their answer on the examples (none of them
-  has a copy of its own that would go on giving the right one).
+  of archives, the annotations, the page writer's fast path (html/fast.py) and the score
+  sheets' reader all change their answer on the examples (none of them has a copy of its
+  own that would go on giving the right one); and no module but the kernel calls the
+  functions that count a trick (the Excuse's exchange, the last trick's rules, settling a
+  trick): they count a deal's tricks with ``kernel.count_tricks`` or ``PlayState``.
 - No module takes a private name (``_x``) from another module of the project, neither by
   ``from m import _x`` nor as ``m._x``.
-- No import circle among the project's modules when they are loaded (an import inside a
-  function is a higher layer reached on demand, such as ``str(record)`` and the writer).
+- No import circle among the project's modules, counting the imports inside functions:
+  an import inside a function keeps start-up short, and it reaches down, never back up
+  (only a type-only import, under ``if TYPE_CHECKING:``, may name a module above).
 """
 
 from __future__ import annotations
@@ -26,8 +30,12 @@ from builders import defence_chelem_excuse_led_last
 from tarotnotation import kernel, native, notation
 from tarotnotation.annotate import annotate
 from tarotnotation.cards import Card, CardSet
+from tarotnotation.formats import csvsheet
+from tarotnotation.formats import json as tjson
+from tarotnotation.html import fast as html_fast
 from tarotnotation.notation import dumps
-from tarotnotation.quick import quick_check_record
+from tarotnotation.plausibility import score_bounds
+from tarotnotation.quick import forget_scores, quick_check_record
 from tarotnotation.records import DealRecord, Poignee
 from tarotnotation.replay import replay
 from tarotnotation.rules import Contract, Ruleset
@@ -61,20 +69,13 @@ def _target(module: str, path: pathlib.Path, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _module_level(tree: ast.Module) -> list[ast.stmt]:
-    """The statements Python runs when it imports a module: its body, and the bodies of
-    its top-level ``if``/``try`` blocks, but not ``if TYPE_CHECKING:`` (types only)."""
-    out: list[ast.stmt] = []
-    todo = list(tree.body)
-    while todo:
-        node = todo.pop(0)
-        out.append(node)
-        if isinstance(node, ast.If):
-            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
-                todo.extend(node.body + node.orelse)
-        elif isinstance(node, ast.Try):
-            todo.extend(node.body + node.orelse + node.finalbody
-                        + [s for h in node.handlers for s in h.body])
+def _type_only(tree: ast.Module) -> set[int]:
+    """The nodes under an ``if TYPE_CHECKING:`` block, anywhere (types only: never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                and node.test.id == "TYPE_CHECKING"):
+            out.update(id(n) for s in node.body for n in ast.walk(s))
     return out
 
 
@@ -87,10 +88,9 @@ def _parsed(source: str) -> ast.Module:
 
 def _imports(planted: dict[str, str] | None = None
              ) -> tuple[dict[str, set[str]], list[str]]:
-    """The project's import graph at import time (what each module imports when it is
-    loaded; an import inside a function is how a lower layer reaches a higher one on
-    demand, ``str(record)`` and the writer, and makes no circle), and every private name
-    taken from another module (anywhere)."""
+    """The project's import graph (what each module imports, when it is loaded or inside
+    a function: both run; a type-only import does not), and every private name taken from
+    another module (anywhere)."""
     mods = _modules()
     sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
     sources.update(planted or {})
@@ -98,20 +98,20 @@ def _imports(planted: dict[str, str] | None = None
     private: list[str] = []
     for module, path in mods.items():
         tree = _parsed(sources[module])
-        loaded = {id(node) for node in _module_level(tree)}
+        types_only = _type_only(tree)
         aliases: dict[str, str] = {}  # local name -> project module
         for node in ast.walk(tree):
-            at_load = id(node) in loaded
+            runs = id(node) not in types_only  # (at load or in a function)
             if isinstance(node, ast.ImportFrom):
                 target = _target(module, path, node)
                 for alias in node.names:
                     full = f"{target}.{alias.name}"
                     if full in mods:
-                        if at_load:
+                        if runs:
                             graph[module].add(full)
                         aliases[alias.asname or alias.name] = full
                     elif target in mods:
-                        if at_load:
+                        if runs:
                             graph[module].add(target)
                         if (alias.name.startswith("_") and not alias.name.startswith("__")
                                 and target != module):
@@ -120,7 +120,7 @@ def _imports(planted: dict[str, str] | None = None
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name in mods:
-                        if at_load:
+                        if runs:
                             graph[module].add(alias.name)
                         aliases[alias.asname or alias.name] = alias.name
         for node in ast.walk(tree):
@@ -172,15 +172,108 @@ def test_no_module_takes_a_private_name_of_another() -> None:
     assert private == []
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for an attribute chain on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _tests_taking_private_names(planted: dict[str, str] | None = None) -> list[str]:
+    """Every private name of the package a test file (or a helper of the tests) takes: by
+    ``from m import _x``, as ``m._x``, or patched as ``setattr(m, "_x", ...)`` or
+    ``setattr("tarotnotation.m._x", ...)``. A name a test needs is public in its module."""
+    mods = _modules()
+    files = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / "tests").glob("*.py")}
+    files.update(planted or {})
+    out: list[str] = []
+    for name, source in sorted(files.items()):
+        tree = ast.parse(source)
+        aliases: dict[str, str] = {}  # local name -> project module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
+                for alias in node.names:
+                    if f"{node.module}.{alias.name}" in mods:
+                        aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    elif _private(alias.name):
+                        out.append(f"{name}:{node.lineno} takes {alias.name} from {node.module}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in mods:
+                        local = alias.asname or alias.name.split(".")[0]
+                        aliases[local] = alias.name if alias.asname else local
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                chain = _dotted(node.value)
+                if chain is None:
+                    continue
+                head, _, rest = chain.partition(".")
+                module = ".".join(filter(None, [aliases.get(head, ""), rest]))
+                if head in aliases and module in mods:
+                    out.append(f"{name}:{node.lineno} uses {chain}.{node.attr}")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "setattr" and node.args):
+                first = node.args[0]
+                if (isinstance(first, ast.Constant) and isinstance(first.value, str)
+                        and first.value.rpartition(".")[0] in mods
+                        and _private(first.value.rpartition(".")[2])):
+                    out.append(f"{name}:{node.lineno} patches {first.value}")
+                elif (len(node.args) > 1 and isinstance(first, ast.Name)
+                        and first.id in aliases and isinstance(node.args[1], ast.Constant)
+                        and isinstance(node.args[1].value, str)
+                        and _private(node.args[1].value)):
+                    out.append(f"{name}:{node.lineno} patches {first.id}.{node.args[1].value}")
+    return out
+
+
+def test_no_test_takes_a_private_name_of_the_package() -> None:
+    assert _tests_taking_private_names() == []
+
+
+def test_the_tests_private_name_check_can_fail() -> None:
+    # Each way a test could take a private name is seen; public names and the tests'
+    # own private helpers are not.
+    planted = {"test_planted.py": (
+        "from tarotnotation import archive, notation\n"
+        "from tarotnotation.quick import _judge, check_line\n"
+        "import tarotnotation.atomic as atomic\n"
+        "import tarotnotation.notation.reader\n"
+        "def _mine() -> None: ...\n"
+        "def test_x(monkeypatch):\n"
+        "    archive._parts(1)\n"
+        "    notation.reader._cut(2)\n"
+        "    tarotnotation.notation.reader._cut(3)\n"
+        "    monkeypatch.setattr(atomic, '_sync', None)\n"
+        "    monkeypatch.setattr('tarotnotation.analysis.search._WARNED', [])\n"
+        "    archive.parts_of('x'); _mine(); monkeypatch.setattr(atomic, 'sync', None)\n")}
+    found = [f for f in _tests_taking_private_names(planted) if f.startswith("test_planted")]
+    assert sorted(found, key=lambda f: int(f.split(":")[1].split()[0])) == [
+        "test_planted.py:2 takes _judge from tarotnotation.quick",
+        "test_planted.py:7 uses archive._parts",
+        "test_planted.py:8 uses notation.reader._cut",
+        "test_planted.py:9 uses tarotnotation.notation.reader._cut",
+        "test_planted.py:10 patches atomic._sync",
+        "test_planted.py:11 patches tarotnotation.analysis.search._WARNED",
+    ]
+
+
 def test_no_import_circle() -> None:
     graph, _ = _imports()
     assert _cycles(graph) == []
 
 
 def test_the_import_checks_can_fail() -> None:
-    # The checks above are not vacuous: they see the graph, and find a planted circle and
-    # planted private reaches (by name and by attribute), while a function-level import
-    # and a type-only import make no circle.
+    # The checks above are not vacuous: they see the graph, and find a planted circle (at
+    # load or through an import inside a function) and planted private reaches (by name
+    # and by attribute), while a type-only import makes no circle.
     graph, _ = _imports()
     assert "tarotnotation.kernel" in graph["tarotnotation.replay"]
     kernel_source = (ROOT / "tarotnotation" / "kernel.py").read_text(encoding="utf-8")
@@ -191,9 +284,13 @@ def test_the_import_checks_can_fail() -> None:
     assert any("takes _CODES" in p for p in private)
     assert any("quick._FIRST" in p for p in private)
     lazy, _ = _imports({"tarotnotation.kernel": kernel_source
-                        + "\ndef f() -> None:\n    from . import replay\n"
-                        "if TYPE_CHECKING:\n    from . import quick\n"})
-    assert _cycles(lazy) == []
+                        + "\ndef f() -> None:\n    from . import replay\n"})
+    assert _cycles(lazy) != []
+    typed, _ = _imports({"tarotnotation.kernel": kernel_source
+                         + "\nif TYPE_CHECKING:\n    from . import quick\n"
+                         "def g() -> None:\n    if TYPE_CHECKING:\n"
+                         "        from . import replay\n"})
+    assert _cycles(typed) == []
 
 
 # --- one source of truth ------------------------------------------------------------------
@@ -299,16 +396,38 @@ def _inject(fault: str, rng: random.Random) -> DealRecord | None:
                       for tr, cards in zip(rec.play, play, strict=True)), "result": None})
 
 
-def _answers(deals: list[DealRecord]) -> tuple[list[Any], list[Any], list[str]]:
-    """What the replay, the quick check and the annotations say of each deal."""
-    replays, quicks, notes = [], [], []
-    for rec in deals:
+Answers = tuple[list[Any], list[Any], list[str], list[Any], list[Any]]
+
+
+def _answers(deals: list[DealRecord]) -> Answers:
+    """What the replay, the quick check, the annotations, the page writer's fast path and
+    the score sheets' reader (the deals written as a sheet, read back and replayed) say
+    of each deal."""
+    replays, quicks, notes, pages = [], [], [], []
+    read_fast = html_fast.reader()
+    nav = {"index": "index.html", "prev": None, "next": None}
+    for i, rec in enumerate(deals):
         r = replay(rec)
         replays.append((r.status, tuple(d.code for d in r.diagnostics),
                         None if r.scores is None else tuple(r.scores.items()), r.counts))
         quicks.append(quick_check_record(rec))
         notes.append(dumps([annotate(rec)]))
-    return replays, quicks, notes
+        line = tjson.dumps(rec)
+        deal = read_fast(line if isinstance(line, bytes) else line.encode())
+        pages.append(None if deal is None else
+                     html_fast.deal_data(deal, i + 1, "a.jsonl", i, "", "a.jsonl", nav))
+    sheets = []
+    for rec in deals:  # (a sheet a deal: one table's players a sheet)
+        if rec.result is None:
+            continue
+        for read in csvsheet.read(csvsheet.dumps([rec]), name="sheet.csv"):
+            answer = replay(read.record) if read.record is not None else None
+            sheets.append((tuple(d.code for d in read.diagnostics), read.record,
+                           None if answer is None
+                           else tuple(d.code for d in answer.diagnostics),
+                           None if answer is None or answer.scores is None
+                           else tuple(answer.scores.items())))
+    return replays, quicks, notes, pages, sheets
 
 
 def _lowest(bits: int) -> int:
@@ -341,6 +460,7 @@ WRONG: dict[str, Callable[..., Any]] = {
     "petit_in_chien_annuls": lambda rules, contract, chien: contract.takes_chien,
     "first_leader": lambda first, announcer: first,
     "poignee_wrong_cards": lambda shown: 0,
+    "shares": lambda players, partner: (players, 0, -1),
 }
 
 
@@ -350,22 +470,25 @@ def deals() -> list[DealRecord]:
 
 
 @pytest.fixture(scope="module")
-def baseline(deals: list[DealRecord]) -> tuple[list[Any], list[Any], list[str]]:
+def baseline(deals: list[DealRecord]) -> Answers:
     return _answers(deals)
 
 
 @pytest.fixture
 def fresh_tables() -> Iterator[None]:
-    """The kernel's transition table is worked out from legal_in and step once: work it
-    out again from the wrong rule, and from the right one afterwards."""
-    kernel.transitions.cache_clear()
+    """The kernel's transition table is worked out from legal_in and step once, the quick
+    check's scores and the score's bounds once a fact: work them out again from the wrong
+    rule, and from the right one afterwards."""
+    for forget in (kernel.transitions.cache_clear, forget_scores, score_bounds.cache_clear):
+        forget()
     yield
-    kernel.transitions.cache_clear()
+    for forget in (kernel.transitions.cache_clear, forget_scores, score_bounds.cache_clear):
+        forget()
 
 
 @pytest.mark.parametrize("name", sorted(WRONG))
 def test_each_kernel_rule_is_the_one_every_caller_uses(
-        name: str, deals: list[DealRecord], baseline: tuple[list[Any], list[Any], list[str]],
+        name: str, deals: list[DealRecord], baseline: Answers,
         monkeypatch: pytest.MonkeyPatch, fresh_tables: None) -> None:
     monkeypatch.setattr(kernel, name, WRONG[name])
     kernel.transitions.cache_clear()
@@ -374,7 +497,77 @@ def test_each_kernel_rule_is_the_one_every_caller_uses(
     # replaced; that twin is held to the kernel by tests/test_kernel_twin.py, and the two
     # paths of the quick check to each other by tests/test_quick_native.py.
     monkeypatch.setattr(native, "compiled", lambda force=False: None)
-    replays, quicks, notes = _answers(deals)
+    replays, quicks, notes, pages, sheets = _answers(deals)
     assert replays != baseline[0], f"the replay does not use kernel.{name}"
     assert quicks != baseline[1], f"the quick check does not use kernel.{name}"
     assert notes != baseline[2], f"the annotations do not use kernel.{name}"
+    assert pages != baseline[3], f"the page writer does not use kernel.{name}"
+    if name in SHEETS_USE:
+        assert sheets != baseline[4], f"the score sheets' reader does not use kernel.{name}"
+
+
+#: The kernel's rules a score sheet depends on, written from a deal and read back: those
+#: that count the deal's facts the sheet holds (the writer takes them from the replay),
+#: and the score's sharing (the reader finds the camps from the scores). The rules of
+#: play that only make a fault do not reach a sheet of clean deals' facts.
+SHEETS_USE = ("chelem_camp", "excuse_settlement", "excuse_wins_last_trick", "first_leader",
+              "petit_au_bout", "petit_in_chien_annuls", "petit_trick_before_last",
+              "settle_trick", "shares", "unplayed_camp", "winning_card")
+
+
+#: The functions that count a trick: only the kernel calls them (its count_tricks and
+#: PlayState do), except plausibility.py, which asks the Excuse's rules of the tricks a
+#: camp could win (the reachable counts of docs/rules.md), not of a deal's tricks.
+TRICK_COUNTING = ("settle_trick", "excuse_settlement", "excuse_wins_last_trick",
+                  "petit_trick_before_last", "petit_au_bout", "end_trick")
+ALLOWED_OUTSIDE = {"tarotnotation.plausibility": {"excuse_wins_last_trick",
+                                                 "excuse_settlement"}}
+
+
+def _counting_outside_the_kernel(planted: dict[str, str] | None = None) -> list[str]:
+    """Where a module other than the kernel takes a function that counts a trick: as
+    ``kernel.f`` or imported from the kernel."""
+    mods = _modules()
+    sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
+    sources.update(planted or {})
+    out: list[str] = []
+    for module, source in sorted(sources.items()):
+        if module == "tarotnotation.kernel":
+            continue
+        allowed = ALLOWED_OUTSIDE.get(module, set())
+        for node in ast.walk(_parsed(source)):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "kernel"):
+                line, names = node.lineno, [node.attr]
+            elif (isinstance(node, ast.ImportFrom) and node.module is not None
+                    and _target(module, mods.get(module, ROOT / "x.py"), node)
+                    == "tarotnotation.kernel"):
+                line, names = node.lineno, [alias.name for alias in node.names]
+            else:
+                continue
+            out.extend(f"{module}:{line} {name}" for name in names
+                       if name in TRICK_COUNTING and name not in allowed)
+    return out
+
+
+def test_only_the_kernel_counts_a_trick() -> None:
+    assert _counting_outside_the_kernel() == []
+
+
+def test_the_trick_counting_check_can_fail() -> None:
+    html = (ROOT / "tarotnotation" / "html" / "fast.py").read_text(encoding="utf-8")
+    planted = {"tarotnotation.html.fast": html + (
+        "\ndef again(rules, bits):\n"
+        "    return kernel.settle_trick(rules, bits, 0, -1, False, False)\n"),
+        "tarotnotation.quick": "from .kernel import excuse_wins_last_trick\n"}
+    assert _counting_outside_the_kernel(planted) == [
+        f"tarotnotation.html.fast:{html.count(chr(10)) + 3} settle_trick",
+        "tarotnotation.quick:1 excuse_wins_last_trick"]
+
+
+def test_the_quick_check_names_its_cards() -> None:
+    # (no bare 77 and 56 for the Excuse and the Petit: cards.Card names them)
+    tree = _parsed((ROOT / "tarotnotation" / "quick.py").read_text(encoding="utf-8"))
+    assert [n.lineno for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and n.value in (56, 77)
+            and not isinstance(n.value, bool)] == []

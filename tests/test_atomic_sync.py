@@ -33,13 +33,13 @@ def _watch(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    real_whole = atomic._sync_file_system
+    real_whole = atomic.sync_file_system
 
     def flush(top: str | os.PathLike[str]) -> bool:
         whole.append(str(top))
         return real_whole(top)
 
-    monkeypatch.setattr(atomic, "_sync_file_system", flush)
+    monkeypatch.setattr(atomic, "sync_file_system", flush)
     return synced, whole
 
 
@@ -61,7 +61,7 @@ def test_many_files_are_flushed_in_one_call(tmp_path: Path,
     synced, whole = _watch(monkeypatch)
     atomic.sync_tree(tmp_path / "site")
     assert whole == [str(tmp_path / "site")]
-    if atomic._sync_file_system(tmp_path):  # syncfs is there: nothing one by one
+    if atomic.sync_file_system(tmp_path):  # syncfs is there: nothing one by one
         assert synced == []
 
 
@@ -69,7 +69,7 @@ def test_without_the_one_call_every_file_is_flushed(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     files = _tree(tmp_path / "site", atomic.BATCH_FILES + 10)
     synced, _ = _watch(monkeypatch)
-    monkeypatch.setattr(atomic, "_sync_file_system", lambda top: False)
+    monkeypatch.setattr(atomic, "sync_file_system", lambda top: False)
     atomic.sync_tree(tmp_path / "site")
     assert files <= set(synced)
     assert os.path.realpath(tmp_path / "site" / "sub") in synced

@@ -22,7 +22,7 @@ from tarotnotation import causes, notation
 from tarotnotation.archive import check_deal, check_paths, read_path
 from tarotnotation.causes import MIN_FAULTS, explain, find_cause
 from tarotnotation.diagnostics import Code, Severity
-from tarotnotation.legality import winning_index
+from tarotnotation.kernel import winner_index
 from tarotnotation.records import DealRecord, PlayedCard
 from tarotnotation.replay import Replay, replay
 from tarotnotation.simulate import random_deal
@@ -148,9 +148,9 @@ def _revoke_by_swap(rec: DealRecord, rng: random.Random | None = None) -> DealRe
             play = list(rec.play)
             ca, cb = list(play[a].cards), list(play[b].cards)
             ca[i], cb[j] = pb, pa
-            if (winning_index([c.card for c in ca]) != winning_index(
-                    [c.card for c in play[a].cards]) or winning_index(
-                    [c.card for c in cb]) != winning_index([c.card for c in play[b].cards])):
+            if (winner_index([c.card for c in ca]) != winner_index(
+                    [c.card for c in play[a].cards]) or winner_index(
+                    [c.card for c in cb]) != winner_index([c.card for c in play[b].cards])):
                 continue
             play[a] = play[a].model_copy(update={"cards": tuple(ca)})
             play[b] = play[b].model_copy(update={"cards": tuple(cb)})

@@ -64,8 +64,8 @@ def test_version_imports_neither_typer_nor_any_command() -> None:
     assert not {m for m in loaded if m.split(".")[0] in ("typer", "click", "rich",
                                                           "pydantic", "lark")}
     assert not {m for m in loaded if m.startswith("tarotnotation.")} - {
-        "tarotnotation.cli", "tarotnotation.cli.app", "tarotnotation.native",
-        "tarotnotation._kernel"}
+        "tarotnotation.cli", "tarotnotation.cli.app", "tarotnotation.cli.commands",
+        "tarotnotation.native", "tarotnotation._kernel"}
 
 
 def test_help_lists_every_command_and_imports_none() -> None:
@@ -77,8 +77,8 @@ def test_help_lists_every_command_and_imports_none() -> None:
     # language) and how every command runs (cli.runner: one-line usage errors, the exit
     # statuses, signals, with cli.status; cli.terminal: text made safe for it), no command
     assert not {m for m in loaded if m.startswith("tarotnotation.cli.")} - {
-        "tarotnotation.cli.app", "tarotnotation.cli.language", "tarotnotation.cli.runner",
-        "tarotnotation.cli.status", "tarotnotation.cli.terminal"}
+        "tarotnotation.cli.app", "tarotnotation.cli.commands", "tarotnotation.cli.language",
+        "tarotnotation.cli.runner", "tarotnotation.cli.status", "tarotnotation.cli.terminal"}
     assert "pydantic" not in loaded
 
 
@@ -104,7 +104,7 @@ def test_a_command_imports_only_what_it_uses() -> None:
         "tarotnotation.cli.options", "tarotnotation.cli.runner", "tarotnotation.cli.terminal",
         "tarotnotation.cli.output", "tarotnotation.cli.progress", "tarotnotation.cli.report",
         "tarotnotation.cli.validate", "tarotnotation.cli.front", "tarotnotation.cli.declare",
-        "tarotnotation.cli.status"}
+        "tarotnotation.cli.status", "tarotnotation.cli.commands"}
     for unused in ("tarotnotation.analysis", "tarotnotation.html", "tarotnotation.archives",
                    "tarotnotation.annotate"):
         assert unused not in loaded

@@ -508,7 +508,7 @@ def test_json_lines_chunks_split_the_lines_as_the_reader_does(
                  None if c.scores is None else dict(c.scores), c.taker_half)
                 for c in check_paths([path], **kwargs)]
 
-    assert archive._json_lines_chunks(str(path)) is not None
+    assert archive.json_lines_chunks(str(path)) is not None
     reference = run()  # the JSON reader, line by line
     assert run(keep=False) == reference  # chunks, quick checks
     assert run(keep=False, jobs=2) == reference

@@ -273,13 +273,13 @@ def test_positions_are_found_only_for_faulty_records(tmp_path: Any,
     from tarotnotation.formats import jsonpos
 
     walked: list[int] = []
-    real = jsonpos._find
+    real = jsonpos.find_path
 
     def counting(data: bytes, start: int, path: str) -> int | None:
         walked.append(start)
         return real(data, start, path)
 
-    monkeypatch.setattr(jsonpos, "_find", counting)
+    monkeypatch.setattr(jsonpos, "find_path", counting)
     rec = notation.load(ROOT / "examples" / "prise.tarot")
     clean = [tjson.dumps(rec.model_copy(update={"tags": (("Deal", str(i)),)}))
              for i in range(50)]

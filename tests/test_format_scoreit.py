@@ -24,6 +24,16 @@ BONUS_POINTS = {"PETIT_AU_BOUT": 10, "POIGNEE_SIMPLE": 20, "POIGNEE_DOUBLE": 30,
                 "CHELEM_ANNONCE_REALISE": 400, "CHELEM_ANNONCE_NON_REALISE": -200}
 
 
+def dumps_game(names: list[str], laps: list[dict[str, Any]]) -> bytes:
+    """A ScoreIt game as the app writes it: the players' names and the laps, each a dict
+    of the model's keys."""
+    doc = {"type": "TAROT",
+           "players": [{"name": nm, "color": -16777216 + 1000 * i}
+                       for i, nm in enumerate(names)],
+           "laps": laps}
+    return orjson.dumps(doc)
+
+
 def scoreit_results(lap: dict[str, Any]) -> list[int]:
     """Each player's score as ScoreIt's TarotSolver.getResults computes it (its public
     model, written again here: the threshold by oudlers, (25 + |diff|) x coefficient, the
@@ -78,7 +88,7 @@ def test_the_replay_scores_each_lap_as_scoreit_does(players: int) -> None:
     rng = random.Random(players)
     names = ["Alice", "Bruno", "Chloé", "David", "Émilie"][:players]
     laps = [_lap(rng, players) for _ in range(300)]
-    deals = list(scoreit.read(scoreit.dumps_game(names, laps), name="g.json"))
+    deals = list(scoreit.read(dumps_game(names, laps), name="g.json"))
     assert len(deals) == len(laps)
     for deal, lap in zip(deals, laps, strict=True):
         assert deal.record is not None

@@ -570,7 +570,7 @@ def test_replay_html_opens_the_page_on_a_terminal_unless_told_not_to(
         tmp_path: Path, opened: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from tarotnotation.cli import replay as replay_cli
 
-    monkeypatch.setattr(replay_cli, "_on_terminal", lambda: True)
+    monkeypatch.setattr(replay_cli, "on_terminal", lambda: True)
     page = tmp_path / "p.html"
     args = ("replay", rel(EXAMPLES / "prise.tarot"), "--html", "-o", str(page))
     assert invoke(*args, "--no-open").code == 0

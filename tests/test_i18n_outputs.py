@@ -99,10 +99,10 @@ def test_every_table_heading_exists_in_both_languages() -> None:
     """The headings of the text tables (score, stats, standings, query's aligned table):
     each has its French, different from the English unless checked as the same word. A
     new field of the query language gets a heading here too (its table column)."""
-    headings = [*(h for h in score_cmd._HEAD if h), *COLUMNS.values(), *HEADINGS.values()]
+    headings = [*(h for h in score_cmd.HEAD if h), *COLUMNS.values(), *HEADINGS.values()]
     from tarotnotation.archives import stats
 
-    headings.extend(stats._COLUMNS.values())
+    headings.extend(stats.COLUMNS.values())
     for word in headings:
         en, fr = _both(word)
         assert fr, word

@@ -106,3 +106,18 @@ def test_play_state_from_a_position_in_the_middle_of_a_trick() -> None:
     assert CardSet(state.legal()) == CardSet.parse("2H")  # Hearts led: follow
     state.play(Card.H2)
     assert CardSet(state.legal()) == CardSet.parse("T5")  # no Heart: trump
+
+
+def test_the_old_name_winning_index_is_the_kernels_winner_index_with_a_warning() -> None:
+    # legality.winning_index was a second name of kernel.winner_index (issue 30: dead
+    # code); tarotnotation.winning_index, which the package exported, keeps working.
+    import warnings
+
+    import tarotnotation
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        old = tarotnotation.winning_index
+    assert old is kernel.winner_index
+    assert [w.category for w in seen] == [DeprecationWarning]
+    assert "tarotnotation.kernel.winner_index" in str(seen[0].message)

@@ -41,7 +41,7 @@ CORPUS: Final = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.is
 def _records_of(text: str) -> Iterator[tuple[str, int]]:
     """The text of each record of ``text`` and the line where it starts, as the reader
     cuts them."""
-    for chunk in reader._chunks(io.StringIO(text)):
+    for chunk in reader.record_chunks(io.StringIO(text)):
         lines = list(chunk.lines)
         while lines and not lines[-1].strip():
             lines.pop()

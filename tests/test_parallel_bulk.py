@@ -126,8 +126,8 @@ def test_two_jobs_say_what_one_says_on_faults_in_many_chunks(
     # faults found all along the file: numbers repeated, wrong scores, broken records
     assert all(code in ran.out for code in ("R301", "R101"))
     # tasks of several blocks (a big file's), and of one
-    monkeypatch.setattr(archive, "_TASKS_A_WORKER", 1)
-    assert archive._blocks_a_task(str(path), 2) > 1
+    monkeypatch.setattr(archive, "TASKS_A_WORKER", 1)
+    assert archive.blocks_a_task(str(path), 2) > 1
     _same(path, "--format", "jsonl")
     _same(path, "-q")
 
@@ -156,7 +156,7 @@ def test_a_broken_line_at_a_chunk_edge(tmp_path: Path, monkeypatch: pytest.Monke
         # (the first worker's range ends just before, at, just after the broken line's
         # start, inside it, at its end…)
         monkeypatch.setattr(archive, "CHUNK_BYTES", size)
-        assert len(list(archive._json_lines_ranges(str(path), size))) > 2
+        assert len(list(archive.json_lines_ranges(str(path), size))) > 2
         assert _same(path, "--format", "jsonl").code == 1
 
 
@@ -168,10 +168,10 @@ def test_a_line_over_the_bound_ends_its_chunk(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "long.jsonl"
     path.write_bytes(_jsonl(items))
     monkeypatch.setattr(archive, "CHUNK_BYTES", 6000)
-    monkeypatch.setattr(archive, "_TASKS_A_WORKER", 1)
-    assert archive._blocks_a_task(str(path), 2) == 4  # (several blocks a range)
+    monkeypatch.setattr(archive, "TASKS_A_WORKER", 1)
+    assert archive.blocks_a_task(str(path), 2) == 4  # (several blocks a range)
     # (ranges that lie inside the long line: their workers find no line of their own)
-    assert len(list(archive._json_lines_ranges(str(path), 4 * 6000))) > 40
+    assert len(list(archive.json_lines_ranges(str(path), 4 * 6000))) > 40
     assert _same(path).code == 1
     _same(path, "--format", "json")
 

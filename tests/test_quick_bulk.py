@@ -295,7 +295,7 @@ def test_the_lines_and_deals_of_a_block_are_counted_as_the_reader_counts_them(
     exact = (len(lines), sum(1 for raw in lines if raw.strip() not in (b"", b"\xef\xbb\xbf")))
     if TWIN is not None and not native.pure_forced():
         assert TWIN.count_lines(block) == exact
-    assert archive._count_lines(block) == exact  # (the parent's count)
+    assert archive.count_lines(block) == exact  # (the parent's count)
 
 
 def _by_line(chunks: list[Any]) -> list[tuple[int, int, int, bytes]]:
@@ -307,7 +307,7 @@ def _by_line(chunks: list[Any]) -> list[tuple[int, int, int, bytes]]:
         for k, raw in enumerate(c.lines):
             out.append((c.lineno + k, deals, at, raw))
             at += len(raw)
-            deals += bool(archive._content(raw))
+            deals += bool(archive.line_content(raw))
     return out
 
 
@@ -317,10 +317,10 @@ def _ranged(path: str, size: int) -> tuple[list[Any], list[Any], tuple[int, int]
     each range's first chunk, and the lines and deals counted in all."""
     chunks, firsts = [], []
     lines = deals = 0
-    for task in archive._json_lines_ranges(path, size):
+    for task in archive.json_lines_ranges(path, size):
         counted = [0, 0]
         found = [replace(c, index=c.index + deals, lineno=c.lineno + lines)
-                 for c in archive._range_chunks(task, counted)]
+                 for c in archive.range_chunks(task, counted)]
         chunks += found
         firsts += found[:1]
         lines, deals = lines + counted[0], deals + counted[1]
@@ -329,7 +329,7 @@ def _ranged(path: str, size: int) -> tuple[list[Any], list[Any], tuple[int, int]
 
 def _lines_and_deals(chunks: list[Any]) -> tuple[int, int]:
     lines = [raw for c in chunks for raw in c.lines]
-    return len(lines), sum(1 for raw in lines if archive._content(raw))
+    return len(lines), sum(1 for raw in lines if archive.line_content(raw))
 
 
 @pytest.mark.parametrize("size", [300, 2600, 1 << 20])
@@ -337,7 +337,7 @@ def test_the_workers_find_the_lines_the_whole_file_is_cut_into(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path, size: int) -> None:
     monkeypatch.setattr(archive, "CHUNK_BYTES", size)
     path = str(archive_file)
-    whole = list(archive._chunks_of(path))
+    whole = list(archive.chunks_of(path))
     for blocks in (1, 3):  # (a range of one block, of several)
         chunks, firsts, counted = _ranged(path, blocks * size)
         assert _by_line(chunks) == _by_line(whole)
@@ -368,10 +368,10 @@ def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
         m.setattr(archive, "CHUNK_BYTES", block)
         m.setattr(archive, "MAX_JSON_RECORD_BYTES", 40)
-        m.setattr(archive, "_PROBE", 7)  # (the first line looked for a few bytes at a time)
+        m.setattr(archive, "PROBE", 7)  # (the first line looked for a few bytes at a time)
         path = str(Path(folder) / "edges.jsonl")
         Path(path).write_bytes(data)
-        whole = list(archive._chunks_of(path))
+        whole = list(archive.chunks_of(path))
         chunks, _, counted = _ranged(path, block * blocks)
         assert _by_line(chunks) == _by_line(whole)
         assert chunks[:1] == whole[:1]

@@ -7,7 +7,8 @@ from builders import SEATS4, SEATS5, auction_for, cards, fill_hands, slam_deal
 
 from tarotnotation.cards import Card
 from tarotnotation.diagnostics import Code
-from tarotnotation.legality import constraint, legal_cards, why_illegal, winning_index
+from tarotnotation.kernel import winner_index
+from tarotnotation.legality import constraint, legal_cards, why_illegal
 from tarotnotation.records import Bid, Call, DealRecord, PlayedCard, Trick
 from tarotnotation.replay import legal_moves, replay
 from tarotnotation.rules import Contract, table
@@ -136,16 +137,16 @@ def test_rule_6_led_excuse_lets_the_next_card_set_the_suit() -> None:
 
 
 def test_rule_6_trick_goes_to_the_highest_trump_else_highest_of_suit_led() -> None:
-    assert winning_index(trick("5H KH 2H QH")) == 1
-    assert winning_index(trick("5H KS 2H QD")) == 0  # other suits never win
-    assert winning_index(trick("5H KH T2 QH")) == 2
-    assert winning_index(trick("T3 KH T2 T21")) == 3
-    assert winning_index(trick("EX 9D KD T1")) == 3
+    assert winner_index(trick("5H KH 2H QH")) == 1
+    assert winner_index(trick("5H KS 2H QD")) == 0  # other suits never win
+    assert winner_index(trick("5H KH T2 QH")) == 2
+    assert winner_index(trick("T3 KH T2 T21")) == 3
+    assert winner_index(trick("EX 9D KD T1")) == 3
 
 
 def test_rule_6_the_excuse_never_wins_a_trick() -> None:
-    assert winning_index(trick("EX 2C 3C 1C")) == 2
-    assert winning_index(trick("2C EX 1C")) == 0
+    assert winner_index(trick("EX 2C 3C 1C")) == 2
+    assert winner_index(trick("2C EX 1C")) == 0
 
 
 def test_rule_6_number_of_tricks_per_player_count() -> None:

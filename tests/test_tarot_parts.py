@@ -100,7 +100,7 @@ def test_a_tarot_file_in_parts_reports_what_it_reports_whole(
     assert len(reference) > 120
     for size in rng.sample(range(150, 6000), 5):
         monkeypatch.setattr(archive, "CHUNK_BYTES", size)
-        parts = list(archive._tarot_parts(str(path)) or [])
+        parts = list(archive.tarot_parts(str(path)) or [])
         assert len(parts) > 2, size
         assert _run(path, jobs=2) == reference, size
 
@@ -111,7 +111,7 @@ def test_the_parts_start_at_records_and_count_the_lines(
     data = _archive(random.Random(9), 40)
     path.write_bytes(data)
     monkeypatch.setattr(archive, "CHUNK_BYTES", 700)
-    parts = list(archive._tarot_parts(str(path)) or [])
+    parts = list(archive.tarot_parts(str(path)) or [])
     assert parts[0].start == 0
     assert parts[-1].end is None
     for before, after in itertools.pairwise(parts):
@@ -126,7 +126,7 @@ def _cuts_of_the_whole(data: bytes, apart: int) -> list[tuple[int, int | None, i
     ``apart`` bytes after the last, the lines counted from the start each time."""
     parts: list[tuple[int, int | None, int]] = []
     start = 0
-    while (found := archive._TAROT_CUT.search(data, start + apart)) is not None:
+    while (found := archive.TAROT_CUT.search(data, start + apart)) is not None:
         parts.append((start, found.end() - 1, data.count(b"\n", 0, start)))
         start = found.end() - 1
     return [*parts, (start, None, data.count(b"\n", 0, start))]
@@ -149,7 +149,7 @@ def test_the_cuts_are_those_of_the_file_searched_whole(
         m.setattr(archive, "CHUNK_BYTES", block)
         path = Path(folder) / "cuts.tarot"
         path.write_bytes(data)
-        found = [(p.start, p.end, p.line) for p in archive._tarot_cuts(str(path), apart)]
+        found = [(p.start, p.end, p.line) for p in archive.tarot_cuts(str(path), apart)]
     assert found == _cuts_of_the_whole(data, apart)
 
 
@@ -164,12 +164,12 @@ def test_a_comment_that_runs_on_across_a_cut_is_read_again_whole(
     reference = _run(path)
     assert len(reference) == 120
     monkeypatch.setattr(archive, "CHUNK_BYTES", 300)
-    assert len(list(archive._tarot_parts(str(path)) or [])) > 2
+    assert len(list(archive.tarot_parts(str(path)) or [])) > 2
     assert _run(path, jobs=2) == reference
 
 
 def test_small_files_and_other_formats_are_not_cut(tmp_path: Path) -> None:
     path = tmp_path / "one.tarot"
     path.write_bytes((ROOT / "examples" / "prise.tarot").read_bytes())
-    assert archive._tarot_parts(str(path)) is None
-    assert archive._tarot_parts(str(tmp_path / "missing.tarot")) is None
+    assert archive.tarot_parts(str(path)) is None
+    assert archive.tarot_parts(str(tmp_path / "missing.tarot")) is None

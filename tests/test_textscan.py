@@ -6,7 +6,7 @@ drives it and hands everything else to the reader. These differential tests hold
 the Python path:
 
 - the parts it hands back equal those made of the fast scanner's data
-  (``notation.fast.scan``) of the same record, cut by the reader (``reader._chunks``), and
+  (``notation.fast.scan``) of the same record, cut by the reader (``reader.record_chunks``), and
   it takes a record only when the fast scanner does, cut where the reader cuts it; on
   generated deals (3, 4 and 5 players; comments, glyphs, names, tags, rulesets; partial
   and faulty deals), on word and byte edits of them, and on the fuzz corpus;
@@ -130,7 +130,7 @@ def _expected(data: dict[str, Any]) -> tuple[Any, ...] | None:
 def _chunk_ends(data: bytes) -> dict[int, tuple[int | None, str]]:
     """Each record's start as the reader cuts ``data`` -> (the next one's start, its
     text as the reader hands it to the scanners)."""
-    chunks = list(reader._chunks(io.BytesIO(data)))
+    chunks = list(reader.record_chunks(io.BytesIO(data)))
     out: dict[int, tuple[int | None, str]] = {}
     for k, chunk in enumerate(chunks):
         lines = list(chunk.lines)

@@ -324,7 +324,7 @@ _STATUS: Final = {"annulled": Msg("annulled"), "incomplete": Msg("incomplete"),
                   "unscored": Msg("unscored"), "unreadable": Msg("unreadable")}
 _SIZES: Final = {"simple": Msg("simple"), "double": Msg("double"), "triple": Msg("triple")}
 #: The columns of the table for people (``--format csv`` keeps its machine keys).
-_COLUMNS: Final = {
+COLUMNS: Final = {
     "player": pmsg("column", "player"), "seat": pmsg("column", "seat"),
     "contract": pmsg("column", "contract"), "deals": pmsg("column", "deals"),
     "taker": pmsg("column", "taker"), "take%": pmsg("column", "take%"),
@@ -355,7 +355,7 @@ def _aligned(by: str, rows: list[dict[str, Any]]) -> list[str]:
     if by != "contract":
         head += ["prise", "garde", "g.sans", "g.contre"]
     head += ["margin", "avg score", "total", "poignées", "petits", "chelems"]
-    table = [[render(_COLUMNS[h]) if h in _COLUMNS else h for h in head]]
+    table = [[render(COLUMNS[h]) if h in COLUMNS else h for h in head]]
     for r in rows:
         cells = [str(r["key"]), f"{r['deals']:,}"]
         if by != "contract":

@@ -14,7 +14,6 @@ tag (a name with a capital), or one of ``line`` and ``scores``.
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, Any, Final
@@ -253,13 +252,3 @@ class TableWriter:
         """End the table (an aligned table held fewer rows than its sample)."""
         if self.fmt == "table" and self.widths is None:
             self._flush()
-
-
-def table_text(rows: Iterable[DealSummary], fmt: str, spec: str) -> str:
-    """A whole table as text (for tests and small archives)."""
-    out = io.StringIO()
-    writer = TableWriter(fmt, columns(spec), out)
-    for s in rows:
-        writer.row(s)
-    writer.close()
-    return out.getvalue()

@@ -679,7 +679,7 @@ static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *id
 
 /* count_lines(block) -> (lines, deals): the lines of a block of JSON Lines as readlines
  * cuts them (at each \n; a last line without one counts), and those that hold a record
- * as archive._content sees them (not blank once the blanks around are stripped, nor a
+ * as archive.line_content sees them (not blank once the blanks around are stripped, nor a
  * byte-order mark alone). */
 /* A worker process's first act (tarotnotation/workers.py): the kernel sends it SIG when
  * its parent ends, whatever ended it. True when done (Linux's PR_SET_PDEATHSIG), False

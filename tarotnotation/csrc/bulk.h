@@ -769,7 +769,7 @@ static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
     return 1;
 }
 
-/* The content of a line as archive._content sees it (blanks around it off), or 0 when
+/* The content of a line as archive.line_content sees it (blanks around it off), or 0 when
  * it is blank or starts with a byte-order mark (left to the caller). */
 static int jb_content(const char **s, const char **e)
 {
@@ -785,7 +785,7 @@ static int jb_content(const char **s, const char **e)
     return 1;
 }
 
-/* A blank line as archive._content sees it: nothing once the blanks around are stripped,
+/* A blank line as archive.line_content sees it: nothing once the blanks around are stripped,
  * or a byte-order mark alone. */
 static int jb_blank(const char *p, const char *q)
 {

@@ -103,7 +103,7 @@ def _items(data: bytes, i: int) -> Iterator[int]:
         i = _space(data, i + 1)
 
 
-def _find(data: bytes, start: int, path: str) -> int | None:
+def find_path(data: bytes, start: int, path: str) -> int | None:
     """The offset of the value at ``path`` in the value at ``start``, or None."""
     i = _space(data, start)
     for m in _PART.finditer(path):
@@ -161,11 +161,11 @@ class JsonPositions(Mapping[str, tuple[int, int]]):
     def _locate(self, path: str) -> tuple[int, int] | None:
         data = self._data
         start, line = self._origin()
-        at = _find(data, start, path)
+        at = find_path(data, start, path)
         if at is None:
             return None
         if _PLAYED.match(path) and data[at:at + 1] == b"{":  # a played card: its code
-            card = _find(data, at, "card")
+            card = find_path(data, at, "card")
             at = at if card is None else card
         line += data.count(b"\n", start, at)
         line_start = data.rfind(b"\n", 0, at) + 1

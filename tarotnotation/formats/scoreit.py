@@ -54,7 +54,7 @@ result: garde taker E points 48 bouts 2
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -293,17 +293,6 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
 
     record, faults = validated(data, file=file, path=base, deal=index)
     return ReadDeal(index, record, tuple(diags + faults))
-
-
-def dumps_game(players: Mapping[str, str] | list[str], laps: list[dict[str, Any]]) -> bytes:
-    """A ScoreIt game as the app writes it (for tests and examples): the players' names
-    and the laps, each a dict of the model's keys."""
-    names = list(players.values()) if isinstance(players, Mapping) else players
-    doc = {"type": "TAROT",
-           "players": [{"name": nm, "color": -16777216 + 1000 * i}
-                       for i, nm in enumerate(names)],
-           "laps": laps}
-    return orjson.dumps(doc)
 
 
 # --- the format, as the registry (formats/registry.py) knows it -----------------------------

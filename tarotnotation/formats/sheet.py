@@ -54,6 +54,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from .. import kernel
 from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..fields import DEFAULT_SEATS
 from ..i18n import Msg, message_of
@@ -1123,18 +1124,20 @@ def _camps_of(values: Sequence[int]) -> tuple[int, int | None] | None:
     """``(taker, partner)`` from a deal's scores when they have the shape the rules share
     scores in (3 : −1 … at four players, 2 : 1 : −1 at five; partner None when alone)."""
     n = len(values)
+    alone, _, defender = kernel.shares(n, False)  # (the units of one defender's payment)
+    with_taker, with_partner, with_defender = kernel.shares(n, True)
     for taker in range(n):
         x = values[taker]
         others = [v for i, v in enumerate(values) if i != taker]
         if x == 0:
             continue
-        if all(v * (n - 1) == -x for v in others):
+        if all(v * alone == x * defender for v in others):
             return taker, None
-        if n == 5 and x % 2 == 0:
-            half = x // 2
-            part = [i for i, v in enumerate(values) if i != taker and v == half]
+        if n == 5 and x % with_taker == 0:
+            unit = x // with_taker
+            part = [i for i, v in enumerate(values) if i != taker and v == with_partner * unit]
             rest = [v for i, v in enumerate(values) if i != taker and i not in part[:1]]
-            if len(part) >= 1 and all(v == -half for v in rest) and half != -half:
+            if len(part) >= 1 and all(v == with_defender * unit for v in rest) and unit:
                 return taker, part[0]
     return None
 

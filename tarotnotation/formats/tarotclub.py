@@ -393,7 +393,7 @@ def _previous(seat: str, players: int) -> str:
 
 def _from_played(obj: Mapping[str, Any]) -> DealRecord:
     # (imported here: telling the format from its first bytes needs neither)
-    from ..legality import winning_index
+    from ..kernel import winner_index
     from ..records import ChelemAnnouncement, PlayedCard, Poignee, Result, Trick
 
     info = obj["deal_info"]
@@ -464,7 +464,7 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
             played[card] = path
             played_by[ids[(ids.index(leader) + c) % players]].add(card)
         play.append(Trick(cards=tuple(PlayedCard(card=c) for c in cards), leader=leader))
-        w = winning_index(cards)
+        w = winner_index(cards)
         assert w is not None  # a full trick holds a card other than the Excuse
         leader = ids[(ids.index(leader) + w) % players]
 

@@ -37,21 +37,19 @@ from typing import Any, Final
 
 from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
 from ..annotate import (
-    TrickCount,
     is_computed,
     place_of,
-    points_text,
     running_points,
     score_lines,
     speakers,
     unplayed_points,
 )
-from ..cards import Card, CardSet
+from ..cards import Card, CardSet, points_text
 from ..diagnostics import Diagnostic, Severity
 from ..fields import find_tag
 from ..i18n import Msg, pmsg, render
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
-from ..replay import Replay, Status
+from ..replay import Replay, Status, TrickCount
 from ..rules import Contract, MisereKind
 from .escape import clean
 

@@ -38,8 +38,8 @@ from typing import Any, Final, NamedTuple
 import orjson
 
 from .. import kernel, native
-from ..annotate import points_text, scored_lines
-from ..cards import ALL_MASK, BIT_OF_CODE, EXCUSE_BIT, Card, card_points
+from ..annotate import scored_lines
+from ..cards import ALL_MASK, BIT_OF_CODE, Card, card_points, points_text
 from ..i18n import Msg, language, pmsg, render
 from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
@@ -59,7 +59,6 @@ _CAMPS: Final = (Camp.TAKER, Camp.DEFENCE)
 _CAMP_VALUES: Final = tuple(camp.value for camp in _CAMPS)
 #: Each card's half-points (the kernel's count of one card).
 _HALF: Final = tuple(card_points(1 << c) for c in range(78))
-_EXCUSE: Final = int(Card.EXCUSE)
 #: _ORDERS[n][leader]: the seats of a trick, from its leader's.
 _ORDERS: Final = {n: tuple(tuple((lead + c) % n for c in range(n)) for lead in range(n))
                   for n in (3, 4, 5)}
@@ -209,25 +208,20 @@ def _start(deal: FastDeal) -> list[int]:
 
 
 def _winners(deal: FastDeal, start: list[int], camps: tuple[int, ...], leader: int
-             ) -> list[int]:
-    """Each trick's winner, by the kernel (its compiled twin, else the PlayState)."""
+             ) -> list[int] | None:
+    """Each trick's winner by the kernel's compiled twin, or None without it (then
+    :func:`tarotnotation.kernel.count_tricks` finds them)."""
     facts = deal.facts
     twin = deal.twin
-    if twin is not None:
-        flags = _FLAGS.get(deal.rules)
-        if flags is None:
-            flags = _FLAGS[deal.rules] = native.rule_flags(deal.rules)
-        played, winners = twin.play(flags, start, camps, leader, facts.play)[:2]
-        if played != len(facts.play):
-            raise ValueError("a clean deal's play is legal")
-        return list(winners)
-    state = kernel.PlayState(deal.rules, start, camps, leader, contract=facts.contract)
-    winners = []
-    for card in facts.play:
-        state.play(card)
-        if not state.trick:
-            winners.append(state.leader)
-    return winners
+    if twin is None:
+        return None
+    flags = _FLAGS.get(deal.rules)
+    if flags is None:
+        flags = _FLAGS[deal.rules] = native.rule_flags(deal.rules)
+    played, winners = twin.play(flags, start, camps, leader, facts.play)[:2]
+    if played != len(facts.play):
+        raise ValueError("a clean deal's play is legal")
+    return list(winners)
 
 
 def _score_lines(deal: FastDeal) -> list[str]:
@@ -292,16 +286,14 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     leader = kernel.first_leader(first, taker if facts.chelem_announced else None)
     start = _start(deal)
     camps = tuple(kernel.TAKER if s in (taker, partner) else kernel.DEFENCE for s in range(n))
-    winners = _winners(deal, start, camps, leader)
     play = facts.play
     tricks_count = len(play) // n
-    last = tricks_count - 1
+    counting = kernel.count_tricks(
+        deal.rules, [play[at:at + n] for at in range(0, len(play), n)], camps, tricks_count,
+        leader=leader, winners=_winners(deal, start, camps, leader))
+    winners = counting.winners
     leaders = [leader, *winners[:-1]]
-    lead_camp = camps[leaders[last]]
-    excuse_won = kernel.excuse_wins_last_trick(
-        deal.rules, play[last * n] == int(Card.EXCUSE),
-        all(camps[w] == lead_camp for w in winners[:last]))
-    code, half, points_of, rules = _CODE, _HALF, _POINTS, deal.rules
+    code, half, points_of = _CODE, _HALF, _POINTS
     orders = _ORDERS[n]
     cards = [{"c": code[card_no], "s": seat, "t": t}
              for t, lead in enumerate(leaders)
@@ -311,28 +303,20 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
             notes_of(glyph, comments, cards[at])
     tricks: list[dict[str, Any]] = []
     taker_half = total = 0
-    excuse_at = play.find(_EXCUSE)
-    for t in range(tricks_count):
+    for t, end in enumerate(counting.tricks):
         at = t * n
-        trick = play[at:at + n]
-        bits = sum(map(_BIT.__getitem__, trick))
-        points = sum(map(half.__getitem__, trick))
+        points = sum(map(half.__getitem__, play[at:at + n]))
         total += points
-        winner = winners[t]
-        wcamp = camps[winner]
-        excuse_owner = (camps[orders[leaders[t]][excuse_at - at]]
-                        if at <= excuse_at < at + n else -1)
-        to_taker, to_defence, shift = kernel.settle_trick(
-            rules, bits, wcamp, excuse_owner, t == last, t == last and excuse_won)
-        taker_half += (points if to_taker == bits else card_points(to_taker) if to_taker
-                       else 0) + shift
+        wcamp = end.camp
+        # (a trick goes whole to one camp but where the Excuse stays with its owner)
+        taker_half += (points if not end.defence else card_points(end.taker) if end.taker
+                       else 0) + end.moved
         entry: dict[str, Any] = {
-            "n": t + 1, "at": at, "len": n, "w": winner, "pts": points_of[points],
+            "n": t + 1, "at": at, "len": n, "w": winners[t], "pts": points_of[points],
             "cw": _CAMP_VALUES[wcamp], "tk": points_of[taker_half],
             "df": points_of[total - taker_half]}
-        if excuse_owner >= 0 and not (to_taker if wcamp == kernel.TAKER
-                                      else to_defence) & EXCUSE_BIT:
-            entry["ex"] = (Camp.DEFENCE if to_defence & EXCUSE_BIT else Camp.TAKER).value
+        if end.excuse >= 0 and end.excuse != wcamp:
+            entry["ex"] = _CAMP_VALUES[end.excuse]
         if others:
             notes_of(*others.get(("trick", t), _NO_NOTE), entry)
         tricks.append(entry)

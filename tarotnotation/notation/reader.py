@@ -1119,7 +1119,7 @@ def _lines(source: IO[str] | IO[bytes], offset: int = 0
         yield text, start, fault
 
 
-def _chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
+def record_chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
             at: int = 0) -> Iterator[_Chunk]:
     """The records of a stream, cut at each tag line that follows other text.
 
@@ -1188,7 +1188,7 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
     ``line`` and ``offset``: the lines and bytes of the file before the stream; ``judge``:
     see :func:`read_at`; ``index``: the deals of the file before the stream."""
     fast = judge is not None and os.environ.get(READER_ENV) != "grammar"
-    chunks = _chunks(source, line=line, at=offset)
+    chunks = record_chunks(source, line=line, at=offset)
     ahead: _Chunk | None = None  # the next record, when it had to be read already
     before: _Chunk | None = None
     while True:
@@ -1447,7 +1447,7 @@ def _skim(source: IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
     its own (its "tags" are the comment's words)."""
     index = 0
     inside = False
-    for chunk in _chunks(source, tags_only=True):
+    for chunk in record_chunks(source, tags_only=True):
         first = chunk.lines[0] if chunk.lines else ""
         if inside and TAG_RE.sub("", first).strip():  # the rest of the comment before
             inside = chunk.in_comment

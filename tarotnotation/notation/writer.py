@@ -24,19 +24,16 @@ result: garde taker E points 48 bouts 2 scores S-64 E+192 N-64 W-64
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
+
+from pydantic import BaseModel
 
 from ..cards import CardSet
-from ..records import (
-    DEFAULT_SEATS,
-    ChelemAnnouncement,
-    DealRecord,
-    Misere,
-    Poignee,
-    Result,
-    Trick,
-)
+from ..fields import DEFAULT_SEATS
 from ..rules import Contract
+
+if TYPE_CHECKING:  # the writer reads records; records.DealRecord.__str__ calls it
+    from ..records import DealRecord, Result, Trick
 
 __all__ = ["WIDTH", "dump", "dumps", "write_record"]
 
@@ -228,7 +225,7 @@ def write_record(record: DealRecord) -> str:
         _lines("ecart:", units, out)
     for decl in record.declarations:
         units = []
-        if isinstance(decl, Poignee):
+        if decl.kind == "poignee":
             if decl.size is None:
                 head = f"poignee {decl.seat}:"
             else:
@@ -236,10 +233,9 @@ def write_record(record: DealRecord) -> str:
                     ":" if decl.cards is not None else "")
             if decl.cards is not None:
                 units.extend(_cards(decl.cards))
-        elif isinstance(decl, ChelemAnnouncement):
+        elif decl.kind == "chelem":
             head = f"chelem {decl.seat}"
         else:
-            assert isinstance(decl, Misere)
             head = f"misere {decl.seat} {decl.misere.value}"
         _notes(units, decl.glyph, decl.comments, attached=False)
         _lines(head, units, out)
@@ -252,20 +248,23 @@ def write_record(record: DealRecord) -> str:
     return "\n".join(out) + "\n"
 
 
+def _each(records: DealRecord | Iterable[DealRecord]) -> Iterable[DealRecord]:
+    """The records given: one record (a pydantic model, which iterates over its own
+    fields) or any other iterable of them."""
+    if isinstance(records, BaseModel):
+        return (records,)
+    return records
+
+
 def dumps(records: DealRecord | Iterable[DealRecord]) -> str:
     """The canonical text of one record or of several (separated by a blank line)."""
-    if isinstance(records, DealRecord):
-        return write_record(records)
-    return "\n".join(write_record(r) for r in records)
+    return "\n".join(write_record(r) for r in _each(records))
 
 
 def dump(records: DealRecord | Iterable[DealRecord], fp: IO[str]) -> None:
     """Write the canonical text of one record or of several to a text stream."""
-    if isinstance(records, DealRecord):
-        fp.write(write_record(records))
-        return
     first = True
-    for record in records:
+    for record in _each(records):
         if not first:
             fp.write("\n")
         fp.write(write_record(record))
