@@ -509,10 +509,12 @@ def test_each_kernel_rule_is_the_one_every_caller_uses(
 #: The kernel's rules a score sheet depends on, written from a deal and read back: those
 #: that count the deal's facts the sheet holds (the writer takes them from the replay),
 #: and the score's sharing (the reader finds the camps from the scores). The rules of
-#: play that only make a fault do not reach a sheet of clean deals' facts.
+#: play that only make a fault do not reach a sheet of clean deals' facts, nor does
+#: ``petit_in_chien_annuls`` any more: a deal played out with the Petit in the chien is
+#: flagged and scored as played (issue 31), so the rule adds a warning, not a score.
 SHEETS_USE = ("chelem_camp", "excuse_settlement", "excuse_wins_last_trick", "first_leader",
-              "petit_au_bout", "petit_in_chien_annuls", "petit_trick_before_last",
-              "settle_trick", "shares", "unplayed_camp", "winning_card")
+              "petit_au_bout", "petit_trick_before_last", "settle_trick", "shares",
+              "unplayed_camp", "winning_card")
 
 
 #: The functions that count a trick: only the kernel calls them (its count_tricks and
