@@ -43,7 +43,7 @@ from .common import (
     worst,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
-from .output import opened, same_file
+from .output import opened, refuse_inputs
 from .progress import FileProgress
 
 EPILOG = """\
@@ -86,11 +86,8 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
     if single_file and site:
         fail(Msg("{what} {output}: --single-file writes one page: give a name ending in .html",
                  what=what, output=output))
-    for name in files:  # never over an input, a page or a site: refused before reading
-        if output != STDIN and same_file(name, output):
-            fail(Msg("{output}: this is one of the inputs: it would be written over; write to "
-                     "another file",
-                     output=output))
+    if output != STDIN:  # never over an input, a page or a site: refused before reading
+        refuse_inputs(output, files)
     if site:
         problem = site_problem(output, files)
         if problem:

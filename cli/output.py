@@ -13,6 +13,7 @@ import codecs
 import contextlib
 import io
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -50,22 +51,46 @@ def target(out: str | None, *, inputs: Iterable[str | Path] = ()) -> str | None:
         fail(Msg("{out}: is a folder: name a file to write", out=out))
     if not real.parent.is_dir():
         fail(Msg("{out}: no such folder: {folder}", out=out, folder=real.parent))
-    for given in inputs:
-        if str(given) != STDIN and same_file(path, given):
-            what = "" if str(given) == out else f" (it is {given})"
-            fail(Msg("{out}: this is one of the inputs{what}: it would be written over; write "
-                     "to another file",
-                     out=out, what=what))
+    refuse_inputs(out, inputs)
     return out
 
 
+def refuse_inputs(out: str, inputs: Iterable[str | Path]) -> None:
+    """A usage error when ``out`` is one of the ``inputs`` (:func:`same_file`: standard
+    input's file for ``-``)."""
+    for given in inputs:
+        if same_file(out, given):
+            what = "" if str(given) == out else f" (it is {input_name(given)})"
+            fail(Msg("{out}: this is one of the inputs{what}: it would be written over; write "
+                     "to another file",
+                     out=out, what=what))
+
+
 def same_file(a: str | Path, b: str | Path) -> bool:
-    """Whether two paths name the same file (its device and inode, links followed)."""
+    """Whether two paths name the same file (its device and inode, links followed).
+    ``-`` is standard input: the file it was opened from (``tarot query - -o v.tarot <
+    v.tarot`` would empty ``v.tarot`` before reading it); a terminal, a pipe or a device
+    on standard input is no file to write over."""
     try:
-        sa, sb = os.stat(a), os.stat(b)
+        sa, sb = _stat(a), _stat(b)
     except OSError:
         return False
+    if sa is None or sb is None:
+        return False
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def _stat(path: str | Path) -> os.stat_result | None:
+    """The file ``path`` names (standard input's, when a regular file, for ``-``)."""
+    if str(path) != STDIN:
+        return os.stat(path)
+    found = os.fstat(sys.stdin.fileno() if sys.stdin is not None else 0)
+    return found if stat.S_ISREG(found.st_mode) else None
+
+
+def input_name(given: str | Path) -> str:
+    """An input as a message names it."""
+    return Msg("standard input") if str(given) == STDIN else str(given)
 
 
 def output_format(to: str | None, out: str | None, default: str = "tarot") -> registry.Format:

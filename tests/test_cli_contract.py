@@ -20,6 +20,7 @@ import atexit
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from test_cli import EXAMPLES, FAULTY, ROOT, invoke, run_exe, run_forked
+from test_cli import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_exe, run_forked
 
 from tarotnotation.archive import format_of
 from tarotnotation.cli.app import COMMANDS, app
@@ -270,6 +271,35 @@ def test_no_command_writes_over_one_of_its_inputs(name: str, tmp_path: Path) -> 
         ran = _run(name, str(tmp_path), "-o", str(source))
         assert ran.code == 2, ran
         assert source.read_bytes() == data
+
+
+@pytest.mark.parametrize("name", WRITING)
+def test_standard_input_that_is_the_output_file_is_refused(name: str, tmp_path: Path) -> None:
+    # tarot query - --where made -o v.tarot < v.tarot left v.tarot empty (issue 31): the
+    # shell opens the file as standard input, and the output replaced it before it was
+    # read. Standard input's device and inode are compared with the output's, as a named
+    # input's are.
+    source = tmp_path / "v.tarot"
+    data = (EXAMPLES / "score-sheet.tarot").read_bytes()
+    source.write_bytes(data)
+    for way in _output_options(name):
+        with source.open("rb") as stdin:
+            done = subprocess.run([str(TAROT), name, "-", *way, str(source),
+                                   *required(name, tuple(way)), *bounded(name)],
+                                  stdin=stdin, capture_output=True, cwd=tmp_path,
+                                  timeout=120, check=False)
+        err = done.stderr.decode()
+        assert done.returncode == 2, (way, err)
+        assert err == (f"tarot: {source}: this is one of the inputs (it is standard input): it"
+                       " would be written over; write to another file\n"), (way, err)
+        assert source.read_bytes() == data, way
+    assert [p.name for p in tmp_path.iterdir()] == ["v.tarot"]  # no temporary file
+    # a pipe on standard input is no file: the output is written
+    done = subprocess.run([str(TAROT), name, "-", *_output_options(name)[0],
+                           str(tmp_path / "out"), *required(name, ("-o",)), *bounded(name)],
+                          input=data, capture_output=True, cwd=tmp_path, timeout=120,
+                          check=False)
+    assert "this is one of the inputs" not in done.stderr.decode()
 
 
 @pytest.mark.parametrize("name", WRITING)
