@@ -19,6 +19,7 @@ from tarotnotation.html import (
     NoDealError,
     Tally,
     build_site,
+    page_problem,
     read_sources,
     site_problem,
     write_book,
@@ -97,6 +98,9 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
         if not folder.is_dir():
             fail(Msg("{what} {output}: no such folder: {folder}",
                      what=what, output=output, folder=folder))
+        problem = page_problem(output)
+        if problem:
+            fail(Msg("{what} {output}: {problem}", what=what, output=output, problem=problem))
     # (SIGTERM ends the command as an exception, cli/runner.py: what was being written,
     # a page's temporary file or a site's folder, is removed and the workers ended)
     return _write(files, output, site, single_file, title, forced, default, deal, jobs, what)
