@@ -34,6 +34,7 @@ from .common import (
     EXIT_FAULTS,
     EXIT_OK,
     EXIT_USAGE,
+    cannot_write,
     diagnostic_lines,
     echo,
     echo_err,
@@ -76,6 +77,8 @@ class _Run:
     deals: int = 0
     skipped: int = 0
     """Files of another format, left alone."""
+    unwritten: int = 0
+    """Files that could not be written (a full disk): left as they were."""
     status: int = EXIT_OK
     notes: list[Diagnostic] = field(default_factory=list)
 
@@ -119,6 +122,9 @@ def fmt(
         if run.broken:
             parts.append(nmsg("{n} not formatted (errors)", "{n} not formatted (errors)",
                               run.broken, n=run.broken))
+        if run.unwritten:
+            parts.append(nmsg("{n} not written (see above)", "{n} not written (see above)",
+                              run.unwritten, n=run.unwritten))
         echo_err(", ".join(render(p) for p in parts))
     nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
     failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing
@@ -205,12 +211,17 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
                 return
             try:
                 with atomic.writing(path) as out:
-                    if _judge_stream(run, name, pieces(stream, name), out):
-                        echo_err(Msg("reformatted {name}", name=name))
-                        return
-                    raise _Keep
+                    if not _judge_stream(run, name, pieces(stream, name), out):
+                        raise _Keep
             except _Keep:
-                pass
+                return
+            except atomic.WriteError as err:  # (a full disk: the file is as it was)
+                run.changed -= 1
+                run.unwritten += 1
+                echo_err(f"tarot: {render(cannot_write(err))}")
+                run.status = worst(run.status, EXIT_USAGE)
+                return
+            echo_err(Msg("reformatted {name}", name=name))
     except OSError as err:
         run.note(file_fault(name, err))
 

@@ -426,7 +426,9 @@ def test_a_full_disk_leaves_the_old_report(tmp_path: Path,
 
     monkeypatch.setattr(os, "fsync", full)
     ran = invoke("validate", str(tmp_path / "deal.tarot"), "-o", str(report))
-    assert (ran.code, ran.err) == (2, f"tarot: {report}: No space left on device\n")
+    # (issue 31: said as a failure to write, never to read)
+    assert (ran.code, ran.err) == (2, f"tarot: {report}: cannot write: No space left on"
+                                      " device\n")
     assert report.read_bytes() == b"old report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deal.tarot", "report.txt"]
 
