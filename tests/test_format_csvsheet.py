@@ -314,6 +314,29 @@ def test_a_mapping_in_the_environment_that_cannot_be_read_is_said(
     assert "missing-file.toml" in deal.diagnostics[0].message
 
 
+def test_no_traceback_from_a_column_map_nested_past_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a --columns TOML file (or TAROT_COLUMNS) with an array nested 500 deep ended in a
+    # RecursionError in Python's TOML reader (issue 31): a clear error with the limit
+    deep = tmp_path / "deep.toml"
+    deep.write_text('[columns]\n"Pts" = "Points"\nx = ' + "[" * 500 + "]" * 500 + "\n")
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Donne;Preneur\n1;A\n")
+    said = f'{deep}: nested more than 16 deep: a column map is a table of HEADER = "COLUMN"'
+    with pytest.raises(ValueError, match="nested more than 16 deep"):
+        Columns.load(deep)
+    done = subprocess.run([str(TAROT), "validate", str(sheet), "--columns", str(deep)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (2, f"tarot: --columns: {said}\n")
+    monkeypatch.setenv("TAROT_COLUMNS", str(deep))
+    [deal] = _read("Donne;Preneur\n1;A\n")
+    assert deal.diagnostics[0].message == ("the column mapping TAROT_COLUMNS cannot be read: "
+                                           + said)
+    ok = tmp_path / "ok.toml"  # brackets in strings and comments do not count
+    ok.write_text('[columns]\n"Pts [[[[[[[[[[[[[[[[[" = "Points" # ]]]]]]]]]]]]]]]]]]]\n')
+    assert Columns.load(ok).target("pts [[[[[[[[[[[[[[[[[") == ("role", "points")
+
+
 def _toml(tmp_path: Path, mapping: str) -> Columns:
     lines = ["[columns]"] + [f'"{k}" = "{v}"' for k, v in (
         item.split("=") for item in mapping.split(","))]
