@@ -23,9 +23,17 @@ from pathlib import Path
 from typing import IO, Annotated, Any, Final
 
 from tarotnotation import atomic
-from tarotnotation.archive import STDIN, file_fault, open_input, stdin_stream, walk
+from tarotnotation.archive import (
+    STDIN,
+    binary_fault,
+    file_fault,
+    open_input,
+    stdin_stream,
+    walk,
+)
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
 from tarotnotation.formats import detect, registry
+from tarotnotation.formats.base import Head
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.notation.canonical import Piece, pieces
 
@@ -138,7 +146,13 @@ def _format_stdin(run: _Run) -> None:
     leave nothing behind however the run ends) and one is copied out at the end: memory
     stays bounded whatever its length. ``--check`` keeps nothing; ``--diff`` holds it, to
     show it."""
-    stream = stdin_stream()
+    stream: IO[bytes] = stdin_stream()
+    head, _ = detect.read_head(stream)
+    offset = detect.binary_at(Head.of(head))
+    if offset is not None:  # (fmt - < /dev/zero: never read on)
+        _binary(run, "<stdin>", detect.BinaryError(offset))
+        return
+    stream = io.BufferedReader(detect.Prefixed(head, stream))
     if run.diff:
         data = stream.read()
         found = list(pieces(io.BytesIO(data), "<stdin>"))
@@ -224,6 +238,15 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
             echo_err(Msg("reformatted {name}", name=name))
     except OSError as err:
         run.note(file_fault(name, err))
+    except detect.BinaryError as err:  # (/dev/zero, an image: not read on)
+        _binary(run, name, err)
+
+
+def _binary(run: _Run, name: str, err: detect.BinaryError) -> None:
+    """A file or stream whose first bytes are binary: said (S007), not formatted."""
+    run.broken += 1
+    for line in diagnostic_lines(binary_fault(name, err), run.color):
+        echo_err(line)
 
 
 def _judge_stream(run: _Run, name: str, found: Iterator[Piece], out: IO[bytes] | None
