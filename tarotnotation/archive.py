@@ -778,8 +778,7 @@ def _records_format(path: str) -> str | None:
     """The format of a regular file's records, as :func:`read_stream` detects it; None
     when its first bytes are binary (the reader says so) or it cannot be read."""
     try:
-        with open(path, "rb") as fh:
-            return detect.detected(fh, suffix=Path(path).suffix)[0].name
+        return detect.records_format(path)
     except (OSError, detect.BinaryError):
         return None
 

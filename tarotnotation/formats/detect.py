@@ -79,6 +79,7 @@ __all__ = [
     "detected",
     "format_name",
     "read_head",
+    "records_format",
     "sniff",
     "sniff_head",
 ]
@@ -205,11 +206,28 @@ def detected(fh: IO[bytes], *, suffix: str = "") -> tuple[Format, IO[bytes]]:
     (:func:`binary_at`): such a stream is not read on (``/dev/zero`` never ends)."""
     head, complete = read_head(fh)
     first = Head.of(head, complete=complete, suffix=suffix)
-    fmt = sniff_head(first)
-    offset = binary_at(first)
-    if offset is not None and not fmt.sniff(first):  # (no format takes it: the name's
-        raise BinaryError(offset)                     # or the default was the fallback)
+    fmt = _not_binary(first, sniff_head(first))
     return fmt, io.BufferedReader(Prefixed(head, fh)) if head else fh
+
+
+def records_format(path: str | Path) -> str:
+    """The format's name of a file's records, as :func:`detected` tells it (importing no
+    format for one of the project's own records); :class:`BinaryError` when its first
+    bytes are binary, ``OSError`` when it cannot be read."""
+    path = Path(path)
+    with path.open("rb") as fh:
+        head, complete = read_head(fh)
+    first = Head.of(head, complete=complete, suffix=path.suffix)
+    return _own(first) or _not_binary(first, sniff_head(first)).name
+
+
+def _not_binary(head: Head, fmt: Format) -> Format:
+    """``fmt``, unless ``head`` is binary and ``fmt`` does not take it (it was only the
+    fallback, the name's or the default): then :class:`BinaryError`."""
+    offset = binary_at(head)
+    if offset is not None and not fmt.sniff(head):
+        raise BinaryError(offset)
+    return fmt
 
 
 class Prefixed(io.RawIOBase):
