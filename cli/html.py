@@ -14,6 +14,7 @@ from typing import Annotated, NoReturn
 
 from tarotnotation.archive import walk
 from tarotnotation.diagnostics import Diagnostic
+from tarotnotation.formats import registry
 from tarotnotation.html import (
     DealSource,
     NoDealError,
@@ -44,7 +45,7 @@ from .common import (
     worst,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
-from .output import opened, refuse_inputs
+from .output import opened, page_target, refuse_inputs
 from .progress import FileProgress
 
 EPILOG = """\
@@ -89,6 +90,12 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
                  what=what, output=output))
     if output != STDIN:  # never over an input, a page or a site: refused before reading
         refuse_inputs(output, files)
+    named = registry.by_suffix(output)
+    if not site:  # (replay --html -o y.tarot wrote a page into y.tarot)
+        page_target(output, what)
+    elif named is not None:  # (nor a site into a folder so named)
+        fail(Msg("{what} {output}: the name says {fmt}: a page's name ends in .html, a site is a"
+                 " folder (such as site/)", what=what, output=output, fmt=named.title))
     if site:
         problem = site_problem(output, files)
         if problem:

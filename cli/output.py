@@ -15,19 +15,21 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, cast
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from tarotnotation import atomic
 from tarotnotation.formats import registry
-from tarotnotation.i18n import Msg
+from tarotnotation.i18n import Msg, or_list
 
 from .common import STDIN, fail
 from .terminal import safe
 
 if TYPE_CHECKING:
     from tarotnotation.records import DealRecord
+
+T = TypeVar("T")
 
 #: The path that names standard output.
 STDOUT: Final = "-"
@@ -116,6 +118,56 @@ def output_format(to: str | None, out: str | None, default: str = "tarot") -> re
     if named.write is None:
         fail(Msg("{out}: {fmt} cannot be written: give --to", out=out, fmt=named.title))
     return named
+
+
+def report_format(given: T | None, out: str | None, by_suffix: Mapping[str, T],
+                  default: T) -> T:
+    """The format of a report or a table (not records): ``--format`` if ``given``; else
+    the one the output's name says (``by_suffix``: ``.json``, ``.csv``…); else ``default``
+    (text). A name that says a format the command cannot write (``stats -o s.tarot``, a
+    page) is a usage error naming the ones it can: what is written always matches the
+    name, unless ``--format`` asks otherwise.
+
+    >>> report_format(None, "s.json", {".json": "json"}, "text")
+    'json'
+    >>> report_format(None, "s.txt", {".json": "json"}, "text"), report_format("json", None, {}, "")
+    ('text', 'json')
+    """
+    if given is not None:
+        return given
+    if out is None or out == STDOUT:
+        return default
+    suffix = Path(out).suffix.lower()
+    if suffix in by_suffix:
+        return by_suffix[suffix]
+    named = registry.by_suffix(suffix)
+    if named is not None or suffix in PAGE_SUFFIXES:
+        fail(Msg("{out}: the name says {fmt}, not a report: name the report {suffixes}, or "
+                 "give --format", out=out, fmt=named.title if named is not None else "HTML",
+                 suffixes=or_list([".txt", *by_suffix])))
+    return default
+
+
+#: The names of a page for the browser.
+PAGE_SUFFIXES: Final = (".html", ".htm", ".xhtml")
+
+
+def page_target(out: str, what: str) -> None:
+    """A usage error when ``out``, named to receive a page (``what``: the option), says
+    another format: a page is named ``.html`` (or is standard output, or a device)."""
+    if out == STDOUT or out.lower().endswith(PAGE_SUFFIXES) or _written_to(out):
+        return
+    named = registry.by_suffix(out)
+    fail(Msg("{what} {out}: a page's name ends in .html{says}", what=what, out=out,
+             says="" if named is None else Msg(" (the name says {fmt})", fmt=named.title)))
+
+
+def _written_to(out: str) -> bool:
+    """Whether ``out`` is a device or a FIFO (written to as it is, whatever its name)."""
+    try:
+        return not stat.S_ISREG(os.stat(out).st_mode) and not os.path.isdir(out)
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager

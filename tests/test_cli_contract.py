@@ -17,6 +17,7 @@ anyone adding it here:
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import re
 import shutil
@@ -350,6 +351,53 @@ def test_the_output_name_and_what_is_written_agree(tmp_path: Path) -> None:
     assert (tmp_path / "report.xml").read_text(encoding="utf-8").startswith("<?xml")
     assert invoke("validate", str(source), "-o", str(tmp_path / "report.json")).code == 0
     assert (tmp_path / "report.json").read_text(encoding="utf-8").startswith('{\n  "deals"')
+
+
+def test_output_name_and_format_agree_for_reports_tables_and_pages(tmp_path: Path) -> None:
+    # stats -o s.json wrote a text table, query --fields Event -o f.tarot a table into a
+    # .tarot, standings --html x.tarot and replay --html -o y.tarot pages (issue 31): the
+    # name chooses the format where the command can write it, else exit 2 with the ones
+    # it can, nothing written
+    deal = tmp_path / "deal.tarot"
+    shutil.copyfile(EXAMPLES / "score-sheet.tarot", deal)
+
+    def run(*args: str) -> Any:
+        return invoke(*[a.format(d=deal, t=tmp_path) for a in args])
+
+    assert run("stats", "{d}", "-o", "{t}/s.json").code == 0
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["by"] == "player"
+    assert run("stats", "{d}", "-o", "{t}/s.csv").code == 0
+    assert (tmp_path / "s.csv").read_text(encoding="utf-8").startswith("key,deals,")
+    assert run("standings", "{d}", "-o", "{t}/st.json").code == 0
+    assert json.loads((tmp_path / "st.json").read_text(encoding="utf-8"))
+    assert run("query", "{d}", "--fields", "Event", "-o", "{t}/f.jsonl").code == 0
+    assert json.loads((tmp_path / "f.jsonl").read_text(encoding="utf-8").splitlines()[0]) == {
+        "Event": "Tarot du jeudi — Café des Sports"}
+    refused = {
+        ("stats", "{d}", "-o", "{t}/s.tarot"):
+            "s.tarot: the name says the Tarot text notation, not a report: name the report"
+            " .txt, .json or .csv, or give --format",
+        ("standings", "{d}", "-o", "{t}/st.jsonl"): "not a report: name the report .txt,"
+            " .json or .csv",
+        ("query", "{d}", "--fields", "Event", "-o", "{t}/f.tarot"):
+            "not a report: name the report .txt, .csv, .jsonl or .ndjson",
+        ("standings", "{d}", "--html", "{t}/x.tarot"):
+            "x.tarot: a page's name ends in .html (the name says the Tarot text notation)",
+        ("replay", "{d}", "--html", "--no-open", "-o", "{t}/y.tarot"):
+            "y.tarot: a page's name ends in .html (the name says the Tarot text notation)",
+        ("html", "{d}", "-o", "{t}/z.jsonl"):
+            "z.jsonl: the name says JSON Lines (one record per line): a page's name ends in"
+            " .html, a site is a folder (such as site/)",
+    }
+    for args, said in refused.items():
+        ran = run(*args)
+        assert ran.code == 2, (args, ran)
+        assert said in ran.err, (args, ran.err)
+        assert len(ran.err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "deal.tarot", "f.jsonl", "s.csv", "s.json", "st.json"]
+    # --format says explicitly what to write, whatever the name
+    assert run("stats", "{d}", "--format", "text", "-o", "{t}/s.txt").code == 0
 
 
 def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
