@@ -448,6 +448,30 @@ def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path
         assert "\\x1b]52" in ran.out + ran.err
 
 
+def test_every_line_to_a_terminal_goes_through_the_one_escaping_function(tmp_path: Path
+                                                                         ) -> None:
+    # The archive tools escaped with a function of their own, which let a line or
+    # paragraph separator (U+2028, U+2029: a new line on a terminal) through, and named
+    # a line break \x0a where the others say \n (issue 31): one function now.
+    from tarotnotation.archives.safety import for_terminal
+    from tarotnotation.cli.terminal import safe
+    from tarotnotation.controls import escaped
+
+    assert safe is for_terminal is escaped
+    text = (EXAMPLES / "prise.tarot").read_text(encoding="utf-8")
+    path = tmp_path / "sep.tarot"
+    path.write_text(text.replace('[Event "', '[Event "Lyon\u2028forged line\u2029 ', 1),
+                    encoding="utf-8")
+    for args in (["query", str(path), "--fields", "Event"], ["stats", str(path), "--by",
+                                                             "contract"],
+                 ["validate", str(path)]):
+        ran = run_forked(*args, cwd=tmp_path)
+        assert ran.code == 0, ran
+        assert not {"\u2028", "\u2029"} & set(ran.out + ran.err), args
+    ran = run_forked("query", str(path), "--fields", "Event", cwd=tmp_path)
+    assert "Lyon\\u2028forged line\\u2029" in ran.out, ran
+
+
 def test_records_on_a_terminal_are_shown_escaped(tmp_path: Path) -> None:
     from test_cli import _on_a_terminal
 
