@@ -120,31 +120,39 @@ def output_format(to: str | None, out: str | None, default: str = "tarot") -> re
     return named
 
 
-def report_format(given: T | None, out: str | None, by_suffix: Mapping[str, T],
-                  default: T) -> T:
-    """The format of a report or a table (not records): ``--format`` if ``given``; else
-    the one the output's name says (``by_suffix``: ``.json``, ``.csv``…); else ``default``
-    (text). A name that says a format the command cannot write (``stats -o s.tarot``, a
-    page) is a usage error naming the ones it can: what is written always matches the
-    name, unless ``--format`` asks otherwise.
+#: The kinds of reports and tables (not records) an output's name says, by its suffix:
+#: the one table of them (``validate``, ``stats``, ``standings``, ``query --fields``).
+REPORT_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
+                          ".csv": "csv", ".xml": "xml"}
 
-    >>> report_format(None, "s.json", {".json": "json"}, "text")
-    'json'
-    >>> report_format(None, "s.txt", {".json": "json"}, "text"), report_format("json", None, {}, "")
-    ('text', 'json')
+
+def report_format(given: T | None, out: str | None, kinds: Mapping[str, T], default: T) -> T:
+    """The format of a report or a table (not records): ``--format`` if ``given``; else
+    the one the output's name says (its kind in :data:`REPORT_SUFFIXES`, if the command
+    writes it: ``kinds``); else ``default`` (text). A name that says a format the command
+    cannot write (``stats -o s.tarot``, a page) is a usage error naming the ones it can:
+    what is written always matches the name, unless ``--format`` asks otherwise.
+
+    >>> report_format(None, "s.json", {"json": "JSON"}, "text")
+    'JSON'
+    >>> report_format(None, "s.txt", {"json": "JSON"}, "text"), report_format("x", None, {}, "")
+    ('text', 'x')
     """
     if given is not None:
         return given
     if out is None or out == STDOUT:
         return default
     suffix = Path(out).suffix.lower()
-    if suffix in by_suffix:
-        return by_suffix[suffix]
+    kind = REPORT_SUFFIXES.get(suffix)
+    if kind is not None and kind in kinds:
+        return kinds[kind]
     named = registry.by_suffix(suffix)
-    if named is not None or suffix in PAGE_SUFFIXES:
+    if named is not None or kind is not None or suffix in PAGE_SUFFIXES:
+        fmt = named.title if named is not None else (kind or "HTML")
         fail(Msg("{out}: the name says {fmt}, not a report: name the report {suffixes}, or "
-                 "give --format", out=out, fmt=named.title if named is not None else "HTML",
-                 suffixes=or_list([".txt", *by_suffix])))
+                 "give --format", out=out, fmt=fmt,
+                 suffixes=or_list([".txt", *(s for s, k in REPORT_SUFFIXES.items()
+                                             if k in kinds)])))
     return default
 
 

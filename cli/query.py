@@ -153,6 +153,6 @@ def _format(fmt: str | None, output: str | None, fields: str | None) -> str | Fo
                      fmt=fmt, formats=', '.join(FORMATS[:-1]), last=FORMATS[-1]))
         return kind if kind in TABLE_FORMATS else output_format(kind, None)
     if fields is not None:  # (query --fields Event -o f.tarot wrote a table into f.tarot)
-        return report_format(None, output, {".csv": "table-csv", ".jsonl": "table-jsonl",
-                                            ".ndjson": "table-jsonl"}, "table")
+        return report_format(None, output, {"csv": "table-csv", "jsonl": "table-jsonl"},
+                             "table")
     return output_format(None, output)

@@ -87,8 +87,8 @@ def standings(
     reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
     reading.refuse_overwrite(output)
     target(html, inputs=reading.files)
-    fmt = report_format(given, output, {".json": StandingsFormat.JSON,
-                                        ".csv": StandingsFormat.CSV}, StandingsFormat.TEXT)
+    fmt = report_format(given, output, {"json": StandingsFormat.JSON,
+                                        "csv": StandingsFormat.CSV}, StandingsFormat.TEXT)
     if html is not None:
         page_target(html, "--html")  # (standings --html x.tarot wrote a page into x.tarot)
     table = Standings(method.value)

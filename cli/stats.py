@@ -74,7 +74,7 @@ def stats(
     """Statistics per player, seat or contract, and of the archive as a whole."""
     reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
     reading.refuse_overwrite(output)
-    fmt = report_format(given, output, {".json": StatsFormat.JSON, ".csv": StatsFormat.CSV},
+    fmt = report_format(given, output, {"json": StatsFormat.JSON, "csv": StatsFormat.CSV},
                         StatsFormat.TEXT)  # (stats -o s.json wrote a text table)
     tally = Stats(by.value)
     try:

@@ -87,8 +87,8 @@ whole or not at all, and never over one of the files checked.
 _BULK_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.GITHUB})
 
 #: The report format an output file's name implies, when --format is not given.
-_REPORT_BY_SUFFIX = {".json": OutputFormat.JSON, ".jsonl": OutputFormat.JSONL,
-                     ".ndjson": OutputFormat.JSONL, ".xml": OutputFormat.JUNIT}
+_REPORT_KINDS = {"json": OutputFormat.JSON, "jsonl": OutputFormat.JSONL,
+                 "xml": OutputFormat.JUNIT}
 
 
 def validate(
@@ -204,7 +204,7 @@ def _without(diagnostics: tuple[Diagnostic, ...], ignored: frozenset[Code]
 def _report_format(given: OutputFormat | None, out: str | None) -> OutputFormat:
     """--format, else what the report file's name says, else text. A name that says a
     format of records, not a report, is refused unless --format says what to write."""
-    return report_format(given, out, _REPORT_BY_SUFFIX, OutputFormat.TEXT)
+    return report_format(given, out, _REPORT_KINDS, OutputFormat.TEXT)
 
 
 @contextlib.contextmanager

@@ -380,7 +380,7 @@ def test_output_name_and_format_agree_for_reports_tables_and_pages(tmp_path: Pat
         ("standings", "{d}", "-o", "{t}/st.jsonl"): "not a report: name the report .txt,"
             " .json or .csv",
         ("query", "{d}", "--fields", "Event", "-o", "{t}/f.tarot"):
-            "not a report: name the report .txt, .csv, .jsonl or .ndjson",
+            "not a report: name the report .txt, .jsonl, .ndjson or .csv",
         ("standings", "{d}", "--html", "{t}/x.tarot"):
             "x.tarot: a page's name ends in .html (the name says the Tarot text notation)",
         ("replay", "{d}", "--html", "--no-open", "-o", "{t}/y.tarot"):
