@@ -47,6 +47,7 @@ from .common import (
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
 from .output import opened, output_format, target, write_records
 from .progress import wanted
+from .terminal import safe
 
 EPILOG = """\
 Examples:
@@ -358,11 +359,11 @@ class _Progress:
 
             self.bar = Progress(TextColumn(render(Msg("analysing")), markup=False), BarColumn(),
                                 TimeElapsedColumn(),
-                                TextColumn("{task.description}"),
+                                TextColumn("{task.description}", markup=False),
                                 console=Console(stderr=True), transient=True)
             self.task = self.bar.add_task("", total=total)
             self.bar.start()
-        self.bar.update(self.task, completed=completed, total=total, description=text)
+        self.bar.update(self.task, completed=completed, total=total, description=safe(text))
 
     def deal(self, file: str, index: int) -> None:
         """A new deal begins."""

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, NoReturn, ParamSpec
 
+from tarotnotation.atomic import WriteError
 from tarotnotation.diagnostics import IO_CODES, Diagnostic, Severity
 from tarotnotation.i18n import Msg, render
 from tarotnotation.rules import Ruleset, RulesetError
@@ -32,6 +33,7 @@ __all__ = [
     "EXIT_USAGE",
     "STDIN",
     "UsageError",
+    "cannot_write",
     "checked_spec",
     "command",
     "diagnostic_lines",
@@ -81,12 +83,22 @@ def command(fn: Callable[P, None]) -> Callable[P, None]:
             raise SystemExit(EXIT_USAGE) from None
         except BrokenPipeError:
             raise
+        except WriteError as err:  # (a full disk: said as a failure to write)
+            echo_err(f"tarot: {render(cannot_write(err))}")
+            raise SystemExit(EXIT_USAGE) from None
         except OSError as err:
             where = f"{err.filename}: " if err.filename else ""
             echo_err(f"tarot: {where}{err.strerror or err}")
             raise SystemExit(EXIT_USAGE) from None
 
     return run
+
+
+def cannot_write(err: OSError) -> Msg:
+    """A failure to write a file, in words (its name, then why): never said as a failure
+    to read, nor as done."""
+    return Msg("{file}: cannot write: {reason}", file=err.filename or "",
+               reason=err.strerror or str(err))
 
 
 def worker_count(jobs: int) -> int:

@@ -23,9 +23,17 @@ from pathlib import Path
 from typing import IO, Annotated, Any, Final
 
 from tarotnotation import atomic
-from tarotnotation.archive import STDIN, file_fault, open_input, stdin_stream, walk
+from tarotnotation.archive import (
+    STDIN,
+    binary_fault,
+    file_fault,
+    open_input,
+    stdin_stream,
+    walk,
+)
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
 from tarotnotation.formats import detect, registry
+from tarotnotation.formats.base import Head
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.notation.canonical import Piece, pieces
 
@@ -34,6 +42,7 @@ from .common import (
     EXIT_FAULTS,
     EXIT_OK,
     EXIT_USAGE,
+    cannot_write,
     diagnostic_lines,
     echo,
     echo_err,
@@ -76,6 +85,8 @@ class _Run:
     deals: int = 0
     skipped: int = 0
     """Files of another format, left alone."""
+    unwritten: int = 0
+    """Files that could not be written (a full disk): left as they were."""
     status: int = EXIT_OK
     notes: list[Diagnostic] = field(default_factory=list)
 
@@ -119,6 +130,9 @@ def fmt(
         if run.broken:
             parts.append(nmsg("{n} not formatted (errors)", "{n} not formatted (errors)",
                               run.broken, n=f"{run.broken:,}"))
+        if run.unwritten:
+            parts.append(nmsg("{n} not written (see above)", "{n} not written (see above)",
+                              run.unwritten, n=f"{run.unwritten:,}"))
         echo_err(", ".join(render(p) for p in parts))
     nothing = run.deals == 0 and not run.skipped  # a run that read nothing does not pass
     failed = run.broken > 0 or ((check or diff) and run.changed > 0) or nothing
@@ -132,7 +146,13 @@ def _format_stdin(run: _Run) -> None:
     leave nothing behind however the run ends) and one is copied out at the end: memory
     stays bounded whatever its length. ``--check`` keeps nothing; ``--diff`` holds it, to
     show it."""
-    stream = stdin_stream()
+    stream: IO[bytes] = stdin_stream()
+    head, _ = detect.read_head(stream)
+    offset = detect.binary_at(Head.of(head))
+    if offset is not None:  # (fmt - < /dev/zero: never read on)
+        _binary(run, "<stdin>", detect.BinaryError(offset))
+        return
+    stream = io.BufferedReader(detect.Prefixed(head, stream))
     if run.diff:
         data = stream.read()
         found = list(pieces(io.BytesIO(data), "<stdin>"))
@@ -206,14 +226,28 @@ def _format_file(run: _Run, path: Path, named: bool) -> None:
                 return
             try:
                 with atomic.writing(path) as out:
-                    if _judge_stream(run, name, pieces(stream, name), out):
-                        echo_err(Msg("reformatted {name}", name=name))
-                        return
-                    raise _Keep
+                    if not _judge_stream(run, name, pieces(stream, name), out):
+                        raise _Keep
             except _Keep:
-                pass
+                return
+            except atomic.WriteError as err:  # (a full disk: the file is as it was)
+                run.changed -= 1
+                run.unwritten += 1
+                echo_err(f"tarot: {render(cannot_write(err))}")
+                run.status = worst(run.status, EXIT_USAGE)
+                return
+            echo_err(Msg("reformatted {name}", name=name))
     except OSError as err:
         run.note(file_fault(name, err))
+    except detect.BinaryError as err:  # (/dev/zero, an image: not read on)
+        _binary(run, name, err)
+
+
+def _binary(run: _Run, name: str, err: detect.BinaryError) -> None:
+    """A file or stream whose first bytes are binary: said (S007), not formatted."""
+    run.broken += 1
+    for line in diagnostic_lines(binary_fault(name, err), run.color):
+        echo_err(line)
 
 
 def _judge_stream(run: _Run, name: str, found: Iterator[Piece], out: IO[bytes] | None

@@ -14,11 +14,13 @@ from typing import Annotated, NoReturn
 
 from tarotnotation.archive import walk
 from tarotnotation.diagnostics import Diagnostic
+from tarotnotation.formats import registry
 from tarotnotation.html import (
     DealSource,
     NoDealError,
     Tally,
     build_site,
+    page_problem,
     read_sources,
     site_problem,
     write_book,
@@ -43,7 +45,7 @@ from .common import (
     worst,
 )
 from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
-from .output import opened, same_file
+from .output import opened, page_target, refuse_inputs
 from .progress import FileProgress
 
 EPILOG = """\
@@ -86,11 +88,14 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
     if single_file and site:
         fail(Msg("{what} {output}: --single-file writes one page: give a name ending in .html",
                  what=what, output=output))
-    for name in files:  # never over an input, a page or a site: refused before reading
-        if output != STDIN and same_file(name, output):
-            fail(Msg("{output}: this is one of the inputs: it would be written over; write to "
-                     "another file",
-                     output=output))
+    if output != STDIN:  # never over an input, a page or a site: refused before reading
+        refuse_inputs(output, files)
+    named = registry.by_suffix(output)
+    if not site:  # (replay --html -o y.tarot wrote a page into y.tarot)
+        page_target(output, what)
+    elif named is not None:  # (nor a site into a folder so named)
+        fail(Msg("{what} {output}: the name says {fmt}: a page's name ends in .html, a site is a"
+                 " folder (such as site/)", what=what, output=output, fmt=named.title))
     if site:
         problem = site_problem(output, files)
         if problem:
@@ -100,6 +105,9 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
         if not folder.is_dir():
             fail(Msg("{what} {output}: no such folder: {folder}",
                      what=what, output=output, folder=folder))
+        problem = page_problem(output)
+        if problem:
+            fail(Msg("{what} {output}: {problem}", what=what, output=output, problem=problem))
     # (SIGTERM ends the command as an exception, cli/runner.py: what was being written,
     # a page's temporary file or a site's folder, is removed and the workers ended)
     return _write(files, output, site, single_file, title, forced, default, deal, jobs, what)

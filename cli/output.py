@@ -13,20 +13,23 @@ import codecs
 import contextlib
 import io
 import os
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, cast
+from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from tarotnotation import atomic
 from tarotnotation.formats import registry
-from tarotnotation.i18n import Msg, render
+from tarotnotation.i18n import Msg, or_list, render
 
 from .common import STDIN, echo_err, fail
 from .terminal import safe
 
 if TYPE_CHECKING:
     from tarotnotation.records import DealRecord
+
+T = TypeVar("T")
 
 #: The path that names standard output.
 STDOUT: Final = "-"
@@ -50,22 +53,46 @@ def target(out: str | None, *, inputs: Iterable[str | Path] = ()) -> str | None:
         fail(Msg("{out}: is a folder: name a file to write", out=out))
     if not real.parent.is_dir():
         fail(Msg("{out}: no such folder: {folder}", out=out, folder=real.parent))
-    for given in inputs:
-        if str(given) != STDIN and same_file(path, given):
-            what = "" if str(given) == out else f" (it is {given})"
-            fail(Msg("{out}: this is one of the inputs{what}: it would be written over; write "
-                     "to another file",
-                     out=out, what=what))
+    refuse_inputs(out, inputs)
     return out
 
 
+def refuse_inputs(out: str, inputs: Iterable[str | Path]) -> None:
+    """A usage error when ``out`` is one of the ``inputs`` (:func:`same_file`: standard
+    input's file for ``-``)."""
+    for given in inputs:
+        if same_file(out, given):
+            what = "" if str(given) == out else f" (it is {input_name(given)})"
+            fail(Msg("{out}: this is one of the inputs{what}: it would be written over; write "
+                     "to another file",
+                     out=out, what=what))
+
+
 def same_file(a: str | Path, b: str | Path) -> bool:
-    """Whether two paths name the same file (its device and inode, links followed)."""
+    """Whether two paths name the same file (its device and inode, links followed).
+    ``-`` is standard input: the file it was opened from (``tarot query - -o v.tarot <
+    v.tarot`` would empty ``v.tarot`` before reading it); a terminal, a pipe or a device
+    on standard input is no file to write over."""
     try:
-        sa, sb = os.stat(a), os.stat(b)
+        sa, sb = _stat(a), _stat(b)
     except OSError:
         return False
+    if sa is None or sb is None:
+        return False
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def _stat(path: str | Path) -> os.stat_result | None:
+    """The file ``path`` names (standard input's, when a regular file, for ``-``)."""
+    if str(path) != STDIN:
+        return os.stat(path)
+    found = os.fstat(sys.stdin.fileno() if sys.stdin is not None else 0)
+    return found if stat.S_ISREG(found.st_mode) else None
+
+
+def input_name(given: str | Path) -> str:
+    """An input as a message names it."""
+    return Msg("standard input") if str(given) == STDIN else str(given)
 
 
 def output_format(to: str | None, out: str | None, default: str = "tarot") -> registry.Format:
@@ -91,6 +118,64 @@ def output_format(to: str | None, out: str | None, default: str = "tarot") -> re
     if named.write is None:
         fail(Msg("{out}: {fmt} cannot be written: give --to", out=out, fmt=named.title))
     return named
+
+
+#: The kinds of reports and tables (not records) an output's name says, by its suffix:
+#: the one table of them (``validate``, ``stats``, ``standings``, ``query --fields``).
+REPORT_SUFFIXES: Final = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
+                          ".csv": "csv", ".xml": "xml"}
+
+
+def report_format(given: T | None, out: str | None, kinds: Mapping[str, T], default: T) -> T:
+    """The format of a report or a table (not records): ``--format`` if ``given``; else
+    the one the output's name says (its kind in :data:`REPORT_SUFFIXES`, if the command
+    writes it: ``kinds``); else ``default`` (text). A name that says a format the command
+    cannot write (``stats -o s.tarot``, a page) is a usage error naming the ones it can:
+    what is written always matches the name, unless ``--format`` asks otherwise.
+
+    >>> report_format(None, "s.json", {"json": "JSON"}, "text")
+    'JSON'
+    >>> report_format(None, "s.txt", {"json": "JSON"}, "text"), report_format("x", None, {}, "")
+    ('text', 'x')
+    """
+    if given is not None:
+        return given
+    if out is None or out == STDOUT:
+        return default
+    suffix = Path(out).suffix.lower()
+    kind = REPORT_SUFFIXES.get(suffix)
+    if kind is not None and kind in kinds:
+        return kinds[kind]
+    named = registry.by_suffix(suffix)
+    if named is not None or kind is not None or suffix in PAGE_SUFFIXES:
+        fmt = named.title if named is not None else (kind or "HTML")
+        fail(Msg("{out}: the name says {fmt}, not a report: name the report {suffixes}, or "
+                 "give --format", out=out, fmt=fmt,
+                 suffixes=or_list([".txt", *(s for s, k in REPORT_SUFFIXES.items()
+                                             if k in kinds)])))
+    return default
+
+
+#: The names of a page for the browser.
+PAGE_SUFFIXES: Final = (".html", ".htm", ".xhtml")
+
+
+def page_target(out: str, what: str) -> None:
+    """A usage error when ``out``, named to receive a page (``what``: the option), says
+    another format: a page is named ``.html`` (or is standard output, or a device)."""
+    if out == STDOUT or out.lower().endswith(PAGE_SUFFIXES) or _written_to(out):
+        return
+    named = registry.by_suffix(out)
+    fail(Msg("{what} {out}: a page's name ends in .html{says}", what=what, out=out,
+             says="" if named is None else Msg(" (the name says {fmt})", fmt=named.title)))
+
+
+def _written_to(out: str) -> bool:
+    """Whether ``out`` is a device or a FIFO (written to as it is, whatever its name)."""
+    try:
+        return not stat.S_ISREG(os.stat(out).st_mode) and not os.path.isdir(out)
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager

@@ -9,7 +9,6 @@ from typing import Annotated
 from tarotnotation.archives.query import QueryError, compile_query
 from tarotnotation.archives.safety import for_terminal
 from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
-from tarotnotation.formats import registry
 from tarotnotation.formats.registry import Format
 from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.records import DealRecord
@@ -17,7 +16,7 @@ from tarotnotation.records import DealRecord
 from . import declare
 from .common import echo, echo_err, fail
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
-from .output import WRITE_FORMATS, opened, output_format, write_records
+from .output import WRITE_FORMATS, opened, output_format, report_format, write_records
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
 
 EPILOG = """\
@@ -153,9 +152,7 @@ def _format(fmt: str | None, output: str | None, fields: str | None) -> str | Fo
             fail(Msg("--format {fmt}: unknown format: expected {formats} or {last}",
                      fmt=fmt, formats=', '.join(FORMATS[:-1]), last=FORMATS[-1]))
         return kind if kind in TABLE_FORMATS else output_format(kind, None)
-    if fields is not None:
-        named = None if output in (None, "-") else registry.by_suffix(str(output))
-        if named is not None and named.name == "csv":
-            return "table-csv"
-        return "table"
+    if fields is not None:  # (query --fields Event -o f.tarot wrote a table into f.tarot)
+        return report_format(None, output, {"csv": "table-csv", "jsonl": "table-jsonl"},
+                             "table")
     return output_format(None, output)

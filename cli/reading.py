@@ -24,13 +24,12 @@ from .common import (
     echo_err,
     exit_status,
     expand_arguments,
-    fail,
     ruleset_spec,
     use_color,
     worker_count,
     worst,
 )
-from .output import same_file, target
+from .output import refuse_inputs, target
 
 JobsOpt = Annotated[int, declare.Option(
     "--jobs", "-j", min=0, metavar="N",
@@ -143,11 +142,6 @@ class Reading:
 def refuse_overwrite(output: str | None, inputs: list[str]) -> None:
     """A usage error when ``output`` names one of ``inputs`` (the same file, a hard or a
     symbolic link to one), before it is written."""
-    if output is None:
-        return
-    for f in inputs:
-        if same_file(output, f):
-            fail(Msg("{output}: this is one of the inputs ({f}): it would be written over; "
-                     "write to another file",
-                     output=output, f=f))
+    if output is not None:
+        refuse_inputs(output, inputs)
 

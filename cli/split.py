@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Annotated
 
+from tarotnotation import atomic
 from tarotnotation.archives.organize import Splitter
 from tarotnotation.archives.safety import for_terminal
+from tarotnotation.formats.registry import Format
 from tarotnotation.i18n import Msg, nmsg
 from tarotnotation.records import DealRecord
 
@@ -66,23 +69,57 @@ def split(
     refuse_overwrite(folder, reading.files)  # before anything is read or written
     if out.exists() and not out.is_dir():
         fail(Msg("{folder}: is not a folder", folder=folder))
-    out.mkdir(parents=True, exist_ok=True)
+    made = 0
+    created = _missing_folders(out)
+    try:
+        with atomic.naming(folder, ""):  # (a folder that cannot be made: cannot write)
+            out.mkdir(parents=True, exist_ok=True)
+        made = _split(reading, out, folder, tags if not per_deal else None, fmt, force)
+    finally:
+        if not made:  # nothing written (a full disk, a refusal, no deal): what was made goes
+            for made_folder in created:
+                with contextlib.suppress(OSError):
+                    made_folder.rmdir()
+    echo_err(nmsg("{n} file written to {folder} ({deals})",
+                  "{n} files written to {folder} ({deals})", made, n=f"{made:,}",
+                  folder=for_terminal(str(out)),
+                  deals=nmsg("{n} deal", "{n} deals", reading.read, n=f"{reading.read:,}")))
+    reading.finish()
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders that making ``folder`` creates, deepest first."""
+    missing = []
+    for path in (folder, *folder.parents):
+        if os.path.lexists(path):
+            break
+        missing.append(path)
+    return missing
+
+
+def _split(reading: Reading, out: Path, folder: str, tags: list[str] | None,
+           fmt: Format, force: bool) -> int:
+    """Write the files into ``out`` (made aside, then moved into place): how many."""
 
     def write(records: Iterable[DealRecord], fh: IO[bytes]) -> int:
         return write_records(records, fmt, fh)
 
-    with Splitter(out, None if per_deal else tags, fmt.file_suffix, write,
-                  lines=fmt.name == "jsonl") as splitter:
+    # (what fails in making the files, aside or in place, is a failure to write the folder)
+    with atomic.naming(folder, ""):
+        splitter = Splitter(out, tags, fmt.file_suffix, write, lines=fmt.name == "jsonl")
+    with splitter:
         try:
             for deal in reading.deals(records=True):
                 assert deal.record is not None
                 warn_lost(deal.record, fmt, deal.index, deal.file)
-                splitter.add(deal.file, deal.index, deal.record)
+                with atomic.naming(folder, ""):
+                    splitter.add(deal.file, deal.index, deal.record)
         except StrictStopError:
             reading.stopped()
         if not reading.read and reading.status:  # nothing read, and a path could not be:
             reading.finish()  # said above (exit status 2); nothing written
-        targets = splitter.finish()
+        with atomic.naming(folder, ""):
+            targets = splitter.finish()
         for target in targets:
             refuse_overwrite(str(target), reading.files)
         there = [t for t in targets if os.path.lexists(t)]
@@ -90,9 +127,5 @@ def split(
             fail(Msg("{there} is already there{value}: nothing was written; --force replaces them",
                      there=for_terminal(str(there[0])),
                      value=Msg(" (and {n} more)", n=len(there) - 1) if len(there) > 1 else ""))
-        made = splitter.place()
-    echo_err(nmsg("{n} file written to {folder} ({deals})",
-                  "{n} files written to {folder} ({deals})", made, n=f"{made:,}",
-                  folder=for_terminal(str(out)),
-                  deals=nmsg("{n} deal", "{n} deals", reading.read, n=f"{reading.read:,}")))
-    reading.finish()
+        with atomic.naming(folder, ""):
+            return splitter.place()

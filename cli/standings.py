@@ -22,7 +22,7 @@ from tarotnotation.i18n import Msg, render
 from . import declare
 from .common import echo_err, stdout_bytes
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
-from .output import opened, target
+from .output import opened, page_target, report_format, target
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
 
 EPILOG = """\
@@ -72,9 +72,10 @@ def standings(
         " (self-contained: opens from file://).")] = None,
     title: Annotated[str | None, declare.Option(
         "--title", help="The page's title (default: the Event tags).")] = None,
-    fmt: Annotated[StandingsFormat, declare.Option(
-        "--format", "-f", case_sensitive=False,
-        help="text, json or csv.")] = StandingsFormat.TEXT,
+    given: Annotated[StandingsFormat | None, declare.Option(
+        "--format", "-f", case_sensitive=False, show_default=False,
+        help="text, json or csv [default: text, or from the name of -o FILE: .json,"
+        " .csv].")] = None,
     output: OutOpt = None,
     jobs: JobsOpt = 1,
     strict: StrictOpt = False,
@@ -86,6 +87,10 @@ def standings(
     reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
     reading.refuse_overwrite(output)
     target(html, inputs=reading.files)
+    fmt = report_format(given, output, {"json": StandingsFormat.JSON,
+                                        "csv": StandingsFormat.CSV}, StandingsFormat.TEXT)
+    if html is not None:
+        page_target(html, "--html")  # (standings --html x.tarot wrote a page into x.tarot)
     table = Standings(method.value)
     try:
         for summary in reading.summaries():

@@ -15,7 +15,7 @@ from tarotnotation.archives.stats import Stats, csv_header
 from . import declare
 from .common import stdout_bytes
 from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
-from .output import opened
+from .output import opened, report_format
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
 
 EPILOG = """\
@@ -60,9 +60,10 @@ def stats(
     paths: PathsArg,
     by: Annotated[By, declare.Option("--by", "-b", case_sensitive=False,
                                    help="Rows per player, seat or contract.")] = By.PLAYER,
-    fmt: Annotated[StatsFormat, declare.Option(
-        "--format", "-f", case_sensitive=False,
-        help="text (for people), json (everything), csv (the rows).")] = StatsFormat.TEXT,
+    given: Annotated[StatsFormat | None, declare.Option(
+        "--format", "-f", case_sensitive=False, show_default=False,
+        help="text (for people), json (everything), csv (the rows) [default: text, or from"
+        " the name of -o FILE: .json, .csv].")] = None,
     output: OutOpt = None,
     jobs: JobsOpt = 1,
     strict: StrictOpt = False,
@@ -73,6 +74,8 @@ def stats(
     """Statistics per player, seat or contract, and of the archive as a whole."""
     reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
     reading.refuse_overwrite(output)
+    fmt = report_format(given, output, {"json": StatsFormat.JSON, "csv": StatsFormat.CSV},
+                        StatsFormat.TEXT)  # (stats -o s.json wrote a text table)
     tally = Stats(by.value)
     try:
         for summary in reading.summaries():

@@ -19,34 +19,18 @@ none.
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from typing import Final
 
+from tarotnotation.controls import escaped
 from tarotnotation.i18n import Msg, render
 
 __all__ = ["ljust", "rjust", "safe", "width"]
 
-# C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
-# formatting characters (embeddings, overrides, isolates, marks).
-_UNSAFE: Final = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_NAMED: Final = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(match: re.Match[str]) -> str:
-    ch = match.group()
-    named = _NAMED.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def safe(text: str) -> str:
-    """``text`` with every character a terminal would obey (controls, bidirectional
-    overrides) written as a visible escape (``\\x1b``, ``\\n``, ``\\u202e``)."""
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+#: ``text`` with every character a terminal would obey (controls, bidirectional
+#: overrides) written as a visible escape (``\\x1b``, ``\\n``, ``\\u202e``): the one
+#: escaping function (:func:`tarotnotation.controls.escaped`), which the archive tools'
+#: ``for_terminal`` is too.
+safe = escaped
 
 
 def safe_message(message: str) -> str:

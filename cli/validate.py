@@ -13,7 +13,6 @@ from typing import IO, Annotated
 
 from tarotnotation.archive import CleanDeals, check_paths, check_paths_batched, walk
 from tarotnotation.diagnostics import Code, Diagnostic
-from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg
 from tarotnotation.values import replace
 
@@ -40,7 +39,7 @@ from .options import (
     columns_inputs,
     use_columns,
 )
-from .output import opened, target
+from .output import opened, report_format, target
 from .progress import FileProgress
 from .report import Tally, reporter
 
@@ -88,8 +87,8 @@ whole or not at all, and never over one of the files checked.
 _BULK_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.GITHUB})
 
 #: The report format an output file's name implies, when --format is not given.
-_REPORT_BY_SUFFIX = {".json": OutputFormat.JSON, ".jsonl": OutputFormat.JSONL,
-                     ".ndjson": OutputFormat.JSONL, ".xml": OutputFormat.JUNIT}
+_REPORT_KINDS = {"json": OutputFormat.JSON, "jsonl": OutputFormat.JSONL,
+                 "xml": OutputFormat.JUNIT}
 
 
 def validate(
@@ -205,19 +204,7 @@ def _without(diagnostics: tuple[Diagnostic, ...], ignored: frozenset[Code]
 def _report_format(given: OutputFormat | None, out: str | None) -> OutputFormat:
     """--format, else what the report file's name says, else text. A name that says a
     format of records, not a report, is refused unless --format says what to write."""
-    if given is not None:
-        return given
-    if out is None:
-        return OutputFormat.TEXT
-    suffix = Path(out).suffix.lower()
-    if suffix in _REPORT_BY_SUFFIX:
-        return _REPORT_BY_SUFFIX[suffix]
-    named = registry.by_suffix(suffix)
-    if named is not None:
-        fail(Msg("{out}: the name says {fmt}, not a report: name the report .txt, .json, .jsonl "
-                 "or .xml, or give --format",
-                 out=out, fmt=named.title))
-    return OutputFormat.TEXT
+    return report_format(given, out, _REPORT_KINDS, OutputFormat.TEXT)
 
 
 @contextlib.contextmanager

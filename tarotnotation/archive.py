@@ -66,6 +66,7 @@ __all__ = [
     "CheckedDeal",
     "CleanDeals",
     "Part",
+    "binary_fault",
     "blocks_a_task",
     "check_paths",
     "check_paths_batched",
@@ -179,6 +180,14 @@ def file_fault(path: str, err: OSError, *, folder: bool = False) -> Diagnostic:
                                file=path)
     return Diagnostic.make(Code.UNREADABLE_FILE, Msg("cannot read the file: {reason}",
                                                      reason=reason), file=path)
+
+
+def binary_fault(path: str, err: detect.BinaryError) -> Diagnostic:
+    """The S007 of a file whose first bytes are binary (format detection's
+    :class:`~tarotnotation.formats.detect.BinaryError`): not a record, not read on."""
+    return Diagnostic.make(Code.ENCODING, Msg("binary content, not a record (a NUL byte at"
+                                              " byte offset {offset}): this file is not read",
+                                              offset=f"{err.offset:,}"), file=path)
 
 
 def format_of(path: str | Path) -> str:
@@ -305,6 +314,9 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
             yield item
     except OSError as err:
         yield ReadDeal(0, None, (file_fault(name, err),))
+        return
+    except detect.BinaryError as err:  # (/dev/zero: never read on)
+        yield ReadDeal(0, None, (binary_fault(name, err),))
         return
     if not count and not said and kind.holds_deals:
         yield ReadDeal(0, None, (Diagnostic.make(
@@ -776,9 +788,18 @@ class _TarotPart(Value):
 TAROT_CUT: Final = re.compile(rb"\n\r?\n\[")
 
 
+def _records_format(path: str) -> str | None:
+    """The format of a regular file's records, as :func:`read_stream` detects it; None
+    when its first bytes are binary (the reader says so) or it cannot be read."""
+    try:
+        return detect.records_format(path)
+    except (OSError, detect.BinaryError):
+        return None
+
+
 def _is_tarot(path: str) -> bool:
     try:  # (a FIFO can be read once only: by the reader)
-        return stat.S_ISREG(os.stat(path).st_mode) and format_of(path) == "tarot"
+        return stat.S_ISREG(os.stat(path).st_mode) and _records_format(path) == "tarot"
     except OSError:
         return False
 
@@ -787,7 +808,7 @@ def tarot_parts(path: str, blocks: int = 1) -> Iterator[_TarotPart] | None:
     """The parts of a .tarot file (about ``blocks`` times :data:`CHUNK_BYTES` each) for
     the workers, or None when the file is not the text notation or too small to share."""
     try:
-        if os.path.getsize(path) < 2 * CHUNK_BYTES or format_of(path) != "tarot":
+        if os.path.getsize(path) < 2 * CHUNK_BYTES or _records_format(path) != "tarot":
             return None
     except OSError:
         return None
@@ -1074,7 +1095,8 @@ def _is_json_lines(path: str) -> bool:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
         # line is a whole record: checked below.)
-        if not stat.S_ISREG(os.stat(path).st_mode) or format_of(path) not in ("jsonl", "json"):
+        if not stat.S_ISREG(os.stat(path).st_mode) or _records_format(path) not in (
+                "jsonl", "json"):
             return False
         with open(path, "rb") as fh:
             # As the JSON reader does: a byte-order mark, blank lines, a bounded line.

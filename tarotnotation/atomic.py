@@ -31,18 +31,39 @@ b'[Players "4"]\\n'
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-__all__ = ["discard_pending", "naming", "pending", "signals_held", "sync_folder", "sync_tree",
-           "target_of", "writing"]
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
+__all__ = ["WriteError", "discard_pending", "naming", "pending", "signals_held", "sync_folder",
+           "sync_tree", "target_of", "writing"]
 
 _PENDING: set[str] = set()
+
+
+class WriteError(OSError):
+    """A file could not be written (a full disk, a quota, a folder one may not write in):
+    the file the user named and why, told apart from a failure to read an input. Still
+    an ``OSError`` (``except OSError`` catches it)."""
+
+
+class _Target(io.FileIO):
+    """The temporary file's descriptor: a failure to write to it is a :class:`WriteError`
+    naming the file asked for."""
+
+    path: str
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        with naming(self.path, ""):
+            return super().write(data)
 
 
 def target_of(path: str | os.PathLike[str]) -> Path:
@@ -55,7 +76,8 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     """A binary file that replaces ``path`` whole when the block ends, or not at all.
 
     Raises ``IsADirectoryError`` when ``path`` is a folder, ``FileNotFoundError`` when its
-    folder does not exist, and any ``OSError`` of writing, the target untouched.
+    folder does not exist, and a :class:`WriteError` when making, writing, flushing or
+    renaming the file fails, the target untouched.
     """
     target = target_of(path)
     if target.is_dir():
@@ -77,7 +99,9 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         _PENDING.add(tmp)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        raw = _Target(fd, "wb", closefd=True)
+        raw.path = os.fspath(path)
+        with io.BufferedWriter(raw) as fh:
             yield fh
             with naming(path, tmp):
                 fh.flush()
@@ -105,22 +129,26 @@ def writing(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
 @contextlib.contextmanager
 def naming(path: str | os.PathLike[str], tmp: str) -> Iterator[None]:
     """An error of making, writing or renaming a temporary file ``tmp`` (any error,
-    when ``tmp`` is empty: it is being made) names ``path``, the file or folder the user
-    asked for: the temporary file's name is of no use to them.
+    when ``tmp`` is empty: it is being made) is a :class:`WriteError` that names
+    ``path``, the file or folder the user asked for: the temporary file's name is of no
+    use to them.
 
     >>> try:
     ...     with naming("out.json", ".out.json.x1.tmp"):
     ...         raise PermissionError(13, "Permission denied", ".out.json.x1.tmp")
-    ... except OSError as err:
+    ... except WriteError as err:
     ...     print(err.filename, err.strerror)
     out.json Permission denied
     """
     try:
         yield
-    except OSError as err:
-        if err.filename is None or not tmp or err.filename == tmp:
-            err.filename, err.filename2 = os.fspath(path), None
+    except WriteError:
         raise
+    except OSError as err:
+        name = err.filename
+        if name is None or not tmp or name == tmp:
+            name = os.fspath(path)
+        raise WriteError(err.errno, err.strerror or str(err), name) from err
 
 
 @contextlib.contextmanager

@@ -212,6 +212,30 @@ def test_split_writes_all_files_or_none(tmp_path: Path) -> None:
     assert own.read_bytes() == before
 
 
+@pytest.mark.parametrize("by", ["deal", "Event"])
+def test_a_full_disk_is_said_as_a_write_failure_by_split(tmp_path: Path, by: str,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    # split on a full disk left its empty output folder behind (issue 31): what it made
+    # is removed, and the failure is said as one to write (exit 2)
+    out = tmp_path / "new" / "deals"
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    ran = invoke("split", rel(EXAMPLES / "score-sheet.tarot"), "--by", by, "-o", str(out))
+    assert ran.code == 2, ran
+    assert ran.err == f"tarot: {out}: cannot write: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()  # a folder that was there stays, empty as it was
+    (tmp_path / "mine").mkdir()
+    monkeypatch.setattr(os, "fsync", full)
+    assert invoke("split", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path / "mine")).code == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]
+    assert list((tmp_path / "mine").iterdir()) == []
+
+
 def test_split_reports_unreadable_deals(tmp_path: Path) -> None:
     ran = invoke("split", rel(FAULTY / "syntax-error.tarot"), "-o", str(tmp_path / "o"))
     assert ran.code == 1
@@ -220,7 +244,7 @@ def test_split_reports_unreadable_deals(tmp_path: Path) -> None:
     ran = invoke("split", rel(FAULTY / "syntax-error.tarot"), "-o", str(tmp_path / "p"),
                  "--strict")
     assert ran.code == 1
-    assert os.listdir(tmp_path / "p") == []
+    assert not (tmp_path / "p").exists()  # nothing written: the folder it made is removed
 
 
 def _two_poignees_in_the_defence(tmp_path: Path) -> Path:

@@ -137,6 +137,32 @@ def test_a_mistake_is_shown_with_a_caret(expr: str, message: str, caret: str) ->
     assert info.value.show() == f"{expr}\n{caret}"
 
 
+@pytest.mark.parametrize(("expr", "message", "at"), [
+    ("margin > " + "9" * 309, "a number has at most 18 digits (the limit MAX_DIGITS of"
+     " tarotnotation.limits)", 9),
+    ("bouts = -" + "1" * 19, "a number has at most 18 digits", 8),
+    ("Round > " + "9" * 400, "a number has at most 18 digits", 8),
+    ("not " * 986 + "made", "the expression is nested more than 100 deep (not and"
+     " parentheses)", None),
+    ("made and (" * 500 + "made" + ")" * 500, "the expression is nested more than 100 deep",
+     None),
+])
+def test_no_traceback_from_the_query_language(expr: str, message: str, at: int | None) -> None:
+    # --where "margin > <309 nines>" ended in an OverflowError, 986 nested not or
+    # "made and (" 500 deep in a RecursionError (issue 31): a clear error with the limit
+    with pytest.raises(QueryError) as caught:
+        compile_query(expr)
+    assert caught.value.message.startswith(message)
+    if at is not None:
+        assert caught.value.start == at
+    ran = invoke("query", rel(EXAMPLES / "prise.tarot"), "--where", expr)
+    assert ran.code == 2, ran
+    assert ran.err.startswith(f"tarot: --where: {message}")
+    assert compile_query("not " * 99 + "made")  # (below the limit: compiled, and it runs)
+    assert invoke("query", rel(EXAMPLES / "prise.tarot"), "--count", "--where",
+                  "not " * 98 + "made").code == 0
+
+
 def test_an_unknown_field_lists_every_field() -> None:
     with pytest.raises(QueryError) as info:
         compile_query("vulnerable")

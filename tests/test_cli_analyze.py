@@ -336,6 +336,16 @@ def on_a_terminal(*args: str) -> tuple[int, str, bytes]:
     return proc.returncode, out.decode("utf-8"), seen
 
 
+def test_terminal_escapes_in_a_file_name_never_reach_the_progress_line(tmp_path: Path) -> None:
+    # analyze's progress line showed the file name raw: an ESC ] 0 in it set the
+    # terminal's title (issue 31); every line to a terminal goes through terminal.safe
+    path = _deal(tmp_path, seed=5, name="x\x1b]0;pwned\x1b\\[red]y.tarot")
+    code, _, seen = on_a_terminal("analyze", str(path), "--from-trick", "15")
+    assert code == 0
+    assert b"\x1b]0;" not in seen
+    assert b"x\\x1b]0;pwned\\x1b\\[red]y.tarot deal 1" in seen  # shown, escaped, markup kept
+
+
 def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     # analyze: the deal and the cards settled; solve: the bounds after each test.
     # Piped, nothing; the output is the same either way.

@@ -17,9 +17,11 @@ anyone adding it here:
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +29,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from test_cli import EXAMPLES, FAULTY, ROOT, invoke, run_exe, run_forked
+from test_cli import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_exe, run_forked
 
 from tarotnotation.archive import format_of
 from tarotnotation.cli.app import COMMANDS, app
@@ -277,6 +279,35 @@ def test_no_command_writes_over_one_of_its_inputs(name: str, tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("name", WRITING)
+def test_standard_input_that_is_the_output_file_is_refused(name: str, tmp_path: Path) -> None:
+    # tarot query - --where made -o v.tarot < v.tarot left v.tarot empty (issue 31): the
+    # shell opens the file as standard input, and the output replaced it before it was
+    # read. Standard input's device and inode are compared with the output's, as a named
+    # input's are.
+    source = tmp_path / "v.tarot"
+    data = (EXAMPLES / "score-sheet.tarot").read_bytes()
+    source.write_bytes(data)
+    for way in _output_options(name):
+        with source.open("rb") as stdin:
+            done = subprocess.run([str(TAROT), name, "-", *way, str(source),
+                                   *required(name, tuple(way)), *bounded(name)],
+                                  stdin=stdin, capture_output=True, cwd=tmp_path,
+                                  timeout=120, check=False)
+        err = done.stderr.decode()
+        assert done.returncode == 2, (way, err)
+        assert err == (f"tarot: {source}: this is one of the inputs (it is standard input): it"
+                       " would be written over; write to another file\n"), (way, err)
+        assert source.read_bytes() == data, way
+    assert [p.name for p in tmp_path.iterdir()] == ["v.tarot"]  # no temporary file
+    # a pipe on standard input is no file: the output is written
+    done = subprocess.run([str(TAROT), name, "-", *_output_options(name)[0],
+                           str(tmp_path / "out"), *required(name, ("-o",)), *bounded(name)],
+                          input=data, capture_output=True, cwd=tmp_path, timeout=120,
+                          check=False)
+    assert "this is one of the inputs" not in done.stderr.decode()
+
+
+@pytest.mark.parametrize("name", WRITING)
 def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
     source = tmp_path / "prise.tarot"
     shutil.copyfile(EXAMPLES / "prise.tarot", source)
@@ -326,6 +357,53 @@ def test_the_output_name_and_what_is_written_agree(tmp_path: Path) -> None:
     assert (tmp_path / "report.json").read_text(encoding="utf-8").startswith('{\n  "deals"')
 
 
+def test_output_name_and_format_agree_for_reports_tables_and_pages(tmp_path: Path) -> None:
+    # stats -o s.json wrote a text table, query --fields Event -o f.tarot a table into a
+    # .tarot, standings --html x.tarot and replay --html -o y.tarot pages (issue 31): the
+    # name chooses the format where the command can write it, else exit 2 with the ones
+    # it can, nothing written
+    deal = tmp_path / "deal.tarot"
+    shutil.copyfile(EXAMPLES / "score-sheet.tarot", deal)
+
+    def run(*args: str) -> Any:
+        return invoke(*[a.format(d=deal, t=tmp_path) for a in args])
+
+    assert run("stats", "{d}", "-o", "{t}/s.json").code == 0
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["by"] == "player"
+    assert run("stats", "{d}", "-o", "{t}/s.csv").code == 0
+    assert (tmp_path / "s.csv").read_text(encoding="utf-8").startswith("key,deals,")
+    assert run("standings", "{d}", "-o", "{t}/st.json").code == 0
+    assert json.loads((tmp_path / "st.json").read_text(encoding="utf-8"))
+    assert run("query", "{d}", "--fields", "Event", "-o", "{t}/f.jsonl").code == 0
+    assert json.loads((tmp_path / "f.jsonl").read_text(encoding="utf-8").splitlines()[0]) == {
+        "Event": "Tarot du jeudi — Café des Sports"}
+    refused = {
+        ("stats", "{d}", "-o", "{t}/s.tarot"):
+            "s.tarot: the name says the Tarot text notation, not a report: name the report"
+            " .txt, .json or .csv, or give --format",
+        ("standings", "{d}", "-o", "{t}/st.jsonl"): "not a report: name the report .txt,"
+            " .json or .csv",
+        ("query", "{d}", "--fields", "Event", "-o", "{t}/f.tarot"):
+            "not a report: name the report .txt, .jsonl, .ndjson or .csv",
+        ("standings", "{d}", "--html", "{t}/x.tarot"):
+            "x.tarot: a page's name ends in .html (the name says the Tarot text notation)",
+        ("replay", "{d}", "--html", "--no-open", "-o", "{t}/y.tarot"):
+            "y.tarot: a page's name ends in .html (the name says the Tarot text notation)",
+        ("html", "{d}", "-o", "{t}/z.jsonl"):
+            "z.jsonl: the name says JSON Lines (one record per line): a page's name ends in"
+            " .html, a site is a folder (such as site/)",
+    }
+    for args, said in refused.items():
+        ran = run(*args)
+        assert ran.code == 2, (args, ran)
+        assert said in ran.err, (args, ran.err)
+        assert len(ran.err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "deal.tarot", "f.jsonl", "s.csv", "s.json", "st.json"]
+    # --format says explicitly what to write, whatever the name
+    assert run("stats", "{d}", "--format", "text", "-o", "{t}/s.txt").code == 0
+
+
 def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
     # the refusal comes before anything is read: a FIFO input is never opened
     fifo = tmp_path / "pipe.tarot"
@@ -372,6 +450,30 @@ def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path
     ran = run_forked(name, str(broken), *required(name), *bounded(name), cwd=tmp_path)
     if "broken" in ran.out + ran.err:  # (html shows its faults in the pages, not here)
         assert "\\x1b]52" in ran.out + ran.err
+
+
+def test_every_line_to_a_terminal_goes_through_the_one_escaping_function(tmp_path: Path
+                                                                         ) -> None:
+    # The archive tools escaped with a function of their own, which let a line or
+    # paragraph separator (U+2028, U+2029: a new line on a terminal) through, and named
+    # a line break \x0a where the others say \n (issue 31): one function now.
+    from tarotnotation.archives.safety import for_terminal
+    from tarotnotation.cli.terminal import safe
+    from tarotnotation.controls import escaped
+
+    assert safe is for_terminal is escaped
+    text = (EXAMPLES / "prise.tarot").read_text(encoding="utf-8")
+    path = tmp_path / "sep.tarot"
+    path.write_text(text.replace('[Event "', '[Event "Lyon\u2028forged line\u2029 ', 1),
+                    encoding="utf-8")
+    for args in (["query", str(path), "--fields", "Event"], ["stats", str(path), "--by",
+                                                             "contract"],
+                 ["validate", str(path)]):
+        ran = run_forked(*args, cwd=tmp_path)
+        assert ran.code == 0, ran
+        assert not {"\u2028", "\u2029"} & set(ran.out + ran.err), args
+    ran = run_forked("query", str(path), "--fields", "Event", cwd=tmp_path)
+    assert "Lyon\\u2028forged line\\u2029" in ran.out, ran
 
 
 def test_records_on_a_terminal_are_shown_escaped(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import re
 import stat
 from pathlib import Path
 
+import pytest
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
@@ -64,6 +65,27 @@ def test_fmt_rewrites_in_place_keeping_the_meaning(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ugly.tarot"]  # no temp file left
     again = invoke("fmt", "--check", str(path))
     assert again.code == 0
+
+
+def test_a_full_disk_is_said_as_a_write_failure_by_fmt(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # fmt printed "reformatted ugly.tarot" and "1 file reformatted" when the write failed,
+    # then "F002 ... cannot read the file: No space left on device" (issue 31): it says it
+    # cannot write, claims nothing it did not do, and leaves the file as it was (exit 2)
+    path = tmp_path / "ugly.tarot"
+    path.write_bytes(UGLY.encode())
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    ran = invoke("fmt", str(path))
+    assert ran.code == 2, ran
+    assert ran.err.splitlines() == [f"tarot: {path}: cannot write: No space left on device",
+                                    "0 files reformatted, 0 unchanged, 1 not written (see"
+                                    " above)"]
+    assert path.read_bytes() == UGLY.encode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ugly.tarot"]  # no temp file left
 
 
 def test_fmt_never_changes_what_a_deal_replays_to(tmp_path: Path) -> None:

@@ -125,7 +125,8 @@ def test_a_write_that_fails_names_the_file_asked_for_not_its_temporary(args: lis
                           capture_output=True, check=False, timeout=120)
     asked = args[-1]
     assert done.returncode == 2, done.stderr
-    assert done.stderr.decode() == f"tarot: {asked}: No such file or directory\n"
+    # (issue 31: and says it is writing that failed)
+    assert done.stderr.decode() == f"tarot: {asked}: cannot write: No such file or directory\n"
 
 
 @pytest.mark.parametrize(("word", "said"), [

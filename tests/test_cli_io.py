@@ -149,12 +149,18 @@ def _limit_memory() -> None:  # in the child: a runaway fails at once instead of
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and /dev/zero")
 @pytest.mark.parametrize("command", [["validate"], ["validate", "--format", "json"],
                                      ["fmt", "--check"], ["convert", "--to", "json"]])
-def test_dev_zero_reads_in_bounded_memory(command: list[str]) -> None:
-    # /dev/zero never ends: the command reads it (one endless line, skipped 64 KiB at a
-    # time past the limit) until it is interrupted; its memory must not grow with it.
-    # Before issue 12, detection read the whole first line: 7.7 GB and counting.
-    proc = subprocess.Popen([str(TAROT), *command, "/dev/zero"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, preexec_fn=_limit_memory)
+def test_an_endless_line_reads_in_bounded_memory(command: list[str]) -> None:
+    # An endless stream of text (one endless line of x, as /dev/zero was before issue 31
+    # told binary apart): the command reads it (skipped 64 KiB at a time past the limit)
+    # until it is interrupted; its memory must not grow with it. Before issue 12,
+    # detection read the whole first line: 7.7 GB and counting.
+    endless = subprocess.Popen(["tr", "\\0", "x"], stdin=open("/dev/zero", "rb"),  # noqa: SIM115
+                               stdout=subprocess.PIPE)
+    assert endless.stdout is not None
+    proc = subprocess.Popen([str(TAROT), *command, "-"], stdin=endless.stdout,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_limit_memory)
+    endless.stdout.close()
     try:
         deadline = time.monotonic() + 120
         while _bytes_read(proc.pid) < 300 * MB:  # well past the limits and detection
@@ -168,9 +174,59 @@ def test_dev_zero_reads_in_bounded_memory(command: list[str]) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+        endless.kill()
+        endless.wait()
     assert proc.returncode == 130, err
     assert b"Traceback" not in err
     assert peak < 150 * MB, f"peak RSS {peak / MB:.0f} MB"
+
+
+#: Each command on a binary path then a deal: what shows that it read the deal too.
+BINARY_THEN_DEAL = {
+    ("validate",): "1 deal read from 1 file: 1 valid",
+    ("validate", "--format", "json"): '"valid": true',
+    ("fmt", "--check"): "1 unchanged",
+    ("convert", "--to", "json"): "Tournoi d'automne",
+    ("query", "--count"): "\n1\n",
+    ("replay",): None,  # (one file)
+    ("score",): None,
+}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/zero")
+@pytest.mark.parametrize("command", sorted(BINARY_THEN_DEAL))
+def test_dev_zero_and_other_binary_input_is_not_a_record(tmp_path: Path,
+                                                          command: tuple[str, ...]) -> None:
+    # /dev/zero was read on forever (issue 31): a file whose first block holds NUL bytes
+    # (and no format takes) is not a record: said with the detection's code (S007), and
+    # the next path is read. Text in UTF-16 (NULs on one side) keeps its iconv hint.
+    zeros = tmp_path / "zeros.tarot"
+    zeros.write_bytes(bytes(3 * MB))  # (a regular file: the bulk readers' way too)
+    image = tmp_path / "photo.tarot"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01")
+    deal = tmp_path / "deal.tarot"
+    deal.write_bytes(DEAL)
+    then = BINARY_THEN_DEAL[command]
+    for path, at in (("/dev/zero", 0), (str(zeros), 0), (str(image), 8)):
+        args = [*command, path] + ([str(deal)] if then is not None else [])
+        done = subprocess.run([str(TAROT), *args], capture_output=True, timeout=60,
+                              check=False, stdin=subprocess.DEVNULL)
+        said = "\n" + done.stdout.decode() + done.stderr.decode()
+        assert "Traceback" not in said
+        assert done.returncode == 1, said
+        if command[1:] == ("--format", "json"):
+            assert '"code": "S007"' in said, said
+            assert (f'"message": "binary content, not a record (a NUL byte at byte offset'
+                    f' {at}): this file is not read"') in said, said
+        else:
+            assert (f"{path}: S007 error: binary content, not a record (a NUL byte at byte"
+                    f" offset {at}): this file is not read") in said, said
+        if then is not None:
+            assert then in said, said
+    utf16 = tmp_path / "utf16.tarot"
+    utf16.write_bytes(DEAL.decode().encode("utf-16-le"))
+    ran = run_exe("validate", str(utf16))
+    assert "it looks like UTF-16" in ran.out, ran
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
@@ -426,7 +482,9 @@ def test_a_full_disk_leaves_the_old_report(tmp_path: Path,
 
     monkeypatch.setattr(os, "fsync", full)
     ran = invoke("validate", str(tmp_path / "deal.tarot"), "-o", str(report))
-    assert (ran.code, ran.err) == (2, f"tarot: {report}: No space left on device\n")
+    # (issue 31: said as a failure to write, never to read)
+    assert (ran.code, ran.err) == (2, f"tarot: {report}: cannot write: No space left on"
+                                      " device\n")
     assert report.read_bytes() == b"old report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deal.tarot", "report.txt"]
 

@@ -3,6 +3,7 @@ column, inferences noted, round trips notation -> CSV -> notation (issue 19)."""
 
 from __future__ import annotations
 
+import csv
 import io
 import subprocess
 import sys
@@ -312,6 +313,69 @@ def test_a_mapping_in_the_environment_that_cannot_be_read_is_said(
     monkeypatch.setenv("TAROT_COLUMNS", "missing-file.toml")
     [deal] = _read("Donne;Preneur\n1;A\n")
     assert "missing-file.toml" in deal.diagnostics[0].message
+
+
+def test_no_traceback_from_a_column_map_nested_past_the_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a --columns TOML file (or TAROT_COLUMNS) with an array nested 500 deep ended in a
+    # RecursionError in Python's TOML reader (issue 31): a clear error with the limit
+    deep = tmp_path / "deep.toml"
+    deep.write_text('[columns]\n"Pts" = "Points"\nx = ' + "[" * 500 + "]" * 500 + "\n")
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Donne;Preneur\n1;A\n")
+    said = f'{deep}: nested more than 16 deep: a column map is a table of HEADER = "COLUMN"'
+    with pytest.raises(ValueError, match="nested more than 16 deep"):
+        Columns.load(deep)
+    done = subprocess.run([str(TAROT), "validate", str(sheet), "--columns", str(deep)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (2, f"tarot: --columns: {said}\n")
+    monkeypatch.setenv("TAROT_COLUMNS", str(deep))
+    [deal] = _read("Donne;Preneur\n1;A\n")
+    assert deal.diagnostics[0].message == ("the column mapping TAROT_COLUMNS cannot be read: "
+                                           + said)
+    ok = tmp_path / "ok.toml"  # brackets in strings and comments do not count
+    ok.write_text('[columns]\n"Pts [[[[[[[[[[[[[[[[[" = "Points" # ]]]]]]]]]]]]]]]]]]]\n')
+    assert Columns.load(ok).target("pts [[[[[[[[[[[[[[[[[") == ("role", "points")
+
+
+#: Names and tags that a spreadsheet would run as formulas (and one that starts with the
+#: writer's own mark), each replacing a player or a tag of the example sheet.
+FORMULAS = {"Alice Martin": "=HYPERLINK(A1)", "Bruno Lefèvre": "@SUM(A1)",
+            "Chloé Dubois": "'t Hoen", "David Moreau": "-Dave",
+            "Tarot du jeudi — Café des Sports": "+1+1 le jeudi", "Villeurbanne": "=1+1"}
+
+
+@pytest.mark.parametrize("how", [["convert", "{src}", "-o", "{out}"],
+                                 ["query", "{src}", "--format", "csv", "-o", "{out}"],
+                                 ["convert", "{src}", "--to", "csv", "-o", "{out}.txt"]])
+def test_spreadsheet_formula_injection(tmp_path: Path, how: list[str]) -> None:
+    # convert x.tarot -o x.csv and query --format csv wrote names and tags such as
+    # =HYPERLINK(...), @SUM(...), +1+1 as they are (issue 31), where stats, standings and
+    # the tables prefixed '. One rule for every CSV written (formats/csvcell.py), and the
+    # reader takes off the ' it added: the records read back are the records written.
+    text = (EXAMPLES / "score-sheet.tarot").read_text(encoding="utf-8")
+    for name, evil in FORMULAS.items():
+        text = text.replace(name, evil)
+    src = tmp_path / "evil.tarot"
+    src.write_text(text, encoding="utf-8")
+    out = tmp_path / "evil.csv"
+    args = [a.format(src=src, out=out) for a in how]
+    done = subprocess.run([str(TAROT), *args], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    written = Path(args[-1])
+    cells = [c for row in csv.reader(io.StringIO(written.read_text(encoding="utf-8-sig")),
+                                     delimiter=";") for c in row]
+    for evil in FORMULAS.values():
+        assert "'" + evil in cells, evil
+    runs = [c for c in cells if c.startswith(("=", "+", "@", "\t", "\r"))
+            or (c.startswith("-") and not c.lstrip("-").replace(",", "").isdigit())]
+    assert not runs, runs
+    back = [(d.record.seats, d.record.tags) for d in csvsheet.read(written)
+            if d.record is not None]
+    first = notation.loads(text.split("\n\n")[0])
+    assert [s.name for s in back[0][0]] == [s.name for s in first.seats]
+    assert dict(back[0][1])["Event"] == "+1+1 le jeudi"
+    assert dict(back[0][1])["Site"] == "=1+1"
 
 
 def _toml(tmp_path: Path, mapping: str) -> Columns:

@@ -400,6 +400,51 @@ def test_tarot_html_replaces_its_own_site_and_refuses_other_folders(tmp_path: Pa
     assert "holds the input" in ran.err
 
 
+@pytest.mark.parametrize("command", [["html", "{deal}", "-o", "{page}"],
+                                     ["replay", "{deal}", "--html", "--no-open"],
+                                     ["replay", "{deal}", "--html", "-o", "{page}", "--no-open"]])
+def test_files_the_tool_did_not_write_are_not_replaced(tmp_path: Path,
+                                                       command: list[str]) -> None:
+    # tarot replay rh.tarot --html replaced the user's rh.html, tarot html -o notes.html
+    # too (issue 31), where the folder form refused: a page is replaced only when tarot
+    # html wrote it (the generator mark in its head)
+    deal = tmp_path / "rh.tarot"
+    deal.write_bytes((EXAMPLES / "prise.tarot").read_bytes())
+    page = tmp_path / "rh.html"
+    page.write_text("<p>my notes</p>\n")
+    args = [a.format(deal=deal, page=page) for a in command]
+    ran = invoke(*args)
+    assert ran.code == 2, ran
+    assert ran.err.endswith(f" {page}: a file not written by tarot html is there: remove it"
+                            " first to replace it, or give another name\n"), ran.err
+    assert page.read_text() == "<p>my notes</p>\n"
+    _no_temporary_files(tmp_path)
+    page.unlink()  # removed, as the message says: written, then replaced by the next run
+    assert invoke(*args).code == 0
+    assert invoke(*args).code == 0
+    assert b'<meta name="generator" content="tarotnotation' in page.read_bytes()
+    link = tmp_path / "link.html"  # a link to the tool's page is written through
+    link.symlink_to(page)
+    assert invoke("html", str(deal), "-o", str(link)).code == 0
+    assert link.is_symlink()
+
+
+def test_html_dash_o_a_link_to_a_site_writes_through_the_link(tmp_path: Path) -> None:
+    # tarot html -o link, where link names an earlier site, replaced the link by a folder
+    # (issue 31): the site it names is replaced, and the link stays, as split does
+    site = tmp_path / "site-2026"
+    assert invoke("html", rel(EXAMPLES / "score-sheet.tarot"), "-o", str(site)).code == 0
+    link = tmp_path / "current"
+    link.symlink_to(site.name)
+    ran = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(link))
+    assert ran.code == 0, ran
+    assert link.is_symlink()
+    assert os.readlink(link) == site.name
+    assert sorted(p.name for p in site.iterdir()) == [
+        "deal-1.html", "index.html", "tarot.css", "tarot.js"]
+    _no_temporary_files(tmp_path)
+
+
 def test_a_failed_site_leaves_the_earlier_one_and_no_temporary_folder(tmp_path: Path) -> None:
     out = tmp_path / "site"
     write_site(read_sources([str(EXAMPLES / "prise.tarot")]), out)

@@ -49,6 +49,7 @@ from .summary import DealSummary
 
 __all__ = [
     "FIELDS",
+    "MAX_DEPTH",
     "Field",
     "Query",
     "QueryError",
@@ -295,6 +296,7 @@ def _compiled(text: str) -> Query:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _syntax(text, err) from None
+    _bounded(text, tree)
     comp = _Compiler(text)
     node = tree.children[0]
     assert isinstance(node, Tree)
@@ -302,6 +304,45 @@ def _compiled(text: str) -> Query:
     if uses:
         fn = _bind_player(fn)
     return Query(text, fn, tuple(dict.fromkeys(comp.names)), comp.per_player)
+
+
+#: How deep ``not`` and parentheses may nest: far past any real question, and well
+#: inside what compiling and running an expression can recurse through.
+MAX_DEPTH: Final = 100
+
+
+def _bounded(text: str, tree: Tree[Token]) -> None:
+    """:class:`QueryError` for an expression nested deeper than :data:`MAX_DEPTH`, or a
+    number of more digits than a record may hold (``limits.MAX_DIGITS``), found without
+    recursion (986 ``not`` once ended in a RecursionError, 309 nines in an OverflowError).
+
+    >>> deep = "not " * 101 + "made"
+    >>> try:
+    ...     _bounded(deep, _parser().parse(deep))
+    ... except QueryError as err:
+    ...     print(err.message.split(" (")[0], err.start)
+    the expression is nested more than 100 deep 404
+    """
+    from ..limits import MAX_DIGITS
+
+    stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "NUMBER" and sum(c.isdigit() for c in node) > MAX_DIGITS:
+                start = node.start_pos or 0
+                raise QueryError(Msg("a number has at most {limit} digits (the limit"
+                                     " MAX_DIGITS of tarotnotation.limits)",
+                                     limit=MAX_DIGITS), text, start, start + len(node))
+            continue
+        if depth > MAX_DEPTH:
+            first: Tree[Token] | Token = node
+            while isinstance(first, Tree) and first.children:
+                first = first.children[0]
+            start = first.start_pos or 0 if isinstance(first, Token) else 0
+            raise QueryError(Msg("the expression is nested more than {limit} deep (not and"
+                                 " parentheses)", limit=MAX_DEPTH), text, start)
+        stack.extend((child, depth + 1) for child in reversed(node.children))
 
 
 _TOKEN_WORDS: Final[dict[str, str]] = {

@@ -18,36 +18,25 @@ through one of these before they leave.
 from __future__ import annotations
 
 import html
-import re
 import unicodedata
-from typing import Final
+
+from ..controls import escaped
+from ..formats.csvcell import protected
 
 __all__ = ["for_csv", "for_html", "for_terminal", "ljust", "rjust", "sort_key", "width"]
 
-# C0 and C1 controls, DEL, and the Unicode marks that reorder text (bidi overrides and
-# isolates), which can make a line read other than it is.
-_UNSAFE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_NUMBER: Final = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def for_terminal(text: str) -> str:
-    """``text`` with control characters and text-reordering marks written as escapes
-    (``\\x1b``, ``\\u202e``): what is printed is what the text holds, nothing runs."""
-    return _UNSAFE.sub(_escape, text)
+#: ``text`` with control characters, line separators and text-reordering marks written
+#: as escapes (``\\x1b``, ``\\n``, ``\\u202e``): what is printed is what the text holds,
+#: nothing runs. The one escaping function (:func:`tarotnotation.controls.escaped`),
+#: which the command line's ``safe`` is too.
+for_terminal = escaped
 
 
 def for_csv(text: str) -> str:
-    """A cell a spreadsheet shows and never runs: a text that starts like a formula
-    (``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading ``'``, as
-    OWASP advises; numbers are left alone. Control characters are escaped."""
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _NUMBER.match(text):
-        text = "'" + text
-    return for_terminal(text)
+    """A cell of a table a spreadsheet shows and never runs: the CSV writer's one rule
+    (:func:`tarotnotation.formats.csvcell.protected`: a text that starts like a formula
+    gets a leading ``'``, numbers are left alone), then control characters escaped."""
+    return for_terminal(protected(text))
 
 
 def for_html(text: str) -> str:

@@ -51,6 +51,7 @@ from ..i18n import Msg, message_of
 from ..limits import MAX_RECORD_CHARS, exceeded
 from ..source import ReadDeal
 from .base import Format, Head
+from .csvcell import protected, unprotected
 
 if TYPE_CHECKING:
     from ..records import DealRecord
@@ -275,7 +276,7 @@ def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | Non
             done = reader.line_num
             continue
         done = reader.line_num
-        yield Row(start, tuple(cells))
+        yield Row(start, tuple(unprotected(c) for c in cells))  # (the writer's ' taken off)
 
 
 class _Counted:
@@ -303,7 +304,7 @@ def write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:
         writer = csv.writer(text, delimiter=";", lineterminator="\n")
         text.write("\ufeff")
         for i, row in enumerate(sheet_rows(records)):
-            writer.writerow(row)
+            writer.writerow([protected(c) if isinstance(c, str) else c for c in row])
             count = i  # the first row is the header
         text.flush()
     finally:

@@ -71,12 +71,15 @@ __all__ = [
     "FORMATS",
     "HEAD",
     "SUFFIXES",
+    "BinaryError",
     "Prefixed",
+    "binary_at",
     "detect",
     "detect_stream",
     "detected",
     "format_name",
     "read_head",
+    "records_format",
     "sniff",
     "sniff_head",
 ]
@@ -166,12 +169,65 @@ def detect(path: str | Path) -> str:
         return detect_stream(fh, suffix=path.suffix)[0]
 
 
+class BinaryError(ValueError):
+    """The first bytes are binary (``/dev/zero``, an image, a program), and no format
+    takes them: not a record. ``offset`` is where the first NUL byte is."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(f"binary content: a NUL byte at byte offset {offset}")
+        self.offset = offset
+
+
+def binary_at(head: Head) -> int | None:
+    """Where the first NUL byte of ``head`` is, when it is binary: NUL bytes at even and
+    at odd offsets alike, and no UTF-16 or UTF-32 byte-order mark (text in UTF-16 has its
+    NULs on one side only: the text reader says how to convert it). None for text.
+
+    >>> binary_at(Head.of(bytes(4096))), binary_at(Head.of(b"PK\\x03\\x04\\x14\\x00\\x00\\x00"))
+    (0, 5)
+    >>> binary_at(Head.of("[Event]".encode("utf-16"))), binary_at(Head.of(b"[Ev\\x00nt]"))
+    (None, None)
+    """
+    raw = head.raw
+    first = raw.find(b"\x00")
+    if first < 0 or raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    second = raw.find(b"\x00", first + 1)
+    while second >= 0 and (second - first) % 2 == 0:
+        second = raw.find(b"\x00", second + 1)
+    return first if second >= 0 else None
+
+
 def detected(fh: IO[bytes], *, suffix: str = "") -> tuple[Format, IO[bytes]]:
     """The format of a binary stream, and the stream to read from its start: the bytes
-    read to tell, then the rest (the stream itself is read once, never sought)."""
+    read to tell, then the rest (the stream itself is read once, never sought).
+
+    :class:`BinaryError` when no format takes the first bytes and they are binary
+    (:func:`binary_at`): such a stream is not read on (``/dev/zero`` never ends)."""
     head, complete = read_head(fh)
-    fmt = sniff_head(Head.of(head, complete=complete, suffix=suffix))
+    first = Head.of(head, complete=complete, suffix=suffix)
+    fmt = _not_binary(first, sniff_head(first))
     return fmt, io.BufferedReader(Prefixed(head, fh)) if head else fh
+
+
+def records_format(path: str | Path) -> str:
+    """The format's name of a file's records, as :func:`detected` tells it (importing no
+    format for one of the project's own records); :class:`BinaryError` when its first
+    bytes are binary, ``OSError`` when it cannot be read."""
+    path = Path(path)
+    with path.open("rb") as fh:
+        head, complete = read_head(fh)
+    first = Head.of(head, complete=complete, suffix=path.suffix)
+    return _own(first) or _not_binary(first, sniff_head(first)).name
+
+
+def _not_binary(head: Head, fmt: Format) -> Format:
+    """``fmt``, unless ``head`` is binary and ``fmt`` does not take it (it was only the
+    fallback, the name's or the default): then :class:`BinaryError`."""
+    offset = binary_at(head)
+    if offset is not None and not fmt.sniff(head):
+        raise BinaryError(offset)
+    return fmt
 
 
 class Prefixed(io.RawIOBase):

@@ -585,6 +585,30 @@ def ruleset_of(text: str) -> str:
 IGNORED: Final = frozenset({"-", "ignore", "ignorer", "skip", "none", "aucun", ""})
 
 
+#: How deep the arrays and inline tables of a column map's TOML may nest (it needs none:
+#: past this, Python's TOML reader would recurse out of the stack).
+MAX_COLUMNS_DEPTH: Final = 16
+_TOML_SKIP: Final = re.compile(r'#[^\n]*|"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"'
+                               r"|'[^'\n]*'", re.DOTALL)
+
+
+def toml_depth(text: str) -> int:
+    """How deep the brackets and braces of a TOML text nest, outside its strings and
+    comments (found without recursion).
+
+    >>> toml_depth('[columns]\\n"a [[[" = "b" # ]]\\nx = [[1], {y = [2]}]'), toml_depth("[" * 500)
+    (3, 500)
+    """
+    depth = deepest = 0
+    for piece in re.split(r"([\[\]{}])", _TOML_SKIP.sub("", text)):
+        if piece in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif piece in ("]", "}"):
+            depth -= 1
+    return deepest
+
+
 @dataclass(frozen=True)
 class Columns:
     """A user's mapping of a sheet's headers: to a column this reader knows (``Pts=Points``),
@@ -628,7 +652,12 @@ class Columns:
         import tomllib  # (a mapping file is rare: not loaded with every sheet reader)
 
         try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+            text = Path(path).read_text(encoding="utf-8")
+            if toml_depth(text) > MAX_COLUMNS_DEPTH:  # (Python's reader recurses on nesting)
+                raise ValueError(Msg("{path}: nested more than {limit} deep: a column map is a"
+                                     " table of HEADER = \"COLUMN\"", path=str(path),
+                                     limit=MAX_COLUMNS_DEPTH))
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             raise ValueError(Msg("{path}: not TOML: {err}", path=str(path), err=str(err))) from None
         except UnicodeDecodeError:

@@ -73,6 +73,7 @@ __all__ = [
     "NoDealError",
     "Tally",
     "build_site",
+    "page_problem",
     "read_sources",
     "site_problem",
     "write_book",
@@ -340,6 +341,25 @@ def site_problem(folder: str | os.PathLike[str], inputs: Iterable[str] = ()) -> 
     return None
 
 
+def page_problem(page: str | os.PathLike[str]) -> str | None:
+    """Why ``page`` cannot be written, or None: a file there is replaced only when it is a
+    page ``tarot html`` wrote (its generator mark in its head), never the user's own
+    ``notes.html``. What is not a regular file (``/dev/null``, a FIFO) is written to, and
+    a symbolic link is written through (the page it names is checked)."""
+    target = atomic.target_of(page)
+    try:
+        if not stat.S_ISREG(target.stat().st_mode):  # (a FIFO is never opened here)
+            return None
+        with open(target, "rb") as fh:
+            head = fh.read(2048)
+    except OSError:  # (none there; one that cannot be read: writing says why)
+        return None
+    if _GENERATOR in head:
+        return None
+    return Msg("a file not written by tarot html is there: remove it first to replace it,"
+               " or give another name")
+
+
 def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
            on_deal: Callable[[DealSource], None] | None = None
            ) -> tuple[list[dict[str, object]], Tally]:
@@ -459,7 +479,7 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
     when the block ends without an exception, removed whatever happens. SIGINT, SIGTERM
     and SIGHUP are held while a folder is made, swapped or removed (then let through),
     so that a signal never leaves one behind."""
-    target = Path(folder)
+    target = atomic.target_of(folder)  # (a symbolic link to a site: the site it names)
     parent = target.parent
     tmp: Path | None = None
     old: Path | None = None
