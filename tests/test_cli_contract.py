@@ -222,6 +222,7 @@ def test_help_names_arguments_and_values_plainly(name: str) -> None:
         assert usage.endswith(_metavar(param)) or f" {_metavar(param)} " in usage, usage
 
 
+@pytest.mark.process
 def test_a_command_typo_gets_a_suggestion() -> None:
     ran = run_forked("valdate", "examples")
     assert ran.code == 2
@@ -272,6 +273,7 @@ def test_no_command_writes_over_one_of_its_inputs(name: str, tmp_path: Path) -> 
         assert source.read_bytes() == data
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", WRITING)
 def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
     source = tmp_path / "prise.tarot"
@@ -287,6 +289,7 @@ def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
     assert ran.out
 
 
+@pytest.mark.process
 def test_new_dash_o_dash_is_standard_output(tmp_path: Path) -> None:
     ran = run_forked("new", "--seed", "1", "-o", "-", cwd=tmp_path)
     assert ran.code == 0
@@ -322,6 +325,7 @@ def test_the_output_name_and_what_is_written_agree(tmp_path: Path) -> None:
     assert (tmp_path / "report.json").read_text(encoding="utf-8").startswith('{\n  "deals"')
 
 
+@pytest.mark.process
 def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
     # the refusal comes before anything is read: a FIFO input is never opened
     fifo = tmp_path / "pipe.tarot"
@@ -351,6 +355,7 @@ def _raw_controls(text: str) -> list[str]:
                    or c == "\u202e"})
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", READING)
 def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path) -> None:
     path = _hostile_record(tmp_path)
@@ -370,6 +375,7 @@ def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path
         assert "\\x1b]52" in ran.out + ran.err
 
 
+@pytest.mark.process
 def test_records_on_a_terminal_are_shown_escaped(tmp_path: Path) -> None:
     from test_cli import _on_a_terminal
 

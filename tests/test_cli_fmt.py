@@ -8,6 +8,7 @@ import re
 import stat
 from pathlib import Path
 
+import pytest
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
@@ -15,6 +16,8 @@ from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.archive import check_paths
 from tarotnotation.replay import replay
 from tarotnotation.simulate import random_deal
+
+pytestmark = pytest.mark.process
 
 UGLY = (
     '[Event "Soirée"]\r\n[Players "4"] [Dealer "S"]\r\n'

@@ -14,6 +14,8 @@ import pytest
 from peak import peak_of
 from test_cli import EXAMPLES, TAROT, invoke
 
+pytestmark = pytest.mark.process
+
 MB = 1 << 20
 #: One plain deal of the notation (a blank line ends it).
 DEAL = (EXAMPLES / "prise.tarot").read_bytes().rstrip(b"\n") + b"\n\n"

@@ -71,6 +71,7 @@ def _numbered(count: int) -> bytes:
                     + b"\n" for i in range(1, count + 1))
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("content", [DEAL, tjson.dumps(notation.loads(DEAL.decode())),
                                      _numbered(3)])
 def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
@@ -87,6 +88,7 @@ def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
 _FIFO_NEEDS = {"fmt": ["--check"], "legal": ["-t", "1"]}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("command", [
     *([name] for name in READING if name != "check"),  # every command that reads, walked
     ["validate", "-v"], ["convert", "-v"]])
@@ -109,6 +111,7 @@ def test_a_fifo_is_not_rewritten_in_place(tmp_path: Path) -> None:
     assert ran.err.endswith("not a regular file: it cannot be rewritten in place\n")
 
 
+@pytest.mark.process
 def test_process_substitution(tmp_path: Path) -> None:
     bash = shutil.which("bash")
     if bash is None:
@@ -120,6 +123,7 @@ def test_process_substitution(tmp_path: Path) -> None:
     assert done.stdout.decode().startswith("2 deals read from 2 files: 2 valid")
 
 
+@pytest.mark.process
 def test_a_pipe_on_standard_input_is_detected_from_its_first_bytes() -> None:
     as_json = tjson.dumps(notation.loads(DEAL.decode()))
     for data in (DEAL, as_json, _numbered(2)):
@@ -152,6 +156,7 @@ def _limit_memory() -> None:  # in the child: a runaway fails at once instead of
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and /dev/zero")
 @pytest.mark.parametrize("command", [["validate"], ["validate", "--format", "json"],
                                      ["fmt", "--check"], ["convert", "--to", "json"]])
@@ -185,6 +190,7 @@ def test_dev_zero_reads_in_bounded_memory(command: list[str]) -> None:
 PACES = {"one-write": (200 * MB, 0.0), "4KB-writes": (4096, 0.0), "trickle": (4096, 0.001)}
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
 @pytest.mark.parametrize("pace", PACES)
 def test_a_long_first_line_on_a_fifo_is_skipped_in_bounded_memory(tmp_path: Path,
@@ -221,6 +227,7 @@ def _peak_of(*args: str) -> tuple[int, int]:
     return peak_of([TAROT, *args])
 
 
+@pytest.mark.process
 def test_fmt_check_memory_stays_flat_whatever_the_file_size(tmp_path: Path) -> None:
     # It held every record twice (34 KB a deal: 723 MB for 20,000 deals); now one record
     # at a time: six times the deals, the same memory.
@@ -236,6 +243,7 @@ def test_fmt_check_memory_stays_flat_whatever_the_file_size(tmp_path: Path) -> N
     assert peak_large < peak_small + 8 * MB, (peak_small // MB, peak_large // MB)
 
 
+@pytest.mark.process
 def test_a_json_archive_document_is_validated_in_flat_memory(tmp_path: Path) -> None:
     # The tool's own archive document (tarot convert --to json) took 961 MB for 20,000
     # deals: its records are now read one at a time. Four times the deals, the same memory.
@@ -309,6 +317,7 @@ def _run_unprivileged(args: list[str], cwd: Path) -> subprocess.CompletedProcess
     return done  # type: ignore[no-any-return]
 
 
+@pytest.mark.process
 def test_an_unreadable_file_and_folder_are_reported_and_the_rest_checked(
         open_folder: Path) -> None:
     good = open_folder / "a-good.tarot"

@@ -10,7 +10,8 @@ from peak import peak_of
 
 MB = 1 << 20
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB")
+pytestmark = [pytest.mark.process,
+              pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in KiB")]
 
 
 def test_a_command_peak_does_not_count_the_memory_of_the_test_process() -> None:
