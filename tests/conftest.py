@@ -1,7 +1,17 @@
-"""Shared test configuration: hypothesis profiles, the opt-in slow marker, corpus paths.
+"""Shared test configuration: hypothesis profiles, the markers, the isolation of each test,
+corpus paths.
 
 - ``TAROT_SLOW=1`` runs the tests marked ``slow`` (long fuzz and differential runs) and
   switches hypothesis to the ``slow`` profile (thousands of examples per property).
+- ``process`` marks the tests that start a process (``subprocess``, ``os.fork``, the fork
+  servers of tests/forkserver.py) or a browser (the ``browser`` fixture marks its tests
+  itself). The quick lane, ``pytest -m "not slow and not process"``, leaves them out; a
+  test that starts a process without the mark fails, so the lane stays what it says.
+- Every test leaves the test process as it found it: a thread it started that still runs
+  after it, or an environment variable it changed and did not restore, fails it (and the
+  environment is restored for the next test). ``--shuffle SEED`` runs the test files, and
+  the tests of each file, in an order shuffled by SEED, to show that no test needs
+  another's leftovers (issue 39).
 - The shared corpus of other programs' records lives beside the project, in
   ``../shared/corpus``; tests that read it skip when it is absent.
 """
@@ -9,8 +19,11 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,14 +64,105 @@ settings.register_profile(
 settings.load_profile("slow" if SLOW else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+#: The doctests that start processes (a docstring cannot carry a mark).
+PROCESS_DOCTESTS = frozenset({"tarotnotation.workers"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--shuffle", metavar="SEED", type=int, default=None,
+        help="run the test files, and the tests of each, in an order shuffled by SEED")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    seed = config.getoption("shuffle")
+    return None if seed is None else f"shuffled: --shuffle {seed}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip tests marked ``slow`` unless TAROT_SLOW=1."""
+    """Shuffle with ``--shuffle``; mark the browser's tests ``process``; skip tests marked
+    ``slow`` unless TAROT_SLOW=1."""
+    seed = config.getoption("shuffle")
+    if seed is not None:
+        items[:] = shuffled(items, seed)
+    for item in items:
+        if ("browser" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser")
+                or (isinstance(item, pytest.DoctestItem) and item.name in PROCESS_DOCTESTS)):
+            item.add_marker(pytest.mark.process)
     if SLOW:
         return
     skip = pytest.mark.skip(reason="slow: set TAROT_SLOW=1 to run")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def shuffled(items: list[pytest.Item], seed: int) -> list[pytest.Item]:
+    """The items in an order drawn from ``seed``: the files shuffled, then the classes (and
+    the functions outside one) of each file, then the tests of each class. Each file's
+    tests stay together, so that its module-scoped fixtures are still made once; the same
+    seed gives the same order in every xdist worker, as xdist requires."""
+    rng = random.Random(seed)
+    files: dict[str, dict[str, list[pytest.Item]]] = {}
+    for item in items:
+        cls = getattr(item, "cls", None)
+        group = files.setdefault(str(item.path), {})
+        group.setdefault("" if cls is None else cls.__qualname__, []).append(item)
+    order: list[pytest.Item] = []
+    for path in rng.sample(sorted(files), len(files)):
+        groups = files[path]
+        for name in rng.sample(sorted(groups), len(groups)):
+            order.extend(rng.sample(groups[name], len(groups[name])))
+    return order
+
+
+#: The audit events of a process starting (a fork server's run: tests/forkserver.py).
+STARTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn",
+                    "os.system", "os.exec", "os.spawn", "tests.forkserver.run"})
+#: Set by pytest itself at each phase of a test.
+_PYTEST_CURRENT = "PYTEST_CURRENT_TEST"
+#: The starts seen during the running test (its function-scoped fixtures included).
+_started: list[str] = []
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event in STARTS:
+        _started.append(event)
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.fixture(autouse=True)
+def _each_test_leaves_the_process_as_it_found_it(request: pytest.FixtureRequest
+                                                 ) -> Iterator[None]:
+    """Fails a test that leaves a thread running or the environment changed (restoring
+    the environment), or that starts a process without the ``process`` mark."""
+    threads = set(threading.enumerate())
+    environ = dict(os.environ)
+    _started.clear()
+    yield
+    faults = []
+    if _started and request.node.get_closest_marker("process") is None:
+        faults.append(f"it started a process ({', '.join(sorted(set(_started)))}) without"
+                      " the `process` mark (@pytest.mark.process, see tests/conftest.py)")
+    for thread in set(threading.enumerate()) - threads:
+        thread.join(timeout=5)  # a helper thread finishing its work
+        if thread.is_alive():
+            faults.append(f"its thread {thread.name!r} still runs")
+    changed = sorted(name for name in environ.keys() | os.environ.keys()
+                     if environ.get(name) != os.environ.get(name) and name != _PYTEST_CURRENT)
+    for name in changed:
+        if name in environ:
+            os.environ[name] = environ[name]
+        else:
+            del os.environ[name]
+    if changed:
+        faults.append(f"it changed the environment variables {', '.join(changed)}"
+                      " (monkeypatch.setenv restores them)")
+    if faults:
+        pytest.fail("this test does not leave the test process as it found it: "
+                    + "; ".join(faults), pytrace=False)
 
 
 @pytest.fixture(scope="session", autouse=True)

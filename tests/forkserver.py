@@ -141,7 +141,9 @@ class ForkServer:
 
     def run(self, argv: list[str], stdin: bytes, cwd: Path
             ) -> subprocess.CompletedProcess[bytes]:
-        """The run's standard output, standard error and exit status."""
+        """The run's standard output, standard error and exit status (a process started:
+        the ``tests.forkserver.run`` audit event says so to tests/conftest.py)."""
+        sys.audit("tests.forkserver.run", argv)
         request = pickle.dumps((argv, stdin, str(cwd)))
         view = memoryview(len(request).to_bytes(8, "little") + request)
         while view:

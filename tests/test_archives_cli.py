@@ -72,6 +72,7 @@ def test_never_writes_over_an_input(command: str, tmp_path: Path) -> None:
         assert path.read_bytes() == before
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
 def test_standard_input(command: str, tmp_path: Path) -> None:
     data = (EXAMPLES / "garde-poignee.tarot").read_bytes()
@@ -79,6 +80,7 @@ def test_standard_input(command: str, tmp_path: Path) -> None:
     assert ran.code == 0, ran
 
 
+@pytest.mark.process
 def test_interrupted_is_130_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     records = generated(40, seed=3)
     path = write_jsonl(tmp_path / "big.jsonl", records * 25)
@@ -140,6 +142,7 @@ def _running(marker: str) -> list[int]:
     return found
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
 def test_no_worker_outlives_the_command(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "workers-marker.jsonl", generated(40, seed=5) * 40)
@@ -210,6 +213,7 @@ def _output(command: str, paths: list[Path], out: Path, *extra: str) -> tuple[in
     return ran.code, ran.err, data
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("command", ARCHIVE_COMMANDS)
 def test_a_broken_deal_is_reported_and_the_rest_is_done(command: str, tmp_path: Path) -> None:
     clean, broken = _broken_archives(tmp_path)

@@ -114,6 +114,7 @@ def test_each_deal_of_the_day_is_a_deal_that_is_played() -> None:
             assert len(record.hands) == players
 
 
+@pytest.mark.process
 def test_the_command() -> None:
     ran = run_exe("new", "--daily", "2026-11-14")
     assert ran.code == 0

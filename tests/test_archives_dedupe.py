@@ -135,6 +135,7 @@ def test_play_fingerprint_counts_the_auction() -> None:
     assert play_fingerprint(a) != play_fingerprint(b)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_dedupe_in_parallel(tmp_path: Path, jobs: str) -> None:
     records = generated(20, seed=2)

@@ -96,6 +96,7 @@ def test_a_summary_from_quick_facts_is_the_summary_of_its_replay() -> None:
     assert alone  # ... and a taker alone (his own card called, or one in the chien)
 
 
+@pytest.mark.process
 def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:
     records = _variants()
     path = write_jsonl(tmp_path / "a.jsonl", records)
@@ -119,6 +120,7 @@ def test_a_scan_without_the_fast_path_gives_the_same(tmp_path: Path) -> None:
     assert [(d.index, d.summary) for d in two] == [(d.index, d.summary) for d in one]
 
 
+@pytest.mark.process
 def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:

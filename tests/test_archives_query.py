@@ -227,6 +227,7 @@ def test_query_fields_as_a_spreadsheet_table(archive: Path,
                                  "made": first.made}
 
 
+@pytest.mark.process
 def test_query_in_parallel_gives_the_same_output(archive: Path) -> None:
     one = invoke("query", str(archive), "-w", "made and poignee", "-f", "jsonl")
     two = invoke("query", str(archive), "-w", "made and poignee", "-f", "jsonl", "-j", "2")
@@ -292,6 +293,7 @@ def test_scan_without_replay_reads_cards_and_tags_only() -> None:
     assert len(deal.summary.play) == 72
 
 
+@pytest.mark.process
 def test_a_query_of_tags_alone_reads_without_replaying(archive: Path,
                                                        tmp_path: Path) -> None:
     expr = 'Event ~ "soirée 1" and player = "Alice" and dealer = S'

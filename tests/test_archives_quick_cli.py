@@ -157,6 +157,7 @@ def test_dedupe_reports_the_same_duplicates(monkeypatch: pytest.MonkeyPatch,
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.process
 def test_two_workers_give_what_one_gives(monkeypatch: pytest.MonkeyPatch,
                                          archives: dict[str, list[str]]) -> None:
     paths = archives["duplicates"]

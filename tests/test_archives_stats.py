@@ -142,6 +142,7 @@ def test_the_csv_report_by_anything_has_its_header_and_a_row_a_key(archive: Path
     assert sum(int(row["deals"]) for row in rows) == 120 * (1 if by == "contract" else 4)
 
 
+@pytest.mark.process
 def test_parallel_stats_are_the_same(archive: Path) -> None:
     one = invoke("stats", str(archive), "-f", "json")
     two = invoke("stats", str(archive), "-f", "json", "-j", "2")

@@ -366,6 +366,7 @@ def test_machine_formats_mark_the_consequences() -> None:
     assert "[follows from Y002]" in junit
 
 
+@pytest.mark.process
 def test_parallel_checks_keep_the_cause() -> None:
     serial = [(c.index, [(d.code, d.cause) for d in c.diagnostics])
               for c in check_paths([FIXTURES], keep=False)]

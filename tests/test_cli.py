@@ -26,6 +26,8 @@ from typer.testing import CliRunner
 from tarotnotation import __version__
 from tarotnotation.cli.app import app
 
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 FAULTY = EXAMPLES / "faulty"

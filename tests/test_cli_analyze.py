@@ -37,6 +37,7 @@ def _deal(tmp_path: Path, seed: int = 5, name: str = "deal.tarot") -> Path:
     return path
 
 
+@pytest.mark.process
 @pytest.mark.skipif(compiled(force=True) is None and not os.environ.get("TAROT_REQUIRE_NATIVE"),
                     reason="the compiled core is not built")
 def test_the_readme_example_one_card_lost_the_contract() -> None:
@@ -143,6 +144,7 @@ def test_a_time_limit_gives_bounds_and_says_so(tmp_path: Path) -> None:
     assert ".." in ran.out or "undecided" in ran.out
 
 
+@pytest.mark.process
 def test_jobs_give_the_same_output(tmp_path: Path) -> None:
     a = _deal(tmp_path, 5, "a.tarot")
     b = _deal(tmp_path, 6, "b.tarot")
@@ -166,6 +168,7 @@ def _searching(pid: int) -> bool:
     return False
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc/self/maps").exists() or compiled(force=True) is None,
                     reason="needs Linux's /proc and the compiled core")
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -243,6 +246,7 @@ def test_replay_shows_the_cost_beside_each_card(tmp_path: Path) -> None:
                                         if "dd from" not in line)
 
 
+@pytest.mark.process
 def test_the_pure_python_core_runs_the_commands(tmp_path: Path) -> None:
     path = _deal(tmp_path)
     env = {"TAROT_PURE": "1"}
@@ -254,6 +258,7 @@ def test_the_pure_python_core_runs_the_commands(tmp_path: Path) -> None:
     assert sys.executable  # the run used the same interpreter's entry point
 
 
+@pytest.mark.process
 def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # An archive: good deals at 4, 5 and 3 players around a deal that does not parse, a
@@ -336,6 +341,7 @@ def on_a_terminal(*args: str) -> tuple[int, str, bytes]:
     return proc.returncode, out.decode("utf-8"), seen
 
 
+@pytest.mark.process
 def test_terminal_escapes_in_a_file_name_never_reach_the_progress_line(tmp_path: Path) -> None:
     # analyze's progress line showed the file name raw: an ESC ] 0 in it set the
     # terminal's title (issue 31); every line to a terminal goes through terminal.safe
@@ -346,6 +352,7 @@ def test_terminal_escapes_in_a_file_name_never_reach_the_progress_line(tmp_path:
     assert b"x\\x1b]0;pwned\\x1b\\[red]y.tarot deal 1" in seen  # shown, escaped, markup kept
 
 
+@pytest.mark.process
 def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     # analyze: the deal and the cards settled; solve: the bounds after each test.
     # Piped, nothing; the output is the same either way.

@@ -228,6 +228,7 @@ def test_help_names_arguments_and_values_plainly(name: str) -> None:
         assert usage.endswith(_metavar(param)) or f" {_metavar(param)} " in usage, usage
 
 
+@pytest.mark.process
 def test_a_command_typo_gets_a_suggestion() -> None:
     ran = run_forked("valdate", "examples")
     assert ran.code == 2
@@ -278,6 +279,7 @@ def test_no_command_writes_over_one_of_its_inputs(name: str, tmp_path: Path) -> 
         assert source.read_bytes() == data
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", WRITING)
 def test_standard_input_that_is_the_output_file_is_refused(name: str, tmp_path: Path) -> None:
     # tarot query - --where made -o v.tarot < v.tarot left v.tarot empty (issue 31): the
@@ -322,6 +324,7 @@ def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
     assert ran.out
 
 
+@pytest.mark.process
 def test_new_dash_o_dash_is_standard_output(tmp_path: Path) -> None:
     ran = run_forked("new", "--seed", "1", "-o", "-", cwd=tmp_path)
     assert ran.code == 0
@@ -404,6 +407,7 @@ def test_output_name_and_format_agree_for_reports_tables_and_pages(tmp_path: Pat
     assert run("stats", "{d}", "--format", "text", "-o", "{t}/s.txt").code == 0
 
 
+@pytest.mark.process
 def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
     # the refusal comes before anything is read: a FIFO input is never opened
     fifo = tmp_path / "pipe.tarot"
@@ -433,6 +437,7 @@ def _raw_controls(text: str) -> list[str]:
                    or c == "\u202e"})
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", READING)
 def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path) -> None:
     path = _hostile_record(tmp_path)
@@ -452,6 +457,7 @@ def test_control_characters_never_reach_the_output_raw(name: str, tmp_path: Path
         assert "\\x1b]52" in ran.out + ran.err
 
 
+@pytest.mark.process
 def test_every_line_to_a_terminal_goes_through_the_one_escaping_function(tmp_path: Path
                                                                          ) -> None:
     # The archive tools escaped with a function of their own, which let a line or
@@ -476,6 +482,7 @@ def test_every_line_to_a_terminal_goes_through_the_one_escaping_function(tmp_pat
     assert "Lyon\\u2028forged line\\u2029" in ran.out, ran
 
 
+@pytest.mark.process
 def test_records_on_a_terminal_are_shown_escaped(tmp_path: Path) -> None:
     from test_cli import _on_a_terminal
 

@@ -26,6 +26,7 @@ def test_tarot_to_json_and_jsonl_and_back_is_byte_identical(path: Path, tmp_path
         assert back.read_bytes() == path.read_bytes()
 
 
+@pytest.mark.process
 def test_convert_reports_what_it_wrote_and_the_file_is_what_the_library_writes(
         tmp_path: Path) -> None:
     out = tmp_path / "sheet.jsonl"
@@ -46,6 +47,7 @@ def test_json_output_one_record_is_an_object_several_an_archive(tmp_path: Path) 
     assert len(many["deals"]) == 8
 
 
+@pytest.mark.process
 def test_default_output_is_the_notation_on_stdout(tmp_path: Path) -> None:
     as_json = tmp_path / "prise.json"
     assert invoke("convert", rel(EXAMPLES / "prise.tarot"), "-o", str(as_json)).code == 0
@@ -57,6 +59,7 @@ def test_default_output_is_the_notation_on_stdout(tmp_path: Path) -> None:
     assert ran.out == (EXAMPLES / "prise.tarot").read_text(encoding="utf-8")
 
 
+@pytest.mark.process
 def test_tarotclub_export_warns_about_what_it_drops(tmp_path: Path) -> None:
     out = tmp_path / "export.json"
     ran = run_forked("convert", rel(EXAMPLES / "annotated.tarot"), "--to", "tarotclub",
@@ -114,6 +117,7 @@ def test_a_failed_conversion_leaves_the_old_file(tmp_path: Path) -> None:
     assert out.read_bytes() == b"old"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_new_deals_are_complete_legal_and_seeded(players: int, tmp_path: Path) -> None:
     out = tmp_path / "new.tarot"
@@ -150,6 +154,7 @@ def test_new_under_a_ruleset() -> None:
     assert '[Ruleset "pagat misere=on"]' in out
 
 
+@pytest.mark.process
 def test_schema_is_the_library_schema() -> None:
     ran = run_forked("schema")
     assert ran.code == 0

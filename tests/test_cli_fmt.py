@@ -17,6 +17,8 @@ from tarotnotation.archive import check_paths
 from tarotnotation.replay import replay
 from tarotnotation.simulate import random_deal
 
+pytestmark = pytest.mark.process
+
 UGLY = (
     '[Event "Soirée"]\r\n[Players "4"] [Dealer "S"]\r\n'
     "hand S: 2s 6s ns qs 6h nh qh 3d 5d kd 1c 3c 7c jc qc t4 t12 t15\r\n"

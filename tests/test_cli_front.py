@@ -35,6 +35,8 @@ from tarotnotation.formats import json as tjson
 from tarotnotation.notation import dumps
 from tarotnotation.simulate import random_deal
 
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 

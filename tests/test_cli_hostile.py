@@ -5,33 +5,27 @@ broke a promise of the README (Files and streams, Exit status) and holds the fix
 from __future__ import annotations
 
 import os
-import resource
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from peak import peak_of
 from test_cli import EXAMPLES, TAROT, invoke
+
+pytestmark = pytest.mark.process
 
 MB = 1 << 20
 #: One plain deal of the notation (a blank line ends it).
 DEAL = (EXAMPLES / "prise.tarot").read_bytes().rstrip(b"\n") + b"\n\n"
 
 
-def _limit_memory() -> None:  # in the child: a runaway fails at once instead of swapping
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _peak(args: list[str], stdin: Path | None = None) -> tuple[int, int]:
     """The exit status of ``tarot ARGS`` (standard input from ``stdin``) and its peak
     resident memory, in bytes."""
     with open(stdin or os.devnull, "rb") as source:
-        proc = subprocess.Popen([str(TAROT), *args], stdin=source, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, preexec_fn=_limit_memory)
-        _, status, usage = os.wait4(proc.pid, 0)  # (its peak RSS, race-free)
-    return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
+        return peak_of([TAROT, *args], stdin=source)
 
 
 def _deals(path: Path, count: int) -> Path:

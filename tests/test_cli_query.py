@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from test_cli import EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.diagnostics import Code
 from tarotnotation.replay import legal_moves
 from tarotnotation.rules import Ruleset
+
+pytestmark = pytest.mark.process
 
 
 def test_legal_lists_the_legal_cards_and_why_not_the_others() -> None:

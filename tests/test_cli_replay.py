@@ -12,6 +12,7 @@ from tarotnotation import notation
 from tarotnotation.replay import replay
 
 
+@pytest.mark.process
 def test_replay_follows_the_deal_section_by_section() -> None:
     ran = run_exe("replay", rel(EXAMPLES / "annotated.tarot"))
     assert ran.code == 0, ran
@@ -87,6 +88,7 @@ def test_replay_deal_out_of_range_and_rules() -> None:
     assert "ruleset pagat" in forced.out
 
 
+@pytest.mark.process
 def test_replay_reads_other_formats_and_stdin(tmp_path: Path) -> None:
     data = (EXAMPLES / "prise.tarot").read_bytes()
     ran = run_exe("replay", "-", stdin=data)
@@ -94,6 +96,7 @@ def test_replay_reads_other_formats_and_stdin(tmp_path: Path) -> None:
     assert invoke("replay", rel(EXAMPLES / "prise.tarot")).out == ran.out
 
 
+@pytest.mark.process
 def test_score_sheet_rows_running_totals_and_zero_sum() -> None:
     ran = run_exe("score", rel(EXAMPLES / "score-sheet.tarot"))
     assert ran.code == 0, ran
@@ -133,6 +136,7 @@ def test_score_flags_faulty_deals_and_exits_one() -> None:
     assert ran.out.count("(zero-sum)") == 2
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("runner", ["invoke", "exe"])
 def test_score_json_lines(runner: str) -> None:
     args = ("score", "--format", "json", rel(EXAMPLES / "score-sheet.tarot"),

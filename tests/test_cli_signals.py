@@ -26,8 +26,9 @@ from processes import processes
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
 from test_cli_contract import REGISTERED, required
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="process groups are read from /proc")
+pytestmark = [pytest.mark.process,
+              pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="process groups are read from /proc")]
 
 DEAL = (EXAMPLES / "prise.tarot").read_bytes()
 OLD = b"the old file, which must survive\n"

@@ -18,6 +18,8 @@ import pytest
 from tarotnotation import __version__, native
 from tarotnotation.cli.app import ALIASES, COMMANDS, get_app, version_warning
 
+pytestmark = pytest.mark.process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Runs ``main()`` with these words, then prints the modules loaded (as JSON, last line).

@@ -55,6 +55,7 @@ def test_faulty_examples_are_the_ones_listed() -> None:
     assert sorted(p.name for p in FAULTY_EXAMPLES) == sorted(FAULTS)
 
 
+@pytest.mark.process
 def test_every_clean_example_validates_and_exits_zero() -> None:
     args = [rel(p) for p in CLEAN_EXAMPLES]
     for ran in (invoke("validate", *args), run_exe("validate", *args)):
@@ -65,6 +66,7 @@ def test_every_clean_example_validates_and_exits_zero() -> None:
         assert len(ran.out.strip().splitlines()) == 1  # nothing but the summary
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("path", FAULTY_EXAMPLES, ids=lambda p: p.name)
 def test_each_faulty_example_prints_every_fault_at_its_place(path: Path) -> None:
     ran = run_exe("validate", rel(path))
@@ -123,6 +125,7 @@ def test_folders_are_searched_recursively_and_globs_expanded() -> None:
     assert only_clean.code == 0
 
 
+@pytest.mark.process
 def test_standard_input() -> None:
     text = (FAULTY / "revoke.tarot").read_bytes()
     for ran in (invoke("validate", "-", stdin=text), run_exe("validate", "-", stdin=text)):
@@ -152,6 +155,7 @@ def test_json_document() -> None:
                               "by_code": {"P105 must-follow-suit": 1}}
 
 
+@pytest.mark.process
 def test_json_lines_one_object_per_deal() -> None:
     ran = run_exe("validate", "--format", "jsonl", "examples")
     lines = [orjson.loads(line) for line in ran.out.splitlines()]
@@ -161,6 +165,7 @@ def test_json_lines_one_object_per_deal() -> None:
     assert all({"file", "deal", "valid", "diagnostics"} <= set(d) for d in lines)
 
 
+@pytest.mark.process
 def test_github_annotations_have_the_documented_shape() -> None:
     ran = run_exe("validate", "--format", "github", "examples/faulty")
     assert ran.code == 1
@@ -183,6 +188,7 @@ def test_github_escapes_what_would_break_an_annotation() -> None:
     assert warn == "::warning title=D103::petit-sec: S holds the Petit alone"
 
 
+@pytest.mark.process
 def test_junit_report_parses_with_a_test_case_per_deal(tmp_path: Path) -> None:
     ran = run_exe("validate", "--format", "junit", "examples")
     assert ran.code == 1
@@ -255,6 +261,7 @@ def test_strict_fails_on_warnings(tmp_path: Path) -> None:
     assert invoke("validate", "--strict", str(sheet)).code == 1
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
 def test_parallel_output_is_the_same_in_the_same_order(fmt: str) -> None:
     run = run_exe if fmt == "text" else invoke
@@ -291,6 +298,7 @@ def test_rules_and_set_apply_to_records_that_name_no_ruleset(tmp_path: Path) -> 
     assert invoke("validate", "--ruleset", "pagat", str(named)).code == 1
 
 
+@pytest.mark.process
 def test_verbose_names_the_format_of_each_file(tmp_path: Path) -> None:
     as_json = tmp_path / "deal.json"
     as_json.write_bytes(tarot_json.dumps(notation.load(EXAMPLES / "prise.tarot")))
@@ -301,6 +309,7 @@ def test_verbose_names_the_format_of_each_file(tmp_path: Path) -> None:
     assert "read as" not in ran.out
 
 
+@pytest.mark.process
 def test_progress_bar_on_a_terminal_only() -> None:
     # Piped (and even with no delay): nothing on stderr.
     piped = run_exe("validate", "examples", env={"TAROT_PROGRESS_DELAY": "0"})
@@ -350,6 +359,7 @@ def test_an_unreadable_file_is_reported_and_the_others_go_on(tmp_path: Path) -> 
     assert "2 deals read from 2 files: 1 valid, 1 with errors" in ran.out
 
 
+@pytest.mark.process
 def test_output_names_files_as_given() -> None:
     ran = run_exe("validate", str(FAULTY / "revoke.tarot"), cwd=ROOT / "docs")
     assert f"{FAULTY / 'revoke.tarot'}:21:8:" in ran.out

@@ -186,6 +186,7 @@ def test_standard_input_is_read_in_any_format(monkeypatch: pytest.MonkeyPatch,
     assert files <= {"<stdin>"}
 
 
+@pytest.mark.process
 def test_standard_input_is_checked_in_its_place_in_parallel_runs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     _, data = SAMPLES["json-lines"]

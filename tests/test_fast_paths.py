@@ -239,6 +239,7 @@ def _archive(tmp_path: Path, cases: list[dict[str, Any]]) -> Path:
     return path
 
 
+@pytest.mark.process
 def test_check_paths_reports_the_same_serial_parallel_quick_or_not(
         tmp_path: Path, cases: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
     path = _archive(tmp_path, cases)
@@ -479,6 +480,7 @@ def test_quick_check_agrees_with_the_replay_on_many_deals(players: int) -> None:
     assert faults > QUICK_DEALS // 10  # the swaps do break rules
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("seed", range(6))
 def test_json_lines_chunks_split_the_lines_as_the_reader_does(
         tmp_path: Path, cases: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch,

@@ -467,6 +467,7 @@ def test_limits_a_huge_line_and_a_huge_cell_cost_only_their_row() -> None:
         ("L001", 3), ("C102", 4)]
 
 
+@pytest.mark.process
 def test_standard_input_and_the_command_line(tmp_path: Path) -> None:
     data = (FIXTURES / "messy-five-player-evening.csv").read_bytes()
     ran = subprocess.run([str(TAROT), "validate", "-"], input=data, capture_output=True,

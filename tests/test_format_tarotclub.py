@@ -611,6 +611,7 @@ def test_corpus_handle_and_slam_files_are_mapped() -> None:
     assert replay(rec).poignees[0][1].value == "triple"
 
 
+@pytest.mark.process
 def test_corpus_folder_is_checked_with_each_file_told_by_its_content() -> None:
     if not CORPUS.is_dir():
         pytest.skip(f"{CORPUS} is absent")

@@ -117,6 +117,7 @@ def test_without_openpyxl_the_workbook_says_how_to_install_it(
     assert "pip install 'tarotnotation[xlsx]'" in deal.diagnostics[0].message
 
 
+@pytest.mark.process
 def test_the_command_line_reads_a_workbook(tmp_path: Path) -> None:
     exe = str(TAROT)
     ran = subprocess.run([exe, "validate", "-v", str(SEASON)], capture_output=True,

@@ -358,6 +358,7 @@ def test_tarot_html_writes_a_site_for_an_archive(tmp_path: Path) -> None:
     _no_temporary_files(tmp_path)
 
 
+@pytest.mark.process
 def test_a_site_written_by_two_workers_is_the_one_written_by_one(tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
     assert build_site([rel(EXAMPLES)], one).deals == len(list(read_sources([rel(EXAMPLES)])))
@@ -468,6 +469,7 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return archive
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the processes")
 @pytest.mark.parametrize("how", ["SIGTERM to the command", "SIGINT to its group"])
 def test_an_interrupted_site_leaves_no_folder_and_no_process(tmp_path: Path, many: Path,
@@ -571,6 +573,7 @@ def test_tarot_html_reads_standard_input(tmp_path: Path) -> None:
     assert notation.loads(data["text"]) == notation.load(EXAMPLES / "prise.tarot")
 
 
+@pytest.mark.process
 def test_tarot_html_of_nothing_writes_nothing(tmp_path: Path) -> None:
     empty = tmp_path / "empty.tarot"
     empty.write_text("")
@@ -654,6 +657,7 @@ def test_replay_html_of_a_faulty_deal_exits_one(tmp_path: Path, opened: list[str
     assert data["diags"][0]["code"] == "P105"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("required", "expected"), [
     ("", "1 skipped"), ("required", "1 error")])
 def test_without_a_browser_the_browser_tests_skip_unless_required(

@@ -199,6 +199,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_site_of_json_lines_is_the_plain_ways(tmp_path: Path, jobs: int,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -267,6 +268,7 @@ def test_a_site_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert sorted(replayed) == [1, 8, 14]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("jobs", "sig", "status"), [
     ("1", signal.SIGINT, 130), ("1", signal.SIGTERM, 143), ("2", signal.SIGINT, 130),
     ("2", signal.SIGTERM, 143)])

@@ -270,6 +270,7 @@ def test_tarot_legal_answers_in_french() -> None:
     assert lead.out.startswith("Pli 1, W entame\n")
 
 
+@pytest.mark.process
 def test_the_progress_bar_speaks_french_on_a_terminal() -> None:
     """``tarot validate`` on a terminal draws its bar in the run's language."""
     from test_cli_analyze import on_a_terminal

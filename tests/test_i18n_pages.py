@@ -131,6 +131,7 @@ def test_a_french_index_has_french_headers_and_filter(french: None) -> None:
     assert embedded(page, "tarot-words")["outcome.made"] == "remplie"
 
 
+@pytest.mark.process
 def test_the_run_language_reaches_the_pages_of_a_site_written_by_workers(
         tmp_path: Path) -> None:
     """``tarot html -j 2 --lang fr``: every page of the site is French, those written by

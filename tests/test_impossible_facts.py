@@ -142,6 +142,7 @@ def test_a_file_named_twice_is_not_a_repeat_of_itself() -> None:
     assert codes.count(Code.DEAL_NUMBER_REPEATED) == 2
 
 
+@pytest.mark.process
 def test_the_deal_number_repeats_the_same_way_in_parallel_and_json_lines(
         tmp_path: Path) -> None:
     from tarotnotation.formats import json as tjson

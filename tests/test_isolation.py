@@ -28,6 +28,8 @@ from tarotnotation.diagnostics import Code
 from tarotnotation.notation import dumps
 from tarotnotation.simulate import random_deal
 
+pytestmark = pytest.mark.process
+
 SLOW: Final = os.environ.get("TAROT_SLOW", "") not in ("", "0")
 DEALS: Final = 10_000
 UNIQUE: Final = 1_000

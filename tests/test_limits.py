@@ -130,6 +130,7 @@ print(json.dumps({"took": took, "grew_mb": grew / 1024, "good": [d.record == goo
 """
 
 
+@pytest.mark.process
 def test_a_million_card_trick_over_a_million_lines(tmp_path: Path) -> None:
     """A record of a million lines: one L001 at the line where it passes the limit, in
     bounded time and memory. It is read in a process of its own, whose peak resident

@@ -118,6 +118,7 @@ def test_nasty_input_gives_its_diagnostics(name: str) -> None:
         assert any(MESSAGES[name] in d.message for deal in deals for d in deal.diagnostics)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_quick_check_reports_as_the_replay(name: str) -> None:
     # tarot validate (check_paths keep=False) skips the replay of plain clean deals: on

@@ -34,6 +34,7 @@ def _wheel(tmp_path: Path, env: dict[str, str]) -> list[str]:
     return zipfile.ZipFile(wheel).namelist()
 
 
+@pytest.mark.process
 def test_an_install_without_a_compiler_succeeds_without_the_core(tmp_path: Path) -> None:
     names = _wheel(tmp_path, {"CC": "false", "LDSHARED": "false"})
     assert not [n for n in names if "_kernel" in n and not n.endswith(".pyi")]

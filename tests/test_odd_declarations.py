@@ -157,6 +157,7 @@ def _five_player_deal_led_by_a_trump() -> DealRecord:
     raise AssertionError("no five-player deal led by a trump in 500")
 
 
+@pytest.mark.process
 def test_odd_calls_through_parallel_checks_and_the_cli(tmp_path: Path) -> None:
     from tarotnotation.cli.app import app
 

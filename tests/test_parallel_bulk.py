@@ -32,6 +32,8 @@ from tarotnotation.limits import MAX_JSON_RECORD_BYTES
 from tarotnotation.plausibility import SessionDeals
 from tarotnotation.simulate import random_deal
 
+pytestmark = pytest.mark.process
+
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
 #: Deals a sample archive (a few different ones, repeated under new numbers).
 COUNT = 1500 if SLOW else 90

@@ -262,6 +262,7 @@ def test_check_paths_gives_the_same_deals_with_and_without_the_bulk_path(
     assert sum(a is not None for a in settled) > 50  # (two ways compared, not one)
 
 
+@pytest.mark.process
 @needs_twin
 @pytest.mark.parametrize("args", [[], ["--format", "json"], ["--format", "jsonl"],
                                   ["-q", "--statistics"], ["-j", "2"]])
@@ -378,6 +379,7 @@ def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
         assert counted == _lines_and_deals(whole)
 
 
+@pytest.mark.process
 def test_two_workers_on_small_chunks_give_what_one_gives(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path) -> None:
     monkeypatch.setattr(archive, "CHUNK_BYTES", 2600)  # (cut in the parent: many chunks)

@@ -90,6 +90,7 @@ def test_plain_clean_records_judged_from_the_scanner_report_what_the_replay_does
     assert sum(judged) > len(judged) // 2
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("seed", range(4))
 def test_a_tarot_file_in_parts_reports_what_it_reports_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -153,6 +154,7 @@ def test_the_cuts_are_those_of_the_file_searched_whole(
     assert found == _cuts_of_the_whole(data, apart)
 
 
+@pytest.mark.process
 def test_a_comment_that_runs_on_across_a_cut_is_read_again_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every record's comment runs on into a line starting with [: wherever the file is cut,

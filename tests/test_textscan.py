@@ -357,6 +357,7 @@ def _pure(monkeypatch: pytest.MonkeyPatch, paths: list[Path], **kwargs: Any
         return _report(paths, **kwargs)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("seed", range(4))
 def test_check_paths_reports_the_same_with_and_without_the_scanner(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -455,6 +456,7 @@ def _validate(path: Path, *args: str, pure: bool = False) -> tuple[int, str, str
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
+@pytest.mark.process
 def test_tarot_validate_says_the_same_byte_for_byte_with_and_without_the_scanner(
         tmp_path: Path) -> None:
     path = tmp_path / "deals.tarot"

@@ -9,6 +9,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.process
+
 _CHILD = """
 import signal
 from multiprocessing import popen_spawn_posix

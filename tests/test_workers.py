@@ -17,8 +17,9 @@ from tarotnotation.workers import WorkerDiedError, Workers
 
 KINDS = [pytest.param(True, id="forked"), pytest.param(False, id="executor")]
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="reads /proc and forks")
+pytestmark = [pytest.mark.process,
+              pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="reads /proc and forks")]
 
 
 def _live_children() -> set[int]:
