@@ -102,6 +102,7 @@ def test_the_outcome_comes_before_the_cost() -> None:
 
 
 @needs_core
+@pytest.mark.process
 def test_a_deal_cut_in_parts_gives_the_same_analysis_in_process_and_on_workers() -> None:
     rec = _deal(11, 4)
     first = _last(rec, 9)
@@ -115,6 +116,7 @@ def test_a_deal_cut_in_parts_gives_the_same_analysis_in_process_and_on_workers()
 
 
 @needs_core
+@pytest.mark.process
 def test_the_same_budget_gives_the_same_comments_with_one_process_and_two(
         tmp_path: Path) -> None:
     path = tmp_path / "deal.json"
@@ -187,6 +189,7 @@ def test_solve_says_its_unit_and_writes_the_best_line_by_trick() -> None:
     assert "\n  17. KH 2H EX 4H\n  18. T21 T5 3H T2\n" in ran.out
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc/self/maps").exists() or compiled(force=True) is None,
                     reason="needs Linux's /proc and the compiled core")
 def test_ctrl_c_on_solve_prints_the_bounds_reached_and_exits_130(tmp_path: Path) -> None:

@@ -309,6 +309,7 @@ def test_standard_input_that_is_the_output_file_is_refused(name: str, tmp_path: 
     assert "this is one of the inputs" not in done.stderr.decode()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", WRITING)
 def test_dash_o_dash_is_standard_output(name: str, tmp_path: Path) -> None:
     source = tmp_path / "prise.tarot"
