@@ -12,7 +12,7 @@ import pytest
 
 from tarotnotation import archive, notation
 from tarotnotation.cards import CardSet
-from tarotnotation.formats import csvsheet, detect, xlsx
+from tarotnotation.formats import csvsheet, detect
 from tarotnotation.formats import json as tjson
 from tarotnotation.formats import tarotclub as tc
 from tarotnotation.records import DealRecord
@@ -89,8 +89,6 @@ def test_format_is_detected_by_content_whatever_the_name(tmp_path: Path, case: s
 @pytest.mark.parametrize("case", sorted(SAMPLES))
 def test_every_detected_file_reads_as_its_source(tmp_path: Path, case: str) -> None:
     fmt, data = SAMPLES[case]
-    if fmt == "xlsx" and not xlsx.available():
-        pytest.skip("openpyxl is not installed (the xlsx extra)")
     path = tmp_path / "deal.txt"
     path.write_bytes(data)
     items = list(archive.read_path(path))

@@ -131,11 +131,13 @@ _NAMES_OF: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One row of a table: its line (a CSV's physical line, a worksheet's row number) and
-    its cells as text, the first in column 1 (A)."""
+    """One row of a table: its line (a CSV's physical line, a worksheet's row number), its
+    cells as text, the first in column 1 (A), and what the file's reader found wrong with
+    them (a formula without its value, a cell past a limit): the row's deal carries it."""
 
     line: int
     cells: tuple[str, ...]
+    faults: tuple[Diagnostic, ...] = ()
 
 
 def column_name(col: int) -> str:
@@ -314,10 +316,12 @@ class _SheetReader:
         seen: list[Row] = []
         for row in rows:
             if all(is_blank(c) for c in row.cells):
+                self.pending.extend(row.faults)
                 continue
             seen.append(row)
             if is_header(row.cells, self.columns):
                 self.above(seen[:-1])
+                self.pending.extend(row.faults)
                 return row, []
             if len(seen) >= HEADER_SEARCH:
                 break
@@ -326,11 +330,13 @@ class _SheetReader:
             for i, row in enumerate(seen):
                 if any(role_of(c) is not None for c in row.cells):
                     self.above(seen[:i])
+                    self.pending.extend(row.faults)
                     return row, seen[i + 1:]
         return None
 
     def above(self, rows: list[Row]) -> None:
         for before in rows:
+            self.pending.extend(before.faults)
             self.pending.append(self.diag(
                 Code.SHEET_ROW_NOT_A_DEAL, Msg("a row above the header, left out: {show_cells}",
                                                show_cells=_show_cells(before.cells)),
@@ -477,13 +483,16 @@ class _SheetReader:
     def read_row(self, row: Row) -> Iterator[ReadDeal]:
         cells = row.cells
         if all(is_blank(c) for c in cells):
+            self.pending.extend(row.faults)
             return
         if self.is_totals(row):
+            self.pending.extend(row.faults)
             self.pending.extend(self.check_totals_row(row))
             return
         deal = _Deal(self, row)
         got = deal.build()
         if got is None:
+            self.pending.extend(row.faults)
             return
         if self.pending:
             got = ReadDeal(got.index, got.record, tuple(self.pending) + got.diagnostics,
@@ -578,7 +587,7 @@ class _Deal:
     def __init__(self, sheet: _SheetReader, row: Row) -> None:
         self.sheet = sheet
         self.row = row
-        self.diags: list[Diagnostic] = []
+        self.diags: list[Diagnostic] = list(row.faults)
         self.notes: list[str] = []
         self.positions: dict[str, tuple[int, int]] = {"": (row.line, 1)}
         self.result: dict[str, Any] = {}
