@@ -18,8 +18,8 @@ file so imports no JSON, spreadsheet or TarotClub reader (issue 17's start-up);
 ``tests/test_format_registry.py`` holds each format to its line.
 
 >>> names()  # doctest: +NORMALIZE_WHITESPACE
-('xlsx', 'scoreit', 'tarotclub', 'tarotclub-deal', 'matocolotoe', 'matocolotoe-players',
- 'jsonl', 'json', 'tarot', 'csv')
+('xlsx', 'foreign', 'scoreit', 'tarotclub', 'tarotclub-deal', 'matocolotoe',
+ 'matocolotoe-players', 'jsonl', 'json', 'tarot', 'csv')
 >>> names(writable=True)
 ('tarotclub', 'jsonl', 'json', 'tarot', 'csv')
 >>> by_suffix(".NDJSON").name, by_suffix("club/deal.tarot").name, by_suffix(".txt")
@@ -72,6 +72,11 @@ def _zip(head: Head) -> bool:
     return head.raw.startswith(b"PK\x03\x04")
 
 
+def _container(head: Head) -> bool:
+    """A ZIP archive or a legacy Office file (a Compound File)."""
+    return head.raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"))
+
+
 def _json(head: Head) -> bool:
     """Text that looks like JSON (``{"``, ``[{``…)."""
     return head.looks_like_json
@@ -110,6 +115,8 @@ class Entry:
 _ENTRIES: Final[tuple[Entry, ...]] = (
     # a ZIP archive with xl/ parts
     Entry("xlsx", (".xlsx", ".xlsm"), False, "xlsx", "XLSX", _zip),
+    # any other ZIP archive (.ods, a backup) or a legacy Office file (.xls): named, not read
+    Entry("foreign", (".ods", ".xls", ".zip"), False, "foreign", "FOREIGN", _container),
     # a JSON object: "type" first, or type and laps
     Entry("scoreit", (), False, "scoreit", "SCOREIT", _json),
     # TarotClub's logs and deal files: JSON told by their keys, before any record
