@@ -82,6 +82,15 @@ def _json(head: Head) -> bool:
     return head.looks_like_json
 
 
+def _array(head: Head) -> bool:
+    """Text that opens a JSON array, whatever its first element: ``[`` and no notation
+    tag's name (``[Event``)."""
+    if not head.text.startswith(b"["):
+        return False
+    first = head.text[1:].lstrip()
+    return not first[:1].isalpha() or first.startswith((b"null", b"true", b"false"))
+
+
 def _text(head: Head) -> bool:
     """Text that does not look like JSON (a notation tag or comment, a CSV row)."""
     return not head.looks_like_json
@@ -122,8 +131,8 @@ _ENTRIES: Final[tuple[Entry, ...]] = (
     # TarotClub's logs and deal files: JSON told by their keys, before any record
     Entry("tarotclub", (), True, "tarotclub", "LOG", _json),
     Entry("tarotclub-deal", (), False, "tarotclub", "DEAL_FILE", _json),
-    # a JSON list of games (attack_score)
-    Entry("matocolotoe", (), False, "matocolotoe", "MATOCOLOTOE", _json),
+    # a JSON list of games (attack_score), whatever its first element
+    Entry("matocolotoe", (), False, "matocolotoe", "MATOCOLOTOE", _array),
     # a JSON list of {"id", "name"}, whole in the head
     Entry("matocolotoe-players", (), False, "matocolotoe", "MATOCOLOTOE_PLAYERS", _json),
     # a whole record object on the first line, and more after it
