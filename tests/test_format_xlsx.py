@@ -1,4 +1,4 @@
-"""Excel score sheets (.xlsx, the xlsx extra): one session a worksheet, faults at the
+"""Excel score sheets (.xlsx): one session a worksheet, faults at the
 worksheet's row and column, tabs that are no sheet left out with a warning."""
 
 from __future__ import annotations
