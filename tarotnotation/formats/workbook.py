@@ -373,12 +373,14 @@ class Book:
                     carry = data[-200:]
         return out
 
-    def rows(self, sheet: Sheet, file: str, pending: list[Diagnostic]) -> Iterator[Row]:
+    def rows(self, sheet: Sheet, file: str, pending: list[Diagnostic], *,
+             merges: bool = True) -> Iterator[Row]:
         """The rows of a worksheet as they are parsed. What stops the sheet (a limit, XML
-        that is not well-formed) goes to ``pending``: the rows before it stay read."""
+        that is not well-formed) goes to ``pending``: the rows before it stay read.
+        ``merges``: fill in the merged cells (which takes a first pass over the part)."""
         try:
-            merges = self.merged(sheet, file, pending)
-            yield from _SheetRows(self, sheet, file, merges).rows()
+            merged = self.merged(sheet, file, pending) if merges else {}
+            yield from _SheetRows(self, sheet, file, merged).rows()
         except BookError as err:
             pending.append(Diagnostic.make(err.code, err.message, file=file))
         except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as err:

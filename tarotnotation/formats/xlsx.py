@@ -131,8 +131,8 @@ def _read_book(book: Book, name: str | None, label: str, columns: Columns | None
             continue
         file = f"{label}[{sheet.title}]"
         stopped: list[Diagnostic] = []
-        head = [r.cells for r in itertools.islice(book.rows(sheet, file, stopped),
-                                                  HEADER_SEARCH + 20)]
+        head = [r.cells for r in itertools.islice(
+            book.rows(sheet, file, stopped, merges=False), HEADER_SEARCH + 20)]
         if recognised(head, columns):
             sheets.append(sheet)
         elif stopped:  # what stopped the sheet before a header was seen
