@@ -381,3 +381,15 @@ def test_a_worksheets_rows_are_read_in_flat_memory() -> None:
     assert small > 0
     assert large > 0
     assert large < small * 1.5 + (256 << 10), (small, large)
+
+
+def test_a_large_styles_part_is_no_bomb() -> None:
+    """Parts bigger than MAX_XML_TOKEN_BYTES are read: only one piece of XML held whole
+    is bounded (a workbook of many styles has a styles.xml of megabytes)."""
+    xfs = '<xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>' * 40_000
+    styles = f'<styleSheet {_NS}><cellXfs count="40000">{xfs}</cellXfs></styleSheet>'
+    assert len(styles) > 2 << 20
+    deals = list(xlsx.read(_raw_book(_sheet(_inline_row(2, _GOOD)), styles=styles),
+                           name="styles.xlsx"))
+    assert [d.index for d in deals if d.record] == [1]
+    assert _codes(deals) == []

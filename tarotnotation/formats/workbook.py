@@ -131,8 +131,6 @@ class _Xml:
         self.parser.buffer_text = True
         self.parser.buffer_size = _CHUNK
         self.parser.StartDoctypeDeclHandler = self._doctype
-        self.mark = 0
-        """The byte where expat last reported something: what it holds is after it."""
 
     def _doctype(self, *_: Any) -> None:
         raise BookError(Msg("{label}: the part {part} declares a document type, which no"
@@ -171,7 +169,7 @@ class _Xml:
         except expat.ExpatError as err:
             raise BookError(Msg("{label}: the part {part} is not well-formed XML ({err})",
                                 label=self.label, part=quote(self.part), err=str(err))) from None
-        if total - self.mark > MAX_XML_TOKEN_BYTES:
+        if total - self.parser.CurrentByteIndex > MAX_XML_TOKEN_BYTES:  # what expat holds
             raise BookError(exceeded(f"{self.label}: the part {self.part} holds a piece of XML"
                                      " (a tag, a comment) of more than", "MAX_XML_TOKEN_BYTES",
                                      "bytes; it is not read further"), Code.LIMIT_EXCEEDED)
@@ -287,7 +285,6 @@ class Book:
 
         def text(data: str) -> None:
             nonlocal size
-            xml.mark = xml.parser.CurrentByteIndex
             if state["in_t"]:
                 size += len(data)
                 if size <= MAX_CELL_CHARS:
@@ -479,7 +476,6 @@ class _SheetRows:
         def start(name: str, attrs: dict[str, str]) -> None:
             nonlocal row_number, row_count, col, kind, style, value_size, has_value
             nonlocal has_formula, target, in_rph, row_size, row_flags
-            xml.mark = parser.CurrentByteIndex
             tag = name if ":" not in name else _local(name)
             if tag == "c":
                 r = attrs.get("r")
@@ -528,7 +524,6 @@ class _SheetRows:
 
         def text(data: str) -> None:
             nonlocal value_size
-            xml.mark = parser.CurrentByteIndex
             if target is None:
                 return
             if target is value:
