@@ -537,3 +537,13 @@ def test_mac_roman_with_cr_only_line_ends_is_read() -> None:
     assert all(not d.replay().diagnostics for d in deals)
     ascii_only = text.replace("é", "e").encode()  # CR line ends alone
     assert [d.index for d in csvsheet.read(ascii_only, name="cr.csv") if d.record] == [1, 2]
+
+
+def test_a_blank_score_of_a_player_the_row_names_is_no_sitter() -> None:
+    """The taker's score not written: the taker played (R-codes say what is missing), and
+    is not 'not a player of this deal'."""
+    deal, other = _read(_MEMBERS + "1;Alice;Garde;48;2;;-64;-64;-64;\n"
+                         "2;Émilie;Prise;56;0;;-25;-25;-25;75\n")
+    assert [s.name for s in deal.record.seats] == ["Alice", "Bruno", "Chloé", "David"]
+    assert [s.name for s in other.record.seats] == ["Bruno", "Chloé", "David", "Émilie"]
+    assert deal.diagnostics == ()

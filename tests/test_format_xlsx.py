@@ -393,3 +393,13 @@ def test_a_large_styles_part_is_no_bomb() -> None:
                            name="styles.xlsx"))
     assert [d.index for d in deals if d.record] == [1]
     assert _codes(deals) == []
+
+
+def test_a_formula_without_its_value_is_no_player_sitting_out() -> None:
+    """One score cell a formula with no value: the player played (C102 at the cell), the
+    deal is not read as one without them ('not a player of this deal')."""
+    data = _book(("Jeudi", [HEADER, [1, None, "Bruno", "Garde", 48, 2, -64, "=3*64", -64, -64]]))
+    [deal] = list(xlsx.read(data, name="f.xlsx"))
+    assert deal.record is not None
+    assert [s.name for s in deal.record.seats] == ["Alice", "Bruno", "Chloé", "David"]
+    assert [(x.code.value, x.location.col) for x in deal.diagnostics] == [("C102", 8)]

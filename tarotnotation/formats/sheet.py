@@ -695,7 +695,13 @@ class _Deal:
         scored = [p for p in lay.players
                   if values[p.key] is not None or totals[p.key] is not None]
         if len(players) <= 5 and 3 <= len(scored) < len(players):
-            players = scored  # the others' cells are blank: they sit this deal out
+            # The others' cells are blank: they sit this deal out, unless the row names
+            # them (the taker whose score was not written) or their cell is not blank in
+            # the file (a formula whose value it does not hold).
+            named = self.sheet.named_in([self.row])
+            faulty = {d.location.col for d in self.row.faults}
+            players = [p for p in lay.players if p in scored or _named(p.key, named)
+                       or any(c is not None and c + 1 in faulty for c in (p.score, p.total))]
         elif len(players) > 5:
             players = scored
             if not 3 <= len(players) <= 5:
