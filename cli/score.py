@@ -83,6 +83,22 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int], verbose: bool = Fa
     return out
 
 
+def players_of(rep: Any) -> dict[str, str]:
+    """Whom each seat's score counts for: the player the record names at that seat, else
+    the seat's id (as ``tarot standings`` counts), so that a file whose players change
+    seats (a score app that puts the taker in S, members taking turns at a club's table)
+    totals each player's scores, not each seat's."""
+    return {seat.id: seat.name or seat.id for seat in rep.record.seats}
+
+
+def add_scores(running: dict[str, int], rep: Any) -> None:
+    """Add a scored deal's scores to the running totals, by player."""
+    players = players_of(rep)
+    for seat, value in rep.scores.items():
+        key = players.get(seat, seat)
+        running[key] = running.get(key, 0) + value
+
+
 #: The sheet's columns (a table for people: translated; ``--format json`` keeps its keys).
 HEAD = (pmsg("column", "deal"), pmsg("column", "contract"), pmsg("column", "taker"),
          pmsg("column", "points"), pmsg("column", "bouts"), pmsg("column", "result"),
@@ -101,6 +117,7 @@ class Sheet:
         self.color = color
         self.verbose = verbose
         self.seats: list[str] = []
+        """The players (named, else seats) in the order they first score."""
         self.running: dict[str, int] = {}
         self.rows: list[tuple[list[str], dict[str, int], list[str]]] = []
         """Each row's cells, the running totals after it, and the lines under it."""
@@ -120,10 +137,11 @@ class Sheet:
         else:
             assert rep.contract is not None
             assert rep.taker is not None
-            for seat, value in rep.scores.items():
-                if seat not in self.seats:
-                    self.seats.append(seat)
-                self.running[seat] = self.running.get(seat, 0) + value
+            players = players_of(rep)
+            for seat in rep.scores:
+                if players.get(seat, seat) not in self.seats:
+                    self.seats.append(players.get(seat, seat))
+            add_scores(self.running, rep)
             total = sum(rep.scores.values())
             if total:
                 balanced = False
@@ -161,7 +179,8 @@ class Sheet:
             return [f"{running[s]:+d}" if s in running else "" for s in self.seats]
 
         legend = Msg("  (score: the taker's for the deal; {seats}: running totals)",
-                     seats=" ".join(self.seats))
+                     seats=(" " if all(" " not in s for s in self.seats) else ", ").join(
+                         self.seats))
         echo_styled(style(self.file, self.color, bold=True)
                     + safe(render(legend) if self.seats else ""))
         echo_styled(style(line(head), self.color, bold=True))
@@ -224,8 +243,7 @@ def score(
                 current, running = checked.file, {}
             rep = checked.replay
             if rep is not None and rep.status is Status.SCORED and rep.scores is not None:
-                for seat, value in rep.scores.items():
-                    running[seat] = running.get(seat, 0) + value
+                add_scores(running, rep)
                 failed |= sum(rep.scores.values()) != 0
             sys.stdout.write(orjson.dumps(deal_entry(checked, running, verbose)).decode() + "\n")
             continue

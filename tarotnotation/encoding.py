@@ -29,7 +29,7 @@ from typing import Final
 
 from .i18n import Msg
 
-__all__ = ["first_bad_byte", "not_utf8", "single_byte_guess"]
+__all__ = ["first_bad_byte", "looks_utf16", "not_utf8", "single_byte_guess"]
 
 _CP1252_ONLY: Final = frozenset(range(0x80, 0xA0)) - {0x81, 0x8D, 0x8F, 0x90, 0x9D}
 _C1: Final = frozenset(range(0x80, 0xA0))
@@ -67,7 +67,7 @@ def not_utf8(raw: bytes, err: UnicodeDecodeError, offset: int = 0) -> tuple[str,
     line_start = raw.rfind(b"\n", 0, err.start) + 1
     col = len(raw[line_start:err.start].decode("utf-8", "replace")) + 1
     byte, at = f"{raw[err.start]:02X}", offset + err.start
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or raw.count(b"\x00") * 4 > len(raw):
+    if looks_utf16(raw):
         return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot"
                    " be read; it looks like UTF-16: convert the file to UTF-8, e.g. iconv -f"
                    " utf-16 -t utf-8 FILE > FILE.utf8", byte=byte, offset=at), col
@@ -83,6 +83,16 @@ def not_utf8(raw: bytes, err: UnicodeDecodeError, offset: int = 0) -> tuple[str,
                    guess=guess), col
     return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot be"
                " read", byte=byte, offset=at), col
+
+
+def looks_utf16(raw: bytes) -> bool:
+    """Bytes that look like UTF-16 text: a UTF-16 byte-order mark, or NULs in a quarter of
+    them (ASCII in UTF-16 is every other byte NUL).
+
+    >>> looks_utf16("Donne;Preneur".encode("utf-16")), looks_utf16(b"Donne;Preneur")
+    (True, False)
+    """
+    return raw.startswith((b"\xff\xfe", b"\xfe\xff")) or raw.count(b"\x00") * 4 > len(raw)
 
 
 def first_bad_byte(raw: bytes) -> UnicodeDecodeError | None:

@@ -103,8 +103,9 @@ def test_score_sheet_rows_running_totals_and_zero_sum() -> None:
     lines = ran.out.splitlines()
     assert lines[0].startswith("examples/score-sheet.tarot")
     header = lines[1].split()
-    assert header == ["deal", "contract", "taker", "points", "bouts", "result", "score", "S",
-                      "E", "N", "W"]
+    assert header[:7] == ["deal", "contract", "taker", "points", "bouts", "result", "score"]
+    # the players the records name, each a column (issue 31: totals by player, not seat)
+    assert " ".join(header[7:]) == "Alice Martin Bruno Lefèvre Chloé Dubois David Moreau"
     rows = [line.split() for line in lines[2:10]]
     assert [r[0] for r in rows] == [str(i) for i in range(1, 9)]
     # the library's scores, summed row by row
@@ -152,13 +153,32 @@ def test_score_json_lines(runner: str) -> None:
             first["bouts"], first["taker_score"]) == (1, "prise", "S", False, 29, 0, -216)
     assert first["scores"] == {"S": -216, "E": 72, "N": 72, "W": 72}
     assert first["violations"] == []
-    assert deals[7]["running"] == {"S": -621, "E": 727, "N": 103, "W": -209}
+    assert deals[7]["running"] == {"Alice Martin": -621, "Bruno Lefèvre": 727,
+                                   "Chloé Dubois": 103, "David Moreau": -209}
     revoke = deals[8]
     assert revoke["deal"] == 1
     assert revoke["points"] == 18
     assert revoke["violations"][0]["code"] == "P105"
     assert "Clubs led" in revoke["violations"][0]["message"]
-    assert revoke["running"] == revoke["scores"]  # a new file, a new sheet
+    assert list(revoke["running"].values()) == list(revoke["scores"].values())  # a new sheet
+
+
+def test_score_totals_by_player_name_when_the_players_change_seats(tmp_path: Path) -> None:
+    """Issue 31: a score app puts the taker in S every time, a club's members rotate: the
+    running totals are each player's (as standings counts), not each seat's."""
+    moving = tmp_path / "moving.tarot"
+    moving.write_text(
+        '[Deal "1"] [Players "4"]\n[Seats "S:Alice, E:Bruno, N:Chloé, W:David"]\n'
+        "result: garde taker S points 48 bouts 2\n\n"
+        '[Deal "2"] [Players "4"]\n[Seats "S:Bruno, E:Alice, N:Chloé, W:David"]\n'
+        "result: prise taker S points 56 bouts 0\n", encoding="utf-8")
+    ran = invoke("score", "-f", "json", str(moving))
+    assert ran.code == 0, ran.out
+    last = orjson.loads(ran.out.splitlines()[-1])
+    assert last["running"] == {"Alice": 167, "Bruno": 11, "Chloé": -89, "David": -89}
+    text = invoke("score", str(moving)).out.splitlines()
+    assert text[1].split()[-4:] == ["Alice", "Bruno", "Chloé", "David"]
+    assert text[-1].split()[1:5] == ["+167", "+11", "-89", "-89"]
 
 
 def test_score_of_half_points_is_a_number() -> None:

@@ -4,6 +4,7 @@ suffix) or when it comes on standard input, each format is recognised and read."
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 
 from tarotnotation import archive, notation
 from tarotnotation.cards import CardSet
-from tarotnotation.formats import csvsheet, detect, xlsx
+from tarotnotation.diagnostics import Code
+from tarotnotation.formats import csvsheet, detect
 from tarotnotation.formats import json as tjson
 from tarotnotation.formats import tarotclub as tc
 from tarotnotation.records import DealRecord
@@ -69,6 +71,7 @@ def _samples() -> dict[str, tuple[str, bytes]]:
         "matocolotoe-month": ("matocolotoe", (SHEETS / "games_2026_11.json").read_bytes()),
         "matocolotoe-players": ("matocolotoe-players", (SHEETS / "players.json").read_bytes()),
         "xlsx-workbook": ("xlsx", (SHEETS / "club-season.xlsx").read_bytes()),
+        "xls-legacy-workbook": ("foreign", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600)),
     }
 
 
@@ -89,13 +92,16 @@ def test_format_is_detected_by_content_whatever_the_name(tmp_path: Path, case: s
 @pytest.mark.parametrize("case", sorted(SAMPLES))
 def test_every_detected_file_reads_as_its_source(tmp_path: Path, case: str) -> None:
     fmt, data = SAMPLES[case]
-    if fmt == "xlsx" and not xlsx.available():
-        pytest.skip("openpyxl is not installed (the xlsx extra)")
     path = tmp_path / "deal.txt"
     path.write_bytes(data)
     items = list(archive.read_path(path))
     if fmt == "matocolotoe-players":
         assert items == []  # Matocolotoe's list of players holds no deal
+        return
+    if fmt == "foreign":  # named, with what to do, and not read
+        [item] = items
+        assert item.record is None
+        assert [d.code.value for d in item.diagnostics] == ["C105"]
         return
     assert items
     assert all(item.ok for item in items), [str(d) for i in items for d in i.diagnostics
@@ -244,3 +250,53 @@ def test_own_records_are_detected_without_a_json_reader_as_with_one(
     slow = [(detect.sniff(h), detect.sniff(h, complete=True)) for h in heads]
     assert fast == slow
     assert {"jsonl", "json"} <= {f for pair in slow for f in pair}
+
+
+def _zip_of(members: dict[str, str]) -> bytes:
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for member, text in members.items():
+            zf.writestr(member, text)
+    return out.getvalue()
+
+
+#: What clubs keep but the tool does not read, and the words of what to do (issue 31).
+FOREIGN = {
+    "club.ods": (_zip_of({"mimetype": "application/vnd.oasis.opendocument.spreadsheet",
+                          "content.xml": "<office:document-content/>"}),
+                 "OpenDocument spreadsheet (.ods)", "save it as an Excel workbook (.xlsx) or"),
+    "club.xls": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1000),
+                 "legacy Office file (an Excel 97-2003 workbook, .xls)",
+                 "save it as an Excel workbook (.xlsx) or as CSV"),
+    "matocolotoe.zip": (_zip_of({"data/games/games_2026_11.json": "[]",
+                                 "data/players.json": "[]"}),
+                        "ZIP archive of Matocolotoe's games (a backup)", "unzip it"),
+    "photos.zip": (_zip_of({"a.jpg": "x"}), "ZIP archive, not a record file", "unzip it"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOREIGN))
+def test_ods_xls_and_zip_are_recognised_by_their_magic_bytes(tmp_path: Path, name: str
+                                                             ) -> None:
+    """Named by their first bytes, whatever their name, with what to do: never read as
+    text ('looks like UTF-16: iconv…'), nor skipped in a folder ('no record file')."""
+    data, what, todo = FOREIGN[name]
+    for path in (tmp_path / name, tmp_path / "renamed.txt"):
+        path.write_bytes(data)
+        assert detect.detect(path) == "foreign"
+        [deal] = list(archive.read_path(path))
+        assert deal.record is None
+        [said] = deal.diagnostics
+        assert said.code is Code.SHEET_NOT_A_SHEET
+        assert what in said.message
+        assert todo in said.message
+        path.unlink()
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / name).write_bytes(data)
+    ran = subprocess.run([str(Path(sys.executable).parent / "tarot"), "validate", str(folder)],
+                         capture_output=True, text=True, check=False)
+    assert ran.returncode == 1
+    assert what in ran.stdout

@@ -509,3 +509,106 @@ def test_rows_api_reads_any_table() -> None:
     assert deal.record is not None
     assert deal.record.result is not None
     assert deal.record.result.scores is None  # what the sheet does not say stays unknown
+
+
+# --- issue 31: score sheets as clubs keep them ----------------------------------------------
+
+_MEMBERS = "Donne;Preneur;Contrat;Points;Bouts;Alice;Bruno;Chloé;David;Émilie\n"
+
+
+def test_a_blank_member_cell_is_a_player_sitting_out() -> None:
+    """Five member columns, four at the table: the sitter's cell is blank (no R214)."""
+    text = _MEMBERS + "1;Alice;Garde;48;2;192;-64;-64;-64;\n2;Émilie;Prise;56;0;;-25;-25;-25;75\n"
+    deals = _read(text)
+    assert [[s.name for s in d.record.seats] for d in deals if d.record] == [
+        ["Alice", "Bruno", "Chloé", "David"], ["Bruno", "Chloé", "David", "Émilie"]]
+    assert _where(deals) == []
+
+
+def test_one_text_cell_in_a_member_column_is_named_and_the_column_kept() -> None:
+    """``abs`` for a member away: one C102 at that cell, not the column dropped (which
+    made every row of the sheet wrong)."""
+    rows = "".join(f"{n};Alice;Garde;48;2;192;-64;-64;-64;{'abs' if n == 3 else ''}\n"
+                   for n in range(1, 7))
+    rows += "7;Émilie;Prise;56;0;;-25;-25;-25;75\n"
+    deals = _read(_MEMBERS + rows)
+    assert _where(deals) == [("C102", 4, 10)]
+    assert "'abs' is not a score" in deals[2].diagnostics[0].message
+    assert [s.name for s in deals[6].record.seats] == ["Bruno", "Chloé", "David", "Émilie"]
+
+
+def test_thousands_separators_are_accepted() -> None:
+    """``1 062`` with a space, a no-break space or a narrow no-break space."""
+    for space in (" ", "\u00a0", "\u202f"):
+        text = ("Donne;Preneur;Contrat;Points;Bouts;Alice;Bruno;Chloé;David\n"
+                f"1;Alice;Garde contre;91;3;3{space}186;-1{space}062;-1{space}062;-1{space}062\n")
+        [deal] = _read(text)
+        assert deal.record.result.scores == {"S": 3186, "E": -1062, "N": -1062, "W": -1062}
+        assert deal.diagnostics == ()  # (the replay says the rules give other scores)
+
+
+_COMMAS = "Donne,Preneur,Contrat,Points,Bouts,Alice,Bruno,Chloé,David,Commentaire\n"
+
+
+def test_an_unquoted_decimal_comma_says_the_row_has_more_cells_than_the_header() -> None:
+    text = _COMMAS + "1,Alice,Garde,48,2,192,-64,-64,-64,\n2,Bruno,Prise,38,5,1,-38,114,-38," \
+        "-38,\n3,Alice,Garde,48,2,192,-64,-64,-64,\n"
+    deals = _read(text)
+    assert [d.index for d in deals if d.record] == [1, 2]  # the shifted row is left out
+    [said] = [x for d in deals for x in d.diagnostics]
+    assert (said.code, said.location.line, said.location.col) == (Code.SHEET_BAD_CELL, 3, 11)
+    assert said.message.startswith("the row has 11 cells, the header 10")
+    assert '"38,5"' in said.message
+    # The issue's own: no trailing blank cell, the last cell past the header.
+    deals = _read(_COMMAS.replace(",Commentaire", "") + "1,Bruno,Prise,38,5,1,-38,114,-38,-38\n")
+    assert [x.message.split(":")[0] for d in deals for x in d.diagnostics][:1] == [
+        "the row has 10 cells, the header 9"]
+
+
+def test_a_stray_quote_is_said_with_where_it_opens_and_the_rows_after_are_read() -> None:
+    rows = [f"{n},Alice,Garde,48,2,192,-64,-64,-64,ok\n" for n in range(1, 7)]
+    rows[2] = '3,Alice,Garde,48,2,192,-64,-64,-64,"à revoir\n'
+    deals = _read(_COMMAS + "".join(rows))
+    assert [d.index for d in deals if d.record] == [1, 2, 3, 4, 5, 6]
+    [said] = [x for d in deals for x in d.diagnostics]
+    assert (said.code, said.location.line, said.location.col) == (Code.SHEET_BAD_CELL, 4, 10)
+    assert said.message.startswith('a quote (") opens the cell in column J and is never closed')
+    assert _where(deals)[1:] == []
+
+
+def test_a_utf16_csv_is_detected_as_the_tarot_reader_does() -> None:
+    """A spreadsheet's "Unicode text" (UTF-16, tab-separated): one S007 with the iconv
+    command, not a sheet read as cp1252."""
+    text = "Donne\tPreneur\tContrat\tPoints\tBouts\tAlice\tBruno\tChloé\tDavid\n" \
+           "1\tAlice\tGarde\t48\t2\t192\t-64\t-64\t-64\n"
+    for data in (text.encode("utf-16"), text.encode("utf-16-le")):
+        [deal] = list(csvsheet.read(data, name="unicode.csv"))
+        assert deal.record is None
+        [said] = deal.diagnostics
+        assert said.code is Code.ENCODING
+        assert "iconv -f utf-16 -t utf-8" in said.message
+
+
+def test_mac_roman_with_cr_only_line_ends_is_read() -> None:
+    """An old Mac's export: CR line ends (Python's "universal-newline mode" error before)
+    and Mac Roman accents, read as such with one C104 warning."""
+    text = "Donne;Preneur;Contrat;Points;Bouts;Hélène;Bruno;Chloé;Désiré\r" \
+           "1;Hélène;Garde;48;2;192;-64;-64;-64\r2;Désiré;Prise;56;0;-25;-25;-25;75\r"
+    deals = list(csvsheet.read(text.encode("mac_roman"), name="mac.csv"))
+    assert [d.record.seats[0].name for d in deals if d.record] == ["Hélène", "Hélène"]
+    warned = [x for d in deals for x in d.diagnostics]
+    assert [(x.code, x.location.line) for x in warned] == [(Code.SHEET_ENCODING, 1)]
+    assert "iconv -f macintosh" in warned[0].message
+    assert all(not d.replay().diagnostics for d in deals)
+    ascii_only = text.replace("é", "e").encode()  # CR line ends alone
+    assert [d.index for d in csvsheet.read(ascii_only, name="cr.csv") if d.record] == [1, 2]
+
+
+def test_a_blank_score_of_a_player_the_row_names_is_no_sitter() -> None:
+    """The taker's score not written: the taker played (R-codes say what is missing), and
+    is not 'not a player of this deal'."""
+    deal, other = _read(_MEMBERS + "1;Alice;Garde;48;2;;-64;-64;-64;\n"
+                         "2;Émilie;Prise;56;0;;-25;-25;-25;75\n")
+    assert [s.name for s in deal.record.seats] == ["Alice", "Bruno", "Chloé", "David"]
+    assert [s.name for s in other.record.seats] == ["Bruno", "Chloé", "David", "Émilie"]
+    assert deal.diagnostics == ()

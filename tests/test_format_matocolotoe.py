@@ -163,3 +163,18 @@ def test_replay_and_score_of_the_players_file_say_it_holds_no_deal() -> None:
     ran = invoke("score", players, players)
     assert ran.err.strip() == "no deal to score in the 2 files given"
     assert invoke("replay", "examples/prise.tarot").err == ""  # (only when there is none)
+
+
+@pytest.mark.parametrize("first", [1, "x", None, [1], True])
+def test_a_first_element_that_is_not_an_object_is_told_by_the_documents_shape(
+        tmp_path: Path, first: object) -> None:
+    """Issue 31: the file was read as a JSON archive (26 errors on all 6 deals); the same
+    fault in element 3 gave 1. Now the first element is one game's fault, as any other."""
+    games = orjson.loads((ROOT / "examples" / "sheets" / "games_2026_11.json").read_bytes())
+    path = tmp_path / "games_2026_11.json"
+    path.write_bytes(orjson.dumps([first, *games[1:]]))
+    assert archive.format_of(path) == "matocolotoe"
+    deals = list(archive.read_path(path))
+    assert len(deals) == len(games)
+    assert [len(d.diagnostics) for d in deals] == [1] + [0] * (len(games) - 1)
+    assert deals[0].record is None

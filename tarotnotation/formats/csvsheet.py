@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
 
 from ..diagnostics import Code, Diagnostic
-from ..encoding import first_bad_byte
+from ..encoding import first_bad_byte, looks_utf16
 from ..i18n import Msg, message_of
 from ..limits import MAX_RECORD_CHARS, exceeded
 from ..source import ReadDeal
@@ -178,9 +180,15 @@ def environment_columns() -> Columns | None:
                              err=message_of(err))) from None
 
 
+_EOL: Final = re.compile(rb"\r\n?|\n")
+
+
 class _Lines:
     """The lines of a binary stream as text, each bounded, decoded as UTF-8 or else
-    cp1252 (with one warning); faults go to ``pending``."""
+    cp1252 (Mac Roman when the lines end in a carriage return alone, as on the Macs that
+    wrote it), with one warning; faults go to ``pending``. A line ends at a line feed, a
+    carriage return, or both. ``utf16`` tells that the first bytes are UTF-16 (then no
+    line is given)."""
 
     def __init__(self, fh: IO[bytes], name: str | None, pending: list[Diagnostic]) -> None:
         self.fh = fh
@@ -188,55 +196,98 @@ class _Lines:
         self.pending = pending
         self.number = 0
         self.warned = False
+        self.mac = False
+        self.utf16 = False
 
-    def __iter__(self) -> Iterator[str]:
+    def _raw(self) -> Iterator[bytes]:
+        """The lines as bytes, with their ends; a line over the limit as an empty one."""
         limit = MAX_RECORD_CHARS
+        buf, pos, eof = b"", 0, False
         while True:
-            raw = self.fh.readline(limit + 1)
-            if not raw:
-                return
-            self.number += 1
-            if self.number == 1:
-                raw = raw.removeprefix(_BOM)
-            if len(raw) > limit and not raw.endswith(b"\n"):
-                while True:  # skip the rest of the line without holding it
-                    more = self.fh.readline(1 << 16)
-                    if not more or more.endswith(b"\n"):
-                        break
+            m = _EOL.search(buf, pos)
+            if m is not None and m.start() - pos <= limit and (
+                    m.group() != b"\r" or m.end() < len(buf) or eof):
+                if self.number == 0 and m.group() == b"\r":
+                    self.mac = True
+                yield buf[pos:m.end()]
+                pos = m.end()
+                continue
+            if len(buf) - pos > limit:
+                self.number += 1
                 self.pending.append(Diagnostic.make(
                     Code.LIMIT_EXCEEDED, exceeded(Msg("this line has more than"),
                                                   "MAX_RECORD_CHARS",
                                                   Msg("bytes; it is not read")),
                     file=self.name, line=self.number))
-                yield "\n"
+                while m is None:  # skip the rest of the line without holding it
+                    block = self.fh.read(1 << 16)
+                    if not block:
+                        return
+                    buf, pos = block, 0
+                    m = _EOL.search(buf)
+                self.number -= 1
+                pos = m.end()
+                yield b"\n"
                 continue
+            if eof:
+                if pos < len(buf):
+                    yield buf[pos:]
+                return
+            block = self.fh.read(1 << 16)
+            if not buf and not block:
+                return
+            if self.number == 0 and pos == 0 and not buf and looks_utf16(block[:4096]):
+                self.utf16 = True
+                return
+            eof = not block
+            buf, pos = buf[pos:] + block, 0
+
+    def __iter__(self) -> Iterator[str]:
+        for raw in self._raw():
+            self.number += 1
+            if self.number == 1:
+                raw = raw.removeprefix(_BOM)
             err = first_bad_byte(raw)
             if err is None:
                 yield raw.decode("utf-8")
                 continue
             if not self.warned:
                 self.warned = True
+                where = {"value": self.name or 'the sheet', "raw": format(raw[err.start], '02X'),
+                         "number": self.number}
                 self.pending.append(Diagnostic.make(
                     Code.SHEET_ENCODING, Msg("{value} is not UTF-8 (byte 0x{raw} on line"
-                                             " {number}): read as cp1252 from this line, as"
-                                             " spreadsheet programs export it; to convert it:"
-                                             " iconv -f cp1252 -t utf-8 FILE > FILE.utf8",
-                                             value=self.name or 'the sheet',
-                                             raw=format(raw[err.start], '02X'), number=self.number),
-                                         file=self.name, line=self.number,
+                                             " {number}), and its lines end in a carriage"
+                                             " return alone: read as Mac Roman from this line,"
+                                             " as old Macs wrote it; to convert it: iconv -f"
+                                             " macintosh -t utf-8 FILE > FILE.utf8", **where)
+                    if self.mac else Msg("{value} is not UTF-8 (byte 0x{raw} on line"
+                                         " {number}): read as cp1252 from this line, as"
+                                         " spreadsheet programs export it; to convert it:"
+                                         " iconv -f cp1252 -t utf-8 FILE > FILE.utf8",
+                                         **where),
+                    file=self.name, line=self.number,
                     col=len(raw[:err.start].decode("utf-8", "replace")) + 1))
-            yield _decode(raw)
+            yield raw.decode("mac_roman") if self.mac else _decode(raw)
 
 
 def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
                  ) -> Iterator[ReadDeal]:
     pending: list[Diagnostic] = []
-    lines = iter(_Lines(fh, name, pending))
+    source = _Lines(fh, name, pending)
+    lines = iter(source)
     first: list[str] = []
     for line in lines:
         first.append(line)
         if sum(1 for x in first if x.strip()) >= _SNIFF_LINES:
             break
+    if source.utf16:
+        yield ReadDeal(1, None, (Diagnostic.make(
+            Code.ENCODING, Msg("the sheet is UTF-16 text (as a spreadsheet program's \"Unicode"
+                               " text\" saves it), not UTF-8: convert it, e.g. iconv -f utf-16"
+                               " -t utf-8 FILE > FILE.utf8, or save it as CSV UTF-8"),
+            file=name, line=1),), line=1)
+        return
     if not pending and not any(x.strip() for x in first):
         return  # an empty or blank file: no deal (F005, as for every format), not a sheet
     from .sheet import read_rows
@@ -244,7 +295,7 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
     delimiter = _delimiter(first, columns)
     count = 0
     for deal in read_rows(_rows(first, lines, delimiter, name, pending), file=name,
-                          columns=columns, pending=pending):
+                          columns=columns, pending=pending, separated=delimiter == ","):
         count += 1
         yield deal
     if not count:
@@ -257,13 +308,14 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
 def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | None,
           pending: list[Diagnostic]) -> Iterator[Row]:
     """The rows, each with the line it starts on (a quoted cell may hold line breaks)."""
-    from .sheet import Row
+    from .sheet import Row, column_name
 
     source = _Counted(first, rest)
     reader = csv.reader(source, delimiter=delimiter)
     done = 0
     while True:
         start = done + 1
+        source.taken.clear()
         try:
             cells = next(reader)
         except StopIteration:
@@ -276,6 +328,25 @@ def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | Non
             done = reader.line_num
             continue
         done = reader.line_num
+        taken = source.taken
+        if len(taken) > 1 and any(line.count(delimiter) >= 3 for line in taken[1:]):
+            # A quote never closed: it took the next rows into one cell. Say where, and
+            # read each line as a row of its own, the quote as a character.
+            at = next(i for i, c in enumerate(cells) if "\n" in c or "\r" in c)
+            line = start + sum(c.count("\n") for c in cells[:at])
+            unclosed = (Diagnostic.make(
+                Code.SHEET_BAD_CELL, Msg("a quote (\") opens the cell in column {col} and is never"
+                                         " closed: it ran on to line {end}, the lines between"
+                                         " read as one cell; each is read as a row, the quote"
+                                         " as a character (remove it, or double it: \"\")",
+                                         col=column_name(at + 1), end=done),
+                file=name, line=line, col=at + 1),)
+            for i, text in enumerate(list(taken)):
+                [again] = list(csv.reader([text], delimiter=delimiter,
+                                          quoting=csv.QUOTE_NONE)) or [[]]
+                yield Row(start + i, tuple(unprotected(c) for c in again),
+                          unclosed if start + i == line else ())
+            continue
         yield Row(start, tuple(unprotected(c) for c in cells))  # (the writer's ' taken off)
 
 
@@ -285,11 +356,15 @@ class _Counted:
     def __init__(self, first: list[str], rest: Iterator[str]) -> None:
         self.first = first
         self.rest = rest
+        self.taken: list[str] = []
+        """The lines given since it was last cleared (the lines of one row)."""
 
     def __iter__(self) -> Iterator[str]:
-        yield from self.first
+        for line in itertools.chain(self.first, self.rest):
+            if len(self.taken) < 1000:
+                self.taken.append(line)
+            yield line
         self.first = []
-        yield from self.rest
 
 
 def write(records: Iterable[DealRecord], fp: IO[bytes]) -> int:

@@ -6,6 +6,8 @@ is its own:
 
 ========================  ===============================================================
 ``xlsx``                  an Excel workbook (a ZIP archive with ``xl/`` parts)
+``foreign``               another ZIP archive (``.ods``, a backup) or a legacy Office file
+                          (``.xls``): named, with what to do, not read
 ``scoreit``               a ScoreIt game (``{"type": "TAROT", …, "laps": […]}``)
 ``tarotclub``             a TarotClub played-deal log (a ``deal_info`` key)
 ``tarotclub-deal``        a TarotClub deal file, hands only (``FirstPlayer``, ``Dog``)

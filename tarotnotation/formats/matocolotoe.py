@@ -79,6 +79,8 @@ CONTRACTS: Final = ("prise", "garde", "garde_sans", "garde_contre")
 _SIZES: Final = ("simple", "double", "triple")
 _FILE_NAME: Final = re.compile(r"games_(\d{4})_(\d{2})\.json$", re.IGNORECASE)
 _GAME_KEY: Final = re.compile(rb'"attack_score"\s*:')
+#: A JSON array: ``[`` and the start of a JSON value (a notation tag is ``[`` and a name).
+_ARRAY: Final = re.compile(rb'\[\s*(?:[{\["\-0-9\]]|(?:null|true|false)\s*[,\]])')
 _PLAYER_KEYS: Final = frozenset({"id", "name", "monthNicks", "yearNicks"})
 NOTE: Final = "Matocolotoe: "
 
@@ -95,14 +97,16 @@ def _shown(value: object) -> str:
 
 def sniff(head: bytes) -> bool:
     """True when content starting with ``head`` is a Matocolotoe games file: a JSON array
-    of games (``attack_score`` keys).
+    of games (``attack_score`` keys), told by the document's shape, whatever its first
+    element (a broken first game is that game's fault, not another format).
 
     >>> sniff(b'[{"day":3,"contract":0,"attack_score":41'), sniff(b'[{"players": 4}]')
     (True, False)
+    >>> sniff(b'[null, {"day":3,"contract":0,"attack_score":41'), sniff(b'[Event "attack_score":')
+    (True, False)
     """
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    return text.startswith(b"[") and text[1:].lstrip()[:1] == b"{" and bool(
-        _GAME_KEY.search(text[:4096]))
+    return _ARRAY.match(text) is not None and bool(_GAME_KEY.search(text[:4096]))
 
 
 def is_players_file(head: bytes) -> bool:

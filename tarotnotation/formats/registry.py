@@ -18,8 +18,8 @@ file so imports no JSON, spreadsheet or TarotClub reader (issue 17's start-up);
 ``tests/test_format_registry.py`` holds each format to its line.
 
 >>> names()  # doctest: +NORMALIZE_WHITESPACE
-('xlsx', 'scoreit', 'tarotclub', 'tarotclub-deal', 'matocolotoe', 'matocolotoe-players',
- 'jsonl', 'json', 'tarot', 'csv')
+('xlsx', 'foreign', 'scoreit', 'tarotclub', 'tarotclub-deal', 'matocolotoe',
+ 'matocolotoe-players', 'jsonl', 'json', 'tarot', 'csv')
 >>> names(writable=True)
 ('tarotclub', 'jsonl', 'json', 'tarot', 'csv')
 >>> by_suffix(".NDJSON").name, by_suffix("club/deal.tarot").name, by_suffix(".txt")
@@ -72,9 +72,23 @@ def _zip(head: Head) -> bool:
     return head.raw.startswith(b"PK\x03\x04")
 
 
+def _container(head: Head) -> bool:
+    """A ZIP archive or a legacy Office file (a Compound File)."""
+    return head.raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"))
+
+
 def _json(head: Head) -> bool:
     """Text that looks like JSON (``{"``, ``[{``…)."""
     return head.looks_like_json
+
+
+def _array(head: Head) -> bool:
+    """Text that opens a JSON array, whatever its first element: ``[`` and no notation
+    tag's name (``[Event``)."""
+    if not head.text.startswith(b"["):
+        return False
+    first = head.text[1:].lstrip()
+    return not first[:1].isalpha() or first.startswith((b"null", b"true", b"false"))
 
 
 def _text(head: Head) -> bool:
@@ -110,13 +124,15 @@ class Entry:
 _ENTRIES: Final[tuple[Entry, ...]] = (
     # a ZIP archive with xl/ parts
     Entry("xlsx", (".xlsx", ".xlsm"), False, "xlsx", "XLSX", _zip),
+    # any other ZIP archive (.ods, a backup) or a legacy Office file (.xls): named, not read
+    Entry("foreign", (".ods", ".xls", ".zip"), False, "foreign", "FOREIGN", _container),
     # a JSON object: "type" first, or type and laps
     Entry("scoreit", (), False, "scoreit", "SCOREIT", _json),
     # TarotClub's logs and deal files: JSON told by their keys, before any record
     Entry("tarotclub", (), True, "tarotclub", "LOG", _json),
     Entry("tarotclub-deal", (), False, "tarotclub", "DEAL_FILE", _json),
-    # a JSON list of games (attack_score)
-    Entry("matocolotoe", (), False, "matocolotoe", "MATOCOLOTOE", _json),
+    # a JSON list of games (attack_score), whatever its first element
+    Entry("matocolotoe", (), False, "matocolotoe", "MATOCOLOTOE", _array),
     # a JSON list of {"id", "name"}, whole in the head
     Entry("matocolotoe-players", (), False, "matocolotoe", "MATOCOLOTOE_PLAYERS", _json),
     # a whole record object on the first line, and more after it

@@ -132,11 +132,13 @@ _NAMES_OF: Final = {
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One row of a table: its line (a CSV's physical line, a worksheet's row number) and
-    its cells as text, the first in column 1 (A)."""
+    """One row of a table: its line (a CSV's physical line, a worksheet's row number), its
+    cells as text, the first in column 1 (A), and what the file's reader found wrong with
+    them (a formula without its value, a cell past a limit): the row's deal carries it."""
 
     line: int
     cells: tuple[str, ...]
+    faults: tuple[Diagnostic, ...] = ()
 
 
 def column_name(col: int) -> str:
@@ -221,17 +223,21 @@ def _zero_sum(cells: Sequence[str], cols: Sequence[int]) -> bool:
 
 def read_rows(rows: Iterable[Row], *, file: str | None = None, columns: Columns | None = None,
               tags: Sequence[tuple[str, str]] = (), first: int = 0,
-              pending: Sequence[Diagnostic] = ()) -> Iterator[ReadDeal]:
+              pending: Sequence[Diagnostic] = (), separated: bool = False
+              ) -> Iterator[ReadDeal]:
     """Every deal of a table, as outcome-only records located at their rows.
 
     ``file`` names the table in diagnostics; ``columns`` is the user's mapping; ``tags``
     are given to every record (before its own); ``first`` is the number of deals read
     before (from earlier sheets of a workbook); ``pending`` diagnostics are attached to
     the first deal. A table that is not a score sheet yields one unreadable deal saying so
-    (C105).
+    (C105). ``separated``: the cells were cut at commas (a CSV sheet), so a row with more
+    cells than the header is one cut wrong (a decimal comma not quoted): it is left out
+    with a C102 error saying so.
     """
     reader = _SheetReader(file, columns or Columns(), tuple(tags), first,
                           pending if isinstance(pending, list) else list(pending))
+    reader.separated = separated
     yield from reader.run(iter(rows))
 
 
@@ -247,6 +253,7 @@ class _SheetReader:
         self.pending = pending
         self.layout = _Layout()
         self.held: ReadDeal | None = None
+        self.separated = False
 
     # --- diagnostics -----------------------------------------------------------------
 
@@ -315,10 +322,12 @@ class _SheetReader:
         seen: list[Row] = []
         for row in rows:
             if all(is_blank(c) for c in row.cells):
+                self.pending.extend(row.faults)
                 continue
             seen.append(row)
             if is_header(row.cells, self.columns):
                 self.above(seen[:-1])
+                self.pending.extend(row.faults)
                 return row, []
             if len(seen) >= HEADER_SEARCH:
                 break
@@ -327,11 +336,13 @@ class _SheetReader:
             for i, row in enumerate(seen):
                 if any(role_of(c) is not None for c in row.cells):
                     self.above(seen[:i])
+                    self.pending.extend(row.faults)
                     return row, seen[i + 1:]
         return None
 
     def above(self, rows: list[Row]) -> None:
         for before in rows:
+            self.pending.extend(before.faults)
             self.pending.append(self.diag(
                 Code.SHEET_ROW_NOT_A_DEAL, Msg("a row above the header, left out: {show_cells}",
                                                show_cells=_show_cells(before.cells)),
@@ -390,7 +401,11 @@ class _SheetReader:
             key = norm(text)
             cells = [r.cells[col] for r in ahead if col < len(r.cells)
                      and not is_blank(r.cells[col]) and not self.is_totals(r)]
-            numeric = bool(cells) and all(_is_whole(c) for c in cells)
+            whole = sum(1 for c in cells if _is_whole(c))
+            # A player's column: whole numbers, a stray word among them (``abs``) aside,
+            # which the row reports at its cell.
+            numeric = bool(cells) and len(cells) - whole <= (whole // 10 if whole >= 5 else 0
+                                                               ) + (whole >= 2)
             if text and (_named(key, named) or numeric or (seat_ids and text in SEAT_HEADERS)):
                 self.take_player(player(text), col, False)
             else:
@@ -478,13 +493,25 @@ class _SheetReader:
     def read_row(self, row: Row) -> Iterator[ReadDeal]:
         cells = row.cells
         if all(is_blank(c) for c in cells):
+            self.pending.extend(row.faults)
             return
         if self.is_totals(row):
+            self.pending.extend(row.faults)
             self.pending.extend(self.check_totals_row(row))
+            return
+        width = len(self.layout.header)
+        if self.separated and len(cells) > width and (any(
+                not is_blank(c) for c in cells[width:]) or _split_number(cells)):
+            self.pending.extend(row.faults)
+            self.pending.append(self.diag(Code.SHEET_BAD_CELL, Msg(
+                "the row has {cells} cells, the header {header}: a cell holds the separator"
+                " unquoted{example}; the row is left out", cells=len(cells), header=width,
+                example=_split_number(cells)), row.line, width))
             return
         deal = _Deal(self, row)
         got = deal.build()
         if got is None:
+            self.pending.extend(row.faults)
             return
         if self.pending:
             got = ReadDeal(got.index, got.record, tuple(self.pending) + got.diagnostics,
@@ -523,6 +550,19 @@ class _SheetReader:
                                                         what=what, expected=format(expected, '+d')),
                         row.line, col))
         return out
+
+
+def _split_number(cells: Sequence[str]) -> str:
+    """Where a decimal comma cut a number in two (``38`` then ``5``), in words.
+
+    >>> print(_split_number(["1", "Alice", "38", "5", "2"]))
+     (a decimal comma such as 38,5 must be quoted: "38,5")
+    """
+    for a, b in itertools.pairwise(cells):
+        if a.strip().isdigit() and b.strip().isdigit() and len(b.strip()) <= 2:
+            return Msg(" (a decimal comma such as {number} must be quoted: \"{number}\")",
+                       number=f"{a.strip()},{b.strip()}")
+    return ""
 
 
 def _named(key: str, named: set[str]) -> bool:
@@ -579,7 +619,7 @@ class _Deal:
     def __init__(self, sheet: _SheetReader, row: Row) -> None:
         self.sheet = sheet
         self.row = row
-        self.diags: list[Diagnostic] = []
+        self.diags: list[Diagnostic] = list(row.faults)
         self.notes: list[str] = []
         self.positions: dict[str, tuple[int, int]] = {"": (row.line, 1)}
         self.result: dict[str, Any] = {}
@@ -653,9 +693,18 @@ class _Deal:
             values[p.key] = self.number(p.score, p.name)
             totals[p.key] = self.number(p.total, p.name)
         players = lay.players
-        if len(players) > 5:
-            players = [p for p in lay.players
-                       if values[p.key] is not None or totals[p.key] is not None]
+        scored = [p for p in lay.players
+                  if values[p.key] is not None or totals[p.key] is not None]
+        if len(players) <= 5 and 3 <= len(scored) < len(players):
+            # The others' cells are blank: they sit this deal out, unless the row names
+            # them (the taker whose score was not written) or their cell is not blank in
+            # the file (a formula whose value it does not hold).
+            named = self.sheet.named_in([self.row])
+            faulty = {d.location.col for d in self.row.faults}
+            players = [p for p in lay.players if p in scored or _named(p.key, named)
+                       or any(c is not None and c + 1 in faulty for c in (p.score, p.total))]
+        elif len(players) > 5:
+            players = scored
             if not 3 <= len(players) <= 5:
                 self.sheet.pending.append(self.sheet.diag(
                     Code.SHEET_ROW_NOT_A_DEAL, Msg("with {count} player columns, the players of a"

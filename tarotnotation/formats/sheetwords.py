@@ -262,17 +262,22 @@ def contract_of(text: str) -> Contract | None:
 
 # --- numbers --------------------------------------------------------------------------------
 
-_NUMBER: Final = re.compile(r"^\s*([+\-−–]?)\s*(\d{1,18})(?:[.,](\d{1,18}))?\s*"
-                            r"(?:pts?|points?|pt\.?)?\s*$", re.IGNORECASE)
+_NUMBER: Final = re.compile(r"^\s*([+\-−–]?)\s*(\d{1,3}(?: \d{3}){1,5}|\d{1,18})"
+                            r"(?:[.,](\d{1,18}))?\s*(?:pts?|points?|pt\.?)?\s*$", re.IGNORECASE)
 
 
 def _number(text: str) -> tuple[int, int, str] | None:
-    """``(sign, whole, fraction digits)`` of a number written in a cell, or None."""
+    """``(sign, whole, fraction digits)`` of a number written in a cell, or None; the
+    thousands may be set apart by a space, a no-break or a narrow no-break space.
+
+    >>> _number("1 062"), _number("-1\u202f062,5"), _number("10 62")
+    ((1, 1062, ''), (-1, 1062, '5'), None)
+    """
     m = _NUMBER.match(text.replace("\u00a0", " ").replace("\u202f", " "))
     if m is None:
         return None
     sign = -1 if m.group(1) in ("-", "−", "–") else 1
-    return sign, int(m.group(2)), m.group(3) or ""
+    return sign, int(m.group(2).replace(" ", "")), m.group(3) or ""
 
 
 def points_of(text: str) -> Points | None:

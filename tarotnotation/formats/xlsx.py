@@ -1,11 +1,15 @@
-"""Score sheets in Excel workbooks (``.xlsx``), read with openpyxl (the ``xlsx`` extra).
+"""Score sheets in Excel workbooks (``.xlsx``), read with the standard library.
 
 A workbook is read one worksheet at a time, each one a session of deals in the layout of
 :mod:`tarotnotation.formats.sheet` (one row per deal, a column per fact and per player).
 Cells are read as the workbook last computed them (a formula's value, not the formula):
-numbers as numbers (``40.5`` points), dates as dates. A worksheet whose first rows hold
-no score sheet's header (a tab of statistics, a chart) is left out with a **C105**
-warning; a workbook with no score sheet at all gives one unreadable deal (C105 error).
+numbers as numbers (``40.5`` points), dates as dates; a formula whose value the workbook
+does not hold is a **C102** error naming its cell, and a merged cell's value belongs to
+every row it covers (:mod:`tarotnotation.formats.workbook`, which reads the parts within
+the limits of :mod:`tarotnotation.limits`). A worksheet whose first rows hold no score
+sheet's header (a tab of statistics, a chart) is left out with a **C105** warning, and
+hidden worksheets are left out with one **C105** warning naming them; a workbook with no
+score sheet at all gives one unreadable deal (C105 error).
 
 Diagnostics name the worksheet after the file, and the row and column as the
 spreadsheet numbers them: ``club.xlsx[Janvier]:14:5`` is cell E14 of the tab
@@ -13,45 +17,40 @@ spreadsheet numbers them: ``club.xlsx[Janvier]:14:5`` is cell E14 of the tab
 name as their ``Event`` (unless a column gives it), so that the deals numbered 1, 2, …
 of each tab are told apart.
 
-openpyxl is optional: ``pip install 'tarotnotation[xlsx]'``. Without it, a workbook
-yields one unreadable deal saying so. A workbook is read whole into memory first (as a
-ZIP archive must be), up to :data:`MAX_WORKBOOK_BYTES`; its sheets are then streamed.
+The workbook is read whole into memory first (as a ZIP archive must be: its directory is
+at its end), up to :data:`MAX_WORKBOOK_BYTES`; its sheets are then streamed.
 """
 
 from __future__ import annotations
 
 import io
 import itertools
+import zipfile
+import zlib
 from collections.abc import Iterator
-from datetime import date, datetime, time
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
-from ..i18n import Msg, message_of
+from ..i18n import Msg, and_list, message_of
 from ..source import ReadDeal
 from .base import Format, Head
 
 if TYPE_CHECKING:
-    from .sheet import Row
     from .sheetwords import Columns
+    from .workbook import Book
 
-__all__ = ["MAX_WORKBOOK_BYTES", "SUFFIXES", "XLSX", "available", "read", "sniff"]
+__all__ = ["MAX_WORKBOOK_BYTES", "SUFFIXES", "XLSX", "read", "sniff"]
 
 #: File name endings of workbooks.
 SUFFIXES: Final = (".xlsx", ".xlsm")
-#: The largest workbook read (bytes): a club's years of sheets are a few hundred KiB.
+#: The largest workbook read (bytes, compressed): a club's years of sheets are a few
+#: hundred KiB, a million rows about 30 MiB.
 MAX_WORKBOOK_BYTES: Final = 64 << 20
 _ZIP: Final = b"PK\x03\x04"
-
-
-def available() -> bool:
-    """True when openpyxl is installed."""
-    try:
-        import openpyxl  # noqa: F401
-    except ImportError:
-        return False
-    return True
+#: What a broken archive raises as it is read.
+_BROKEN: Final = (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError,
+                  NotImplementedError, KeyError)
 
 
 def sniff(head: bytes) -> bool:
@@ -64,43 +63,12 @@ def sniff(head: bytes) -> bool:
     return head.startswith(_ZIP) and b"xl/" in head
 
 
-def _text(value: Any) -> str:
-    """A cell's value as the sheet reader takes it."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value.is_integer():
-            return str(int(value))
-        return f"{value:.6f}".rstrip("0")
-    if isinstance(value, datetime):
-        return value.date().isoformat() if value.time() == time() else value.isoformat(" ")
-    if isinstance(value, date):
-        return value.isoformat()
-    return str(value)
-
-
-def _rows(sheet: Any) -> Iterator[Row]:
-    from .sheet import (
-        Row,  # (the sheets' module: loaded when a sheet is read, not to detect a format)
-    )
-
-    for number, values in enumerate(sheet.iter_rows(min_row=1, min_col=1, values_only=True),
-                                    1):
-        cells = [_text(v) for v in values]
-        while cells and not cells[-1].strip():
-            cells.pop()
-        yield Row(number, tuple(cells))
-
-
 def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
          columns: Columns | None = None) -> Iterator[ReadDeal]:
     """Every deal of every score sheet of a workbook (a path, a binary stream, or its
     bytes). ``columns`` is the user's mapping (default: ``TAROT_COLUMNS``)."""
     from .csvsheet import environment_columns
+    from .workbook import Book, BookError
 
     if columns is None:
         try:
@@ -128,43 +96,53 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
                        mib=MAX_WORKBOOK_BYTES >> 20), Code.LIMIT_EXCEEDED)
         return
     try:
-        import openpyxl
-    except ImportError:
-        yield fail(Msg("{label} is an Excel workbook: reading it needs openpyxl, which is not"
-                       " installed (pip install 'tarotnotation[xlsx]'); or save the sheet as"
-                       " CSV", label=label))
+        book = Book(zipfile.ZipFile(io.BytesIO(data)), label)
+    except BookError as err:
+        yield fail(err.message, err.code)
         return
-    try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as err:  # openpyxl raises many kinds on a broken archive
-        yield fail(Msg("{label} is not a readable .xlsx workbook: {reason}", label=label,
-                       reason=str(err) or type(err).__name__))
+    except _BROKEN as err:
+        yield fail(Msg("{label} is not a readable .xlsx workbook: {err}", label=label,
+                       err=str(err) or type(err).__name__))
         return
     try:
         yield from _read_book(book, name, label, columns)
-    except Exception as err:  # a part of the archive broken past its start
-        yield fail(Msg("{label}: the workbook cannot be read to its end: {reason}",
-                       label=label, reason=str(err) or type(err).__name__))
+    except _BROKEN as err:  # a part of the archive broken past its start
+        yield fail(Msg("{label}: the workbook cannot be read to its end: {err}", label=label,
+                       err=str(err) or type(err).__name__))
     finally:
-        book.close()
+        book.zf.close()
 
 
-def _read_book(book: Any, name: str | None, label: str, columns: Columns | None
+def _read_book(book: Book, name: str | None, label: str, columns: Columns | None
                ) -> Iterator[ReadDeal]:
     from .sheet import HEADER_SEARCH, read_rows, recognised
 
     pending: list[Diagnostic] = []
+    hidden = [sheet.title for sheet in book.sheets if sheet.hidden]
+    if hidden:
+        pending.append(Diagnostic.make(
+            Code.SHEET_NOT_A_SHEET, Msg("hidden worksheets are left out: {titles} (show them in"
+                                        " the spreadsheet program to have them read)",
+                                        titles=and_list([quote(t) for t in hidden])),
+            severity=Severity.WARNING, file=name))
     sheets = []
-    for sheet in book.worksheets:
-        head = [r.cells for r in itertools.islice(_rows(sheet), HEADER_SEARCH + 20)]
+    for sheet in book.sheets:
+        if sheet.hidden:
+            continue
+        file = f"{label}[{sheet.title}]"
+        stopped: list[Diagnostic] = []
+        head = [r.cells for r in itertools.islice(
+            book.rows(sheet, file, stopped, merges=False), HEADER_SEARCH + 20)]
         if recognised(head, columns):
             sheets.append(sheet)
+        elif stopped:  # what stopped the sheet before a header was seen
+            pending.extend(stopped)
         elif any(any(c.strip() for c in cells) for cells in head):
             pending.append(Diagnostic.make(
                 Code.SHEET_NOT_A_SHEET, Msg("the worksheet {title} holds no score sheet (no"
                                             " header a sheet has in its first rows): left out",
                                             title=quote(sheet.title)),
-                severity=Severity.WARNING, file=f"{label}[{sheet.title}]"))
+                severity=Severity.WARNING, file=file))
     if not sheets:
         pending.append(Diagnostic.make(
             Code.SHEET_NOT_A_SHEET, Msg("no worksheet of this workbook is a score sheet: not a"
@@ -174,8 +152,9 @@ def _read_book(book: Any, name: str | None, label: str, columns: Columns | None
         return
     count = 0
     for sheet in sheets:
+        file = f"{label}[{sheet.title}]"
         tags = (("Event", str(sheet.title)),) if len(sheets) > 1 else ()
-        for deal in read_rows(_rows(sheet), file=f"{label}[{sheet.title}]", columns=columns,
+        for deal in read_rows(book.rows(sheet, file, pending), file=file, columns=columns,
                               tags=tags, first=count, pending=pending):
             count = deal.index
             yield deal
