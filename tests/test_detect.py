@@ -277,6 +277,7 @@ FOREIGN = {
 }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", sorted(FOREIGN))
 def test_ods_xls_and_zip_are_recognised_by_their_magic_bytes(tmp_path: Path, name: str
                                                              ) -> None:

@@ -66,10 +66,15 @@ def read(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         message = Msg("{label} is a ZIP archive of Matocolotoe's games (a backup): unzip it"
                       " (unzip FILE -d FOLDER) and give the folder, whose games_YYYY_MM.json"
                       " files are read", label=label)
+    elif label.lower().endswith(".xlsx"):
+        message = Msg("{label} is not a readable .xlsx workbook: a ZIP archive with no workbook"
+                      " in it, or cut short; save the sheet again from the spreadsheet"
+                      " program, or as CSV", label=label)
     else:
         message = Msg("{label} is a ZIP archive, not a record file: unzip it and give the"
                       " files it holds", label=label)
-    yield ReadDeal(1, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message, file=name),))
+    # (said of the file: index 0, no deal read)
+    yield ReadDeal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message, file=name),))
 
 
 # --- the format, as the registry (formats/registry.py) knows it -----------------------------

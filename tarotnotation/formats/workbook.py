@@ -152,11 +152,13 @@ class _Xml:
                     break
                 total += len(block)
                 if total > self.limit:
-                    raise BookError(exceeded(f"{self.label}: the part {self.part} has more than",
+                    raise BookError(exceeded(Msg("{label}: the part {part} has more than",
+                                                 label=self.label, part=self.part),
                                              "MAX_WORKSHEET_BYTES"
                                              if self.limit == MAX_WORKSHEET_BYTES
                                              else "MAX_WORKBOOK_PART_BYTES",
-                                             "bytes uncompressed; it is not read further"),
+                                             Msg("bytes uncompressed; it is not read"
+                                                 " further")),
                                     Code.LIMIT_EXCEEDED)
                 self.feed(block, total)
                 yield
@@ -170,9 +172,10 @@ class _Xml:
             raise BookError(Msg("{label}: the part {part} is not well-formed XML ({err})",
                                 label=self.label, part=quote(self.part), err=str(err))) from None
         if total - self.parser.CurrentByteIndex > MAX_XML_TOKEN_BYTES:  # what expat holds
-            raise BookError(exceeded(f"{self.label}: the part {self.part} holds a piece of XML"
-                                     " (a tag, a comment) of more than", "MAX_XML_TOKEN_BYTES",
-                                     "bytes; it is not read further"), Code.LIMIT_EXCEEDED)
+            raise BookError(exceeded(Msg("{label}: the part {part} holds a piece of XML (a tag,"
+                                         " a comment) of more than", label=self.label,
+                                         part=self.part), "MAX_XML_TOKEN_BYTES",
+                                     Msg("bytes; it is not read further")), Code.LIMIT_EXCEEDED)
 
     def run(self) -> None:
         for _ in self.chunks():
@@ -360,8 +363,8 @@ class Book:
                         if count > MAX_MERGED_RANGES:
                             pending.append(Diagnostic.make(
                                 Code.LIMIT_EXCEEDED, exceeded(
-                                    "the worksheet has more than", "MAX_MERGED_RANGES",
-                                    "merged ranges; the others are read as blank cells"),
+                                    Msg("the worksheet has more than"), "MAX_MERGED_RANGES",
+                                    Msg("merged ranges; the others are read as blank cells")),
                                 file=file))
                             return out
                         out.setdefault(first[0], []).append((first[1], end[0]))
@@ -515,8 +518,9 @@ class _SheetRows:
                 row_number = int(r) if r.isdigit() and len(r) < 9 else row_number + 1
                 row_count += 1
                 if row_number > MAX_SHEET_ROWS or row_count > MAX_SHEET_ROWS:
-                    raise BookError(exceeded("the worksheet has more than", "MAX_SHEET_ROWS",
-                                             "rows; the rest is not read"), Code.LIMIT_EXCEEDED)
+                    raise BookError(exceeded(Msg("the worksheet has more than"),
+                                             "MAX_SHEET_ROWS", Msg("rows; the rest is not read")),
+                                    Code.LIMIT_EXCEEDED)
                 cells.clear()
                 faults.clear()
                 row_size = row_flags = 0
@@ -560,8 +564,9 @@ class _SheetRows:
                         row_flags |= _PAST_COLUMNS
                         faults.append(Diagnostic.make(
                             Code.LIMIT_EXCEEDED, exceeded(
-                                f"cell {column_name(col)}{row_number} is past the column",
-                                "MAX_SHEET_COLUMNS", "of a worksheet; it is not read"),
+                                Msg("cell {ref} is past the column",
+                                    ref=f"{column_name(col)}{row_number}"),
+                                "MAX_SHEET_COLUMNS", Msg("of a worksheet; it is not read")),
                             file=file, line=row_number))
                     return
                 row_size += len(got)
@@ -573,9 +578,9 @@ class _SheetRows:
             elif tag == "row":
                 if row_flags & _TOO_LONG:
                     done.append(Row(row_number, (), (Diagnostic.make(
-                        Code.LIMIT_EXCEEDED, exceeded("this row has more than",
+                        Code.LIMIT_EXCEEDED, exceeded(Msg("this row has more than"),
                                                       "MAX_RECORD_CHARS",
-                                                      "characters; it is not read"),
+                                                      Msg("characters; it is not read")),
                         file=file, line=row_number),)))
                     return
                 done.append(self.row(row_number, cells, faults))
@@ -620,8 +625,9 @@ class _SheetRows:
             return ""
         if value_size > MAX_CELL_CHARS:
             faults.append(Diagnostic.make(
-                Code.LIMIT_EXCEEDED, exceeded(f"cell {ref} has more than", "MAX_CELL_CHARS",
-                                              "characters; it is not read"),
+                Code.LIMIT_EXCEEDED, exceeded(Msg("cell {ref} has more than", ref=ref),
+                                              "MAX_CELL_CHARS",
+                                              Msg("characters; it is not read")),
                 file=file, line=line, col=at))
             return ""
         if kind == "s":
@@ -636,9 +642,9 @@ class _SheetRows:
                 return ""
             if got is None:
                 faults.append(Diagnostic.make(
-                    Code.LIMIT_EXCEEDED, exceeded(f"cell {ref} has more than",
+                    Code.LIMIT_EXCEEDED, exceeded(Msg("cell {ref} has more than", ref=ref),
                                                   "MAX_CELL_CHARS",
-                                                  "characters; it is not read"),
+                                                  Msg("characters; it is not read")),
                     file=file, line=line, col=at))
                 return ""
             return got
