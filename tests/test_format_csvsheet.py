@@ -315,6 +315,7 @@ def test_a_mapping_in_the_environment_that_cannot_be_read_is_said(
     assert "missing-file.toml" in deal.diagnostics[0].message
 
 
+@pytest.mark.process
 def test_no_traceback_from_a_column_map_nested_past_the_limit(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a --columns TOML file (or TAROT_COLUMNS) with an array nested 500 deep ended in a
@@ -345,6 +346,7 @@ FORMULAS = {"Alice Martin": "=HYPERLINK(A1)", "Bruno Lefèvre": "@SUM(A1)",
             "Tarot du jeudi — Café des Sports": "+1+1 le jeudi", "Villeurbanne": "=1+1"}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("how", [["convert", "{src}", "-o", "{out}"],
                                  ["query", "{src}", "--format", "csv", "-o", "{out}"],
                                  ["convert", "{src}", "--to", "csv", "-o", "{out}.txt"]])

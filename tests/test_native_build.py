@@ -42,6 +42,7 @@ def test_an_install_without_a_compiler_succeeds_without_the_core(tmp_path: Path)
     assert "tarotnotation/csrc/kernel.h" not in names  # sources stay out of the wheel
 
 
+@pytest.mark.process
 def test_without_the_core_the_python_search_runs_and_says_so() -> None:
     # In a process of its own: the warning is given once a process, and a test must not
     # reach into the search's private state to give it again.
