@@ -536,9 +536,14 @@ class _Search:
                         return c
                     continue
                 beta = before.lo if before.maxing else before.hi + 1
+                seconds = 0.0
+                if self.deadline:
+                    seconds = self.deadline - time.monotonic()
+                    if seconds <= 0:
+                        return None
                 g, _, nodes, complete = self.solver.core.test(
                     core_tuple(st), beta, 0 if self.budget is None else max(
-                        self.budget - self.spent, 1), 0.0)
+                        self.budget - self.spent, 1), seconds)
                 self.spent += nodes
                 if not complete:
                     return None
