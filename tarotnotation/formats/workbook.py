@@ -623,12 +623,15 @@ class _SheetRows:
             return ""
         if not has_value:
             return ""
-        if value_size > MAX_CELL_CHARS:
-            faults.append(Diagnostic.make(
+        def too_long() -> Diagnostic:  # (made only when said)
+            return Diagnostic.make(
                 Code.LIMIT_EXCEEDED, exceeded(Msg("cell {ref} has more than", ref=ref),
                                               "MAX_CELL_CHARS",
                                               Msg("characters; it is not read")),
-                file=file, line=line, col=at))
+                file=file, line=line, col=at)
+
+        if value_size > MAX_CELL_CHARS:
+            faults.append(too_long())
             return ""
         if kind == "s":
             try:
@@ -641,11 +644,7 @@ class _SheetRows:
                     file=file, line=line, col=at))
                 return ""
             if got is None:
-                faults.append(Diagnostic.make(
-                    Code.LIMIT_EXCEEDED, exceeded(Msg("cell {ref} has more than", ref=ref),
-                                                  "MAX_CELL_CHARS",
-                                                  Msg("characters; it is not read")),
-                    file=file, line=line, col=at))
+                faults.append(too_long())
                 return ""
             return got
         if kind in ("str", "inlineStr", "e"):
