@@ -341,6 +341,7 @@ class _Progress:
         self.bar: Any = None
         self.task: Any = None
         self.label = ""
+        self.settled: tuple[int, int] | None = None
 
     def __enter__(self) -> _Progress:
         return self
@@ -349,6 +350,11 @@ class _Progress:
                  tb: TracebackType | None) -> None:
         if self.bar is not None:
             self.bar.stop()
+        if kind is KeyboardInterrupt and self.label:  # Ctrl-C: where the search was
+            said = (Msg("{label}: {done}/{total} cards settled", label=self.label,
+                        done=self.settled[0], total=self.settled[1])
+                    if self.settled is not None else self.label)
+            echo_err(Msg("tarot: interrupted at {where}; nothing written", where=said))
 
     def _show(self, completed: int, total: int, text: str) -> None:
         if not self.enabled or time.monotonic() - self.start < self.delay:
@@ -372,5 +378,6 @@ class _Progress:
 
     def cards(self, done: int, total: int) -> None:
         """Cards of the current deal whose analysis is settled."""
+        self.settled = (done, total)
         self._show(done, total, render(Msg("{label}: {done}/{total} cards settled",
                                            label=self.label, done=done, total=total)))

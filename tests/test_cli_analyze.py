@@ -198,6 +198,8 @@ def test_ctrl_c_stops_cleanly_and_writes_nothing(tmp_path: Path, jobs: str) -> N
     assert proc.returncode == 130, err
     assert time.monotonic() - started < 10
     assert b"Traceback" not in err
+    assert b"tarot: interrupted at deal.tarot deal 1" in err  # where the search was
+    assert b"; nothing written" in err
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deal.tarot"]
 
