@@ -141,6 +141,9 @@ def score_lines(rep: Replay) -> list[str]:
                 nmsg("{who}: {points} points with {bouts} bout, needs {needs}: lost by {margin}",
                      "{who}: {points} points with {bouts} bouts, needs {needs}: lost by"
                      " {margin}", rep.bouts, **facts))
+        if rep.taker is not None and rep.record.unrecorded("call"):
+            return [*lines, Msg("not scored: each player's score needs the partner, and the"
+                                " record's format cannot hold the called card")]
         return [*lines, Msg("not scored ({status})", status=_STATUS_WORDS[rep.status])]
     assert rep.contract is not None
     assert rep.taker_half is not None

@@ -595,12 +595,16 @@ class _Replayer:
                 # The source format cannot hold the call (a 5-player TarotClub log): a limit
                 # of the format, said once as a warning, with what it leaves uncounted.
                 source = self.rec.tag("Source") or pmsg("format", "source")
+                if res is None or res.taker_points is None or res.bouts is None:
+                    self.uncalled = self.count_uncalled()
                 self.report(Code.CALL_MISSING, Msg(
                     "the {source} format cannot hold the called card at five players: the"
                     " partner is unknown (a limit of the format, not a fault of the game),"
-                    " so each player's score cannot be counted", source=source)
-                    if res is not None and res.taker_points is not None
-                    and res.bouts is not None else Msg(
+                    " so who won each trick for the taker's camp and each player's score"
+                    " cannot be counted", source=source)
+                    if self.uncalled is not None or (
+                        res is not None and res.taker_points is not None
+                        and res.bouts is not None) else Msg(
                     "the {source} format cannot hold the called card at five players: the"
                     " partner is unknown (a limit of the format, not a fault of the game),"
                     " so who won each trick for the taker's camp, that camp's points and"
@@ -636,6 +640,32 @@ class _Replayer:
                 return (None if p == taker else p), True
             return None, False
         return (None if holder == taker else holder), True
+
+    def count_uncalled(self) -> tuple[int, int] | None:
+        """The taker's camp's half-points and bouts from a whole play whose call the
+        format cannot hold, when every partner the call allows (§3) gives the same count;
+        else None. The taker's hand as dealt lies within what he played and the cards never
+        played, and a card callable with fewer cards is callable with more
+        (:func:`kernel.call_fault`), so each holder of a card callable with those cards is
+        tried as the partner, and the taker alone when one of them is his or aside."""
+        taker, att = self.taker, self.att
+        if not self.complete or taker is None or self.contract is None:
+            return None
+        held = att.played_by[taker] | (ALL_MASK & ~_union(att.played_by))
+        partners: set[int | None] = set()
+        for card in range(56):  # (only plain cards are called)
+            if kernel.call_fault(card, held) == 0:
+                owner = next((s for s in range(self.n) if att.played_by[s] >> card & 1), None)
+                partners.add(None if owner in (None, taker) else owner)
+        counted: set[tuple[int, int]] = set()
+        winners = [w for w in att.winners if w is not None]
+        for partner in partners:
+            camps = [TAKER if s in (taker, partner) else DEFENCE for s in range(self.n)]
+            facts = self.facts_from_play(kernel.count_tricks(
+                self.rules, att.cards, camps, self.tab.tricks, seats=att.seats,
+                winners=winners))
+            counted.add((facts.taker_half, facts.bouts))
+        return counted.pop() if len(counted) == 1 else None
 
     def check_call_rank(self, called: Card) -> None:
         """A King is called; a Queen, Knight or Jack only by a taker holding every card

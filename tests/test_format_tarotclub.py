@@ -668,8 +668,9 @@ def test_five_player_log_with_a_score_block_gives_the_points_bouts_and_margin() 
     assert [d.code for d in rep.diagnostics] == [Code.CALL_MISSING]  # no R110 on top
     [warning] = rep.diagnostics
     assert warning.severity is Severity.WARNING
-    assert warning.message.endswith("not a fault of the game), so each player's score"
-                                    " cannot be counted")
+    assert warning.message.endswith("not a fault of the game), so who won each trick for"
+                                    " the taker's camp and each player's score cannot be"
+                                    " counted")
     # 40 points with 1 bout against 51 needed: lost by 11; the seats' shares need the partner.
     assert (rep.contract, rep.taker, rep.taker_points, rep.bouts) == (Contract.PRISE, "N", 40, 1)
     assert rep.outcome == (False, 11)
@@ -709,8 +710,35 @@ def test_five_player_log_shows_every_figure_but_the_score(tmp_path: Path) -> Non
     assert [(v["code"], v["severity"]) for v in deal["violations"]] == [("K101", "warning")]
     shown = invoke("replay", str(log)).out
     assert "Prise by N, partner unknown: 40 points with 1 bout, needs 51: lost by 11" in shown
+    assert ("not scored: each player's score needs the partner, and the record's format"
+            " cannot hold the called card") in shown
     french = invoke("replay", "--lang", "fr", str(log)).out
     assert ("Prise par N, partenaire inconnu : 40 points avec 1 bout, il en faut 51 :"
             " chutée de 11") in french
     told = invoke("validate", "--lang", "fr", str(log))
     assert "le format TarotClub ne peut pas contenir la carte appelée" in told.out + told.err
+
+
+def test_five_player_log_counts_the_taker_camp_when_every_possible_partner_agrees() -> None:
+    """Seed 138: N takes with S (the KD, say); every seat that could hold a card N may
+    call, or N alone, gives N's camp the same 32 points and 1 bout: counted, lost by 19."""
+    rec = random_deal(random.Random(138), 5)
+    rep = replay(tc.loads(tc.dumps(rec)))
+    assert rep.ok
+    [warning] = rep.diagnostics
+    assert "who won each trick for the taker's camp and each player's score" in warning.message
+    assert (rep.taker, rep.taker_points, rep.bouts, rep.outcome) == ("N", 32, 1, (False, 19))
+    assert (rep.partner, rep.scores) == (None, None)
+    assert (rep.taker_half, rep.bouts) == (replay(rec).taker_half, replay(rec).bouts)
+
+
+@pytest.mark.parametrize("seed", [*range(40), 133, 350])
+def test_five_player_log_counts_the_taker_camp_only_as_the_called_card_would(seed: int) -> None:
+    """Counted without the call, the taker's camp's points and bouts are those of the
+    deal with its call, never another; left out when the possible partners disagree."""
+    rec = random_deal(random.Random(seed), 5)
+    rep, full = replay(tc.loads(tc.dumps(rec))), replay(rec)
+    assert rep.ok
+    if rep.taker_half is not None:
+        assert (rep.taker_half, rep.bouts) == (full.taker_half, full.bouts)
+    assert seed not in (133, 350) or rep.taker_half is not None
