@@ -742,3 +742,14 @@ def test_five_player_log_counts_the_taker_camp_only_as_the_called_card_would(see
     if rep.taker_half is not None:
         assert (rep.taker_half, rep.bouts) == (full.taker_half, full.bouts)
     assert seed not in (133, 350) or rep.taker_half is not None
+
+
+def test_five_player_log_is_queried_by_every_figure_but_the_score(tmp_path: Path) -> None:
+    """The archive's summary (query, stats) carries the made/margin counted without the
+    partner, and no score."""
+    from tarotnotation.archives.summary import summarize
+
+    rec = tc.loads(_five_player_log(attacker_points=40, oudlers=1))
+    summary = summarize(rec, replay(rec), file="five.json", index=1)
+    assert (summary.taker_half, summary.made, summary.margin, summary.scores) == (
+        80, False, -11, None)
