@@ -73,6 +73,11 @@ def deal_entry(checked: CheckedDeal, running: dict[str, int], verbose: bool = Fa
             out["scores"] = dict(rep.scores)
             out["taker_score"] = rep.scores.get(rep.taker or "")
             out["breakdown"] = rep.score.breakdown(rep.record.seat_ids)
+        elif rep.outcome is not None:  # the camp's count known, the seats' scores not
+            half = rep.taker_half or 0
+            out["made"] = rep.outcome[0]
+            out["points"] = half // 2 if half % 2 == 0 else half / 2
+            out["bouts"] = rep.bouts
     out["running"] = dict(running)
     out["violations"] = [
         {"code": d.code.value, "name": d.code.slug, "severity": d.severity.value,
@@ -132,6 +137,16 @@ class Sheet:
         mark = f"✗{errors}" if errors else ""
         if rep is None:
             cells = [str(checked.index), render(Msg("unreadable")), "", "", "", "", "", mark]
+        elif ((rep.status is not Status.SCORED or rep.scores is None or rep.score is None)
+              and rep.contract is not None and rep.taker is not None
+              and rep.outcome is not None):
+            # The taker's camp's count without the seats' scores (a 5-player TarotClub log:
+            # no called card, so no partner): every figure but the score.
+            made, margin = rep.outcome
+            cells = [str(checked.index), rep.contract.keyword, rep.taker,
+                     points_text(rep.taker_half or 0), str(rep.bouts),
+                     render(Msg("made by {margin}", margin=margin) if made
+                            else Msg("lost by {margin}", margin=margin)), "", mark]
         elif rep.status is not Status.SCORED or rep.scores is None or rep.score is None:
             cells = [str(checked.index), render(_STATUS[rep.status]), "", "", "", "", "", mark]
         else:

@@ -41,7 +41,7 @@ from .diagnostics import Diagnostic
 from .i18n import Msg, nmsg, pmsg, render
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
-from .rules import Camp, Contract, PoigneeSize
+from .rules import Camp, Contract, PoigneeSize, threshold
 from .scoring import ChelemTerm, Score
 
 __all__ = [
@@ -121,7 +121,30 @@ def score_lines(rep: Replay) -> list[str]:
         return [Msg("annulled: no score")]
     sc = rep.score
     if rep.status is not Status.SCORED or sc is None or rep.scores is None:
-        return [Msg("not scored ({status})", status=_STATUS_WORDS[rep.status])]
+        lines: list[str] = []
+        known = rep.outcome
+        if known is not None and rep.contract is not None and rep.taker is not None:
+            # The taker's camp's count without the seats' scores (a 5-player TarotClub log
+            # with its score block: no called card, so no partner).
+            made, margin = known
+            assert rep.taker_half is not None
+            assert rep.bouts is not None
+            facts: dict[str, object] = {
+                "who": Msg("{contract} by {taker}, partner unknown",
+                           contract=rep.contract.french, taker=rep.taker),
+                "points": points_text(rep.taker_half), "bouts": rep.bouts,
+                "needs": points_text(threshold(rep.bouts)), "margin": margin}
+            lines.append(
+                nmsg("{who}: {points} points with {bouts} bout, needs {needs}: made by {margin}",
+                     "{who}: {points} points with {bouts} bouts, needs {needs}: made by"
+                     " {margin}", rep.bouts, **facts) if made else
+                nmsg("{who}: {points} points with {bouts} bout, needs {needs}: lost by {margin}",
+                     "{who}: {points} points with {bouts} bouts, needs {needs}: lost by"
+                     " {margin}", rep.bouts, **facts))
+        if rep.taker is not None and rep.record.unrecorded("call"):
+            return [*lines, Msg("not scored: each player's score needs the partner, and the"
+                                " record's format cannot hold the called card")]
+        return [*lines, Msg("not scored ({status})", status=_STATUS_WORDS[rep.status])]
     assert rep.contract is not None
     assert rep.taker_half is not None
     assert rep.bouts is not None

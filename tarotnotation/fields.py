@@ -59,6 +59,7 @@ __all__ = [
     "RESULT_KEYS",
     "SEAT_KEYS",
     "TRICK_KEYS",
+    "UNRECORDED_TAG",
     "Points",
     "UnusualDataError",
     "check_notes",
@@ -84,6 +85,11 @@ DEFAULT_SEATS: Final[dict[int, tuple[str, ...]]] = {
 #: tags); they cannot be extra tags.
 FIELD_TAGS: Final = ("Players", "Seats", "Dealer", "Ruleset")
 _FIELD_TAG_KEYS: Final = frozenset(t.lower() for t in FIELD_TAGS)
+
+#: The tag a reader adds to say what the record's source format cannot hold (words
+#: separated by spaces, e.g. ``call``: a 5-player TarotClub log has no called card). The
+#: replay then reports the missing part as a limit of the format, not a fault of the game.
+UNRECORDED_TAG: Final = "Unrecorded"
 
 
 def find_tag(tags: Iterable[tuple[str, str]], name: str, default: str | None = None

@@ -48,6 +48,7 @@ from .fields import (
     DEFAULT_SEATS,
     FIELD_TAGS,
     NAME_RE,
+    UNRECORDED_TAG,
     Points,
     check_tags,
     find_tag,
@@ -434,6 +435,17 @@ class DealRecord(_Model):
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
         return find_tag(self.tags, name, default)
+
+    def unrecorded(self, part: str) -> bool:
+        """Whether the record's source format cannot hold ``part`` (a word of the
+        ``Unrecorded`` tag, such as ``call``), so that its absence is no fault of the game.
+
+        >>> DealRecord(players=5, tags={"Unrecorded": "call"}).unrecorded("call")
+        True
+        >>> DealRecord(players=5).unrecorded("call")
+        False
+        """
+        return part in (self.tag(UNRECORDED_TAG) or "").split()
 
     def cards_played(self) -> Iterator[Card]:
         """Every card of the play, in order."""

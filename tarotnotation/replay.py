@@ -49,7 +49,7 @@ from .rules import (
     PoigneeSize,
     Ruleset,
 )
-from .scoring import DealFacts, Score, score
+from .scoring import DealFacts, Score, outcome, score
 from .status import Status
 
 if TYPE_CHECKING:  # the readers' source map, a layer above: ReadDeal.replay() calls this
@@ -166,6 +166,15 @@ class Replay:
     def taker_points(self) -> float | None:
         """The taker's camp's points (may end in .5)."""
         return None if self.taker_half is None else self.taker_half / 2
+
+    @property
+    def outcome(self) -> tuple[bool, int] | None:
+        """Whether the contract was made, and by how many points, when the taker's camp's
+        points and bouts are known (even where the seats' scores are not: a 5-player
+        TarotClub log with its score block but no call)."""
+        if self.taker_half is None or self.bouts is None:
+            return None
+        return outcome(self.taker_half, self.bouts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +305,9 @@ class _Replayer:
         self.called: Card | None = None
         self.partner: int | None = None
         self.partner_known = self.n != 5
+        self.uncalled: tuple[int, int] | None = None
+        """The taker's camp's half-points and bouts from the recorded result when only the
+        partner is unknown, the format holding no call (:meth:`facts_from_result`)."""
         self.counting: kernel.Counting | None = None
         """The whole tricks counted by the kernel, camps known (:meth:`count_play`)."""
         self.ecart: int | None = None
@@ -312,12 +324,13 @@ class _Replayer:
 
     def report(self, code: Code, message: str, *, path: str | None = None,
                trick: int | None = None, seat: int | None = None,
-               card: int | None = None) -> None:
-        """Add a diagnostic of ``code`` (its default severity) at a place of the record."""
+               card: int | None = None, severity: Severity | None = None) -> None:
+        """Add a diagnostic of ``code`` (its default severity unless ``severity`` is
+        given) at a place of the record."""
         self.diags.append(
             Diagnostic(
                 code,
-                code.default_severity,
+                severity or code.default_severity,
                 message,
                 Location(
                     trick=trick,
@@ -578,7 +591,26 @@ class _Replayer:
         res = self.rec.result
         called, taker = self.called, self.taker
         if called is None:
-            if self.rec.play or self.rec.hands is not None:
+            if self.rec.unrecorded("call"):
+                # The source format cannot hold the call (a 5-player TarotClub log): a limit
+                # of the format, said once as a warning, with what it leaves uncounted.
+                source = self.rec.tag("Source") or pmsg("format", "source")
+                if res is None or res.taker_points is None or res.bouts is None:
+                    self.uncalled = self.count_uncalled()
+                self.report(Code.CALL_MISSING, Msg(
+                    "the {source} format cannot hold the called card at five players: the"
+                    " partner is unknown (a limit of the format, not a fault of the game),"
+                    " so who won each trick for the taker's camp and each player's score"
+                    " cannot be counted", source=source)
+                    if self.uncalled is not None or (
+                        res is not None and res.taker_points is not None
+                        and res.bouts is not None) else Msg(
+                    "the {source} format cannot hold the called card at five players: the"
+                    " partner is unknown (a limit of the format, not a fault of the game),"
+                    " so who won each trick for the taker's camp, that camp's points and"
+                    " bouts, and each player's score cannot be counted", source=source),
+                    path="call", severity=Severity.WARNING)
+            elif self.rec.play or self.rec.hands is not None:
                 self.report(Code.CALL_MISSING, Msg("at five players the taker calls a card (a"
                                                    " King) before the chien is turned"),
                                                path="call")
@@ -608,6 +640,32 @@ class _Replayer:
                 return (None if p == taker else p), True
             return None, False
         return (None if holder == taker else holder), True
+
+    def count_uncalled(self) -> tuple[int, int] | None:
+        """The taker's camp's half-points and bouts from a whole play whose call the
+        format cannot hold, when every partner the call allows (§3) gives the same count;
+        else None. The taker's hand as dealt lies within what he played and the cards never
+        played, and a card callable with fewer cards is callable with more
+        (:func:`kernel.call_fault`), so each holder of a card callable with those cards is
+        tried as the partner, and the taker alone when one of them is his or aside."""
+        taker, att = self.taker, self.att
+        if not self.complete or taker is None or self.contract is None:
+            return None
+        held = att.played_by[taker] | (ALL_MASK & ~_union(att.played_by))
+        partners: set[int | None] = set()
+        for card in range(56):  # (only plain cards are called)
+            if kernel.call_fault(card, held) == 0:
+                owner = next((s for s in range(self.n) if att.played_by[s] >> card & 1), None)
+                partners.add(None if owner in (None, taker) else owner)
+        counted: set[tuple[int, int]] = set()
+        winners = [w for w in att.winners if w is not None]
+        for partner in partners:
+            camps = [TAKER if s in (taker, partner) else DEFENCE for s in range(self.n)]
+            facts = self.facts_from_play(kernel.count_tricks(
+                self.rules, att.cards, camps, self.tab.tricks, seats=att.seats,
+                winners=winners))
+            counted.add((facts.taker_half, facts.bouts))
+        return counted.pop() if len(counted) == 1 else None
 
     def check_call_rank(self, called: Card) -> None:
         """A King is called; a Queen, Knight or Jack only by a taker holding every card
@@ -1041,6 +1099,14 @@ class _Replayer:
         if res is None or res.bouts is None:
             missing.append(Msg("the bouts"))
         if not self.partner_known:
+            if not missing and self.rec.unrecorded("call"):
+                # Only the partner is missing, and the format cannot hold it (K101 said so):
+                # the taker's camp's points and bouts are known, the seats' scores are not.
+                assert res is not None
+                assert res.taker_points is not None
+                assert res.bouts is not None
+                self.uncalled = (res.taker_points.half, res.bouts)
+                return None
             missing.append(Msg("the partner"))
         if missing:
             if res is not None and (res.scores or res.taker_points is not None):
@@ -1079,6 +1145,8 @@ class _Replayer:
 
         def done(status: Status, facts: DealFacts | None = None, sc: Score | None = None,
                  scores: dict[str, int] | None = None) -> Replay:
+            taker_half, bouts = ((facts.taker_half, facts.bouts) if facts is not None
+                                 else self.uncalled or (None, None))
             return Replay(
                 record=rec, rules=self.rules, status=status, diagnostics=tuple(self.diags),
                 contract=self.contract, taker=taker_id, partner=partner_id,
@@ -1086,9 +1154,8 @@ class _Replayer:
                 counts=() if counts is None else tuple(counts),
                 chelem_announced=self.announcer is not None, poignees=declared,
                 hands=known, facts=facts, score=sc, scores=scores,
-                taker_half=None if facts is None else facts.taker_half,
-                defence_half=None if facts is None else 182 - facts.taker_half,
-                bouts=None if facts is None else facts.bouts,
+                taker_half=taker_half, defence_half=None if taker_half is None
+                else 182 - taker_half, bouts=bouts,
                 petit_au_bout=None if facts is None else facts.petit_au_bout,
                 chelem=None if facts is None else facts.chelem,
             )
@@ -1116,7 +1183,9 @@ class _Replayer:
         else:
             maybe = self.facts_from_result()
             if maybe is None:
-                return done(Status.INCOMPLETE if rec.play else Status.UNSCORED)
+                # (a whole play not scored lacks the partner: unscored, not incomplete)
+                return done(Status.INCOMPLETE if rec.play and not self.complete
+                            else Status.UNSCORED)
             facts = maybe
         sc = score(facts)
         scores = dict(zip(self.ids, sc.seats, strict=True))

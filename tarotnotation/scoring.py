@@ -28,7 +28,7 @@ from . import kernel
 from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
 from .values import Value
 
-__all__ = ["CHELEM_AMOUNTS", "ChelemTerm", "DealFacts", "Score", "score"]
+__all__ = ["CHELEM_AMOUNTS", "ChelemTerm", "DealFacts", "Score", "outcome", "score"]
 
 
 class DealFacts(Value):
@@ -191,6 +191,18 @@ class Score(Value):
         }
 
 
+def outcome(taker_half: int, bouts: int) -> tuple[bool, int]:
+    """Whether the taker's camp made its contract with ``taker_half`` half-points and
+    ``bouts`` bouts, and by how many whole points (the half point goes to the camp that
+    wins the deal): all a deal's result needs, the partner and the seats' shares apart.
+
+    >>> outcome(2 * 51, 2), outcome(2 * 40 + 1, 1), outcome(2 * 56, 0)
+    ((True, 10), (False, 11), (True, 0))
+    """
+    diff = kernel.margin(taker_half, bouts)
+    return diff >= 0, (abs(diff) + 1) // 2
+
+
 def score(facts: DealFacts) -> Score:
     """The score of a deal from its facts (see the module doc for examples).
 
@@ -205,9 +217,7 @@ def score(facts: DealFacts) -> Score:
     n = facts.players
     m = facts.contract.multiplier
     thr = threshold(facts.bouts)
-    diff = facts.taker_half - thr
-    made = diff >= 0
-    margin = (abs(diff) + 1) // 2  # the half point goes to the camp that wins the deal
+    made, margin = outcome(facts.taker_half, facts.bouts)
     sign = 1 if made else -1
     contract_amount = sign * (25 + margin) * m
     pab = 0

@@ -627,3 +627,129 @@ def test_corpus_folder_is_checked_with_each_file_told_by_its_content() -> None:
         stale = Path(c.file).stem == "tarotmag_17"
         assert [d.code for d in c.diagnostics if d.severity is Severity.ERROR] == (
             [Code.POINTS_MISMATCH] if stale else []), c.file
+
+
+# --- five players: the format holds no called card ---------------------------------------------
+
+
+def _five_player_log(**score: Any) -> bytes:
+    """A 5-player deal, played out, written as a TarotClub log by the project's writer (the
+    shared corpus has none); ``score`` adds an old TarotClub ``score`` block."""
+    obj = orjson.loads(tc.dumps(random_deal(random.Random(0), 5)))
+    if score:
+        obj["deal_info"]["score"] = score
+    return orjson.dumps(obj)
+
+
+def test_five_player_log_without_a_call_is_a_limit_of_the_format_not_a_fault() -> None:
+    rec = tc.loads(_five_player_log())
+    assert rec.call is None
+    assert rec.unrecorded("call")
+    rep = replay(rec)
+    assert rep.ok  # no error: the game is not at fault
+    [warning] = rep.diagnostics
+    assert (warning.code, warning.severity, warning.location.path) == (
+        Code.CALL_MISSING, Severity.WARNING, "call")
+    assert warning.message.startswith("the TarotClub format cannot hold the called card at"
+                                      " five players: the partner is unknown (a limit of the"
+                                      " format, not a fault of the game)")
+    assert "that camp's points and bouts, and each player's score cannot be counted" in (
+        warning.message)
+    # Every figure that does not need the partner; nothing invented for what does.
+    assert (rep.contract, rep.taker) == (Contract.PRISE, "N")
+    assert rep.status is Status.UNSCORED  # the play is whole: unscored, not incomplete
+    assert (rep.partner, rep.camps, rep.counts) == (None, {}, ())
+    assert (rep.taker_half, rep.bouts, rep.outcome, rep.scores) == (None, None, None, None)
+
+
+def test_five_player_log_with_a_score_block_gives_the_points_bouts_and_margin() -> None:
+    rep = replay(tc.loads(_five_player_log(attacker_points=40, oudlers=1)))
+    assert rep.ok
+    assert [d.code for d in rep.diagnostics] == [Code.CALL_MISSING]  # no R110 on top
+    [warning] = rep.diagnostics
+    assert warning.severity is Severity.WARNING
+    assert warning.message.endswith("not a fault of the game), so who won each trick for"
+                                    " the taker's camp and each player's score cannot be"
+                                    " counted")
+    # 40 points with 1 bout against 51 needed: lost by 11; the seats' shares need the partner.
+    assert (rep.contract, rep.taker, rep.taker_points, rep.bouts) == (Contract.PRISE, "N", 40, 1)
+    assert rep.outcome == (False, 11)
+    assert (rep.partner, rep.score, rep.scores) == (None, None, None)
+
+
+def test_five_player_record_without_a_call_and_no_format_limit_is_still_an_error() -> None:
+    rec = tc.loads(_five_player_log())
+    plain = rec.model_copy(update={"tags": (("Source", "TarotClub"),)})
+    [error] = replay(plain).diagnostics
+    assert (error.code, error.severity) == (Code.CALL_MISSING, Severity.ERROR)
+
+
+def test_five_player_log_keeps_its_format_limit_through_the_notation() -> None:
+    rec = tc.loads(_five_player_log())
+    back = notation.loads(notation.dumps(rec))
+    assert back.unrecorded("call")
+    assert replay(back).ok
+    assert "tags (" not in " / ".join(tc.dropped(rec))  # its own tags, not a loss
+
+
+def test_five_player_log_shows_every_figure_but_the_score(tmp_path: Path) -> None:
+    from test_cli import invoke
+
+    log = tmp_path / "five.json"
+    log.write_bytes(_five_player_log(attacker_points=40, oudlers=1))
+    validated = invoke("validate", str(log))
+    assert validated.code == 0, validated.out + validated.err
+    assert "K101 warning" in validated.out + validated.err
+    sheet = invoke("score", str(log))
+    assert sheet.code == 0, sheet.out
+    row = next(line for line in sheet.out.splitlines() if line.split()[:1] == ["1"])
+    assert row.split() == ["1", "prise", "N", "40", "1", "lost", "by", "11"]
+    deal = orjson.loads(invoke("score", "--format", "json", str(log)).out.splitlines()[0])
+    assert (deal["contract"], deal["taker"], deal["made"], deal["points"], deal["bouts"],
+            deal["scores"]) == ("prise", "N", False, 40, 1, None)
+    assert [(v["code"], v["severity"]) for v in deal["violations"]] == [("K101", "warning")]
+    shown = invoke("replay", str(log)).out
+    assert "Prise by N, partner unknown: 40 points with 1 bout, needs 51: lost by 11" in shown
+    assert ("not scored: each player's score needs the partner, and the record's format"
+            " cannot hold the called card") in shown
+    french = invoke("replay", "--lang", "fr", str(log)).out
+    assert ("Prise par N, partenaire inconnu : 40 points avec 1 bout, il en faut 51 :"
+            " chutée de 11") in french
+    told = invoke("validate", "--lang", "fr", str(log))
+    assert "le format TarotClub ne peut pas contenir la carte appelée" in told.out + told.err
+
+
+def test_five_player_log_counts_the_taker_camp_when_every_possible_partner_agrees() -> None:
+    """Seed 138: N takes with S (the KD, say); every seat that could hold a card N may
+    call, or N alone, gives N's camp the same 32 points and 1 bout: counted, lost by 19."""
+    rec = random_deal(random.Random(138), 5)
+    rep = replay(tc.loads(tc.dumps(rec)))
+    assert rep.ok
+    [warning] = rep.diagnostics
+    assert "who won each trick for the taker's camp and each player's score" in warning.message
+    assert (rep.taker, rep.taker_points, rep.bouts, rep.outcome) == ("N", 32, 1, (False, 19))
+    assert (rep.partner, rep.scores) == (None, None)
+    assert (rep.taker_half, rep.bouts) == (replay(rec).taker_half, replay(rec).bouts)
+
+
+@pytest.mark.parametrize("seed", [*range(40), 133, 350])
+def test_five_player_log_counts_the_taker_camp_only_as_the_called_card_would(seed: int) -> None:
+    """Counted without the call, the taker's camp's points and bouts are those of the
+    deal with its call, never another; left out when the possible partners disagree."""
+    rec = random_deal(random.Random(seed), 5)
+    rep, full = replay(tc.loads(tc.dumps(rec))), replay(rec)
+    assert rep.ok
+    if rep.taker_half is not None:
+        assert (rep.taker_half, rep.bouts) == (full.taker_half, full.bouts)
+    assert seed not in (133, 350) or rep.taker_half is not None
+
+
+def test_five_player_log_is_queried_by_every_figure_but_the_score(tmp_path: Path) -> None:
+    """The archive's summary (query, stats) carries the made/margin counted without the
+    partner, and no score."""
+    from tarotnotation.archives.summary import summarize
+
+    rec = tc.loads(_five_player_log(attacker_points=40, oudlers=1))
+    summary = summarize(rec, replay(rec), file="five.json", index=1)
+    assert (summary.taker_half, summary.made, summary.margin, summary.scores) == (
+        80, False, -11, None)

@@ -198,6 +198,9 @@ def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
         made = sc.made
         margin = sc.margin if sc.made else -sc.margin
         scores = tuple(result.scores.get(s, 0) for s in ids)
+    elif result.outcome is not None:  # counted without the partner (no call in the format)
+        made, by = result.outcome
+        margin = by if made else -by
     pab_seat = None
     if result.petit_au_bout is not None:
         for trick in reversed(result.tricks):

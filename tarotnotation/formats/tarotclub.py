@@ -38,8 +38,9 @@ TarotClub's conventions, as established from its source and checked on its own f
   at 5 players the attacker) is the seat that went on to play most of the handle's cards;
   a handle that cannot be attributed so (no play, or a tie) is an error.
 * **slam** true is a chelem announced by the taker (:class:`ChelemAnnouncement`).
-* At 5 players TarotClub logs no called card, so such a record has no ``call`` and the
-  replay reports it missing.
+* At 5 players TarotClub logs no called card, so such a record has no ``call``; the reader
+  tags it ``Unrecorded "call"`` and the replay reports the missing call as a K101
+  *warning*, a limit of the format (the partner, and what depends on it, stays unknown).
 
 The ``score`` block that some played logs carry (``attacker_points``, ``oudlers``,
 ``attacker_score``…, written by older TarotClub versions from their own count) is never read
@@ -98,7 +99,7 @@ import orjson
 from ..cards import Card, CardSet, Suit
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
-from ..fields import DEFAULT_SEATS, Points
+from ..fields import DEFAULT_SEATS, UNRECORDED_TAG, Points
 from ..i18n import Msg, message_of, nmsg, or_list, render
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, Contract, table
@@ -493,6 +494,8 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
         declarations.insert(0, ChelemAnnouncement(seat=taker))
 
     tags: list[tuple[str, str]] = [("Source", "TarotClub")]
+    if players == 5:  # no called card in a log: the replay says so as the format's limit
+        tags.append((UNRECORDED_TAG, "call"))
     points, bouts = _score_block(info.get("score"), tags)
     record = _build({
         "tags": tags,
@@ -703,7 +706,8 @@ def dropped(record: DealRecord) -> list[str]:
 
     One short phrase per kind of information lost, in the order of the record (empty
     when nothing is lost). ``tarot convert --to tarotclub`` prints them as a warning.
-    The ``Source "TarotClub"`` tag that :func:`read` adds is not counted.
+    The ``Source "TarotClub"`` and ``Unrecorded "call"`` tags that :func:`read` adds are
+    not counted.
 
     >>> rec = loads(b'{"version": "3", "deal_info": {"number_of_players": 4,'
     ...   b' "taker": "West", "contract": "Guard", "slam": false,'
@@ -721,7 +725,7 @@ def dropped(record: DealRecord) -> list[str]:
 
     out: list[str] = []
     tags = [name for name, value in record.tags
-            if (name, value) != ("Source", "TarotClub")]
+            if (name, value) not in (("Source", "TarotClub"), (UNRECORDED_TAG, "call"))]
     if tags:
         out.append(Msg("tags ({tags})", tags=", ".join(tags)))
     if record.ruleset != "fft":
