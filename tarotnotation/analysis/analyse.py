@@ -388,8 +388,19 @@ def _split(search: _Search, start: Position, steps: Sequence[Step], parts: int,
     open_steps = [s for s in steps if s.played and not settled(items, s, precision)]
     if len(open_steps) < parts or search.budget is None:
         return
-    size = -(-len(open_steps) // parts)
-    runs = [open_steps[n:n + size] for n in range(0, len(open_steps), size)]
+    # Runs of equal weight, a card weighing what its positions' caps say of their
+    # hardness so far (a cap doubles each time a test reaches it), so that every part
+    # spends its share.
+    weights = [search.caps[s.before] + search.caps[s.after] for s in open_steps]
+    total = sum(weights)
+    runs: list[list[Step]] = [[]]
+    done = 0
+    for step, w in zip(open_steps, weights, strict=True):
+        if (runs[-1] and len(runs) < parts
+                and done + w / 2 > total * len(runs) / parts):
+            runs.append([])
+        runs[-1].append(step)
+        done += w
     share = (search.budget - search.spent) // len(runs)
     tasks = []
     for run in runs:
