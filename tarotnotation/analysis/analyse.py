@@ -66,8 +66,8 @@ from .search import (
     equivalent_cards,
 )
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_PRECISION", "DEFAULT_SPLIT", "LEAST_BUDGET",
-           "CardAnalysis", "Executor", "PlayAnalysis", "analyse_play", "search_part"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_PRECISION", "DEFAULT_SPLIT", "CardAnalysis", "Executor",
+           "PlayAnalysis", "analyse_play", "search_part"]
 
 #: The nodes a deal's analysis may visit by default: about 30 seconds of one core for the
 #: benchmark's median deal (``docs/analysis.md``).
@@ -75,8 +75,6 @@ DEFAULT_BUDGET: Final = 150_000_000
 #: The parts the hard cards of a deal are cut into, searched apart (in parallel when an
 #: executor is given; the analysis is the same either way).
 DEFAULT_SPLIT: Final = 2
-#: The least budget worth giving (one test's first cap).
-LEAST_BUDGET: Final = 4096
 #: A card's cost is known when its bounds differ by at most this many half-points (1 point).
 DEFAULT_PRECISION: Final = 2
 
