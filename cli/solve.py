@@ -275,9 +275,11 @@ def solve(
     raise typer.Exit(EXIT_OK)
 
 
-def _scorer(half: int) -> float:
-    """A margin in half-points as a scorer writes it, in points (0.5 steps)."""
-    return half / 2
+def _scorer(half: int) -> int:
+    """A margin in half-points as a scorer writes it: whole points, the half point to the
+    camp that wins the deal (``made by 3`` for 2.5 points; the same count as the
+    comments' ``made by D``)."""
+    return (half + 1) // 2 if half >= 0 else -((1 - half) // 2)
 
 
 def _line_by_trick(pos: Position, line: tuple[int, ...]) -> list[str]:
