@@ -296,7 +296,7 @@ def replay_cmd(
         " record's analysis comments, or analysed now (see tarot analyze).")] = False,
     time_limit: Annotated[float, declare.Option(
         "--time-limit", min=0.001, metavar="S",
-        help="With --analysis: seconds for each position's search.")] = 10.0,
+        help="With --analysis: seconds for the deal's analysis (past them, bounds).")] = 10.0,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
