@@ -147,6 +147,10 @@ def _each_test_leaves_the_process_as_it_found_it(request: pytest.FixtureRequest
         faults.append(f"it started a process ({', '.join(sorted(set(_started)))}) without"
                       " the `process` mark (@pytest.mark.process, see tests/conftest.py)")
     for thread in set(threading.enumerate()) - threads:
+        if thread.name.startswith("asyncio_") and "browser" in request.fixturenames:
+            # the default executor of the session's browser's event loop (Playwright
+            # writes a screenshot to a path in it): the session's, ended with the browser
+            continue
         thread.join(timeout=5)  # a helper thread finishing its work
         if thread.is_alive():
             faults.append(f"its thread {thread.name!r} still runs")
