@@ -512,19 +512,27 @@ class _Search:
             self.budget = min(budget, self.spent + stop_at)
         try:
             while True:
+                tested = False
                 for item in outcome_open(items):
                     if item.key in keys and item.lo < 0 <= item.hi:
                         self.test(item, 0)
+                        tested = True
                 for step in cost_order(items, steps, precision):
                     while True:
                         probe = cost_probe(items, step, precision)
-                        if probe is None or not self.test(*probe):
+                        if probe is None:
+                            break
+                        tested = True
+                        if not self.test(*probe):
                             break
                 if progress is not None:
                     progress(sum(settled(items, s, precision) for s in steps if s.played),
                              cards)
                 if all(settled(items, s, precision) for s in steps):
                     return True
+                if not tested:  # (every card is as settled as a test can make it)
+                    raise RuntimeError("the analysis has cards to settle and no test for"
+                                       " them: a bug")
         except _SpentError:
             return False
         finally:

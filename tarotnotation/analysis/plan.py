@@ -205,11 +205,12 @@ def known(lo: int, hi: int, precision: int) -> bool:
 
 
 def settled(items: Sequence[Item], step: Step, precision: int) -> bool:
-    """A card whose outcome before and after is decided and whose cost is
-    :func:`known` within ``precision`` half-points."""
+    """A card whose cost is :func:`known` within ``precision`` half-points and, for a
+    card of the play, whose outcome before and after is decided (the outcome is the
+    play's: another legal card is settled by its cost alone)."""
     a, b = items[step.before], items[step.after]
     return (known(*cost_bounds(a, b, step.taker), precision)
-            and (a.lo >= 0 or a.hi < 0) and (b.lo >= 0 or b.hi < 0))
+            and (not step.played or ((a.lo >= 0 or a.hi < 0) and (b.lo >= 0 or b.hi < 0))))
 
 
 def outcome_open(items: Sequence[Item]) -> list[Item]:
