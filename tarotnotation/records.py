@@ -25,8 +25,8 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for DealRecord
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Annotated, Any, Final, Literal
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -201,6 +201,25 @@ SeatId = Annotated[str, Field(pattern=f"^{SEAT_ID_PATTERN}$")]
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy with ``update``'s fields changed, validated as the constructor validates
+        them: plain lists and dicts become the model's tuples, cards and parts, and a
+        value that cannot be is refused, so that a record built in code writes without
+        pydantic's serializer warnings and reads back equal (pydantic's own
+        ``model_copy`` takes the values as they come).
+
+        >>> rec = DealRecord(players=4)
+        >>> new = rec.model_copy(update={"play": [{"cards": [{"card": "7H"}]}]})
+        >>> new.play[0].cards[0].card, type(new.play)
+        (<Card.H7: 20>, <class 'tuple'>)
+        """
+        if not update:
+            return super().model_copy(deep=deep)
+        data = {name: getattr(self, name) for name in type(self).model_fields}
+        copy = type(self).model_validate({**data, **update})
+        return copy.model_copy(deep=True) if deep else copy
 
 
 class _Annotated(_Model):
