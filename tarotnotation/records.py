@@ -219,6 +219,8 @@ class _Model(BaseModel):
             return super().model_copy(deep=deep)
         data = {name: getattr(self, name) for name in type(self).model_fields}
         copy = type(self).model_validate({**data, **update})
+        # (the fields set stay those of the original and the update, as pydantic's own)
+        object.__setattr__(copy, "__pydantic_fields_set__", self.model_fields_set | set(update))
         return copy.model_copy(deep=True) if deep else copy
 
 
@@ -323,6 +325,16 @@ class Trick(_Annotated):
     cards: tuple[PlayedCard, ...]
     leader: SeatId | None = None
     """The seat that led, when written; otherwise the winner of the previous trick."""
+
+    def __str__(self) -> str:
+        """The trick as the notation writes it (without its number).
+
+        >>> print(Trick(cards=[{"card": "7H"}, {"card": "KH", "comments": ["wins"]}]))
+        7H KH {wins}
+        """
+        from .notation.writer import write_trick  # the notation is a layer above
+
+        return write_trick(self)
 
 
 class Result(_Annotated):
@@ -450,6 +462,18 @@ class DealRecord(_Model):
     def seat_index(self, seat: str) -> int:
         """The position of a seat in the order of play."""
         return self.seat_ids.index(seat)
+
+    def player(self, seat: str) -> str:
+        """The player at ``seat`` (a seat id): the name, or the seat id when the record
+        names none.
+
+        >>> rec = DealRecord(players=4, seats=[{"id": "S", "name": "Alice"}, {"id": "E"},
+        ...                                    {"id": "N"}, {"id": "W"}])
+        >>> rec.player("S"), rec.player("E")
+        ('Alice', 'E')
+        """
+        name = self.seats[self.seat_index(seat)].name
+        return name if name else seat
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or ``default``."""

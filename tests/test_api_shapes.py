@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from tarotnotation import html, notation
 from tarotnotation.analysis import Position, Solver, best_cards, solve
+from tarotnotation.archives import scan
 from tarotnotation.cards import Card
+from tarotnotation.records import Trick
+from tarotnotation.replay import replay
 
 ENDGAME = "S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7"
 
@@ -38,3 +42,33 @@ def test_solver_best_card_is_a_card() -> None:
 def test_a_card_of_the_solver_is_still_an_int(card: Card) -> None:
     assert card == int(card)
     assert Card(int(card)) is card
+
+
+def test_str_of_a_trick_is_the_notation() -> None:
+    rec = notation.load("examples/prise.tarot")
+    text = str(rec)
+    for number, trick in enumerate(rec.play, 1):
+        assert f"{number:>2}. {trick}" in text
+    assert str(Trick(leader="E", cards=[{"card": "KH", "seat": "E"}, {"card": "2H"}])) == (
+        "(E) E:KH 2H")
+
+
+def test_made_on_the_replay_is_made_on_the_summary() -> None:
+    for deal in scan(["examples"]):
+        if deal.summary is None or deal.record is None:
+            continue
+        assert replay(deal.record).made == deal.summary.made
+
+
+def test_a_records_player_is_the_name_or_the_seat_id() -> None:
+    rec = notation.load("examples/prise.tarot")
+    for seat in rec.seats:
+        assert rec.player(seat.id) == (seat.name or seat.id)
+
+
+def test_html_page_draws_a_record_in_one_call() -> None:
+    rec = notation.load("examples/garde-poignee.tarot")
+    page = html.page(rec)
+    assert page.startswith("<!doctype html>")
+    assert ' src="' not in page  # self-contained: nothing loaded from elsewhere
+    assert html.page(rec) == page

@@ -50,3 +50,10 @@ def test_a_copy_without_update_is_the_same_record() -> None:
     rec = notation.load("examples/prise.tarot")
     assert rec.model_copy() == rec
     assert rec.model_copy(deep=True) == rec
+
+
+def test_a_copy_keeps_the_fields_set_of_the_original_and_the_update() -> None:
+    rec = DealRecord(players=4, dealer="S")
+    assert "ruleset" not in rec.model_fields_set
+    again = rec.model_copy(update={"tags": [("Event", "Club")]})
+    assert again.model_fields_set == rec.model_fields_set | {"tags"}
