@@ -5,14 +5,20 @@ DeprecationWarning that names the new one."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
+from typer.testing import CliRunner
 
 from tarotnotation import html, notation
 from tarotnotation.analysis import Position, Solver, best_cards, solve
 from tarotnotation.archives import scan
 from tarotnotation.cards import Card
+from tarotnotation.cli.app import app
 from tarotnotation.records import Trick
 from tarotnotation.replay import replay
+from tarotnotation.rules import Contract
+from tarotnotation.scoring import DealFacts, score
 
 ENDGAME = "S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7"
 
@@ -72,3 +78,43 @@ def test_html_page_draws_a_record_in_one_call() -> None:
     assert page.startswith("<!doctype html>")
     assert ' src="' not in page  # self-contained: nothing loaded from elsewhere
     assert html.page(rec) == page
+
+
+def test_score_margin_points_is_signed_whole_points() -> None:
+    made = score(DealFacts(players=4, taker=0, contract=Contract.GARDE, taker_half=96, bouts=2))
+    lost = score(DealFacts(players=4, taker=0, contract=Contract.GARDE, taker_half=81, bouts=1))
+    assert (made.made, made.margin_points) == (True, 7)
+    assert (lost.made, lost.margin_points) == (False, -11)
+
+
+def test_score_margin_keeps_working_with_a_warning_naming_margin_points() -> None:
+    lost = score(DealFacts(players=4, taker=0, contract=Contract.GARDE, taker_half=81, bouts=1))
+    with pytest.warns(DeprecationWarning, match=r"Score\.margin_points"):
+        assert lost.margin == 11
+
+
+def test_the_summary_and_the_score_give_one_signed_margin() -> None:
+    for deal in scan(["examples"]):
+        if deal.summary is None or deal.record is None or deal.summary.margin is None:
+            continue
+        sc = replay(deal.record).score
+        if sc is not None:
+            assert sc.margin_points == deal.summary.margin
+
+
+@pytest.mark.parametrize("args", [
+    ("score", "examples/score-sheet.tarot"),
+    ("replay", "examples/garde-poignee.tarot"),
+    ("annotate", "examples/prise.tarot"),
+    ("validate", "examples"),
+    ("stats", "examples/score-sheet.tarot"),
+    ("query", "examples", "--where", "made or not made", "--fields", "contract,taker,margin"),
+    ("standings", "examples/score-sheet.tarot"),
+])
+def test_the_commands_use_no_deprecated_shape(args: tuple[str, ...]) -> None:
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code in (0, 1), result.output
+    assert not [w for w in seen if issubclass(w.category, DeprecationWarning)]
