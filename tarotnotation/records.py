@@ -56,6 +56,7 @@ from .fields import (
 from .i18n import Msg, at
 from .lexicon import GLYPH_SET, GLYPHS, SEAT_ID_PATTERN, SEAT_ID_RE
 from .limits import MAX_DIGITS
+from .modeldoc import ModelDocMeta, own_description
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
 __all__ = [
@@ -199,8 +200,8 @@ BidField = Annotated[
 SeatId = Annotated[str, Field(pattern=f"^{SEAT_ID_PATTERN}$")]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Model(BaseModel, metaclass=ModelDocMeta):  # (help() shows the fields first)
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=own_description)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Self:

@@ -5,6 +5,8 @@ DeprecationWarning that names the new one."""
 
 from __future__ import annotations
 
+import inspect
+import pydoc
 import warnings
 
 import pytest
@@ -15,7 +17,7 @@ from tarotnotation.analysis import Position, Solver, best_cards, solve
 from tarotnotation.archives import scan
 from tarotnotation.cards import Card
 from tarotnotation.cli.app import app
-from tarotnotation.records import Trick
+from tarotnotation.records import DealRecord, Trick
 from tarotnotation.replay import replay
 from tarotnotation.rules import Contract
 from tarotnotation.scoring import DealFacts, score
@@ -118,3 +120,20 @@ def test_the_commands_use_no_deprecated_shape(args: tuple[str, ...]) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.exit_code in (0, 1), result.output
     assert not [w for w in seen if issubclass(w.category, DeprecationWarning)]
+
+
+def test_help_of_a_model_shows_its_fields_and_their_docs_first() -> None:
+    text = pydoc.render_doc(DealRecord, renderer=pydoc.plaintext)
+    fields = text.index("Fields:")
+    assert fields < text.index("Method resolution order")
+    assert "players: int\n" in text[fields:]
+    assert "hands: dict[str, CardSet] | None = None" in text
+    assert "The hands as dealt, by seat id (some seats may be missing)." in text
+    signature = str(inspect.signature(Trick))
+    assert "PlainValidator" not in signature
+    assert "leader: 'str | None' = None" in signature
+
+
+def test_a_models_json_schema_describes_it_by_its_own_docstring() -> None:
+    schema = Trick.model_json_schema()
+    assert schema["description"] == "One trick, its cards listed from the leader's."
