@@ -123,7 +123,7 @@ def test_the_commands_use_no_deprecated_shape(args: tuple[str, ...]) -> None:
 
 
 def test_help_of_a_model_shows_its_fields_and_their_docs_first() -> None:
-    text = pydoc.render_doc(DealRecord, renderer=pydoc.plaintext)
+    text = pydoc.render_doc(DealRecord, renderer=pydoc.TextDoc())
     fields = text.index("Fields:")
     assert fields < text.index("Method resolution order")
     assert "players: int\n" in text[fields:]
