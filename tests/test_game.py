@@ -20,9 +20,9 @@ from tarotnotation.formats import json as tjson
 from tarotnotation.game import Game, IllegalMoveError, Phase
 from tarotnotation.i18n import Msg, message_of
 from tarotnotation.kernel import ecart_plain
-from tarotnotation.records import ChelemAnnouncement, DealRecord, Poignee
+from tarotnotation.records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from tarotnotation.replay import replay
-from tarotnotation.rules import Camp, Contract
+from tarotnotation.rules import Camp, Contract, MisereKind
 from tarotnotation.simulate import random_deal
 
 
@@ -469,3 +469,46 @@ def test_games_of_generated_deals_read_back_from_their_records() -> None:
         assert again.result is not None
         assert rec.result is not None
         assert again.result.scores == rec.result.scores
+
+
+def test_a_game_from_a_record_without_hands_finds_them_from_the_play() -> None:
+    rec = random_deal(random.Random(12), 4, contract=Contract.GARDE)
+    bare = rec.model_copy(update={"hands": None})
+    game = Game.from_record(bare)
+    assert game.is_over()
+    assert game.record().play == rec.play
+    assert game.record().hands == rec.hands
+
+
+def test_an_ecart_in_a_garde_sans_is_an_illegal_move_e106() -> None:
+    game = _in_play()
+    with pytest.raises(IllegalMoveError) as err:
+        game.push_ecart(sorted(game.hands["E"])[:6])
+    assert err.value.code is Code.ECART_NOT_ALLOWED
+
+
+def test_a_misere_is_declared_under_misere_on_and_judged() -> None:
+    for seed in range(300):
+        game = Game.deal(4, seed=seed, rules="fft misere=on")
+        seat = next((s for s, h in game.hands.items() if s != "E"
+                     and not h.trumps() and Card.EXCUSE not in h), None)
+        if seat is not None:
+            break
+    else:
+        pytest.fail("no hand without trumps to try")
+    _auction(game, "pass", "garde_sans", "pass", "pass")
+    other = next(s for s in game.seats if s not in (seat, "E"))
+    with pytest.raises(IllegalMoveError) as err:
+        game.push_declaration(Misere(seat=other, misere=MisereKind.ATOUT))
+    assert err.value.code is Code.MISERE_FALSE
+    game.push_declaration(Misere(seat=seat, misere=MisereKind.ATOUT))
+    while not game.is_over():
+        game.push(min(game.legal_moves))
+    assert game.result().ok
+
+
+def test_a_misere_under_misere_off_is_an_illegal_move_h108() -> None:
+    game = _in_play()
+    with pytest.raises(IllegalMoveError) as err:
+        game.push_declaration(Misere(seat="N", misere=MisereKind.TETE))
+    assert err.value.code is Code.MISERE_NOT_ALLOWED
