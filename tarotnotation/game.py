@@ -466,13 +466,13 @@ class Game:
 
     def push_bid(self, bid: Bid | Contract | str | None) -> None:
         """The player to speak bids (a :class:`~tarotnotation.rules.Contract`, its
-        keyword, or None or ``"pass"`` for a pass)."""
+        keyword, or None or ``"pass"`` for a pass; a :class:`~tarotnotation.records.Bid`
+        naming another seat is a bid out of turn, A101)."""
         move = bid if isinstance(bid, Bid) else Bid(contract=bid)
         i = len(self._auction)
         if self.phase is not Phase.AUCTION:
             raise _out_of_order(Msg("the auction is over: each player speaks once"),
                                 path=f"auction[{i}]")
-        move = move.model_copy(update={"seat": None})
         self._judge(f"auction[{i}]", {"auction": (*self._auction, move)},
                     seat=self._ids[(self._first() + i) % self._n])
         self._auction.append(move)

@@ -20,7 +20,7 @@ from tarotnotation.formats import json as tjson
 from tarotnotation.game import Game, IllegalMoveError, Phase
 from tarotnotation.i18n import Msg, message_of
 from tarotnotation.kernel import ecart_plain
-from tarotnotation.records import ChelemAnnouncement, DealRecord, Misere, Poignee
+from tarotnotation.records import Bid, ChelemAnnouncement, DealRecord, Misere, Poignee
 from tarotnotation.replay import replay
 from tarotnotation.rules import Camp, Contract, MisereKind
 from tarotnotation.simulate import random_deal
@@ -91,6 +91,15 @@ def test_a_bid_not_higher_is_an_illegal_move_a102() -> None:
     assert err.value.reason == "prise is not higher than garde: expected pass or a higher contract"
     assert err.value.diagnostic.location.seat == "E"
     assert len(game.moves) == 1  # nothing pushed
+
+
+def test_a_bid_naming_another_seat_is_out_of_turn_a101() -> None:
+    game = Game.deal(4, seed=1)
+    with pytest.raises(IllegalMoveError) as err:
+        game.push_bid(Bid(contract=None, seat="E"))
+    assert err.value.code is Code.BID_OUT_OF_TURN
+    game.push_bid(Bid(contract=Contract.PRISE, seat="S"))
+    assert game.record().auction[0].seat == "S"
 
 
 def test_an_illegal_move_error_is_a_value_error() -> None:
