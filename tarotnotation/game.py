@@ -160,6 +160,9 @@ class Game:
             "call": None, "ecart": None, "declarations": (), "play": (), "result": None})
         self._ids = ids
         self._n = len(ids)
+        self._first_seat = ids.index(base.first_seat)
+        self._cards_in_deal = self._n * table(self._n).tricks
+        self._best_bid: tuple[Contract, int] | None = None
         self._rules = base.rules
         self._dealt = dealt
         self._chien = chien
@@ -262,6 +265,9 @@ class Game:
                                 ruleset=position.rules)
         game._ids = ids
         game._n = len(ids)
+        game._first_seat = 0
+        game._cards_in_deal = len(ids) * position.tricks
+        game._best_bid = (position.contract, position.taker)
         game._rules = position.rules
         game._dealt = position.hands
         game._chien = position.aside
@@ -339,7 +345,7 @@ class Game:
             return Phase.CALL
         if best[0].takes_chien and self._ecart is None:
             return Phase.ECART
-        if len(self._cards) == n * table(n).tricks:
+        if len(self._cards) == self._cards_in_deal:
             return Phase.OVER
         return Phase.PLAY
 
@@ -477,6 +483,7 @@ class Game:
                     seat=self._ids[(self._first() + i) % self._n])
         self._auction.append(move)
         self._moves.append(move)
+        self._best_bid = self._find_best()
 
     def push_call(self, card: Call | Card | str) -> None:
         """At five players, the taker calls a card (a King, or a lower face card when he
@@ -529,28 +536,31 @@ class Game:
     def push(self, card: Card | str | int) -> None:
         """The player to move plays ``card``; raises :class:`IllegalMoveError` with the
         rule's code and what was expected when he may not."""
-        move = _card(card)
+        move = card if type(card) is Card else _card(card)
         if self.phase is not Phase.PLAY:
             self._not_now("play")
         st = self._play_state()
+        if not st.legal() >> move & 1:
+            raise self._illegal(st, move)
+        st.play(move)
+        self._cards.append(int(move))
+        self._moves.append(move)
+
+    def _illegal(self, st: kernel.PlayState, move: Card) -> IllegalMoveError:
+        """Why ``move`` may not be played: not held (P103), or the rule that forbids it."""
         seat = st.to_play
         where = Location(trick=st.trick_number + 1, seat=self._ids[seat], card=move.code,
                          path=f"play[{st.trick_number}].cards[{len(st.trick)}]")
         hand = st.hands[seat]
         if not hand >> move & 1:
-            raise IllegalMoveError(Diagnostic(
+            return IllegalMoveError(Diagnostic(
                 Code.NOT_IN_HAND, Severity.ERROR, Msg("{seat} does not hold {card}{where}",
                                                       seat=self._ids[seat], card=move.code,
                                                       where=""), where))
-        if not st.legal() >> move & 1:
-            called = st.called if st.trick_number == 0 else None
-            illegal = constraint(hand, st.trick, called).explain(move)
-            assert illegal is not None  # (the kernel's legal set: the same rule)
-            raise IllegalMoveError(Diagnostic(illegal.code, Severity.ERROR, illegal.message,
-                                              where))
-        st.play(move)
-        self._cards.append(int(move))
-        self._moves.append(move)
+        called = st.called if st.trick_number == 0 else None
+        illegal = constraint(hand, st.trick, called).explain(move)
+        assert illegal is not None  # (the kernel's legal set: the same rule)
+        return IllegalMoveError(Diagnostic(illegal.code, Severity.ERROR, illegal.message, where))
 
     def pop(self) -> Move:
         """Take back the last move (a card, a declaration, the écart, the call, a bid)
@@ -564,6 +574,7 @@ class Game:
             return move
         if isinstance(move, Bid):
             self._auction.pop()
+            self._best_bid = self._find_best()
         elif isinstance(move, Call):
             self._call = None
         elif isinstance(move, Ecart):
@@ -621,9 +632,13 @@ class Game:
     # --- inside -------------------------------------------------------------------------
 
     def _first(self) -> int:
-        return self._ids.index(self._base.first_seat)
+        return self._first_seat
 
     def _best(self) -> tuple[Contract, int] | None:
+        """The highest bid so far and its seat (kept as the bids are pushed and popped)."""
+        return self._best_bid
+
+    def _find_best(self) -> tuple[Contract, int] | None:
         best: tuple[Contract, int] | None = None
         first = self._first()
         for i, bid in enumerate(self._auction):
