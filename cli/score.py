@@ -169,8 +169,8 @@ class Sheet:
                 taker += f"+{rep.partner}"
             cells = [str(checked.index), rep.contract.keyword, taker,
                      points_text(rep.taker_half or 0), str(rep.bouts),
-                     render(Msg("made by {margin}", margin=sc.margin) if sc.made
-                            else Msg("lost by {margin}", margin=sc.margin)),
+                     render(Msg("made by {margin}", margin=abs(sc.margin_points)) if sc.made
+                            else Msg("lost by {margin}", margin=abs(sc.margin_points))),
                      f"{rep.scores[rep.taker]:+d}", mark]
         self.rows.append((cells, dict(self.running), notes))
         return balanced

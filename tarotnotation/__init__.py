@@ -40,6 +40,7 @@ _EXPORTS = {
     "TrickCount": "replay", "legal_moves": "replay",
     "Camp": "rules", "Contract": "rules", "PoigneeSize": "rules", "Ruleset": "rules",
     "table": "rules",
+    "Game": "game", "IllegalMoveError": "game", "Phase": "game",
     "DealFacts": "scoring", "Score": "scoring", "score": "scoring",
     "ReadDeal": "source", "SourceMap": "source",
     "PlayState": "kernel",
@@ -58,8 +59,11 @@ __all__ = [
     "DealRecord",
     "Diagnostic",
     "Ecart",
+    "Game",
+    "IllegalMoveError",
     "Location",
     "Misere",
+    "Phase",
     "PlayState",
     "PlayedCard",
     "PlayedTrick",
@@ -118,6 +122,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .cards import Card, CardSet, Suit, points_text
     from .diagnostics import Code, Diagnostic, Location, Severity, TarotError
+    from .game import Game, IllegalMoveError, Phase
     from .kernel import PlayState
     from .legality import constraint, legal_cards, why_illegal
     from .records import (

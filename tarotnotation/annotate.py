@@ -173,7 +173,7 @@ def scored_lines(sc: Score, scores: Mapping[str, int], contract: Contract, taker
         who = Msg("{contract} by {taker}", contract=french, taker=taker)
     facts: dict[str, object] = {"who": who, "points": points_text(taker_half),
                                 "bouts": bouts, "needs": points_text(sc.threshold_half),
-                                "margin": sc.margin}
+                                "margin": abs(sc.margin_points)}
     first = (nmsg("{who}: {points} points with {bouts} bout, needs {needs}: made by {margin}",
                   "{who}: {points} points with {bouts} bouts, needs {needs}: made by {margin}",
                   bouts, **facts) if sc.made else
@@ -181,7 +181,8 @@ def scored_lines(sc: Score, scores: Mapping[str, int], contract: Contract, taker
                   "{who}: {points} points with {bouts} bouts, needs {needs}: lost by {margin}",
                   bouts, **facts))
     lines: list[str] = [first]
-    lines.append(Msg("contract (25 + {margin}) × {multiplier} = {amount}", margin=sc.margin,
+    lines.append(Msg("contract (25 + {margin}) × {multiplier} = {amount}",
+                     margin=abs(sc.margin_points),
                      multiplier=sc.multiplier, amount=f"{sc.contract_amount:+d}"))
     if sc.petit_au_bout_amount:
         pab = f"{sc.petit_au_bout_amount:+d}"

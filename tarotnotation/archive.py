@@ -416,10 +416,14 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
         if quick is not None:  # a plain clean deal: what the replay would report
             return CheckedDeal(file, item.index, located, *quick, number=number,
                                line=item.line, offset=item.offset)
+    # (the spec kept as given, not in canonical form, as the reports and pages show it:
+    # pydantic's own copy, which does not validate; the spec is a valid one)
+    from pydantic import BaseModel  # (loaded already: the record is a model)
+
     if ruleset is not None:
-        record = record.model_copy(update={"ruleset": ruleset})
+        record = BaseModel.model_copy(record, update={"ruleset": ruleset})
     elif default_ruleset is not None and "ruleset" not in record.model_fields_set:
-        record = record.model_copy(update={"ruleset": default_ruleset})
+        record = BaseModel.model_copy(record, update={"ruleset": default_ruleset})
     from .causes import explain
     from .replay import replay
 

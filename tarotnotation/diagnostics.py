@@ -140,6 +140,7 @@ class Code(StrEnum):
     TRICK_INCOMPLETE = "P109"
     PLAY_INCOMPLETE = "P110"
     CARDS_LEFT = "P111"
+    MOVE_OUT_OF_ORDER = "P112"
     # recorded result
     SCORE_MISMATCH = "R101"
     SCORES_NOT_ZERO_SUM = "R102"
@@ -309,6 +310,9 @@ _SUMMARIES: Final[dict[Code, str]] = {
     Code.TRICK_INCOMPLETE: "a trick before the last one recorded lacks cards",
     Code.PLAY_INCOMPLETE: "the play stops before the end of the deal: no score",
     Code.CARDS_LEFT: "a player still holds cards after the last trick",
+    Code.MOVE_OUT_OF_ORDER: "a game's move made where the deal is not at its stage (a card"
+                            " before the écart, a bid once the auction is over, a poignée"
+                            " after the player's first card)",
     Code.SCORE_MISMATCH: "a recorded score differs from the recomputed one",
     Code.SCORES_NOT_ZERO_SUM: "the recorded scores do not sum to zero",
     Code.POINTS_MISMATCH: "the recorded taker's points differ from the recomputed ones",

@@ -194,7 +194,7 @@ QuickFacts = NamedTuple("QuickFacts", [  # noqa: UP014 (types as values: see abo
     # Each poignée shown, in the record's order: its seat and size.
     ("poignees", tuple[tuple[int, PoigneeSize], ...]),
     ("made", bool),
-    # Points over or under the threshold (tarotnotation.scoring.Score.margin).
+    # Points over or under the threshold (abs of tarotnotation.scoring.Score.margin_points).
     ("margin", int),
     # The seats' ids, in the order of play.
     ("seats", tuple[str, ...]),
@@ -254,7 +254,7 @@ def quick_facts(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     >>> assert facts is not None
     >>> assert r.score is not None
     >>> (facts.contract, rec.seat_ids[facts.taker], facts.bouts, facts.made, facts.margin) == (
-    ...     r.contract, r.taker, r.bouts, r.score.made, r.score.margin)
+    ...     r.contract, r.taker, r.bouts, r.score.made, abs(r.score.margin_points))
     True
     """
     try:
@@ -1027,7 +1027,7 @@ def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list
     return QuickFacts(
         Status.SCORED, scores, taker_half, contract, taker, bouts, pab, pab_seat, chelem,
         bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
-        worked.made, worked.margin, ids, names, dealer, tuple(given),
+        worked.made, abs(worked.margin_points), ids, names, dealer, tuple(given),
         bytes(map(_BID_BYTE.__getitem__, bids)),
         cards if type(cards) is bytes else bytes(cards), tuple(tags), own, called, partner)
 

@@ -25,8 +25,8 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for DealRecord
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Annotated, Any, Final, Literal
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -56,6 +56,7 @@ from .fields import (
 from .i18n import Msg, at
 from .lexicon import GLYPH_SET, GLYPHS, SEAT_ID_PATTERN, SEAT_ID_RE
 from .limits import MAX_DIGITS
+from .modeldoc import ModelDocMeta, own_description
 from .rules import Camp, Contract, MisereKind, PlayerTable, PoigneeSize, Ruleset, table
 
 __all__ = [
@@ -199,8 +200,29 @@ BidField = Annotated[
 SeatId = Annotated[str, Field(pattern=f"^{SEAT_ID_PATTERN}$")]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Model(BaseModel, metaclass=ModelDocMeta):  # (help() shows the fields first)
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=own_description)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy with ``update``'s fields changed, validated as the constructor validates
+        them: plain lists and dicts become the model's tuples, cards and parts, and a
+        value that cannot be is refused, so that a record built in code writes without
+        pydantic's serializer warnings and reads back equal (pydantic's own
+        ``model_copy`` takes the values as they come).
+
+        >>> rec = DealRecord(players=4)
+        >>> new = rec.model_copy(update={"play": [{"cards": [{"card": "7H"}]}]})
+        >>> new.play[0].cards[0].card, type(new.play)
+        (<Card.H7: 20>, <class 'tuple'>)
+        """
+        if not update:
+            return super().model_copy(deep=deep)
+        data = {name: getattr(self, name) for name in type(self).model_fields}
+        copy = type(self).model_validate({**data, **update})
+        # (the fields set stay those of the original and the update, as pydantic's own)
+        object.__setattr__(copy, "__pydantic_fields_set__", self.model_fields_set | set(update))
+        return copy.model_copy(deep=True) if deep else copy
 
 
 class _Annotated(_Model):
@@ -304,6 +326,16 @@ class Trick(_Annotated):
     cards: tuple[PlayedCard, ...]
     leader: SeatId | None = None
     """The seat that led, when written; otherwise the winner of the previous trick."""
+
+    def __str__(self) -> str:
+        """The trick as the notation writes it (without its number).
+
+        >>> print(Trick(cards=[{"card": "7H"}, {"card": "KH", "comments": ["wins"]}]))
+        7H KH {wins}
+        """
+        from .notation.writer import write_trick  # the notation is a layer above
+
+        return write_trick(self)
 
 
 class Result(_Annotated):
@@ -431,6 +463,18 @@ class DealRecord(_Model):
     def seat_index(self, seat: str) -> int:
         """The position of a seat in the order of play."""
         return self.seat_ids.index(seat)
+
+    def player(self, seat: str) -> str:
+        """The player at ``seat`` (a seat id): the name, or the seat id when the record
+        names none.
+
+        >>> rec = DealRecord(players=4, seats=[{"id": "S", "name": "Alice"}, {"id": "E"},
+        ...                                    {"id": "N"}, {"id": "W"}])
+        >>> rec.player("S"), rec.player("E")
+        ('Alice', 'E')
+        """
+        name = self.seats[self.seat_index(seat)].name
+        return name if name else seat
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag named ``name`` (case-insensitive), or ``default``."""

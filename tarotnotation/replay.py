@@ -168,6 +168,13 @@ class Replay:
         return None if self.taker_half is None else self.taker_half / 2
 
     @property
+    def made(self) -> bool | None:
+        """Whether the taker's camp made its contract, when its points and bouts are
+        known (as :attr:`tarotnotation.archives.DealSummary.made`)."""
+        out = self.outcome
+        return None if out is None else out[0]
+
+    @property
     def outcome(self) -> tuple[bool, int] | None:
         """Whether the contract was made, and by how many points, when the taker's camp's
         points and bouts are known (even where the seats' scores are not: a 5-player

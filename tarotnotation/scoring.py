@@ -8,7 +8,7 @@ an outcome-only record (a score sheet) gives them directly.
 Worked example 1 of docs/rules.md §11: Garde, 2 bouts, 48 points.
 
 >>> s = score(DealFacts(players=4, taker=0, contract=Contract.GARDE, taker_half=96, bouts=2))
->>> s.made, s.margin, s.x, s.seats
+>>> s.made, s.margin_points, s.x, s.seats
 (True, 7, 64, (192, -64, -64, -64))
 
 Example 3: Garde sans, 2 bouts, 56 points, the defence took the Petit au bout.
@@ -21,6 +21,7 @@ Example 3: Garde sans, 2 bouts, 56 points, the defence took the Petit au bout.
 
 from __future__ import annotations
 
+import warnings
 from enum import StrEnum
 from typing import Final
 
@@ -104,7 +105,7 @@ class Score(Value):
         "chelem_terms",
         "contract_amount",
         "made",
-        "margin",
+        "margin_points",
         "misere_amounts",
         "multiplier",
         "petit_au_bout_amount",
@@ -117,8 +118,10 @@ class Score(Value):
     threshold_half: int
     """Points to make, in half-points."""
     made: bool
-    margin: int
-    """d = |points - threshold| in whole points, the half point going to the winner."""
+    margin_points: int
+    """The taker's camp's points over the threshold, in whole points, signed: at least 0
+    when the contract is made, negative when lost (the half point goes to the camp that
+    wins the deal); its absolute value is the d of the contract's amount, 25 + d."""
     multiplier: int
     contract_amount: int
     """±(25 + d) × multiplier."""
@@ -139,7 +142,7 @@ class Score(Value):
     seats: tuple[int, ...]
     """Each seat's score, in seat order; sums to zero."""
 
-    def __init__(self, threshold_half: int, made: bool, margin: int, multiplier: int,
+    def __init__(self, threshold_half: int, made: bool, margin_points: int, multiplier: int,
                  contract_amount: int, petit_au_bout_amount: int, poignee_amount: int,
                  chelem_amount: int, chelem_terms: tuple[tuple[ChelemTerm, int], ...],
                  poignee_amounts: tuple[tuple[PoigneeSize, int], ...], x: int,
@@ -147,7 +150,7 @@ class Score(Value):
         setfield = object.__setattr__
         setfield(self, "threshold_half", threshold_half)
         setfield(self, "made", made)
-        setfield(self, "margin", margin)
+        setfield(self, "margin_points", margin_points)
         setfield(self, "multiplier", multiplier)
         setfield(self, "contract_amount", contract_amount)
         setfield(self, "petit_au_bout_amount", petit_au_bout_amount)
@@ -164,6 +167,15 @@ class Score(Value):
         """Points to make, in whole points."""
         return self.threshold_half // 2
 
+    @property
+    def margin(self) -> int:
+        """Deprecated: ``abs(margin_points)``, the margin without its sign (the margin is
+        signed everywhere, its unit in its name: :attr:`margin_points`)."""
+        warnings.warn("Score.margin (unsigned) is deprecated: use Score.margin_points (signed"
+                      " whole points; abs() of it for the d of 25 + d)", DeprecationWarning,
+                      stacklevel=2)
+        return abs(self.margin_points)
+
     def breakdown(self, seat_ids: tuple[str, ...]) -> dict[str, object]:
         """Every term of the score as plain data (for JSON), each seat's share by id.
 
@@ -176,7 +188,7 @@ class Score(Value):
         return {
             "threshold": self.threshold,
             "made": self.made,
-            "margin": self.margin,
+            "margin": abs(self.margin_points),
             "multiplier": self.multiplier,
             "contract": self.contract_amount,
             "petit_au_bout": self.petit_au_bout_amount,
@@ -250,7 +262,7 @@ def score(facts: DealFacts) -> Score:
     return Score(
         threshold_half=thr,
         made=made,
-        margin=margin,
+        margin_points=margin if made else -margin,
         multiplier=m,
         contract_amount=contract_amount,
         petit_au_bout_amount=pab,

@@ -24,9 +24,9 @@ on its pure-Python twin (a warning says so; endgames only are practical then).
 >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1"
 ...                      " tricks=9/7")
 >>> sol = solve(pos)
->>> sol.value, sol.made, Card(sol.best).code
-(62, True, 'KH')
->>> [(Card(cv.card).code, cv.value) for cv in best_cards(pos)]
+>>> sol.value, sol.made, sol.best, sol.line
+(62, True, <Card.HK: 27>, (<Card.HK: 27>, <Card.H2: 15>, <Card.EXCUSE: 77>, ...))
+>>> [(cv.card.code, cv.value) for cv in best_cards(pos)]
 [('KH', 62), ('T21', 62)]
 """
 

@@ -352,7 +352,7 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
         values: tuple[CardValue, ...] = ()
         if i in siblings:  # all_cards, and more than one legal card
             every = [(cards[i], a), *((c, items[key]) for c, key in siblings[i])]
-            values = tuple(CardValue(c, it.lo, it.hi) for c, it in sorted(
+            values = tuple(CardValue(Card(c), it.lo, it.hi) for c, it in sorted(
                 every, key=lambda e: (-e[1].hi, -e[1].lo, e[0]) if b.maxing
                 else (e[1].lo, e[1].hi, e[0])))
         item = CardAnalysis(trick, index, ids[seat], Card(cards[i]), camp, (b.lo, b.hi),

@@ -686,8 +686,10 @@ class Solution:
     lower: int
     upper: int
     objective: Objective
-    best: int | None = None
-    line: tuple[int, ...] | None = None
+    best: Card | None = None
+    """A best card for the player to move (a :class:`~tarotnotation.cards.Card`)."""
+    line: tuple[Card, ...] | None = None
+    """The best line's cards, from here (:class:`~tarotnotation.cards.Card` values)."""
     taker_half: int | None = None
     taker_bouts: int | None = None
     petit_au_bout: int | None = None
@@ -723,7 +725,8 @@ class Solution:
 class CardValue:
     """A legal card and the value of the position after it (``lower <= upper``)."""
 
-    card: int
+    card: Card
+    """The card (a :class:`~tarotnotation.cards.Card`)."""
     lower: int
     upper: int
 
@@ -954,7 +957,8 @@ class Solver:
         maxing = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
         lo, hi, best, _ = self._mtdf(core_tuple(st), maxing, guess, clock, at_least,
                                      (known_lower, known_upper), progress)
-        sol = Solution(lo, hi, self.objective, best, nodes=clock.nodes,
+        sol = Solution(lo, hi, self.objective, None if best is None else Card(best),
+                       nodes=clock.nodes,
                        seconds=time.monotonic() - start, engine=self.engine)
         if lo != hi or (best is None and not find_best and not line):
             return sol
@@ -964,29 +968,31 @@ class Solver:
                 return Solution(lo, hi, self.objective, None, nodes=clock.nodes,
                                 seconds=time.monotonic() - start, engine=self.engine)
         if not line:
-            return Solution(lo, hi, self.objective, best, nodes=clock.nodes,
+            return Solution(lo, hi, self.objective, Card(best), nodes=clock.nodes,
                             seconds=time.monotonic() - start, engine=self.engine)
         cards = [best]
         st.play(best)
         while not st.over:
             card = self._best_card(st, lo, clock)
             if card is None:
-                return Solution(lo, hi, self.objective, best, nodes=clock.nodes,
+                return Solution(lo, hi, self.objective, Card(best), nodes=clock.nodes,
                                 seconds=time.monotonic() - start, engine=self.engine)
             cards.append(card)
             st.play(card)
         half, bouts, petit, chelem = st.result()
-        return Solution(lo, hi, self.objective, best, tuple(cards), half, bouts, petit,
+        return Solution(lo, hi, self.objective, Card(best), tuple(map(Card, cards)), half,
+                        bouts, petit,
                         chelem, clock.nodes, time.monotonic() - start, self.engine)
 
     def best_card(self, pos: Position, value: int, *, time_limit: float | None = None,
-                  node_limit: int | None = None) -> int | None:
+                  node_limit: int | None = None) -> Card | None:
         """A card of the player to move that keeps ``value``, the position's exact value
         (None when a limit stops the search first)."""
         self._check(pos)
         if pos.over:
             return None
-        return self._best_card(pos.state(), value, _Clock(time_limit, node_limit))
+        card = self._best_card(pos.state(), value, _Clock(time_limit, node_limit))
+        return None if card is None else Card(card)
 
     def best_cards(self, pos: Position, *, time_limit: float | None = None,
                    node_limit: int | None = None, value: tuple[int, int] | None = None,
@@ -1046,7 +1052,7 @@ class Solver:
                 guess = lo
             if progress is not None:
                 progress(n + 1, len(cards))
-        out = [CardValue(c, *bounds[c]) for c in cards]
+        out = [CardValue(Card(c), *bounds[c]) for c in cards]
         out.sort(key=lambda cv: (-cv.upper, -cv.lower, cv.card) if maxing
                  else (cv.lower, cv.upper, cv.card))
         return out

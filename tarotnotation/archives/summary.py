@@ -196,7 +196,7 @@ def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
     scores = None
     if result.status is Status.SCORED and sc is not None and result.scores is not None:
         made = sc.made
-        margin = sc.margin if sc.made else -sc.margin
+        margin = sc.margin_points
         scores = tuple(result.scores.get(s, 0) for s in ids)
     elif result.outcome is not None:  # counted without the partner (no call in the format)
         made, by = result.outcome

@@ -8,6 +8,9 @@
 - ``tarot.js`` and ``tarot.css`` (package data) are the pages' script and stylesheet: the
   script steps through the data and holds no rule of the game.
 
+:func:`page` is the one call that draws a record (``tarotnotation.html.page(record)``, a
+``str``). To write pages of files:
+
 >>> import io
 >>> from tarotnotation.html import read_sources, write_page
 >>> src = next(read_sources(["examples/prise.tarot"]))
@@ -18,6 +21,7 @@ True
 """
 
 from .data import DealSource, deal_data, index_row
+from .deal import page
 from .page import deal_page, index_page
 from .site import (
     NoDealError,
@@ -40,6 +44,7 @@ __all__ = [
     "deal_page",
     "index_page",
     "index_row",
+    "page",
     "page_problem",
     "read_sources",
     "site_problem",

@@ -463,7 +463,7 @@ def index_row(src: DealSource) -> dict[str, Any]:
                       record.tags, record.players)
     name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
     made = rep.score.made if rep.score is not None else None
-    margin = rep.score.margin if rep.score is not None else None
+    margin = abs(rep.score.margin_points) if rep.score is not None else None
     score = (rep.scores.get(rep.taker) if rep.scores is not None and rep.taker is not None
              else None)
     return row_of(src.number, src.file, src.index, src.errors, src.warnings, record.tags,

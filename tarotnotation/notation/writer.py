@@ -35,7 +35,7 @@ from ..rules import Contract
 if TYPE_CHECKING:  # the writer reads records; records.DealRecord.__str__ calls it
     from ..records import DealRecord, Result, Trick
 
-__all__ = ["WIDTH", "dump", "dumps", "write_record"]
+__all__ = ["WIDTH", "dump", "dumps", "write_record", "write_trick"]
 
 #: The column at which the writer wraps lines.
 WIDTH: Final = 79
@@ -137,7 +137,7 @@ def _tags(record: DealRecord) -> list[str]:
     return out
 
 
-def _trick(number: int, trick: Trick, out: list[str]) -> None:
+def _trick_units(trick: Trick) -> list[_Unit]:
     units: list[_Unit] = []
     if trick.leader is not None:
         units.append((f"({trick.leader})", False))
@@ -145,7 +145,25 @@ def _trick(number: int, trick: Trick, out: list[str]) -> None:
     for pc in trick.cards:
         units.append((pc.card.code if pc.seat is None else f"{pc.seat}:{pc.card.code}", False))
         _notes(units, pc.glyph, pc.comments, attached=True)
-    _lines(f"{number:>2}.", units, out)
+    return units
+
+
+def _trick(number: int, trick: Trick, out: list[str]) -> None:
+    _lines(f"{number:>2}.", _trick_units(trick), out)
+
+
+def write_trick(trick: Trick) -> str:
+    """One trick as the notation writes it in a record's play, without its number: its
+    leader when written, its cards (with their seats when written), glyphs and comments.
+
+    >>> from tarotnotation.records import Trick
+    >>> print(write_trick(Trick(leader="E", cards=[{"card": "KH", "glyph": "!"},
+    ...                                            {"card": "2H"}])))
+    (E) KH! 2H
+    """
+    out: list[str] = []
+    _lines("", _trick_units(trick), out)
+    return "\n".join(out)
 
 
 def _result(record: DealRecord, res: Result, out: list[str]) -> None:
