@@ -4,16 +4,20 @@ one process and on workers, and a budget never overspent."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_cases import endgame
-from test_cli import invoke
+from test_cli import TAROT, invoke
 
 from tarotnotation.analysis import Position, Solver, deal_start, position_at
 from tarotnotation.analysis.first_cards import solve_apart
@@ -106,3 +110,47 @@ def test_solve_split_gives_the_same_answer_with_one_process_and_two(tmp_path: Pa
     one.pop("seconds")
     two.pop("seconds")
     assert one == two
+
+
+@pytest.mark.process
+@pytest.mark.skipif(not Path("/proc/self/maps").exists() or compiled(force=True) is None,
+                    reason="needs Linux's /proc and the compiled core")
+def test_ctrl_c_on_solve_split_on_workers_exits_130_and_leaves_no_worker(
+        tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_bytes(dumps(random_deal(random.Random(9), 5)))
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "TAROT_PURE")}
+    proc = subprocess.Popen([str(TAROT), "solve", str(path), "--budget", str(10**12),
+                             "--split", "2", "-j", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            if len(_children(proc.pid)) >= 2:  # both groups are being searched
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)
+        assert proc.poll() is None, proc.communicate()
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, workers
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    assert b"interrupted" in err
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists() or b"zombie" in Path(
+            f"/proc/{pid}/status").read_bytes().lower()
+
+
+def _children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task")
+    out: list[int] = []
+    for task in tasks.iterdir() if tasks.exists() else ():
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
