@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from enum import StrEnum
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, NoReturn
 
 import orjson
 import typer
@@ -14,17 +14,21 @@ import typer
 from tarotnotation.analysis import (
     DEFAULT_TABLE_MB,
     MAX_TABLE_MB,
+    CardValue,
     Objective,
     Position,
     PositionError,
+    Solution,
     Solver,
 )
 from tarotnotation.analysis.analyse import DEFAULT_BUDGET
 from tarotnotation.analysis.comments import outcome_text
+from tarotnotation.analysis.first_cards import DEFAULT_SOLVE_SPLIT, solve_apart
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.cards import Card, points_text
 from tarotnotation.i18n import Msg, nmsg, pmsg, render
 from tarotnotation.kernel import TAKER
+from tarotnotation.workers import Workers
 
 from .common import (
     EXIT_FAULTS,
@@ -39,6 +43,7 @@ from .common import (
     ruleset_spec,
     stdout_bytes,
     use_color,
+    worker_count,
     worst,
 )
 from .options import ForceOpt, RulesOpt, SetOpt
@@ -124,6 +129,14 @@ def solve(
     table_mb: Annotated[float, typer.Option(
         "--table-mb", min=1, max=MAX_TABLE_MB, metavar="MB",
         help="Memory for the search's table.")] = DEFAULT_TABLE_MB,
+    split: Annotated[int, typer.Option(
+        "--split", min=1, max=64, metavar="N",
+        help="Cut the legal cards into N groups searched apart, each on a table of its own"
+        " with a share of --budget (in parallel with -j; the answer depends on N, not on"
+        " -j).")] = DEFAULT_SOLVE_SPLIT,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, metavar="N",
+        help="Worker processes for the groups of --split (0: one per core).")] = 1,
     output_format: Annotated[SolveFormat, typer.Option(
         "--format", "-f", case_sensitive=False, help="Output format.")] = SolveFormat.TEXT,
     rules: RulesOpt = None,
@@ -188,6 +201,9 @@ def solve(
     if node_limit is not None:
         budget = node_limit
     nodes_cap = None if time_limit is not None else budget
+    if split > 1 and time_limit is None:
+        sol, cards = _apart(pos, split, budget, objective, table_mb, worker_count(jobs))
+        _report(pos, where, sol, cards, objective, output_format)
     with _Progress(objective) as progress:
         progress.text(Msg("the position's value"))
         try:
@@ -206,6 +222,29 @@ def solve(
         except KeyboardInterrupt:
             progress.close()
             _interrupted((sol.lower, sol.upper), objective)
+    _report(pos, where, sol, cards, objective, output_format)
+
+
+def _apart(pos: Position, split: int, budget: int, objective: Objective, table_mb: float,
+           jobs: int) -> tuple[Solution, list[CardValue]]:
+    """The position's cards in ``split`` groups searched apart, on ``jobs`` workers."""
+    with _Progress(objective) as progress:
+        progress.text(Msg("each legal card, in {groups} groups", groups=split))
+        try:
+            if jobs <= 1:
+                return solve_apart(pos, split=split, budget=budget, objective=objective,
+                                   table_mb=table_mb)
+            with Workers(jobs) as workers:
+                return solve_apart(pos, split=split, budget=budget, objective=objective,
+                                   table_mb=table_mb, executor=workers)
+        except KeyboardInterrupt:
+            progress.close()
+            _interrupted(None, objective)
+
+
+def _report(pos: Position, where: str, sol: Solution, cards: list[CardValue],
+            objective: Objective, output_format: SolveFormat) -> NoReturn:
+    """Print the value, the best line and each card's value; exit."""
     seat = pos.seats[pos.to_play]
     camp = "taker" if pos.camps[pos.to_play] == TAKER else "defence"
     if output_format is SolveFormat.JSON:
@@ -301,7 +340,7 @@ def _line_by_trick(pos: Position, line: tuple[int, ...]) -> list[str]:
     return out
 
 
-def _interrupted(bounds: tuple[int, int] | None, objective: Objective) -> None:
+def _interrupted(bounds: tuple[int, int] | None, objective: Objective) -> NoReturn:
     """Ctrl-C: say the bounds reached, end with status 130."""
     if bounds is not None:
         echo(render(Msg("Interrupted: the value lies in {bounds} ({outcome})",

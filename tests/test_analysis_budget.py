@@ -9,7 +9,9 @@ import random
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -113,6 +115,35 @@ def test_a_deal_cut_in_parts_gives_the_same_analysis_in_process_and_on_workers()
     assert alone.cards == shared.cards
     assert alone.nodes == shared.nodes
     assert alone.value == shared.value
+
+
+class _Later:
+    """A call run only when its result is asked for."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.fn, self.args = fn, args
+
+    def result(self) -> Any:
+        return self.fn(*self.args)
+
+
+class _LazyExecutor:
+    """An executor that runs each part when its result is asked for, after this process
+    has searched its own part (as one that pickles its calls late would see them)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> _Later:
+        return _Later(fn, args)
+
+
+@needs_core
+def test_a_part_searched_late_sees_the_bounds_as_they_were_when_it_was_handed_out() -> None:
+    rec = _deal(11, 4)
+    first = _last(rec, 9)
+    alone = analyse_play(rec, from_trick=first, engine="c", budget=2_000_000, split=3)
+    late = analyse_play(rec, from_trick=first, engine="c", budget=2_000_000, split=3,
+                        executor=_LazyExecutor())
+    assert alone.cards == late.cards
+    assert alone.nodes == late.nodes
 
 
 @needs_core

@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from ..cards import Card
 from ..diagnostics import Code, Diagnostic
@@ -80,11 +80,15 @@ DEFAULT_PRECISION: Final = 2
 
 
 #: What a part of an analysis searched apart gives back (:func:`search_part`).
-PartResult = tuple[list[tuple[int, int, int, int | None, int | None]], int]
+PartResult = tuple[list[tuple[int, int, int, int | None, int | None, int]], int]
 
 
-class _Pending(Protocol):
-    def result(self) -> PartResult: ...
+_R_co = TypeVar("_R_co", covariant=True)
+_R = TypeVar("_R")
+
+
+class _Pending(Protocol[_R_co]):
+    def result(self) -> _R_co: ...
 
 
 class Executor(Protocol):
@@ -92,7 +96,7 @@ class Executor(Protocol):
     whose ``result()`` is ``fn(*args)`` (an executor of :mod:`concurrent.futures`,
     :class:`tarotnotation.workers.Workers`, a Dask client)."""
 
-    def submit(self, fn: Callable[..., PartResult], /, *args: Any) -> _Pending: ...
+    def submit(self, fn: Callable[..., _R], /, *args: Any) -> _Pending[_R]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,15 +242,19 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
     Q112 diagnostic says so. ``node_limit`` is the budget's former name. ``all_cards``
     also values every other legal card at each point (:attr:`CardAnalysis.values`).
 
-    With ``split`` above 1 (and a budget), a tenth of the budget first settles the
-    cheap cards serially; the played cards still open are then cut into ``split`` runs
-    of consecutive cards searched apart (:func:`search_part`), each on a table of its
-    own with an equal share of the rest, and a last serial pass spends what they left.
-    A part's answer depends on nothing but the part, so ``executor`` (anything with
-    ``submit(fn, *args)`` returning an object with ``result()``: an executor of
-    :mod:`concurrent.futures`, :class:`tarotnotation.workers.Workers`, a Dask client)
-    runs them at once with the same analysis as without it. ``progress(settled,
-    cards)`` is called after each round of the serial passes.
+    With ``split`` above 1 (and a budget), the played cards still open are cut into
+    ``split`` runs of consecutive cards searched apart, each with an equal share of the
+    nodes, twice: a tenth of the budget with runs of as many cards (the latest run
+    settles the cheap cards), then the rest with runs of equal weight (what the tests'
+    caps say of the cards' hardness). Each run but the last is searched on a table of
+    its own (:func:`search_part`), the last on the analysis's own table; a part that
+    settles its run goes on with every card still open; a last serial pass spends what
+    they left. A part's answer depends on nothing but the part, so ``executor``
+    (anything with ``submit(fn, *args)`` returning an object with ``result()``: an
+    executor of :mod:`concurrent.futures`, :class:`tarotnotation.workers.Workers`, a Dask
+    client) runs the others while this process searches the last, with the same
+    analysis as without it. ``progress(settled, cards)`` is called after each round of
+    the serial pass.
     """
     t0 = time.monotonic()
     if node_limit is not None and budget == DEFAULT_BUDGET:
@@ -336,13 +344,20 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
     propagate(items, links, families)
     search = _Search(quick, items, links, families, None if time_limit else budget,
                      t0 + time_limit if time_limit else 0.0)
-    # With a split, a first pass with a tenth of the budget settles the cheap cards (the
-    # late ones) serially; the cards left are cut into ``split`` parts searched apart,
-    # each on its own table with an equal share of the rest (in parallel on
-    # ``executor``); then one pass more with what they left.
-    if split > 1 and budget is not None and not time_limit and not search.run(
-            steps, precision, progress, k - first, stop_at=budget // 10):
-        _split(search, start, steps, split, precision, table_mb, engine, executor)
+    # With a split, the cards are cut into ``split`` runs of consecutive cards searched
+    # apart (in parallel on ``executor``), twice: with a tenth of the budget, runs of as
+    # many open cards (no test has told what they weigh yet: the latest run settles the
+    # cheap cards), then with the rest, the cards still open cut into runs of equal
+    # weight; then one pass more with what they left.
+    if split > 1 and budget is not None and not time_limit:
+        def shown(_done: int, _cards: int) -> None:  # every card's, not a run's
+            if progress is not None:
+                progress(sum(settled(items, s, precision) for s in steps if s.played),
+                         k - first)
+
+        for nodes in (budget // 10, None):
+            _split(search, start, steps, split, precision, table_mb, engine, executor,
+                   budget - search.spent if nodes is None else nodes, shown)
     complete = search.run(steps, precision, progress, k - first)
     out: list[CardAnalysis] = []
     for i in range(first, k):
@@ -378,10 +393,12 @@ def analyse_play(record: DealRecord, *, from_trick: int = 1,
 
 def _split(search: _Search, start: Position, steps: Sequence[Step], parts: int,
            precision: int, table_mb: float, engine: str | None,
-           executor: Executor | None) -> None:
+           executor: Executor | None, nodes: int,
+           progress: Callable[[int, int], None]) -> None:
     """Cut the played cards not settled yet into ``parts`` runs of consecutive cards (with
-    the other legal cards of their points), search each apart on a fresh table with an
-    equal share of the budget left (:func:`search_part`), and take what they proved."""
+    the other legal cards of their points), search each apart with an equal share of
+    ``nodes`` (:func:`search_part` on a fresh table, the last run on this search's), and
+    take what they proved."""
     items = search.items
     open_steps = [s for s in steps if s.played and not settled(items, s, precision)]
     if len(open_steps) < parts or search.budget is None:
@@ -399,45 +416,62 @@ def _split(search: _Search, start: Position, steps: Sequence[Step], parts: int,
             runs.append([])
         runs[-1].append(step)
         done += w
-    share = (search.budget - search.spent) // len(runs)
+    share = min(nodes, search.budget - search.spent) // len(runs)
+    # Every run but the last is searched apart, each from the same snapshot of the bounds
+    # (copied before anything runs, so that an executor that pickles late sees it too);
+    # the last one here, on this search's table, while they run (the latest cards: their
+    # entries serve the earlier positions of the last pass). A part that settles its run
+    # goes on with every card still open: no part leaves its share to the serial pass.
+    snapshot = [replace(i) for i in items]
     tasks = []
-    for run in runs:
+    for run in runs[:-1]:
         befores = {s.before for s in run}
         part = [s for s in steps if s.before in befores]
-        tasks.append((start, items, search.links, search.families, part, precision, share,
-                      search.caps, table_mb, engine))
-    if executor is None:
-        results = [search_part(*task) for task in tasks]
-    else:
-        pending = [executor.submit(search_part, *task) for task in tasks]
-        results = [p.result() for p in pending]
-    for found, nodes in results:
-        search.spent += nodes
-        for key, lo, hi, best_lo, best_hi in found:
+        tasks.append((start, snapshot, search.links, search.families, part, precision, share,
+                      list(search.caps), table_mb, engine, steps))
+    pending = [] if executor is None else [executor.submit(search_part, *task)
+                                           for task in tasks]
+    results = [search_part(*task) for task in tasks] if executor is None else []
+    befores = {s.before for s in runs[-1]}
+    budget = search.budget
+    search.budget = search.spent + share
+    try:
+        if search.run([s for s in steps if s.before in befores], precision, progress, 0):
+            search.run(steps, precision, progress, 0)
+    finally:
+        search.budget = budget
+    results += [p.result() for p in pending]
+    for found, spent in results:
+        search.spent += spent
+        for key, lo, hi, best_lo, best_hi, cap in found:
             item = items[key]
             if lo > item.lo:
                 item.lo, item.best_lo = lo, best_lo
             if hi < item.hi:
                 item.hi, item.best_hi = hi, best_hi
+            search.caps[key] = max(search.caps[key], cap)
     propagate(items, search.links, search.families)
 
 
 def search_part(start: Position, items: Sequence[Item], links: Sequence[Link],
                 families: Sequence[Family], steps: Sequence[Step], precision: int,
-                budget: int, caps: Sequence[int], table_mb: float, engine: str | None
-                ) -> PartResult:
-    """Search ``steps`` of a deal apart, on a fresh table, within ``budget`` nodes (one
-    part of :func:`analyse_play`'s work; its answer depends on nothing else, wherever it
-    runs): the items it narrowed, ``(key, lo, hi, best_lo, best_hi)``, and the nodes it
-    visited."""
+                budget: int, caps: Sequence[int], table_mb: float, engine: str | None,
+                then: Sequence[Step] = ()) -> PartResult:
+    """Search ``steps`` of a deal apart, on a fresh table, within ``budget`` nodes, and
+    once they are settled, ``then`` with what is left (one part of
+    :func:`analyse_play`'s work; its answer depends on nothing else, wherever it runs):
+    the items it narrowed or whose cap it raised, ``(key, lo, hi, best_lo, best_hi,
+    cap)``, and the nodes it visited."""
     mine = [replace(i) for i in items]
     solver = Solver(start, objective=Objective.MARGIN, table_mb=table_mb, engine=engine)
     search = _Search(solver, mine, links, families, budget, 0.0)
     search.caps = list(caps)
-    search.run(steps, precision, None, 0)
-    return ([(i.key, i.lo, i.hi, i.best_lo, i.best_hi) for i, old in zip(mine, items,
-                                                                          strict=True)
-             if (i.lo, i.hi) != (old.lo, old.hi)], search.spent)
+    if search.run(steps, precision, None, 0) and then:
+        search.run(then, precision, None, 0)
+    return ([(i.key, i.lo, i.hi, i.best_lo, i.best_hi, search.caps[i.key])
+             for i, old in zip(mine, items, strict=True)
+             if (i.lo, i.hi) != (old.lo, old.hi) or search.caps[i.key] != caps[i.key]],
+            search.spent)
 
 
 def _best(before: Item, values: Sequence[CardValue], played: int) -> int | None:
@@ -500,16 +534,12 @@ class _Search:
         return True
 
     def run(self, steps: Sequence[Step], precision: int,
-            progress: Callable[[int, int], None] | None, cards: int,
-            stop_at: int | None = None) -> bool:
+            progress: Callable[[int, int], None] | None, cards: int) -> bool:
         """Rounds over ``steps`` until every card is settled (True) or the budget is
-        spent (False; ``stop_at``: once that many nodes are spent): the outcome of each
-        position left open first, then each card's cost, the costliest first."""
+        spent (False): the outcome of each position left open first, then each card's
+        cost, the costliest first."""
         items = self.items
         keys = {s.before for s in steps} | {s.after for s in steps}
-        budget = self.budget
-        if stop_at is not None and budget is not None:
-            self.budget = min(budget, self.spent + stop_at)
         try:
             while True:
                 tested = False
@@ -535,8 +565,6 @@ class _Search:
                                        " them: a bug")
         except _SpentError:
             return False
-        finally:
-            self.budget = budget
 
     def best_card(self, st: PlayState, before: Item, played: int) -> int | None:
         """A legal card of ``st`` other than ``played`` that keeps the proved bound of
