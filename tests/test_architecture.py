@@ -518,12 +518,11 @@ SHEETS_USE = ("chelem_camp", "excuse_settlement", "excuse_wins_last_trick", "fir
 
 
 #: The functions that count a trick: only the kernel calls them (its count_tricks and
-#: PlayState do), except plausibility.py, which asks the Excuse's rules of the tricks a
-#: camp could win (the reachable counts of docs/rules.md), not of a deal's tricks.
+#: PlayState do), except bounds.py, which asks the Excuse's rules of the tricks a camp
+#: could win (the reachable counts of docs/rules.md), not of a deal's tricks.
 TRICK_COUNTING = ("settle_trick", "excuse_settlement", "excuse_wins_last_trick",
                   "petit_trick_before_last", "petit_au_bout", "end_trick")
-ALLOWED_OUTSIDE = {"tarotnotation.plausibility": {"excuse_wins_last_trick",
-                                                 "excuse_settlement"}}
+ALLOWED_OUTSIDE = {"tarotnotation.bounds": {"excuse_wins_last_trick", "excuse_settlement"}}
 
 
 def _counting_outside_the_kernel(planted: dict[str, str] | None = None) -> list[str]:
