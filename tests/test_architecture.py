@@ -1,8 +1,10 @@
 """The house rules of the code: one source of truth for every rule, no private reach, no
 import circle.
 
-- Each rule of play and counting lives in one function of :mod:`tarotnotation.kernel`.
-  The proof: replace each of them in turn by a wrong one, and the replay, the quick check
+- Each rule of play and counting lives in one function of the rules kernel
+  (:mod:`tarotnotation.kernel`, which gives the rules it holds in
+  :mod:`~tarotnotation.kerneldeal` and :mod:`~tarotnotation.kernelplay` too). The
+  proof: replace each of them in turn by a wrong one, and the replay, the quick check
   of archives, the annotations, the page writer's fast path (html/fast.py) and the score
   sheets' reader all change their answer on the examples (none of them has a copy of its
   own that would go on giving the right one); and no module but the kernel calls the
@@ -27,7 +29,7 @@ from typing import Any
 import pytest
 from builders import defence_chelem_excuse_led_last
 
-from tarotnotation import kernel, native, notation
+from tarotnotation import kernel, kerneldeal, kernelplay, native, notation
 from tarotnotation.annotate import annotate
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.formats import csvsheet
@@ -42,6 +44,11 @@ from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+#: The rules kernel: kernel.py, which gives every rule, and the modules it holds them in
+#: (the rules of the deal, of play). Every other module calls the rules through
+#: ``kernel``.
+KERNEL = (kernel, kerneldeal, kernelplay)
+KERNEL_MODULES = frozenset(m.__name__ for m in KERNEL)
 PACKAGES = (("tarotnotation", "tarotnotation"), ("cli", "tarotnotation.cli"),
             ("grammar", "tarotnotation.grammar"))
 
@@ -490,7 +497,12 @@ def fresh_tables() -> Iterator[None]:
 def test_each_kernel_rule_is_the_one_every_caller_uses(
         name: str, deals: list[DealRecord], baseline: Answers,
         monkeypatch: pytest.MonkeyPatch, fresh_tables: None) -> None:
-    monkeypatch.setattr(kernel, name, WRONG[name])
+    # (in every module of the kernel that holds the name: where it is written, and
+    # kernel.py, which gives it; a rule that calls another calls the wrong one too)
+    holders = [m for m in KERNEL if name in vars(m)]
+    assert kernel in holders
+    for module in holders:
+        monkeypatch.setattr(module, name, WRONG[name])
     kernel.transitions.cache_clear()
     # The quick check's pure path, which calls the kernel: its compiled path plays on the
     # kernel's C twin (tarotnotation._kernel.play), which cannot see a Python function
@@ -526,23 +538,23 @@ ALLOWED_OUTSIDE = {"tarotnotation.bounds": {"excuse_wins_last_trick", "excuse_se
 
 
 def _counting_outside_the_kernel(planted: dict[str, str] | None = None) -> list[str]:
-    """Where a module other than the kernel takes a function that counts a trick: as
-    ``kernel.f`` or imported from the kernel."""
+    """Where a module other than the kernel's takes a function that counts a trick: as
+    ``kernel.f`` (or from another module of the kernel) or imported from the kernel."""
     mods = _modules()
     sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
     sources.update(planted or {})
     out: list[str] = []
     for module, source in sorted(sources.items()):
-        if module == "tarotnotation.kernel":
+        if module in KERNEL_MODULES:
             continue
         allowed = ALLOWED_OUTSIDE.get(module, set())
         for node in ast.walk(_parsed(source)):
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id == "kernel"):
+                    and f"tarotnotation.{node.value.id}" in KERNEL_MODULES):
                 line, names = node.lineno, [node.attr]
             elif (isinstance(node, ast.ImportFrom) and node.module is not None
                     and _target(module, mods.get(module, ROOT / "x.py"), node)
-                    == "tarotnotation.kernel"):
+                    in KERNEL_MODULES):
                 line, names = node.lineno, [alias.name for alias in node.names]
             else:
                 continue
@@ -560,10 +572,13 @@ def test_the_trick_counting_check_can_fail() -> None:
     planted = {"tarotnotation.html.fast": html + (
         "\ndef again(rules, bits):\n"
         "    return kernel.settle_trick(rules, bits, 0, -1, False, False)\n"),
-        "tarotnotation.quick": "from .kernel import excuse_wins_last_trick\n"}
+        "tarotnotation.quick": "from .kernel import excuse_wins_last_trick\n",
+        "tarotnotation.scoring": "from .kernelplay import settle_trick\n"
+                                 "x = kernelplay.end_trick\n"}
     assert _counting_outside_the_kernel(planted) == [
         f"tarotnotation.html.fast:{html.count(chr(10)) + 3} settle_trick",
-        "tarotnotation.quick:1 excuse_wins_last_trick"]
+        "tarotnotation.quick:1 excuse_wins_last_trick",
+        "tarotnotation.scoring:1 settle_trick", "tarotnotation.scoring:2 end_trick"]
 
 
 def test_the_quick_check_names_its_cards() -> None:
