@@ -26,10 +26,11 @@ rule function the validator uses (:func:`tarotnotation.kernel.rule`).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from operator import attrgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import kernel
 from .cards import ALL_MASK, Card, CardSet, card_points
@@ -39,7 +40,7 @@ from .kernel import DEFENCE, NO_SUIT, TAKER
 from .legality import constraint, constraint_of
 from .records import ChelemAnnouncement, DealRecord, PlayedCard
 from .replaydeclared import DeclarationChecks
-from .replayed import PlayedTrick, Position, Replay, TrickCount
+from .replayed import PlayedTrick, Replay, TrickCount, Turn
 from .replayresult import ResultChecks
 from .replaystate import CARD_CODES, cards_text, union_of
 from .rules import (
@@ -53,10 +54,10 @@ if TYPE_CHECKING:  # the readers' source map, a layer above: ReadDeal.replay() c
 
 __all__ = [
     "PlayedTrick",
-    "Position",
     "Replay",
     "Status",
     "TrickCount",
+    "Turn",
     "legal_moves",
     "replay",
 ]
@@ -65,8 +66,16 @@ _RANK_NAMES: Final = {14: Msg("King"), 13: Msg("Queen"), 12: Msg("Knight"), 11: 
 _RANKS_NAMES: Final = {14: Msg("Kings"), 13: Msg("Queens"), 12: Msg("Knights"), 11: Msg("Jacks")}
 
 
+def __getattr__(name: str) -> Any:
+    if name == "Position":  # (the old name of Turn: analysis.Position is a deal in play)
+        warnings.warn("tarotnotation.replay.Position is tarotnotation.replay.Turn",
+                      DeprecationWarning, stacklevel=2)
+        return Turn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class _StopError(Exception):
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Turn) -> None:
         self.position = position
 
 
@@ -94,7 +103,7 @@ def replay(
     return replace(result, diagnostics=tuple(diags))
 
 
-def legal_moves(record: DealRecord, trick: int, index: int) -> Position:
+def legal_moves(record: DealRecord, trick: int, index: int) -> Turn:
     """The position before card ``index`` (0-based) of trick ``trick`` (1-based).
 
     The record's play before that point is replayed; the point may be just past the end
@@ -584,7 +593,7 @@ class _Replayer(DeclarationChecks, ResultChecks):
     def stop_at(self, t: int, s: int, hands: list[int], cards: Sequence[int],
                 called: int | None) -> None:
         """Stop the run with the position of seat ``s`` before its card of trick ``t``."""
-        raise _StopError(Position(
+        raise _StopError(Turn(
             trick=t + 1, seat=self.ids[s], hand=CardSet(hands[s]), exact=self.exact[s],
             played=tuple(Card(c) for c in cards),
             constraint=constraint(hands[s], cards, called),

@@ -1,7 +1,8 @@
 """What a replay gives (:func:`tarotnotation.replay.replay`, which gives these names too):
 :class:`Replay`, the deal replayed; :class:`PlayedTrick` and :class:`TrickCount`, each
-trick as played and as counted; :class:`Position`, the point of a recorded deal where
-:func:`tarotnotation.replay.legal_moves` stops."""
+trick as played and as counted; :class:`Turn`, a point of a recorded deal (whose turn
+it is, what they hold, what they may play) where :func:`tarotnotation.replay.legal_moves`
+stops."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from .rules import (
 from .scoring import DealFacts, Score, outcome
 from .status import Status
 
-__all__ = ["PlayedTrick", "Position", "Replay", "TrickCount"]
+__all__ = ["PlayedTrick", "Replay", "TrickCount", "Turn"]
 
 @dataclass(frozen=True, slots=True)
 class PlayedTrick:
@@ -131,8 +132,10 @@ class Replay:
 
 
 @dataclass(frozen=True, slots=True)
-class Position:
-    """A point of a deal: whose turn it is, what they hold, and what they may play."""
+class Turn:
+    """A point of a deal: whose turn it is, what they hold, and what they may play (was
+    ``Position``, a name :class:`tarotnotation.analysis.Position` holds: a deal in play
+    for the solver)."""
 
     trick: int
     """1-based number of the trick being played."""
