@@ -5,7 +5,7 @@ other text), so the reader holds one record in memory at a time and a broken rec
 spoils the next. Each record is parsed with the Lark grammar ``grammar/tarot.lark`` (LALR,
 contextual lexer, a transformer applied while parsing: no parse tree is built), then
 checked and turned into a record; plain records are first offered to a faster scanner,
-:mod:`tarotnotation.notation.fast`, which builds the same data and leaves anything else to
+:mod:`tarotnotation.notation.scanner`, which builds the same data and leaves anything else to
 the grammar (``TAROT_READER=grammar`` turns it off). Every record yields one
 :class:`ReadDeal`: the record (or None when it cannot be read), its diagnostics with file,
 line and column, and a :class:`SourceMap` of the positions of its parts for the replay
@@ -50,13 +50,13 @@ from ..limits import MAX_DIGITS, MAX_FAULTS, exceeded
 from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
 from ..values import replace
-from . import fast as scanner
+from . import scanner
 from .cardcodes import parse_card
 from .chunks import Chunk, record_chunks
 from .parsing import grammar_text, parser
 from .skim import SkimmedDeal, skim_tags
 from .syntax import RecordContext, caret, syntax_fault
-from .values import players_of, ruleset_spec, seats_entries
+from .tagvalues import players_of, ruleset_spec, seats_entries
 
 if TYPE_CHECKING:
     # The grammar (lark) and the model (pydantic) are imported by the functions that use
@@ -429,7 +429,7 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
                  diagnostics: Iterable[Diagnostic] = (), fast: bool | None = None) -> ReadDeal:
     """Read the text of exactly one record (``line`` is the line where it starts).
 
-    The record is first offered to the fast scanner (:mod:`tarotnotation.notation.fast`),
+    The record is first offered to the fast scanner (:mod:`tarotnotation.notation.scanner`),
     which reads plain records and leaves anything else to the grammar; ``fast=False``, or
     ``TAROT_READER=grammar`` in the environment when ``fast`` is None, reads every record
     with the grammar. Both ways give the same record, diagnostics and positions.
