@@ -30,11 +30,11 @@ import pytest
 from builders import defence_chelem_excuse_led_last
 
 from tarotnotation import kernel, kerneldeal, kernelplay, native, notation
-from tarotnotation.annotate import annotate
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.formats import csvsheet
 from tarotnotation.formats import json as tjson
 from tarotnotation.html import fast as html_fast
+from tarotnotation.narrator import annotate
 from tarotnotation.notation import dumps
 from tarotnotation.plausibility import score_bounds
 from tarotnotation.quick import forget_scores, quick_check_record

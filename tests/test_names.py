@@ -43,3 +43,25 @@ def test_the_old_name_position_is_turn_with_a_warning(get: Callable[[], object])
 def test_an_unknown_name_of_the_replay_is_still_an_attribute_error() -> None:
     with pytest.raises(AttributeError):
         importlib.import_module("tarotnotation.replay").Nothing  # noqa: B018
+
+
+def test_the_narrator_is_named_so_and_annotate_is_its_old_name_with_a_warning() -> None:
+    import sys
+
+    from tarotnotation import narrator
+
+    sys.modules.pop("tarotnotation.annotate", None)
+    value, seen = _old(lambda: importlib.import_module("tarotnotation.annotate"))
+    assert [w.category for w in seen] == [DeprecationWarning]
+    assert "tarotnotation.narrator" in str(seen[0].message)
+    assert all(getattr(value, name) is getattr(narrator, name) for name in narrator.__all__)
+    assert sorted(value.__all__) == sorted(narrator.__all__)  # type: ignore[attr-defined]
+
+
+def test_no_two_modules_of_the_package_share_a_name() -> None:
+    # (html/fast.py and notation/fast.py, values.py and notation/values.py were two)
+    import pathlib
+
+    root = pathlib.Path(tarotnotation.__file__).parent
+    names = [p.name for p in root.rglob("*.py") if p.name != "__init__.py"]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
