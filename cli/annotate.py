@@ -8,11 +8,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Annotated
 
-from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.archive import STDIN, check_deal, format_of, read_path
 from tarotnotation.diagnostics import Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, language, ngettext
+from tarotnotation.narrator import PREFIX, annotate
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal
 

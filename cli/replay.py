@@ -1,7 +1,7 @@
 """``tarot replay``: a deal as a person follows it, trick by trick, then the score.
 
 Everything shown comes from the library (:func:`tarotnotation.replay.replay` and
-:mod:`tarotnotation.annotate`); this module only lays it out.
+:mod:`tarotnotation.narrator`); this module only lays it out.
 """
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 from tarotnotation import i18n
-from tarotnotation.annotate import (
+from tarotnotation.archive import STDIN, check_deal, read_path
+from tarotnotation.cards import points_text
+from tarotnotation.diagnostics import Diagnostic, Severity
+from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
+from tarotnotation.narrator import (
     place_of,
     running_points,
     score_lines,
     speakers,
     unplayed_points,
 )
-from tarotnotation.archive import STDIN, check_deal, read_path
-from tarotnotation.cards import points_text
-from tarotnotation.diagnostics import Diagnostic, Severity
-from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
 from tarotnotation.records import DealRecord, Misere, Poignee
 from tarotnotation.replay import Replay
 from tarotnotation.rules import Camp, Contract, MisereKind

@@ -36,8 +36,8 @@ _EXPORTS = {
     "DealRecord": "records", "Ecart": "records", "Misere": "records",
     "PlayedCard": "records", "Poignee": "records", "Points": "records", "Result": "records",
     "Seat": "records", "Trick": "records",
-    "PlayedTrick": "replay", "Position": "replay", "Replay": "replay", "Status": "replay",
-    "TrickCount": "replay", "legal_moves": "replay",
+    "PlayedTrick": "replay", "Replay": "replay", "Status": "replay",
+    "TrickCount": "replay", "Turn": "replay", "legal_moves": "replay",
     "Camp": "rules", "Contract": "rules", "PoigneeSize": "rules", "Ruleset": "rules",
     "table": "rules",
     "Game": "game", "IllegalMoveError": "game", "Phase": "game",
@@ -70,7 +70,6 @@ __all__ = [
     "Poignee",
     "PoigneeSize",
     "Points",
-    "Position",
     "ReadDeal",
     "Replay",
     "Result",
@@ -84,6 +83,7 @@ __all__ = [
     "TarotError",
     "Trick",
     "TrickCount",
+    "Turn",
     "__version__",
     "constraint",
     "legal_cards",
@@ -98,6 +98,7 @@ __all__ = [
 #: working, with a DeprecationWarning.
 _MOVED = {
     "winning_index": ("kernel", "winner_index"),
+    "Position": ("replay", "Turn"),
 }
 
 
@@ -139,7 +140,7 @@ if TYPE_CHECKING:
         Seat,
         Trick,
     )
-    from .replay import PlayedTrick, Position, Replay, Status, TrickCount, legal_moves
+    from .replay import PlayedTrick, Replay, Status, TrickCount, Turn, legal_moves
     from .rules import Camp, Contract, PoigneeSize, Ruleset, table
     from .scoring import DealFacts, Score, score
     from .source import ReadDeal, SourceMap

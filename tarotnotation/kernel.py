@@ -7,7 +7,10 @@ text or pydantic: the replay (which words every fault), the quick check, the ann
 and the solver all call these functions, so they cannot disagree, and the compiled twin
 (``tarotnotation._kernel``, when built) is held to them by differential tests.
 
-The rules are those of ``docs/rules.md``; each function cites its section.
+The rules are those of ``docs/rules.md``; each function cites its section. Those of the
+deal and of play are written in :mod:`tarotnotation.kerneldeal` and
+:mod:`tarotnotation.kernelplay`; this module gives them, and the other modules call them
+here (``kernel.legal_in``), so that the kernel stays their one home.
 
 The deal, the auction, the écart and the declarations (docs/rules.md §2-§5):
 :func:`petit_sec`, :func:`petit_in_chien_annuls`, :func:`outbids`, :func:`call_fault`,
@@ -52,7 +55,7 @@ the replay's steps, the legal-move API and a search.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache, reduce
+from functools import reduce
 from itertools import repeat
 from operator import or_
 from typing import Final, NamedTuple
@@ -60,20 +63,53 @@ from typing import Final, NamedTuple
 from .cards import (
     BOUTS_MASK,
     EXCUSE_BIT,
-    FACES_MASK,
-    KINGS_MASK,
-    SUIT_MASKS,
-    TRUMP_MASK,
-    TRUMPS_ABOVE,
     Card,
     card_points,
+)
+from .kerneldeal import (
+    call_fault,
+    ecart_forbidden,
+    ecart_plain,
+    ecart_trumps_allowed,
+    first_leader,
+    misere_faults,
+    outbids,
+    petit_in_chien_annuls,
+    petit_sec,
+    poignee_hidden_trumps,
+    poignee_wrong_cards,
+)
+from .kernelplay import (
+    CALLED_SUIT,
+    CAN_WIN,
+    FOLLOW,
+    FREE,
+    NO_SUIT,
+    OVERTRUMP,
+    OVERTRUMP_LED,
+    SUIT_OF,
+    TRUMP,
+    TRUMP_LED,
+    TRUMPS_LED,
+    Transitions,
+    first_lead,
+    led_card,
+    led_top,
+    legal_in,
+    rule,
+    rule_in,
+    state_of,
+    step,
+    suit_of,
+    transitions,
+    trick_state,
+    winner_index,
+    winning_card,
 )
 from .rules import (
     Contract,
     ExcuseLastTrick,
-    MisereKind,
     PetitAuBout,
-    PetitInChien,
     Ruleset,
     threshold,
 )
@@ -94,6 +130,7 @@ __all__ = [
     "TRUMP_LED",
     "PlayState",
     "Transitions",
+    "call_fault",
     "chelem_camp",
     "ecart_forbidden",
     "ecart_plain",
@@ -102,6 +139,7 @@ __all__ = [
     "excuse_wins_last_trick",
     "first_lead",
     "first_leader",
+    "led_card",
     "led_top",
     "legal_in",
     "margin",
@@ -130,446 +168,10 @@ __all__ = [
 TAKER: Final = 0
 DEFENCE: Final = 1
 
-#: ``led`` before any card sets the suit (nothing played, or only the Excuse).
-NO_SUIT: Final = -1
-#: ``led`` when trumps were led.
-TRUMPS_LED: Final = 4
-
-#: The rule that restricts the player to move (the ``kind`` of :func:`legal_in`).
-FREE, CALLED_SUIT, FOLLOW, OVERTRUMP, TRUMP, OVERTRUMP_LED, TRUMP_LED = range(7)
-
 _EXCUSE: Final = int(Card.EXCUSE)
 _PETIT: Final = int(Card.T1)
-#: ``SUIT_OF[card]``: 0-3 the plain suits, 4 the trumps, 5 the Excuse.
-SUIT_OF: Final[tuple[int, ...]] = (*(c // 14 for c in range(56)), *(4,) * 21, 5)
 _BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(78))
 _new: Final = tuple.__new__
-#: ``CAN_WIN[led]``: the cards that can win a trick whose suit led is ``led`` (its suit
-#: and the trumps; any trump, when trumps are led).
-CAN_WIN: Final[tuple[int, ...]] = (*(SUIT_MASKS[s] | TRUMP_MASK for s in range(4)), TRUMP_MASK)
-
-
-def suit_of(card: int) -> int:
-    """The suit of a card: 0-3 Spades, Hearts, Diamonds, Clubs; 4 trumps; 5 the Excuse.
-
-    >>> suit_of(Card.HK), suit_of(Card.T1), suit_of(Card.EXCUSE)
-    (1, 4, 5)
-    """
-    return SUIT_OF[card]
-
-
-# --- the deal, the auction, the écart and the declarations (docs/rules.md §2-§5) ------------
-
-
-def petit_sec(hand: int) -> bool:
-    """True for a hand whose only trump is the Petit, without the Excuse (§2): the deal
-    is annulled.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> petit_sec(CardSet.parse("T1 KH 2S").bits), petit_sec(CardSet.parse("T1 EX").bits)
-    (True, False)
-    """
-    return hand & TRUMP_MASK == 1 << _PETIT and not hand & EXCUSE_BIT
-
-
-def petit_in_chien_annuls(rules: Ruleset, contract: Contract, chien: int) -> bool:
-    """True when the Petit turned up in the chien of a Prise or Garde annuls the deal
-    (``petit_in_chien = annuls``, §12).
-
-    >>> petit_in_chien_annuls(Ruleset.fft(), Contract.GARDE, 1 << Card.T1)
-    False
-    """
-    return (rules.petit_in_chien is PetitInChien.ANNULS and contract.takes_chien
-            and bool(chien >> _PETIT & 1))
-
-
-def outbids(bid: Contract, best: Contract | None) -> bool:
-    """True when ``bid`` may follow the highest bid so far (§3): it must be higher.
-
-    >>> outbids(Contract.GARDE, Contract.PRISE), outbids(Contract.GARDE, Contract.GARDE)
-    (True, False)
-    """
-    return best is None or bid > best
-
-
-def call_fault(called: int, hand: int) -> int:
-    """What keeps a taker whose hand as dealt is ``hand`` from calling ``called`` at five
-    players (§3): 0 when he may call it; a King always, a Queen, Knight or Jack only
-    holding every card of each higher rank, else the highest rank (14 King, 13 Queen,
-    12 Knight) of which he lacks a card; -1 for a card that is never called (a trump,
-    the Excuse, a plain card below the Jack).
-
-    >>> from tarotnotation.cards import CardSet
-    >>> kings = CardSet.parse("KS KH KD KC").bits
-    >>> call_fault(Card.HK, 0), call_fault(Card.HQ, 0), call_fault(Card.HQ, kings)
-    (0, 14, 0)
-    >>> call_fault(Card.HN, kings), call_fault(Card.T21, kings), call_fault(Card.H10, kings)
-    (13, -1, -1)
-    """
-    if called >= 56 or called % 14 < 10:
-        return -1
-    for rank in range(13, called % 14, -1):  # (rank r + 1 is the card 14 * suit + r)
-        mask = KINGS_MASK >> (13 - rank)
-        if hand & mask != mask:
-            return rank + 1
-    return 0
-
-
-def first_leader(first: int, announcer: int | None) -> int:
-    """Who leads the first trick (§2, §5): the dealer's right-hand neighbour ``first``,
-    or the taker who announced a chelem.
-
-    >>> first_leader(1, None), first_leader(1, 3)
-    (1, 3)
-    """
-    return first if announcer is None else announcer
-
-
-def ecart_forbidden(ecart: int) -> int:
-    """The cards that may never go to the écart (§4): Kings and bouts.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> str(CardSet(ecart_forbidden(CardSet.parse("KH 7H T1 EX T5").bits)))
-    'KH T1 EX'
-    """
-    return ecart & (KINGS_MASK | BOUTS_MASK)
-
-
-def ecart_plain(pool: int) -> int:
-    """The cards of ``pool`` (hand and chien) that may always go to the écart (§4): no
-    trump, no King, not the Excuse.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> str(CardSet(ecart_plain(CardSet.parse("KH 7H T5 EX 2C").bits)))
-    '7H 2C'
-    """
-    return pool & ~TRUMP_MASK & ~KINGS_MASK & ~EXCUSE_BIT
-
-
-def ecart_trumps_allowed(pool: int, size: int) -> int:
-    """How many trumps an écart of ``size`` cards may hold (§4): only those needed when
-    the cards of :func:`ecart_plain` are too few.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> ecart_trumps_allowed(CardSet.parse("7H 2C T5 T6 T7 KH").bits, 6)
-    4
-    """
-    return max(0, size - ecart_plain(pool).bit_count())
-
-
-def poignee_wrong_cards(shown: int) -> int:
-    """The cards a poignée may not show (§5): anything but trumps and the Excuse.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> str(CardSet(poignee_wrong_cards(CardSet.parse("T2 T3 KH EX").bits)))
-    'KH'
-    """
-    return shown & ~TRUMP_MASK & ~EXCUSE_BIT
-
-
-def poignee_hidden_trumps(hand: int, shown: int) -> int:
-    """The trumps a poignée leaves hidden while the Excuse stands in for a trump (§5: it
-    may only when no other trump is left unshown); 0 when the poignée is right.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> hand = CardSet.parse("T2 T3 T4 EX").bits
-    >>> str(CardSet(poignee_hidden_trumps(hand, CardSet.parse("T2 T3 EX").bits)))
-    'T4'
-    """
-    if not shown & EXCUSE_BIT:
-        return 0
-    return hand & TRUMP_MASK & ~shown
-
-
-def misere_faults(hand: int, kind: MisereKind) -> int:
-    """The cards that make a misère false (§12, ``misere = on``): trumps and the Excuse
-    for a misère d'atout, face cards for a misère de tête; 0 when it is true.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> str(CardSet(misere_faults(CardSet.parse("KH 2C T4").bits, MisereKind.TETE)))
-    'KH'
-    """
-    if kind is MisereKind.ATOUT:
-        return hand & (TRUMP_MASK | EXCUSE_BIT)
-    return hand & FACES_MASK
-
-
-# --- play (docs/rules.md §6) ---------------------------------------------------------------
-
-
-def step(led: int, top: int, card: int) -> tuple[int, int]:
-    """A trick's state after ``card``: the suit led and the rank of its highest trump.
-
-    ``led`` is :data:`NO_SUIT` until a card other than the Excuse is played (the Excuse
-    sets no suit: the card after it does, §6), then that card's suit (4 for trumps);
-    ``top`` is the highest trump's number so far, 0 for none.
-
-    >>> step(NO_SUIT, 0, Card.EXCUSE)
-    (-1, 0)
-    >>> step(NO_SUIT, 0, Card.H5)
-    (1, 0)
-    >>> step(1, 0, Card.T18)
-    (1, 18)
-    """
-    if card == _EXCUSE:
-        return led, top
-    suit = SUIT_OF[card]
-    if led == NO_SUIT:
-        led = suit
-    if suit == 4 and card - 55 > top:
-        top = card - 55
-    return led, top
-
-
-def trick_state(trick: Sequence[int]) -> tuple[int, int]:
-    """``(led, top)`` after the cards of ``trick``, from the leader's (see :func:`step`).
-
-    >>> trick_state([Card.EXCUSE, Card.D3, Card.T7])
-    (2, 7)
-    """
-    led, top = NO_SUIT, 0
-    for card in trick:
-        led, top = step(led, top, card)
-    return led, top
-
-
-def legal_in(hand: int, led: int, top: int) -> tuple[int, int]:
-    """The legal cards of ``hand`` in a trick whose state is ``(led, top)``, and the rule
-    that restricts them (§6): follow the suit led; unable to, trump; when the trick holds
-    a trump, overtrump if possible (even over a partner), else any trump; on a trump
-    lead, overtrump if possible, else any trump; with none of these, any card. The
-    Excuse may always be played. Returns ``(legal, kind)``: ``kind`` is :data:`FREE`
-    when nothing restricts the player.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> hand = CardSet.parse("2H T3 T9 EX").bits
-    >>> str(CardSet(legal_in(hand, 1, 5)[0]))           # Hearts led: follow
-    '2H EX'
-    >>> str(CardSet(legal_in(hand, 4, 5)[0]))           # trumps led, 5 the highest
-    'T9 EX'
-    >>> legal_in(hand, NO_SUIT, 0) == (hand, FREE)      # leading
-    True
-    """
-    if led == NO_SUIT:
-        return hand, FREE
-    excuse = hand & EXCUSE_BIT
-    trumps = hand & TRUMP_MASK
-    if led != TRUMPS_LED:
-        same = hand & SUIT_MASKS[led]
-        if same:
-            return same | excuse, FOLLOW
-        if not trumps:
-            return hand, FREE
-        higher = trumps & TRUMPS_ABOVE[top]
-        if top and higher:
-            return higher | excuse, OVERTRUMP
-        return trumps | excuse, TRUMP
-    if not trumps:
-        return hand, FREE
-    higher = trumps & TRUMPS_ABOVE[top]
-    if higher:
-        return higher | excuse, OVERTRUMP_LED
-    return trumps | excuse, TRUMP_LED
-
-
-def first_lead(hand: int, called: int) -> tuple[int, int]:
-    """The legal leads of the first trick at five players under
-    ``five_player_first_lead = no_called_suit`` (§6): not the called suit, except the
-    called card itself; a hand holding nothing else (not even the Excuse) may lead any
-    card of it.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> hand = CardSet.parse("3H KH 4C").bits
-    >>> str(CardSet(first_lead(hand, Card.HK)[0]))
-    'KH 4C'
-    >>> str(CardSet(first_lead(hand, Card.HQ)[0]))
-    '4C'
-
-    Only a card of a suit calls a suit: a trump or the Excuse called (K103) binds no lead.
-
-    >>> first_lead(hand, Card.T21) == (hand, FREE)
-    True
-    """
-    suit = SUIT_OF[called]
-    if suit >= 4:
-        return hand, FREE
-    allowed = hand & ~(SUIT_MASKS[suit] & ~(1 << called))
-    if allowed != hand and allowed:
-        return allowed, CALLED_SUIT
-    return hand, FREE
-
-
-def rule(hand: int, trick: Sequence[int], called: int | None = None
-         ) -> tuple[int, int, int, int]:
-    """The rule that binds the player holding ``hand`` after ``trick``'s cards (from the
-    leader's), as ``(legal, kind, led, top)``: see :func:`rule_in`. Pass ``called`` only
-    for the first trick at five players under ``no_called_suit`` (it binds the lead
-    only).
-
-    >>> from tarotnotation.cards import CardSet
-    >>> legal, kind, led, top = rule(CardSet.parse("T4 T9 3C KC EX").bits, [Card.H5, Card.T18])
-    >>> str(CardSet(legal)), kind == TRUMP, led, top
-    ('T4 T9 EX', True, 1, 18)
-    """
-    led, top = trick_state(trick)
-    return rule_in(hand, led, top, None if trick else called)
-
-
-def rule_in(hand: int, led: int, top: int, called: int | None = None
-            ) -> tuple[int, int, int, int]:
-    """The rule that binds the player holding ``hand`` in a trick whose state is
-    ``(led, top)`` (:func:`step`), as ``(legal, kind, led, top)``: the legal cards, the
-    rule that restricts them (:func:`legal_in`), the suit led and the highest trump.
-    ``called``, given for the first lead at five players, applies :func:`first_lead`;
-    ``led`` is then the called suit when it binds.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> legal, kind, led, top = rule_in(CardSet.parse("3H KH 4C").bits, NO_SUIT, 0, Card.HQ)
-    >>> str(CardSet(legal)), kind == CALLED_SUIT, led
-    ('4C', True, 1)
-    """
-    if called is not None:
-        legal, kind = first_lead(hand, called)
-        if kind == CALLED_SUIT:
-            return legal, kind, SUIT_OF[called], 0
-    legal, kind = legal_in(hand, led, top)
-    return legal, kind, led, top
-
-
-def winning_card(bits: int, led: int) -> int:
-    r"""The card that wins a trick of the cards ``bits`` whose suit led is ``led``: the
-    highest trump, else the highest card of the suit led (§6). Cards are numbered so that
-    the trumps come above the suits and each suit runs from its 1 to its King: the
-    winner is the highest-numbered card of :data:`CAN_WIN`\ ``[led]``.
-
-    >>> from tarotnotation.cards import CardSet
-    >>> Card(winning_card(CardSet.parse("5H KH 2S QH").bits, 1))
-    <Card.HK: 27>
-    """
-    return (bits & CAN_WIN[led]).bit_length() - 1
-
-
-def led_card(trick: Sequence[int]) -> int:
-    """The card that sets the suit of a trick (§6): the first, or after the Excuse the
-    next one (the Excuse when it is alone).
-
-    >>> Card(led_card([Card.EXCUSE, Card.D3, Card.S1])), Card(led_card([Card.D3, Card.EXCUSE]))
-    (<Card.D3: 30>, <Card.D3: 30>)
-    """
-    lead = trick[0]
-    if lead == _EXCUSE:  # the Excuse sets no suit: the next card does
-        lead = next((c for c in trick if c != _EXCUSE), _EXCUSE)
-    return lead
-
-
-def winner_index(trick: Sequence[int]) -> int | None:
-    """Index of the card that wins a trick (:func:`winning_card`). The Excuse never wins
-    here (its chelem case is :func:`excuse_wins_last_trick`); a trick of only the Excuse
-    has no winner.
-
-    >>> winner_index([Card.H5, Card.HK, Card.T2, Card.EXCUSE])
-    2
-    >>> winner_index([Card.EXCUSE, Card.D3, Card.DQ, Card.S1])
-    2
-    >>> winner_index([Card.EXCUSE]) is None
-    True
-    """
-    lead = led_card(trick)
-    if lead == _EXCUSE:
-        return None
-    bits = 0
-    for card in trick:
-        bits |= _BIT[card]
-    led = SUIT_OF[lead]
-    return trick.index(winning_card(bits, led))
-
-
-class Transitions(NamedTuple):
-    """The play rule of §6 as a table, worked out from :func:`legal_in` and :func:`step`
-    (:func:`transitions`), for callers that judge many cards: the replay and the quick
-    check of archives. A trick's state is the int ``(led * 22 + top) * 78`` (``led`` 0-4,
-    or 5 for :data:`NO_SUIT`; ``top`` 0-21): :func:`state_of`.
-    """
-
-    table: tuple[tuple[int, int], ...]
-    """``table[state + card]``: ``(forbid, next state)``: ``card`` is illegal exactly when
-    the hand holds one of ``forbid``; the trick's state after it."""
-    after_lead: tuple[int, ...]
-    """``after_lead[card]``: the state after the card that leads."""
-    can_be_illegal: tuple[int, ...]
-    """``can_be_illegal[led]``: the cards that can be illegal in a trick led in ``led``
-    (a trick of none of them is legal as a whole: every card followed)."""
-
-
-def state_of(led: int, top: int) -> int:
-    """The :class:`Transitions` state of ``(led, top)``.
-
-    >>> state_of(NO_SUIT, 0) == 5 * 22 * 78, state_of(1, 0) == 22 * 78
-    (True, True)
-    """
-    return ((5 if led == NO_SUIT else led) * 22 + top) * 78
-
-
-def led_top(state: int) -> tuple[int, int]:
-    """The ``(led, top)`` of a :class:`Transitions` state (:func:`state_of` undone).
-
-    >>> led_top(state_of(4, 17)), led_top(state_of(NO_SUIT, 0))
-    ((4, 17), (-1, 0))
-    """
-    led, top = divmod(state // 78, 22)
-    return (NO_SUIT if led == 5 else led), top
-
-
-@lru_cache(maxsize=1)
-def transitions() -> Transitions:
-    """The :class:`Transitions` table, worked out once from :func:`legal_in` and
-    :func:`step` (not written again): a card is illegal when the hand holds a card the
-    rule prefers, and one such card is enough to make it so (§6 asks for a card of a
-    kind the hand holds: the suit led, a trump, a higher trump), so the forbidding cards
-    are found by asking :func:`legal_in` about hands of the card and one other card, one
-    of each group the rule tells apart (each suit, the trumps above the highest one
-    played, the other trumps, the Excuse). ``tests/test_kernel.py`` holds the table to
-    :func:`legal_in` on random hands.
-
-    >>> from tarotnotation.cards import SUIT_MASKS, TRUMPS_ABOVE
-    >>> table = transitions().table
-    >>> forbid, state = table[state_of(NO_SUIT, 0) + Card.HK]   # the King of Hearts leads
-    >>> forbid, led_top(state)                                  # Hearts led, no trump yet
-    (0, (1, 0))
-    >>> forbid, state = table[state + Card.T5]                  # trumped: no Heart in hand
-    >>> forbid == SUIT_MASKS[1], led_top(state)
-    (True, (1, 5))
-    >>> forbid, _ = table[state + Card.T3]                      # undertrumped: no Heart,
-    >>> forbid == SUIT_MASKS[1] | TRUMPS_ABOVE[5]               # no trump above the 5
-    True
-    """
-    out = []
-    known: dict[tuple[int, int, int, bool], int] = {}
-    for state_led in range(6):
-        led = NO_SUIT if state_led == 5 else state_led
-        for top in range(22):
-            groups = (*SUIT_MASKS[:4], TRUMPS_ABOVE[top], TRUMP_MASK & ~TRUMPS_ABOVE[top],
-                      EXCUSE_BIT)
-            for card in range(78):
-                bit = 1 << card
-                key = (led, top, SUIT_OF[card], bool(bit & TRUMPS_ABOVE[top]))
-                forbid = known.get(key)
-                if forbid is None:
-                    forbid = 0
-                    for group in groups:
-                        other = group & ~bit
-                        if other and not legal_in(bit | (other & -other), led, top)[0] & bit:
-                            forbid |= other
-                    known[key] = forbid
-                out.append((forbid & ~bit, state_of(*step(led, top, card))))
-    table = tuple(out)
-    nothing = state_of(NO_SUIT, 0)
-    after_lead = tuple(table[nothing + card][1] for card in range(78))
-    can_be_illegal = tuple(
-        sum(1 << card for card in range(78)
-            if any(table[(led * 22 + top) * 78 + card][0] for top in range(22)))
-        for led in range(5))
-    return Transitions(table, after_lead, can_be_illegal)
 
 
 # --- counting (docs/rules.md §7-§10) -------------------------------------------------------

@@ -9,7 +9,7 @@ patterns of tags, comments and dates. The others take them from here:
   from these tables (:func:`grammar_text`), so that the grammar says how a record is built
   and this module says how its words are spelt;
 - the grammar path's transformer and the fast scanner (``notation/reader.py``,
-  ``notation/fast.py``) look words up here;
+  ``notation/scanner.py``) look words up here;
 - the record model (``records.py``) checks seat ids and glyphs, and ``rules.Contract``
   reads bid words, with these;
 - format detection (``formats/detect.py``) recognises a record's sections by them.

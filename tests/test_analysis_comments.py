@@ -7,8 +7,8 @@ import random
 from tarotnotation.analysis import analyse_record, parse_comment, strip_analysis
 from tarotnotation.analysis.analyse import CardAnalysis, PlayAnalysis, analyse_play
 from tarotnotation.analysis.comments import annotate_analysis, card_comment, deal_comment
-from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.cards import Card
+from tarotnotation.narrator import PREFIX, annotate
 from tarotnotation.records import PlayedCard, Trick
 from tarotnotation.rules import Camp
 from tarotnotation.simulate import random_deal

@@ -1,4 +1,4 @@
-"""tarotnotation.annotate: computed comments in place, idempotent, and counts that add up."""
+"""tarotnotation.narrator (annotate): computed comments in place, idempotent, counts that add up."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from strategies import legal_deals, records
 
 from tarotnotation import notation
-from tarotnotation.annotate import (
+from tarotnotation.narrator import (
     PREFIX,
     annotate,
     is_computed,

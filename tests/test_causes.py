@@ -409,7 +409,7 @@ def test_replay_score_and_annotate_say_the_cause() -> None:
     entry = orjson.loads(invoke("score", path, "--format", "json").out)
     assert [v["code"] for v in entry["violations"]] == ["Y001"]
     rec = notation.load(FIXTURES / "trick-written-from-the-wrong-seat.tarot")
-    from tarotnotation.annotate import annotate
+    from tarotnotation.narrator import annotate
 
     notes = [c for t in annotate(rec).play for x in (t, *t.cards) for c in x.comments
              if c.startswith("tarot: error")]

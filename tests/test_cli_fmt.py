@@ -12,8 +12,8 @@ import pytest
 from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
-from tarotnotation.annotate import PREFIX, annotate
 from tarotnotation.archive import check_paths
+from tarotnotation.narrator import PREFIX, annotate
 from tarotnotation.replay import replay
 from tarotnotation.simulate import random_deal
 

@@ -108,7 +108,7 @@ def test_a_command_imports_only_what_it_uses() -> None:
         "tarotnotation.cli.validate", "tarotnotation.cli.front", "tarotnotation.cli.declare",
         "tarotnotation.cli.status", "tarotnotation.cli.commands"}
     for unused in ("tarotnotation.analysis", "tarotnotation.html", "tarotnotation.archives",
-                   "tarotnotation.annotate"):
+                   "tarotnotation.narrator"):
         assert unused not in loaded
 
 
@@ -252,7 +252,7 @@ _FRONT_RUNS = [
     (["rules"], ("pydantic", "lark", "tarotnotation.records")),
     (["codes"], ("pydantic", "lark", "tarotnotation.records")),
     (["card", "kh"], ("pydantic", "lark", "tarotnotation.records")),
-    (["score", "examples/garde-sans.tarot"], ("tarotnotation.annotate", "orjson", "lark")),
+    (["score", "examples/garde-sans.tarot"], ("tarotnotation.narrator", "orjson", "lark")),
     (["replay", "examples/garde-sans.tarot"], ("tarotnotation.analysis", "webbrowser",
                                                "lark")),
     (["legal", "examples/prise.tarot", "-t", "2"], ()),

@@ -19,7 +19,6 @@ from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 from test_cli_signals import group
 
 from tarotnotation import notation
-from tarotnotation.annotate import running_points, score_lines
 from tarotnotation.formats import json as tarot_json
 from tarotnotation.html import (
     DealSource,
@@ -32,6 +31,7 @@ from tarotnotation.html import (
 )
 from tarotnotation.html.escape import clean, json_bytes, json_script, text
 from tarotnotation.html.page import SCRIPT_NAME, STYLE_NAME, asset, csp
+from tarotnotation.narrator import running_points, score_lines
 
 HOSTILE = ROOT / "tests" / "fixtures" / "html" / "hostile-strings.tarot"
 PAYLOAD = "</script><img src=x onerror=alert(1)>"

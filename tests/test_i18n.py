@@ -115,7 +115,8 @@ TRANSLATED_MODULES = ("replay.py", "legality.py", "plausibility.py", "analysis/p
                       "analysis/analyse.py", "formats/json.py", "formats/sheet.py",
                       "formats/csvsheet.py", "formats/scoreit.py", "formats/matocolotoe.py",
                       "formats/xlsx.py", "formats/tarotclub.py", "notation/reader.py", "faults.py",
-                      "causes.py", "annotate.py")
+                      "causes.py", "narrator.py", "replaydeclared.py", "replayresult.py",
+                      "notation/syntax.py", "notation/chunks.py", "formats/sheetdeal.py")
 
 
 @pytest.mark.parametrize("module", TRANSLATED_MODULES)

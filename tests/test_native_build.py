@@ -39,6 +39,7 @@ def test_an_install_without_a_compiler_succeeds_without_the_core(tmp_path: Path)
     names = _wheel(tmp_path, {"CC": "false", "LDSHARED": "false"})
     assert not [n for n in names if "_kernel" in n and not n.endswith(".pyi")]
     assert "tarotnotation/analysis/search.py" in names
+    assert "tarotnotation/analysis/pycore.py" in names  # (the pure-Python twin)
     assert "tarotnotation/csrc/kernel.h" not in names  # sources stay out of the wheel
 
 

@@ -1,6 +1,6 @@
 """The fast reader against the grammar: the same records, diagnostics and positions.
 
-``tarotnotation.notation.fast`` reads plain records without Lark and gives up on anything
+``tarotnotation.notation.scanner`` reads plain records without Lark and gives up on anything
 else (see its module doc). These differential tests read the same texts both ways
 (``parse_record(..., fast=False)`` / ``TAROT_READER=grammar`` is the grammar path) and
 require equal :class:`ReadDeal` values: record, diagnostics (code, message, file:line:col,
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from strategies import records
 
 from tarotnotation import notation
-from tarotnotation.notation import fast, parse_record, reader
+from tarotnotation.notation import parse_record, reader, scanner
 from tarotnotation.records import DealRecord
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
@@ -70,7 +70,7 @@ def _check_text(text: str, name: str = "t.tarot") -> int:
     taken = 0
     for body, line in _records_of(text):
         _same(*_both(body, name, line))
-        taken += fast.scan(body) is not None
+        taken += scanner.scan(body) is not None
     return taken
 
 
@@ -228,7 +228,7 @@ _GIVE_UP: Final = [
 @pytest.mark.parametrize(("what", "change"), _GIVE_UP, ids=[w for w, _ in _GIVE_UP])
 def test_the_scanner_gives_up_and_the_grammar_reports(what: str, change: object) -> None:
     text = change(_BASE)  # type: ignore[operator]
-    assert fast.scan(text) is None, what
+    assert scanner.scan(text) is None, what
     _same(*_both(text))
 
 
@@ -236,7 +236,7 @@ def test_the_grammar_path_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None
     def refuse(text: str) -> None:
         raise AssertionError("the scanner was called")
 
-    monkeypatch.setattr(fast, "scan", refuse)
+    monkeypatch.setattr(scanner, "scan", refuse)
     monkeypatch.setenv(reader.READER_ENV, "grammar")
     [deal] = notation.reads(_BASE)
     assert deal.ok

@@ -6,7 +6,7 @@ drives it and hands everything else to the reader. These differential tests hold
 the Python path:
 
 - the parts it hands back equal those made of the fast scanner's data
-  (``notation.fast.scan``) of the same record, cut by the reader (``reader.record_chunks``), and
+  (``notation.scanner.scan``) of the same record, cut by the reader (``reader.record_chunks``), and
   it takes a record only when the fast scanner does, cut where the reader cuts it; on
   generated deals (3, 4 and 5 players; comments, glyphs, names, tags, rulesets; partial
   and faulty deals), on word and byte edits of them, and on the fuzz corpus;
@@ -37,7 +37,7 @@ from test_tarot_parts import ODD
 
 from tarotnotation import archive, native, notation
 from tarotnotation.cards import BIT_OF_CODE
-from tarotnotation.notation import bulk, fast, reader
+from tarotnotation.notation import bulk, reader, scanner
 from tarotnotation.quick import parts_checker, quick_facts, quick_facts_scanned
 from tarotnotation.records import DealRecord, Seat
 from tarotnotation.rules import Contract, Ruleset
@@ -163,9 +163,9 @@ def _check_bytes(data: bytes) -> int:
         assert lines == data.count(b"\n", pos, after)
         normal = bulk.normalized(parts)
         if normal is None:  # a Ruleset or Seats tag the fast scanner does not take either
-            assert fast.scan(text) is None
+            assert scanner.scan(text) is None
             continue
-        scanned = fast.scan(text)
+        scanned = scanner.scan(text)
         assert scanned is not None, text  # a record the fast scanner leaves to the grammar
         expected = _expected(scanned)
         assert expected is not None, text

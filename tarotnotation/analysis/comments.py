@@ -2,7 +2,7 @@ r"""The analysis written into a record as computed comments, and read back.
 
 :func:`annotate_analysis` puts one comment on each card analysed, after the project's
 convention for computed comments (they start with ``tarot: ``,
-:data:`tarotnotation.annotate.PREFIX`)::
+:data:`tarotnotation.narrator.PREFIX`)::
 
     {tarot: dd 0; made by 2 with best play}
     {tarot: dd -1.5, best T12; made by 1 with best play; ? added}
@@ -40,10 +40,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from ..annotate import PREFIX
 from ..cards import Card
 from ..diagnostics import Code, Diagnostic
 from ..i18n import Msg, pmsg
+from ..narrator import PREFIX
 from ..records import DealRecord, Glyph, PlayedCard, Trick
 from ..replay import Replay
 from .analyse import (

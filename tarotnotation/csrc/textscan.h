@@ -7,7 +7,7 @@
  * bids as words, the tags, notes and scores as read; with where the next record starts and
  * how many lines the record took. It reads only: no rule of play or counting.
  *
- * It takes a strict subset of what notation/fast.py takes, which is a subset of the
+ * It takes a strict subset of what notation/scanner.py takes, which is a subset of the
  * grammar: one or more lines of tags `[Name "value"]` (no escape, no control character;
  * a Players tag of 3, 4 or 5; no Result tag, a Date as DATE_RE), then lines of words
  * separated by spaces: the deal's glyph and comments, `hand S:` lines of canonical card
@@ -20,7 +20,7 @@
  * or the call, a section the quick check leaves to the replay...) gives up, and the
  * caller reads the record with the Python reader. So the record it takes is cut exactly
  * where the reader cuts it, and read to the same data: tests/test_textscan.py holds it
- * to notation/fast.py on generated deals and edits of them.
+ * to notation/scanner.py on generated deals and edits of them.
  */
 #ifndef TAROT_TEXTSCAN_H
 #define TAROT_TEXTSCAN_H

@@ -96,16 +96,27 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
 
-from ..cards import Card, CardSet, Suit
+from ..cards import Card, CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..fields import DEFAULT_SEATS, UNRECORDED_TAG, Points
-from ..i18n import Msg, message_of, nmsg, or_list, render
+from ..i18n import Msg, message_of, nmsg, render
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
-from ..rules import Camp, Contract, table
+from ..rules import Camp, table
 from ..source import ReadDeal, SourceMap
 from .base import Format, Head
 from .json import json_fault, json_type
+from .tarotclubcards import (
+    CONTRACT_NAMES,
+    CONTRACTS,
+    PLACES,
+    SEATS,
+    VERSION,
+    card_code,
+    parse_card,
+    place_of_seat,
+    seat_of_place,
+)
 
 if TYPE_CHECKING:  # (the model: imported by the functions that build or write records)
     from ..records import DealRecord
@@ -128,93 +139,6 @@ __all__ = [
     "seat_of_place",
     "write",
 ]
-
-#: The file version TarotClub writes (both kinds of file).
-VERSION: Final = "3"
-#: TarotClub's places, in its order of play (``Place::Next``).
-PLACES: Final = ("South", "East", "North", "West", "Fifth")
-#: TarotClub's contract names.
-CONTRACTS: Final[Mapping[str, Contract]] = {
-    "Take": Contract.PRISE,
-    "Guard": Contract.GARDE,
-    "Guard without": Contract.GARDE_SANS,
-    "Guard against": Contract.GARDE_CONTRE,
-}
-_CONTRACT_NAMES: Final = {c: name for name, c in CONTRACTS.items()}
-_SEATS: Final = DEFAULT_SEATS[5]
-_SUIT_LETTERS: Final = "SHDC"
-_CARD_RE: Final = re.compile(r"(\d\d)-([SHDCT])")
-_EXPECTED_CARD: Final = Msg(
-    "expected a TarotClub card code NN-X: 01-14 of S, H, D or C (11 Jack, 12 Knight,"
-    " 13 Queen, 14 King), 01-21 of T for trumps, 00-T for the Excuse"
-)
-
-
-# --- cards and places ---------------------------------------------------------------------
-
-
-def parse_card(code: str) -> Card:
-    """The card of a TarotClub code such as ``14-H`` (King of Hearts) or ``00-T``.
-
-    >>> parse_card("14-H"), parse_card("12-C"), parse_card("21-T"), parse_card("00-T")
-    (<Card.HK: 27>, <Card.CN: 53>, <Card.T21: 76>, <Card.EXCUSE: 77>)
-    >>> parse_card("15-S")
-    Traceback (most recent call last):
-    ...
-    ValueError: '15-S' is not a card: expected a TarotClub card code NN-X: ...
-    """
-    m = _CARD_RE.fullmatch(code.strip())
-    if m is not None:
-        value, suit = int(m.group(1)), m.group(2)
-        if suit == "T":
-            if value == 0:
-                return Card.EXCUSE
-            if value <= 21:
-                return Card.trump(value)
-        elif 1 <= value <= 14:
-            return Card.suited(Suit(_SUIT_LETTERS.index(suit)), value)
-    raise ValueError(Msg("{code} is not a card: {expected}", code=repr(code),
-                         expected=_EXPECTED_CARD))
-
-
-def card_code(card: Card) -> str:
-    """TarotClub's code of a card.
-
-    >>> card_code(Card.HK), card_code(Card.S1), card_code(Card.T21), card_code(Card.EXCUSE)
-    ('14-H', '01-S', '21-T', '00-T')
-    """
-    if card is Card.EXCUSE:
-        return "00-T"
-    if card.is_trump:
-        return f"{card.rank:02d}-T"
-    return f"{card.rank:02d}-{_SUIT_LETTERS[card.suit]}"
-
-
-def seat_of_place(place: str, players: int) -> str:
-    """The seat id of a TarotClub place at a table of ``players``.
-
-    >>> seat_of_place("West", 4), seat_of_place("Fifth", 5)
-    ('W', 'F')
-    >>> seat_of_place("West", 3)
-    Traceback (most recent call last):
-    ...
-    ValueError: 'West' is not a place at 3 players: expected South, East or North
-    """
-    places = PLACES[:players]
-    if place not in places:
-        raise ValueError(Msg("{place} is not a place at {players} players: expected {places}",
-                             place=repr(place), players=players, places=or_list(places)))
-    return _SEATS[places.index(place)]
-
-
-def place_of_seat(index: int) -> str:
-    """TarotClub's place for the seat at ``index`` in the order of play (0 is South).
-
-    >>> [place_of_seat(i) for i in range(4)]
-    ['South', 'East', 'North', 'West']
-    """
-    return PLACES[index]
-
 
 # --- reading ----------------------------------------------------------------------------------
 
@@ -388,7 +312,7 @@ def _or_each(items: Sequence[str]) -> str:
 
 
 def _previous(seat: str, players: int) -> str:
-    ids = _SEATS[:players]
+    ids = SEATS[:players]
     return ids[(ids.index(seat) - 1) % players]
 
 
@@ -437,7 +361,7 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
     if len(tricks) > tab.tricks:
         raise _error("$.tricks", Msg("a deal has {n} tricks at {players} players, found {found}",
                                      n=tab.tricks, players=players, found=len(tricks)))
-    ids = _SEATS[:players]
+    ids = SEATS[:players]
     play: list[Trick] = []
     played: dict[Card, str] = {}
     played_by: dict[str, set[Card]] = {s: set() for s in ids}
@@ -560,14 +484,14 @@ def _score_block(score: object, tags: list[tuple[str, str]]) -> tuple[Points | N
 
 def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
     hands: dict[str, list[Card]] = {}
-    for place, seat in zip(PLACES, _SEATS, strict=True):
+    for place, seat in zip(PLACES, SEATS, strict=True):
         if place not in obj:
             raise _error(f"$.{place}", Msg("missing: expected {place}'s hand as ;-separated card"
                                            " codes (or \"\" for no player)", place=place))
         hand = _cards(_string(obj, place, f"$.{place}"), f"$.{place}")
         if hand:
             if len(hands) != PLACES.index(place):
-                missing = next(pl for pl, s in zip(PLACES, _SEATS, strict=True)
+                missing = next(pl for pl, s in zip(PLACES, SEATS, strict=True)
                                if s not in hands)
                 raise _error(f"$.{place}", Msg("{place} has a hand but {missing} has none: expected"
                                                " the places filled from South in order of"
@@ -582,7 +506,7 @@ def _from_prepared(obj: Mapping[str, Any]) -> DealRecord:
     dog = _cards(_string(obj, "Dog", "$.Dog"), "$.Dog")
     where: dict[Card, str] = {}
     for seat, hand in hands.items():
-        path = f"$.{PLACES[_SEATS.index(seat)]}"
+        path = f"$.{PLACES[SEATS.index(seat)]}"
         if len(hand) != tab.hand:
             raise _error(path, Msg("expected {n} cards at {players} players, found {found}",
                                    n=tab.hand, players=players, found=len(hand)))
@@ -830,7 +754,7 @@ def dumps(record: DealRecord) -> bytes:
     info: dict[str, Any] = {
         "number_of_players": record.players,
         "taker": places[rep.taker],
-        "contract": _CONTRACT_NAMES[rep.contract],
+        "contract": CONTRACT_NAMES[rep.contract],
         "slam": chelem,
         "first_trick_lead": PLACES[first],
         "dog": joined(record.chien),

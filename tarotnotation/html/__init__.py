@@ -1,7 +1,7 @@
 """Deal pages: records shown in the browser, card by card (``tarot html``).
 
 - :mod:`.data` works out everything a page shows (the rules are applied there, by the
-  replay and :mod:`tarotnotation.annotate`), as a plain dict embedded in the page;
+  replay and :mod:`tarotnotation.narrator`), as a plain dict embedded in the page;
 - :mod:`.page` lays out the pages around that data, with their Content Security Policy;
 - :mod:`.escape` makes every user string safe for its place in a page;
 - :mod:`.site` reads deals and writes one page, a site (a folder) or one file;

@@ -8,7 +8,7 @@ running points), the score worked out as ``tarot replay`` shows it, and the reco
 text. What the data says in words (the score, the diagnostics' messages, the title) is in
 the run's language (:func:`tarotnotation.i18n.language`); its keys and codes never are.
 The page's script only steps through this data: every rule (who wins a trick, the
-points, the score) is applied here, by the replay and :mod:`tarotnotation.annotate`.
+points, the score) is applied here, by the replay and :mod:`tarotnotation.narrator`.
 
 Each card is a small dict; the card-play analysis (``tarot analyze``'s computed comments,
 read by :func:`tarotnotation.analysis.comments.parse_comment`), when a record carries it,
@@ -36,7 +36,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
-from ..annotate import (
+from ..cards import Card, CardSet, points_text
+from ..diagnostics import Diagnostic, Severity
+from ..fields import find_tag
+from ..i18n import Msg, pmsg, render
+from ..narrator import (
     is_computed,
     place_of,
     running_points,
@@ -44,10 +48,6 @@ from ..annotate import (
     speakers,
     unplayed_points,
 )
-from ..cards import Card, CardSet, points_text
-from ..diagnostics import Diagnostic, Severity
-from ..fields import find_tag
-from ..i18n import Msg, pmsg, render
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status, TrickCount
 from ..rules import Contract, MisereKind
@@ -321,7 +321,7 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
 _MISERE: Final = {MisereKind.ATOUT: Msg("d'atout (no trump)"),
                   MisereKind.TETE: Msg("de tête (no face card)")}
 
-#: :func:`~tarotnotation.annotate.points_text` of every number of half-points of a deal.
+#: :func:`~tarotnotation.narrator.points_text` of every number of half-points of a deal.
 _POINTS: Final = tuple(points_text(half) for half in range(2 * 91 + 1))
 
 

@@ -17,7 +17,7 @@ the compiled twin's (:func:`tarotnotation._kernel.play`), else
 :class:`tarotnotation.kernel.PlayState`'s; what each trick brings each camp is
 :func:`tarotnotation.kernel.settle_trick`'s; the score is
 :func:`tarotnotation.scoring.score`'s, in the words of
-:func:`tarotnotation.annotate.scored_lines`.
+:func:`tarotnotation.narrator.scored_lines`.
 
 >>> import random
 >>> from tarotnotation.formats import json as tjson
@@ -38,9 +38,9 @@ from typing import Any, Final, NamedTuple
 import orjson
 
 from .. import kernel, native
-from ..annotate import scored_lines
 from ..cards import ALL_MASK, BIT_OF_CODE, Card, card_points, points_text
 from ..i18n import Msg, language, pmsg, render
+from ..narrator import scored_lines
 from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
 from ..scoring import DealFacts, score
@@ -226,7 +226,7 @@ def _winners(deal: FastDeal, start: list[int], camps: tuple[int, ...], leader: i
 
 def _score_lines(deal: FastDeal) -> list[str]:
     """The score worked out (:func:`tarotnotation.scoring.score`) in the words of
-    :func:`tarotnotation.annotate.scored_lines`, in the run's language; kept for the next
+    :func:`tarotnotation.narrator.scored_lines`, in the run's language; kept for the next
     deals of the same facts (a few thousand in a real archive)."""
     facts = deal.facts
     sizes = tuple(size for _, size in facts.poignees)

@@ -1,7 +1,7 @@
 """Reading a file of the text notation in bulk: canonical records scanned in C.
 
 The reader (:func:`~tarotnotation.notation.read_at`) cuts a file into records line by
-line and reads each with the fast scanner (:mod:`tarotnotation.notation.fast`), in
+line and reads each with the fast scanner (:mod:`tarotnotation.notation.scanner`), in
 Python. Most archives are written by the writer, in the canonical layout; for those,
 :func:`read_bulk` reads the file a block at a time and hands each record to the compiled
 scanner (``_kernel.scan_text``, ``csrc/textscan.h``), which cuts it out of the block and
@@ -30,7 +30,7 @@ from typing import IO, Any, Final, TypeVar
 
 from ..rules import RulesetError
 from ..source import ReadDeal
-from .values import ruleset_spec, seats_entries
+from .tagvalues import ruleset_spec, seats_entries
 
 __all__ = ["BLOCK", "normalized", "read_bulk"]
 
@@ -51,8 +51,8 @@ Scan = Callable[[bytes, int, bool], Any]
 
 def normalized(parts: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The scanner's parts with the Ruleset and Seats tags read as the fast scanner
-    reads them (:func:`~tarotnotation.notation.values.ruleset_spec`,
-    :func:`~tarotnotation.notation.values.seats_entries`: the scanner hands their values
+    reads them (:func:`~tarotnotation.notation.tagvalues.ruleset_spec`,
+    :func:`~tarotnotation.notation.tagvalues.seats_entries`: the scanner hands their values
     back as written); None when the fast scanner would not take them.
 
     >>> parts = (4, [], "FFT", "S:Ann, E:Bob, N, W", *[None] * 12, None)

@@ -5,7 +5,7 @@ other text), so the reader holds one record in memory at a time and a broken rec
 spoils the next. Each record is parsed with the Lark grammar ``grammar/tarot.lark`` (LALR,
 contextual lexer, a transformer applied while parsing: no parse tree is built), then
 checked and turned into a record; plain records are first offered to a faster scanner,
-:mod:`tarotnotation.notation.fast`, which builds the same data and leaves anything else to
+:mod:`tarotnotation.notation.scanner`, which builds the same data and leaves anything else to
 the grammar (``TAROT_READER=grammar`` turns it off). Every record yields one
 :class:`ReadDeal`: the record (or None when it cannot be read), its diagnostics with file,
 line and column, and a :class:`SourceMap` of the positions of its parts for the replay
@@ -35,33 +35,33 @@ play: 1. 7H 8H ZZ
 
 from __future__ import annotations
 
-import _thread
 import io
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
-from .. import lexicon
 from ..cards import CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError, quote
-from ..encoding import not_utf8
-from ..fields import FIELD_TAGS, Points, find_tag
-from ..i18n import Msg, message_of, or_list
-from ..lexicon import BIDS, DATE_RE, KEYWORDS, TAG_RE, uncomment, untag
-from ..limits import MAX_DIGITS, MAX_FAULTS, MAX_RECORD_CHARS, exceeded
+from ..fields import FIELD_TAGS, Points
+from ..i18n import Msg, message_of
+from ..lexicon import BIDS, DATE_RE, TAG_RE, untag
+from ..limits import MAX_DIGITS, MAX_FAULTS, exceeded
 from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
-from ..values import Value, replace
-from . import fast as scanner
+from ..values import replace
+from . import scanner
 from .cardcodes import parse_card
-from .values import players_of, ruleset_spec, seats_entries
+from .chunks import Chunk, record_chunks
+from .parsing import grammar_text, parser
+from .skim import SkimmedDeal, skim_tags
+from .syntax import RecordContext, caret, syntax_fault
+from .tagvalues import players_of, ruleset_spec, seats_entries
 
 if TYPE_CHECKING:
     # The grammar (lark) and the model (pydantic) are imported by the functions that use
     # them: a plain record the fast scanner reads and the quick check judges needs neither.
-    from lark import Lark, Token
-    from lark.exceptions import UnexpectedInput
+    from lark import Token
     from pydantic import ValidationError
 
     from ..records import DealRecord
@@ -78,164 +78,16 @@ __all__ = [
     "read",
     "read_file",
     "reads",
+    "record_chunks",
     "skim_tags",
 ]
 
 #: The tags read into record fields (never kept in ``DealRecord.tags``), in written order.
 
-# --- the parser, built once per process ---------------------------------------------------
-
-
-def grammar_text() -> str:
-    """The grammar of one record: ``grammar/tarot.lark`` (installed as
-    ``tarotnotation.grammar``) with its words filled in from :mod:`tarotnotation.lexicon`."""
-    return lexicon.grammar_text()
-
-
-_Child = Any
-
-
-class _Build:
-    """Applied while parsing: packs each rule's children, keeping tokens for positions
-    (a lark ``Transformer`` once the parser is built: :func:`parser`)."""
-
-    def start(self, c: list[_Child]) -> list[_Child]:
-        return c
-
-    def annotation(self, c: list[Token]) -> tuple[str | None, tuple[str, ...]]:
-        glyph = None
-        if c and c[0].type == "GLYPH":
-            glyph = str(c[0])
-            c = c[1:]
-        return glyph, tuple(_uncomment(t) for t in c)
-
-    def hands(self, c: list[_Child]) -> tuple[str, Any]:
-        return "hands", c
-
-    def no_hands(self, c: list[Token]) -> tuple[str, Any]:
-        return "hands", c[0]
-
-    def hand(self, c: list[_Child]) -> tuple[Token, Token, Any]:
-        return c[0], c[1], c[2]
-
-    def cards(self, c: list[Token]) -> list[Token]:
-        return c  # one CARDS token: the whole run
-
-    def no_cards(self, c: list[Token]) -> list[Token]:
-        return []
-
-    def chien(self, c: list[_Child]) -> tuple[str, Any]:
-        return "chien", c
-
-    def auction(self, c: list[_Child]) -> tuple[str, Any]:
-        return "auction", c
-
-    def bid(self, c: list[_Child]) -> tuple[Token, Any]:
-        return c[0], c[1]
-
-    def call(self, c: list[_Child]) -> tuple[str, Any]:
-        return "call", c
-
-    def ecart(self, c: list[_Child]) -> tuple[str, Any]:
-        return "ecart", c
-
-    def shown(self, c: list[_Child]) -> tuple[str, Any]:
-        return "shown", c[0]
-
-    def poignee_cards(self, c: list[_Child]) -> tuple[str, Any]:
-        return "declaration", ("poignee", c[0], c[1], None, c[2], c[3])
-
-    def poignee_size(self, c: list[_Child]) -> tuple[str, Any]:
-        cards = c[3] if len(c) == 5 else None
-        return "declaration", ("poignee", c[0], c[1], c[2], cards, c[-1])
-
-    def chelem(self, c: list[_Child]) -> tuple[str, Any]:
-        return "declaration", ("chelem", c[0], c[1], None, None, c[2])
-
-    def misere(self, c: list[_Child]) -> tuple[str, Any]:
-        return "declaration", ("misere", c[0], c[1], c[2], None, c[3])
-
-    def play(self, c: list[_Child]) -> tuple[str, Any]:
-        return "play", c
-
-    def trick(self, c: list[_Child]) -> tuple[Token, Token | None, Any, list[Any]]:
-        if not isinstance(c[1], tuple):  # the leader's token, else the trick's note
-            return c[0], c[1], c[2], c[3:]
-        return c[0], None, c[1], c[2:]
-
-    def played(self, c: list[_Child]) -> tuple[Token, Any]:
-        return c[0], c[1]
-
-    def result(self, c: list[_Child]) -> tuple[str, Any]:
-        return "result", c
-
-    def r_contract(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "contract", c
-
-    def r_taker(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "taker", c
-
-    def r_partner(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "partner", c
-
-    def r_points(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "taker_points", c
-
-    def r_bouts(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "bouts", c
-
-    def r_petit(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "petit_au_bout", c
-
-    def r_chelem(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "chelem", c[1:]
-
-    def r_annulled(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "annulled", c
-
-    def r_scores(self, c: list[Token]) -> tuple[str, list[Token]]:
-        return "scores", c
-
-
-_PARSER: Lark | None = None
-_LOCK = _thread.allocate_lock()  # (threading.Lock, without importing threading)
-
-
-def parser() -> Lark:
-    """The LALR parser of one record, built on first use and kept for the process.
-
-    >>> parser() is parser()
-    True
-    """
-    global _PARSER
-    if _PARSER is None:
-        from lark import Lark, Transformer
-
-        class Build(_Build, Transformer[Any, Any]):
-            pass
-
-        with _LOCK:
-            if _PARSER is None:
-                _PARSER = Lark(
-                    grammar_text(),
-                    parser="lalr",
-                    lexer="contextual",
-                    transformer=Build(),
-                    start=["start", "result"],
-                    cache=True,
-                    maybe_placeholders=False,
-                )
-    return _PARSER
-
-
 # --- small helpers ---------------------------------------------------------------------
 
 _NONSPACE: Final = re.compile(r"\S+")
-_WORD: Final = re.compile(r"[^\s{}\[\]()]+|\S")
 
-
-def _uncomment(token: Token) -> str:
-    return uncomment(token[1:-1])
 
 
 def _split_seated(text: str) -> tuple[str | None, str]:
@@ -244,85 +96,6 @@ def _split_seated(text: str) -> tuple[str | None, str]:
         return None, text
     return text[:cut], text[cut + 1:]
 
-
-class _Ctx:
-    """What one record's build collects: positions and diagnostics."""
-
-    __slots__ = ("deal", "diags", "line0", "name", "positions", "result_tag", "text",
-                 "text_lines")
-    name: str | None
-    deal: int
-    line0: int
-    positions: dict[str, tuple[int, int]]
-    diags: list[Diagnostic]
-    text: str
-    result_tag: tuple[Token, str] | None
-    """A ``[Result "…"]`` tag, read as the result section (see :func:`_result_tag`)."""
-    text_lines: list[str] | None
-    """``text`` split into lines, on the first fault that shows its line."""
-
-    def __init__(self, name: str | None, deal: int, line0: int,
-                 positions: dict[str, tuple[int, int]], diags: list[Diagnostic],
-                 text: str = "", result_tag: tuple[Token, str] | None = None,
-                 text_lines: list[str] | None = None) -> None:
-        self.name = name
-        self.deal = deal
-        self.line0 = line0
-        self.positions = positions
-        self.diags = diags
-        self.text = text
-        self.result_tag = result_tag
-        self.text_lines = text_lines
-
-    def pos(self, path: str, token: Token) -> None:
-        self.positions[path] = (self.line0 + (token.line or 1), token.column or 1)
-
-    def error(self, code: Code, message: str, token: Token | None, *,
-              severity: Severity | None = None) -> None:
-        line = self.line0 + (token.line or 1) if token is not None else self.line0 + 1
-        col = token.column if token is not None else None
-        if len(self.diags) >= MAX_FAULTS:  # a record with a fault on every word
-            if len(self.diags) == MAX_FAULTS:
-                self.diags.append(Diagnostic.make(
-                    Code.LIMIT_EXCEEDED, exceeded(Msg("this record has more faults than"),
-                                                  "MAX_FAULTS", Msg("; the rest are not listed")),
-                    file=self.name, line=line, col=col, deal=self.deal))
-            return
-        context = None
-        if token is not None and col is not None and token.line is not None:
-            if self.text_lines is None:
-                self.text_lines = self.text.split("\n")
-            context = _caret(self.text_lines[token.line - 1], col)
-        self.diags.append(Diagnostic.make(
-            code, message, severity=severity, context=context,
-            file=self.name, line=line, col=col, deal=self.deal,
-        ))
-
-
-def _caret(line: str, col: int) -> str:
-    """The line, shown safely (control characters as ``�``), and a caret under ``col``.
-
-    >>> print(_caret("1. 7H\x0bZZ", 7))
-    1. 7H�ZZ
-          ^
-    >>> shown, caret = _caret("x" * 150 + "ZZ", 151).split("\\n")  # a long line: a window
-    >>> len(shown), shown[caret.index("^")]
-    (101, 'Z')
-    """
-    head = tail = ""
-    if len(line) > _CONTEXT_WIDTH:  # a window around the column (cut before it is shown)
-        start = max(0, min(col - 1 - _CONTEXT_WIDTH // 2, len(line) - _CONTEXT_WIDTH))
-        head = "…" if start else ""
-        tail = "…" if start + _CONTEXT_WIDTH < len(line) else ""
-        line = line[start:start + _CONTEXT_WIDTH]
-        col = col - start + len(head)
-    shown = head + "".join(
-        ch if ch == "\t" or ch.isprintable() else "\ufffd" for ch in line) + tail
-    pad = "".join("\t" if ch == "\t" else " " for ch in shown[: col - 1])
-    return f"{shown}\n{pad}^"
-
-
-_CONTEXT_WIDTH: Final = 100
 
 
 # --- from the parsed pieces to a record ---------------------------------------------------
@@ -338,7 +111,7 @@ def _inner(tok: Token, index: int, word: str) -> Token:
     return Token("CARD", word, line=line, column=col)
 
 
-def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
+def _card_list(ctx: RecordContext, tokens: list[Token], where: str) -> CardSet:
     bits = 0
     for tok in tokens:
         starts: list[int] | None = None
@@ -355,7 +128,7 @@ def _card_list(ctx: _Ctx, tokens: list[Token], where: str) -> CardSet:
     return CardSet(bits)
 
 
-def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | None:
+def _seats_value(ctx: RecordContext, value: str, tok: Token) -> list[dict[str, Any]] | None:
     seats = seats_entries(value)
     if isinstance(seats, str):
         ctx.error(Code.BAD_TAG, seats, tok)
@@ -363,7 +136,7 @@ def _seats_value(ctx: _Ctx, value: str, tok: Token) -> list[dict[str, Any]] | No
     return seats
 
 
-def _tags(ctx: _Ctx, tokens: list[Token], data: dict[str, Any]) -> None:
+def _tags(ctx: RecordContext, tokens: list[Token], data: dict[str, Any]) -> None:
     other: list[tuple[str, str]] = []
     seen: set[str] = set()
     for tok in tokens:
@@ -416,7 +189,7 @@ def _annotated(out: dict[str, Any], note: tuple[str | None, tuple[str, ...]]) ->
     return out
 
 
-def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
+def _result(ctx: RecordContext, kw: Token, parts: list[Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     ctx.pos("result", kw)
     for part in parts[:-1]:
@@ -466,16 +239,16 @@ def _result(ctx: _Ctx, kw: Token, parts: list[Any]) -> dict[str, Any]:
     return _annotated(out, parts[-1])
 
 
-def _result_tag(ctx: _Ctx, tok: Token, value: str) -> dict[str, Any] | None:
+def _result_tag(ctx: RecordContext, tok: Token, value: str) -> dict[str, Any] | None:
     """The result of a ``[Result "garde taker E points 48 …"]`` tag: its value is read as
     the body of a result section; positions and faults point at the tag."""
     from lark.exceptions import UnexpectedInput
 
-    inner = _Ctx(ctx.name, ctx.deal, 0, {}, [], f"result: {value}")
+    inner = RecordContext(ctx.name, ctx.deal, 0, {}, [], f"result: {value}")
     try:
         body: Any = parser().parse(inner.text, start="result")
     except UnexpectedInput as err:
-        _syntax(inner, inner.text, err)
+        syntax_fault(inner, inner.text, err)
         out = None
     else:
         out = _result(inner, body[1][0], body[1][1:])
@@ -487,7 +260,7 @@ def _result_tag(ctx: _Ctx, tok: Token, value: str) -> dict[str, Any] | None:
     return out
 
 
-def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
+def _build(ctx: RecordContext, parts: list[Any]) -> dict[str, Any]:
     """The record's data from the parsed pieces; positions and faults go into ``ctx``."""
     from lark import Token
 
@@ -600,7 +373,7 @@ def _build(ctx: _Ctx, parts: list[Any]) -> dict[str, Any]:
     return data
 
 
-def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
+def _numbering(ctx: RecordContext, numbers: list[Token]) -> None:
     """The trick numbers, each fault said once: a trick missing where the numbering jumps
     (once, the later tricks read as numbered on from there), tricks written out of order
     (once), a number given twice."""
@@ -642,7 +415,7 @@ def _numbering(ctx: _Ctx, numbers: list[Token]) -> None:
         before = n
 
 
-def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
+def _model_faults(ctx: RecordContext, err: ValidationError, source: SourceMap) -> None:
     """The model's faults (:func:`tarotnotation.faults.model_faults`), at the part each
     names when known."""
     from ..faults import model_faults
@@ -651,229 +424,12 @@ def _model_faults(ctx: _Ctx, err: ValidationError, source: SourceMap) -> None:
         ctx.diags.append(source.locate(diag.at(deal=ctx.deal)))
 
 
-# --- syntax errors in Tarot words ------------------------------------------------------------
-
-_WORDS: Final[dict[str, str]] = {
-    "TAG": Msg('a tag such as [Event "Club de Lyon"]'),
-    "CARD": Msg("a card such as 7H or T21"),
-    "CARDS": Msg("a card such as 7H or T21"),
-    "PLAYS": Msg("a card such as 7H or T21"),
-    "BID": Msg("a bid: pass, prise, garde, garde_sans or garde_contre"),
-    "CONTRACT": Msg("a contract: prise, garde, garde_sans or garde_contre"),
-    "SEAT": Msg("a seat such as E"),
-    "SEATLABEL": Msg("a seat and a colon such as E:"),
-    "EMPTY": Msg("- (none)"),
-    "TRICKNO": Msg("a trick number such as 5."),
-    "LEADER": Msg("the trick's leader in parentheses such as (E)"),
-    "SCORE": Msg("a score such as E+192 or S-64"),
-    "NUMBER": Msg("a number of points such as 48 or 40.5"),
-    "INT": Msg("a number of bouts, 0 to 3"),
-    "SIZE": Msg("a poignée size: simple, double or triple"),
-    "MISERE_KIND": Msg("a misère: atout or tete"),
-    "CAMP": Msg("a camp: taker or defence"),
-    "GLYPH": Msg("a glyph such as ! or ?!"),
-    "COMMENT": Msg("a {comment}"),
-}
-_KEYWORDS: Final[dict[str, str]] = {
-    **{name: words[0] for name, words in KEYWORDS.items()}, "_COLON": ":"}
-_ORDER: Final = tuple(_WORDS) + tuple(_KEYWORDS)
-_CARDISH: Final = re.compile(r"[\w\u2660-\u2667]{1,4}")
-_BIDISH: Final = re.compile(r"(?:\w+:)?[A-Za-z_-]+")
-
-
-def _join_or(items: list[str]) -> str:
-    return or_list(items)
-
-
-def _expected(names: Iterable[str]) -> str:
-    """What the parser could take, in Tarot words (never terminal names)."""
-    names = set(names) - {"$END"}
-    if names - {"GLYPH", "COMMENT"}:
-        names -= {"GLYPH", "COMMENT"}
-    phrases: list[str] = []
-    words: list[str] = []
-    for name in _ORDER:
-        if name not in names:
-            continue
-        if name in _WORDS:
-            if _WORDS[name] not in phrases:
-                phrases.append(_WORDS[name])
-        else:
-            words.append(_KEYWORDS[name])
-    listed = words[0] if len(words) == 1 else Msg("one of: {words}", words=", ".join(words))
-    if phrases and words:
-        return Msg("{phrases}, or {listed}", phrases=_join_or(phrases), listed=listed)
-    if phrases:
-        return _join_or(phrases)
-    return listed if words else Msg("the end of the record")
-
-
-def _accepts(state: Any) -> set[str] | None:
-    """The terminals the parser can take in ``state`` (exact, unlike merged LALR sets)."""
-    from copy import copy
-
-    from lark import Token
-    from lark.exceptions import UnexpectedInput
-
-    try:
-        conf = copy(state.parse_conf)
-        conf.callbacks = {}
-        out: set[str] = set()
-        for name in state.parse_conf.states[state.position]:
-            if not name.isupper() or name == "$END":
-                continue
-            trial = copy(state)
-            trial.parse_conf = conf
-            try:
-                trial.feed_token(Token(name, ""))
-            except UnexpectedInput:
-                continue
-            out.add(name)
-        return out
-    except Exception:  # the parser's internals changed: fall back on Lark's own set
-        return None
-
-
-def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
-    expected: set[str]
-    if isinstance(err, UnexpectedToken):
-        expected = set(err.expected)
-        at_end = err.token.type == "$END"
-    elif isinstance(err, UnexpectedCharacters):
-        expected = set(err.allowed or ())
-        at_end = False
-    else:
-        assert isinstance(err, UnexpectedEOF)
-        expected = set(err.expected)
-        at_end = True
-    state = getattr(err, "state", None)
-    if state is not None and hasattr(state, "parse_conf"):
-        exact = _accepts(state)
-        if exact:
-            expected = exact
-    if at_end:
-        end = len(text.rstrip())
-        line = text.count("\n", 0, end) + 1
-        col = end - (text.rfind("\n", 0, end) + 1) + 1
-        pos = end
-    else:
-        line, col = err.line, err.column
-        found_at: int | None = getattr(err, "pos_in_stream", None)
-        if found_at is None and isinstance(err, UnexpectedToken):
-            found_at = err.token.start_pos
-        pos = found_at or 0
-    start = text.rfind("\n", 0, pos) + 1
-    stop = text.find("\n", pos)
-    line_text = text[start: stop if stop >= 0 else len(text)]
-    want = _expected(expected)
-    m = _WORD.match(text, pos)
-    found = m.group(0) if m and not at_end else ""
-    msg: str
-    if at_end:
-        code, msg = Code.UNEXPECTED_END, Msg("the record ends too soon: expected {want}",
-                                             want=want)
-    elif found == "{" and "}" not in text[pos:]:
-        code, msg = Code.UNTERMINATED_COMMENT, Msg("this { comment is never closed with }")
-    elif found == "{":
-        code = Code.SYNTAX_ERROR
-        msg = Msg("a comment cannot come here: expected {want}", want=want)
-        if "TAG" in expected:
-            msg = Msg('a comment cannot come before the tags: expected a tag such as'
-                      ' [Event "Club de Lyon"]')
-    elif found.startswith("["):
-        if "TAG" in expected or line_text.lstrip().startswith("["):
-            code = Code.BAD_TAG
-            msg = Msg('malformed tag: expected a tag such as [Event "Club de Lyon"], found'
-                      " {found}", found=quote(found))
-            fault = _tag_fault(line_text, col)
-            if fault is not None:
-                col, msg = fault
-            if "TAG" not in expected:
-                msg = Msg("a tag cannot follow a comment on the deal: the tags come first")
-        else:
-            code, msg = Code.SYNTAX_ERROR, Msg("unexpected {found}: expected {want}",
-                                               found=quote(found), want=want)
-    elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
-        code, msg = Code.BAD_CARD_CODE, Msg("{found} is not a card: expected {want}",
-                                            found=quote(found), want=want)
-    elif "BID" in expected and _BIDISH.fullmatch(found):
-        code, msg = Code.BAD_VALUE, Msg("{found} is not a bid: expected {want}",
-                                        found=quote(found), want=want)
-    else:
-        code, msg = Code.SYNTAX_ERROR, Msg("unexpected {found}: expected {want}",
-                                           found=quote(found), want=want)
-    ctx.diags.append(Diagnostic.make(
-        code, msg, context=_caret(line_text, col), file=ctx.name,
-        line=ctx.line0 + line, col=col, deal=ctx.deal,
-    ))
-
-
-_TAG_NAME: Final = re.compile(r"[ \t]*(\w+)")
-_TAG_VALUE: Final = re.compile(r'"((?:[^"\\]|\\.)*)("?)')
-
-
-def _tag_fault(line: str, col: int) -> tuple[int, str] | None:
-    """What is wrong with the tag at ``col`` (1-based) of ``line``, where it is (its
-    column), and the tag as it should be written; None when it cannot be said better.
-
-    >>> _tag_fault('[Event "Club]', 1)
-    (13, 'the value of the tag has no closing quote: write [Event "Club"]')
-    >>> _tag_fault('[Players 4]', 1)
-    (10, 'the value of the tag is not in quotes: write [Players "4"]')
-    >>> print(*_tag_fault('[Event "Le "Roi" club"]', 1))
-    12 a quote inside a tag's value is written \\": write [Event "Le \\"Roi\\" club"]
-    """
-    start = col - 1
-    text = line[start:]
-    m = _TAG_NAME.match(text, 1)
-    if m is None:
-        if text[1:].lstrip(" \t").startswith('"'):
-            return col + 1, Msg('the tag has no name: expected a name before its value, as in'
-                                ' [Event "Club de Lyon"]')
-        return None
-    name = m.group(1)
-    i = m.end()
-    j = len(text) - len(text[i:].lstrip(" \t"))
-    rest = text[j:]
-    if not rest.startswith('"'):
-        if rest[:1].isalnum() and j > i and '"' in rest:
-            return col + j, Msg("a tag's name is one word (letters, digits and _): {name} is"
-                                " followed by {word}", name=repr(name),
-                                word=quote(rest.split()[0]))
-        value = rest.rstrip().removesuffix("]").strip()
-        if not value:
-            return col + j, Msg('the tag has no value: write [{name} "…"]', name=name)
-        return col + j, Msg('the value of the tag is not in quotes: write [{name} "{value}"]',
-                            name=name, value=value)
-    v = _TAG_VALUE.match(rest)
-    assert v is not None
-    if not v.group(2):  # no closing quote on the line
-        value = v.group(1).rstrip()
-        close = value.endswith("]")
-        value = value.removesuffix("]").rstrip()
-        at = col + j + len(rest.rstrip()) - (1 if close else 0)
-        return at, Msg('the value of the tag has no closing quote: write [{name} "{value}"]',
-                       name=name, value=value)
-    after = rest[v.end():]
-    if after.lstrip(" \t").startswith("]"):
-        return None
-    if after.strip() and "]" in after and '"' in after:  # a quote inside the value
-        inner = rest[1:rest.rstrip().rindex("]")].rstrip().removesuffix('"')
-        fixed = re.sub(r'(?<!\\)"', r'\\"', inner)
-        return col + j + v.end() - 1, Msg("a quote inside a tag's value is written \\\": write"
-                                          ' [{name} "{fixed}"]', name=name, fixed=fixed)
-    return col + j + v.end(), Msg('the tag is never closed with ]: write [{name} "{value}"]',
-                                  name=name, value=v.group(1))
-
-
 def parse_record(text: str, *, name: str | None = None, deal: int = 1,
                  line: int = 1, offset: int | None = None,
                  diagnostics: Iterable[Diagnostic] = (), fast: bool | None = None) -> ReadDeal:
     """Read the text of exactly one record (``line`` is the line where it starts).
 
-    The record is first offered to the fast scanner (:mod:`tarotnotation.notation.fast`),
+    The record is first offered to the fast scanner (:mod:`tarotnotation.notation.scanner`),
     which reads plain records and leaves anything else to the grammar; ``fast=False``, or
     ``TAROT_READER=grammar`` in the environment when ``fast`` is None, reads every record
     with the grammar. Both ways give the same record, diagnostics and positions.
@@ -882,7 +438,7 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
         fast = os.environ.get(READER_ENV) != "grammar"
     from ..builder import build_record
 
-    ctx = _Ctx(name, deal, line - 1, {}, list(diagnostics), text)
+    ctx = RecordContext(name, deal, line - 1, {}, list(diagnostics), text)
     if fast:
         data = scanner.scan(text)
         if data is not None:  # positions: the grammar path's, worked out when first asked
@@ -893,7 +449,7 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput as err:
-        _syntax(ctx, text, err)
+        syntax_fault(ctx, text, err)
         return ReadDeal(deal, None, tuple(ctx.diags), None, line, offset)
     return _finish(ctx, _build(ctx, parts), ctx.positions, line, offset)
 
@@ -936,7 +492,7 @@ def _grammar_positions(text: str, line0: int) -> dict[str, tuple[int, int]]:
     lines before the record); empty if the grammar cannot read the record."""
     from lark.exceptions import UnexpectedInput
 
-    ctx = _Ctx(None, 1, line0, {}, [], text)
+    ctx = RecordContext(None, 1, line0, {}, [], text)
     try:
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput:
@@ -951,7 +507,7 @@ READER_ENV: Final = "TAROT_READER"
 _T = TypeVar("_T")
 
 
-def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, int]],
+def _finish(ctx: RecordContext, data: dict[str, Any], positions: Mapping[str, tuple[int, int]],
             line: int, offset: int | None, record: DealRecord | None = None) -> ReadDeal:
     """The record from the built data (either path): the model and its faults.
 
@@ -977,209 +533,6 @@ def _finish(ctx: _Ctx, data: dict[str, Any], positions: Mapping[str, tuple[int, 
     return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
 
 
-# --- cutting a stream into records -------------------------------------------------------------
-
-
-class _Chunk:
-    __slots__ = ("blank", "fault", "follows", "in_comment", "line", "lines", "offset", "size")
-    line: int
-    offset: int
-    lines: list[str]
-    fault: tuple[Code, str, int, int | None] | None
-    """Why the record is not parsed (S007, L001): code, message, line and column."""
-    size: int
-    blank: int | None
-    """When the record starts after blank lines, the number of the first of them."""
-    follows: bool
-    """True when the record starts right after another's section line (no blank line)."""
-    in_comment: bool
-    """True when the record's text so far ends inside a ``{`` comment (a record cut there
-    by a line starting with ``[`` goes on in the next chunk: see :func:`_skim`)."""
-
-    def __init__(self, line: int, offset: int, lines: list[str],
-                 fault: tuple[Code, str, int, int | None] | None = None, size: int = 0,
-                 blank: int | None = None, follows: bool = False,
-                 in_comment: bool = False) -> None:
-        self.line = line
-        self.offset = offset
-        self.lines = lines
-        self.fault = fault
-        self.size = size
-        self.blank = blank
-        self.follows = follows
-        self.in_comment = in_comment
-
-
-def _comment_state(line: str, inside: bool) -> bool:
-    """Whether a line ends inside a ``{`` comment, given whether it starts in one (quoted
-    tag values and ``\\``-escaped characters skipped).
-
-    >>> _comment_state('[Event "{"] {a note', False), _comment_state("end} 1. KH", True)
-    (True, False)
-    """
-    if "{" not in line and "}" not in line:
-        return inside
-    i, n = 0, len(line)
-    while i < n:
-        ch = line[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if inside:
-            inside = ch != "}"
-        elif ch == "{":
-            inside = True
-        elif ch == '"':
-            i += 1
-            while i < n and line[i] != '"':
-                i += 2 if line[i] == "\\" else 1
-        i += 1
-    return inside
-
-
-def _opens_comment(line: str) -> bool:
-    """Whether a tag line opens a ``{`` comment outside its quoted values."""
-    if "{" not in line:
-        return False
-    i, n = 0, len(line)
-    while i < n:
-        ch = line[i]
-        if ch == "{":
-            return True
-        if ch == '"':
-            i += 1
-            while i < n and line[i] != '"':
-                i += 2 if line[i] == "\\" else 1
-        i += 1
-    return False
-
-
-_SHOWN_PREFIX: Final = 200
-def _raw_lines(source: IO[str] | IO[bytes]) -> Iterator[tuple[str | bytes, int]]:
-    """Each line with its end, and its size; a line longer than the limit is cut short.
-
-    Lines are read with ``readline(limit)``, so an endless line is skipped, never held
-    whole. A source that can only be iterated over gives its lines as they come.
-    """
-    limit = MAX_RECORD_CHARS
-    readline = getattr(source, "readline", None)
-    try:
-        if readline is None:
-            raise NotImplementedError
-        raw = readline(limit + 1)
-    except (NotImplementedError, OSError):
-        for raw in source:
-            size = len(raw)
-            yield (raw[:_SHOWN_PREFIX], size) if size > limit else (raw, size)
-        return
-    while raw:
-        size = len(raw)
-        if size > limit and raw[-1:] not in ("\n", b"\n"):
-            while True:  # skip the rest of the line
-                more = readline(1 << 16)
-                size += len(more)
-                if not more or more[-1:] in ("\n", b"\n"):
-                    break
-            raw = raw[:_SHOWN_PREFIX]
-        yield raw, size
-        raw = readline(limit + 1)
-
-
-def _lines(source: IO[str] | IO[bytes], offset: int = 0
-           ) -> Iterator[tuple[str, int, tuple[Code, str, int | None] | None]]:
-    """(line without its end, offset of its start, fault) for each line.
-
-    The fault is None, or why the line cannot be read: it is not UTF-8 (S007), or it is
-    longer than :data:`~tarotnotation.limits.MAX_RECORD_CHARS` (L001: only its start is
-    kept, the rest is skipped without being held in memory). ``offset``: where the stream
-    starts in its file.
-    """
-    for raw, size in _raw_lines(source):
-        start = offset
-        offset += size
-        fault: tuple[Code, str, int | None] | None = None
-        if size > len(raw):
-            fault = (Code.LIMIT_EXCEEDED, exceeded(
-                Msg("this line has more than"), "MAX_RECORD_CHARS",
-                Msg("characters; this record is not read")), None)
-        if isinstance(raw, bytes):
-            raw = raw.rstrip(b"\r\n")
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as err:
-                text = raw.decode("latin-1")
-                if fault is None:
-                    msg, col = not_utf8(raw, err, start)
-                    fault = (Code.ENCODING, Msg("{message}; this record is not read",
-                                                message=msg), col)
-        else:
-            text = raw.rstrip("\r\n")
-        if text[:1] == "\ufeff":  # a BOM: at the start, or where files were concatenated
-            text = text[1:]
-        yield text, start, fault
-
-
-def record_chunks(source: IO[str] | IO[bytes], tags_only: bool = False, line: int = 0,
-            at: int = 0) -> Iterator[_Chunk]:
-    """The records of a stream, cut at each tag line that follows other text.
-
-    A line whose first character other than a space or tab is ``[`` is a tag line (the
-    writer escapes such a ``[`` inside a comment as ``\\[``). A tag line starts a new record
-    when it follows a section line or a blank line; so does the first tag line of all.
-    ``line`` and ``at``: the lines and bytes of the file before the stream.
-    """
-    chunk: _Chunk | None = None
-    content = False
-    gap = False
-    blank: int | None = None
-    number = line
-    for text, offset, fault in _lines(source, at):
-        number += 1
-        stripped = text.lstrip(" \t")
-        if stripped.startswith("["):
-            follows = False
-            if chunk is not None and (content or gap):
-                follows = not gap
-                yield chunk
-                chunk = None
-            if chunk is None:
-                chunk = _Chunk(number, offset, [], blank=blank if gap else None,
-                               follows=follows)
-                content = False
-            content = _opens_comment(stripped)
-            chunk.in_comment = _comment_state(stripped, chunk.in_comment)
-            gap = False
-        elif stripped:
-            if chunk is None:
-                chunk = _Chunk(number, offset, [])
-            content = True
-            chunk.in_comment = _comment_state(stripped, chunk.in_comment)
-            if tags_only:
-                continue
-        else:
-            if not gap:
-                blank = number
-            gap = True
-            if fault is not None and chunk is None and not tags_only:
-                chunk = _Chunk(number, offset, [])  # an endless blank line, reported
-            if chunk is None or tags_only:
-                continue
-        if chunk.fault is not None:
-            continue  # the record will not be parsed: hold none of it
-        chunk.size += len(text) + 1
-        if fault is None and chunk.size > MAX_RECORD_CHARS:
-            fault = (Code.LIMIT_EXCEEDED, exceeded(
-                Msg("this record has more than"), "MAX_RECORD_CHARS",
-                Msg("characters; it is not read")), None)
-        if fault is not None:
-            chunk.fault = (fault[0], fault[1], number, fault[2])
-            chunk.lines.clear()
-            continue
-        chunk.lines.append(text)
-    if chunk is not None:
-        yield chunk
-
-
 def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
                  offset: int = 0, judge: Callable[[dict[str, Any]], _T | None] | None = None,
                  index: int = 0) -> Iterator[Any]:
@@ -1189,8 +542,8 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
     see :func:`read_at`; ``index``: the deals of the file before the stream."""
     fast = judge is not None and os.environ.get(READER_ENV) != "grammar"
     chunks = record_chunks(source, line=line, at=offset)
-    ahead: _Chunk | None = None  # the next record, when it had to be read already
-    before: _Chunk | None = None
+    ahead: Chunk | None = None  # the next record, when it had to be read already
+    before: Chunk | None = None
     while True:
         chunk, ahead = (ahead, None) if ahead is not None else (next(chunks, None), None)
         if chunk is None:
@@ -1214,7 +567,7 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
                 line, col, msg = split
                 yield ReadDeal(index, None, (Diagnostic.make(
                     Code.BAD_TAG, msg, file=name, line=line, col=col, deal=index,
-                    context=_caret(_line_of(chunk, ahead, line), col)),),
+                    context=caret(_line_of(chunk, ahead, line), col)),),
                     None, chunk.line, chunk.offset)
                 continue
         text = "\n".join(chunk.lines)
@@ -1243,7 +596,7 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
         yield deal
 
 
-def _not_a_tag_line(deal: ReadDeal, chunk: _Chunk) -> ReadDeal:
+def _not_a_tag_line(deal: ReadDeal, chunk: Chunk) -> ReadDeal:
     """A record cut off the one before by a line that starts with ``[`` but is not a line
     of tags: its fault there says so (not "malformed tag" with a made-up value)."""
     first = chunk.lines[0] if chunk.lines else ""
@@ -1255,12 +608,12 @@ def _not_a_tag_line(deal: ReadDeal, chunk: _Chunk) -> ReadDeal:
                " (S); in a comment, write \\[)")
     return replace(deal, diagnostics=tuple(
         replace(d, message=message, location=replace(d.location, col=col),
-                context=_caret(first, col))
+                context=caret(first, col))
         if d.code is Code.BAD_TAG and d.location.line == chunk.line else d
         for d in deal.diagnostics))
 
 
-def _tag_names(chunk: _Chunk) -> set[str] | None:
+def _tag_names(chunk: Chunk) -> set[str] | None:
     """The names of a record's tags (lowercase) when it holds nothing but tags (no
     section, no comment, no Result tag); None otherwise."""
     names: set[str] = set()
@@ -1272,12 +625,12 @@ def _tag_names(chunk: _Chunk) -> set[str] | None:
     return None if "result" in names else names
 
 
-def _all_tags(chunk: _Chunk) -> set[str]:
+def _all_tags(chunk: Chunk) -> set[str]:
     return {m.group(1).lower() for line in chunk.lines for m in TAG_RE.finditer(line)}
 
 
-def _split_tags(chunk: _Chunk, names: set[str], before: _Chunk | None,
-                ahead: _Chunk | None) -> tuple[int, int, str] | None:
+def _split_tags(chunk: Chunk, names: set[str], before: Chunk | None,
+                ahead: Chunk | None) -> tuple[int, int, str] | None:
     """Where a record of tags only (their ``names``) is one record's tags cut in two, and
     why: a blank line inside the tags, or a tag written after the sections. Two records
     are told apart by their tags: the parts of one record's tags do not repeat a tag."""
@@ -1295,7 +648,7 @@ def _split_tags(chunk: _Chunk, names: set[str], before: _Chunk | None,
     return None
 
 
-def _line_of(chunk: _Chunk, ahead: _Chunk | None, line: int) -> str:
+def _line_of(chunk: Chunk, ahead: Chunk | None, line: int) -> str:
     """The text of line ``line`` of a record (or of the next one), or ``""``."""
     for part in (chunk, ahead):
         if part is not None and part.line <= line < part.line + len(part.lines):
@@ -1303,7 +656,7 @@ def _line_of(chunk: _Chunk, ahead: _Chunk | None, line: int) -> str:
     return ""
 
 
-def _comment_cut(chunk: _Chunk, ahead: _Chunk, name: str | None, index: int
+def _comment_cut(chunk: Chunk, ahead: Chunk, name: str | None, index: int
                  ) -> Diagnostic | None:
     """The fault when a comment of ``chunk`` goes on in ``ahead``, cut there by a comment
     line that starts with ``[`` (read as a tag line): the two read as one close the
@@ -1322,7 +675,7 @@ def _comment_cut(chunk: _Chunk, ahead: _Chunk, name: str | None, index: int
                                        " new record and cuts the comment off: write \\[ at the"
                                        " start of a comment's line (the writer does)"),
                                    file=name, line=ahead.line, col=col, deal=index,
-        context=_caret(first, col))
+        context=caret(first, col))
 
 
 def read(source: str | os.PathLike[str] | IO[str] | IO[bytes], *,
@@ -1400,64 +753,3 @@ def _one(deals: Iterator[ReadDeal]) -> DealRecord:
     if deal.record is None or not deal.ok:
         raise TarotError([d for d in deal.diagnostics if d.is_error])
     return deal.record
-
-
-# --- skimming the tags -------------------------------------------------------------------------
-
-
-class SkimmedDeal(Value):
-    """The tags of one record, as written (Players, Seats… included), and where it starts."""
-
-    __slots__ = ("index", "line", "offset", "tags")
-    index: int
-    tags: tuple[tuple[str, str], ...]
-    line: int
-    offset: int
-
-    def __init__(self, index: int, tags: tuple[tuple[str, str], ...], line: int,
-                 offset: int) -> None:
-        setfield = object.__setattr__
-        setfield(self, "index", index)
-        setfield(self, "tags", tags)
-        setfield(self, "line", line)
-        setfield(self, "offset", offset)
-
-    def tag(self, name: str, default: str | None = None) -> str | None:
-        """The value of the first tag named ``name`` (case-insensitive), or ``default``."""
-        return find_tag(self.tags, name, default)
-
-
-def skim_tags(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
-    """The tags and start of every record, without parsing the sections (for indexing).
-
-    >>> text = '[Deal "1"] [Players "4"]\\nresult: garde taker E\\n[Deal "2"]\\nplay: 1. 7H\\n'
-    >>> [(d.index, d.tag("Deal"), d.line, d.offset) for d in skim_tags(io.StringIO(text))]
-    [(1, '1', 1, 0), (2, '2', 3, 47)]
-    """
-    if isinstance(source, (str, os.PathLike)):
-        with open(os.fspath(source), "rb") as fp:
-            yield from _skim(fp)
-    else:
-        yield from _skim(source)
-
-
-def _skim(source: IO[str] | IO[bytes]) -> Iterator[SkimmedDeal]:
-    """The records as :func:`read` numbers them: a comment cut by a line that starts with
-    ``[`` (an S005 the reader reports) goes on in the next chunk, which is no record of
-    its own (its "tags" are the comment's words)."""
-    index = 0
-    inside = False
-    for chunk in record_chunks(source, tags_only=True):
-        first = chunk.lines[0] if chunk.lines else ""
-        if inside and TAG_RE.sub("", first).strip():  # the rest of the comment before
-            inside = chunk.in_comment
-            continue
-        inside = chunk.in_comment
-        index += 1
-        tags = tuple(
-            (m.group(1), untag(m.group(2)))
-            for line in chunk.lines for m in TAG_RE.finditer(line)
-        )
-        yield SkimmedDeal(index, tags, chunk.line, chunk.offset)
-
-

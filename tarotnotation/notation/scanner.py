@@ -61,7 +61,7 @@ from ..lexicon import (
 )
 from ..rules import RulesetError
 from .cardcodes import WORDS
-from .values import players_of, ruleset_spec, seats_entries
+from .tagvalues import players_of, ruleset_spec, seats_entries
 
 __all__ = ["scan"]
 

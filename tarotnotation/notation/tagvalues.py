@@ -1,5 +1,5 @@
 """The values of the notation's tags that become fields of the record, read the same way by
-the grammar path (``reader.py``) and the fast scanner (``fast.py``).
+the grammar path (``reader.py``) and the fast scanner (``scanner.py``).
 
 >>> seats_entries("S:Alice Martin, E:Bruno")
 [{'id': 'S', 'name': 'Alice Martin'}, {'id': 'E', 'name': 'Bruno'}]
