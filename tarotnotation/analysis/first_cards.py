@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..cards import Card
 from ..kernel import TAKER
 from .analyse import Executor
 from .position import Position
@@ -170,14 +171,14 @@ def solve_apart(pos: Position, *, split: int = 2, budget: int | None,
         pending = [executor.submit(search_group, *task) for task in tasks]
         results = [p.result() for p in pending]
     bounds = {c: (lo, hi) for r in results for c, lo, hi in r.values}
-    cards = [CardValue(c, *bounds[kinds[c]]) for c in sorted(kinds)]
+    cards = [CardValue(Card(c), *bounds[kinds[c]]) for c in sorted(kinds)]
     cards.sort(key=lambda cv: (-cv.upper, -cv.lower, cv.card) if maxing
                else (cv.lower, cv.upper, cv.card))
     pick = max if maxing else min
     lower, upper = pick(cv.lower for cv in cards), pick(cv.upper for cv in cards)
     nodes, core = sum(r.nodes for r in results), results[0].engine
-    best: int | None = None
-    found: tuple[int, ...] | None = None
+    best: Card | None = None
+    found: tuple[Card, ...] | None = None
     end: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
     if lower == upper:
         # the best card: the best of the first group whose best is the position's, and
@@ -187,9 +188,9 @@ def solve_apart(pos: Position, *, split: int = 2, budget: int | None,
         if r is None:
             best = next(cv.card for cv in cards if cv.exact and cv.lower == lower)
         else:
-            best = r.best
+            best = None if r.best is None else Card(r.best)
             if r.line is not None and r.end is not None:
                 assert best is not None
-                found, end = (best, *r.line), r.end
+                found, end = (best, *map(Card, r.line)), r.end
     return Solution(lower, upper, objective, best, found, *end, nodes=nodes,
                     seconds=time.monotonic() - t0, engine=core), cards

@@ -61,7 +61,7 @@ from enum import StrEnum
 from typing import Final
 
 from .. import native
-from ..cards import BOUTS_MASK, card_points
+from ..cards import BOUTS_MASK, Card, card_points
 from ..kernel import (
     TAKER,
     PlayState,
