@@ -192,7 +192,7 @@ def _tests_taking_private_names(planted: dict[str, str] | None = None) -> list[s
     ``from m import _x``, as ``m._x``, or patched as ``setattr(m, "_x", ...)`` or
     ``setattr("tarotnotation.m._x", ...)``. A name a test needs is public in its module."""
     mods = _modules()
-    files = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / "tests").glob("*.py")}
+    files = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / "tests").rglob("*.py")}
     files.update(planted or {})
     out: list[str] = []
     for name, source in sorted(files.items()):

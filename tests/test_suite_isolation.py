@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent
 
 pytestmark = pytest.mark.process
 
@@ -47,8 +47,8 @@ def test_a_process_with_the_mark():
 
 def _pytest(tmp_path: Path, *args: str) -> str:
     """Runs pytest on ``tmp_path`` with the suite's conftest; its report."""
-    for name in ("conftest.py", "forkserver.py"):
-        shutil.copyfile(HERE / name, tmp_path / name)
+    for path in (TESTS / "conftest.py", TESTS / "support" / "forkserver.py"):
+        shutil.copyfile(path, tmp_path / path.name)
     (tmp_path / "pytest.ini").write_text(
         "[pytest]\nmarkers =\n    process: starts a process\n    slow: long\n"
         "    browser: a browser\n", encoding="utf-8")
