@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runs import TAROT, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_cases import RULESETS, oracle
-from test_cli import TAROT, invoke
 
 from tarotnotation.analysis import analyse_play, annotate_analysis, deal_start, parse_comment
 from tarotnotation.analysis.plan import known

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from archive_builders import generated, write_jsonl, write_tarot
-from test_cli import EXAMPLES, FAULTY, ROOT, TAROT, invoke, rel, run_exe
+from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, rel, run_exe
 
 from tarotnotation.cli.app import COMMANDS
 

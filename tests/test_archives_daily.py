@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_cli import invoke, run_exe
+from cli_runs import invoke, run_exe
 
 from tarotnotation import notation
 from tarotnotation.archives.daily import daily_deal

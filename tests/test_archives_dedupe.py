@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from archive_builders import generated, tournament, write_jsonl, write_tarot
-from test_cli import FAULTY, invoke, rel
+from cli_runs import FAULTY, invoke, rel
 
 from tarotnotation.archives.dedupe import Dedupe, Seen
 from tarotnotation.archives.stream import Options, scan

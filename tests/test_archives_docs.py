@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from archive_builders import write_tournament
-from test_cli import EXAMPLES, ROOT, invoke, rel
+from cli_runs import EXAMPLES, ROOT, invoke, rel
 
 from tarotnotation.archives.daily import daily_deal, first_bytes
 from tarotnotation.archives.query import FIELDS, compile_query

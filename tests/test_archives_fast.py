@@ -12,7 +12,7 @@ import orjson
 import pytest
 from archive_builders import generated, write_jsonl
 from chelems import best_chien, chelem_deal, low_suit_cards
-from test_cli import EXAMPLES
+from cli_runs import EXAMPLES
 
 from tarotnotation.archive import read_path
 from tarotnotation.archives.stream import Options, scan

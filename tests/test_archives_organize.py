@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from archive_builders import generated, write_jsonl, write_tarot
+from cli_runs import EXAMPLES, FAULTY, invoke, rel
 from hypothesis import given
 from hypothesis import strategies as st
-from test_cli import EXAMPLES, FAULTY, invoke, rel
 
 from tarotnotation.archives.organize import (
     MAX_NAME_BYTES,

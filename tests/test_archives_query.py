@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from archive_builders import generated, write_jsonl, write_tarot
-from test_cli import EXAMPLES, FAULTY, invoke, rel
+from cli_runs import EXAMPLES, FAULTY, invoke, rel
 
 from tarotnotation.archives.query import FIELDS, QueryError, compile_query
 from tarotnotation.archives.stream import Options, scan

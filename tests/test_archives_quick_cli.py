@@ -20,7 +20,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_cli import EXAMPLES, FAULTY, Ran, invoke
+from cli_runs import EXAMPLES, FAULTY, Ran, invoke
 from test_fast_paths import generated_cases
 
 from tarotnotation.archive import read_path

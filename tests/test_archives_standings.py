@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 from archive_builders import TABLES, tournament, write_tarot, write_tournament
-from test_cli import EXAMPLES, invoke, rel
+from cli_runs import EXAMPLES, invoke, rel
 
 from tarotnotation.archives.standings import Standings, html_page
 from tarotnotation.archives.stream import scan

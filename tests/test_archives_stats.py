@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from archive_builders import generated, write_jsonl, write_tarot
-from test_cli import EXAMPLES, FAULTY, invoke, rel
+from cli_runs import EXAMPLES, FAULTY, invoke, rel
 
 from tarotnotation.archive import expand_paths, read_path
 from tarotnotation.archives.stats import Stats

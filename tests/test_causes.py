@@ -16,7 +16,7 @@ from typing import Final
 
 import orjson
 import pytest
-from test_cli import ROOT, invoke
+from cli_runs import ROOT, invoke
 
 from tarotnotation import causes, notation
 from tarotnotation.archive import check_deal, check_paths, read_path

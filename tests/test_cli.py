@@ -1,11 +1,6 @@
 """The tarot command as a whole: help, version, usage errors, colour, ``python -m``.
 
-The helpers here run a command both ways the issue asks for: through typer's test runner
-(:func:`invoke`) and as a real subprocess of the installed entry point (:func:`run_exe`);
-the other ``test_cli_*`` modules import them. :func:`run_forked` runs the same command line
-as the script does, in a process of its own forked from one that imported the app once
-(tests/forkserver.py), for the tests of what a command writes and its exit status; the
-tests of start-up, signals, isolation and the installed entry point run the real script.
+The tests run the command through tests/support/cli_runs.py, as the other command tests do.
 """
 
 from __future__ import annotations
@@ -14,82 +9,25 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from forkserver import shared
-from typer.testing import CliRunner
+from cli_runs import (
+    CLEAN_EXAMPLES,
+    EXAMPLES,
+    FAULTY,
+    ROOT,
+    TAROT,
+    invoke,
+    rel,
+    run_exe,
+    stdout_on_a_terminal,
+)
 
 from tarotnotation import __version__
 from tarotnotation.cli.app import app
 
 pytestmark = pytest.mark.process
-
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
-FAULTY = EXAMPLES / "faulty"
-#: The installed entry point, next to the interpreter running the tests.
-TAROT = Path(sys.executable).parent / "tarot"
-CLEAN_EXAMPLES = sorted(p for p in EXAMPLES.rglob("*.tarot") if FAULTY not in p.parents)
-FAULTY_EXAMPLES = sorted(FAULTY.glob("*.tarot"))
-
-
-@dataclass(frozen=True)
-class Ran:
-    """What a command did: exit status, standard output, standard error."""
-
-    code: int
-    out: str
-    err: str
-
-
-def invoke(*args: str, stdin: str | bytes | None = None,
-           env: dict[str, str] | None = None) -> Ran:
-    """Run ``tarot ARGS`` through typer's test runner; fail on any uncaught exception."""
-    result = CliRunner().invoke(app, list(args), input=stdin, env=env)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"tarot {' '.join(args)} raised {result.exception!r}"
-                             ) from result.exception
-    return Ran(result.exit_code, result.stdout, result.stderr)
-
-
-def run_exe(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
-            env: dict[str, str] | None = None, module: bool = False) -> Ran:
-    """Run the installed ``tarot`` script (or ``python -m tarotnotation``) for real."""
-    command = [sys.executable, "-m", "tarotnotation"] if module else [str(TAROT)]
-    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
-    full_env.update(env or {})
-    done = subprocess.run([*command, *args], input=stdin, capture_output=True, cwd=cwd,
-                          env=full_env, timeout=120, check=False)
-    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
-    assert "Traceback" not in err, err
-    return Ran(done.returncode, out, err)
-
-
-#: The environment the tests started with (taken when the module is collected, before any
-#: test changes it): the forked runs' (see :func:`run_forked`).
-_START_ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
-
-
-def run_forked(*args: str, stdin: bytes | None = None, cwd: Path = ROOT) -> Ran:
-    """Run ``tarot ARGS`` as :func:`run_exe` does (the script's ``main()``, its own process,
-    standard streams as pipes, working directory, ``sys.argv`` and exit status), in a
-    process forked from one that imported the app once (tests/forkserver.py): without the
-    half second of imports of each real run. Its environment is the one the tests started
-    with. Not for what start-up, signals, isolation or the installed script do."""
-    done = shared(_START_ENV, str(TAROT)).run(list(args), stdin or b"", cwd)
-    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
-    assert "Traceback" not in err, err
-    return Ran(done.returncode, out, err)
-
-
-def rel(path: Path) -> str:
-    """A path relative to the repository, as the subprocess runs see it."""
-    return str(path.relative_to(ROOT))
-
 
 COMMANDS = ("validate", "replay", "score", "convert", "annotate", "fmt", "schema", "new",
             "legal", "rules", "codes", "card")
@@ -312,34 +250,10 @@ def test_help_texts_fit_an_80_column_terminal() -> None:
                 assert len(line) <= 76, (name, line)
 
 
-def _on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
-    """What ``tarot ARGS`` writes to standard output when it is a terminal."""
-    import pty
-
-    master, slave = pty.openpty()
-    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
-    full_env.update(env)
-    proc = subprocess.Popen([str(TAROT), *args], cwd=ROOT, env=full_env, stdout=slave,
-                            stderr=subprocess.DEVNULL)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    proc.wait(timeout=60)
-    os.close(master)
-    return seen
-
-
 def test_colour_on_a_terminal_unless_no_color() -> None:
     args = ["validate", rel(FAULTY / "revoke.tarot")]
-    coloured = _on_a_terminal(args, {})
+    coloured = stdout_on_a_terminal(args, {})
     assert b"\x1b[31m" in coloured  # errors in red
-    plain = _on_a_terminal(args, {"NO_COLOR": "1"})
+    plain = stdout_on_a_terminal(args, {"NO_COLOR": "1"})
     assert b"\x1b[" not in plain
     assert b"revoke.tarot:21:8: P105 error: deal 1, trick 3" in plain

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pty
 import random
 import re
 import signal
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli import TAROT, invoke, run_exe
+from cli_runs import TAROT, invoke, on_a_terminal, run_exe
 
 from tarotnotation.analysis import analyse_play, parse_comment
 from tarotnotation.analysis import comments as analysis_comments
@@ -317,30 +316,6 @@ def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
     assert one.code == two.code == 1
     assert one.out == two.out
     assert one.out.count("tarot: dd from") == 4
-
-
-def on_a_terminal(*args: str) -> tuple[int, str, bytes]:
-    """Run ``tarot ARGS`` with standard error on a pseudo-terminal: (status, stdout,
-    what the terminal showed)."""
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR",
-                                                             "TAROT_NO_PROGRESS")}
-    env["TAROT_PROGRESS_DELAY"] = "0"
-    proc = subprocess.Popen([str(TAROT), *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=slave)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out, _ = proc.communicate(timeout=120)
-    os.close(master)
-    return proc.returncode, out.decode("utf-8"), seen
 
 
 @pytest.mark.process

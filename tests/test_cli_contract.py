@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from test_cli import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_exe, run_forked
+from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_exe, run_forked
 
 from tarotnotation.archive import format_of
 from tarotnotation.cli.app import COMMANDS, app
@@ -485,14 +485,14 @@ def test_every_line_to_a_terminal_goes_through_the_one_escaping_function(tmp_pat
 
 @pytest.mark.process
 def test_records_on_a_terminal_are_shown_escaped(tmp_path: Path) -> None:
-    from test_cli import _on_a_terminal
+    from cli_runs import stdout_on_a_terminal
 
     path = _hostile_record(tmp_path)
     for args in (["annotate", str(path)], ["convert", str(path)], ["replay", str(path)],
                  ["fmt", "-"]):
         if args == ["fmt", "-"]:
             continue  # (standard input is not a terminal here)
-        seen = _on_a_terminal(args, {"NO_COLOR": "1"})
+        seen = stdout_on_a_terminal(args, {"NO_COLOR": "1"})
         assert b"\x1b" not in seen, (args, seen[:200])
         assert b"\\x1b]52" in seen, args
 

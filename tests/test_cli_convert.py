@@ -6,7 +6,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
+from cli_runs import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.archive import check_paths, format_of

@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
+from cli_runs import CLEAN_EXAMPLES, EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.annotate import PREFIX, annotate

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runs import EXAMPLES, TAROT, invoke
 from peak import peak_of
-from test_cli import EXAMPLES, TAROT, invoke
 
 pytestmark = pytest.mark.process
 

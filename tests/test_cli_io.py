@@ -17,12 +17,11 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from cli_runs import EXAMPLES, TAROT, fed, invoke, run_exe
 from peak import peak_of
-from test_cli import EXAMPLES, TAROT, invoke, run_exe
 from test_cli_contract import READING, bounded, required
 
 from tarotnotation import atomic, notation
@@ -32,33 +31,6 @@ from tarotnotation.simulate import random_deal
 
 DEAL = (EXAMPLES / "prise.tarot").read_bytes()
 MB = 1 << 20
-
-
-@contextmanager
-def fed(fifo: Path, *parts: bytes, pause: float = 0.0, every: int = 1) -> Iterator[None]:
-    """A thread writes the parts to a FIFO (opened once, as a program would), each part in
-    one write, sleeping ``pause`` seconds after every ``every`` parts."""
-    os.mkfifo(fifo)
-
-    def write() -> None:
-        with open(fifo, "wb", buffering=0) as fh:
-            for i, part in enumerate(parts, 1):
-                view = memoryview(part)
-                while view:
-                    view = view[fh.write(view) or 0:]
-                if pause and i % every == 0:
-                    time.sleep(pause)
-
-    thread = threading.Thread(target=write, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        if thread.is_alive():  # never opened: open it, so that the thread ends
-            fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-            thread.join(timeout=30)
-            os.close(fd)
-        thread.join(timeout=30)
 
 
 # --- streams are opened once ----------------------------------------------------------------

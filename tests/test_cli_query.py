@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_cli import EXAMPLES, FAULTY, invoke, rel, run_forked
+from cli_runs import EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.diagnostics import Code

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_cli import EXAMPLES, FAULTY, invoke, rel, run_exe
+from cli_runs import EXAMPLES, FAULTY, invoke, rel, run_exe
 
 from tarotnotation import notation
 from tarotnotation.replay import replay

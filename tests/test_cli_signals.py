@@ -17,13 +17,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from processes import processes
-from test_cli import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
+from cli_runs import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
+from processes import children, group, wait_for
 from test_cli_contract import REGISTERED, required
 
 pytestmark = [pytest.mark.process,
@@ -32,25 +32,6 @@ pytestmark = [pytest.mark.process,
 
 DEAL = (EXAMPLES / "prise.tarot").read_bytes()
 OLD = b"the old file, which must survive\n"
-
-
-def group(pgid: int) -> list[int]:
-    """The live processes of a process group (field 5 of their stat)."""
-    return processes(lambda fields: int(fields[2]) == pgid)
-
-
-def children() -> list[int]:
-    """The live processes this one started (field 4 of their stat: the parent)."""
-    me = str(os.getpid()).encode()
-    return processes(lambda fields: fields[1] == me)
-
-
-def wait_for(what: Callable[[], bool], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not what():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_cli import (
+from cli_runs import (
     CLEAN_EXAMPLES,
     EXAMPLES,
     FAULTY,

@@ -20,8 +20,8 @@ from typing import Any, Final
 
 import orjson
 import pytest
+from cli_runs import ROOT, invoke
 from pydantic import ValidationError
-from test_cli import ROOT, invoke
 
 from tarotnotation import notation
 from tarotnotation.archive import check_deal, check_paths

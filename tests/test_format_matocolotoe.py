@@ -150,7 +150,7 @@ def test_replay_and_score_of_the_players_file_say_it_holds_no_deal() -> None:
     # A companion file with no deal (no F005 either) is not passed over in silence: the
     # command says there is nothing to replay or score, and fails as a run that reads no
     # deal does.
-    from test_cli import invoke
+    from cli_runs import invoke
 
     players = str(DATA / "players.json")
     ran = invoke("replay", players)

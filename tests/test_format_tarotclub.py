@@ -693,7 +693,7 @@ def test_five_player_log_keeps_its_format_limit_through_the_notation() -> None:
 
 
 def test_five_player_log_shows_every_figure_but_the_score(tmp_path: Path) -> None:
-    from test_cli import invoke
+    from cli_runs import invoke
 
     log = tmp_path / "five.json"
     log.write_bytes(_five_player_log(attacker_points=40, oudlers=1))

@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 import pytest
-from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
-from test_cli_signals import group
+from cli_runs import EXAMPLES, FAULTY, ROOT, invoke, rel
+from processes import group
 
 from tarotnotation import notation
 from tarotnotation.annotate import running_points, score_lines
@@ -478,7 +478,7 @@ def test_an_interrupted_site_leaves_no_folder_and_no_process(tmp_path: Path, man
     import subprocess
     import time
 
-    from test_cli import TAROT
+    from cli_runs import TAROT
 
     archive = tmp_path / "many.jsonl"
     archive.write_bytes(many.read_bytes())

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
+from cli_runs import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.html import deal_data, deal_page, read_sources
 

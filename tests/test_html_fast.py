@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 import pytest
-from test_cli_signals import group, wait_for
+from processes import group, wait_for
 
 from tarotnotation import native
 from tarotnotation.formats import json as tjson

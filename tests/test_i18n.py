@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
+from cli_runs import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.catalog import extract, source_files, translated

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from archive_builders import generated, write_jsonl, write_tarot
-from test_cli import invoke
+from cli_runs import invoke
 
 EN_ENV = {"TAROT_LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}
 

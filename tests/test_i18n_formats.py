@@ -4,7 +4,7 @@ as in French when asked (``lu comme une feuille de marque CSV``), in English as 
 from __future__ import annotations
 
 import pytest
-from test_cli import EXAMPLES, invoke, rel
+from cli_runs import EXAMPLES, invoke, rel
 
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg

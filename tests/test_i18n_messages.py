@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from test_cli import invoke
+from cli_runs import invoke
 
 from tarotnotation.catalog import source_files
 from tarotnotation.i18n import Msg

@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from cli_runs import invoke
 from pydantic import ValidationError
-from test_cli import invoke
 
 from tarotnotation.cards import Card
 from tarotnotation.catalog import source_files

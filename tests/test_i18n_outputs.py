@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_cli import CLEAN_EXAMPLES, EXAMPLES, FAULTY_EXAMPLES, ROOT, invoke, rel
+from cli_runs import CLEAN_EXAMPLES, EXAMPLES, FAULTY_EXAMPLES, ROOT, invoke, rel
 
 from tarotnotation.archives.query import FIELDS
 from tarotnotation.archives.standings import COLUMNS
@@ -273,7 +273,7 @@ def test_tarot_legal_answers_in_french() -> None:
 @pytest.mark.process
 def test_the_progress_bar_speaks_french_on_a_terminal() -> None:
     """``tarot validate`` on a terminal draws its bar in the run's language."""
-    from test_cli_analyze import on_a_terminal
+    from cli_runs import on_a_terminal
 
     code, out, seen = on_a_terminal("--lang", "fr", "validate", "examples")
     assert code == 1

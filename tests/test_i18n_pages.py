@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
-from test_cli import EXAMPLES, ROOT, invoke, rel
+from cli_runs import EXAMPLES, ROOT, invoke, rel
 from test_html import embedded, source
 from test_html_browser import Tab, hand, position, trick
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_cli import invoke
+from cli_runs import invoke
 
 from tarotnotation.archives.query import QueryError, compile_query
 from tarotnotation.i18n import Msg

@@ -4,7 +4,7 @@ JSON does not change with the language."""
 
 from __future__ import annotations
 
-from test_cli import EXAMPLES, invoke, rel
+from cli_runs import EXAMPLES, invoke, rel
 
 PRISE = rel(EXAMPLES / "prise.tarot")
 FEN = ("  S=2S,NC,T11 E=JS,10H,T20 N=9H,5C,KC W=JD,7C,T9 taker=S lead=S won=28/2"

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 import pytest
-from test_cli import invoke
+from cli_runs import invoke
 
 from tarotnotation.diagnostics import TarotError
 from tarotnotation.formats import tarotclub as tc

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 import typer
-from test_cli import invoke
+from cli_runs import invoke
 
 from tarotnotation.cli.runner import usage_message
 from tarotnotation.i18n import Msg

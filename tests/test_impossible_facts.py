@@ -303,7 +303,7 @@ def test_the_shared_corpus_of_real_records_raises_no_false_alarm(corpus: Path) -
 
 
 def test_validate_counts_the_impossible_facts_and_fails() -> None:
-    from test_cli import invoke
+    from cli_runs import invoke
 
     ran = invoke("validate", "-q", "--statistics", str(FIXTURES))
     assert ran.code == 1

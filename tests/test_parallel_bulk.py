@@ -20,10 +20,9 @@ from pathlib import Path
 
 import orjson
 import pytest
+from cli_runs import Ran, fed, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_cli import Ran, invoke
-from test_cli_io import fed
 
 from tarotnotation import archive, notation
 from tarotnotation.archive import CleanDeals, check_paths, check_paths_batched

@@ -24,9 +24,9 @@ from typing import Any
 
 import orjson
 import pytest
+from cli_runs import EXAMPLES, FAULTY, invoke
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_cli import EXAMPLES, FAULTY, invoke
 from test_fast_paths import SPECS, generated_cases, mutate, mutate_call, swap_own_cards
 from test_quick_native import EDITS
 
