@@ -89,7 +89,7 @@ def test_syntax_errors(body: str, code: Code, line: int, col: int, message: str)
         ('[Players "4"]\nplay:\n 1. 7H 8H 9H 2H\n 3. 7S\n', Code.BAD_VALUE, 4, 2,
          "trick 2 is numbered 3"),
         # (bouts 4 and points 48.3 are read: the replay says why they cannot be, R203 and
-        # R202, tests/test_impossible_facts.py; only numbers no record can hold are refused)
+        # R202, tests/kernel/test_impossible_facts.py; only numbers no record can hold are refused)
         ('[Players "4"]\nresult: bouts 12345678901234567890\n', Code.BAD_VALUE, 2, 15,
          "bouts must be 0 to 3"),
         ('[Players "4"]\nresult: points 12345678901234567890\n', Code.BAD_VALUE, 2, 16,

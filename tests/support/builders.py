@@ -405,7 +405,7 @@ def taker_excuse_tail() -> list[dict[str, str]]:
 
 # --- deals played out by a script -------------------------------------------------------
 # Each seat plays the first legal card of its own order of preference, so the tricks
-# follow from the hands (rules.md §8's chelem cases, tests/test_rules_excuse.py).
+# follow from the hands (rules.md §8's chelem cases, tests/kernel/test_rules_excuse.py).
 
 
 def scripted_deal(players: int, hands: dict[str, str], orders: dict[str, str], chien: str,

@@ -3,8 +3,8 @@
 Each file of ``tests/fixtures/impossible/`` is named after the impossible fact its score
 sheets record, at the table sizes and contracts where it applies; every deal of it gets
 that fact's diagnostic, located at the fact, with words that say why it cannot be. The
-bounds themselves are tested in ``tests/test_plausibility_bounds.py`` (a built deal
-reaches each one) and ``tests/test_plausibility_properties.py`` (no deal trips them).
+bounds themselves are tested in ``tests/kernel/test_plausibility_bounds.py`` (a built deal
+reaches each one) and ``tests/kernel/test_plausibility_properties.py`` (no deal trips them).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tarotnotation.rules import Camp, Contract, MisereKind, PoigneeSize, Ruleset
 from tarotnotation.scoring import DealFacts, score
 from tarotnotation.simulate import random_deal
 
-FIXTURES: Final = Path(__file__).parent / "fixtures" / "impossible"
+FIXTURES: Final = Path(__file__).resolve().parents[1] / "fixtures" / "impossible"
 
 #: Each fixture: its code, the other codes of these families its deals may also get (one
 #: slip can break two facts), and words the first deal's message holds.
@@ -240,7 +240,7 @@ def test_a_played_deal_gets_the_diagnostic_a_score_sheet_gets(facts: dict[str, o
 
 
 def test_the_examples_validate_clean() -> None:
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     for checked in check_paths(list(examples.glob("*.tarot"))):
         assert not [str(d) for d in checked.diagnostics if d.is_error], checked.file
 

@@ -23,7 +23,7 @@ from tarotnotation.records import DealRecord
 from tarotnotation.replay import Status, replay
 from tarotnotation.rules import Camp
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.tarot"))
 
 
