@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tarotnotation.diagnostics import Code, Diagnostic, Severity, TarotError
 from tarotnotation.notation import loads, read_file, reads
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notation"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "notation"
 HEAD = '[Event "Test"]\n[Players "4"]\n'
 
 
@@ -226,7 +226,7 @@ def test_garbage_never_raises(text: str) -> None:
             assert diag.location.line is not None
 
 
-_SAMPLE = (Path(__file__).resolve().parents[1] / "examples" / "annotated.tarot").read_text("utf-8")
+_SAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "annotated.tarot").read_text("utf-8")
 
 
 @st.composite

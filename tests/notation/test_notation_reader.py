@@ -14,7 +14,7 @@ from tarotnotation.notation import dumps, load, loads, read, read_file, reads, s
 from tarotnotation.replay import replay
 from tarotnotation.simulate import random_deal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Lines(io.RawIOBase):
@@ -165,7 +165,7 @@ def test_skim_tags_numbers_the_records_as_the_reader_does() -> None:
         '[Event "A {"] [Players "4"] {a } note}\nresult: garde taker E points 48\n'
         '[Event "B"] [Players "4"]\nresult: prise taker S points 50 bouts 1\n',
     ]
-    root = Path(__file__).parent.parent
+    root = Path(__file__).resolve().parents[2]
     files = [*sorted((root / "examples").rglob("*.tarot")),
              *sorted((root / "tests" / "fixtures").rglob("*.tarot"))]
     texts += [p.read_bytes().decode("utf-8", "replace") for p in files]

@@ -8,7 +8,7 @@ from pathlib import Path
 from tarotnotation.notation import code_table, loads, reads
 from tarotnotation.replay import replay
 
-DOC = (Path(__file__).resolve().parents[1] / "docs" / "notation.md").read_text("utf-8")
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text("utf-8")
 
 
 def _blocks(lang: str) -> list[str]:

@@ -14,7 +14,7 @@ from tarotnotation.replay import replay
 from tarotnotation.rules import Camp, Contract
 from tarotnotation.source import ReadDeal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

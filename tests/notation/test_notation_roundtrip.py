@@ -25,7 +25,7 @@ from tarotnotation.records import (
 )
 from tarotnotation.simulate import random_deal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.tarot"))
 FAULTY = sorted((ROOT / "examples" / "faulty").glob("*.tarot"))
 FIXTURES = ROOT / "tests" / "fixtures" / "notation"
