@@ -19,7 +19,7 @@ from tarotnotation.formats import json as tjson
 from tarotnotation.formats import tarotclub as tc
 from tarotnotation.records import DealRecord
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 SHEETS = EXAMPLES / "sheets"
 

@@ -19,7 +19,7 @@ from tarotnotation.formats import csvsheet, xlsx
 
 openpyxl = pytest.importorskip("openpyxl")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEASON = ROOT / "examples" / "sheets" / "club-season.xlsx"
 TAROT = Path(sys.executable).parent / "tarot"  # the installed script, as test_cli
 

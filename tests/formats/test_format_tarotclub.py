@@ -29,8 +29,8 @@ from tarotnotation.replay import Status, replay
 from tarotnotation.rules import Camp, Contract
 from tarotnotation.simulate import random_deal
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tarotclub"
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tarotclub"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _files(kind: str) -> list[Any]:

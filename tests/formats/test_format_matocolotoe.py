@@ -14,7 +14,7 @@ from tarotnotation import archive
 from tarotnotation.formats import matocolotoe
 from tarotnotation.replay import Status, replay
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "fixtures" / "sheets" / "matocolotoe" / "data"
 MONTH = DATA / "games" / "games_2026_11.json"
 MULTIPLIER = (1, 2, 4, 6)

@@ -17,7 +17,7 @@ from tarotnotation.formats import json as tjson
 from tarotnotation.records import DealRecord
 from tarotnotation.replay import replay
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.tarot"))
 FAULTY = sorted((ROOT / "examples" / "faulty").iterdir())
 VALIDATOR = Draft202012Validator(tjson.json_schema())

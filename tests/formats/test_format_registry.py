@@ -20,7 +20,7 @@ from tarotnotation.cli.output import WRITE_FORMATS
 from tarotnotation.formats import detect, registry
 from tarotnotation.formats.base import Head
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 RECORD = notation.load(EXAMPLES / "prise.tarot")
 SHEET = [d.record for d in notation.read(EXAMPLES / "score-sheet.tarot")

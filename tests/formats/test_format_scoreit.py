@@ -15,7 +15,7 @@ from tarotnotation.diagnostics import Code
 from tarotnotation.formats import scoreit
 from tarotnotation.replay import Status, replay
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "sheets"
 POSITIONS = ("ONE", "TWO", "THREE", "FOUR", "FIVE")
 COEFFICIENT = {"SMALL": 1, "GUARD": 2, "GUARD_WITHOUT_KITTY": 4, "GUARD_AGAINST_KITTY": 6}

@@ -15,7 +15,7 @@ from tarotnotation.records import DealRecord, Points
 from tarotnotation.replay import replay
 from tarotnotation.simulate import random_deal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _deal(seed: int, players: int = 4) -> DealRecord:

@@ -25,7 +25,7 @@ from tarotnotation.formats.sheetwriter import cannot_hold
 from tarotnotation.records import DealRecord
 from tarotnotation.replay import replay
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 FIXTURES = ROOT / "tests" / "fixtures" / "sheets"
 TAROT = Path(sys.executable).parent / "tarot"  # the installed script, as test_cli
