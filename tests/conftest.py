@@ -185,7 +185,7 @@ def corpus() -> Path:
     return CORPUS
 
 
-# --- the browser of the browser tests (tests/test_html_browser.py, test_i18n_pages.py) ---
+# --- the browser of the browser tests (tests/html/test_html_browser.py, test_i18n_pages.py) ---
 # One definition here: a fixture imported into a second test module is a second session
 # fixture, and a second Playwright started in the same worker fails ("Sync API inside
 # the asyncio loop").

@@ -669,7 +669,7 @@ def test_without_a_browser_the_browser_tests_skip_unless_required(
            "TAROT_BROWSER": required}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-         "tests/test_html_browser.py::test_three_players"],
+         "tests/html/test_html_browser.py::test_three_players"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert expected in done.stdout, done.stdout + done.stderr
     assert f"no Chromium at {tmp_path / 'no-chromium'}" in done.stdout
