@@ -305,7 +305,7 @@ def test_every_code_has_its_meaning_in_both_languages() -> None:
 
 
 def test_french_help_texts_fit_an_80_column_terminal() -> None:
-    """As the English ones do (tests/test_cli.py): typer keeps the texts' line breaks.
+    """As the English ones do (tests/cli/test_cli.py): typer keeps the texts' line breaks.
     The examples' command lines are the same in both languages, so are left out."""
     import inspect
 

@@ -1,7 +1,7 @@
 """Runs of the ``tarot`` command as processes forked from one warm interpreter.
 
 A run of the typer app costs about half a second, nearly all of it importing typer,
-pydantic and the commands' modules; ``tests/test_cli_front.py`` compares a hundred and
+pydantic and the commands' modules; ``tests/cli/test_cli_front.py`` compares a hundred and
 more command lines through both doors. :class:`ForkServer` starts one interpreter that
 imports the app once (the environment it is given, ``LC_ALL`` and ``TAROT_TYPER_ONLY``
 included, is the one each run sees) and forks a child for each run: a process of its own,

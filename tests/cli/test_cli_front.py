@@ -37,7 +37,7 @@ from tarotnotation.simulate import random_deal
 
 pytestmark = pytest.mark.process
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

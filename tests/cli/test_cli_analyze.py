@@ -25,7 +25,7 @@ from tarotnotation.notation import dumps, load, loads, reads
 from tarotnotation.records import DealRecord, find_tag
 from tarotnotation.simulate import random_deal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "analysis.tarot"
 PUZZLE = "S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7"
 

@@ -20,7 +20,7 @@ from tarotnotation.cli.app import ALIASES, COMMANDS, get_app, version_warning
 
 pytestmark = pytest.mark.process
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Runs ``main()`` with these words, then prints the modules loaded (as JSON, last line).
 _PROBE = """
