@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 #: The tests read English unless they ask for French: a French locale on the machine running
-#: them must not change what the other tests expect (tests/test_i18n.py sets it per run).
+#: them must not change what the other tests expect (tests/i18n/test_i18n.py sets it per run).
 os.environ["TAROT_LANG"] = "en"
 
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")

@@ -30,7 +30,7 @@ def test_dedupe_names_the_deals_in_both_languages(tmp_path: Path) -> None:
 
 
 def test_a_bad_column_and_a_bad_date_in_both_languages() -> None:
-    prise = str(Path(__file__).resolve().parents[1] / "examples" / "prise.tarot")
+    prise = str(Path(__file__).resolve().parents[2] / "examples" / "prise.tarot")
     for args, english, french in [
         (("query", prise, "--fields", "player"),
          "tarot: --fields: player is a field of one player (for --where), not a column: use"

@@ -12,7 +12,7 @@ from cli_runs import invoke
 from tarotnotation.archives.query import QueryError, compile_query
 from tarotnotation.i18n import Msg
 
-PRISE = str(Path(__file__).resolve().parents[1] / "examples" / "prise.tarot")
+PRISE = str(Path(__file__).resolve().parents[2] / "examples" / "prise.tarot")
 FIELDS = ("bouts, called_self, camp, chelem, chelem_announced, contract, deal, dealer,"
           " errors, file, made, margin, names, partner, petit_au_bout, player, players,"
           " poignee, poignees, points, ruleset, score, status, taker, taker_score, tricks,"
