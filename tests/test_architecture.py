@@ -494,8 +494,8 @@ def test_each_kernel_rule_is_the_one_every_caller_uses(
     kernel.transitions.cache_clear()
     # The quick check's pure path, which calls the kernel: its compiled path plays on the
     # kernel's C twin (tarotnotation._kernel.play), which cannot see a Python function
-    # replaced; that twin is held to the kernel by tests/test_kernel_twin.py, and the two
-    # paths of the quick check to each other by tests/test_quick_native.py.
+    # replaced; that twin is held to the kernel by tests/twins/test_kernel_twin.py, and the two
+    # paths of the quick check to each other by tests/twins/test_quick_native.py.
     monkeypatch.setattr(native, "compiled", lambda force=False: None)
     replays, quicks, notes, pages, sheets = _answers(deals)
     assert replays != baseline[0], f"the replay does not use kernel.{name}"

@@ -46,7 +46,7 @@ def test_wheel_installs_no_bare_cli_or_grammar_module(tmp_path: Path) -> None:
     assert "tarotnotation/grammar/tarot.lark" in names
     assert "tarotnotation/cli/app.py" in names
     assert "tarotnotation/py.typed" in names
-    # the compiled core, built with the compiler this machine has (tests/test_native_build.py
+    # the compiled core, built with the compiler this machine has (tests/twins/test_native_build.py
     # builds without one)
     assert any(n.startswith("tarotnotation/_kernel") and n.endswith((".so", ".pyd"))
                for n in names)

@@ -33,7 +33,7 @@ from tarotnotation.records import DealRecord
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 EXAMPLES: Final = sorted((ROOT / "examples").rglob("*.tarot"))
 CORPUS: Final = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.is_file())
 

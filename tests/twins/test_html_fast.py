@@ -26,7 +26,7 @@ from tarotnotation.html import fast, read_sources
 from tarotnotation.html.escape import json_bytes
 from tarotnotation.simulate import random_deal
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 
 

@@ -48,7 +48,7 @@ needs_twin = pytest.mark.skipif(TWIN is None or native.pure_forced(),
 @needs_twin
 def test_the_checks_before_the_first_card_are_the_kernels() -> None:
     """The kernel.h twins that the bulk check calls, against kernel.py's functions of the
-    same names, on random arguments (the play's are held in tests/test_kernel_twin.py)."""
+    same names, on random arguments (the play's are held in tests/twins/test_kernel_twin.py)."""
     assert TWIN is not None
     rng = random.Random(9)
     special = [1 << 56, (1 << 56) | EXCUSE_BIT, (1 << 56) | (1 << 3), TRUMP_MASK, EXCUSE_BIT]

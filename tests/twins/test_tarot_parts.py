@@ -29,7 +29,7 @@ from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [Ruleset.fft(), Ruleset.pagat()]
 
 #: Records that read differently from a clean deal, each ending with its blank line.

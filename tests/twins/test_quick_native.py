@@ -35,7 +35,7 @@ from tarotnotation.records import DealRecord
 from tarotnotation.rules import Ruleset
 from tarotnotation.simulate import random_deal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TWIN = native.compiled(force=True)
 needs_twin = pytest.mark.skipif(TWIN is None, reason="the compiled core is not built here")
 

@@ -35,7 +35,7 @@ from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [Ruleset.fft(), Ruleset.pagat(),
             Ruleset.from_spec("fft petit_in_chien=annuls excuse_last_trick=to_trick_winner")]
 

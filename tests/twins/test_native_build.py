@@ -16,7 +16,7 @@ import pytest
 from tarotnotation import native
 from tarotnotation.analysis import Position, Solver
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _wheel(tmp_path: Path, env: dict[str, str]) -> list[str]:

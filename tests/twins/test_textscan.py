@@ -44,7 +44,7 @@ from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 CORPUS: Final = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.is_file())
 KERNEL: Final = native.compiled(force=True)
 
