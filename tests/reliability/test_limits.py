@@ -32,7 +32,7 @@ from tarotnotation.replay import replay
 from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOOD: Final = random_deal(random.Random(1), 4)
 GOOD_TEXT: Final = notation.dumps(GOOD)
 GOOD_LINES: Final = GOOD_TEXT.count("\n")

@@ -16,7 +16,7 @@ from tarotnotation.archive import check_paths, read_path
 from tarotnotation.limits import MAX_FAULTS
 from tarotnotation.replay import replay
 
-CORPUS: Final = Path(__file__).resolve().parent / "corpus"
+CORPUS: Final = Path(__file__).resolve().parents[1] / "corpus"
 
 Expected = list[list[tuple[str, int, int | None]]]
 Seen = list[tuple[int, object, dict[str, int], list[tuple[str, int | None, int | None]]]]

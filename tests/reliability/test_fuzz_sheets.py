@@ -16,7 +16,7 @@ from tarotnotation.formats import csvsheet, detect, matocolotoe, scoreit, xlsx
 from tarotnotation.replay import replay
 from tarotnotation.source import ReadDeal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MESSY = (ROOT / "tests" / "fixtures" / "sheets" / "messy-five-player-evening.csv").read_bytes()
 WRITTEN = csvsheet.dumps(evening(5, 6, seed=7))
 EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "100"))
