@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tarotnotation.diagnostics import Code, Diagnostic, Location, Severity, codes_markdown
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_docs_list_every_code() -> None:

@@ -41,7 +41,7 @@ from tarotnotation.replay import replay
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = (("tarotnotation", "tarotnotation"), ("cli", "tarotnotation.cli"),
             ("grammar", "tarotnotation.grammar"))
 
