@@ -19,7 +19,7 @@ Pure: ints, enums and frozen dataclasses (no pydantic, no text). Two parts:
   the amount of a score. The derivation counts cards; of the order of play it knows what
   the Excuse and the lead of the last trick imply (:func:`accountings`), not every
   constraint of following suit. So the chelems' bounds are exact (a built deal reaches
-  each one: ``tests/test_plausibility_bounds.py``), and another bound may be loose (at
+  each one: ``tests/kernel/test_plausibility_bounds.py``), and another bound may be loose (at
   four players 81.5 points with one bout passes, though following suit forbids it): a
   loose bound lets an impossible count pass, it never flags a true one.
 - **The cross-check.** :func:`check` takes a :class:`Facts` (the recorded result as plain
@@ -462,7 +462,7 @@ def score_bounds(contract: Contract, *, announced: bool) -> tuple[int, int]:
     announced), and lost by the half point that goes to the defence with the petit au bout
     for the taker. Poignées only add to the winner's side, and a made contract never comes
     with the defence's chelem (the taker's camp then holds no more than the chien or écart
-    and the Excuse, :func:`reachable_points`; tests/test_plausibility_bounds.py checks it).
+    and the Excuse, :func:`reachable_points`; tests/kernel/test_plausibility_bounds.py checks it).
 
     >>> score_bounds(Contract.GARDE, announced=False)
     (-32, 30)

@@ -4,7 +4,7 @@ corpus paths.
 - ``TAROT_SLOW=1`` runs the tests marked ``slow`` (long fuzz and differential runs) and
   switches hypothesis to the ``slow`` profile (thousands of examples per property).
 - ``process`` marks the tests that start a process (``subprocess``, ``os.fork``, the fork
-  servers of tests/forkserver.py) or a browser (the ``browser`` fixture marks its tests
+  servers of tests/support/forkserver.py) or a browser (the ``browser`` fixture marks its tests
   itself). The quick lane, ``pytest -m "not slow and not process"``, leaves them out; a
   test that starts a process without the mark fails, so the lane stays what it says.
 - Every test leaves the test process as it found it: a thread it started that still runs
@@ -116,7 +116,7 @@ def shuffled(items: list[pytest.Item], seed: int) -> list[pytest.Item]:
     return order
 
 
-#: The audit events of a process starting (a fork server's run: tests/forkserver.py).
+#: The audit events of a process starting (a fork server's run: tests/support/forkserver.py).
 STARTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn",
                     "os.system", "os.exec", "os.spawn", "tests.forkserver.run"})
 #: Set by pytest itself at each phase of a test.
@@ -171,7 +171,7 @@ def _each_test_leaves_the_process_as_it_found_it(request: pytest.FixtureRequest
 
 @pytest.fixture(scope="session", autouse=True)
 def _end_the_shared_fork_server() -> Iterator[None]:
-    """Ends the fork server of ``test_cli.run_forked`` (tests/forkserver.py) with the
+    """Ends the fork server of ``test_cli.run_forked`` (tests/support/forkserver.py) with the
     session, when a test started it."""
     yield
     close_shared()

@@ -5,7 +5,7 @@ The common command lines of ``tarot validate`` and of every command but ``analyz
 ``solve`` (cli/app.py FRONT_DOOR) run without typer (issue 17: start-up); any other command
 line goes to the typer app. Each command line of the grid below runs twice, as a user runs
 it and with ``TAROT_TYPER_ONLY=1`` (the typer app only), each in a process forked from one
-that imported once what such a run imports first (tests/forkserver.py: the front door and
+that imported once what such a run imports first (tests/support/forkserver.py: the front door and
 its commands' modules, not typer; the typer app and every command): standard output,
 standard error and the exit status must be identical, byte for byte. One line in six of
 the grid also runs as a fresh ``tarot`` process, which must say what the forked front door
@@ -247,7 +247,7 @@ def _tarot(args: list[str], stdin: bytes, typer_only: bool, lang: str | None = N
 @pytest.fixture(scope="module")
 def typer_app() -> Iterator[ForkServer]:
     """The typer app's runs of the grid: each a process forked from one interpreter that
-    imported the app once (tests/forkserver.py), as the ``tarot`` script runs it with
+    imported the app once (tests/support/forkserver.py), as the ``tarot`` script runs it with
     ``TAROT_TYPER_ONLY=1`` (half a second of imports a run otherwise)."""
     server = ForkServer(_env(typer_only=True), str(SCRIPT))
     try:

@@ -1,4 +1,4 @@
-"""Differential scoring: the engine and tests/reference_scorer.py agree, deal by deal.
+"""Differential scoring: the engine and tests/support/reference_scorer.py agree, deal by deal.
 
 The reference is written from docs/rules.md alone and shares no code with the library (it
 reads the record as the JSON data of the format). Both score the same generated legal

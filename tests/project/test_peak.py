@@ -1,4 +1,4 @@
-"""The measure of the memory tests (tests/peak.py): a command's own peak, whatever the test
+"""The measure of the memory tests (tests/support/peak.py): a command's own peak, whatever the test
 process holds (issue 39)."""
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ _START_ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")
 def run_forked(*args: str, stdin: bytes | None = None, cwd: Path = ROOT) -> Ran:
     """Run ``tarot ARGS`` as :func:`run_exe` does (the script's ``main()``, its own process,
     standard streams as pipes, working directory, ``sys.argv`` and exit status), in a
-    process forked from one that imported the app once (tests/forkserver.py): without the
+    process forked from one that imported the app once (tests/support/forkserver.py): without the
     half second of imports of each real run. Its environment is the one the tests started
     with. Not for what start-up, signals, isolation or the installed script do."""
     done = shared(_START_ENV, str(TAROT)).run(list(args), stdin or b"", cwd)

@@ -6,7 +6,7 @@ else (see its module doc). These differential tests read the same texts both way
 require equal :class:`ReadDeal` values: record, diagnostics (code, message, file:line:col,
 context), source map positions, line and offset. The texts: the examples (and the faulty
 ones), generated deals written by the writer (3, 4 and 5 players, annotated), lenient
-spellings, hypothesis records (tests/strategies.py), word-level mutants of all of these,
+spellings, hypothesis records (tests/support/strategies.py), word-level mutants of all of these,
 and the fuzz corpus ``tests/corpus/`` when it exists. The tests also check that the
 scanner really reads the plain records (else the comparison would prove nothing).
 """
