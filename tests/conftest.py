@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import signal
 import sys
@@ -61,6 +62,13 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+settings.register_profile(
+    "quick",
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=True,
+)
 settings.load_profile("slow" if SLOW else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
@@ -74,9 +82,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run the test files, and the tests of each, in an order shuffled by SEED")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_configure(config: pytest.Config) -> None:
+    """A run that leaves out the ``process`` tests is the quick lane: ``TAROT_QUICK=1``
+    (before the test modules, and tests/support/budget.py, are imported) and hypothesis's
+    ``quick`` profile, unless TAROT_SLOW=1 or HYPOTHESIS_PROFILE says otherwise."""
+    if re.search(r"\bnot\s+process\b", config.getoption("markexpr") or ""):
+        os.environ["TAROT_QUICK"] = "1"
+    if (os.environ.get("TAROT_QUICK", "") not in ("", "0") and not SLOW
+            and "HYPOTHESIS_PROFILE" not in os.environ):
+        settings.load_profile("quick")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
     seed = config.getoption("shuffle")
-    return None if seed is None else f"shuffled: --shuffle {seed}"
+    lines = [] if seed is None else [f"shuffled: --shuffle {seed}"]
+    if os.environ.get("TAROT_QUICK", "") not in ("", "0") and not SLOW:
+        lines.append("quick lane: TAROT_QUICK=1, fewer random cases (tests/support/budget.py)")
+    return lines
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import budget
 import pytest
 from cli_runs import TAROT, invoke
 from hypothesis import given, settings
@@ -66,7 +67,7 @@ def test_a_cost_known_within_the_precision_holds_the_exact_cost(seed: int,
 
 
 @given(st.integers(0, 10**9), st.integers(4096, 120_000))
-@settings(max_examples=40)
+@settings(max_examples=budget.cases(40))
 def test_a_budgeted_analysis_never_states_a_wrong_value_or_outcome(seed: int,
                                                                    budget: int) -> None:
     rec = _deal(seed, 4)

@@ -18,6 +18,7 @@ import os
 import random
 
 import pytest
+from budget import cases
 from solver_cases import children, endgame, oracle
 
 from tarotnotation import native
@@ -29,8 +30,7 @@ from tarotnotation.native import compiled
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 
-SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
-CASES = int(os.environ.get("TAROT_ORACLE_CASES", 4000 if SLOW else 240))
+CASES = int(os.environ.get("TAROT_ORACLE_CASES", cases(240, slow=4000)))
 ENGINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
     compiled(force=True) is None and not os.environ.get("TAROT_REQUIRE_NATIVE"),
     reason="the compiled core is not built"))]

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
+from budget import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +47,7 @@ def _elements(pieces: list[Any]) -> list[Any]:
             for p in pieces if isinstance(p, jsondoc.Element)]
 
 
-@settings(max_examples=50)
+@settings(max_examples=cases(50))
 @given(records=st.lists(_RECORD, max_size=6), how=st.sampled_from(["compact", "lines",
                                                                       "pretty"]),
        archive=st.booleans(), block=st.integers(1, 64), window=st.sampled_from([8, 64, 4096]))
@@ -68,7 +69,7 @@ def test_the_pieces_are_the_records(records: list[Any], how: str, archive: bool,
             assert lines[p.line - 1][p.col - 1:].startswith(p.data[:1])
 
 
-@settings(max_examples=40)
+@settings(max_examples=cases(40))
 @given(records=st.lists(_RECORD, min_size=1, max_size=5), how=st.sampled_from(
     ["compact", "lines", "pretty"]), cut=st.integers(0, 10**6), block=st.integers(1, 64))
 def test_a_document_cut_short_gives_the_records_before_and_one_fault(
@@ -88,7 +89,7 @@ def test_a_document_cut_short_gives_the_records_before_and_one_fault(
         assert sum(isinstance(p, jsondoc.Fault) for p in pieces) == 1
 
 
-@settings(max_examples=40)
+@settings(max_examples=cases(40))
 @given(records=st.lists(_RECORD, min_size=1, max_size=6), how=st.sampled_from(
     ["compact", "lines", "pretty"]), limit=st.integers(2, 120), window=st.sampled_from(
     [8, 64, 4096]), block=st.integers(1, 64))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from budget import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,7 @@ from tarotnotation.simulate import random_deal
 CARDS = st.integers(min_value=0, max_value=77)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=cases(400), deadline=None)
 @given(hand=st.sets(CARDS, min_size=1, max_size=24), trick=st.lists(CARDS, max_size=4),
        card=CARDS)
 def test_the_transition_table_is_legal_in(hand: set[int], trick: list[int], card: int) -> None:

@@ -11,13 +11,13 @@ and ``-j 2``; each must give diagnostics, never an exception.
 
 from __future__ import annotations
 
-import os
 import random
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from budget import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import rulesets
@@ -109,11 +109,10 @@ def _check_everywhere(rec: DealRecord, tmp: Path) -> None:
     assert len(list(check_paths([lines], keep=False))) == 2
 
 
-SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
 _TMP = Path(tempfile.mkdtemp(prefix="tarot-odd-"))
 
 
-@settings(max_examples=1000 if SLOW else 40)
+@settings(max_examples=cases(40, slow=1000))
 @given(odd_records())
 def test_odd_calls_seats_and_declarations_never_crash(rec: DealRecord) -> None:
     _check_everywhere(rec, _TMP)

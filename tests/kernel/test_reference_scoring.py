@@ -24,6 +24,7 @@ import random
 from typing import Final
 
 import pytest
+from budget import cases
 from reference_scorer import Outcome, score_deal, switches, trick_winner
 
 from tarotnotation.cards import Card
@@ -34,8 +35,7 @@ from tarotnotation.replay import replay
 from tarotnotation.rules import Camp, Contract, MisereKind, Ruleset, table
 from tarotnotation.simulate import random_deal
 
-_SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
-DEALS: Final = int(os.environ.get("TAROT_DIFF_DEALS", "100000" if _SLOW else "2000"))
+DEALS: Final = int(os.environ.get("TAROT_DIFF_DEALS", cases(2000, slow=100000)))
 CHUNK: Final = max(1, DEALS // 20)
 
 SPECS: Final = (

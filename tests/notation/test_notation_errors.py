@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import budget
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -254,14 +255,14 @@ def _never_raises(text: str) -> None:
             assert diag.message
 
 
-@settings(max_examples=60)
+@settings(max_examples=budget.cases(60))
 @given(_mutations())
 def test_mutated_text_never_raises(text: str) -> None:
     _never_raises(text)
 
 
 @pytest.mark.slow
-@settings(max_examples=5000)
+@settings(max_examples=budget.cases(5000))
 @given(_mutations())
 def test_mutated_text_never_raises_long(text: str) -> None:
     _never_raises(text)

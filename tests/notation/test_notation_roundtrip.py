@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import budget
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -100,7 +101,7 @@ def test_records_of_tags_only_stay_apart() -> None:
     assert [r.model_dump() if r else None for r in got] == [r.model_dump() for r in recs]
 
 
-@settings(max_examples=25)
+@settings(max_examples=budget.cases(25))
 @given(st.lists(records(), min_size=2, max_size=3))
 def test_several_random_records_in_one_text(recs: list[DealRecord]) -> None:
     got = [d.record for d in reads(dumps(recs))]

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
+from budget import cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +39,7 @@ from tarotnotation.simulate import random_deal
 from tarotnotation.source import ReadDeal
 
 _SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
-FUZZ_EXAMPLES: Final = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "5000" if _SLOW else "500"))
+FUZZ_EXAMPLES: Final = int(os.environ.get("TAROT_FUZZ_EXAMPLES", cases(500, slow=5000)))
 _FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=not _SLOW,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -27,6 +27,7 @@ import re
 from typing import Final
 
 import pytest
+from budget import cases
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import legal_deals, records
@@ -43,7 +44,7 @@ from tarotnotation.rules import FivePlayerFirstLead, Ruleset
 from tarotnotation.simulate import random_deal
 
 _SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
-EXAMPLES: Final = int(os.environ.get("ROUND_TRIP_EXAMPLES", "3000" if _SLOW else "250"))
+EXAMPLES: Final = int(os.environ.get("ROUND_TRIP_EXAMPLES", cases(250, slow=3000)))
 _SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=not _SLOW,
                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                             HealthCheck.filter_too_much])

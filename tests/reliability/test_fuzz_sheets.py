@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from budget import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sheetgen import evening
@@ -19,7 +20,7 @@ from tarotnotation.source import ReadDeal
 ROOT = Path(__file__).resolve().parents[2]
 MESSY = (ROOT / "tests" / "fixtures" / "sheets" / "messy-five-player-evening.csv").read_bytes()
 WRITTEN = csvsheet.dumps(evening(5, 6, seed=7))
-EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("TAROT_FUZZ_EXAMPLES", cases(100)))
 
 
 def _checked(deals: list[ReadDeal], name: str) -> None:

@@ -5,6 +5,7 @@ the pure path alike."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -26,6 +27,12 @@ from tarotnotation.simulate import random_deal
 
 
 def _variants() -> list[DealRecord]:
+    return list(_made_variants())
+
+
+@functools.cache
+def _made_variants() -> tuple[DealRecord, ...]:
+    """The variants, made once a test process (the records are immutable)."""
     rng = random.Random(5)
     out = (generated(60, seed=17) + generated(20, seed=18, players=3)
            + generated(30, seed=20, players=5))
@@ -37,7 +44,7 @@ def _variants() -> list[DealRecord]:
         if i % 3 == 0:
             update["ruleset"] = "pagat"
         out.append(record.model_copy(update=update))
-    return out
+    return tuple(out)
 
 
 def test_a_summary_from_quick_facts_unjudged_is_the_summary_of_its_record() -> None:
@@ -153,14 +160,21 @@ def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
             for d in scanned] == serial
 
 
+@pytest.fixture(scope="module")
+def ruleset_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The archive of the test below, written once for its four rulesets."""
+    return write_jsonl(tmp_path_factory.mktemp("rulesets") / "a.jsonl",
+                       _variants() + generated(300, seed=23))
+
+
 @pytest.mark.parametrize("rules", [{"ruleset": "fft petit_au_bout=wins_last_trick"},
                                    {"default_ruleset": "fft petit_au_bout=wins_last_trick"},
                                    {"ruleset": "pagat"},
                                    {"ruleset": "fft excuse_last_trick=to_trick_winner"}])
-def test_the_fast_path_under_another_ruleset_gives_the_same(tmp_path: Path,
+def test_the_fast_path_under_another_ruleset_gives_the_same(ruleset_archive: Path,
                                                              rules: dict[str, str]) -> None:
     # --ruleset and --rules/--set reach the quick check as they reach the replay
-    path = write_jsonl(tmp_path / "a.jsonl", _variants() + generated(300, seed=23))
+    path = ruleset_archive
     ruleset, default = rules.get("ruleset"), rules.get("default_ruleset")
     fast = [d.summary for d in scan([path], options=Options(ruleset=ruleset,
                                                             default_ruleset=default))]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from budget import cases
 from cli_runs import EXAMPLES, FAULTY, Ran, invoke
 from test_fast_paths import generated_cases
 
@@ -84,9 +85,9 @@ def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     out["examples"] = [str(path), *map(str, sorted(EXAMPLES.glob("*.tarot"))),
                        *map(str, sorted(FAULTY.glob("*.tarot")))]
     # Generated deals with faults injected, a broken line and blank lines among them.
-    cases = generated_cases(25, 29)
-    random.Random(3).shuffle(cases)
-    data = [orjson.dumps(obj) for obj in cases]
+    generated = generated_cases(cases(25), 29)
+    random.Random(3).shuffle(generated)
+    data = [orjson.dumps(obj) for obj in generated]
     data[7:7] = [b'{"players": 4, "hands": ', b"", b"[1, 2]"]
     path = folder / "faulty.jsonl"
     path.write_bytes(b"\n".join(data) + b"\n")

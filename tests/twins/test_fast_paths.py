@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import budget
 import orjson
 import pytest
 from pydantic import BaseModel, ValidationError
@@ -262,7 +263,7 @@ def test_check_paths_reports_the_same_serial_parallel_quick_or_not(
 
 # --- the quick check's own cases ---------------------------------------------------------
 
-QUICK_DEALS = int(os.environ.get("TAROT_QUICK_DEALS", "400"))
+QUICK_DEALS = int(os.environ.get("TAROT_QUICK_DEALS", budget.cases(400)))
 SPECS = [None, "pagat", "fft chelem_excuse_wins=false", "fft petit_au_bout=wins_last_trick",
          "fft excuse_last_trick=to_trick_winner petit_in_chien=annuls"]
 

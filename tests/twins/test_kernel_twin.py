@@ -16,6 +16,7 @@ import random
 from types import ModuleType
 
 import pytest
+from budget import cases
 from solver_cases import RULESETS
 
 from tarotnotation import kernel
@@ -25,8 +26,7 @@ from tarotnotation.records import DealRecord
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
 
-SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
-DEALS = int(os.environ.get("TAROT_TWIN_DEALS", 20000 if SLOW else 1500))
+DEALS = int(os.environ.get("TAROT_TWIN_DEALS", cases(1500, slow=20000)))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ scanner really reads the plain records (else the comparison would prove nothing)
 from __future__ import annotations
 
 import io
-import os
 import pickle
 import random
 import re
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
+from budget import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import records
@@ -315,7 +315,7 @@ def _mutants(draw: st.DrawFn) -> str:
     return "".join(words)
 
 
-@settings(max_examples=3000 if os.environ.get("TAROT_SLOW", "") not in ("", "0") else 300)
+@settings(max_examples=cases(300, slow=3000))
 @given(_mutants())
 def test_mutants_read_the_same_both_ways(text: str) -> None:
     _check_text(text)

@@ -18,6 +18,7 @@ import os
 import random
 from pathlib import Path
 
+import budget
 import orjson
 import pytest
 from cli_runs import Ran, fed, invoke
@@ -234,7 +235,7 @@ _STEP = st.tuples(st.sampled_from([("A",), ("B",)]), st.integers(0, 40), st.inte
                   st.integers(0, 2), st.sampled_from(["", "0", "b", "s", "s", "s"]))
 
 
-@settings(max_examples=500 if SLOW else 60, deadline=None)
+@settings(max_examples=budget.cases(60, slow=500), deadline=None)
 @given(st.lists(_STEP, max_size=60))
 def test_deal_numbers_kept_in_runs_say_what_every_number_kept_says(
         steps: list[tuple[tuple[str, ...], int, int, int, str]]) -> None:

@@ -17,11 +17,13 @@ parent counted them: the counts, the chunks and the output of ``-j 2``, on both 
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 from pathlib import Path
 from typing import Any
 
+import budget
 import orjson
 import pytest
 from cli_runs import EXAMPLES, FAULTY, invoke
@@ -113,17 +115,23 @@ def _plain(line: bytes) -> bool:
     return TWIN is not None and TWIN.scan_json(line.strip()) is not None
 
 
+@functools.cache
+def _generated_and_faulty_lines() -> tuple[bytes, ...]:
+    """The lines of the test below, made once for all its rulesets."""
+    rng = random.Random(31)
+    own = [tjson.to_dict(random_deal(rng, 3 + i % 3, chelem_chance=0.3, poignee_chance=0.3))
+           for i in range(120)]  # (no ruleset of their own, unlike most of generated_cases)
+    cases = generated_cases(80, 31) + own + [mutate(rng, obj) for obj in own]
+    return tuple(orjson.dumps(obj) + b"\n" for obj in cases)
+
+
 @needs_twin
 @pytest.mark.parametrize(("ruleset", "default"), [
     (None, None), ("pagat", None), (None, "fft excuse_last_trick=to_trick_winner"),
     *((spec, None) for spec in SPECS[2:]), ("fft five_player_first_lead=free", None)])
 def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
         ruleset: str | None, default: str | None) -> None:
-    rng = random.Random(31)
-    own = [tjson.to_dict(random_deal(rng, 3 + i % 3, chelem_chance=0.3, poignee_chance=0.3))
-           for i in range(120)]  # (no ruleset of their own, unlike most of generated_cases)
-    cases = generated_cases(80, 31) + own + [mutate(rng, obj) for obj in own]
-    lines = [orjson.dumps(obj) + b"\n" for obj in cases]
+    lines = list(_generated_and_faulty_lines())
     settled, quick_settled = _agree(lines, ruleset, default)
     plain = [line for line in lines if _plain(line)]
     plain_settled, plain_quick = _agree(plain, ruleset, default)
@@ -132,7 +140,8 @@ def test_bulk_agrees_with_the_quick_check_on_generated_and_faulty_deals(
 
 
 @needs_twin
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=budget.cases(200), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]),
        spec=st.sampled_from([*SPECS, "fft five_player_first_lead=free"]),
        fault=st.sampled_from(["none", "swap", "other", "call"]),
@@ -201,7 +210,7 @@ def test_blank_lines_byte_order_marks_and_long_lines_are_left_to_the_caller() ->
 
 
 @needs_twin
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=budget.cases(300), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1), junk=st.binary(max_size=6),
        drop=st.integers(0, 3))
 def test_bulk_gives_up_or_agrees_on_any_bytes(seed: int, cut: float, junk: bytes,
@@ -285,7 +294,7 @@ BLANKS = [b"", b" ", b"\t\r", b"\xef\xbb\xbf", b" \xef\xbb\xbf \x0b", b"\xef\xbb
           b"\xef\xbb\xbf\xef\xbb\xbf", b"\x0c{}", b"\xef", b"{}", b'{"players":4}', b"\r"]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=budget.cases(400), deadline=None)
 @given(pieces=st.lists(st.one_of(st.sampled_from(BLANKS), st.binary(max_size=12)),
                        max_size=30),
        end=st.sampled_from([b"", b"\n", b" ", b"\r\n"]))
@@ -356,7 +365,7 @@ EDGE_LINES = [b"", b" ", b"\r", b"\t\r", b"\xef\xbb\xbf", b"\xef\xbb\xbf{}", b"\
               b"{\xff}", b'{"players": 4}', b'{"players": 4, "b', b"x" * 45, b"y" * 90, b"{}"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=budget.cases(300), deadline=None)
 @given(pieces=st.lists(st.one_of(st.sampled_from(EDGE_LINES), st.binary(max_size=30)),
                        min_size=1, max_size=25),
        end=st.sampled_from([b"", b"\n", b"\r\n", b" "]),

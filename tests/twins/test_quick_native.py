@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import budget
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -107,7 +108,7 @@ def test_twin_and_pure_agree_on_the_examples_and_fixtures(
 
 
 @needs_twin
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=budget.cases(150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4, 5]),
        spec=st.sampled_from([*SPECS, "fft five_player_first_lead=free"]),
@@ -285,7 +286,7 @@ def test_the_scanner_reads_the_seats_names() -> None:
 
 
 @needs_twin
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=budget.cases(300), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1), junk=st.binary(max_size=6),
        drop=st.integers(0, 3))

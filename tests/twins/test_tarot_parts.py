@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import budget
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -139,7 +140,7 @@ CUT_PIECES = [b"\n\n[", b"\r\n\r\n[", b"\n\r\n[", b"\n\n\n[", b"\n[", b"[", b"\n
               b"\r\n", b"\n\n", b"x", b'[Event "A"]\n', b"play: 1. 7H\n", b"\r", b"\xff"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=budget.cases(300), deadline=None)
 @given(pieces=st.lists(st.sampled_from(CUT_PIECES), max_size=60),
        block=st.integers(1, 12), apart=st.integers(1, 30))
 def test_the_cuts_are_those_of_the_file_searched_whole(

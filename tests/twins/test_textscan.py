@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
+import budget
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -287,14 +288,14 @@ def _edited(draw: st.DrawFn) -> bytes:
     return (text + "\n" + draw(st.sampled_from(_BASES))).encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=3000 if os.environ.get("TAROT_SLOW", "") not in ("", "0") else 400,
+@settings(max_examples=budget.cases(400, slow=3000),
           deadline=None)
 @given(_edited())
 def test_edited_records_are_left_to_the_reader_or_read_the_same(data: bytes) -> None:
     _check_bytes(data)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=budget.cases(200), deadline=None)
 @given(st.binary(max_size=300), st.integers(0, 300))
 def test_any_bytes_are_left_to_the_reader_or_read_the_same(data: bytes, cut: int) -> None:
     base = _BASES[0].encode()
@@ -377,7 +378,7 @@ def test_check_paths_reports_the_same_with_and_without_the_scanner(
 _TMP: Final = Path(tempfile.mkdtemp(prefix="tarot-textscan-"))
 
 
-@settings(max_examples=1000 if os.environ.get("TAROT_SLOW", "") not in ("", "0") else 150,
+@settings(max_examples=budget.cases(150, slow=1000),
           deadline=None)
 @given(_edited(), st.sampled_from([b"", b"\n", b"\n\n", b"\r\n"]))
 def test_edited_archives_report_the_same_with_and_without_the_scanner(
