@@ -8,7 +8,7 @@ Start-up is lazy: a command's module (and the parts of the library it uses) is i
 only when that command runs, or when its own help is asked for; the common invocations
 of ``tarot validate`` run without typer at all (cli/front.py, issue 17). ``tarot --help`` lists the
 commands from the summaries of the :data:`COMMANDS` table (each the first paragraph of its
-function's docstring: ``tests/test_cli_startup.py`` holds them to it), and
+function's docstring: ``tests/cli/test_cli_startup.py`` holds them to it), and
 ``tarot --version`` does not even import typer.
 """
 

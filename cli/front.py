@@ -32,7 +32,7 @@ Every other word, an option of any other kind included, sends the whole command 
 typer. The command then runs as typer runs it (the same function, wrapped the same way,
 its exit status and signals handled by the same code: :mod:`tarotnotation.cli.status`),
 so the two doors write the same bytes and exit with the same status:
-``tests/test_cli_front.py`` runs a grid of command lines through both.
+``tests/cli/test_cli_front.py`` runs a grid of command lines through both.
 """
 
 from __future__ import annotations

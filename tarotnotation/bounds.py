@@ -13,7 +13,7 @@ the Excuse), and the values of the other cards are then chosen freely from the p
 score. The derivation counts cards; of the order of play it knows what the Excuse and the
 lead of the last trick imply (:func:`accountings`), not every constraint of following
 suit. So the chelems' bounds are exact (a built deal reaches each one:
-``tests/test_plausibility_bounds.py``), and another bound may be loose (at four players
+``tests/kernel/test_plausibility_bounds.py``), and another bound may be loose (at four players
 81.5 points with one bout passes, though following suit forbids it): a loose bound lets an
 impossible count pass, it never flags a true one.
 
@@ -277,7 +277,7 @@ def plain_range(count: int, open_places: int) -> tuple[int, int] | None:
     The pack has, besides the bouts, Kings, Queens, Knights, Jacks and low cards
     (docs/rules.md §1). Every total of the same parity in between is reached too: the
     values are 1, 3, 5, 7 and 9 half-points, and from the least choice to the most one
-    card at a time can be swapped for one worth 2 more (``tests/test_plausibility_bounds``
+    card at a time can be swapped for one worth 2 more (``tests/kernel/test_plausibility_bounds``
     checks it against every choice of cards).
 
     >>> plain_range(6, 0)   # an écart: six low cards; four Queens and two Knights
@@ -429,7 +429,7 @@ def score_bounds(contract: Contract, *, announced: bool) -> tuple[int, int]:
     announced), and lost by the half point that goes to the defence with the petit au bout
     for the taker. Poignées only add to the winner's side, and a made contract never comes
     with the defence's chelem (the taker's camp then holds no more than the chien or écart
-    and the Excuse, :func:`reachable_points`; tests/test_plausibility_bounds.py checks it).
+    and the Excuse, :func:`reachable_points`; tests/kernel/test_plausibility_bounds.py checks it).
 
     >>> score_bounds(Contract.GARDE, announced=False)
     (-32, 30)

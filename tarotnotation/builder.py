@@ -6,7 +6,7 @@ notation's fast scanner produces) with pydantic's public ``model_construct``, af
 own checks of the usual shape: canonical card codes, exact types, no unknown key, and the
 model's record-wide checks (:func:`~tarotnotation.records.check_record`). On anything
 else it returns None and the caller validates through the model, which gives the
-diagnostics. ``tests/test_fast_paths.py`` checks that both ways give equal records with
+diagnostics. ``tests/twins/test_fast_paths.py`` checks that both ways give equal records with
 equal field sets.
 
 The checks of the shape (:func:`keys_of`, :func:`check_notes`, the key sets) are public:

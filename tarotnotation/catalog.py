@@ -8,7 +8,7 @@ diagnostic code (``tarot codes``); and the help texts of every command and optio
 ``tarot`` (from the command tree itself, so that a new option is found too).
 ``python -m tarotnotation.catalog`` rewrites the French catalogue with every sentence
 found, keeping the translations it holds and leaving the new ones empty; the
-completeness test (``tests/test_i18n.py``) fails while one is empty.
+completeness test (``tests/i18n/test_i18n.py``) fails while one is empty.
 """
 
 from __future__ import annotations

@@ -311,7 +311,7 @@ def transitions() -> Transitions:
     kind the hand holds: the suit led, a trump, a higher trump), so the forbidding cards
     are found by asking :func:`legal_in` about hands of the card and one other card, one
     of each group the rule tells apart (each suit, the trumps above the highest one
-    played, the other trumps, the Excuse). ``tests/test_kernel.py`` holds the table to
+    played, the other trumps, the Excuse). ``tests/kernel/test_kernel.py`` holds the table to
     :func:`legal_in` on random hands.
 
     >>> from tarotnotation.cards import SUIT_MASKS, TRUMPS_ABOVE

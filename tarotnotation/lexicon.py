@@ -14,7 +14,7 @@ patterns of tags, comments and dates. The others take them from here:
   reads bid words, with these;
 - format detection (``formats/detect.py``) recognises a record's sections by them.
 
-Keywords are read in any case. ``tests/test_lexicon.py`` checks that the grammar,
+Keywords are read in any case. ``tests/notation/test_lexicon.py`` checks that the grammar,
 filled in, reads every spelling listed here and nothing else.
 
 >>> BIDS["petite"], BIDS["garde-sans"], CAMPS["defense"], MISERES["tête"]

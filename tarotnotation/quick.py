@@ -14,7 +14,7 @@ where someone did not follow the suit led are gone through card by card, against
 of what each card forbids in the hand. On anything else (another shape, any fault, any
 doubt) it returns None, and the caller reads the record and replays it, which words every
 diagnostic. So it may only ever say *clean* when the replay would find the deal clean,
-with the same scores: ``tests/test_fast_paths.py`` checks it against the replay on
+with the same scores: ``tests/twins/test_fast_paths.py`` checks it against the replay on
 generated deals, on every example, and on generated deals with faults injected.
 
 >>> import random
@@ -607,7 +607,7 @@ def quick_check_line(line: bytes, ruleset: str | None = None,
     With the compiled core, a record in the canonical layout is scanned in C
     (``_kernel.scan_json``: no ``dict`` built) and its parts checked here as
     :func:`quick_check` checks the parsed record; any other line is parsed with orjson.
-    ``tests/test_quick_native.py`` holds the two ways to the same answers.
+    ``tests/twins/test_quick_native.py`` holds the two ways to the same answers.
     """
     judged = _line_facts(line, ruleset, default_ruleset, native.compiled())
     if judged is None:
@@ -684,7 +684,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
     asks :func:`quick_facts_scanned`). It runs ``_kernel.judge_parts``: the checks of
     ``_check_scanned`` that are not rules, then the bulk check's C twin of the rules
     (``csrc/bulk.h``), under the ruleset of each record (``ruleset`` overrides it,
-    ``default_ruleset`` stands for none). ``tests/test_textscan.py`` holds the two to the
+    ``default_ruleset`` stands for none). ``tests/twins/test_textscan.py`` holds the two to the
     same answers.
 
     >>> import random
@@ -746,7 +746,7 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     canonical layout, any fault or doubt, a blank line): the caller runs
     :func:`quick_check_line` there, then the reader and the replay. A record's own ruleset
     is read here once per spec met (``ruleset`` overrides it, ``default_ruleset`` applies
-    when it names none, as in :func:`quick_check_line`). ``tests/test_quick_bulk.py``
+    when it names none, as in :func:`quick_check_line`). ``tests/twins/test_quick_bulk.py``
     holds the two to the same answers.
 
     >>> import random
@@ -1041,7 +1041,7 @@ def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract,
     that played the Petit then, chelem's camp)``; ``camps`` each seat's camp, ``called``
     the called card whose suit may not lead the first trick (-1: no such rule);
     a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
-    same over Python ints; ``tests/test_quick_native.py`` holds the two to the same
+    same over Python ints; ``tests/twins/test_quick_native.py`` holds the two to the same
     answers."""
     flags = _FLAGS.get(rules)
     if flags is None:

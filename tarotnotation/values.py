@@ -25,7 +25,7 @@ pickling, ``__match_args__``; :func:`replace` and :func:`fields` stand for
 Traceback (most recent call last):
 ...
 AttributeError: cannot assign to field 'x'
->>> import copy  # (pickled the same way: tests/test_values.py)
+>>> import copy  # (pickled the same way: tests/kernel/test_values.py)
 >>> copy.copy(p) == p, Point.__match_args__
 (True, ('x', 'y'))
 """

@@ -4,7 +4,7 @@ corpus paths.
 - ``TAROT_SLOW=1`` runs the tests marked ``slow`` (long fuzz and differential runs) and
   switches hypothesis to the ``slow`` profile (thousands of examples per property).
 - ``process`` marks the tests that start a process (``subprocess``, ``os.fork``, the fork
-  servers of tests/forkserver.py) or a browser (the ``browser`` fixture marks its tests
+  servers of tests/support/forkserver.py) or a browser (the ``browser`` fixture marks its tests
   itself). The quick lane, ``pytest -m "not slow and not process"``, leaves them out; a
   test that starts a process without the mark fails, so the lane stays what it says.
 - Every test leaves the test process as it found it: a thread it started that still runs
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import signal
 import sys
@@ -35,7 +36,7 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 #: The tests read English unless they ask for French: a French locale on the machine running
-#: them must not change what the other tests expect (tests/test_i18n.py sets it per run).
+#: them must not change what the other tests expect (tests/i18n/test_i18n.py sets it per run).
 os.environ["TAROT_LANG"] = "en"
 
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
@@ -61,6 +62,13 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+settings.register_profile(
+    "quick",
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=True,
+)
 settings.load_profile("slow" if SLOW else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
@@ -74,9 +82,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run the test files, and the tests of each, in an order shuffled by SEED")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_configure(config: pytest.Config) -> None:
+    """A run that leaves out the ``process`` tests is the quick lane: ``TAROT_QUICK=1``
+    (before the test modules, and tests/support/budget.py, are imported) and hypothesis's
+    ``quick`` profile, unless TAROT_SLOW=1 or HYPOTHESIS_PROFILE says otherwise."""
+    if re.search(r"\bnot\s+process\b", config.getoption("markexpr") or ""):
+        os.environ["TAROT_QUICK"] = "1"
+    if (os.environ.get("TAROT_QUICK", "") not in ("", "0") and not SLOW
+            and "HYPOTHESIS_PROFILE" not in os.environ):
+        settings.load_profile("quick")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
     seed = config.getoption("shuffle")
-    return None if seed is None else f"shuffled: --shuffle {seed}"
+    lines = [] if seed is None else [f"shuffled: --shuffle {seed}"]
+    if os.environ.get("TAROT_QUICK", "") not in ("", "0") and not SLOW:
+        lines.append("quick lane: TAROT_QUICK=1, fewer random cases (tests/support/budget.py)")
+    return lines
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -116,7 +138,7 @@ def shuffled(items: list[pytest.Item], seed: int) -> list[pytest.Item]:
     return order
 
 
-#: The audit events of a process starting (a fork server's run: tests/forkserver.py).
+#: The audit events of a process starting (a fork server's run: tests/support/forkserver.py).
 STARTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn",
                     "os.system", "os.exec", "os.spawn", "tests.forkserver.run"})
 #: Set by pytest itself at each phase of a test.
@@ -171,7 +193,7 @@ def _each_test_leaves_the_process_as_it_found_it(request: pytest.FixtureRequest
 
 @pytest.fixture(scope="session", autouse=True)
 def _end_the_shared_fork_server() -> Iterator[None]:
-    """Ends the fork server of ``test_cli.run_forked`` (tests/forkserver.py) with the
+    """Ends the fork server of ``test_cli.run_forked`` (tests/support/forkserver.py) with the
     session, when a test started it."""
     yield
     close_shared()
@@ -185,7 +207,7 @@ def corpus() -> Path:
     return CORPUS
 
 
-# --- the browser of the browser tests (tests/test_html_browser.py, test_i18n_pages.py) ---
+# --- the browser of the browser tests (tests/html/test_html_browser.py, test_i18n_pages.py) ---
 # One definition here: a fixture imported into a second test module is a second session
 # fixture, and a second Playwright started in the same worker fails ("Sync API inside
 # the asyncio loop").

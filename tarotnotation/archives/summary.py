@@ -289,7 +289,7 @@ def summarize_quick(facts: QuickFacts, *, file: str, index: int, line: int | Non
     (or :func:`~tarotnotation.quick.quick_facts_line`) makes of it: no record built, no
     replay. It is :func:`summarize` of the record and its replay (a clean deal: no
     diagnostic); with ``judged=False``, :func:`summarize_record` of the record (no facts).
-    ``tests/test_archives_fast.py`` holds it to both.
+    ``tests/twins/test_archives_fast.py`` holds it to both.
 
     >>> import orjson
     >>> from tarotnotation import notation

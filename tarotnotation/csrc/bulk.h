@@ -11,7 +11,7 @@
  * when one is a Deal tag, for plausibility.deal_number), or "not settled here" (None):
  * the caller then runs today's path on it (quick_check_line, then the reader and the
  * replay), which words every diagnostic. So this path may only ever say clean where
- * quick_check_line says clean with the same scores; tests/test_quick_bulk.py holds it
+ * quick_check_line says clean with the same scores; tests/twins/test_quick_bulk.py holds it
  * to that on generated deals at 3, 4 and 5 players, clean and with faults injected.
  *
  * Memory: the caller's lines only (each at most LIMIT bytes is looked at); nothing is

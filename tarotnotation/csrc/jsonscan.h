@@ -9,7 +9,7 @@
  * not a plain integer, a key repeated or unknown, a card code that is not canonical or is
  * written twice in a hand, notes on a bid or a trick, a seat's name before its id...) it
  * gives up (None), and the caller parses the line with orjson as before. So it never has
- * to be right about a record it does not take: tests/test_quick_native.py holds what it
+ * to be right about a record it does not take: tests/twins/test_quick_native.py holds what it
  * takes to what orjson and the Python quick check make of the same line.
  */
 #ifndef TAROT_JSONSCAN_H

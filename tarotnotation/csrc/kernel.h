@@ -3,7 +3,7 @@
  * defence, half-points), with card sets as 128-bit ints (bit c is card c).
  *
  * Each function mirrors the Python function of the same name line for line; the
- * differential tests (tests/test_kernel_twin.py) hold the two to the same answers over
+ * differential tests (tests/twins/test_kernel_twin.py) hold the two to the same answers over
  * every card of thousands of generated deals. A ruleset is passed as FLAGS, the bits of
  * tarotnotation.native.rule_flags:
  *   TK_TO_TRICK_WINNER   excuse_last_trick = to_trick_winner (else changes_camp)

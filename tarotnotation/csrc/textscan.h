@@ -19,7 +19,7 @@
  * over two lines, a card that is not canonical or written twice in a list, notes on a bid
  * or the call, a section the quick check leaves to the replay...) gives up, and the
  * caller reads the record with the Python reader. So the record it takes is cut exactly
- * where the reader cuts it, and read to the same data: tests/test_textscan.py holds it
+ * where the reader cuts it, and read to the same data: tests/twins/test_textscan.py holds it
  * to notation/scanner.py on generated deals and edits of them.
  */
 #ifndef TAROT_TEXTSCAN_H

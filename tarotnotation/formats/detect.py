@@ -133,7 +133,7 @@ def _own(head: Head) -> str | None:
     """``jsonl`` or ``json`` when the first line holds one of the project's records in
     the layout it writes (:attr:`~tarotnotation.formats.base.Head.own_record`), without
     asking the other formats (none of theirs starts so) or importing a format: what they
-    would answer, found without a JSON reader (``tests/test_detect.py`` holds the two
+    would answer, found without a JSON reader (``tests/formats/test_detect.py`` holds the two
     ways to the same answer)."""
     if not head.own_record:
         return None

@@ -15,7 +15,7 @@ module that declares the format and a *gate*, what every ``sniff`` of its family
 the first bytes (a ZIP archive, text that looks like JSON, text that does not), and a
 module is imported when its format is first asked or looked up. Checking one ``.tarot``
 file so imports no JSON, spreadsheet or TarotClub reader (issue 17's start-up);
-``tests/test_format_registry.py`` holds each format to its line.
+``tests/formats/test_format_registry.py`` holds each format to its line.
 
 >>> names()  # doctest: +NORMALIZE_WHITESPACE
 ('xlsx', 'foreign', 'scoreit', 'tarotclub', 'tarotclub-deal', 'matocolotoe',

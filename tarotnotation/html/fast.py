@@ -10,7 +10,7 @@ the poignées' cards, the recorded scores, the glyphs and comments); any other r
 gives None, and the caller reads and replays it as usual. :func:`deal_data` and
 :func:`index_row` then make of a :class:`FastDeal` what :func:`.data.deal_data` and
 :func:`.data.index_row` make of the deal read and replayed, byte for byte once encoded
-(``tests/test_html_fast.py`` holds them to it, with the compiled twin and without).
+(``tests/twins/test_html_fast.py`` holds them to it, with the compiled twin and without).
 
 The rules come from the kernel: the quick check judged the deal; each trick's winner is
 the compiled twin's (:func:`tarotnotation._kernel.play`), else

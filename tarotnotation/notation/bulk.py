@@ -15,7 +15,7 @@ scanner's data (``judge``) as :func:`~tarotnotation.notation.read_at` takes it, 
 reader goes on until a record that starts after a blank line at a line of tags (where
 the reader starts a record whatever came before) is one the scanner takes again. So every
 deal is what the reader says of it, word for word, or a record cut and read exactly as the
-reader cuts and reads it, and judged clean: ``tests/test_textscan.py`` holds the scanner to
+reader cuts and reads it, and judged clean: ``tests/twins/test_textscan.py`` holds the scanner to
 the fast scanner's data and ``tarot validate`` to the same output with and without it.
 
 The memory held is a block or two (:data:`BLOCK`), whatever the file: a record longer

@@ -24,7 +24,7 @@ by the grammar path itself, from the record's text, the first time anything asks
 (a deal with a fault). A clean deal never needs them, and they are the grammar path's own.
 
 ``TAROT_READER=grammar`` in the environment (or ``parse_record(..., fast=False)``) turns
-the scanner off. ``tests/test_notation_fast.py`` checks, on the examples, on generated and
+the scanner off. ``tests/twins/test_notation_fast.py`` checks, on the examples, on generated and
 annotated deals, on lenient spellings and on the fuzz corpus, that both paths give the same
 records, diagnostics and positions, and that the scanner does read the plain records.
 

@@ -1,0 +1,189 @@
+"""Runs of the ``tarot`` command as processes forked from one warm interpreter.
+
+A run of the typer app costs about half a second, nearly all of it importing typer,
+pydantic and the commands' modules; ``tests/cli/test_cli_front.py`` compares a hundred and
+more command lines through both doors. :class:`ForkServer` starts one interpreter that
+imports the app once (the environment it is given, ``LC_ALL`` and ``TAROT_TYPER_ONLY``
+included, is the one each run sees) and forks a child for each run: a process of its own,
+its standard input, output and error pipes (the server's own are pipes too, so that
+Python's stream objects are those of a run), its working directory, ``sys.argv`` and exit
+status as the ``tarot`` script gives them (``sys.exit(main())``, a status that is not an
+int written to standard error). Only the imports are shared, done before the run.
+
+:func:`shared` is one such server for a test process (an xdist worker), started at its
+first use and ended at the end of the session (tests/conftest.py): ``test_cli.run_forked``
+runs command lines there for the tests of what a command writes and its exit status.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+__all__ = ["ForkServer", "close_shared", "shared"]
+
+#: The server: reads pickled (argv, stdin, cwd) on the fd its second word names, answers
+#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each; its
+#: fourth word says what it imports first (``typer``: the app and every command; ``front``:
+#: the front door and its commands' modules, not typer).
+_SERVER = r"""
+import os, pickle, struct, sys, threading
+from tarotnotation.cli import app
+if sys.argv[4] == "typer":
+    app.get_app()
+    for entry in app.COMMANDS:
+        entry.load()
+else:  # what the front door's own runs import (cli/front.py), and not typer
+    from tarotnotation.cli import front
+    for entry in app.COMMANDS:
+        if entry.name in app.FRONT_DOOR:
+            entry.load()
+SCRIPT = sys.argv[1]
+REQUESTS, ANSWERS = int(sys.argv[2]), int(sys.argv[3])
+
+def read_exact(fd, n):
+    data = b""
+    while len(data) < n:
+        part = os.read(fd, n - len(data))
+        if not part:
+            raise SystemExit(0)
+        data += part
+    return data
+
+def drain(fd, out):
+    while True:
+        part = os.read(fd, 65536)
+        if not part:
+            break
+        out.append(part)
+    os.close(fd)
+
+def feed(fd, data):
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass
+    os.close(fd)
+
+def run_child(argv, cwd):
+    os.chdir(cwd)
+    sys.argv = [SCRIPT, *argv]
+    try:
+        status = app.main()
+    except SystemExit as end:
+        status = end.code
+    except BaseException:
+        import traceback
+        traceback.print_exc()
+        status = 1
+    if status is None:
+        status = 0
+    elif not isinstance(status, int):
+        print(status, file=sys.stderr)
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status & 0xFF)
+
+while True:
+    (size,) = struct.unpack("<Q", read_exact(REQUESTS, 8))
+    argv, stdin, cwd = pickle.loads(read_exact(REQUESTS, size))
+    pipes = [os.pipe() for _ in range(3)]
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(pipes[0][0], 0)
+        os.dup2(pipes[1][1], 1)
+        os.dup2(pipes[2][1], 2)
+        os.closerange(3, 1 << 16)
+        run_child(argv, cwd)
+    os.close(pipes[0][0]); os.close(pipes[1][1]); os.close(pipes[2][1])
+    out, err = [], []
+    threads = [threading.Thread(target=feed, args=(pipes[0][1], stdin)),
+               threading.Thread(target=drain, args=(pipes[1][0], out)),
+               threading.Thread(target=drain, args=(pipes[2][0], err))]
+    for t in threads:
+        t.start()
+    _, wait = os.waitpid(pid, 0)
+    for t in threads:
+        t.join()
+    answer = pickle.dumps((b"".join(out), b"".join(err), os.waitstatus_to_exitcode(wait)))
+    view = memoryview(struct.pack("<Q", len(answer)) + answer)
+    while view:
+        view = view[os.write(ANSWERS, view):]
+"""
+
+
+class ForkServer:
+    """One warm interpreter that runs the ``tarot`` command line ``argv`` in a child of
+    its own for each :meth:`run` (see the module's text). It imports the typer app and
+    every command first, or with ``typer=False`` only what the front door's runs import
+    (cli/front.py and its commands' modules), as a ``tarot`` process that the front door
+    answers does."""
+
+    def __init__(self, env: dict[str, str], script: str, *, typer: bool = True) -> None:
+        requests_r, self._requests = os.pipe()
+        self._answers, answers_w = os.pipe()
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _SERVER, script, str(requests_r), str(answers_w),
+             "typer" if typer else "front"],
+            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            pass_fds=(requests_r, answers_w))  # (its standard streams pipes, as a run's)
+        os.close(requests_r)
+        os.close(answers_w)
+
+    def run(self, argv: list[str], stdin: bytes, cwd: Path
+            ) -> subprocess.CompletedProcess[bytes]:
+        """The run's standard output, standard error and exit status (a process started:
+        the ``tests.forkserver.run`` audit event says so to tests/conftest.py)."""
+        sys.audit("tests.forkserver.run", argv)
+        request = pickle.dumps((argv, stdin, str(cwd)))
+        view = memoryview(len(request).to_bytes(8, "little") + request)
+        while view:
+            view = view[os.write(self._requests, view):]
+        size = int.from_bytes(self._read(8), "little")
+        out, err, status = pickle.loads(self._read(size))
+        return subprocess.CompletedProcess([*argv], status, out, err)
+
+    def _read(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            part = os.read(self._answers, n - len(data))
+            if not part:
+                raise RuntimeError("the fork server ended")
+            data += part
+        return data
+
+    def close(self) -> None:
+        """End the server (it ends when its requests' pipe closes)."""
+        os.close(self._requests)
+        self._process.communicate(timeout=30)
+        os.close(self._answers)
+
+
+_SHARED: dict[str, ForkServer] = {}
+
+
+def shared(env: dict[str, str], script: str) -> ForkServer:
+    """The test process's one server, started with ``env`` at the first call (the later
+    calls must give the same ``env`` and ``script``)."""
+    key = repr((sorted(env.items()), script))
+    if not _SHARED:
+        _SHARED[key] = ForkServer(env, script)
+    if key not in _SHARED:
+        raise ValueError("the shared fork server was started with another environment")
+    return _SHARED[key]
+
+
+def close_shared() -> None:
+    """End the shared server, if one was started."""
+    for server in _SHARED.values():
+        server.close()
+    _SHARED.clear()
