@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runs import TAROT, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_cases import endgame
-from cli_runs import TAROT, invoke
 
 from tarotnotation.analysis import Position, Solver, deal_start, position_at
 from tarotnotation.analysis.first_cards import solve_apart
