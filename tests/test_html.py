@@ -154,13 +154,15 @@ def test_page_data_reads_the_analysis_of_each_card_with_the_analysis_parser() ->
     data = deal_data(source(ROOT / "tests" / "fixtures" / "html" / "analysed-deal.tarot"))
     assert data["cards"][7]["a"] == {
         "cost": "-3", "best": ["KH"], "changed": True,
-        "note": "costs 3 points (best KH): lost by 2 with best play, was made by 1"}
+        "note": "costs 3 points (best KH): lost by 2 with best play, was made by 1",
+        "after": "lost by 2", "made": False, "by": -2}
     assert data["cards"][7]["m"] == ["il fallait garder cette carte"]
     assert "k" not in data["cards"][7]  # the analysis comment is read, not repeated
     assert data["cards"][0]["a"]["cost"] == "0"
     assert data["cards"][10]["a"]["cost"] == "-1..0"
     assert "a" not in data["cards"][3]
-    assert data["deal"]["a"] == {"from": 1, "note": "made by 1 with best play"}
+    assert data["deal"]["a"] == {"from": 1, "note": "made by 1 with best play",
+                                 "after": "made by 1", "made": True, "by": 1}
 
 
 def test_page_data_puts_a_wrong_score_at_the_result() -> None:
@@ -229,15 +231,17 @@ def test_the_page_carries_a_policy_that_allows_only_its_own_script_and_style() -
     rules = dict(part.strip().split(" ", 1) for part in policy.group(1).split(";"))
     assert rules["default-src"] == "'none'"
     assert rules["script-src"] == _hash(asset(SCRIPT_NAME, index=False))
-    assert rules["style-src"] == _hash(asset(STYLE_NAME))
+    assert rules["style-src"] == _hash(asset(STYLE_NAME, index=False))
     assert rules["require-trusted-types-for"] == "'script'"
     assert "unsafe" not in policy.group(1)
     scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
     styles = re.findall(r"<style>(.*?)</style>", page, re.S)
     assert scripts == [asset(SCRIPT_NAME, index=False)]
-    assert styles == [asset(STYLE_NAME)]
+    assert styles == [asset(STYLE_NAME, index=False)]
     assert "function Index" not in scripts[0]
     assert "function Index" in asset(SCRIPT_NAME)
+    assert ".deals" not in styles[0]  # nor the index's style
+    assert ".deals" in asset(STYLE_NAME)
     assert " on" not in re.sub(r"<script.*?</script>|<style>.*?</style>", "", page, flags=re.S
                                ).lower().replace("\n", " ").split("<body", 1)[1].split(">")[0]
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")

@@ -35,7 +35,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
+from ..analysis.comments import (
+    AnalysisNote,
+    cost_phrase,
+    cost_text,
+    note_text,
+    outcome_words,
+    parse_comment,
+)
 from ..annotate import (
     is_computed,
     place_of,
@@ -50,7 +57,8 @@ from ..fields import find_tag
 from ..i18n import Msg, pmsg, render
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status, TrickCount
-from ..rules import Contract, MisereKind
+from ..rules import Camp, Contract, MisereKind
+from ..scoring import ChelemTerm, chelem_terms_of
 from .escape import clean
 
 __all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
@@ -162,16 +170,24 @@ def notes_of(glyph: str | None, comments: Sequence[str], out: dict[str, Any],
 def _analysis(note: AnalysisNote) -> dict[str, Any]:
     """A card's analysis (a ``tarot analyze`` comment, read by the analysis' own parser):
     its cost as shown (``-1.5``, ``0``, ``-3..0``), the best cards, whether it changed the
-    outcome, and all of it in words; for the deal, where the analysis starts."""
+    outcome, and all of it in words; for the deal, where the analysis starts. Both say
+    the outcome with best play after them (``after``, in words; ``by``, the taker's
+    margin as a scorer counts it, negative when lost, None unless exact; ``made``, None
+    while undecided); a card valued with ``--all-cards`` has every legal card's cost
+    (``cards``: code, cost as shown, cost in words, best first)."""
+    after = {"after": render(outcome_words(note.made, note.by)), "made": note.made,
+             "by": None if note.by is None or note.made is None else
+             (note.by if note.made else -note.by)}
     if note.cost is None:
-        after = (Msg("undecided") if note.made is None else
-                 (Msg("made by {margin}", margin=note.by) if note.made
-                  else Msg("lost by {margin}", margin=note.by)) if note.by is not None else
-                 pmsg("outcome", "made") if note.made else pmsg("outcome", "lost"))
         return {"from": note.from_trick,
-                "note": render(Msg("{outcome} with best play", outcome=after))}
-    return {"cost": cost_text(note), "best": [c.code for c in note.best],
-            "changed": note.changed, "note": render(note_text(note))}
+                "note": render(Msg("{outcome} with best play", outcome=outcome_words(
+                    note.made, note.by))), **after}
+    out: dict[str, Any] = {"cost": cost_text(note), "best": [c.code for c in note.best],
+           "changed": note.changed, "note": render(note_text(note)), **after}
+    if note.cards:
+        out["cards"] = [[card.code, cost_text(AnalysisNote(cost)), render(cost_phrase(cost))]
+                        for card, cost in note.cards]
+    return out
 
 
 def deal_title(record: DealRecord | None, number: int) -> str:
@@ -462,27 +478,53 @@ def index_row(src: DealSource) -> dict[str, Any]:
         return row_of(src.number, src.file, src.index, src.errors, src.warnings,
                       record.tags, record.players)
     name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
+    flags = deal_flags(rep.chelem, rep.chelem_announced, rep.petit_au_bout,
+                       bool(rep.poignees)) if rep.status is Status.SCORED else ()
     made = rep.score.made if rep.score is not None else None
     margin = rep.score.margin if rep.score is not None else None
     score = (rep.scores.get(rep.taker) if rep.scores is not None and rep.taker is not None
              else None)
     return row_of(src.number, src.file, src.index, src.errors, src.warnings, record.tags,
                   record.players, rep.contract, rep.taker, name, rep.status, made, margin,
-                  score)
+                  score, names=[s.name for s in record.seats if s.name], flags=flags)
+
+
+def deal_flags(chelem: Camp | None, announced: bool, petit_au_bout: Camp | None,
+               poignee: bool) -> tuple[str, ...]:
+    """What an index row flags of a scored deal, as the page's words name them
+    (``flag.*``): its chelem terms (:func:`tarotnotation.scoring.chelem_terms_of`: a
+    chelem announced and failed is one), a poignée, a petit au bout and whose.
+
+    >>> deal_flags(None, True, Camp.DEFENCE, True)
+    ('chelemFailed', 'poignee', 'petitDefence')
+    """
+    terms = {ChelemTerm.ANNOUNCED_MADE: "chelem", ChelemTerm.MADE: "chelem",
+             ChelemTerm.ANNOUNCED_FAILED: "chelemFailed", ChelemTerm.DEFENCE: "chelemDefence"}
+    return (tuple(terms[t] for t in chelem_terms_of(chelem, announced))
+            + (("poignee",) if poignee else ())
+            + (() if petit_au_bout is None else
+               ("petitTaker" if petit_au_bout is Camp.TAKER else "petitDefence",)))
+
+
+#: The tags an index row shows in its own columns (not repeated in its searched text).
+_SHOWN_TAGS: Final = frozenset({"event", "round", "table", "date"})
 
 
 def row_of(number: int, file: str | None, index: int, errors: int, warnings: int,
            tags: Sequence[tuple[str, str]] | None = None, players: int = 0,
            contract: Contract | None = None, taker: str | None = None,
            name: str | None = None, status: Status | None = None, made: bool | None = None,
-           margin: int | None = None, score: int | None = None) -> dict[str, Any]:
+           margin: int | None = None, score: int | None = None, *,
+           names: Sequence[str] = (), flags: Sequence[str] = ()) -> dict[str, Any]:
     """:func:`index_row` from the deal's facts: no ``tags`` for a deal that could not be
-    read, no ``status`` for one not replayed."""
+    read, no ``status`` for one not replayed; the players' ``names`` and the other tags'
+    values are searched (``find``), the ``flags`` (:func:`deal_flags`) shown."""
     row: dict[str, Any] = {
         "n": number, "file": clean(file or "<stdin>"),
         "index": index, "errors": errors, "warnings": warnings,
         "event": "", "round": "", "table": "", "date": "", "players": "",
         "contract": "", "taker": "", "outcome": "", "margin": None, "score": None,
+        "find": "", "flags": list(flags),
     }
     if tags is None:
         row["outcome"] = "unreadable"
@@ -493,6 +535,8 @@ def row_of(number: int, file: str | None, index: int, errors: int, warnings: int
         "table": clean(find_tag(tags, "Table") or ""),
         "date": clean(find_tag(tags, "Date") or ""),
         "players": str(players),
+        "find": clean(" ".join([*names, *(value for name, value in tags
+                                          if name.lower() not in _SHOWN_TAGS)])),
     })
     if status is None:
         return row

@@ -45,7 +45,7 @@ from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
 from ..scoring import DealFacts, score
 from ..status import Status
-from .data import DATA_VERSION, codes_of, notes_of, row_of, tags_title
+from .data import DATA_VERSION, codes_of, deal_flags, notes_of, row_of, tags_title
 from .escape import clean
 
 __all__ = ["FastDeal", "deal_data", "index_row", "reader"]
@@ -380,4 +380,6 @@ def index_row(deal: FastDeal, number: int, file: str, index: int) -> dict[str, A
     taker = facts.seats[facts.taker]
     return row_of(number, file, index, 0, 0, facts.tags, len(facts.seats), facts.contract,
                   taker, facts.names[facts.taker], Status.SCORED, facts.made, facts.margin,
-                  facts.scores.get(taker))
+                  facts.scores.get(taker), names=[n for n in facts.names if n],
+                  flags=deal_flags(facts.chelem, facts.chelem_announced, facts.petit_au_bout,
+                                   bool(facts.poignees)))
