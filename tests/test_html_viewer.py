@@ -401,3 +401,77 @@ def test_the_filter_and_the_sort_survive_back_and_the_whole_row_is_the_link(
     assert page.input_value(".column-filters label:has-text('Result') select") == "lost"
     assert page.get_attribute(".deals th.c-score", "aria-sort") == "descending"
     assert shown(page) == order
+
+
+# --- a clearer table --------------------------------------------------------------------------
+
+
+def test_mid_trick_the_table_says_who_led_and_who_is_winning_so_far(
+        wide: Tab, site: dict[str, Path]) -> None:
+    page = wide.open(site["deal"], "#deal=1&card=8")  # trick 2 complete: S won it
+    assert page.inner_text(".trick-info") == "Trick 2 of 18: S wins, 4 points"
+    assert page.query_selector(".played.ahead") is None
+    page.keyboard.press("ArrowRight")  # S leads trick 3 with the 6 of Hearts
+    assert page.inner_text(".trick-info") == "Trick 3 of 18: S led, S is winning it"
+    page.keyboard.press("ArrowRight")  # E's King of Hearts beats it
+    assert page.inner_text(".trick-info") == "Trick 3 of 18: S led, E is winning it"
+    assert page.inner_text(".played.ahead .who") == "E"
+    page.keyboard.press("ArrowRight")  # N trumps
+    assert page.inner_text(".played.ahead .who") == "N"
+
+
+# --- phones -----------------------------------------------------------------------------------
+
+SWIPE = """([x0, x1, y]) => {
+    const table = document.querySelector('.table');
+    const touch = x => new Touch({identifier: 1, target: table, clientX: x, clientY: y});
+    table.dispatchEvent(new TouchEvent('touchstart', {touches: [touch(x0)],
+        changedTouches: [touch(x0)], bubbles: true}));
+    table.dispatchEvent(new TouchEvent('touchend', {touches: [], changedTouches: [touch(x1)],
+        bubbles: true}));
+}"""
+
+
+def test_on_a_phone_a_swipe_steps_and_the_step_bar_stays_in_view(
+        browser: Any, site: dict[str, Path]) -> None:
+    tab = Tab(browser, PHONE)
+    try:
+        page = tab.open(site["deal"], "#deal=1&card=10")
+        page.evaluate(SWIPE, [300, 100, 400])  # to the left: the next card
+        assert position(page) == "Card 11 of 72"
+        page.evaluate(SWIPE, [100, 300, 400])  # to the right: back
+        page.evaluate(SWIPE, [100, 300, 400])
+        assert position(page) == "Card 9 of 72"
+        page.evaluate(SWIPE, [200, 220, 400])  # a tap, not a swipe
+        assert position(page) == "Card 9 of 72"
+        page.evaluate("document.querySelector('.tricklist').scrollIntoView()")
+        bar = page.evaluate("document.querySelector('.steps').getBoundingClientRect().top")
+        assert 0 <= bar < 60  # sticky: in view while the play list is read
+        page.click(".steps button:nth-child(4)")
+        assert position(page) == "Card 10 of 72"
+        tab.check_clean()
+    finally:
+        tab.context.close()
+
+
+def test_on_a_phone_the_index_rows_are_links_whole_and_keep_the_score(
+        browser: Any, archive: Path) -> None:
+    tab = Tab(browser, PHONE)
+    try:
+        page = tab.open(archive)
+        assert page.is_visible(".deals th.c-score")
+        row = page.query_selector(".deals tbody tr:nth-child(3)")
+        box = row.bounding_box()
+        assert box["height"] >= 44  # a finger's size
+        assert box["x"] + box["width"] <= PHONE["width"]  # the score column is not cut off
+        target = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('a')"
+                               " && document.elementFromPoint(x, y).closest('a').href",
+                               [box["x"] + box["width"] * .6, box["y"] + box["height"] / 2])
+        assert str(target).endswith("deal-3.html")
+        cut = page.eval_on_selector_all(
+            ".deals tbody td.c-contract", "ts => ts.filter(t => t.scrollWidth > t.clientWidth)"
+            ".map(t => t.textContent)")
+        assert cut == []  # "Garde contre" is written whole
+        tab.check_clean()
+    finally:
+        tab.context.close()

@@ -237,7 +237,8 @@ def test_a_french_page_in_the_browser_speaks_french(fr_tab: Tab,
         page.keyboard.press("ArrowRight")
     assert position(page) == "Carte 10 sur 72"
     assert trick(page) == [("6 de Cœur", "S"), ("Roi de Cœur", "E")]
-    assert page.inner_text(".trick-info") == "Pli 3 sur 18"
+    assert page.inner_text(".trick-info") == (
+        "Pli 3 sur 18 : S a entamé, E le remporte pour l'instant")
     assert "Attaque 6 · Défense 4" in page.inner_text(".running")
     assert "Pli 3, carte 2 : E (Bruno Lefèvre) joue Roi de Cœur." in page.inner_text(
         "[role=status]")

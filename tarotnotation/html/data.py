@@ -23,8 +23,8 @@ is one more field of it (``"a"``: the card's cost, the best cards, the outcome i
 >>> data["cards"][7]
 {'c': '5H', 's': 1, 't': 1, 'g': '?', 'm': ['il fallait garder cette carte']}
 >>> data["tricks"][0]
-{'n': 1, 'at': 0, 'len': 4, 'w': 2, 'pts': '6', 'cw': 'taker', 'tk': '6', 'df': '0', \
-'m': ['entame classique dans la longue']}
+{'n': 1, 'at': 0, 'len': 4, 'ws': [1, 2, 2, 2], 'w': 2, 'pts': '6', 'cw': 'taker', \
+'tk': '6', 'df': '0', 'm': ['entame classique dans la longue']}
 >>> data["score"][0]
 'Garde by N: 44 points with 1 bout, needs 51: lost by 7'
 """
@@ -55,6 +55,7 @@ from ..cards import Card, CardSet, points_text
 from ..diagnostics import Diagnostic, Severity
 from ..fields import find_tag
 from ..i18n import Msg, pmsg, render
+from ..kernel import winner_index
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status, TrickCount
 from ..rules import Camp, Contract, MisereKind
@@ -375,6 +376,8 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
                 cards.append(card)
         entry: dict[str, Any] = {"n": replayed.number if replayed else t + 1, "at": at,
                                  "len": len(trick.cards)}
+        if len(seats) == len(trick.cards):
+            entry["ws"] = winning_seats([int(pc.card) for pc in trick.cards], seats)
         if replayed is not None and replayed.winner is not None:
             entry["w"] = replayed.winner
             entry["pts"] = _points(replayed.points)
@@ -386,6 +389,22 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
                     entry["ex"] = tc.excuse.value
         tricks.append(_notes(trick, entry, places.get("play", t)))
     return cards, tricks
+
+
+def winning_seats(trick: Sequence[int], seats: Sequence[int]) -> list[int | None]:
+    """Who wins the trick so far after each of its cards (:func:`kernel.winner_index` of
+    the cards played up to it; None while only the Excuse is down): ``seats`` played the
+    ``trick``'s cards (card numbers).
+
+    >>> from tarotnotation.cards import Card
+    >>> winning_seats([Card.EXCUSE, Card.H5, Card.HK, Card.T2], [3, 0, 1, 2])
+    [None, 0, 1, 2]
+    """
+    out: list[int | None] = []
+    for i in range(len(trick)):
+        w = winner_index(trick[:i + 1])
+        out.append(None if w is None else seats[w])
+    return out
 
 
 def _bidding(record: DealRecord, rep: Replay | None, places: _Places,

@@ -45,7 +45,15 @@ from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
 from ..scoring import DealFacts, score
 from ..status import Status
-from .data import DATA_VERSION, codes_of, deal_flags, notes_of, row_of, tags_title
+from .data import (
+    DATA_VERSION,
+    codes_of,
+    deal_flags,
+    notes_of,
+    row_of,
+    tags_title,
+    winning_seats,
+)
 from .escape import clean
 
 __all__ = ["FastDeal", "deal_data", "index_row", "reader"]
@@ -312,8 +320,9 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
         taker_half += (points if not end.defence else card_points(end.taker) if end.taker
                        else 0) + end.moved
         entry: dict[str, Any] = {
-            "n": t + 1, "at": at, "len": n, "w": winners[t], "pts": points_of[points],
-            "cw": _CAMP_VALUES[wcamp], "tk": points_of[taker_half],
+            "n": t + 1, "at": at, "len": n,
+            "ws": winning_seats(play[at:at + n], orders[leaders[t]]), "w": winners[t],
+            "pts": points_of[points], "cw": _CAMP_VALUES[wcamp], "tk": points_of[taker_half],
             "df": points_of[total - taker_half]}
         if end.excuse >= 0 and end.excuse != wcamp:
             entry["ex"] = _CAMP_VALUES[end.excuse]

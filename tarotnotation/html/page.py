@@ -38,6 +38,7 @@ __all__ = [
     "book_start",
     "compact",
     "compact_css",
+    "compact_js",
     "csp",
     "deal_page",
     "deal_page_bytes",
@@ -71,13 +72,16 @@ SYMBOLS: Final = (
 
 
 def compact(source: str) -> str:
-    """Script or stylesheet source without its indentation, blank lines and comment
-    lines (a comment that starts a line and ends one, as the sources write them).
+    """Script or stylesheet source without its indentation, blank lines, comment lines
+    (a comment that starts a line and ends one, as the sources write them) and the
+    comments that end a line (without a quote in them, after code with none open).
 
     >>> print(compact("/* a\\n   b */\\nvar x = 1;  \\n\\n    /* c */\\n  f(x); /* d */\\n"))
     var x = 1;
-    f(x); /* d */
+    f(x);
     <BLANKLINE>
+    >>> print(compact('s = "/* x */";\\n'), end="")
+    s = "/* x */";
     """
     out: list[str] = []
     in_comment = False
@@ -92,9 +96,28 @@ def compact(source: str) -> str:
             if "*/" not in stripped:
                 in_comment = True
                 continue
+        tail = _TAIL_COMMENT.search(stripped)
+        if tail and stripped[:tail.start()].count('"') % 2 == 0 and "'" not in stripped:
+            stripped = stripped[:tail.start()]
         if stripped:
             out.append(stripped)
     return "\n".join(out) + "\n"
+
+
+#: A comment that ends a line, after code (see :func:`compact`).
+_TAIL_COMMENT: Final = re.compile(r"\s*/\*[^\"'*]*\*/$")
+
+
+def compact_js(source: str) -> str:
+    """A script :func:`compact`, without the line break after a line that ends with
+    ``{``, ``;`` or ``,`` (where no statement can end by the break alone; the script has
+    no template literal and no ``//`` comment).
+
+    >>> compact_js("if (a) {\\n  f(1,\\n    2);\\n}\\nx = y\\n")
+    'if (a) {f(1,2);}\\nx = y\\n'
+    """
+    return "".join(line + ("" if line.endswith(("{", ";", ",")) else "\n")
+                   for line in compact(source).splitlines())
 
 
 _CSS_SPACE: Final = re.compile(r"\s*([{};,>])\s*|(:)\s+")
@@ -105,12 +128,14 @@ def compact_css(source: str) -> str:
     ``:`` (on lines without a string).
 
     >>> compact_css(".a > b, .c { color: red; margin: 0 1px; }\\n.d::after { content: ' x'; }")
-    ".a>b,.c{color:red;margin:0 1px;}\\n.d::after { content: ' x'; }\\n"
+    ".a>b,.c{color:red;margin:0 1px}.d::after { content: ' x'; }\\n"
     """
-    lines = compact(source).splitlines()
-    return "\n".join(line if "'" in line or '"' in line else
-                     _CSS_SPACE.sub(lambda m: m.group(1) or m.group(2), line)
-                     for line in lines) + "\n"
+    lines = [line if "'" in line or '"' in line else
+             _CSS_SPACE.sub(lambda m: m.group(1) or m.group(2), line).replace(";}", "}")
+             for line in compact(source).splitlines()]
+    # a line that ends a rule or a declaration needs no line break after it
+    return "".join(line + ("" if line.endswith(("{", "}", ";")) else "\n")
+                   for line in lines) + "\n"
 
 
 _INDEX_PART: Final = re.compile(r"^ */\* index: begin.*?^ */\* index: end \*/\n", re.S | re.M)
@@ -124,7 +149,7 @@ def asset(name: str, index: bool = True) -> str:
     if not index:
         source, cut = _INDEX_PART.subn("", source)
         assert cut == 1, f"{name}'s index part is marked once"
-    return compact_css(source) if name.endswith(".css") else compact(source)
+    return compact_css(source) if name.endswith(".css") else compact_js(source)
 
 
 def _sha256(source: str) -> str:

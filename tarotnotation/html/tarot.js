@@ -380,6 +380,22 @@
     this.nowNotes.setAttribute("role", "group");
     this.nowNotes.setAttribute("aria-label", say("notesHere"));
     this.fillHands();
+    /* phones: a swipe across the table steps (left: the next card, right: back) */
+    var self = this;
+    var x0 = null;
+    var y0 = 0;
+    table.addEventListener("touchstart", function (e) {
+      x0 = e.touches.length === 1 ? e.touches[0].clientX : null;
+      y0 = x0 === null ? 0 : e.touches[0].clientY;
+    }, { passive: true });
+    table.addEventListener("touchend", function (e) {
+      var t = e.changedTouches[0];
+      var dx = x0 === null ? 0 : t.clientX - x0;
+      x0 = null;
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(t.clientY - y0)) {
+        self.go(self.k + (dx < 0 ? 1 : -1));
+      }
+    }, { passive: true });
   };
 
   /* The graph of the taker's margin with best play after each analysed card (the
@@ -957,6 +973,7 @@
     }
     var trick = this.tricks[tr0];
     var complete = k === trick.at + trick.len;
+    var ahead = !complete && trick.ws ? trick.ws[k - 1 - trick.at] : null;
     for (var c = trick.at; c < k; c += 1) {
       var card = this.cards[c];
       var slot = add(this.trickEl, el("div", "played"));
@@ -964,11 +981,17 @@
       slot.classList.add("at-" + area);
       if (c === k - 1) { slot.classList.add("last"); }
       if (complete && trick.w === card.s) { slot.classList.add("win"); }
+      if (ahead !== null && ahead === card.s) { slot.classList.add("ahead"); }
       add(slot, cardEl(card.c));
       add(slot, el("span", "who", this.seatId(card.s)));
     }
     var facts = { n: trick.n, total: this.tricks.length };
     var info = say("trickOf", facts);
+    if (ahead !== null) {   /* mid-trick: who led, who is winning it so far */
+      facts.leader = this.seatId(this.cards[trick.at].s);
+      facts.seat = this.seatId(ahead);
+      info = say("trickAhead", facts);
+    }
     if (complete && trick.w !== undefined) {
       facts.seat = this.seatId(trick.w);
       facts.points = trick.pts;

@@ -90,6 +90,8 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "cardOf": gettext_("Card {k} of {total}", lang),
         "noPlayRecorded": gettext_("No card play recorded", lang),
         "trickOf": gettext_("Trick {n} of {total}", lang),
+        "trickAhead": gettext_("Trick {n} of {total}: {leader} led, {seat} is winning it",
+                               lang),
         "trickWon": gettext_("Trick {n} of {total}: {seat} wins, {points} points", lang),
         "trickWonExcuse": gettext_("Trick {n} of {total}: {seat} wins, {points} points, the"
                                    " Excuse to the {camp}", lang),
