@@ -692,3 +692,37 @@ def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
     assert install < tests
     assert required < tests
     assert all("TAROT_BROWSER=" not in line for line in lines[required + 1:])
+
+
+# --- no local path in a published page (issue 32) ------------------------------------------
+
+
+@pytest.mark.process  # -j 2 forks its workers
+@pytest.mark.parametrize("jobs", ["1", "2"], ids=["j1", "j2"])
+def test_the_sources_local_path_never_goes_into_a_published_page(tmp_path: Path,
+                                                                 jobs: str) -> None:
+    private = tmp_path / "home" / "ann" / "club"
+    private.mkdir(parents=True)
+    for name in ("prise.tarot", "faulty/revoke.tarot"):  # a clean deal (the fast path), a fault
+        (private / Path(name).name).write_bytes((EXAMPLES / name).read_bytes())
+    given = [str(private / "prise.tarot"), str(private / "revoke.tarot")]
+    site = tmp_path / "site"
+    ran = invoke("html", *given, "-o", str(site), "-j", jobs)
+    assert ran.code == 1, ran  # revoke.tarot has an error
+    ran = invoke("html", given[1], "-o", str(tmp_path / "one.html"))
+    assert ran.code == 1, ran
+    pages = [*site.glob("*.html"), tmp_path / "one.html"]
+    assert len(pages) == 4
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert str(private) not in text, page.name
+        assert "/home/ann" not in text, page.name
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '"prise.tarot:1"' in index  # its base name
+    assert "revoke.tarot:" in (tmp_path / "one.html").read_text(encoding="utf-8")
+
+
+def test_a_relative_source_keeps_its_name_as_given(tmp_path: Path) -> None:
+    ran = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path / "p.html"))
+    assert ran.code == 0, ran
+    assert '"file":"examples/prise.tarot"' in (tmp_path / "p.html").read_text(encoding="utf-8")

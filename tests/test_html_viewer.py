@@ -123,11 +123,14 @@ POINTS = [
 ]
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["375px", "1440px"])
 def test_axe_finds_nothing_serious_on_any_page_kind_at_375_and_1440_px(
-        browser: Any, viewport: dict[str, int], site: dict[str, Path], axe_source: str) -> None:
+        browser: Any, viewport: dict[str, int], scheme: str, site: dict[str, Path],
+        axe_source: str) -> None:
     tab = Tab(browser, viewport)
     try:
+        tab.page.emulate_media(color_scheme=scheme)  # the system's preference
         findings = []
         for key, fragment in POINTS:
             page = tab.open(site[key], fragment)
@@ -472,6 +475,23 @@ def test_on_a_phone_the_index_rows_are_links_whole_and_keep_the_score(
             ".deals tbody td.c-contract", "ts => ts.filter(t => t.scrollWidth > t.clientWidth)"
             ".map(t => t.textContent)")
         assert cut == []  # "Garde contre" is written whole
+        tab.check_clean()
+    finally:
+        tab.context.close()
+
+
+
+def test_dark_mode_follows_the_systems_preference(browser: Any, site: dict[str, Path]) -> None:
+    tab = Tab(browser, WIDE)
+    try:
+        page = tab.open(site["deal"], "#deal=1&card=9")
+        light = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        page.emulate_media(color_scheme="dark")
+        assert light == "rgb(255, 255, 255)"
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == (
+            "rgb(22, 22, 26)")
+        assert page.evaluate("getComputedStyle(document.querySelector('.hand .card'))"
+                             ".backgroundColor") == "rgb(255, 255, 255)"  # cards stay white
         tab.check_clean()
     finally:
         tab.context.close()

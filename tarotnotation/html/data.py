@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any, Final
 
 from ..analysis.comments import (
@@ -60,6 +61,7 @@ from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status, TrickCount
 from ..rules import Camp, Contract, MisereKind
 from ..scoring import ChelemTerm, chelem_terms_of
+from ..values import replace
 from .escape import clean
 
 __all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
@@ -253,10 +255,28 @@ class _Places:
         return self.at.get((section, i, c), []) if self.at else []
 
 
+def published_name(file: str) -> str:
+    """A source's name as a published page shows it: as given when it is a relative path
+    inside the folder it was given from, else its base name (no local path, such as
+    ``/home/ann/club/x.tarot`` or ``../x.tarot``, goes into a page).
+
+    >>> published_name("club/x.tarot"), published_name("/home/ann/x.tarot")
+    ('club/x.tarot', 'x.tarot')
+    >>> published_name("../private/x.tarot"), published_name("C:\\\\Users\\\\ann\\\\x.tarot")
+    ('x.tarot', 'x.tarot')
+    """
+    path = PurePosixPath(file.replace("\\", "/"))
+    if path.is_absolute() or ".." in path.parts or ":" in file:
+        return path.name
+    return file
+
+
 def _diagnostic(d: Diagnostic) -> dict[str, Any]:
     out: dict[str, Any] = {"code": d.code.value, "sev": d.severity.value,
                            "slug": d.code.slug, "msg": clean(render(d.message))}
-    where = d.location.text_position()
+    loc = d.location
+    where = (loc if loc.file is None else replace(loc, file=published_name(loc.file))
+             ).text_position()
     if where:
         out["at"] = clean(where)
     if d.cause is not None:
@@ -297,7 +317,7 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
         "v": DATA_VERSION,
         "n": src.number,
         "title": deal_title(record, src.number),
-        "file": clean(src.file) if src.file else None,
+        "file": clean(published_name(src.file)) if src.file else None,
         "index": src.index,
         "diags": [_diagnostic(d) for d in diags],
         "errors": src.errors,
@@ -539,7 +559,7 @@ def row_of(number: int, file: str | None, index: int, errors: int, warnings: int
     read, no ``status`` for one not replayed; the players' ``names`` and the other tags'
     values are searched (``find``), the ``flags`` (:func:`deal_flags`) shown."""
     row: dict[str, Any] = {
-        "n": number, "file": clean(file or "<stdin>"),
+        "n": number, "file": clean(published_name(file) if file else "<stdin>"),
         "index": index, "errors": errors, "warnings": warnings,
         "event": "", "round": "", "table": "", "date": "", "players": "",
         "contract": "", "taker": "", "outcome": "", "margin": None, "score": None,

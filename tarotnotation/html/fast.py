@@ -50,6 +50,7 @@ from .data import (
     codes_of,
     deal_flags,
     notes_of,
+    published_name,
     row_of,
     tags_title,
     winning_seats,
@@ -273,8 +274,8 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     others = deal.other_notes
     data: dict[str, Any] = {
         "v": DATA_VERSION, "n": number, "title": tags_title(facts.tags, number),
-        "file": clean(file), "index": index, "diags": [], "errors": 0, "warnings": 0,
-        "text": text, "textName": clean(text_name),
+        "file": clean(published_name(file)), "index": index, "diags": [], "errors": 0,
+        "warnings": 0, "text": text, "textName": clean(text_name),
     }
     if nav:
         data["nav"] = dict(nav)
