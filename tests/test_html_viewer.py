@@ -495,3 +495,20 @@ def test_dark_mode_follows_the_systems_preference(browser: Any, site: dict[str, 
         tab.check_clean()
     finally:
         tab.context.close()
+
+
+def test_at_the_end_the_running_points_reconcile_with_the_score(
+        wide: Tab, site: dict[str, Path], tmp_path: Path) -> None:
+    page = wide.open(site["deal"], "#deal=1&card=72")
+    # the tricks gave the taker 40; the écart's 4 make the 44 the score counts
+    assert page.inner_text(".running") == "Taker 40 + Écart 4 = 44 · Defence 47"
+    assert "44 points" in page.inner_text(".score-lines")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text(".running") == "Taker 37 · Defence 47"  # before the last trick
+    ran = run_cli("html", rel(EXAMPLES / "garde-contre.tarot"), "-o", str(tmp_path / "gc.html"))
+    assert ran.code == 0, ran
+    page = wide.open(tmp_path / "gc.html", "#deal=1&card=72")
+    running = page.inner_text(".running")  # the chien counts for the defence
+    assert running.startswith("Taker ")
+    assert " · Defence " in running
+    assert " + Chien " in running.split(" · ")[1]

@@ -23,7 +23,7 @@ is one more field of it (``"a"``: the card's cost, the best cards, the outcome i
 >>> data["cards"][7]
 {'c': '5H', 's': 1, 't': 1, 'g': '?', 'm': ['il fallait garder cette carte']}
 >>> data["tricks"][0]
-{'n': 1, 'at': 0, 'len': 4, 'ws': [1, 2, 2, 2], 'w': 2, 'pts': '6', 'cw': 'taker', \
+{'n': 1, 'at': 0, 'len': 4, 'ws': [1, 2, 2], 'w': 2, 'pts': '6', 'cw': 'taker', \
 'tk': '6', 'df': '0', 'm': ['entame classique dans la longue']}
 >>> data["score"][0]
 'Garde by N: 44 points with 1 bout, needs 51: lost by 7'
@@ -412,16 +412,16 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
 
 
 def winning_seats(trick: Sequence[int], seats: Sequence[int]) -> list[int | None]:
-    """Who wins the trick so far after each of its cards (:func:`kernel.winner_index` of
-    the cards played up to it; None while only the Excuse is down): ``seats`` played the
-    ``trick``'s cards (card numbers).
+    """Who wins the trick so far after each of its cards but the last (the trick's winner
+    then: :func:`kernel.winner_index` of the cards played up to it; None while only the
+    Excuse is down): ``seats`` played the ``trick``'s cards (card numbers).
 
     >>> from tarotnotation.cards import Card
     >>> winning_seats([Card.EXCUSE, Card.H5, Card.HK, Card.T2], [3, 0, 1, 2])
-    [None, 0, 1, 2]
+    [None, 0, 1]
     """
     out: list[int | None] = []
-    for i in range(len(trick)):
+    for i in range(len(trick) - 1):
         w = winner_index(trick[:i + 1])
         out.append(None if w is None else seats[w])
     return out
@@ -480,6 +480,20 @@ def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
 _CAMP_WORDS: Final = {"taker": pmsg("camp", "taker"), "defence": pmsg("camp", "defence")}
 
 
+def rest_sum(ecart: bool, half: int, camp: Camp, taker_half: int, defence_half: int
+             ) -> list[str]:
+    """The chien or écart as the term that makes the camps' points from the tricks into
+    those counted: what it is, its camp, its points, then both camps' totals.
+
+    >>> rest_sum(True, 8, Camp.TAKER, 80, 94)
+    ['ecart', 'taker', '4', '44', '47']
+    """
+    taker = taker_half + (half if camp is Camp.TAKER else 0)
+    defence = defence_half + (half if camp is Camp.DEFENCE else 0)
+    return ["ecart" if ecart else "chien", camp.value, points_text(half),
+            points_text(taker), points_text(defence)]
+
+
 def _end(record: DealRecord, rep: Replay | None, places: _Places,
          counts: Mapping[int, TrickCount]) -> dict[str, Any]:
     """The chien or écart's points, the score worked out, the recorded result."""
@@ -492,6 +506,9 @@ def _end(record: DealRecord, rep: Replay | None, places: _Places,
             Msg("the écart, {points} points, to the {camp}", points=points, camp=camp)
             if contract is not None and contract.takes_chien else
             Msg("the chien, {points} points, to the {camp}", points=points, camp=camp))
+        last = counts[max(counts)]
+        out["restSum"] = rest_sum(contract is not None and contract.takes_chien, rest[0],
+                                  rest[1], last.taker_half, last.defence_half)
     out["score"] = [render(line) for line in score_lines(rep)] if rep is not None else []
     out["status"] = rep.status.value if rep is not None else None
     result = record.result

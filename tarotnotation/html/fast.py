@@ -51,6 +51,7 @@ from .data import (
     deal_flags,
     notes_of,
     published_name,
+    rest_sum,
     row_of,
     tags_title,
     winning_seats,
@@ -374,6 +375,8 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
             Msg("the écart, {points} points, to the {camp}", points=rest, camp=camp)
             if contract.takes_chien else
             Msg("the chien, {points} points, to the {camp}", points=rest, camp=camp))
+        data["restSum"] = rest_sum(contract.takes_chien, aside, _CAMPS[kernel.unplayed_camp(
+            contract)], taker_half, total - taker_half)
     data["score"] = _score_lines(deal)
     data["status"] = Status.SCORED.value
     res: dict[str, Any] = {}

@@ -427,8 +427,7 @@
     };
     svg = draw("svg", { viewBox: "0 0 720 120", role: "img", "aria-label": say("graphLabel",
       { first: pts[0][1], last: pts[pts.length - 1][1] }) }, "");
-    draw("rect", { width: 720, height: 60 }, "made-zone");
-    draw("rect", { y: 60, width: 720, height: 60 }, "lost-zone");
+    draw("path", { d: "M0 60H720" }, "axis");
     draw("polyline", { points: pts.map(function (p) { return x(p[0]) + "," + y(p[1]); })
       .join(" ") }, "margin");
     pts.forEach(function (p) {
@@ -963,7 +962,10 @@
       var tr = this.tricks[i];
       if (tr.tk !== undefined && tr.at + tr.len <= k) { last = i; break; }
     }
+    var rs = k === this.total && d.restSum;
     this.running.textContent = last < 0 ? say("runningPoints", { taker: 0, defence: 0 }) :
+      rs ? say("runningRest." + rs[1], { taker: this.tricks[last].tk, defence: this.tricks[last].df,
+        heap: say(rs[0]), points: rs[2], total: rs[1] === "taker" ? rs[3] : rs[4] }) :
       say("runningPoints", { taker: this.tricks[last].tk, defence: this.tricks[last].df });
     if (tr0 < 0) {
       this.trickInfo.textContent = this.total ? say("beforeFirst") : say("noCardPlayed");

@@ -85,6 +85,10 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "badge.dealer": pgettext("badge", "dealer", lang),
         "cards": plural_forms("{n} card", "{n} cards", lang),
         "runningPoints": gettext_("Taker {taker} · Defence {defence}", lang),
+        "runningRest.taker": gettext_("Taker {taker} + {heap} {points} = {total} · Defence"
+                                      " {defence}", lang),
+        "runningRest.defence": gettext_("Taker {taker} · Defence {defence} + {heap} {points}"
+                                        " = {total}", lang),
         "beforeFirst": gettext_("Before the first card", lang),
         "noCardPlayed": gettext_("No card played", lang),
         "cardOf": gettext_("Card {k} of {total}", lang),
@@ -177,7 +181,7 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "graphLabel": gettext_("The taker's margin with best play, card by card, from {first}"
                                " to {last}", lang),
         "graphCaption": gettext_("The taker's margin with best play after each card (above"
-                                 " the line: made). Choose a point to go there.", lang),
+                                 " the line: made); a click goes there.", lang),
         # the quiz (issue 32)
         "quiz": gettext_("Quiz", lang),
         "quizLabel": gettext_("What would you play? One seat's view, the play to come hidden",
