@@ -563,7 +563,7 @@ _FILTER = """async (query) => {
     return [performance.now() - t0, document.querySelector('.count').textContent];
 }"""
 _SORT = """async (column) => {
-    const button = document.querySelectorAll('.deals th button')[column];
+    const button = document.querySelector('.deals th.' + column + ' button');
     const t0 = performance.now();
     button.click();
     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -626,7 +626,7 @@ def _browse(site: Path) -> dict[str, Any]:
             filtered, shown = page.evaluate(_FILTER, "garde sans")
             narrow, _ = page.evaluate(_FILTER, "garde sans 99")
             cleared, _ = page.evaluate(_FILTER, "")
-            sort = page.evaluate(_SORT, 8)
+            sort = page.evaluate(_SORT, "c-score")
             page.goto(site.joinpath("deal-1.html").as_uri())
             page.wait_for_selector("body[data-ready]")
             deal_paint, deal_ready = page.evaluate(_PAINT)

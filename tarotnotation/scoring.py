@@ -29,7 +29,8 @@ from . import kernel
 from .rules import POIGNEE_BONUS, Camp, Contract, PoigneeSize, threshold
 from .values import Value
 
-__all__ = ["CHELEM_AMOUNTS", "ChelemTerm", "DealFacts", "Score", "outcome", "score"]
+__all__ = ["CHELEM_AMOUNTS", "ChelemTerm", "DealFacts", "Score", "chelem_terms_of", "outcome",
+           "score"]
 
 
 class DealFacts(Value):
@@ -90,6 +91,21 @@ class ChelemTerm(StrEnum):
     MADE = "made unannounced"
     ANNOUNCED_FAILED = "announced, not made"
     DEFENCE = "by the defence"
+
+
+def chelem_terms_of(chelem: Camp | None, announced: bool) -> tuple[ChelemTerm, ...]:
+    """The chelem's terms of a deal (docs/rules.md §10): the camp that took every trick
+    (None: neither), and whether the taker announced one.
+
+    >>> [t.name for t in chelem_terms_of(Camp.TAKER, True) + chelem_terms_of(None, True)]
+    ['ANNOUNCED_MADE', 'ANNOUNCED_FAILED']
+    >>> chelem_terms_of(Camp.DEFENCE, False), chelem_terms_of(None, False)
+    ((<ChelemTerm.DEFENCE: 'by the defence'>,), ())
+    """
+    if chelem is Camp.TAKER:
+        return (ChelemTerm.ANNOUNCED_MADE if announced else ChelemTerm.MADE,)
+    return (((ChelemTerm.ANNOUNCED_FAILED,) if announced else ())
+            + ((ChelemTerm.DEFENCE,) if chelem is Camp.DEFENCE else ()))
 
 
 #: The amount of each chelem term (docs/rules.md §10).
@@ -237,15 +253,8 @@ def score(facts: DealFacts) -> Score:
         pab = (10 if facts.petit_au_bout is Camp.TAKER else -10) * m
     poignees = tuple((p, sign * POIGNEE_BONUS[p]) for p in facts.poignees)
     poignee = sum(amount for _, amount in poignees)
-    terms: list[ChelemTerm] = []
-    if facts.chelem is Camp.TAKER:
-        terms.append(ChelemTerm.ANNOUNCED_MADE if facts.chelem_announced else ChelemTerm.MADE)
-    else:
-        if facts.chelem_announced:
-            terms.append(ChelemTerm.ANNOUNCED_FAILED)
-        if facts.chelem is Camp.DEFENCE:
-            terms.append(ChelemTerm.DEFENCE)
-    chelem_terms = tuple((term, CHELEM_AMOUNTS[term]) for term in terms)
+    chelem_terms = tuple((term, CHELEM_AMOUNTS[term])
+                         for term in chelem_terms_of(facts.chelem, facts.chelem_announced))
     chelem = sum(amount for _, amount in chelem_terms)
     x = contract_amount + pab + poignee + chelem
     partner = facts.partner if facts.partner != facts.taker else None

@@ -59,8 +59,8 @@ from .position import PositionError
 from .search import DEFAULT_TABLE_MB
 
 __all__ = ["DD", "AnalysisNote", "analyse_record", "annotate_analysis", "card_comment",
-           "cost_text", "cost_words", "deal_comment", "note_text", "outcome_text",
-           "parse_comment", "strip_analysis"]
+           "cost_phrase", "cost_text", "cost_words", "deal_comment", "note_text",
+           "outcome_text", "outcome_words", "parse_comment", "strip_analysis"]
 
 #: What every analysis comment starts with.
 DD: Final = PREFIX + "dd "
@@ -355,17 +355,36 @@ def note_text(note: AnalysisNote) -> str:
     """
     if note.cost is None:
         return ""
-    lo, hi = note.cost
-    cost = (Msg("costs nothing") if hi == 0 else
-            Msg("costs at least {points} points", points=_points(lo)) if hi is None else
-            Msg("costs {points} points", points=_points(lo)) if lo == hi else
-            Msg("costs {low} to {high} points", low=_points(lo), high=_points(hi)))
+    cost = cost_phrase(note.cost)
     best = (Msg(" (best {cards})", cards=" ".join(c.code for c in note.best)) if note.best
             else "")
     return Msg("{cost}{best}: {after} with best play{was}", cost=cost, best=best,
                after=_outcome_words(note.made, note.by), was=(
                    "" if note.was_made is None else
                    Msg(", was {outcome}", outcome=_outcome_words(note.was_made, note.was_by))))
+
+
+def cost_phrase(cost: tuple[int, int | None]) -> str:
+    """A cost in half-points, least and most (None: only the least known), in words for
+    a person (a :class:`~tarotnotation.i18n.Msg`).
+
+    >>> cost_phrase((0, 0)), cost_phrase((3, 3)), cost_phrase((2, 6)), cost_phrase((6, None))
+    ('costs nothing', 'costs 1.5 points', 'costs 1 to 3 points', 'costs at least 3 points')
+    >>> cost_phrase((2, 2))
+    'costs 1 point'
+    """
+    lo, hi = cost
+    return (Msg("costs nothing") if hi == 0 else
+            Msg("costs 1 point") if lo == hi == 2 else
+            Msg("costs at least {points} points", points=_points(lo)) if hi is None else
+            Msg("costs {points} points", points=_points(lo)) if lo == hi else
+            Msg("costs {low} to {high} points", low=_points(lo), high=_points(hi)))
+
+
+def outcome_words(made: bool | None, by: int | None) -> str:
+    """The outcome with best play in words (``made by 2``, ``lost``, ``undecided``; a
+    :class:`~tarotnotation.i18n.Msg`)."""
+    return _outcome_words(made, by)
 
 
 def _outcome_words(made: bool | None, by: int | None) -> str:

@@ -23,8 +23,8 @@ is one more field of it (``"a"``: the card's cost, the best cards, the outcome i
 >>> data["cards"][7]
 {'c': '5H', 's': 1, 't': 1, 'g': '?', 'm': ['il fallait garder cette carte']}
 >>> data["tricks"][0]
-{'n': 1, 'at': 0, 'len': 4, 'w': 2, 'pts': '6', 'cw': 'taker', 'tk': '6', 'df': '0', \
-'m': ['entame classique dans la longue']}
+{'n': 1, 'at': 0, 'len': 4, 'ws': [1, 2, 2], 'w': 2, 'pts': '6', 'cw': 'taker', \
+'tk': '6', 'df': '0', 'm': ['entame classique dans la longue']}
 >>> data["score"][0]
 'Garde by N: 44 points with 1 bout, needs 51: lost by 7'
 """
@@ -33,13 +33,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any, Final
 
-from ..analysis.comments import AnalysisNote, cost_text, note_text, parse_comment
+from ..analysis.comments import (
+    AnalysisNote,
+    cost_phrase,
+    cost_text,
+    note_text,
+    outcome_words,
+    parse_comment,
+)
 from ..cards import Card, CardSet, points_text
 from ..diagnostics import Diagnostic, Severity
 from ..fields import find_tag
 from ..i18n import Msg, pmsg, render
+from ..kernel import winner_index
 from ..narrator import (
     is_computed,
     place_of,
@@ -50,7 +59,9 @@ from ..narrator import (
 )
 from ..records import ChelemAnnouncement, DealRecord, Misere, Poignee
 from ..replay import Replay, Status, TrickCount
-from ..rules import Contract, MisereKind
+from ..rules import Camp, Contract, MisereKind
+from ..scoring import ChelemTerm, chelem_terms_of
+from ..values import replace
 from .escape import clean
 
 __all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
@@ -162,16 +173,24 @@ def notes_of(glyph: str | None, comments: Sequence[str], out: dict[str, Any],
 def _analysis(note: AnalysisNote) -> dict[str, Any]:
     """A card's analysis (a ``tarot analyze`` comment, read by the analysis' own parser):
     its cost as shown (``-1.5``, ``0``, ``-3..0``), the best cards, whether it changed the
-    outcome, and all of it in words; for the deal, where the analysis starts."""
+    outcome, and all of it in words; for the deal, where the analysis starts. Both say
+    the outcome with best play after them (``after``, in words; ``by``, the taker's
+    margin as a scorer counts it, negative when lost, None unless exact; ``made``, None
+    while undecided); a card valued with ``--all-cards`` has every legal card's cost
+    (``cards``: code, cost as shown, cost in words, best first)."""
+    after = {"after": render(outcome_words(note.made, note.by)), "made": note.made,
+             "by": None if note.by is None or note.made is None else
+             (note.by if note.made else -note.by)}
     if note.cost is None:
-        after = (Msg("undecided") if note.made is None else
-                 (Msg("made by {margin}", margin=note.by) if note.made
-                  else Msg("lost by {margin}", margin=note.by)) if note.by is not None else
-                 pmsg("outcome", "made") if note.made else pmsg("outcome", "lost"))
         return {"from": note.from_trick,
-                "note": render(Msg("{outcome} with best play", outcome=after))}
-    return {"cost": cost_text(note), "best": [c.code for c in note.best],
-            "changed": note.changed, "note": render(note_text(note))}
+                "note": render(Msg("{outcome} with best play", outcome=outcome_words(
+                    note.made, note.by))), **after}
+    out: dict[str, Any] = {"cost": cost_text(note), "best": [c.code for c in note.best],
+           "changed": note.changed, "note": render(note_text(note)), **after}
+    if note.cards:
+        out["cards"] = [[card.code, cost_text(AnalysisNote(cost)), render(cost_phrase(cost))]
+                        for card, cost in note.cards]
+    return out
 
 
 def deal_title(record: DealRecord | None, number: int) -> str:
@@ -236,10 +255,28 @@ class _Places:
         return self.at.get((section, i, c), []) if self.at else []
 
 
+def published_name(file: str) -> str:
+    """A source's name as a published page shows it: as given when it is a relative path
+    inside the folder it was given from, else its base name (no local path, such as
+    ``/home/ann/club/x.tarot`` or ``../x.tarot``, goes into a page).
+
+    >>> published_name("club/x.tarot"), published_name("/home/ann/x.tarot")
+    ('club/x.tarot', 'x.tarot')
+    >>> published_name("../private/x.tarot"), published_name("C:\\\\Users\\\\ann\\\\x.tarot")
+    ('x.tarot', 'x.tarot')
+    """
+    path = PurePosixPath(file.replace("\\", "/"))
+    if path.is_absolute() or ".." in path.parts or ":" in file:
+        return path.name
+    return file
+
+
 def _diagnostic(d: Diagnostic) -> dict[str, Any]:
     out: dict[str, Any] = {"code": d.code.value, "sev": d.severity.value,
                            "slug": d.code.slug, "msg": clean(render(d.message))}
-    where = d.location.text_position()
+    loc = d.location
+    where = (loc if loc.file is None else replace(loc, file=published_name(loc.file))
+             ).text_position()
     if where:
         out["at"] = clean(where)
     if d.cause is not None:
@@ -280,7 +317,7 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
         "v": DATA_VERSION,
         "n": src.number,
         "title": deal_title(record, src.number),
-        "file": clean(src.file) if src.file else None,
+        "file": clean(published_name(src.file)) if src.file else None,
         "index": src.index,
         "diags": [_diagnostic(d) for d in diags],
         "errors": src.errors,
@@ -359,6 +396,8 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
                 cards.append(card)
         entry: dict[str, Any] = {"n": replayed.number if replayed else t + 1, "at": at,
                                  "len": len(trick.cards)}
+        if len(seats) == len(trick.cards):
+            entry["ws"] = winning_seats([int(pc.card) for pc in trick.cards], seats)
         if replayed is not None and replayed.winner is not None:
             entry["w"] = replayed.winner
             entry["pts"] = _points(replayed.points)
@@ -370,6 +409,22 @@ def _play(record: DealRecord, rep: Replay | None, places: _Places,
                     entry["ex"] = tc.excuse.value
         tricks.append(_notes(trick, entry, places.get("play", t)))
     return cards, tricks
+
+
+def winning_seats(trick: Sequence[int], seats: Sequence[int]) -> list[int | None]:
+    """Who wins the trick so far after each of its cards but the last (the trick's winner
+    then: :func:`kernel.winner_index` of the cards played up to it; None while only the
+    Excuse is down): ``seats`` played the ``trick``'s cards (card numbers).
+
+    >>> from tarotnotation.cards import Card
+    >>> winning_seats([Card.EXCUSE, Card.H5, Card.HK, Card.T2], [3, 0, 1, 2])
+    [None, 0, 1]
+    """
+    out: list[int | None] = []
+    for i in range(len(trick) - 1):
+        w = winner_index(trick[:i + 1])
+        out.append(None if w is None else seats[w])
+    return out
 
 
 def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
@@ -425,6 +480,20 @@ def _bidding(record: DealRecord, rep: Replay | None, places: _Places,
 _CAMP_WORDS: Final = {"taker": pmsg("camp", "taker"), "defence": pmsg("camp", "defence")}
 
 
+def rest_sum(ecart: bool, half: int, camp: Camp, taker_half: int, defence_half: int
+             ) -> list[str]:
+    """The chien or écart as the term that makes the camps' points from the tricks into
+    those counted: what it is, its camp, its points, then both camps' totals.
+
+    >>> rest_sum(True, 8, Camp.TAKER, 80, 94)
+    ['ecart', 'taker', '4', '44', '47']
+    """
+    taker = taker_half + (half if camp is Camp.TAKER else 0)
+    defence = defence_half + (half if camp is Camp.DEFENCE else 0)
+    return ["ecart" if ecart else "chien", camp.value, points_text(half),
+            points_text(taker), points_text(defence)]
+
+
 def _end(record: DealRecord, rep: Replay | None, places: _Places,
          counts: Mapping[int, TrickCount]) -> dict[str, Any]:
     """The chien or écart's points, the score worked out, the recorded result."""
@@ -437,6 +506,9 @@ def _end(record: DealRecord, rep: Replay | None, places: _Places,
             Msg("the écart, {points} points, to the {camp}", points=points, camp=camp)
             if contract is not None and contract.takes_chien else
             Msg("the chien, {points} points, to the {camp}", points=points, camp=camp))
+        last = counts[max(counts)]
+        out["restSum"] = rest_sum(contract is not None and contract.takes_chien, rest[0],
+                                  rest[1], last.taker_half, last.defence_half)
     out["score"] = [render(line) for line in score_lines(rep)] if rep is not None else []
     out["status"] = rep.status.value if rep is not None else None
     result = record.result
@@ -462,27 +534,53 @@ def index_row(src: DealSource) -> dict[str, Any]:
         return row_of(src.number, src.file, src.index, src.errors, src.warnings,
                       record.tags, record.players)
     name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
+    flags = deal_flags(rep.chelem, rep.chelem_announced, rep.petit_au_bout,
+                       bool(rep.poignees)) if rep.status is Status.SCORED else ()
     made = rep.score.made if rep.score is not None else None
     margin = abs(rep.score.margin_points) if rep.score is not None else None
     score = (rep.scores.get(rep.taker) if rep.scores is not None and rep.taker is not None
              else None)
     return row_of(src.number, src.file, src.index, src.errors, src.warnings, record.tags,
                   record.players, rep.contract, rep.taker, name, rep.status, made, margin,
-                  score)
+                  score, names=[s.name for s in record.seats if s.name], flags=flags)
+
+
+def deal_flags(chelem: Camp | None, announced: bool, petit_au_bout: Camp | None,
+               poignee: bool) -> tuple[str, ...]:
+    """What an index row flags of a scored deal, as the page's words name them
+    (``flag.*``): its chelem terms (:func:`tarotnotation.scoring.chelem_terms_of`: a
+    chelem announced and failed is one), a poignée, a petit au bout and whose.
+
+    >>> deal_flags(None, True, Camp.DEFENCE, True)
+    ('chelemFailed', 'poignee', 'petitDefence')
+    """
+    terms = {ChelemTerm.ANNOUNCED_MADE: "chelem", ChelemTerm.MADE: "chelem",
+             ChelemTerm.ANNOUNCED_FAILED: "chelemFailed", ChelemTerm.DEFENCE: "chelemDefence"}
+    return (tuple(terms[t] for t in chelem_terms_of(chelem, announced))
+            + (("poignee",) if poignee else ())
+            + (() if petit_au_bout is None else
+               ("petitTaker" if petit_au_bout is Camp.TAKER else "petitDefence",)))
+
+
+#: The tags an index row shows in its own columns (not repeated in its searched text).
+_SHOWN_TAGS: Final = frozenset({"event", "round", "table", "date"})
 
 
 def row_of(number: int, file: str | None, index: int, errors: int, warnings: int,
            tags: Sequence[tuple[str, str]] | None = None, players: int = 0,
            contract: Contract | None = None, taker: str | None = None,
            name: str | None = None, status: Status | None = None, made: bool | None = None,
-           margin: int | None = None, score: int | None = None) -> dict[str, Any]:
+           margin: int | None = None, score: int | None = None, *,
+           names: Sequence[str] = (), flags: Sequence[str] = ()) -> dict[str, Any]:
     """:func:`index_row` from the deal's facts: no ``tags`` for a deal that could not be
-    read, no ``status`` for one not replayed."""
+    read, no ``status`` for one not replayed; the players' ``names`` and the other tags'
+    values are searched (``find``), the ``flags`` (:func:`deal_flags`) shown."""
     row: dict[str, Any] = {
-        "n": number, "file": clean(file or "<stdin>"),
+        "n": number, "file": clean(published_name(file) if file else "<stdin>"),
         "index": index, "errors": errors, "warnings": warnings,
         "event": "", "round": "", "table": "", "date": "", "players": "",
         "contract": "", "taker": "", "outcome": "", "margin": None, "score": None,
+        "find": "", "flags": list(flags),
     }
     if tags is None:
         row["outcome"] = "unreadable"
@@ -493,6 +591,8 @@ def row_of(number: int, file: str | None, index: int, errors: int, warnings: int
         "table": clean(find_tag(tags, "Table") or ""),
         "date": clean(find_tag(tags, "Date") or ""),
         "players": str(players),
+        "find": clean(" ".join([*names, *(value for name, value in tags
+                                          if name.lower() not in _SHOWN_TAGS)])),
     })
     if status is None:
         return row

@@ -45,7 +45,17 @@ from ..quick import QuickFacts, quick_facts_reader
 from ..rules import Camp, Contract, Ruleset
 from ..scoring import DealFacts, score
 from ..status import Status
-from .data import DATA_VERSION, codes_of, notes_of, row_of, tags_title
+from .data import (
+    DATA_VERSION,
+    codes_of,
+    deal_flags,
+    notes_of,
+    published_name,
+    rest_sum,
+    row_of,
+    tags_title,
+    winning_seats,
+)
 from .escape import clean
 
 __all__ = ["FastDeal", "deal_data", "index_row", "reader"]
@@ -265,8 +275,8 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
     others = deal.other_notes
     data: dict[str, Any] = {
         "v": DATA_VERSION, "n": number, "title": tags_title(facts.tags, number),
-        "file": clean(file), "index": index, "diags": [], "errors": 0, "warnings": 0,
-        "text": text, "textName": clean(text_name),
+        "file": clean(published_name(file)), "index": index, "diags": [], "errors": 0,
+        "warnings": 0, "text": text, "textName": clean(text_name),
     }
     if nav:
         data["nav"] = dict(nav)
@@ -312,8 +322,9 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
         taker_half += (points if not end.defence else card_points(end.taker) if end.taker
                        else 0) + end.moved
         entry: dict[str, Any] = {
-            "n": t + 1, "at": at, "len": n, "w": winners[t], "pts": points_of[points],
-            "cw": _CAMP_VALUES[wcamp], "tk": points_of[taker_half],
+            "n": t + 1, "at": at, "len": n,
+            "ws": winning_seats(play[at:at + n], orders[leaders[t]]), "w": winners[t],
+            "pts": points_of[points], "cw": _CAMP_VALUES[wcamp], "tk": points_of[taker_half],
             "df": points_of[total - taker_half]}
         if end.excuse >= 0 and end.excuse != wcamp:
             entry["ex"] = _CAMP_VALUES[end.excuse]
@@ -364,6 +375,8 @@ def deal_data(deal: FastDeal, number: int, file: str, index: int, text: str,
             Msg("the écart, {points} points, to the {camp}", points=rest, camp=camp)
             if contract.takes_chien else
             Msg("the chien, {points} points, to the {camp}", points=rest, camp=camp))
+        data["restSum"] = rest_sum(contract.takes_chien, aside, _CAMPS[kernel.unplayed_camp(
+            contract)], taker_half, total - taker_half)
     data["score"] = _score_lines(deal)
     data["status"] = Status.SCORED.value
     res: dict[str, Any] = {}
@@ -380,4 +393,6 @@ def index_row(deal: FastDeal, number: int, file: str, index: int) -> dict[str, A
     taker = facts.seats[facts.taker]
     return row_of(number, file, index, 0, 0, facts.tags, len(facts.seats), facts.contract,
                   taker, facts.names[facts.taker], Status.SCORED, facts.made, facts.margin,
-                  facts.scores.get(taker))
+                  facts.scores.get(taker), names=[n for n in facts.names if n],
+                  flags=deal_flags(facts.chelem, facts.chelem_announced, facts.petit_au_bout,
+                                   bool(facts.poignees)))

@@ -38,6 +38,7 @@ __all__ = [
     "book_start",
     "compact",
     "compact_css",
+    "compact_js",
     "csp",
     "deal_page",
     "deal_page_bytes",
@@ -71,13 +72,16 @@ SYMBOLS: Final = (
 
 
 def compact(source: str) -> str:
-    """Script or stylesheet source without its indentation, blank lines and comment
-    lines (a comment that starts a line and ends one, as the sources write them).
+    """Script or stylesheet source without its indentation, blank lines, comment lines
+    (a comment that starts a line and ends one, as the sources write them) and the
+    comments that end a line (without a quote in them, after code with none open).
 
     >>> print(compact("/* a\\n   b */\\nvar x = 1;  \\n\\n    /* c */\\n  f(x); /* d */\\n"))
     var x = 1;
-    f(x); /* d */
+    f(x);
     <BLANKLINE>
+    >>> print(compact('s = "/* x */";\\n'), end="")
+    s = "/* x */";
     """
     out: list[str] = []
     in_comment = False
@@ -92,9 +96,28 @@ def compact(source: str) -> str:
             if "*/" not in stripped:
                 in_comment = True
                 continue
+        tail = _TAIL_COMMENT.search(stripped)
+        if tail and stripped[:tail.start()].count('"') % 2 == 0 and "'" not in stripped:
+            stripped = stripped[:tail.start()]
         if stripped:
             out.append(stripped)
     return "\n".join(out) + "\n"
+
+
+#: A comment that ends a line, after code (see :func:`compact`).
+_TAIL_COMMENT: Final = re.compile(r"\s*/\*[^\"'*]*\*/$")
+
+
+def compact_js(source: str) -> str:
+    """A script :func:`compact`, without the line break after a line that ends with
+    ``{``, ``;`` or ``,`` (where no statement can end by the break alone; the script has
+    no template literal and no ``//`` comment).
+
+    >>> compact_js("if (a) {\\n  f(1,\\n    2);\\n}\\nx = y\\n")
+    'if (a) {f(1,2);}\\nx = y\\n'
+    """
+    return "".join(line + ("" if line.endswith(("{", ";", ",")) else "\n")
+                   for line in compact(source).splitlines())
 
 
 _CSS_SPACE: Final = re.compile(r"\s*([{};,>])\s*|(:)\s+")
@@ -105,12 +128,14 @@ def compact_css(source: str) -> str:
     ``:`` (on lines without a string).
 
     >>> compact_css(".a > b, .c { color: red; margin: 0 1px; }\\n.d::after { content: ' x'; }")
-    ".a>b,.c{color:red;margin:0 1px;}\\n.d::after { content: ' x'; }\\n"
+    ".a>b,.c{color:red;margin:0 1px}.d::after { content: ' x'; }\\n"
     """
-    lines = compact(source).splitlines()
-    return "\n".join(line if "'" in line or '"' in line else
-                     _CSS_SPACE.sub(lambda m: m.group(1) or m.group(2), line)
-                     for line in lines) + "\n"
+    lines = [line if "'" in line or '"' in line else
+             _CSS_SPACE.sub(lambda m: m.group(1) or m.group(2), line).replace(";}", "}")
+             for line in compact(source).splitlines()]
+    # a line that ends a rule or a declaration needs no line break after it
+    return "".join(line + ("" if line.endswith(("{", "}", ";")) else "\n")
+                   for line in lines) + "\n"
 
 
 _INDEX_PART: Final = re.compile(r"^ */\* index: begin.*?^ */\* index: end \*/\n", re.S | re.M)
@@ -119,14 +144,12 @@ _INDEX_PART: Final = re.compile(r"^ */\* index: begin.*?^ */\* index: end \*/\n"
 @functools.cache
 def asset(name: str, index: bool = True) -> str:
     """The script or the stylesheet (package data), compacted (:func:`compact`,
-    :func:`compact_css`); the script without the index's part unless ``index``."""
+    :func:`compact_css`); either without the index's part unless ``index``."""
     source = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    if name.endswith(".css"):
-        return compact_css(source)
     if not index:
         source, cut = _INDEX_PART.subn("", source)
-        assert cut == 1, "the script's index part is marked once"
-    return compact(source)
+        assert cut == 1, f"{name}'s index part is marked once"
+    return compact_css(source) if name.endswith(".css") else compact_js(source)
 
 
 def _sha256(source: str) -> str:
@@ -140,7 +163,7 @@ def csp(inline: bool, index: bool = True) -> str:
     handler, no script or style but the page's own (by hash when inline, else the
     site's files), Trusted Types required (no string reaches an HTML or script sink)."""
     if inline:
-        script, style = _sha256(asset(SCRIPT_NAME, index)), _sha256(asset(STYLE_NAME))
+        script, style = _sha256(asset(SCRIPT_NAME, index)), _sha256(asset(STYLE_NAME, index))
     else:
         script = style = "'self'"
     return (f"default-src 'none'; script-src {script}; style-src {style}; img-src 'none';"
@@ -151,7 +174,7 @@ def csp(inline: bool, index: bool = True) -> str:
 def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = True) -> str:
     """The start of a page, in the run's language (``<html lang>``), the words of its
     script (:mod:`.words`) embedded as JSON at the start of its body."""
-    style = (f"<style>{asset(STYLE_NAME)}</style>" if inline
+    style = (f"<style>{asset(STYLE_NAME, index)}</style>" if inline
              else f'<link rel="stylesheet" href="{STYLE_NAME}">')
     lang = language()
     return (
@@ -162,7 +185,7 @@ def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = Tr
         f'<meta name="generator" content="tarotnotation {text(__version__)}">\n'
         f"<title>{text(title)}</title>\n{style}\n</head>\n"
         f'<body data-page="{page}"{extra}>\n{SYMBOLS}\n'
-        f'<script type="application/json" id="tarot-words">{words_json(lang)}</script>\n'
+        f'<script type="application/json" id="tarot-words">{words_json(lang, index)}</script>\n'
     )
 
 
@@ -219,11 +242,12 @@ def deal_page_bytes(data: Mapping[str, Any], *, inline: bool = True) -> bytes:
 
 #: The index's columns: (heading, numeric, class). ``wide`` ones are left out on phones.
 _COLUMNS: Final = (
-    ("#", True, "c-n"), (pmsg("index", "File"), False, "c-file wide"),
+    ("#", True, "c-n"), (pmsg("index", "Date"), False, "c-date wide"),
+    (pmsg("index", "File"), False, "c-file wide"),
     (pmsg("index", "Event"), False, "c-event wide"),
     (pmsg("index", "Round"), True, "c-round wide"), (pmsg("index", "Table"), True, "c-table wide"),
     (pmsg("index", "Contract"), False, "c-contract"), (pmsg("index", "Taker"), False, "c-taker"),
-    (pmsg("index", "Result"), True, "c-result"), (pmsg("index", "Score"), True, "c-score wide"),
+    (pmsg("index", "Result"), True, "c-result"), (pmsg("index", "Score"), True, "c-score"),
     (pmsg("index", "Faults"), True, "c-faults"),
 )
 
@@ -231,11 +255,13 @@ _COLUMNS: Final = (
 def index_data(rows: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
     """The rows of an index (:func:`~.data.index_row` dicts) as the page's script takes
     them, one list a deal: number, file:deal, event, round, table, contract, taker,
-    outcome, signed margin, the taker's score, errors, warnings."""
+    outcome, signed margin, the taker's score, errors, warnings, date, the text searched
+    besides (the players' names, every tag's value), the flags (``deal_flags``)."""
     return [[r["n"], f"{r['file']}:{r['index']}", r.get("event") or "", r.get("round") or "",
              r.get("table") or "", r.get("contract") or "", r.get("taker") or "",
              r.get("outcome") or "", r.get("margin"), r.get("score"),
-             int(r.get("errors") or 0), int(r.get("warnings") or 0)] for r in rows]
+             int(r.get("errors") or 0), int(r.get("warnings") or 0), r.get("date") or "",
+             r.get("find") or "", list(r.get("flags") or ())] for r in rows]
 
 
 def _index_table(title: str, rows: list[list[Any]]) -> str:
@@ -282,8 +308,8 @@ def book_start(fh: IO[bytes], title: str, rows: list[list[Any]]) -> None:
     (:func:`book_deal`), then :func:`book_end`."""
     fh.write((
         _head(title, True, "book", ' data-pages="#deal={n}"')
-        + f'<section id="index">\n{_index_table(title, rows)}</section>\n'
-        + '<main id="tarot" class="is-hidden"></main>\n'
+        + f'<main>\n<section id="index">\n{_index_table(title, rows)}</section>\n'
+        + '<div id="tarot" class="is-hidden"></div>\n</main>\n'
     ).encode("utf-8"))
 
 

@@ -193,8 +193,9 @@
     return out;
   }
 
-  function hashFor(n, k, seat) {
-    return "#deal=" + n + "&card=" + k + (seat ? "&seat=" + encodeURIComponent(seat) : "");
+  function hashFor(n, k, seat, quiz) {
+    return "#deal=" + n + "&card=" + k + (seat ? "&seat=" + encodeURIComponent(seat) : "") +
+      (quiz && seat ? "&quiz=1" : "");
   }
 
   /* --- the deal viewer ---------------------------------------------------------------- */
@@ -207,6 +208,8 @@
     this.total = this.cards.length;
     this.k = 0;
     this.view = null;          /* null: all hands; else a seat index */
+    this.quiz = false;         /* quiz mode: one seat's view, the player guesses its cards */
+    this.answers = {};         /* quiz: the card chosen at each point answered */
     this.timer = 0;
     this.build();
   }
@@ -240,6 +243,8 @@
       this.live = add(root, el("p", "sr-only"));
       this.live.setAttribute("role", "status");
       this.live.setAttribute("aria-live", "polite");
+      this.buildQuiz(root);
+      this.buildGraph(root);
     }
     var panels = add(root, el("div", "panels" + (this.sheet ? " sheet" : "")));
     this.buildAuction(panels);
@@ -338,6 +343,9 @@
       b.addEventListener("click", function () { self.setView(i); });
       self.viewButtons.push([i, b]);
     });
+    this.quizButton = add(bar, button("view quiz-toggle", say("quiz")));
+    this.quizButton.title = say("quizLabel");
+    this.quizButton.addEventListener("click", function () { self.setQuiz(!self.quiz); });
     this.link = add(bar, el("a", "permalink", say("permalink")));
   };
 
@@ -365,11 +373,185 @@
     var centre = add(table, el("div", "centre"));
     this.trickInfo = add(centre, el("p", "trick-info"));
     this.trickEl = add(centre, el("div", "trick trick-" + n));
+    this.trickEl.setAttribute("role", "group");
     this.trickEl.setAttribute("aria-label", say("trickBeing"));
     this.running = add(centre, el("p", "running"));
     this.nowNotes = add(centre, el("div", "now-notes"));
+    this.nowNotes.setAttribute("role", "group");
     this.nowNotes.setAttribute("aria-label", say("notesHere"));
     this.fillHands();
+    /* phones: a swipe across the table steps (left: the next card, right: back) */
+    var self = this;
+    var x0 = null;
+    var y0 = 0;
+    table.addEventListener("touchstart", function (e) {
+      x0 = e.touches.length === 1 ? e.touches[0].clientX : null;
+      y0 = x0 === null ? 0 : e.touches[0].clientY;
+    }, { passive: true });
+    table.addEventListener("touchend", function (e) {
+      var t = e.changedTouches[0];
+      var dx = x0 === null ? 0 : t.clientX - x0;
+      x0 = null;
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(t.clientY - y0)) {
+        self.go(self.k + (dx < 0 ? 1 : -1));
+      }
+    }, { passive: true });
+  };
+
+  /* The graph of the taker's margin with best play after each analysed card (the
+     analysis' "made by 2" as +2, "lost by 3" as -3), the deal's value where the analysis
+     starts first; a click goes to the card. Drawn when the record carries an analysis. */
+  Viewer.prototype.buildGraph = function (root) {
+    var self = this;
+    var total = this.total;
+    var pts = [];
+    var a = this.data.deal && this.data.deal.a;
+    if (a && a.by !== null && a.by !== undefined && this.tricks[a.from - 1]) {
+      pts.push([this.tricks[a.from - 1].at, a.by]);
+    }
+    this.cards.forEach(function (c, i) {
+      if (c.a && c.a.by !== null && c.a.by !== undefined) { pts.push([i + 1, c.a.by]); }
+    });
+    if (!pts.length || !total) { return; }
+    var top = 5;
+    pts.forEach(function (p) { top = Math.max(top, Math.abs(p[1])); });
+    var x = function (k) { return 6 + k * 708 / total; };
+    var y = function (v) { return 60 - v * 52 / top; };
+    var fig = add(root, el("figure", "margin-graph"));
+    var svg = fig;
+    var draw = function (tag, attrs, cls) {
+      var e = add(svg, doc.createElementNS(SVG_NS, tag));
+      for (var n in attrs) { e.setAttribute(n, String(attrs[n])); }
+      e.setAttribute("class", cls);
+      return e;
+    };
+    svg = draw("svg", { viewBox: "0 0 720 120", role: "img", "aria-label": say("graphLabel",
+      { first: pts[0][1], last: pts[pts.length - 1][1] }) }, "");
+    draw("path", { d: "M0 60H720" }, "axis");
+    draw("polyline", { points: pts.map(function (p) { return x(p[0]) + "," + y(p[1]); })
+      .join(" ") }, "margin");
+    pts.forEach(function (p) {
+      draw("circle", { cx: x(p[0]), cy: y(p[1]), r: 3, "data-k": p[0] }, p[1] < 0 ? "lost" : "made");
+    });
+    this.graphNow = draw("line", { y2: 120 }, "now");
+    this.graphX = x;
+    add(fig, el("figcaption", "", say("graphCaption")));
+    svg.addEventListener("click", function (e) {
+      var k = e.target.getAttribute("data-k");
+      var pt = svg.createSVGPoint();
+      pt.x = e.clientX;
+      pt.y = e.clientY;
+      self.go(k ? +k : Math.round((pt.matrixTransform(svg.getScreenCTM().inverse()).x - 6) *
+        total / 708));
+    });
+  };
+
+  /* Quiz mode: in one seat's view, at each of its cards, the
+     player chooses a card of the hand; the page says whether it was the card played and,
+     with an analysis, what the choice was worth. The play to come stays hidden. */
+  Viewer.prototype.buildQuiz = function (root) {
+    var sec = add(root, el("section", "quiz is-hidden"));
+    sec.setAttribute("aria-label", say("quiz"));
+    this.quizPrompt = add(sec, el("p", "quiz-prompt"));
+    this.quizChoices = add(sec, el("div", "quiz-choices"));
+    this.quizChoices.setAttribute("role", "group");
+    this.quizChoices.setAttribute("aria-label", say("quizChoices"));
+    this.quizResult = add(sec, el("p", "quiz-result"));
+    this.quizResult.setAttribute("role", "status");
+    this.quizBox = sec;
+  };
+
+  Viewer.prototype.setQuiz = function (on) {
+    this.quiz = on;
+    if (on && this.view === null) {
+      var next = this.cards[this.k];
+      this.view = next ? next.s : (this.data.taker === null || this.data.taker === undefined ?
+        0 : this.data.taker);
+    }
+    this.render(true);
+    this.remember();
+  };
+
+  /* True when the quiz hides what the card to play at k was worth (not yet answered). */
+  Viewer.prototype.quizHides = function (k) {
+    return this.quiz && this.answers[k] === undefined;
+  };
+
+  Viewer.prototype.renderQuiz = function () {
+    var self = this;
+    var k = this.k;
+    var next = this.cards[k];
+    this.quizButton.setAttribute("aria-pressed", String(this.quiz));
+    show(this.quizBox, this.quiz);
+    this.root.classList.toggle("quiz-mode", this.quiz);
+    if (!this.quiz) { return; }
+    var turn = next && next.s === this.view;
+    var seat = { seat: this.seatName(this.view) };
+    var chosen = this.answers[k];
+    clear(this.quizChoices);
+    this.quizPrompt.textContent = turn ? say("quizTurn", seat) :
+      say(next ? "quizWait" : "quizEnd", seat);
+    this.quizResult.textContent = "";
+    if (!turn) { return; }
+    var hand = this.seatEls[next.s].byCode;
+    sortedCodes(Object.keys(hand)).forEach(function (code) {
+      if (hand[code].classList.contains("out")) { return; }
+      var b = add(self.quizChoices, button("quiz-card" + (code === chosen ? " chosen" : "") +
+        (chosen && code === next.c ? " played" : "")));
+      add(b, hand[code].cloneNode(true)).setAttribute("aria-hidden", "true");
+      add(b, el("span", "sr-only", cardInfo(code).name));
+      b.setAttribute("data-card", code);
+      var at = self.quizChoices.children.length - 1;
+      b.addEventListener("click", function () {
+        self.answers[k] = code;
+        self.render(false);
+        self.quizChoices.children[at].focus();
+      });
+    });
+    if (chosen === undefined) { return; }
+    var name = function (c) { return cardInfo(c).name; };
+    var worth = chosen === next.c && next.a ? next.a.note : "";
+    ((next.a && next.a.cards) || []).forEach(function (v) {
+      if (v[0] === chosen) { worth = v[1] === "0" ? say("best", { cards: name(chosen) }) : v[2]; }
+    });
+    this.quizResult.textContent = (chosen === next.c ? say("quizRight", { card: name(chosen) }) :
+      say("quizWrong", { card: name(next.c), chosen: name(chosen) })) +
+      (worth ? " " + say("quizWorth", { value: worth }) : "");
+  };
+
+  /* Every legal card's value at this point (a record analysed with --all-cards): a mark
+     on each card of the hand to play, the best ones marked, said in words on hover and
+     to a screen reader. */
+  Viewer.prototype.renderValues = function () {
+    var self = this;
+    (this.valued || []).forEach(function (e) {
+      e.classList.remove("valued", "best");
+      var mark = e.querySelector(".val");
+      if (mark) { e.removeChild(mark); }
+      e.setAttribute("aria-label", e.cardName);
+      e.title = e.cardName;
+    });
+    this.valued = [];
+    var next = this.cards[this.k];
+    var a = next && next.a;
+    var seat = next && this.seatEls[next.s];
+    if (!a || !a.cards || !seat || this.quizHides(this.k) ||
+        (this.view !== null && this.view !== next.s)) { return; }
+    var before = this.k > 0 && this.cards[this.k - 1].a ? this.cards[this.k - 1].a.after :
+      (this.data.deal && this.data.deal.a ? this.data.deal.a.after : "");
+    a.cards.forEach(function (v) {
+      var e = seat.byCode[v[0]];
+      if (!e) { return; }
+      var best = v[1] === "0";
+      e.cardName = e.cardName || e.getAttribute("aria-label");
+      e.classList.add("valued");
+      if (best) { e.classList.add("best"); }
+      add(e, el("span", "val", v[1]));
+      var words = e.cardName + ": " + (best ? say("valueBest", { outcome: before }) : v[2]);
+      e.setAttribute("aria-label", words);
+      e.title = words;
+      self.valued.push(e);
+    });
   };
 
   Viewer.prototype.fillHands = function () {
@@ -473,14 +655,22 @@
         var info = cardInfo(c.c);
         var label = say("plays", { n: t.n, seat: self.seatId(c.s),
           card: info.name + (c.g ? " " + c.g : "") });
-        var b = add(cardsBox, button("tc", null, label));
+        /* named by a sentence in its content, not by aria-label: what it shows ("E 20")
+           is hidden from the name, which says it whole ("Trick 1: E plays trump 20") */
+        var b = add(cardsBox, button("tc"));
         b.fullLabel = label;
+        b.title = label;
+        b.nameEl = add(b, el("span", "sr-only", label));
+        b.tabIndex = -1;
         b.setAttribute("data-k", String(k + 1));
-        add(b, el("span", "tseat", self.seatId(c.s)));
-        var face = add(b, cardEl(c.c, "span"));
+        var seen = b.faceEl = add(b, el("span", "tface"));
+        seen.setAttribute("aria-hidden", "true");
+        add(seen, el("span", "tseat", self.seatId(c.s)));
+        var face = add(seen, cardEl(c.c, "span"));
         face.removeAttribute("role");
         face.removeAttribute("aria-label");
-        if (c.g) { add(b, el("span", "glyph", c.g)); }
+        face.removeAttribute("title");
+        if (c.g) { add(seen, el("span", "glyph", c.g)); }
         if (t.w === c.s && t.w !== undefined) { b.classList.add("win"); }
         var sev = worstSeverity(data, c);
         if (sev) { b.classList.add("sev-" + sev); }
@@ -508,15 +698,14 @@
      focus. */
   Viewer.prototype.markAnalysis = function (b, a) {
     if (a.cost && a.cost !== "0") {
-      var mark = add(b, el("span", "cost" + (a.changed ? " changed" : ""), a.cost));
-      mark.setAttribute("aria-hidden", "true");
+      add(b.faceEl, el("span", "cost" + (a.changed ? " changed" : ""), a.cost));
     }
     var best = a.best && a.best.length ? say("best", { cards: a.best.join(", ") }) : "";
-    var tip = add(b, el("span", "best"));
+    var tip = add(b.faceEl, el("span", "best"));
     if (best) { add(tip, el("strong", "", best)); }
     if (a.note) { add(tip, el("span", "", (best ? ". " : "") + a.note)); }
     b.fullLabel += ". " + say("analysis", { note: a.note || best });
-    b.setAttribute("aria-label", b.fullLabel);
+    b.nameEl.textContent = b.fullLabel;
     b.title = b.fullLabel;
   };
 
@@ -565,8 +754,9 @@
     var data = this.data;
     var sec = add(root, el("section", "record"));
     add(sec, el("h2", "", say("record")));
-    var b = add(sec, button("download", say("download", { name: data.textName }),
-      say("downloadLabel", { name: data.textName })));
+    /* named by what it shows (an aria-label would not contain it); said whole on hover */
+    var b = add(sec, button("download", say("download", { name: data.textName })));
+    b.title = say("downloadLabel", { name: data.textName });
     b.addEventListener("click", function () {
       var blob = new Blob([data.text], { type: "text/plain;charset=utf-8" });
       var a = el("a");
@@ -605,6 +795,7 @@
 
   Viewer.prototype.setView = function (seat) {
     this.view = seat;
+    if (seat === null) { this.quiz = false; }
     this.render(true);
     this.remember();
   };
@@ -619,24 +810,38 @@
     this.remember();
   };
 
-  /* The address follows the stepping (replaceState, at most every REPLACE_DELAY ms:
-     browsers throttle bursts of history calls, and a held key repeats fast). */
+  /* The address follows the stepping at once (replaceState), then at most every
+     REPLACE_DELAY ms while the steps come faster (browsers throttle bursts of history
+     calls, and a held key repeats fast): the last step always reaches the address. */
   Viewer.prototype.remember = function () {
     var self = this;
-    var hash = this.hash();
-    this.link.href = hash;
-    if (this.timer) { return; }
-    this.timer = setTimeout(function () {
+    this.link.href = this.hash();
+    if (this.timer) {
+      this.stale = true;
+      return;
+    }
+    var tick = function () {
       self.timer = 0;
-      var now = self.hash();
-      if (location.hash !== now) {
-        try { history.replaceState(null, "", now); } catch (err) { /* throttled */ }
+      if (self.stale) {
+        self.stale = false;
+        self.replaceHash();
+        self.timer = setTimeout(tick, REPLACE_DELAY);
       }
-    }, REPLACE_DELAY);
+    };
+    this.replaceHash();
+    this.timer = setTimeout(tick, REPLACE_DELAY);
+  };
+
+  Viewer.prototype.replaceHash = function () {
+    var now = this.hash();
+    if (viewer !== this || location.hash === now) { return; }  /* a deal no longer shown */
+    try { history.replaceState(null, "", now); } catch (err) { /* throttled */ }
+    this.stale = location.hash !== now;   /* tried again at the next tick */
   };
 
   Viewer.prototype.hash = function () {
-    return hashFor(this.data.n, this.k, this.view === null ? null : this.seatId(this.view));
+    return hashFor(this.data.n, this.k, this.view === null ? null : this.seatId(this.view),
+      this.quiz);
   };
 
   Viewer.prototype.partnerKnown = function () {
@@ -699,6 +904,12 @@
     }
     this.renderTrick();
     this.renderList();
+    this.renderValues();
+    this.renderQuiz();
+    if (this.graphNow) {
+      this.graphNow.setAttribute("x1", String(this.graphX(k)));
+      this.graphNow.setAttribute("x2", String(this.graphX(k)));
+    }
     /* the buttons and the end */
     /* aria-disabled, not disabled: a button keeps the focus at either end */
     for (var b = 0; b < 6; b += 1) {
@@ -751,7 +962,10 @@
       var tr = this.tricks[i];
       if (tr.tk !== undefined && tr.at + tr.len <= k) { last = i; break; }
     }
+    var rs = k === this.total && d.restSum;
     this.running.textContent = last < 0 ? say("runningPoints", { taker: 0, defence: 0 }) :
+      rs ? say("runningRest." + rs[1], { taker: this.tricks[last].tk, defence: this.tricks[last].df,
+        heap: say(rs[0]), points: rs[2], total: rs[1] === "taker" ? rs[3] : rs[4] }) :
       say("runningPoints", { taker: this.tricks[last].tk, defence: this.tricks[last].df });
     if (tr0 < 0) {
       this.trickInfo.textContent = this.total ? say("beforeFirst") : say("noCardPlayed");
@@ -761,6 +975,7 @@
     }
     var trick = this.tricks[tr0];
     var complete = k === trick.at + trick.len;
+    var ahead = !complete && trick.ws ? trick.ws[k - 1 - trick.at] : null;
     for (var c = trick.at; c < k; c += 1) {
       var card = this.cards[c];
       var slot = add(this.trickEl, el("div", "played"));
@@ -768,11 +983,17 @@
       slot.classList.add("at-" + area);
       if (c === k - 1) { slot.classList.add("last"); }
       if (complete && trick.w === card.s) { slot.classList.add("win"); }
+      if (ahead !== null && ahead === card.s) { slot.classList.add("ahead"); }
       add(slot, cardEl(card.c));
       add(slot, el("span", "who", this.seatId(card.s)));
     }
     var facts = { n: trick.n, total: this.tricks.length };
     var info = say("trickOf", facts);
+    if (ahead !== null) {   /* mid-trick: who led, who is winning it so far */
+      facts.leader = this.seatId(this.cards[trick.at].s);
+      facts.seat = this.seatId(ahead);
+      info = say("trickAhead", facts);
+    }
     if (complete && trick.w !== undefined) {
       facts.seat = this.seatId(trick.w);
       facts.points = trick.pts;
@@ -811,8 +1032,8 @@
       /* one seat's view: a card to come is not named, to a screen reader either */
       var label = hide && i >= this.k ? say("cardToCome", { n: this.tricks[this.cards[i].t].n }) :
         lb.fullLabel;
-      if (lb.getAttribute("aria-label") !== label) {
-        lb.setAttribute("aria-label", label);
+      if (lb.nameEl.textContent !== label) {
+        lb.nameEl.textContent = label;
         lb.title = label;
       }
     }
@@ -824,6 +1045,18 @@
       b.setAttribute("aria-current", "step");
     }
     this.current = b;
+    /* the play list is one tab stop (the current card, else the first), the arrow keys
+       move inside it, and the focus follows the step */
+    var stop = b || this.listButtons[0] || null;
+    if (stop !== this.tabStop) {
+      var had = this.tabStop && doc.activeElement === this.tabStop;
+      if (this.tabStop) { this.tabStop.tabIndex = -1; }
+      if (stop) {
+        stop.tabIndex = 0;
+        if (had) { stop.focus(); }
+      }
+      this.tabStop = stop;
+    }
   };
 
   Viewer.prototype.announce = function () {
@@ -861,6 +1094,7 @@
     } else {
       this.view = null;
     }
+    this.quiz = h.quiz === "1" && this.view !== null;
     var k = h.card !== undefined ? parseInt(h.card, 10) : 0;
     this.k = isNaN(k) ? 0 : Math.max(0, Math.min(this.total, k));
     this.render(true);
@@ -888,16 +1122,19 @@
   }
 
   /* A row of the index (number, file:deal, event, round, table, contract, taker, outcome,
-     margin, score, errors, warnings) as the cells shown: [text, class, sort key]. */
+     margin, score, errors, warnings, date, text searched, flags) as the cells shown:
+     [text, class, sort key]. */
   function indexCells(r) {
     var outcome = r[7] ? say("outcome." + r[7]) : "";
     var result = r[8] === null ? outcome : say("resultBy", { outcome: outcome,
       margin: Math.abs(r[8]) });
+    (r[14] || []).forEach(function (f) { result += " · " + say("flag." + f); });
     var faults = [];
     if (r[10]) { faults.push(sayN("errors", r[10])); }
     if (r[11]) { faults.push(sayN("warnings", r[11])); }
     return [
-      [String(r[0]), "c-n", r[0]], [r[1], "c-file wide", r[1]], [r[2], "c-event wide", r[2]],
+      [String(r[0]), "c-n", r[0]], [r[12] || "", "c-date wide", r[12] || ""],
+      [r[1], "c-file wide", r[1]], [r[2], "c-event wide", r[2]],
       [r[3], "c-round wide", parseFloat(r[3])], [r[4], "c-table wide", parseFloat(r[4])],
       [r[5], "c-contract", r[5]], [r[6], "c-taker", r[6]],
       [result, "c-result " + r[7], r[8] === null ? NaN : r[8]],
@@ -936,9 +1173,17 @@
         self.filter();
       });
     });
-    Array.prototype.forEach.call(this.table.tHead.rows[0].cells, function (th, col) {
+    var heads = this.table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads, function (th, col) {
       var b = th.querySelector("button");
       if (b) { b.addEventListener("click", function () { self.sort(col, th); }); }
+    });
+    this.buildColumns();
+    /* the filters and the sort come back from the address (Back returns to them) */
+    var h = readHash();
+    this.input.value = h.q || "";
+    this.columns.forEach(function (c) {
+      if (h[c.name] !== undefined) { c.select.value = h[c.name]; }
     });
     var later = function () {
       if (self.pending) { return; }
@@ -951,8 +1196,58 @@
     window.addEventListener("resize", function () { self.rowHeight = 0; later(); });
     window.addEventListener("beforeprint", function () { self.render(false, true); });
     window.addEventListener("afterprint", function () { self.render(true); });
-    if (this.input.value) { this.filter(); } else { this.render(true); }
+    var col = parseInt(h.sort, 10);
+    if (heads[col]) {
+      this.sort(col, heads[col], h.desc === "1" ? -1 : 1);
+    } else {
+      this.filter();
+    }
   }
+
+  /* The column filters: contract, taker, made or lost, faults; each a list of the
+     values the rows hold. */
+  Index.prototype.buildColumns = function () {
+    var self = this;
+    var box = el("div", "column-filters");
+    this.root.querySelector(".index-head").appendChild(box);
+    var defs = [
+      ["contract", function (r) { return r[5]; }, function (v) { return v; }],
+      ["taker", function (r) { return r[6]; }, function (v) { return v; }],
+      ["result", function (r) { return r[7]; }, function (v) { return say("outcome." + v); }],
+      ["faults", function (r) { return r[10] ? "errors" : r[11] ? "warnings" : "none"; },
+        function (v) { return say("faults." + v); }]
+    ];
+    this.columns = defs.map(function (d) {
+      var label = add(box, el("label", "", say("column." + d[0]) + " "));
+      var select = add(label, el("select"));
+      add(select, el("option", "", say("any"))).value = "";
+      var seen = {};
+      self.rows.forEach(function (r) { seen[d[1](r)] = true; });
+      Object.keys(seen).sort().forEach(function (v) {
+        if (v) { add(select, el("option", "", d[2](v))).value = v; }
+      });
+      select.addEventListener("change", function () { self.filter(); });
+      return { name: d[0], key: d[1], select: select };
+    });
+  };
+
+  /* The filters and the sort into the address, at once (replaceState: no new history
+     entry a keystroke). */
+  Index.prototype.remember = function () {
+    if (readHash().deal) { return; }    /* one file holding every deal, showing a deal */
+    var parts = [];
+    if (this.input.value) { parts.push("q=" + encodeURIComponent(this.input.value)); }
+    this.columns.forEach(function (c) {
+      if (c.select.value) { parts.push(c.name + "=" + encodeURIComponent(c.select.value)); }
+    });
+    if (this.sortCol >= 0) { parts.push("sort=" + this.sortCol + (this.sortDir < 0 ? "&desc=1" : "")); }
+    var hash = parts.length ? "#" + parts.join("&") : "";
+    if (location.hash !== hash && (hash || location.hash.indexOf("=") > 0)) {
+      try {
+        history.replaceState(null, "", hash || location.pathname + location.search);
+      } catch (err) { /* throttled */ }
+    }
+  };
 
   Index.prototype.rowEl = function (i, at) {
     var tr = el("tr");
@@ -975,7 +1270,7 @@
     var tr = el("tr", "spacer");
     tr.setAttribute("aria-hidden", "true");
     var td = add(tr, el("td"));
-    td.colSpan = 10;
+    td.colSpan = 11;
     td.style.height = (rows * (this.rowHeight || 30)) + "px";
     return tr;
   };
@@ -1012,26 +1307,32 @@
     var rows = this.rows;
     if (!this.texts) {
       this.texts = rows.map(function (r) {
-        return fold(indexCells(r).map(function (c) { return c[0]; }).join(" "));
+        return fold(indexCells(r).map(function (c) { return c[0]; }).join(" ") + " " +
+          (r[13] || ""));
       });
     }
     var words = fold(this.input.value).split(/\s+/).filter(Boolean);
     var texts = this.texts;
-    this.shown = !words.length ? this.order : this.order.filter(function (i) {
+    var cols = this.columns.filter(function (c) { return c.select.value; });
+    this.shown = !words.length && !cols.length ? this.order : this.order.filter(function (i) {
       for (var w = 0; w < words.length; w += 1) {
         if (texts[i].indexOf(words[w]) < 0) { return false; }
       }
+      for (var c = 0; c < cols.length; c += 1) {
+        if (cols[c].key(rows[i]) !== cols[c].select.value) { return false; }
+      }
       return true;
     });
-    this.count.textContent = words.length ?
+    this.remember();
+    this.count.textContent = words.length || cols.length ?
       say("shownOf", { shown: this.shown.length, deals: sayN("deals", rows.length) }) :
       sayN("deals", rows.length);
     this.render(true);
   };
 
-  Index.prototype.sort = function (col, th) {
+  Index.prototype.sort = function (col, th, wanted) {
     var numeric = th.getAttribute("data-type") === "num";
-    var dir = this.sortCol === col && this.sortDir === 1 ? -1 : 1;
+    var dir = wanted || (this.sortCol === col && this.sortDir === 1 ? -1 : 1);
     this.sortCol = col;
     this.sortDir = dir;
     var keys = this.keys[col];
@@ -1053,36 +1354,15 @@
     this.filter();
   };
 
-  /* index: end */
-  /* --- start ------------------------------------------------------------------------------ */
-
-  var viewer = null;
-  var listing = null;
-
-  function readData(id) {
-    var node = doc.getElementById(id);
-    return node ? JSON.parse(node.textContent) : null;
-  }
-
-  function startDeal(root, data) {
-    viewer = new Viewer(root, data);
-    viewer.applyHash(readHash());
-  }
-
-  function start() {
-    WORDS = readData("tarot-words") || {};
-    var body = doc.body;
-    var page = body.getAttribute("data-page");
-    var main = doc.getElementById("tarot");
-    if (page === "deal") {
-      startDeal(main, readData("tarot-data"));
-      window.addEventListener("hashchange", function () { viewer.applyHash(readHash()); });
-    } else if (page === "index") {
+  /* The start of an index or of one file holding every deal (false: the page goes on to
+     a deal's page). */
+  function startIndex(page, body, main) {
+    if (page === "index") {
       var pages = body.getAttribute("data-pages") || "";
       var h = readHash();
       if (h.deal && /^[0-9]+$/.test(h.deal) && pages) {
         location.replace(pages.replace("{n}", h.deal) + location.hash);
-        return;
+        return false;
       }
       listing = new Index(doc.getElementById("index"), readData("tarot-index"), pages);
     } else if (page === "book") {
@@ -1110,6 +1390,37 @@
       showBook();
       listing = new Index(index, readData("tarot-index"), body.getAttribute("data-pages"));
       window.addEventListener("hashchange", showBook);
+    }
+    return true;
+  }
+
+  var listing = null;
+
+  /* index: end */
+  /* --- start ------------------------------------------------------------------------------ */
+
+  var viewer = null;
+
+  function readData(id) {
+    var node = doc.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function startDeal(root, data) {
+    viewer = new Viewer(root, data);
+    viewer.applyHash(readHash());
+  }
+
+  function start() {
+    WORDS = readData("tarot-words") || {};
+    var body = doc.body;
+    var page = body.getAttribute("data-page");
+    var main = doc.getElementById("tarot");
+    if (page === "deal") {
+      startDeal(main, readData("tarot-data"));
+      window.addEventListener("hashchange", function () { viewer.applyHash(readHash()); });
+    } else if (typeof startIndex === "function") {
+      if (startIndex(page, body, main) === false) { return; }
     }
     doc.addEventListener("keydown", function (e) {
       if (!viewer || e.altKey || e.ctrlKey || e.metaKey) { return; }

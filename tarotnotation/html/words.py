@@ -85,11 +85,17 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "badge.dealer": pgettext("badge", "dealer", lang),
         "cards": plural_forms("{n} card", "{n} cards", lang),
         "runningPoints": gettext_("Taker {taker} · Defence {defence}", lang),
+        "runningRest.taker": gettext_("Taker {taker} + {heap} {points} = {total} · Defence"
+                                      " {defence}", lang),
+        "runningRest.defence": gettext_("Taker {taker} · Defence {defence} + {heap} {points}"
+                                        " = {total}", lang),
         "beforeFirst": gettext_("Before the first card", lang),
         "noCardPlayed": gettext_("No card played", lang),
         "cardOf": gettext_("Card {k} of {total}", lang),
         "noPlayRecorded": gettext_("No card play recorded", lang),
         "trickOf": gettext_("Trick {n} of {total}", lang),
+        "trickAhead": gettext_("Trick {n} of {total}: {leader} led, {seat} is winning it",
+                               lang),
         "trickWon": gettext_("Trick {n} of {total}: {seat} wins, {points} points", lang),
         "trickWonExcuse": gettext_("Trick {n} of {total}: {seat} wins, {points} points, the"
                                    " Excuse to the {camp}", lang),
@@ -155,10 +161,55 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "outcome.incomplete": pgettext("outcome", "incomplete", lang),
         "outcome.unscored": pgettext("outcome", "unscored", lang),
         "outcome.scored": pgettext("outcome", "scored", lang),
+        # the index's flags and column filters (issue 32)
+        "flag.chelem": gettext_("chelem made", lang),
+        "flag.chelemFailed": gettext_("chelem failed", lang),
+        "flag.chelemDefence": gettext_("chelem by the defence", lang),
+        "flag.poignee": gettext_("poignée shown", lang),
+        "flag.petitTaker": gettext_("petit au bout (taker)", lang),
+        "flag.petitDefence": gettext_("petit au bout (defence)", lang),
+        "column.contract": pgettext("index", "Contract", lang),
+        "column.taker": pgettext("index", "Taker", lang),
+        "column.result": pgettext("index", "Result", lang),
+        "column.faults": pgettext("index", "Faults", lang),
+        "any": gettext_("all", lang),
+        "faults.errors": gettext_("with errors", lang),
+        "faults.warnings": gettext_("with warnings only", lang),
+        "faults.none": gettext_("without fault", lang),
+        # the analysis' values and graph (issue 32)
+        "valueBest": gettext_("a best card, {outcome} with best play", lang),
+        "graphLabel": gettext_("The taker's margin with best play, card by card, from {first}"
+                               " to {last}", lang),
+        "graphCaption": gettext_("The taker's margin with best play after each card (above"
+                                 " the line: made); a click goes there.", lang),
+        # the quiz (issue 32)
+        "quiz": gettext_("Quiz", lang),
+        "quizLabel": gettext_("What would you play? One seat's view, the play to come hidden",
+                              lang),
+        "quizChoices": gettext_("The cards you may choose", lang),
+        "quizTurn": gettext_("{seat} to play: what would you play?", lang),
+        "quizWait": gettext_("Step on to the next card of {seat}.", lang),
+        "quizEnd": gettext_("The end of the play.", lang),
+        "quizRight": gettext_("Right: {card} was played.", lang),
+        "quizWrong": gettext_("{card} was played, not {chosen}.", lang),
+        "quizWorth": gettext_("Your card: {value}.", lang),
     }
 
 
+#: The words only an index says (a page of one deal is written without them).
+_INDEX_ONLY: Final = ("deals", "shownOf", "resultBy", "any", "outcome.", "flag.", "column.",
+                      "faults.")
+
+
 @functools.cache
-def words_json(lang: str) -> str:
-    """:func:`page_words` as the JSON a page embeds (safe inside ``<script>``)."""
-    return json_bytes(page_words(lang)).decode("utf-8")
+def words_json(lang: str, index: bool = True) -> str:
+    """:func:`page_words` as the JSON a page embeds (safe inside ``<script>``); without
+    the index's words unless ``index``.
+
+    >>> '"shownOf"' in words_json("en"), '"shownOf"' in words_json("en", index=False)
+    (True, False)
+    """
+    words = page_words(lang)
+    if not index:
+        words = {k: v for k, v in words.items() if not k.startswith(_INDEX_ONLY)}
+    return json_bytes(words).decode("utf-8")

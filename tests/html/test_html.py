@@ -130,7 +130,8 @@ def test_page_data_puts_a_diagnostic_at_its_card() -> None:
     assert at == [9]
     diag = data["diags"][data["cards"][9]["d"][0]]
     assert (diag["code"], diag["sev"], diag["slug"]) == ("P105", "error", "must-follow-suit")
-    assert diag["at"].endswith("examples/faulty/revoke.tarot:21:8")
+    # (the source was given by its absolute path: a page names it by its base name)
+    assert diag["at"] == "revoke.tarot:21:8"
     assert data["errors"] == 1
 
 
@@ -154,13 +155,15 @@ def test_page_data_reads_the_analysis_of_each_card_with_the_analysis_parser() ->
     data = deal_data(source(ROOT / "tests" / "fixtures" / "html" / "analysed-deal.tarot"))
     assert data["cards"][7]["a"] == {
         "cost": "-3", "best": ["KH"], "changed": True,
-        "note": "costs 3 points (best KH): lost by 2 with best play, was made by 1"}
+        "note": "costs 3 points (best KH): lost by 2 with best play, was made by 1",
+        "after": "lost by 2", "made": False, "by": -2}
     assert data["cards"][7]["m"] == ["il fallait garder cette carte"]
     assert "k" not in data["cards"][7]  # the analysis comment is read, not repeated
     assert data["cards"][0]["a"]["cost"] == "0"
     assert data["cards"][10]["a"]["cost"] == "-1..0"
     assert "a" not in data["cards"][3]
-    assert data["deal"]["a"] == {"from": 1, "note": "made by 1 with best play"}
+    assert data["deal"]["a"] == {"from": 1, "note": "made by 1 with best play",
+                                 "after": "made by 1", "made": True, "by": 1}
 
 
 def test_page_data_puts_a_wrong_score_at_the_result() -> None:
@@ -229,15 +232,17 @@ def test_the_page_carries_a_policy_that_allows_only_its_own_script_and_style() -
     rules = dict(part.strip().split(" ", 1) for part in policy.group(1).split(";"))
     assert rules["default-src"] == "'none'"
     assert rules["script-src"] == _hash(asset(SCRIPT_NAME, index=False))
-    assert rules["style-src"] == _hash(asset(STYLE_NAME))
+    assert rules["style-src"] == _hash(asset(STYLE_NAME, index=False))
     assert rules["require-trusted-types-for"] == "'script'"
     assert "unsafe" not in policy.group(1)
     scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
     styles = re.findall(r"<style>(.*?)</style>", page, re.S)
     assert scripts == [asset(SCRIPT_NAME, index=False)]
-    assert styles == [asset(STYLE_NAME)]
+    assert styles == [asset(STYLE_NAME, index=False)]
     assert "function Index" not in scripts[0]
     assert "function Index" in asset(SCRIPT_NAME)
+    assert ".deals" not in styles[0]  # nor the index's style
+    assert ".deals" in asset(STYLE_NAME)
     assert " on" not in re.sub(r"<script.*?</script>|<style>.*?</style>", "", page, flags=re.S
                                ).lower().replace("\n", " ").split("<body", 1)[1].split(">")[0]
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
@@ -688,3 +693,37 @@ def test_ci_installs_chromium_and_makes_the_browser_tests_required() -> None:
     assert install < tests
     assert required < tests
     assert all("TAROT_BROWSER=" not in line for line in lines[required + 1:])
+
+
+# --- no local path in a published page (issue 32) ------------------------------------------
+
+
+@pytest.mark.process  # -j 2 forks its workers
+@pytest.mark.parametrize("jobs", ["1", "2"], ids=["j1", "j2"])
+def test_the_sources_local_path_never_goes_into_a_published_page(tmp_path: Path,
+                                                                 jobs: str) -> None:
+    private = tmp_path / "home" / "ann" / "club"
+    private.mkdir(parents=True)
+    for name in ("prise.tarot", "faulty/revoke.tarot"):  # a clean deal (the fast path), a fault
+        (private / Path(name).name).write_bytes((EXAMPLES / name).read_bytes())
+    given = [str(private / "prise.tarot"), str(private / "revoke.tarot")]
+    site = tmp_path / "site"
+    ran = invoke("html", *given, "-o", str(site), "-j", jobs)
+    assert ran.code == 1, ran  # revoke.tarot has an error
+    ran = invoke("html", given[1], "-o", str(tmp_path / "one.html"))
+    assert ran.code == 1, ran
+    pages = [*site.glob("*.html"), tmp_path / "one.html"]
+    assert len(pages) == 4
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert str(private) not in text, page.name
+        assert "/home/ann" not in text, page.name
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '"prise.tarot:1"' in index  # its base name
+    assert "revoke.tarot:" in (tmp_path / "one.html").read_text(encoding="utf-8")
+
+
+def test_a_relative_source_keeps_its_name_as_given(tmp_path: Path) -> None:
+    ran = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path / "p.html"))
+    assert ran.code == 0, ran
+    assert '"file":"examples/prise.tarot"' in (tmp_path / "p.html").read_text(encoding="utf-8")

@@ -42,7 +42,7 @@ SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options
                             "column\x04bouts", "column\x04score", "column\x04total",
                             "column\x04poignées", "column\x04petits", "column\x04chelems",
                             "column\x04chelem", "column\x04camp", "column\x04scores",
-                            "index\x04Table", "index\x04Score", "Index", "Exc",
+                            "index\x04Table", "index\x04Score", "index\x04Date", "Index", "Exc",
                             "{errors}, {warnings}", "score {value}", "score {low}..{high}"})
 
 
