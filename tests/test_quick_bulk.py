@@ -30,7 +30,7 @@ from test_cli import EXAMPLES, FAULTY, invoke
 from test_fast_paths import SPECS, generated_cases, mutate, mutate_call, swap_own_cards
 from test_quick_native import EDITS
 
-from tarotnotation import archive, kernel, native, quick
+from tarotnotation import archive, cutting, kernel, native, quick
 from tarotnotation.cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, mask_of
 from tarotnotation.formats import json as tjson
 from tarotnotation.plausibility import deal_number
@@ -336,7 +336,7 @@ def _lines_and_deals(chunks: list[Any]) -> tuple[int, int]:
 @pytest.mark.parametrize("size", [300, 2600, 1 << 20])
 def test_the_workers_find_the_lines_the_whole_file_is_cut_into(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path, size: int) -> None:
-    monkeypatch.setattr(archive, "CHUNK_BYTES", size)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", size)
     path = str(archive_file)
     whole = list(archive.chunks_of(path))
     for blocks in (1, 3):  # (a range of one block, of several)
@@ -367,9 +367,9 @@ def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
-        m.setattr(archive, "CHUNK_BYTES", block)
-        m.setattr(archive, "MAX_JSON_RECORD_BYTES", 40)
-        m.setattr(archive, "PROBE", 7)  # (the first line looked for a few bytes at a time)
+        m.setattr(cutting, "CHUNK_BYTES", block)
+        m.setattr(cutting, "MAX_JSON_RECORD_BYTES", 40)
+        m.setattr(cutting, "PROBE", 7)  # (the first line looked for a few bytes at a time)
         path = str(Path(folder) / "edges.jsonl")
         Path(path).write_bytes(data)
         whole = list(archive.chunks_of(path))
@@ -382,7 +382,7 @@ def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
 @pytest.mark.process
 def test_two_workers_on_small_chunks_give_what_one_gives(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path) -> None:
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 2600)  # (cut in the parent: many chunks)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 2600)  # (cut in the parent: many chunks)
     one = invoke("validate", "--format", "jsonl", str(archive_file))
     two = invoke("validate", "--format", "jsonl", "-j", "2", str(archive_file))
     assert one == two
