@@ -567,9 +567,10 @@ def test_the_trick_counting_check_can_fail() -> None:
         "tarotnotation.quick:1 excuse_wins_last_trick"]
 
 
-def test_the_quick_check_names_its_cards() -> None:
+@pytest.mark.parametrize("module", ["quick.py", "judge.py"])
+def test_the_quick_check_names_its_cards(module: str) -> None:
     # (no bare 77 and 56 for the Excuse and the Petit: cards.Card names them)
-    tree = _parsed((ROOT / "tarotnotation" / "quick.py").read_text(encoding="utf-8"))
+    tree = _parsed((ROOT / "tarotnotation" / module).read_text(encoding="utf-8"))
     assert [n.lineno for n in ast.walk(tree)
             if isinstance(n, ast.Constant) and n.value in (56, 77)
             and not isinstance(n.value, bool)] == []
