@@ -98,6 +98,7 @@ __all__ = [
     "Part",
     "binary_fault",
     "blocks_a_task",
+    "check_deal",
     "check_paths",
     "check_paths_batched",
     "chunks_of",
