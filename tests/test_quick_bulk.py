@@ -185,6 +185,61 @@ def test_bulk_gives_up_or_agrees_on_every_edit() -> None:
 
 
 @needs_twin
+def test_scan_json_is_the_bulk_checks_scanner() -> None:
+    """One scanner of JSON Lines (csrc/jsonscan.h's js_scan), two visitors: scan_json
+    hands its parts to Python, check_lines judges them in C. So a line scan_json does not
+    take is never settled in bulk, and the parts it hands over, judged by the C judge
+    (judge_parts), give check_lines' answer."""
+    assert TWIN is not None
+    rng = random.Random(12)
+    lines = []
+    for k in range(90):
+        obj = tjson.to_dict(random_deal(rng, 3 + k % 3, poignee_chance=0.4,
+                                        chelem_chance=0.2))
+        obj["tags"] = [["Event", "Club"], ["Deal", str(k)]]
+        if k % 2:
+            obj["play"][1]["cards"][0] = {"glyph": "?!", "comments": ["vu", "é"],
+                                          **obj["play"][1]["cards"][0]}
+            obj["comments"], obj["glyph"] = ["une donne"], "!"
+        lines.append(orjson.dumps(obj))
+    lines += [line.replace(old, new, 1) for line in lines for old, new in EDITS if old in line]
+    judge = quick.parts_checker()
+    assert judge is not None
+    taken = settled = 0
+    for line, answer in zip(lines, _bulk(lines), strict=True):
+        parts = TWIN.scan_json(line)
+        if parts is None:
+            assert answer is None, line
+            continue
+        taken += 1
+        judged = judge(parts)
+        assert judged == (None if answer is None else (answer[0], answer[1])), line
+        settled += judged is not None
+    assert taken > settled > 100
+
+
+@needs_twin
+@pytest.mark.parametrize(("old", "new"), [
+    (b'{"card":"', b'{"glyph":"!!!","card":"'),  # a card's glyph not of the notation
+    (b'"tags":[', b'"glyph":"x","tags":['),  # the deal's
+    (b'"tags":[[', b'"tags":[["Players","4"],['),  # a field's tag
+    (b'{"contract":"pass"}', b'{"contract":"passe"}'),  # a bid's word not the writer's
+])
+def test_scan_json_gives_up_where_the_bulk_check_does(old: bytes, new: bytes) -> None:
+    """(Before the two shared one scanner, scan_json took these lines, which the bulk
+    check's own scanner left to orjson.)"""
+    assert TWIN is not None
+    obj = tjson.to_dict(random_deal(random.Random(8), 4))
+    obj["tags"] = [["Event", "Club"]]
+    line = orjson.dumps(obj)
+    assert TWIN.scan_json(line) is not None
+    edited = line.replace(old, new, 1)
+    assert edited != line
+    assert TWIN.scan_json(edited) is None
+    assert _bulk([edited]) == [None]
+
+
+@needs_twin
 def test_blank_lines_byte_order_marks_and_long_lines_are_left_to_the_caller() -> None:
     line = orjson.dumps(tjson.to_dict(random_deal(random.Random(4), 4)))
     assert _bulk([line])[0] is not None
