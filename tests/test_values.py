@@ -18,7 +18,7 @@ from tarotnotation.values import Value
 #: Every module that defines value classes.
 MODULES = ("tarotnotation.diagnostics", "tarotnotation.rules", "tarotnotation.source",
            "tarotnotation.formats.base", "tarotnotation.scoring", "tarotnotation.plausibility",
-           "tarotnotation.archive", "tarotnotation.notation.reader")
+           "tarotnotation.cutting", "tarotnotation.checking", "tarotnotation.notation.reader")
 
 
 def value_classes() -> list[type[Value]]:
