@@ -8,7 +8,7 @@ bid each, at five players the card called, the écart when the chien is taken, p
 shown with their cards, a chelem announced by the taker, all the tricks, a result with at
 most the scores) and the rules find nothing wrong with it, returns its status, scores and
 the taker's half-points, with no record built and no replay. It works on all the tricks
-at once (see :func:`_judge`): each trick's winner from its cards alone, then each
+at once (see :func:`tarotnotation.judge.judge`): each trick's winner from its cards alone, then each
 player's hand before each trick from the cards he played later, then only the tricks
 where someone did not follow the suit led are gone through card by card, against a table
 of what each card forbids in the hand. On anything else (another shape, any fault, any
@@ -35,13 +35,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from itertools import accumulate, chain, compress
-from operator import and_, attrgetter, call, itemgetter, methodcaller, or_
+from collections.abc import Callable
+from itertools import chain, compress
+from operator import attrgetter, itemgetter, methodcaller
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
-from . import kernel, native
-from .cards import BIT_OF_CODE, BOUTS_MASK, TRUMP_MASK, Card, card_points
+from . import native
+from .cards import BIT_OF_CODE, Card
 from .fields import (
     BID_WORDS,
     DECL_KEYS,
@@ -56,7 +56,14 @@ from .fields import (
     check_tags,
     keys_of,
 )
-from .kernel import DEFENCE, SUIT_OF, TAKER
+from .judge import (
+    ASK,
+    SCORES_KEPT,
+    QuickFacts,
+    forget_scores,
+    judge,
+    look_closer,
+)
 from .lexicon import GLYPH_SET, SEAT_ID_RE
 from .limits import MAX_JSON_RECORD_BYTES
 from .plausibility import Facts, check
@@ -65,11 +72,9 @@ from .rules import (
     Contract,
     FivePlayerFirstLead,
     PetitInChien,
-    PoigneeSize,
     Ruleset,
     table,
 )
-from .scoring import DealFacts, Score, score
 from .status import Status
 
 if TYPE_CHECKING:  # (a record's model: imported only by what reads one)
@@ -110,27 +115,13 @@ _FACT_KEYS: Final = frozenset({"contract", "taker", "taker_points", "bouts", "pe
                                "chelem"})
 _CONTRACT_OF: Final = {c.keyword: c for c in Contract}
 _CAMP_NAMED: Final = {c.value: c for c in Camp}
-#: _BY_SEAT[n][leader](cards): the cards of a trick led by ``leader``, by seat.
-_BY_SEAT: Final = {n: tuple(itemgetter(*((s - lead) % n for s in range(n))) for lead in range(n))
-                   for n in (3, 4, 5)}
-_FIRST: Final = itemgetter(0)
-#: The Excuse's and the Petit's numbers (cards.Card), as the played cards hold them.
-_EXCUSE: Final = int(Card.EXCUSE)
-_PETIT: Final = int(Card.T1)
-_ALL: Final = (1 << 78) - 1
 _MINUS_ONE: Final = (-1).__add__
 _MORE_THAN_ONE: Final = (1).__lt__
-#: _FOLLOWERS[n][leader]: the seats that play after the leader, in turn.
-_FOLLOWERS: Final = {n: tuple(tuple((lead + c) % n for c in range(1, n)) for lead in range(n))
-                     for n in (3, 4, 5)}
 _CARD_OF: Final = attrgetter("card")
 _SEAT_OF: Final = attrgetter("seat")
 _PLAIN: Final = tuple(range(78))
-#: A kernel camp (0, 1, or -1 for none) as a Camp.
-_CAMP_OF: Final = {0: Camp.TAKER, 1: Camp.DEFENCE, -1: None}
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
-_BITS: Final = tuple(1 << c for c in range(78))
 _CARD_KEY: Final = itemgetter("card")
 _CARDS_KEY: Final = itemgetter("cards")
 _DICT: Final = {dict}
@@ -146,84 +137,11 @@ _PLAIN_IDS: Final = {n: list(DEFAULT_SEATS[n]) for n in (3, 4, 5)}
 #: No names, for a record whose seats have none.
 _NO_NAMES: Final = {n: (None,) * n for n in (3, 4, 5)}
 _NO_NAMES_LIST: Final = {n: [None] * n for n in (3, 4, 5)}
-#: A bid as a byte: 0 for a pass, else the contract's rank.
-_BID_BYTE: Final[dict[Contract | None, int]] = {None: 0, **{c: int(c) for c in Contract}}
 #: The seats of a record that names none, as written in JSON.
 _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4, 5)}
-#: Scores already worked out (``score`` is pure), by the facts they depend on but the
-#: taker, who is the first seat: the other seats' shares are the same. The facts of most
-#: deals take a few thousand values.
-_SCORES: dict[tuple[Any, ...], Score] = {}
-_SCORES_KEPT: Final = 16384
-#: The compiled twin's flags of each ruleset met (native.rule_flags).
-_FLAGS: dict[Ruleset, int] = {}
 
 
-def forget_scores() -> None:
-    """Forget the scores worked out so far: for a program (or a test) that changes how a
-    score is worked out while it runs."""
-    _SCORES.clear()
-#: _CAMPS[n][taker][partner]: each seat's camp (the taker and his partner, the taker's own
-#: seat when he plays alone, against the others).
-_CAMPS: Final = {n: tuple(tuple(tuple(TAKER if s in (t, p) else DEFENCE for s in range(n))
-                                for p in range(n)) for t in range(n)) for n in (3, 4, 5)}
 
-
-#: "Ask native.compiled()": the default of the functions that may be handed the twin.
-_ASK: Final = object()
-
-
-#: What the quick check makes of a clean deal: the first three are :func:`quick_check`'s
-#: answer, then the facts the replay would give (seats are indices in the order of play,
-#: the record's seats), then the deal as it was read (what the archive tools summarize
-#: with the facts: players, cards, bids, tags). (Declared with its types as values, not
-#: as a class whose annotations are strings: typing compiles each of those at import,
-#: issue 17.)
-QuickFacts = NamedTuple("QuickFacts", [  # noqa: UP014 (types as values: see above)
-    ("status", Status),
-    ("scores", dict[str, int]),
-    ("taker_half", int),
-    ("contract", Contract),
-    ("taker", int),
-    ("bouts", int),
-    ("petit_au_bout", Camp | None),
-    # The seat that played the Petit in the trick that counted it au bout.
-    ("petit_au_bout_seat", int | None),
-    ("chelem", Camp | None),
-    ("chelem_announced", bool),
-    # Each poignée shown, in the record's order: its seat and size.
-    ("poignees", tuple[tuple[int, PoigneeSize], ...]),
-    ("made", bool),
-    # Points over or under the threshold (abs of tarotnotation.scoring.Score.margin_points).
-    ("margin", int),
-    # The seats' ids, in the order of play.
-    ("seats", tuple[str, ...]),
-    # Each seat's player's name, when recorded.
-    ("names", tuple[str | None, ...]),
-    ("dealer", int | None),
-    # Each seat's hand as dealt (card bitsets).
-    ("hands", tuple[int, ...]),
-    # The bids in order, one byte each: 0 for a pass, else the contract's rank.
-    ("auction", bytes),
-    # The cards played in order, one byte each: the card's number.
-    ("play", bytes),
-    ("tags", tuple[tuple[str, str], ...]),
-    # The record's own ruleset spec as written (None when it names none).
-    ("ruleset", str | None),
-    # At five players the card called (its number) and the partner who held it (None
-    # when the taker plays alone: the card in his own hand or the chien); None and None
-    # at three and four.
-    ("called", int | None),
-    ("partner", int | None),
-])
-QuickFacts.__doc__ = """What the quick check makes of a clean deal: its answer, the facts
-the replay would give and the deal as it was read (see the comment above it)."""
-
-
-class _LookCloserError(UnusualDataError):
-    """Not a plain clean deal: the caller reads and replays it. (It is the fast record
-    builder's "unusual data", so the checks shared with it, records._keys and
-    records.check_notes, say it too.)"""
 
 
 def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | None = None
@@ -280,7 +198,7 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
 
     n = rec.players
     if rec.hands is None or rec.chien is None or (rec.call is None) is (n == 5):
-        raise _fail()  # (a call at five players only: else the replay says why)
+        raise look_closer()  # (a call at five players only: else the replay says why)
     if override is not None:
         spec = override
     elif default is not None and "ruleset" not in rec.model_fields_set:
@@ -293,17 +211,17 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
     first = 0 if dealer is None else (dealer + 1) % n
     hands = rec.hands
     if len(hands) != n:
-        raise _fail()
+        raise look_closer()
     given = [hands[sid].bits for sid in ids]
     bids = []
     for bid in rec.auction:
         if bid.seat is not None:
-            raise _fail()
+            raise look_closer()
         bids.append(bid.contract)
     ecart: int | None = None
     if rec.ecart is not None:
         if rec.ecart.cards is None or rec.ecart.shown:
-            raise _fail()
+            raise look_closer()
         ecart = rec.ecart.cards.bits
     poignees = []
     announcers = []
@@ -312,15 +230,15 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
             announcers.append(ids.index(decl.seat))
             continue
         if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
-            raise _fail()
+            raise look_closer()
         poignees.append((ids.index(decl.seat), decl.cards.bits))
     cards: list[int] = []
     for trick in rec.play:
         if trick.leader is not None:
-            raise _fail()
+            raise look_closer()
         pcs = trick.cards
         if len(pcs) != n or list(map(_SEAT_OF, pcs)).count(None) != n:
-            raise _fail()
+            raise look_closer()
         cards.extend(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
     res = rec.result
     recorded = None
@@ -328,66 +246,64 @@ def _check_record(rec: DealRecord, override: str | None, default: str | None
         if (res.contract is not None or res.taker is not None or res.partner is not None
                 or res.taker_points is not None or res.bouts is not None
                 or res.petit_au_bout is not None or res.chelem is not None or res.annulled):
-            raise _fail()
+            raise look_closer()
         recorded = res.scores
     called = None if rec.call is None else int(rec.call.card)
-    return _judge(n, rules, ids, first, given, rec.chien.bits, bids, called, ecart, poignees,
+    return judge(n, rules, ids, first, given, rec.chien.bits, bids, called, ecart, poignees,
                   announcers, cards, recorded,
                   read=(tuple(seat.name for seat in rec.seats), dealer, rec.tags,
                         rec.ruleset if "ruleset" in rec.model_fields_set else None))
 
 
-def _fail() -> _LookCloserError:
-    return _LookCloserError()
 
 
 def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
     """``check_notes(keys_of(item, allowed))`` of each item, a few passes over them all."""
     if set(map(type, items)) - _DICT or not all(map(allowed.issuperset, items)):
-        raise _fail()
+        raise look_closer()
     glyphs = set(map(_GLYPH_OF, items))  # TypeError: a glyph that is not a string
     glyphs.discard(None)
     comments = list(map(_COMMENTS_OF, items))
     if (not glyphs <= GLYPH_SET or set(map(type, comments)) - _SEQUENCES
             or set(map(type, chain.from_iterable(comments))) - _STR):
-        raise _fail()
+        raise look_closer()
 
 
 def _bits(codes: Any, size: int) -> int:
     """The cards of a list of ``size`` card codes (a code twice: not ``size`` bits)."""
     if type(codes) is not list or len(codes) != size:
-        raise _fail()
+        raise look_closer()
     return sum(map(BIT_OF_CODE.__getitem__, codes))  # KeyError, TypeError: not card codes
 
 
 def _seat(value: Any) -> str:
     if type(value) is not str or SEAT_ID_RE.fullmatch(value) is None:
-        raise _fail()
+        raise look_closer()
     return value
 
 
-def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
+def _check(obj: Any, override: str | None, default: str | None, twin: Any = ASK
            ) -> QuickFacts:
     data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
-        raise _fail()
+        raise look_closer()
     n = data["players"]
     if type(n) is not int or n not in (3, 4, 5):
-        raise _fail()
+        raise look_closer()
     tab = table(n)
     check_notes(data)
     tags = data.get("tags", [])
     if type(tags) is not list or len(tags) > _MAX_ITEMS or any(
             type(t) is not list or len(t) != 2 or type(t[0]) is not str
             or type(t[1]) is not str for t in tags):
-        raise _fail()
+        raise look_closer()
     check_tags(tags)
     if len(data.get("comments", ())) > _MAX_ITEMS:
-        raise _fail()
+        raise look_closer()
     own = data.get("ruleset")
     if "ruleset" in data:
         if type(own) is not str:
-            raise _fail()
+            raise look_closer()
         Ruleset.from_spec(own)  # an unknown spec: the record is not read
     spec = override if override is not None else own if own is not None else default
     rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
@@ -399,20 +315,20 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
         names: tuple[str | None, ...] = _NO_NAMES[n]
     else:
         if type(seats) is not list or len(seats) != n:
-            raise _fail()
+            raise look_closer()
         out = []
         named = []
         for item in seats:
             item = keys_of(item, SEAT_KEYS)
             name = item.get("name")
             if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
-                raise _fail()
+                raise look_closer()
             out.append(_seat(item["id"]))
             named.append(name)
         ids = tuple(out)
         names = tuple(named)
         if len(set(ids)) != n:
-            raise _fail()
+            raise look_closer()
     dealer = data.get("dealer")
     dealt = None if dealer is None else ids.index(dealer)  # ValueError: not a seat
     first = 0 if dealt is None else (dealt + 1) % n
@@ -420,31 +336,31 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
     # Hands and chien, all recorded.
     hands_data = data["hands"]
     if type(hands_data) is not dict or len(hands_data) != n:
-        raise _fail()
+        raise look_closer()
     held = list(map(hands_data.__getitem__, ids))  # KeyError: another seat
     if set(map(type, held)) != _LIST or set(map(len, held)) != {tab.hand}:
-        raise _fail()
+        raise look_closer()
     given = [sum(map(BIT_OF_CODE.__getitem__, codes)) for codes in held]  # KeyError, TypeError
     chien = _bits(data["chien"], tab.chien)
 
     # Auction: one bid each (the seats follow from the order of speech).
     auction = data["auction"]
     if type(auction) is not list:
-        raise _fail()
+        raise look_closer()
     if set(map(type, auction)) - _DICT:
-        raise _fail()
+        raise look_closer()
     if sum(map(len, auction)) != len(auction):  # notes on bids
         for bid in auction:
             check_notes(keys_of(bid, _BID_KEYS))
     words = list(map(_CONTRACT_KEY, auction))  # KeyError: a bid without a contract
     if set(map(type, words)) - _STR:
-        raise _fail()
+        raise look_closer()
     bids = list(map(BID_WORDS.__getitem__, words))
 
     # The call, at five players only (else the replay says why).
     call = data.get("call")
     if (call is None) is (n == 5):
-        raise _fail()
+        raise look_closer()
     called: int | None = None
     if call is not None:
         call = keys_of(call, _CALL_KEYS)
@@ -458,13 +374,13 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
         ecart_data = keys_of(ecart_data, ECART_KEYS)
         check_notes(ecart_data)
         if ecart_data.get("shown", []) != []:
-            raise _fail()
+            raise look_closer()
         ecart = _bits(ecart_data["cards"], tab.chien)
 
     # Declarations: poignées shown with their cards.
     declarations = data.get("declarations", [])
     if type(declarations) is not list:
-        raise _fail()
+        raise look_closer()
     poignees = []
     poignee_at = []  # (each poignée's place among the declarations)
     announcers = []
@@ -476,20 +392,20 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
         decl = keys_of(decl, _POIGNEE_KEYS)
         check_notes(decl)
         if decl["kind"] != "poignee":
-            raise _fail()
+            raise look_closer()
         codes = decl["cards"]
         if type(codes) is not list:
-            raise _fail()
+            raise look_closer()
         shown = _bits(codes, len(codes))
         if shown.bit_count() != len(codes):
-            raise _fail()
+            raise look_closer()
         poignees.append((ids.index(_seat(decl["seat"])), shown))
         poignee_at.append(at)
 
     # The play: every trick, whole, its cards as ints.
     play = data["play"]
     if type(play) is not list or len(play) != tab.tricks:
-        raise _fail()
+        raise look_closer()
     # (Items of another type raise TypeError: lists, strings and numbers have no "cards"
     # nor "card" key, the cards of a dict or a string of n items are strings.)
     by_trick = list(map(_CARDS_KEY, play))  # KeyError: a trick without cards
@@ -497,7 +413,7 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
         for trick in compress(play, map(_MORE_THAN_ONE, map(len, play))):
             check_notes(keys_of(trick, _TRICK_KEYS))
     if set(map(len, by_trick)) != {n}:
-        raise _fail()
+        raise look_closer()
     pcs = list(chain.from_iterable(by_trick))
     codes = list(map(_INT.__getitem__, map(_CARD_KEY, pcs)))  # KeyError, TypeError
     if sum(map(len, pcs)) != len(pcs):  # annotated cards
@@ -515,12 +431,12 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = _ASK
         recorded = result.get("scores")
         if recorded is not None:
             if type(recorded) is not dict:
-                raise _fail()
+                raise look_closer()
             values = recorded.values()
             if values and (set(map(type, values)) != _INT_TYPE
                            or min(values) < -_INT64 or max(values) >= _INT64):
-                raise _fail()
-    judged = _judge(n, rules, ids, first, given, chien, bids, called, ecart, poignees,
+                raise look_closer()
+    judged = judge(n, rules, ids, first, given, chien, bids, called, ecart, poignees,
                     announcers, codes, recorded or None, twin,
                     read=(names, dealt, tuple(map(tuple, tags)), own))
     if stated is not None:
@@ -554,16 +470,16 @@ def _recorded_facts(result: dict[str, Any]) -> _Recorded:
     points = result.get("taker_points")
     if points is not None:
         if type(points) is not int and type(points) is not float:
-            raise _fail()
+            raise look_closer()
         try:
             points = Points.parse(points)
         except (ValueError, OverflowError):
-            raise _fail() from None
+            raise look_closer() from None
         if not points.is_card_points:
-            raise _fail()
+            raise look_closer()
     bouts = result.get("bouts")
     if bouts is not None and (type(bouts) is not int or not 0 <= bouts <= 3):
-        raise _fail()
+        raise look_closer()
     pab, chelem = (result.get(key) for key in ("petit_au_bout", "chelem"))
     return _Recorded(contract, taker, points, bouts,
                      None if pab is None else _CAMP_NAMED[pab],  # KeyError, TypeError
@@ -583,7 +499,7 @@ def _check_recorded(judged: QuickFacts, given: _Recorded, rules: Ruleset,
             or (given.petit_au_bout is not None
                 and given.petit_au_bout is not judged.petit_au_bout)
             or (given.chelem is not None and given.chelem is not judged.chelem)):
-        raise _fail()
+        raise look_closer()
     recorded = scores or {}
     facts = Facts(
         players=len(ids), rules=rules, seat_ids=ids, contract=judged.contract,
@@ -594,7 +510,7 @@ def _check_recorded(judged: QuickFacts, given: _Recorded, rules: Ruleset,
         chelem_announced=judged.chelem_announced, poignees=poignees,
         scores=tuple(recorded.get(sid) for sid in ids))
     if check(facts):
-        raise _fail()
+        raise look_closer()
 
 
 def quick_check_line(line: bytes, ruleset: str | None = None,
@@ -660,14 +576,14 @@ def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None =
 
 
 def quick_facts_scanned(parts: tuple[Any, ...], ruleset: str | None = None,
-                        default_ruleset: str | None = None, twin: Any = _ASK
+                        default_ruleset: str | None = None, twin: Any = ASK
                         ) -> QuickFacts | None:
     """:func:`quick_facts` of a record in the parts a compiled scanner cut it into
     (``_kernel.scan_json``, or ``_kernel.scan_text`` through
     :mod:`tarotnotation.notation.bulk`), checked as :func:`quick_facts_line` checks them;
     None when it is not a plain clean deal. ``twin``: the compiled core (by default
     ``native.compiled()``), or None for the pure-Python play."""
-    if twin is _ASK:
+    if twin is ASK:
         twin = native.compiled()
     try:
         return _check_scanned(parts, ruleset, default_ruleset, twin)
@@ -718,7 +634,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
         try:
             value = flags_of[own]
         except KeyError:
-            if len(flags_of) >= _SCORES_KEPT:
+            if len(flags_of) >= SCORES_KEPT:
                 flags_of.clear()
             value = flags_of[own] = flags(own)
         if value is None:
@@ -844,14 +760,14 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
      recorded, comments, glyph, declarations, seat_names, called) = parts
     tab = table(n)
     if glyph is not None and glyph not in GLYPH_SET:
-        raise _fail()
+        raise look_closer()
     if tags is None:
         tags = []
     if len(tags) > _MAX_ITEMS:
-        raise _fail()
+        raise look_closer()
     check_tags(tags)
     if comments is not None and len(comments) > _MAX_ITEMS:
-        raise _fail()
+        raise look_closer()
     if own is not None:
         Ruleset.from_spec(own)  # an unknown spec: the record is not read
     spec = override if override is not None else own if own is not None else default
@@ -863,31 +779,31 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         names: tuple[str | None, ...] = _NO_NAMES[n]
     else:
         if len(seat_ids) != n:
-            raise _fail()
+            raise look_closer()
         ids = tuple(map(_seat, seat_ids))
         if len(set(ids)) != n:
-            raise _fail()
+            raise look_closer()
         names = tuple(seat_names)
         for name in names:  # (the scanner takes no escape: never a line break)
             if name is not None and not NAME_RE.fullmatch(name):
-                raise _fail()
+                raise look_closer()
     dealt = None if dealer is None else ids.index(dealer)  # ValueError: not a seat
     first = 0 if dealt is None else (dealt + 1) % n
 
     # Hands and chien, all recorded (a card twice in a hand: the scanner gave up).
     if len(hand_keys) != n:
-        raise _fail()
+        raise look_closer()
     by_seat = dict(zip(hand_keys, hands, strict=True))
     held = list(map(by_seat.__getitem__, ids))  # KeyError: another seat
     if {size for _, size in held} != {tab.hand} or chien[1] != tab.chien:
-        raise _fail()
+        raise look_closer()
     given = [bits for bits, _ in held]
 
     bids = list(map(BID_WORDS.__getitem__, words))
     ecart_bits: int | None = None
     if ecart is not None:
         if ecart[1] != tab.chien:
-            raise _fail()
+            raise look_closer()
         ecart_bits = ecart[0]
 
     # Declarations: poignées shown with their cards, chelems announced.
@@ -898,239 +814,20 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
             announcers.append(ids.index(_seat(seat)))
             continue
         if kind != "poignee" or shown is None:  # (cards twice: the scanner gave up)
-            raise _fail()
+            raise look_closer()
         poignees.append((ids.index(_seat(seat)), shown[0]))
 
     # The play: every trick whole (the scanner counted n cards a trick).
     if len(cards) != n * tab.tricks:
-        raise _fail()
+        raise look_closer()
     if notes:
         _all_notes([note for _, note in notes], _CARD_KEYS)
     if recorded is not None:
         values = recorded.values()
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
-            raise _fail()
-    return _judge(n, rules, ids, first, given, chien[0], bids, called, ecart_bits, poignees,
+            raise look_closer()
+    return judge(n, rules, ids, first, given, chien[0], bids, called, ecart_bits, poignees,
                   announcers, cards, recorded or None, twin,
                   read=(names, dealt, tuple(map(tuple, tags)), own))
 
 
-def _judge(n: int, rules: Ruleset, ids: tuple[str, ...], first: int, given: list[int],
-           chien: int, bids: list[Contract | None], called: int | None, ecart: int | None,
-           poignees: list[tuple[int, int]], announcers: list[int],
-           cards: Sequence[int], recorded: dict[str, int] | None, twin: Any = _ASK, *,
-           read: tuple[tuple[str | None, ...], int | None, Sequence[tuple[str, str]],
-                       str | None]
-           ) -> QuickFacts:
-    """The rules on a deal in the usual shape, as plain ints: ``given`` the hands as
-    dealt, ``bids`` in order of speech from ``first``, ``called`` the card called at
-    five players (else None), ``poignees`` (seat, cards shown),
-    ``announcers`` the seats announcing a chelem, ``cards`` the cards of each trick from
-    its leader's, ``recorded`` the scores; ``read`` is what the facts carry of the
-    record as read and the rules do not judge (the names, the dealer's seat, the tags
-    and the record's own ruleset spec)."""
-    tab = table(n)
-    # Every card once (with a card twice, the sum carries and loses bits).
-    if (list(map(int.bit_count, given)) != [tab.hand] * n or chien.bit_count() != tab.chien
-            or sum(given) + chien != _ALL or len(cards) != n * tab.tricks):
-        raise _fail()
-    if any(map(kernel.petit_sec, given)):
-        raise _fail()  # the Petit sec: the deal is annulled
-
-    # Auction: one bid each, in turn, each higher.
-    if len(bids) != n:
-        raise _fail()
-    contract: Contract | None = None
-    taker = -1
-    for i, wanted in enumerate(bids):
-        if wanted is not None:
-            if not kernel.outbids(wanted, contract):
-                raise _fail()
-            contract, taker = wanted, (first + i) % n
-    if contract is None:
-        raise _fail()  # all passed
-
-    # The call (five players, §3): a card the taker may call; its holder is his partner,
-    # none when it is in his own hand or the chien (he plays alone).
-    partner: int | None = None
-    first_lead_called = -1
-    if (called is None) is (n == 5):
-        raise _fail()
-    if called is not None:
-        if kernel.call_fault(called, given[taker]):
-            raise _fail()
-        bit = _BITS[called]
-        partner = next((s for s in range(n) if given[s] & bit and s != taker), None)
-        if rules.five_player_first_lead is FivePlayerFirstLead.NO_CALLED_SUIT:
-            first_lead_called = called
-    camps = _CAMPS[n][taker][taker if partner is None else partner]
-
-    # Chien and écart (an écart with trumps, which are shown, goes to the replay).
-    start = list(given)
-    if contract.takes_chien:
-        if kernel.petit_in_chien_annuls(rules, contract, chien):
-            raise _fail()
-        pool = given[taker] | chien
-        if (ecart is None or ecart.bit_count() != tab.chien or ecart & ~pool
-                or kernel.ecart_forbidden(ecart) or ecart & TRUMP_MASK):
-            raise _fail()
-        start[taker] = pool & ~ecart
-    elif ecart is not None:
-        raise _fail()
-
-    # Declarations: poignées shown with their cards, one a seat; a chelem announced by
-    # the taker, who then leads.
-    sizes = []
-    seen = set()
-    for s, shown in poignees:
-        if s in seen:
-            raise _fail()
-        seen.add(s)
-        size = tab.poignee_size(shown.bit_count())
-        if (size is None or kernel.poignee_wrong_cards(shown) or shown & ~start[s]
-                or kernel.poignee_hidden_trumps(start[s], shown)):
-            raise _fail()
-        sizes.append(size)
-    if announcers and announcers != [taker]:
-        raise _fail()
-    leader = kernel.first_leader(first, taker if announcers else None)
-
-    if twin is _ASK:
-        twin = native.compiled()
-    if twin is None:
-        taker_half, bouts, pab, pab_seat, chelem = _play_pure(
-            n, rules, contract, camps, leader, start, cards, first_lead_called)
-    else:
-        taker_half, bouts, pab, pab_seat, chelem = _play_compiled(
-            twin, n, rules, contract, camps, leader, start, cards, first_lead_called)
-    # (the partner's seat counted from the taker's, as the score is worked out for a
-    # taker in the first seat)
-    beside = None if partner is None else (partner - taker) % n
-    key = (n, contract, taker_half, bouts, pab, tuple(sizes), chelem, bool(announcers),
-           beside)
-    worked = _SCORES.get(key)  # the score when the first seat takes
-    if worked is None:
-        if len(_SCORES) >= _SCORES_KEPT:
-            _SCORES.clear()
-        worked = _SCORES[key] = score(DealFacts(
-            players=n, taker=0, contract=contract, taker_half=taker_half, bouts=bouts,
-            partner=beside, petit_au_bout=pab, poignees=tuple(sizes),
-            chelem_announced=bool(announcers), chelem=chelem))
-    by_taker = worked.seats
-    scores = dict(zip(ids, by_taker[n - taker:] + by_taker[:n - taker], strict=True))
-
-    # The recorded result: at most the scores, each as the rules give it (and so
-    # summing to zero when they are all there).
-    if recorded is not None and not recorded.items() <= scores.items():
-        raise _fail()
-    names, dealer, tags, own = read
-    return QuickFacts(
-        Status.SCORED, scores, taker_half, contract, taker, bouts, pab, pab_seat, chelem,
-        bool(announcers), tuple(zip((s for s, _ in poignees), sizes, strict=True)),
-        worked.made, abs(worked.margin_points), ids, names, dealer, tuple(given),
-        bytes(map(_BID_BYTE.__getitem__, bids)),
-        cards if type(cards) is bytes else bytes(cards), tuple(tags), own, called, partner)
-
-
-def _play_compiled(twin: Any, n: int, rules: Ruleset, contract: Contract,
-                   camps: tuple[int, ...], leader: int, start: list[int], cards: Sequence[int],
-                   called: int) -> tuple[int, int, Camp | None, int | None, Camp | None]:
-    """The play and the count of a deal in the usual shape, by the kernel's compiled twin
-    (:func:`tarotnotation._kernel.play`, the twin of :class:`kernel.PlayState` stepped
-    card by card): ``(taker's camp's half-points, bouts, petit au bout's camp, the seat
-    that played the Petit then, chelem's camp)``; ``camps`` each seat's camp, ``called``
-    the called card whose suit may not lead the first trick (-1: no such rule);
-    a card not in its player's hand or not legal: not clean. :func:`_play_pure` is the
-    same over Python ints; ``tests/twins/test_quick_native.py`` holds the two to the same
-    answers."""
-    flags = _FLAGS.get(rules)
-    if flags is None:
-        flags = _FLAGS[rules] = native.rule_flags(rules)
-    played, winners, half, bouts, won, petit = twin.play(flags, start, camps, leader, cards,
-                                                         called)
-    if played != len(cards):
-        raise _fail()  # a card not in the hand, or not legal
-    if kernel.unplayed_camp(contract) == TAKER:  # the cards aside (§9)
-        aside = _ALL & ~sum(start)
-        half += card_points(aside)
-        bouts += (aside & BOUTS_MASK).bit_count()
-    pab_seat = None
-    if petit >= 0:  # the Petit's trick counted it: who led that trick, and its place
-        t, at = divmod(list(cards).index(_PETIT), n)
-        pab_seat = ((leader if t == 0 else winners[t - 1]) + at) % n
-    return (half, bouts, _CAMP_OF[petit], pab_seat,
-            _CAMP_OF[kernel.chelem_camp(won[TAKER], len(cards) // n)])
-
-
-def _play_pure(n: int, rules: Ruleset, contract: Contract, camps: tuple[int, ...],
-               leader: int, start: list[int], cards: Sequence[int], called: int
-               ) -> tuple[int, int, Camp | None, int | None, Camp | None]:
-    """:func:`_play_compiled` in pure Python, over all the tricks at once."""
-    tricks = list(zip(*[iter(cards)] * n, strict=True))
-    # The play, in two passes, each over all the tricks at once. First who won each
-    # trick: that needs only its cards (kernel.winning_card), and each trick's leader is
-    # the last one's winner. Then each seat's hand before each trick: the cards it played
-    # from then on, which is the hand when every seat played exactly the cards it held
-    # (checked); with it, the tricks where not everyone followed the suit led are checked
-    # card by card, against the kernel's transition table (kernel.transitions).
-    tab = table(n)
-    last = tab.tricks - 1
-    flat = list(cards)
-    by_trick = list(zip(*[iter(map(_BITS.__getitem__, flat))] * n, strict=True))
-    bits = list(map(sum, by_trick))  # each trick's cards
-    played = sum(bits)
-    if played.bit_count() != n * tab.tricks:
-        raise _fail()  # a card played twice: the sum carried
-    firsts = list(map(_FIRST, tricks))
-    if _EXCUSE in firsts:  # the Excuse led: the card that sets the suit (kernel.led_card)
-        firsts = list(map(kernel.led_card, tricks))
-    led = list(map(SUIT_OF.__getitem__, firsts))
-    tops = map(kernel.winning_card, bits, led)
-    # seats[t]: the leader of trick t, and seats[t + 1] the seat of its winning card (the
-    # Excuse's case on the last trick is the kernel's: count_tricks, below).
-    seats = list(map(n.__rmod__, accumulate(map(tuple.index, tricks, tops), initial=leader)))
-    leaders = seats[:-1]
-    # later[s][last - t]: the cards seat s played from trick t on.
-    later = [list(accumulate(reversed(column), or_))
-             for column in zip(*map(call, map(_BY_SEAT[n].__getitem__, leaders), by_trick),
-                               strict=True)]
-    if [cards[-1] for cards in later] != start:
-        raise _fail()  # a card not in the player's hand
-    if called >= 0 and not kernel.first_lead(start[leader], called)[0] >> tricks[0][0] & 1:
-        raise _fail()  # the called suit led to the first trick (five players, §6)
-    legal, after_lead, can_be_illegal = kernel.transitions()
-    checks = compress(range(tab.tricks), map(and_, bits, map(can_be_illegal.__getitem__, led)))
-    if n == 4:  # the loop below, unrolled
-        for t in checks:
-            r = last - t
-            c0, c1, c2, c3 = tricks[t]
-            lead = leaders[t]
-            f1, state = legal[after_lead[c0] + c1]
-            f2, state = legal[state + c2]
-            f3 = legal[state + c3][0]
-            if ((f1 and later[(lead + 1) % 4][r] & f1) or (f2 and later[(lead + 2) % 4][r] & f2)
-                    or (f3 and later[(lead + 3) % 4][r] & f3)):
-                raise _fail()  # must follow suit, trump or overtrump
-    else:
-        followers = _FOLLOWERS[n]
-        for t in checks:
-            r = last - t
-            cards = tricks[t]
-            state = after_lead[cards[0]]  # the lead is free
-            for s, card in zip(followers[leaders[t]], cards[1:], strict=True):
-                forbid, state = legal[state + card]
-                if forbid and later[s][r] & forbid:
-                    raise _fail()  # must follow suit, trump or overtrump
-
-    # Counting (§7-§10), with the kernel.
-    counting = kernel.count_tricks(rules, tricks, camps, tab.tricks, leader=leader,
-                                   winners=seats[1:])
-    piles = [counting.taker, counting.defence]
-    piles[kernel.unplayed_camp(contract)] |= ~played & _ALL
-    taker_half = card_points(piles[TAKER]) + counting.moved
-    bouts = (piles[TAKER] & BOUTS_MASK).bit_count()
-    chelem = _CAMP_OF[counting.chelem]
-    p = counting.petit_trick
-    pab = _CAMP_OF[counting.petit]
-    return (taker_half, bouts, pab,
-            None if pab is None else (leaders[p] + tricks[p].index(_PETIT)) % n, chelem)

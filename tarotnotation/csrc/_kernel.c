@@ -577,29 +577,10 @@ static PyObject *k_scan_json(PyObject *self, PyObject *arg)
     if (PyBytes_AsStringAndSize(arg, &data, &size) < 0)
         return NULL;
     js_t j = {data, data + size};
-    PyObject *parts[JS_PARTS];
-    memset(parts, 0, sizeof(parts));
-    int players = 0;
-    int ok = js_record(&j, parts, &players);
-    PyObject *out = NULL;
-    if (PyErr_Occurred())
-        goto done;
-    if (!ok || !parts[JS_HANDS] || !parts[JS_CHIEN] || !parts[JS_WORDS] || !parts[JS_CARDS]) {
-        out = Py_NewRef(Py_None);
-        goto done;
-    }
-    out = PyTuple_New(JS_PARTS + 1);
-    if (!out)
-        goto done;
-    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(players));
-    for (int i = 0; i < JS_PARTS; i++) {
-        PyTuple_SET_ITEM(out, i + 1, parts[i] ? parts[i] : Py_NewRef(Py_None));
-        parts[i] = NULL;
-    }
-done:
-    for (int i = 0; i < JS_PARTS; i++)
-        Py_XDECREF(parts[i]);
-    return out;
+    jb_deal d;
+    if (!js_scan(&j, &d))
+        Py_RETURN_NONE;
+    return js_parts(&d, data + size);  /* the same scan as check_lines', another visitor */
 }
 
 /* --- the quick check's scanner of the text notation (textscan.h) --------------------- */
@@ -652,7 +633,7 @@ static PyObject *jb_result(const jb_deal *d, const jb_clean *c, const jb_str *id
     if (!scores)
         return NULL;
     PyObject *tags = Py_NewRef(Py_None);
-    if (d->tags_at) {  /* a Deal tag: the tags, for plausibility.deal_number */
+    if (d->deal_tag) {  /* a Deal tag: the tags, for plausibility.deal_number */
         Py_DECREF(tags);
         js_t j = {d->tags_at, end};
         tags = PyList_New(0);
@@ -743,7 +724,7 @@ static PyObject *k_check_lines(PyObject *self, PyObject *args)
             jb_deal d;
             jb_clean c;
             jb_str ids[JB_MAX_SEATS];
-            int ok = jb_record(&j, &d), own = flags;
+            int ok = js_scan(&j, &d), own = flags;
             if (ok && d.has_ruleset) {  /* the flags the caller found for this spec */
                 PyObject *spec = PyBytes_FromStringAndSize(d.ruleset.s, d.ruleset.len);
                 PyObject *known = spec ? PyDict_GetItemWithError(specs, spec) : NULL;

@@ -842,7 +842,7 @@ static int tj_glyph(PyObject *o)
 }
 
 /* quick._check_scanned's checks of what the rules do not judge (the tags, notes, seats'
- * names), then bulk.h's jb_judge (the C twin of its checks and quick._judge), on the
+ * names), then bulk.h's jb_judge (the C twin of its checks and judge.judge), on the
  * parts of scan_text or scan_json: (taker_half, scores by seat) of a clean deal, or None
  * where it does not settle it (the caller runs quick.quick_facts_scanned then). */
 static PyObject *ts_judge_parts(PyObject *parts, int flags)

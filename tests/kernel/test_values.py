@@ -18,7 +18,8 @@ from tarotnotation.values import Value
 #: Every module that defines value classes.
 MODULES = ("tarotnotation.diagnostics", "tarotnotation.rules", "tarotnotation.source",
            "tarotnotation.formats.base", "tarotnotation.scoring", "tarotnotation.plausibility",
-           "tarotnotation.bounds", "tarotnotation.archive", "tarotnotation.notation.skim")
+           "tarotnotation.bounds", "tarotnotation.cutting", "tarotnotation.checking",
+           "tarotnotation.notation.skim")
 
 
 def value_classes() -> list[type[Value]]:

@@ -134,7 +134,7 @@ def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
     # Files concatenated leave a byte-order mark alone on a line: the reader skips it,
     # and so must the chunks of JSON Lines (validate's quick path, -j N, the archive
     # tools), or every later deal is numbered one too far.
-    from tarotnotation import archive
+    from tarotnotation import archive, cutting
 
     lines = write_jsonl(tmp_path / "x.jsonl", generated(12, seed=3)).read_bytes().splitlines(
         keepends=True)
@@ -143,7 +143,7 @@ def test_a_line_holding_only_a_byte_order_mark_is_no_deal(tmp_path: Path,
         b"  \n") + b"".join(lines[9:]) + b'{"players": 9}\n'
     path = tmp_path / "cat.jsonl"
     path.write_bytes(data)
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 4096)  # several chunks
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 4096)  # several chunks
     assert len(list(archive.parts_of(path))) > 3
 
     def where(checked: list[archive.CheckedDeal]) -> list[tuple[int, list[object]]]:

@@ -24,7 +24,7 @@ import orjson
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from tarotnotation import archive, notation
+from tarotnotation import archive, checking, cutting, notation
 from tarotnotation.archive import check_deal, check_paths
 from tarotnotation.builder import build_record
 from tarotnotation.formats import json as tjson
@@ -256,7 +256,7 @@ def test_check_paths_reports_the_same_serial_parallel_quick_or_not(
     assert reference[0][:2] == (str(path.with_name("archive.jsonl")), 1)
     assert run(keep=False) == reference
     assert run(jobs=2) == reference
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 2000)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 2000)
     assert run(keep=False) == reference
     assert run(jobs=2) == reference
 
@@ -492,9 +492,10 @@ def test_json_lines_chunks_split_the_lines_as_the_reader_does(
     rng = random.Random(seed)
     head = min((orjson.dumps(obj) for obj in cases[:40]), key=len)
     limit = rng.choice([len(head) + 5, 2 * len(head), 4 * len(head)])
-    monkeypatch.setattr(archive, "MAX_JSON_RECORD_BYTES", limit)
+    monkeypatch.setattr(cutting, "MAX_JSON_RECORD_BYTES", limit)
+    monkeypatch.setattr(checking, "MAX_JSON_RECORD_BYTES", limit)
     monkeypatch.setattr(tjson, "MAX_JSON_RECORD_BYTES", limit)
-    monkeypatch.setattr(archive, "CHUNK_BYTES", rng.choice([50, 700, 2600, 1 << 20]))
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", rng.choice([50, 700, 2600, 1 << 20]))
     pieces = [orjson.dumps(obj) for obj in cases[:40]]
     pieces += [b"", b"   ", b"\t\r", b"{broken", b"x" * (limit + rng.randrange(-2, 3)),
                b'{"players": 4}\r{"players": 3}', b"y" * (3 * limit),

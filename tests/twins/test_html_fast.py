@@ -205,7 +205,7 @@ def test_a_site_of_json_lines_is_the_plain_ways(tmp_path: Path, jobs: int,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The site of a JSON Lines archive cut into parts, its clean deals on the fast path,
     is byte for byte the site of every deal read and replayed in one process."""
-    from tarotnotation import archive
+    from tarotnotation import archive, cutting
     from tarotnotation.html import build_site, write_site
 
     path = _mixed_archive(tmp_path)
@@ -215,7 +215,7 @@ def test_a_site_of_json_lines_is_the_plain_ways(tmp_path: Path, jobs: int,
     inputs = [str(path), str(alone), str(second)]
     plain = tmp_path / "plain"
     write_site(read_sources(inputs), plain)
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 8000)  # (several parts a file)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 8000)  # (several parts a file)
     assert len(list(archive.parts_of(str(path)))) > 3
     site = tmp_path / "site"
     tally = build_site(inputs, site, jobs=jobs)

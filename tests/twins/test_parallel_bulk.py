@@ -25,7 +25,7 @@ from cli_runs import Ran, fed, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotnotation import archive, notation
+from tarotnotation import archive, cutting, notation
 from tarotnotation.archive import CleanDeals, check_paths, check_paths_batched
 from tarotnotation.formats import json as tjson
 from tarotnotation.limits import MAX_JSON_RECORD_BYTES
@@ -122,13 +122,13 @@ def test_two_jobs_say_what_one_says_on_faults_in_many_chunks(
     path = tmp_path / f"deals.{kind}"
     data = (_jsonl if kind == "jsonl" else _tarot)(items, crlf=crlf)
     path.write_bytes(b"\xef\xbb\xbf" + data if crlf else data)
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 9000)  # (a few deals a chunk)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 9000)  # (a few deals a chunk)
     ran = _same(path, "-v", "--statistics")
     assert ran.code == 1
     # faults found all along the file: numbers repeated, wrong scores, broken records
     assert all(code in ran.out for code in ("R301", "R101"))
     # tasks of several blocks (a big file's), and of one
-    monkeypatch.setattr(archive, "TASKS_A_WORKER", 1)
+    monkeypatch.setattr(cutting, "TASKS_A_WORKER", 1)
     assert archive.blocks_a_task(str(path), 2) > 1
     _same(path, "--format", "jsonl")
     _same(path, "-q")
@@ -138,7 +138,7 @@ def test_every_report_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                              records: list[dict[str, object]]) -> None:
     path = tmp_path / "deals.jsonl"
     path.write_bytes(_jsonl(_sample(records, seed=5)))
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 9000)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 9000)
     for options in RUNS:
         _same(path, *options)
 
@@ -157,7 +157,7 @@ def test_a_broken_line_at_a_chunk_edge(tmp_path: Path, monkeypatch: pytest.Monke
     for size in (start - 1, start, start + 1, start + 5, end - 1, end, end + 1):
         # (the first worker's range ends just before, at, just after the broken line's
         # start, inside it, at its end…)
-        monkeypatch.setattr(archive, "CHUNK_BYTES", size)
+        monkeypatch.setattr(cutting, "CHUNK_BYTES", size)
         assert len(list(archive.json_lines_ranges(str(path), size))) > 2
         assert _same(path, "--format", "jsonl").code == 1
 
@@ -169,8 +169,8 @@ def test_a_line_over_the_bound_ends_its_chunk(tmp_path: Path, monkeypatch: pytes
     items[9] = b'{"players": 4, "note": "' + b"x" * (MAX_JSON_RECORD_BYTES + 10) + b'"}'
     path = tmp_path / "long.jsonl"
     path.write_bytes(_jsonl(items))
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 6000)
-    monkeypatch.setattr(archive, "TASKS_A_WORKER", 1)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 6000)
+    monkeypatch.setattr(cutting, "TASKS_A_WORKER", 1)
     assert archive.blocks_a_task(str(path), 2) == 4  # (several blocks a range)
     # (ranges that lie inside the long line: their workers find no line of their own)
     assert len(list(archive.json_lines_ranges(str(path), 4 * 6000))) > 40
@@ -184,7 +184,7 @@ def test_the_workers_send_clean_deals_back_in_bulk(
     items = _sample(records, seed=3)
     path = tmp_path / "deals.jsonl"
     path.write_bytes(_jsonl(items))
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 9000)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 9000)
     batched = list(check_paths_batched([path], jobs=2, keep=False))
     runs = [item for item in batched if isinstance(item, CleanDeals)]
     assert len(runs) > 10

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from test_fast_paths import SPECS, generated_cases, mutate, mutate_call, swap_own_cards
 from test_quick_native import EDITS
 
-from tarotnotation import archive, kernel, native, quick
+from tarotnotation import archive, cutting, kernel, native, quick
 from tarotnotation.cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, mask_of
 from tarotnotation.formats import json as tjson
 from tarotnotation.plausibility import deal_number
@@ -194,6 +194,61 @@ def test_bulk_gives_up_or_agrees_on_every_edit() -> None:
 
 
 @needs_twin
+def test_scan_json_is_the_bulk_checks_scanner() -> None:
+    """One scanner of JSON Lines (csrc/jsonscan.h's js_scan), two visitors: scan_json
+    hands its parts to Python, check_lines judges them in C. So a line scan_json does not
+    take is never settled in bulk, and the parts it hands over, judged by the C judge
+    (judge_parts), give check_lines' answer."""
+    assert TWIN is not None
+    rng = random.Random(12)
+    lines = []
+    for k in range(90):
+        obj = tjson.to_dict(random_deal(rng, 3 + k % 3, poignee_chance=0.4,
+                                        chelem_chance=0.2))
+        obj["tags"] = [["Event", "Club"], ["Deal", str(k)]]
+        if k % 2:
+            obj["play"][1]["cards"][0] = {"glyph": "?!", "comments": ["vu", "é"],
+                                          **obj["play"][1]["cards"][0]}
+            obj["comments"], obj["glyph"] = ["une donne"], "!"
+        lines.append(orjson.dumps(obj))
+    lines += [line.replace(old, new, 1) for line in lines for old, new in EDITS if old in line]
+    judge = quick.parts_checker()
+    assert judge is not None
+    taken = settled = 0
+    for line, answer in zip(lines, _bulk(lines), strict=True):
+        parts = TWIN.scan_json(line)
+        if parts is None:
+            assert answer is None, line
+            continue
+        taken += 1
+        judged = judge(parts)
+        assert judged == (None if answer is None else (answer[0], answer[1])), line
+        settled += judged is not None
+    assert taken > settled > 100
+
+
+@needs_twin
+@pytest.mark.parametrize(("old", "new"), [
+    (b'{"card":"', b'{"glyph":"!!!","card":"'),  # a card's glyph not of the notation
+    (b'"tags":[', b'"glyph":"x","tags":['),  # the deal's
+    (b'"tags":[[', b'"tags":[["Players","4"],['),  # a field's tag
+    (b'{"contract":"pass"}', b'{"contract":"passe"}'),  # a bid's word not the writer's
+])
+def test_scan_json_gives_up_where_the_bulk_check_does(old: bytes, new: bytes) -> None:
+    """(Before the two shared one scanner, scan_json took these lines, which the bulk
+    check's own scanner left to orjson.)"""
+    assert TWIN is not None
+    obj = tjson.to_dict(random_deal(random.Random(8), 4))
+    obj["tags"] = [["Event", "Club"]]
+    line = orjson.dumps(obj)
+    assert TWIN.scan_json(line) is not None
+    edited = line.replace(old, new, 1)
+    assert edited != line
+    assert TWIN.scan_json(edited) is None
+    assert _bulk([edited]) == [None]
+
+
+@needs_twin
 def test_blank_lines_byte_order_marks_and_long_lines_are_left_to_the_caller() -> None:
     line = orjson.dumps(tjson.to_dict(random_deal(random.Random(4), 4)))
     assert _bulk([line])[0] is not None
@@ -345,7 +400,7 @@ def _lines_and_deals(chunks: list[Any]) -> tuple[int, int]:
 @pytest.mark.parametrize("size", [300, 2600, 1 << 20])
 def test_the_workers_find_the_lines_the_whole_file_is_cut_into(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path, size: int) -> None:
-    monkeypatch.setattr(archive, "CHUNK_BYTES", size)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", size)
     path = str(archive_file)
     whole = list(archive.chunks_of(path))
     for blocks in (1, 3):  # (a range of one block, of several)
@@ -376,9 +431,9 @@ def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
-        m.setattr(archive, "CHUNK_BYTES", block)
-        m.setattr(archive, "MAX_JSON_RECORD_BYTES", 40)
-        m.setattr(archive, "PROBE", 7)  # (the first line looked for a few bytes at a time)
+        m.setattr(cutting, "CHUNK_BYTES", block)
+        m.setattr(cutting, "MAX_JSON_RECORD_BYTES", 40)
+        m.setattr(cutting, "PROBE", 7)  # (the first line looked for a few bytes at a time)
         path = str(Path(folder) / "edges.jsonl")
         Path(path).write_bytes(data)
         whole = list(archive.chunks_of(path))
@@ -391,7 +446,7 @@ def test_the_workers_find_the_lines_whatever_stands_at_their_edges(
 @pytest.mark.process
 def test_two_workers_on_small_chunks_give_what_one_gives(
         monkeypatch: pytest.MonkeyPatch, archive_file: Path) -> None:
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 2600)  # (cut in the parent: many chunks)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 2600)  # (cut in the parent: many chunks)
     one = invoke("validate", "--format", "jsonl", str(archive_file))
     two = invoke("validate", "--format", "jsonl", "-j", "2", str(archive_file))
     assert one == two

@@ -1,7 +1,7 @@
 """``tarot validate -j N`` shares one .tarot file among its workers (issue 17).
 
 ``archive.check_paths`` cuts a file of the text notation into parts of about
-``archive.CHUNK_BYTES`` at record starts (a line of tags after a blank line); each worker
+``cutting.CHUNK_BYTES`` at record starts (a line of tags after a blank line); each worker
 reads its part with the notation's reader (``notation.read_at``) and the results come back
 in order, renumbered. It must report exactly what reading the file whole reports: the same
 deals, numbers, lines, diagnostics and scores, in the same order. Here on archives of
@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarotnotation import archive, notation
+from tarotnotation import archive, cutting, notation
 from tarotnotation.archive import check_paths
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
@@ -101,7 +101,7 @@ def test_a_tarot_file_in_parts_reports_what_it_reports_whole(
     reference = _run(path)  # serial: the file read whole
     assert len(reference) > 120
     for size in rng.sample(range(150, 6000), 5):
-        monkeypatch.setattr(archive, "CHUNK_BYTES", size)
+        monkeypatch.setattr(cutting, "CHUNK_BYTES", size)
         parts = list(archive.tarot_parts(str(path)) or [])
         assert len(parts) > 2, size
         assert _run(path, jobs=2) == reference, size
@@ -112,7 +112,7 @@ def test_the_parts_start_at_records_and_count_the_lines(
     path = tmp_path / "deals.tarot"
     data = _archive(random.Random(9), 40)
     path.write_bytes(data)
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 700)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 700)
     parts = list(archive.tarot_parts(str(path)) or [])
     assert parts[0].start == 0
     assert parts[-1].end is None
@@ -148,7 +148,7 @@ def test_the_cuts_are_those_of_the_file_searched_whole(
     # blocks of a few bytes: cuts that straddle two blocks, several cuts in a block, none
     data = b"".join(pieces)
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
-        m.setattr(archive, "CHUNK_BYTES", block)
+        m.setattr(cutting, "CHUNK_BYTES", block)
         path = Path(folder) / "cuts.tarot"
         path.write_bytes(data)
         found = [(p.start, p.end, p.line) for p in archive.tarot_cuts(str(path), apart)]
@@ -166,7 +166,7 @@ def test_a_comment_that_runs_on_across_a_cut_is_read_again_whole(
     path.write_text(text * 60, encoding="utf-8")
     reference = _run(path)
     assert len(reference) == 120
-    monkeypatch.setattr(archive, "CHUNK_BYTES", 300)
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", 300)
     assert len(list(archive.tarot_parts(str(path)) or [])) > 2
     assert _run(path, jobs=2) == reference
 

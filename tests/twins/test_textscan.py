@@ -36,7 +36,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tarot_parts import ODD
 
-from tarotnotation import archive, native, notation
+from tarotnotation import archive, cutting, native, notation
 from tarotnotation.cards import BIT_OF_CODE
 from tarotnotation.notation import bulk, reader, scanner
 from tarotnotation.quick import parts_checker, quick_facts, quick_facts_scanned
@@ -371,7 +371,7 @@ def test_check_paths_reports_the_same_with_and_without_the_scanner(
     for block in rng.sample(range(200, 5000), 3):  # records straddle the blocks
         monkeypatch.setattr(bulk, "BLOCK", block)
         assert _report([path]) == reference[:len(reference) // 2], block
-    monkeypatch.setattr(archive, "CHUNK_BYTES", rng.randrange(1500, 6000))
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", rng.randrange(1500, 6000))
     assert _report([path, path], jobs=2) == reference
 
 
