@@ -164,7 +164,7 @@ def usage_message(err: Exception, commands: Sequence[str]) -> str:
     >>> said
     "no command 'valdate': did you mean 'validate'? (tarot --help lists the commands)"
     >>> said.render("fr")
-    "pas de commande 'valdate' : vouliez-vous dire 'validate' ? (tarot --help liste les ..."
+    "pas de commande 'valdate'\xa0: vouliez-vous dire 'validate'\xa0? (tarot --help liste les ..."
     """
     message = getattr(err, "format_message", lambda: str(err))()
     ctx = getattr(err, "ctx", None)
@@ -250,7 +250,7 @@ def help_text(text: str) -> str:
     >>> help_text("Show this message and exit.")
     'Afficher ce message et quitter.'
     >>> help_text("Processus de travail.  [default: 1; x>=0; required]")
-    'Processus de travail.  [par défaut : 1 ; x>=0 ; obligatoire]'
+    'Processus de travail.  [par défaut\xa0: 1\xa0; x>=0\xa0; obligatoire]'
     >>> _ = set_language("en")
     >>> help_text("Worker processes.  [default: 1; x>=0]")
     'Worker processes.  [default: 1; x>=0]'

@@ -550,7 +550,7 @@ class Diagnostic(Value):
         ...                     Msg("{suit} led and the player holds {suit}", suit=Msg("Clubs")),
         ...                     trick=3, seat="S", card="T19")
         >>> print(d.text("fr"))
-        P105 erreur : pli 3, siège S, carte T19 : Trèfle demandé et le joueur a du Trèfle
+        P105 erreur : pli 3, siège S, carte T19 : Trèfle demandé et le joueur a du Trèfle
         """
         lang = lang or language()
         pos = self.location.text_position()

@@ -136,7 +136,7 @@ def test_french_words_and_agreement() -> None:
     assert bad is not None
     assert bad.message == ("Clubs led and the player holds Clubs: expected 2C, 5C, 8C, JC"
                            " or NC")
-    assert render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
+    assert render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
                                             " attendu 2C, 5C, 8C, JC ou NC")
     assert render(and_list([Msg("the bouts"), Msg("the partner")]), "fr") == (
         "les bouts et le partenaire")
@@ -148,8 +148,8 @@ def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
                         Msg("{suit} led and the player holds {suit}", suit=Msg("Hearts")),
                         trick=3, seat="E", card="7C").at(file="club.tarot", line=12, col=7,
                                                         deal=2)
-    assert d.text("fr") == ("club.tarot:12:7: P105 erreur : donne 2, pli 3, siège E,"
-                            " carte 7C : Cœur demandé et le joueur a du Cœur")
+    assert d.text("fr") == ("club.tarot:12:7: P105 erreur : donne 2, pli 3, siège E,"
+                            " carte 7C : Cœur demandé et le joueur a du Cœur")
     assert d.text("en") == str(d)
     assert d.to_dict()["message"] == "Hearts led and the player holds Hearts"
     assert type(d.to_dict()["message"]) is str
@@ -160,7 +160,7 @@ def test_a_message_survives_pickling_for_the_workers() -> None:
             where=Msg(": it is in the chien"))
     back = pickle.loads(pickle.dumps(m))
     assert back == m
-    assert back.render("fr") == "E n'a pas KH : elle est dans le chien"
+    assert back.render("fr") == "E n'a pas KH : elle est dans le chien"
 
 
 def test_a_broken_translation_falls_back_to_english() -> None:
@@ -190,8 +190,8 @@ def test_french_validate_of_the_faulty_examples_is_as_reviewed() -> None:
     assert ran.code == 1
     expected = (FIXTURES / "validate-faulty.fr.txt").read_text(encoding="utf-8")
     assert ran.out == expected
-    assert "Trèfle demandé et le joueur a du Trèfle : attendu 2C, 5C, 8C, JC ou NC" in ran.out
-    assert "KC à l'écart : attendu ni Roi ni bout" in ran.out
+    assert "Trèfle demandé et le joueur a du Trèfle : attendu 2C, 5C, 8C, JC ou NC" in ran.out
+    assert "KC à l'écart : attendu ni Roi ni bout" in ran.out
 
 
 def test_french_causes_are_as_reviewed() -> None:
@@ -218,8 +218,8 @@ def test_lang_is_taken_anywhere_or_from_the_environment(where: str) -> None:
     }[where]
     ran = invoke(*args, env=env)
     assert ran.code == 1
-    assert "pli 3, siège S, carte T19 : Trèfle demandé" in ran.out
-    assert "1 donne dans 1 fichier : 0 sans erreur, 1 avec erreurs" in ran.out
+    assert "pli 3, siège S, carte T19 : Trèfle demandé" in ran.out
+    assert "1 donne dans 1 fichier : 0 sans erreur, 1 avec erreurs" in ran.out
     # the language chosen ends with the run
     assert "deal 1, trick 3" in invoke("validate", path).out
 
@@ -246,7 +246,7 @@ def test_usage_errors_in_french() -> None:
     # A path that names nothing is an F001 fault in its place (issue 12), in French too.
     ran = invoke("validate", "--lang", "fr", "no/such/file.tarot")
     assert ran.code == 2
-    assert "no/such/file.tarot: F001 erreur : ni fichier ni dossier de ce nom" in ran.out
+    assert "no/such/file.tarot: F001 erreur : ni fichier ni dossier de ce nom" in ran.out
     ran = invoke("card", "--lang", "fr", "ZZ")
     assert ran.code == 2
     assert "tarot: 'ZZ' n'est pas un code de carte" in ran.err
