@@ -225,12 +225,18 @@ _PLAIN_TYPES = {"<int>": "N", "<int range>": "N", "<str>": "TEXT", "<float>": "N
 
 
 def _localized_sections(formatter: Any) -> None:
-    """The help's section headings (Options, Arguments, Commands) in the run's language,
-    and what click itself writes in the rows of options (:func:`help_text`)."""
+    """The help's usage line and section headings (Usage, Options, Arguments, Commands)
+    in the run's language, with its typography (« Options : »), and what click itself
+    writes in the rows of options (:func:`help_text`)."""
     from tarotnotation.i18n import gettext_
 
     plain = formatter.section
     formatter.section = lambda name: plain(gettext_(name))
+    usage = formatter.write_usage
+    formatter.write_usage = lambda prog, args="", prefix=None: usage(
+        prog, args, render(Msg("Usage:")) + " " if prefix is None else prefix)
+    formatter.write_heading = lambda heading: formatter.write(
+        f"{'':>{formatter.current_indent}}{render(Msg('{heading}:', heading=heading))}\n")
     rows = formatter.write_dl
     formatter.write_dl = lambda items, *args, **kwargs: rows(
         [(term, help_text(text)) for term, text in items], *args, **kwargs)

@@ -4,8 +4,10 @@ left in the catalogue, the help of every command, and what the commands print.""
 
 from __future__ import annotations
 
-from frenchtext import english_words, typography_faults
+from frenchtext import NBSP, english_words, typography_faults
+from test_cli import invoke
 
+from tarotnotation.cli.commands import COMMANDS
 from tarotnotation.i18n import CONTEXT_SEP, catalog_path, read_po
 
 
@@ -34,3 +36,30 @@ def test_the_catalogue_quotes_with_guillemets() -> None:
               if any(q in french for q in ("'{name}'", "'{found}'", "'{path} --help'",
                                            "'pagat'", "'Tarot deals'", "('-')"))]
     assert quoted == []
+
+
+def _help(*args: str) -> str:
+    ran = invoke(*args, "--help")
+    assert ran.code == 0, ran
+    return ran.out
+
+
+def test_lang_is_listed_in_each_commands_help() -> None:
+    """``--lang`` is read anywhere on the command line: each command's help says so, not
+    only ``tarot --help``, in both languages."""
+    for entry in COMMANDS:
+        assert "--lang LANG" in _help(entry.name), entry.name
+        assert "Langue des messages affichés" in _help("--lang", "fr", entry.name), entry.name
+
+
+def test_usage_options_and_commands_are_said_in_french() -> None:
+    """« Utilisation : », « Options : », « Commandes : » (click writes "Usage:" itself);
+    the English help is as before."""
+    french = _help("--lang", "fr", "validate")
+    assert french.startswith(f"Utilisation{NBSP}: tarot validate [OPTIONS] PATH...")
+    assert f"\nOptions{NBSP}:\n" in french
+    assert f"\nArguments{NBSP}:\n" in french
+    assert f"\nCommandes{NBSP}:\n" in _help("--lang", "fr")
+    english = _help("validate")
+    assert english.startswith("Usage: tarot validate [OPTIONS] PATH...")
+    assert "\nOptions:\n" in english

@@ -79,9 +79,10 @@ def test_a_usage_error_in_french(args: tuple[str, ...], english: str,
                                  french: str | None) -> None:
     ran = invoke(*args, env={"TAROT_LANG": "fr"})
     expected = french or english.replace("invalid value for '--lang': 'de' is not a"
-                                         " language: expected en or fr (see",
-                                         "valeur invalide pour '--lang' : 'de' n'est pas"
-                                         " une langue : attendu en ou fr (voir")
+                                         " language: expected en or fr (see 'tarot --help')",
+                                         "valeur invalide pour '--lang'\xa0: 'de' n'est pas"
+                                         " une langue\xa0: attendu en ou fr (voir"
+                                         " «\xa0tarot --help\xa0»)")
     assert (ran.code, ran.out, ran.err) == (2, "", expected + "\n")
     assert len(ran.err.splitlines()) == 1
 
