@@ -43,6 +43,8 @@ from contextvars import ContextVar
 from functools import cache
 from typing import Any, Final
 
+from .lexicon import FRENCH_SEATS, french_card
+
 __all__ = [
     "AT",
     "DEFAULT",
@@ -50,6 +52,7 @@ __all__ = [
     "Msg",
     "PoTranslations",
     "Translations",
+    "Written",
     "and_list",
     "at",
     "gettext_",
@@ -65,8 +68,10 @@ __all__ = [
     "pmsg",
     "read_po",
     "render",
+    "said",
     "set_language",
     "translations",
+    "written",
 ]
 
 LANGUAGES: Final = ("en", "fr")
@@ -333,7 +338,8 @@ class Msg(str):
             template = t.gettext(self.template)
         if not self.params:
             return template
-        values = {k: v.render(lang) if isinstance(v, Msg) else str(v)
+        values = {k: v.render(lang) if isinstance(v, Msg) else
+                  str(v) if isinstance(v, Written) else said(str(v), lang)
                   for k, v in self.params.items()}
         try:
             return template.format(**values)
@@ -370,12 +376,61 @@ def nmsg(singular: str, plural: str, count: int, /, **params: object) -> Msg:
 
 def render(value: object, lang: str | None = None) -> str:
     """A value as a person reads it in ``lang``: a :class:`Msg` translated, a plain
-    string looked up whole in the catalogue (a fixed sentence), anything else as is."""
+    string looked up whole in the catalogue (a fixed sentence), else as :func:`said`."""
     if isinstance(value, Msg):
         return value.render(lang)
-    if isinstance(value, str):
-        return gettext_(value, lang) if value else value
-    return str(value)
+    if isinstance(value, str) and value:
+        translated = gettext_(value, lang)
+        return translated if translated != value else said(value, lang)
+    return said(str(value), lang)
+
+
+class Written(str):
+    """Words of the notation that a message tells a person to write into a record (the
+    cards of a trick, the card to put in another's place, a seat): said in every
+    language as the notation writes them, so that they can be typed as they are.
+
+    >>> Msg("write {cards}", cards=written("NS T8")).render("fr")
+    'écrivez NS T8'
+    """
+
+
+def written(text: str) -> Written:
+    """``text`` as :class:`Written`: a message's value that :func:`said` leaves alone."""
+    return Written(text)
+
+
+_DECIMAL: Final = re.compile(r"(-?\d+)\.(\d+)(%?)")
+
+
+def said(value: str, lang: str | None = None) -> str:
+    """A value of a record (no sentence: a card, a list of cards, a seat, a number) as
+    a person reads it in ``lang``. In French: a card as a French player writes it (``KC``
+    reads « Roi de Cœur » to him: it is ``R♣``), the seat W as O (Ouest), a number with a
+    decimal comma (« 43,5 points », « 28,6 % »). Anything else, and every value in
+    English, as it is: machines read the notation's words, whatever the language.
+
+    >>> said("KC", "fr"), said("7S T21 EX", "fr"), said("W", "fr"), said("43.5", "fr")
+    ('R♣', '7♠ atout\xa021 Excuse', 'O', '43,5')
+    >>> said("28.6%", "fr"), said("KC", "en"), said("Alice", "fr"), said("2026.11.14", "fr")
+    ('28,6\xa0%', 'KC', 'Alice', '2026.11.14')
+    """
+    if (lang or language()) != "fr" or not value:
+        return value
+    card = french_card(value)
+    if card is not None:
+        return card
+    if value in FRENCH_SEATS:
+        return FRENCH_SEATS[value]
+    number = _DECIMAL.fullmatch(value)
+    if number is not None:
+        whole, part, pct = number.groups()
+        return f"{whole},{part}" + ("\u00a0%" if pct else "")
+    if " " in value:
+        cards = [french_card(word) for word in value.split(" ")]
+        if all(cards):
+            return " ".join(c for c in cards if c)
+    return value
 
 
 #: The template of :func:`at`: a message that names the place of a record it is about.
@@ -430,6 +485,6 @@ def or_list(items: Sequence[str]) -> str:
     """``a, b or c``, each item translated with the list.
 
     >>> or_list(["2C", "5C", "8C"]).render("fr")
-    '2C, 5C ou 8C'
+    '2♣, 5♣ ou 8♣'
     """
     return _listed(items, "or")

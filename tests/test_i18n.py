@@ -137,10 +137,10 @@ def test_french_words_and_agreement() -> None:
     assert bad.message == ("Clubs led and the player holds Clubs: expected 2C, 5C, 8C, JC"
                            " or NC")
     assert render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
-                                            " attendu 2C, 5C, 8C, JC ou NC")
+                                            " attendu 2♣, 5♣, 8♣, V♣ ou C♣")
     assert render(and_list([Msg("the bouts"), Msg("the partner")]), "fr") == (
         "les bouts et le partenaire")
-    assert render(or_list(["T4", "T9"]), "fr") == "T4 ou T9"
+    assert render(or_list(["T4", "T9"]), "fr") == "atout\xa04 ou atout\xa09"
 
 
 def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
@@ -149,7 +149,7 @@ def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
                         trick=3, seat="E", card="7C").at(file="club.tarot", line=12, col=7,
                                                         deal=2)
     assert d.text("fr") == ("club.tarot:12:7: P105 erreur : donne 2, pli 3, siège E,"
-                            " carte 7C : Cœur demandé et le joueur a du Cœur")
+                            " carte 7♣ : Cœur demandé et le joueur a du Cœur")
     assert d.text("en") == str(d)
     assert d.to_dict()["message"] == "Hearts led and the player holds Hearts"
     assert type(d.to_dict()["message"]) is str
@@ -160,7 +160,7 @@ def test_a_message_survives_pickling_for_the_workers() -> None:
             where=Msg(": it is in the chien"))
     back = pickle.loads(pickle.dumps(m))
     assert back == m
-    assert back.render("fr") == "E n'a pas KH : elle est dans le chien"
+    assert back.render("fr") == "E n'a pas R♥ : elle est dans le chien"
 
 
 def test_a_broken_translation_falls_back_to_english() -> None:
@@ -190,8 +190,8 @@ def test_french_validate_of_the_faulty_examples_is_as_reviewed() -> None:
     assert ran.code == 1
     expected = (FIXTURES / "validate-faulty.fr.txt").read_text(encoding="utf-8")
     assert ran.out == expected
-    assert "Trèfle demandé et le joueur a du Trèfle : attendu 2C, 5C, 8C, JC ou NC" in ran.out
-    assert "KC à l'écart : attendu ni Roi ni bout" in ran.out
+    assert "Trèfle demandé et le joueur a du Trèfle : attendu 2♣, 5♣, 8♣, V♣ ou C♣" in ran.out
+    assert "R♣ à l'écart : attendu ni Roi ni bout" in ran.out
 
 
 def test_french_causes_are_as_reviewed() -> None:
@@ -199,7 +199,7 @@ def test_french_causes_are_as_reviewed() -> None:
     ran = invoke("validate", "--lang", "fr", rel(ROOT / "tests" / "fixtures" / "causes"))
     expected = (FIXTURES / "validate-causes.fr.txt").read_text(encoding="utf-8")
     assert ran.out == expected
-    assert "le pli 5 est écrit depuis W, mais N l'entame (N a gagné le pli 4)" in ran.out
+    assert "le pli 5 est écrit depuis O, mais N l'entame (N a gagné le pli 4)" in ran.out
     verbose = invoke("validate", "--lang", "fr", "-v",
                      rel(ROOT / "tests" / "fixtures" / "causes" /
                          "trick-written-from-the-wrong-seat.tarot")).out
@@ -218,7 +218,7 @@ def test_lang_is_taken_anywhere_or_from_the_environment(where: str) -> None:
     }[where]
     ran = invoke(*args, env=env)
     assert ran.code == 1
-    assert "pli 3, siège S, carte T19 : Trèfle demandé" in ran.out
+    assert "pli 3, siège S, carte atout 19 : Trèfle demandé" in ran.out
     assert "1 donne dans 1 fichier : 0 sans erreur, 1 avec erreurs" in ran.out
     # the language chosen ends with the run
     assert "deal 1, trick 3" in invoke("validate", path).out
@@ -281,7 +281,7 @@ def test_every_command_has_its_help_in_french() -> None:
             assert click_says not in french, (name, click_says)
         assert "Afficher ce message et quitter." in french, name
     assert "Valider chaque donne" in _help("--lang", "fr", "validate")
-    assert "RC, DC, CC, VC" in _help("--lang", "fr", "card")
+    assert "RC, qu'un joueur lirait Roi de Cœur" in " ".join(_help("--lang", "fr", "card").split())
     top = _help("--lang", "fr")
     assert "Commandes" in top
     assert "Show this message and exit." not in top

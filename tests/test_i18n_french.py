@@ -4,11 +4,17 @@ left in the catalogue, the help of every command, and what the commands print.""
 
 from __future__ import annotations
 
-from frenchtext import NBSP, english_words, typography_faults
-from test_cli import invoke
+from pathlib import Path
 
+import pytest
+from frenchtext import NBSP, misreadable_cards, typography_faults
+from test_cli import FAULTY, ROOT, invoke, rel
+
+from tarotnotation.cards import Card
 from tarotnotation.cli.commands import COMMANDS
 from tarotnotation.i18n import CONTEXT_SEP, catalog_path, read_po
+from tarotnotation.lexicon import french_card
+from tarotnotation.notation.cardcodes import parse_card, read_card
 
 
 def _catalogue() -> list[tuple[str, str]]:
@@ -63,3 +69,93 @@ def test_usage_options_and_commands_are_said_in_french() -> None:
     english = _help("validate")
     assert english.startswith("Usage: tarot validate [OPTIONS] PATH...")
     assert "\nOptions:\n" in english
+
+
+# --- cards no French player can misread -----------------------------------------------------
+
+
+def test_french_output_writes_cards_with_symbols_and_french_ranks() -> None:
+    """« attendu 2♣, 5♣, 8♣, V♣ ou C♣ », « R♣ à l'écart »: ``2C`` read « 2 de Cœur » to a
+    French player. English and the machine outputs keep the notation's codes."""
+    args = (rel(FAULTY / "revoke.tarot"), rel(FAULTY / "wrong-ecart.tarot"))
+    french = invoke("validate", "--lang", "fr", *args).out
+    assert f"carte atout{NBSP}19{NBSP}: Trèfle demandé" in french
+    assert "attendu 2♣, 5♣, 8♣, V♣ ou C♣\n" in french
+    assert "R♣ à l'écart" in french
+    assert misreadable_cards(french) == []
+    english = invoke("validate", *args).out
+    assert "card T19: Clubs led and the player holds Clubs: expected 2C, 5C, 8C, JC or NC\n" \
+        in english
+    assert (invoke("validate", "--lang", "fr", "-f", "json", *args).out
+            == invoke("validate", "-f", "json", *args).out)
+
+
+def test_every_card_french_output_writes_reads_back() -> None:
+    """What French output writes is a card the tools read: a plain card in the notation
+    itself (``R♣`` is an alias of ``KC``), a trump or the Excuse in ``tarot card``."""
+    for card in Card:
+        said = french_card(card.code)
+        assert said is not None
+        assert read_card(said) is card, said
+        if card.suit.is_plain:
+            assert parse_card(said) is card, said
+        assert misreadable_cards(said) == [], said
+
+
+@pytest.mark.parametrize("word", ["RC", "dc", "CC", "Vc"])
+def test_a_french_rank_letter_with_c_is_refused_with_an_explanation(word: str,
+                                                                    tmp_path: Path) -> None:
+    """``RC`` was the King of Clubs; a French player reads it Roi de Cœur. It is refused
+    (S003) by the notation and ``tarot card``, saying how to write either card."""
+    assert parse_card(word) is None
+    deal = (FAULTY / "wrong-ecart.tarot").read_text(encoding="utf-8")
+    path = tmp_path / "french-letters.tarot"
+    path.write_text(deal.replace("ecart: 6H 8D 4C 6C JC KC", f"ecart: 6H 8D 4C 6C JC {word}"),
+                    encoding="utf-8")
+    ran = invoke("validate", "--lang", "fr", str(path))
+    assert ran.code == 1
+    rank = {"R": "R", "D": "D", "C": "C", "V": "V"}[word[0].upper()]
+    assert (f"S003 erreur{NBSP}: donne 1{NBSP}: {word!r} est ambigu{NBSP}: la notation lit C"
+            f" comme Trèfle, un joueur français comme Cœur{NBSP}; écrivez {rank}♣ ou") in ran.out
+    english = invoke("validate", str(path)).out
+    assert f"S003 error: deal 1: {word!r} is ambiguous: C is Clubs in the notation" in english
+    card = invoke("card", word)
+    assert (card.code, card.out) == (2, "")
+    assert card.err.startswith(f"tarot: {word!r} is ambiguous")
+
+
+def test_a_french_suit_initial_is_refused_with_how_to_write_it() -> None:
+    """``DP`` (Dame de Pique) is no card of the notation: S003 says to write D♠ or QS."""
+    ran = invoke("--lang", "fr", "card", "DP")
+    assert ran.code == 2
+    assert ran.err == ("tarot: 'DP' n'est pas une carte de la notation\xa0: ses couleurs"
+                       " s'écrivent S H D C ou ♠ ♥ ♦ ♣, pas avec les initiales"
+                       " françaises\xa0; écrivez D♠ ou QS pour Pique\n")
+
+
+def test_tarot_card_names_a_card_in_french() -> None:
+    """« R♣ : Roi de Trèfle, 4,5 points » (not "KC: King of Clubs / Roi de Trèfle, 4.5
+    points, a bout"); the French form is read too (« atout 21 »)."""
+    assert invoke("--lang", "fr", "card", "KC").out == f"R♣{NBSP}: Roi de Trèfle, 4,5 points\n"
+    assert invoke("--lang", "fr", "card", "atout 21").out == (
+        f"atout{NBSP}21{NBSP}: 21 d'atout, 4,5 points, un bout\n")
+    assert invoke("--lang", "fr", "card", "1C").out == f"1♣{NBSP}: 1 de Trèfle, 0,5 point\n"
+    assert invoke("card", "KC").out == "KC: King of Clubs / Roi de Trèfle, 4.5 points\n"
+    assert invoke("card", "T1").out == (
+        "T1: the Petit (Trump 1) / le Petit, 4.5 points, a bout\n")
+
+
+def test_seat_w_is_shown_as_o_in_french_output() -> None:
+    """West is Ouest: O in French output; the notation and the machine outputs keep W."""
+    french = invoke("validate", "--lang", "fr", rel(FAULTY / "wrong-score.tarot")).out
+    assert f"siège O{NBSP}: O est marqué +88" in french
+    english = invoke("validate", rel(FAULTY / "wrong-score.tarot")).out
+    assert "seat W: W is recorded with +88" in english
+
+
+def test_what_a_message_says_to_write_keeps_the_notations_words() -> None:
+    """A slip's fix is typed into the record as it is: its cards stay the notation's."""
+    causes = ROOT / "tests" / "fixtures" / "causes"
+    ran = invoke("validate", "--lang", "fr",
+                 rel(causes / "trick-written-from-the-wrong-seat.tarot"))
+    assert f"écrivez ses cartes depuis N{NBSP}: NS QS T8 T15 (65 fautes en découlent)" in ran.out

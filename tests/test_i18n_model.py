@@ -40,7 +40,7 @@ RECORDS = "\n".join([
 FRENCH = """\
 {f}:1:27: S003 erreur : donne 1, $.hands.N : 'ZZ' n'est pas un code de carte : attendu une \
 carte comme 7H, KS, T21 ou EX
-{f}:2:27: S006 erreur : donne 2, $.hands.N : la carte KH figure deux fois
+{f}:2:27: S006 erreur : donne 2, $.hands.N : la carte R♥ figure deux fois
 {f}:3:23: M001 erreur : donne 3, $.dealer : 'X' n'est pas un siège de cette donne (sièges : \
 S, E, N, W)
 {f}:4:24: X001 erreur : donne 4, $.ruleset : règles inconnues 'foo' : attendu l'une de fft, \
@@ -108,7 +108,7 @@ def test_a_card_twice_in_the_notation_reads_in_french(tmp_path: Path) -> None:
     path = tmp_path / "card-twice-in-a-hand.tarot"
     path.write_text('[Players "4"]\nhand S: 2S 2S\n', encoding="utf-8")
     ran = invoke("validate", "--lang", "fr", str(path))
-    assert f"{path}:2:12: S006 erreur : donne 1 : 2S est écrite deux fois dans la main de S" \
+    assert f"{path}:2:12: S006 erreur : donne 1 : 2♠ est écrite deux fois dans la main de S" \
         in ran.out
     assert f"{path}:2:12: S006 error: deal 1: 2S is written twice in the hand of S" in (
         invoke("validate", str(path)).out)

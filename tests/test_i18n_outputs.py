@@ -250,24 +250,26 @@ def test_a_single_deal_agrees_in_english_too(tmp_path: Path) -> None:
 
 
 def test_tarot_legal_answers_in_french() -> None:
-    """The answer's labels aligned in French, the rule's reason translated, the code and
-    the cards the notation's."""
+    """The answer's labels aligned in French, the rule's reason translated, the code
+    the notation's, the cards as a French player writes them (issue 38)."""
     ran = invoke("legal", "--lang", "fr", rel(EXAMPLES / "faulty" / "revoke.tarot"),
                  "--trick", "3", "--card", "3")
     assert ran.code == 1, ran
     assert ran.out.splitlines() == [
-        "Pli 3, N joue après 3C T19 T7",
-        "  main :        1S 7S 4H KD 4C 7C 9C T2 T3 T4 T6 T14 T15 T18 T20 EX",
-        "  permises :    4C 7C 9C EX",
-        "  interdites :  1S 7S 4H KD T2 T3 T4 T6 T14 T15 T18 T20",
-        "  pourquoi :    P105 must-follow-suit : Trèfle demandé et le joueur a du Trèfle :"
-        " attendu 4C, 7C ou 9C ou l'Excuse",
+        "Pli 3, N joue après 3♣ atout\xa019 atout\xa07",
+        "  main\xa0:        1♠ 7♠ 4♥ R♦ 4♣ 7♣ 9♣ atout\xa02 atout\xa03 atout\xa04 atout\xa06"
+        " atout\xa014 atout\xa015 atout\xa018 atout\xa020 Excuse",
+        "  permises\xa0:    4♣ 7♣ 9♣ Excuse",
+        "  interdites\xa0:  1♠ 7♠ 4♥ R♦ atout\xa02 atout\xa03 atout\xa04 atout\xa06 atout\xa014"
+        " atout\xa015 atout\xa018 atout\xa020",
+        "  pourquoi\xa0:    P105 must-follow-suit\xa0: Trèfle demandé et le joueur a du Trèfle\xa0:"
+        " attendu 4♣, 7♣ ou 9♣ ou l'Excuse",
     ]
     assert ran.err == ("tarot: note : la donne 1 contient 1 erreur (tarot validate"
                        " examples/faulty/revoke.tarot la montre)\n")
     lead = invoke("legal", "--lang", "fr", rel(EXAMPLES / "prise.tarot"), "--trick", "1",
                   "--card", "0")
-    assert lead.out.startswith("Pli 1, W entame\n")
+    assert lead.out.startswith("Pli 1, O entame\n")  # W is Ouest, O
 
 
 @pytest.mark.process

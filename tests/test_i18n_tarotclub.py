@@ -106,7 +106,7 @@ def test_a_handle_that_cannot_be_attributed_names_its_candidates_in_french() -> 
     message = diag.message
     assert isinstance(message, Msg)
     assert str(message).endswith("(E or N or W played as many of its cards)")
-    assert message.render("fr").endswith("(E ou N ou W ont joué autant de ses cartes)")
+    assert message.render("fr").endswith("(E ou N ou O ont joué autant de ses cartes)")
 
 
 def test_validate_a_bad_tarotclub_file_in_both_languages(tmp_path: Path) -> None:

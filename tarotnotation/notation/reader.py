@@ -54,7 +54,7 @@ from ..rules import RulesetError
 from ..source import ReadDeal, SourceMap
 from ..values import Value, replace
 from . import fast as scanner
-from .cardcodes import parse_card
+from .cardcodes import misreading, parse_card
 from .values import players_of, ruleset_spec, seats_entries
 
 if TYPE_CHECKING:
@@ -796,8 +796,8 @@ def _syntax(ctx: _Ctx, text: str, err: UnexpectedInput) -> None:
             code, msg = Code.SYNTAX_ERROR, Msg("unexpected {found}: expected {want}",
                                                found=quote(found), want=want)
     elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
-        code, msg = Code.BAD_CARD_CODE, Msg("{found} is not a card: expected {want}",
-                                            found=quote(found), want=want)
+        code, msg = Code.BAD_CARD_CODE, (misreading(found) or Msg(
+            "{found} is not a card: expected {want}", found=quote(found), want=want))
     elif "BID" in expected and _BIDISH.fullmatch(found):
         code, msg = Code.BAD_VALUE, Msg("{found} is not a bid: expected {want}",
                                         found=quote(found), want=want)
