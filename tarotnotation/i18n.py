@@ -43,7 +43,7 @@ from contextvars import ContextVar
 from functools import cache
 from typing import Any, Final
 
-from .lexicon import FRENCH_SEATS, french_card
+from .lexicon import CONTRACTS, FRENCH_SEATS, french_card
 
 __all__ = [
     "AT",
@@ -390,8 +390,9 @@ class Written(str):
     cards of a trick, the card to put in another's place, a seat): said in every
     language as the notation writes them, so that they can be typed as they are.
 
-    >>> Msg("write {cards}", cards=written("NS T8")).render("fr")
-    'écrivez NS T8'
+    >>> typed, said_ = Msg("after {card}", card=written("T4")), Msg("after {card}", card="T4")
+    >>> typed.render("fr"), said_.render("fr")
+    ('après T4', 'après atout\xa04')
     """
 
 
@@ -400,20 +401,28 @@ def written(text: str) -> Written:
     return Written(text)
 
 
-_DECIMAL: Final = re.compile(r"(-?\d+)\.(\d+)(%?)")
+_DECIMAL: Final = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(%?)")
+#: The contracts' keywords that are two words (``garde_sans``).
+_TWO_WORDS: Final = frozenset(k for k in CONTRACTS.values() if "_" in k)
 
 
 def said(value: str, lang: str | None = None) -> str:
     """A value of a record (no sentence: a card, a list of cards, a seat, a number) as
     a person reads it in ``lang``. In French: a card as a French player writes it (``KC``
     reads « Roi de Cœur » to him: it is ``R♣``), the seat W as O (Ouest), a number with a
-    decimal comma (« 43,5 points », « 28,6 % »). Anything else, and every value in
-    English, as it is: machines read the notation's words, whatever the language.
+    decimal comma and thin spaces between thousands (« 43,5 points », « 28,6 % »,
+    « 3 474 »), a contract in words (« garde sans »).
+    Anything else, and every value in English, as it is: machines read the notation's
+    words, whatever the language.
 
     >>> said("KC", "fr"), said("7S T21 EX", "fr"), said("W", "fr"), said("43.5", "fr")
     ('R♣', '7♠ atout\xa021 Excuse', 'O', '43,5')
-    >>> said("28.6%", "fr"), said("KC", "en"), said("Alice", "fr"), said("2026.11.14", "fr")
-    ('28,6\xa0%', 'KC', 'Alice', '2026.11.14')
+    >>> said("28.6%", "fr"), said("0%", "fr"), said("garde_sans", "fr"), said("12", "fr")
+    ('28,6\xa0%', '0\xa0%', 'garde sans', '12')
+    >>> said("KC", "en"), said("Alice", "fr"), said("2026.11.14", "fr"), said("+64", "fr")
+    ('KC', 'Alice', '2026.11.14', '+64')
+    >>> said("+3,474", "fr"), said("-1,204.35", "fr"), said("1,2", "fr")
+    ('+3\u202f474', '-1\u202f204,35', '1,2')
     """
     if (lang or language()) != "fr" or not value:
         return value
@@ -422,10 +431,13 @@ def said(value: str, lang: str | None = None) -> str:
         return card
     if value in FRENCH_SEATS:
         return FRENCH_SEATS[value]
+    if value in _TWO_WORDS:
+        return value.replace("_", " ")
     number = _DECIMAL.fullmatch(value)
     if number is not None:
-        whole, part, pct = number.groups()
-        return f"{whole},{part}" + ("\u00a0%" if pct else "")
+        sign, whole, part, pct = number.groups()
+        return (sign + whole.replace(",", "\u202f") + ("," + part if part else "")
+                + ("\u00a0%" if pct else ""))
     if " " in value:
         cards = [french_card(word) for word in value.split(" ")]
         if all(cards):

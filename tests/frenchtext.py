@@ -75,15 +75,18 @@ def typography_faults(text: str) -> list[str]:
 #: and typer write, and ours), each not a French word. Proper nouns, codes and the
 #: identifiers one types (switch names, preset names, ALL-CAPS metavariables such as FILE)
 #: are not in it: they are written the same in both languages.
-ENGLISH: Final = frozenset("""
-    the of and with without from into for by is are was not none this that these those
-    usage options commands command arguments error errors warning warnings default
-    values value presets preset show print exit help read write file files deal deals
-    trick tricks seat seats card cards trump trumps taker defence defense made lost
-    expected bid bids called partner king queen knight jack clubs hearts spades diamonds
-    led follow holds player players points_text garde_sans garde_contre half a_bout
-    only also when then else which where there here must may can cannot should
-""".split())
+ENGLISH: Final = frozenset({
+    "the", "of", "and", "with", "without", "from", "into", "for", "by", "is", "are", "was",
+    "not", "none", "this", "that", "these", "those", "usage", "options", "commands",
+    "command", "arguments", "error", "errors", "warning", "warnings", "default", "values",
+    "value", "presets", "preset", "show", "print", "exit", "help", "read", "write", "file",
+    "files", "deal", "deals", "trick", "tricks", "seat", "seats", "card", "cards", "trump",
+    "trumps", "taker", "defence", "defense", "made", "lost", "expected", "bid", "bids",
+    "called", "partner", "king", "queen", "knight", "jack", "clubs", "hearts", "spades",
+    "diamonds", "led", "follow", "holds", "player", "players", "points_text", "garde_sans",
+    "garde_contre", "half", "a_bout", "only", "also", "when", "then", "else", "which",
+    "where", "there", "here", "must", "may", "can", "cannot", "should",
+})
 
 
 def english_words(text: str) -> list[str]:

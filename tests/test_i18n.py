@@ -34,7 +34,7 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 #: Reviewed French outputs; each is compared whole.
 FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 #: Translations that are the same words in French (checked by a person, not left out).
-SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options",
+SAME_IN_FRENCH = frozenset({"{items}, {item}", "{seat} {score}", "{n} bout", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
                             "chelem {term} = {amount}", "misère {amounts}", "position",
                             "{points}{with_bouts}", "{message}{tail}", "simple", "double",

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from frenchtext import NBSP, misreadable_cards, typography_faults
-from test_cli import FAULTY, ROOT, invoke, rel
+from frenchtext import NBSP, decimal_points, misreadable_cards, typography_faults
+from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.cards import Card
 from tarotnotation.cli.commands import COMMANDS
@@ -159,3 +159,51 @@ def test_what_a_message_says_to_write_keeps_the_notations_words() -> None:
     ran = invoke("validate", "--lang", "fr",
                  rel(causes / "trick-written-from-the-wrong-seat.tarot"))
     assert f"écrivez ses cartes depuis N{NBSP}: NS QS T8 T15 (65 fautes en découlent)" in ran.out
+
+
+# --- numbers, contracts and seats as the French write them ------------------------------------
+
+
+def test_numbers_of_points_have_a_decimal_comma_in_french() -> None:
+    """« 43,5 points », « 40,5 », « 28,6 % » (not 43.5, 40.5, 28.6%); English as before."""
+    deal = rel(EXAMPLES / "excuse-last-trick.tarot")
+    french = invoke("replay", "--lang", "fr", deal).out
+    assert f"Prise par O{NBSP}: 43,5 points avec 2 bouts" in french
+    assert "    40,5     47,5  la défense" in french
+    assert decimal_points(french) == []
+    assert "Prise by W: 43.5 points with 2 bouts" in invoke("replay", deal).out
+    stats = invoke("stats", "--lang", "fr", *map(rel, sorted(EXAMPLES.glob("*.tarot")))).out
+    assert f"prise 7 (28,6{NBSP}% réussies)" in stats
+    assert decimal_points(stats) == []
+
+
+def test_the_score_sheet_names_contracts_in_words() -> None:
+    """« garde sans » in ``score``'s table, not the notation's keyword ``garde_sans``;
+    West is O there too."""
+    sheet = rel(EXAMPLES / "score-sheet.tarot")
+    french = invoke("score", "--lang", "fr", sheet).out
+    assert "      5  garde sans  E            47" in french
+    assert "      2  prise       O            34" in french
+    assert "garde_sans" not in french
+    english = invoke("score", sheet).out
+    assert "     5  garde_sans  E          47" in english
+    assert (invoke("score", "--lang", "fr", "--format", "json", sheet).out
+            == invoke("score", "--format", "json", sheet).out)
+
+
+def test_a_french_replay_writes_cards_and_seats_as_a_player_reads_them() -> None:
+    """The hands, the écart and every trick in French: « E atout 20, N atout 21, O atout 7,
+    S atout 15 », the table's columns aligned; the English replay as before."""
+    deal = rel(EXAMPLES / "annotated.tarot")
+    french = invoke("replay", "--lang", "fr", deal).out
+    trump = f"{NBSP}atout{NBSP}"
+    assert f"   1.   E{trump}20, N{trump}21, O{trump}7, S{trump}15" in french
+    assert f"  O (David Moreau)   1♠ 8♠ 1♥ 2♥ 3♥ 4♥ 8♥ 9♥ V♥ 4♦ V♦ C♦ 5♣ atout{NBSP}3" in french
+    assert "  S +64, E +64, N -192, O +64\n" in french
+    assert misreadable_cards(french) == []
+    lines = french.splitlines()
+    head = next(line for line in lines if line.startswith("Jeu "))
+    first = next(line for line in lines if line.startswith("   1. "))
+    assert head.index("gagne") <= first.index(" N  ") + 1 < head.index("gagne") + 6
+    english = invoke("replay", deal).out
+    assert "   1.   E:T20 N:T21 W:T7 S:T15         N           6       6        0  taker" in english

@@ -49,13 +49,14 @@ def test_l001_limits_in_french(tmp_path: Path) -> None:
     path.write_bytes(b'[Event "' + b"x" * (MAX_RECORD_CHARS + 10) + b'"]\n')
     said = _french("validate", str(path))
     assert "L001 erreur" in said
-    assert ("cette ligne a plus de 1,048,576 caractères ; cette donne n'est pas lue (la"
+    assert ("cette ligne a plus de 1\u202f048\u202f576 caractères ; cette donne n'est pas lue (la"
             " limite MAX_RECORD_CHARS de tarotnotation.limits)") in said
     line = tmp_path / "long.jsonl"
     line.write_bytes(b'{"players": 4, "tags": [["Event", "' + b"x" * (MAX_RECORD_CHARS + 10)
                      + b'"]]}\n')
     said = _french("validate", str(line))
-    assert "cette ligne a plus de 1,048,576 octets, qui ne sont pas lus (la limite" in said
+    assert ("cette ligne a plus de 1\u202f048\u202f576 octets, qui ne sont pas lus (la limite"
+            in said)
 
 
 def test_every_limit_message_reads_whole_in_french() -> None:
