@@ -136,8 +136,8 @@ def test_french_words_and_agreement() -> None:
     assert bad is not None
     assert bad.message == ("Clubs led and the player holds Clubs: expected 2C, 5C, 8C, JC"
                            " or NC")
-    assert render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
-                                            " attendu 2♣, 5♣, 8♣, V♣ ou C♣")
+    assert render(bad.message, "fr") == ("renonce\xa0: Trèfle demandé, le joueur doit fournir"
+                                            " (2♣, 5♣, 8♣, V♣ ou C♣)")
     assert render(and_list([Msg("the bouts"), Msg("the partner")]), "fr") == (
         "les bouts et le partenaire")
     assert render(or_list(["T4", "T9"]), "fr") == "atout\xa04 ou atout\xa09"
@@ -149,7 +149,7 @@ def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
                         trick=3, seat="E", card="7C").at(file="club.tarot", line=12, col=7,
                                                         deal=2)
     assert d.text("fr") == ("club.tarot:12:7: P105 erreur : donne 2, pli 3, siège E,"
-                            " carte 7♣ : Cœur demandé et le joueur a du Cœur")
+                            " carte 7♣ : renonce : Cœur demandé, le joueur doit fournir")
     assert d.text("en") == str(d)
     assert d.to_dict()["message"] == "Hearts led and the player holds Hearts"
     assert type(d.to_dict()["message"]) is str
@@ -190,7 +190,7 @@ def test_french_validate_of_the_faulty_examples_is_as_reviewed() -> None:
     assert ran.code == 1
     expected = (FIXTURES / "validate-faulty.fr.txt").read_text(encoding="utf-8")
     assert ran.out == expected
-    assert "Trèfle demandé et le joueur a du Trèfle : attendu 2♣, 5♣, 8♣, V♣ ou C♣" in ran.out
+    assert "renonce : Trèfle demandé, le joueur doit fournir (2♣, 5♣, 8♣, V♣ ou C♣)" in ran.out
     assert "R♣ à l'écart : attendu ni Roi ni bout" in ran.out
 
 
@@ -218,7 +218,7 @@ def test_lang_is_taken_anywhere_or_from_the_environment(where: str) -> None:
     }[where]
     ran = invoke(*args, env=env)
     assert ran.code == 1
-    assert "pli 3, siège S, carte atout 19 : Trèfle demandé" in ran.out
+    assert "pli 3, siège S, carte atout 19 : renonce : Trèfle demandé" in ran.out
     assert "1 donne dans 1 fichier : 0 sans erreur, 1 avec erreurs" in ran.out
     # the language chosen ends with the run
     assert "deal 1, trick 3" in invoke("validate", path).out

@@ -4,15 +4,18 @@ left in the catalogue, the help of every command, and what the commands print.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from frenchtext import NBSP, decimal_points, misreadable_cards, typography_faults
 from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 
-from tarotnotation.cards import Card
+from tarotnotation.cards import Card, CardSet
 from tarotnotation.cli.commands import COMMANDS
-from tarotnotation.i18n import CONTEXT_SEP, catalog_path, read_po
+from tarotnotation.diagnostics import Code
+from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, read_po, render
+from tarotnotation.legality import why_illegal
 from tarotnotation.lexicon import french_card
 from tarotnotation.notation.cardcodes import parse_card, read_card
 
@@ -75,12 +78,12 @@ def test_usage_options_and_commands_are_said_in_french() -> None:
 
 
 def test_french_output_writes_cards_with_symbols_and_french_ranks() -> None:
-    """« attendu 2♣, 5♣, 8♣, V♣ ou C♣ », « R♣ à l'écart »: ``2C`` read « 2 de Cœur » to a
+    """« (2♣, 5♣, 8♣, V♣ ou C♣) », « R♣ à l'écart »: ``2C`` read « 2 de Cœur » to a
     French player. English and the machine outputs keep the notation's codes."""
     args = (rel(FAULTY / "revoke.tarot"), rel(FAULTY / "wrong-ecart.tarot"))
     french = invoke("validate", "--lang", "fr", *args).out
-    assert f"carte atout{NBSP}19{NBSP}: Trèfle demandé" in french
-    assert "attendu 2♣, 5♣, 8♣, V♣ ou C♣\n" in french
+    assert f"carte atout{NBSP}19{NBSP}: renonce{NBSP}: Trèfle demandé" in french
+    assert "le joueur doit fournir (2♣, 5♣, 8♣, V♣ ou C♣)\n" in french
     assert "R♣ à l'écart" in french
     assert misreadable_cards(french) == []
     english = invoke("validate", *args).out
@@ -207,3 +210,78 @@ def test_a_french_replay_writes_cards_and_seats_as_a_player_reads_them() -> None
     assert head.index("gagne") <= first.index(" N  ") + 1 < head.index("gagne") + 6
     english = invoke("replay", deal).out
     assert "   1.   E:T20 N:T21 W:T7 S:T15         N           6       6        0  taker" in english
+
+
+# --- the players' words ----------------------------------------------------------------------
+
+
+def _why(hand: str, trick: str, card: str) -> str:
+    illegal = why_illegal(Card(card), CardSet.parse(hand), [Card(c) for c in trick.split()])
+    assert illegal is not None
+    return render(illegal.message, "fr")
+
+
+def test_p105_says_renonce_and_fournir() -> None:
+    assert _why("2C 5C T4", "KC", "T4") == (
+        f"renonce{NBSP}: Trèfle demandé, le joueur doit fournir (2♣ ou 5♣)")
+
+
+def test_p106_says_couper_without_chained_colons() -> None:
+    said = _why("2H T4 T9", "KC", "2H")
+    assert said == ("ne peut pas fournir à Trèfle et a de l'atout, il doit couper"
+                    f" (atouts permis{NBSP}: atout{NBSP}4 ou atout{NBSP}9)")
+    assert said.count(":") == 1
+
+
+def test_p107_says_monter_when_trumps_are_led_and_surcouper_on_a_plain_suit() -> None:
+    assert ", il doit monter (" in _why("T4 T19", "T10", "T4")
+    assert "il doit surcouper (" in _why("2H T4 T19", "KC T10", "T4")
+    assert "monter" not in _why("2H T4 T19", "KC T10", "T4")
+
+
+def test_k103_says_a_queen_when_the_taker_holds_the_four_kings() -> None:
+    meaning = render(Msg(Code.CALL_WRONG_RANK.summary), "fr")
+    assert "(ou une Dame si le preneur a les quatre Rois" in meaning
+    said = render(Msg("{called} cannot be called: expected a King (or a Queen, Knight or Jack"
+                      " when holding every higher card)", called="T4"), "fr")
+    assert "attendu un Roi (ou une Dame si le preneur a les quatre Rois" in said
+
+
+def test_r201_r204_r205_say_inferieurs_and_superieurs_a() -> None:
+    codes = {line.split()[0]: line for line in invoke("--lang", "fr", "codes").out.splitlines()}
+    assert "sont inférieurs à 0 ou supérieurs à 91" in codes["R201"]
+    assert "sont inférieurs à ce que" in codes["R204"]
+    assert "sont supérieurs à ce que" in codes["R205"]
+
+
+def test_ne_rien_ecrire_and_tete_with_its_accent() -> None:
+    fmt = " ".join(_help("--lang", "fr", "fmt").split())
+    assert "Ne rien écrire" in fmt
+    assert "N'écrire rien" not in fmt
+    for msgid, french in _catalogue():
+        if "tete" in french:
+            assert "tete (misère de tête)" in french or "tete pour la misère de tête" in french, \
+                msgid
+
+
+def test_the_called_king_is_named_as_players_say_it() -> None:
+    """« appelle le Roi de Carreau ; l'appelé est O », not « appelle KD : appelé : W »."""
+    french = invoke("replay", "--lang", "fr", rel(EXAMPLES / "five-players.tarot")).out
+    assert f"  appelle le Roi de Carreau{NBSP}; l'appelé est O (Karine Lambert)\n" in french
+    english = invoke("replay", rel(EXAMPLES / "five-players.tarot")).out
+    assert "  calls KD: partner W (Karine Lambert)\n" in english
+
+
+def test_suits_are_capitalised_one_way() -> None:
+    """A suit's name is capitalised in every French message, as the glossary writes it
+    (« à Pique », « de Trèfle »; « un par cœur » is no suit)."""
+    assert [render(Msg(s), "fr") for s in ("spades", "hearts", "diamonds", "clubs")] == [
+        "Pique", "Cœur", "Carreau", "Trèfle"]
+    lower = re.compile(r"\b(?:à|de|du|en) (pique|cœur|carreau|trèfle)s?(?!\w)")
+    assert [french for _, french in _catalogue() if lower.search(french)] == []
+
+
+def test_html_help_names_the_index_title_in_french() -> None:
+    help_ = " ".join(_help("--lang", "fr", "html").split())
+    assert "sinon « Donnes de tarot »" in help_  # (split() takes the no-break spaces too)
+    assert "Tarot deals" not in help_

@@ -262,8 +262,8 @@ def test_tarot_legal_answers_in_french() -> None:
         "  permises\xa0:    4♣ 7♣ 9♣ Excuse",
         "  interdites\xa0:  1♠ 7♠ 4♥ R♦ atout\xa02 atout\xa03 atout\xa04 atout\xa06 atout\xa014"
         " atout\xa015 atout\xa018 atout\xa020",
-        "  pourquoi\xa0:    P105 must-follow-suit\xa0: Trèfle demandé et le joueur a du Trèfle\xa0:"
-        " attendu 4♣, 7♣ ou 9♣ ou l'Excuse",
+        "  pourquoi\xa0:    P105 must-follow-suit\xa0: renonce\xa0: Trèfle demandé, le joueur doit"
+        " fournir (4♣, 7♣ ou 9♣ ou l'Excuse)",
     ]
     assert ran.err == ("tarot: note : la donne 1 contient 1 erreur (tarot validate"
                        " examples/faulty/revoke.tarot la montre)\n")

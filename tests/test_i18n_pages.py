@@ -110,8 +110,8 @@ def test_a_french_page_keeps_the_datas_keys_and_codes(french: None) -> None:
     assert fr.keys() == en.keys()
     assert [d["code"] for d in fr["diags"]] == [d["code"] for d in en["diags"]] == ["P105"]
     assert [d["sev"] for d in fr["diags"]] == ["error"]
-    assert fr["diags"][0]["msg"] == ("Trèfle demandé et le joueur a du Trèfle\xa0: attendu 2♣, 5♣,"
-                                     " 8♣, V♣ ou C♣")
+    assert fr["diags"][0]["msg"] == ("renonce\xa0: Trèfle demandé, le joueur doit fournir"
+                                     " (2♣, 5♣, 8♣, V♣ ou C♣)")
     assert en["diags"][0]["msg"].startswith("Clubs led and the player holds Clubs")
     assert fr["cards"] == en["cards"]
     assert fr["tricks"] == en["tricks"]
