@@ -239,7 +239,20 @@ def _localized_sections(formatter: Any) -> None:
         f"{'':>{formatter.current_indent}}{render(Msg('{heading}:', heading=heading))}\n")
     rows = formatter.write_dl
     formatter.write_dl = lambda items, *args, **kwargs: rows(
-        [(term, help_text(text)) for term, text in items], *args, **kwargs)
+        [(term, help_text(_no_break(text))) for term, text in items], *args, **kwargs)
+
+
+#: An ordinary space before « : ; ? ! »: where click, shortening a command's help for the
+#: list of commands, joined its words again with ordinary spaces.
+_SPACE_BEFORE: Final = re.compile(r" (?=[:;?!](?:\s|$|\.\.\.))")
+
+
+def _no_break(text: str) -> str:
+    """A help row's text with its no-break spaces back, in French (click splits a help
+    it shortens on every space, the no-break ones too, and joins it with spaces)."""
+    from tarotnotation.i18n import language
+
+    return _SPACE_BEFORE.sub("\u00a0", text) if language() == "fr" else text
 
 
 #: What click writes in brackets after an option's help: ``[default: 1; x>=0]``.

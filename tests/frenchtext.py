@@ -40,7 +40,18 @@ _CODE_SPANS: Final = (
     re.compile(r"\{[^{}]*\}"),
     re.compile(r"\w+:\w+:col:"),
     re.compile(r"\S+=\S*"),
-    # the annotation glyphs, listed or shown on a trick (``! ? !! ?? !? ou ?!``);
+    # options, paths and file names, the codes' slugs (``must-follow-suit``: ASCII words
+    # joined by hyphens), and what an example quotes for the shell ('contract >= garde');
+    re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*"),
+    re.compile(r"\S*/\S*|\S+\.(?:tarot|jsonl?|csv|xlsx|html|toml|xml|po|md)\b"),
+    re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])"),
+    re.compile(r"(?<=\s)'[^'\n]*'(?=[\s)]|$)"),
+    re.compile(r"<[^<>\s]*\|[^<>\s]*>"),  # an option's choices: <player|seat|contract>
+    # the annotation glyphs, listed or shown on a trick (``! ? !! ?? !? ou ?!``), on a
+    # card or a bid (``5♥?``, ``Garde!?``), or on a deal (a line of its own);
+    re.compile(r"(?<=[♠♥♦♣\d])[!?]{1,2}(?=\s|$)"),
+    re.compile(r"(?i:passe|prise|garde|sans|contre)[!?]{1,2}(?=\s|$)"),
+    re.compile(r"^\s*[!?]{1,2}\s*$", re.M),
     re.compile(r"(?<![^ \n(])(?:[!?]{1,2}[ ,]+)+(?:ou |or )?[!?]{1,2}(?![^ \n),])"),
     re.compile(r"(?<=\d\. )[!?]{1,2}(?= )"),
     re.compile(r"(?<=comme )[!?]{1,2}(?= )"),
@@ -72,13 +83,14 @@ def typography_faults(text: str) -> list[str]:
 
 
 #: English words a French text must not hold: the words of the interface (the ones click
-#: and typer write, and ours), each not a French word. Proper nouns, codes and the
+#: and typer write, and ours), each not a French word ("Options", "Arguments" and
+#: "usage" are French too: "Usage:" is looked for on its own). Proper nouns, codes and the
 #: identifiers one types (switch names, preset names, ALL-CAPS metavariables such as FILE)
 #: are not in it: they are written the same in both languages.
 ENGLISH: Final = frozenset({
     "the", "of", "and", "with", "without", "from", "into", "for", "by", "is", "are", "was",
-    "not", "none", "this", "that", "these", "those", "usage", "options", "commands",
-    "command", "arguments", "error", "errors", "warning", "warnings", "default", "values",
+    "not", "none", "this", "that", "these", "those", "commands",
+    "command", "error", "errors", "warning", "warnings", "default", "values",
     "value", "presets", "preset", "show", "print", "exit", "help", "read", "write", "file",
     "files", "deal", "deals", "trick", "tricks", "seat", "seats", "card", "cards", "trump",
     "trumps", "taker", "defence", "defense", "made", "lost", "expected", "bid", "bids",

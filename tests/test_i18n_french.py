@@ -7,8 +7,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import orjson
 import pytest
-from frenchtext import NBSP, decimal_points, misreadable_cards, typography_faults
+from frenchtext import (
+    NBSP,
+    decimal_points,
+    english_words,
+    misreadable_cards,
+    typography_faults,
+)
 from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.cards import Card, CardSet
@@ -16,7 +23,7 @@ from tarotnotation.cli.commands import COMMANDS
 from tarotnotation.diagnostics import Code
 from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, read_po, render
 from tarotnotation.legality import why_illegal
-from tarotnotation.lexicon import french_card
+from tarotnotation.lexicon import BIDS, CAMPS, MISERES, RESULT_ITEMS, SIZES, french_card
 from tarotnotation.notation.cardcodes import parse_card, read_card
 
 
@@ -285,3 +292,127 @@ def test_html_help_names_the_index_title_in_french() -> None:
     help_ = " ".join(_help("--lang", "fr", "html").split())
     assert "sinon « Donnes de tarot »" in help_  # (split() takes the no-break spaces too)
     assert "Tarot deals" not in help_
+
+
+# --- done when: what a French reader finds nowhere --------------------------------------------
+
+#: The faulty and clean records the outputs are read on.
+_DEALS = [rel(FAULTY / name) for name in ("revoke.tarot", "wrong-ecart.tarot",
+                                          "wrong-score.tarot", "false-poignee.tarot")]
+_REPLAYED = [rel(EXAMPLES / name) for name in ("annotated.tarot", "excuse-last-trick.tarot",
+                                               "five-players.tarot", "misere.tarot")]
+#: The query language's keywords (docs/query.md) and a written position's fields
+#: (docs/analysis.md): typed as they are, in both languages.
+_TYPED = frozenset({"and", "or", "not", "has", "taker", "partner", "lead", "trick", "won",
+                    "tricks", "contract", "rules"})
+
+
+def _identifiers() -> frozenset[str]:
+    """What the help and ``tarot codes`` name as one types it, the same in both languages
+    (the documented allow-list): the commands, their options' choices, the query
+    language's fields and keywords, a written position's fields, the JSON format's
+    fields (from ``tarot schema``)."""
+    import typer.main
+
+    from tarotnotation.archives.query import FIELDS
+    from tarotnotation.cli.app import app
+
+    group = typer.main.get_command(app)
+    words = {entry.name for entry in COMMANDS} | set(FIELDS) | _TYPED
+    for name in group.commands:  # type: ignore[attr-defined]
+        for param in group.commands[name].params:  # type: ignore[attr-defined]
+            words.update(str(c) for c in getattr(getattr(param, "type", None), "choices", ()) or ())
+    words.update(orjson.loads(invoke("schema").out)["properties"])
+    words.update(*(table for table in (BIDS, CAMPS, MISERES, SIZES, RESULT_ITEMS)))
+    return frozenset(words)
+
+
+def _outputs() -> dict[str, str]:
+    """What the French commands print (standard output and error)."""
+    runs: dict[str, tuple[str, ...]] = {
+        "validate": ("validate", *_DEALS),
+        "score": ("score", rel(EXAMPLES / "score-sheet.tarot"),
+                  rel(EXAMPLES / "five-players.tarot")),
+        "rules": ("rules",),
+        "legal": ("legal", rel(FAULTY / "revoke.tarot"), "--trick", "3", "--card", "3"),
+        **{f"replay {deal}": ("replay", deal) for deal in _REPLAYED},
+        **{f"card {code}": ("card", code) for code in ("KC", "T1", "T21", "EX", "1C", "QS")},
+    }
+    out = {}
+    for name, args in runs.items():
+        ran = invoke("--lang", "fr", *args)
+        out[name] = ran.out + ran.err
+    return out
+
+
+def _page_text(tmp_path: Path) -> str:
+    """A French deal page's words: its text and the words its script shows (its data,
+    codes and cards the same in both languages, is not read: the script shows the cards
+    as faces and the numbers with the page's decimal separator, page_words)."""
+    import html
+
+    page = tmp_path / "deal.html"
+    assert invoke("--lang", "fr", "html", rel(EXAMPLES / "annotated.tarot"),
+                  "-o", str(page)).code == 0
+    text = page.read_text(encoding="utf-8")
+    words = re.search(r'<script type="application/json" id="tarot-words">(.*?)</script>',
+                      text, flags=re.S)
+    assert words is not None
+    said = orjson.loads(words.group(1))
+    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", text, flags=re.S)
+    shown = [html.unescape(re.sub(r"<[^>]+>", " ", body))]
+    for value in said.values():
+        shown += [v for v in (value if isinstance(value, list) else [value])
+                  if isinstance(v, str) and v not in (",", ".")]
+    return "\n".join(shown)
+
+
+def test_a_french_reader_finds_no_english_word_decimal_point_misreadable_card_or_missing_space(
+        tmp_path: Path) -> None:
+    """The issue's "done when": the catalogue, ``--help`` of every registered command,
+    ``validate``, ``replay``, ``score``, ``rules``, ``card``, ``codes``, ``legal`` and a
+    page, in French, hold no English word (tests/frenchtext.py's list; proper nouns,
+    codes and what one types are not words of it), no decimal point, no card in the
+    notation's letters (the help describes the notation's input, so only its misread
+    forms count there), and no missing no-break space before « : ; ? ! » or inside « »."""
+    typed = _identifiers()
+    faults: list[tuple[str, str, list[str]]] = []
+
+    def check(where: str, text: str, *, cards: bool, allowed: frozenset[str] = frozenset()
+              ) -> None:
+        english = [w for w in english_words(text) if w.lower() not in allowed]
+        for kind, found in (("english", english), ("decimal", decimal_points(text)),
+                            ("card", misreadable_cards(text) if cards else []),
+                            ("typography", typography_faults(text))):
+            if found:
+                faults.append((where, kind, found))
+        if "Usage:" in text:
+            faults.append((where, "english", ["Usage:"]))
+
+    for msgid, french in _catalogue():
+        check(f"catalogue {msgid[:40]!r}", french, cards=False, allowed=typed)
+    check("tarot --help", _help("--lang", "fr"), cards=False, allowed=typed)
+    for entry in COMMANDS:
+        check(f"tarot {entry.name} --help", _help("--lang", "fr", entry.name), cards=False,
+              allowed=typed)
+    check("codes", invoke("--lang", "fr", "codes").out, cards=False, allowed=typed)
+    for where, text in _outputs().items():
+        check(where, text, cards=True)
+    check("page", _page_text(tmp_path), cards=True)
+    assert faults == []
+
+
+def test_a_french_page_shows_french_card_letters_seats_and_decimal_commas() -> None:
+    """The page's script is given what a card's face, a seat and a number show: a King is
+    R, West is O, 40.5 is 40,5 in French (the data, codes and numbers, stays the
+    English page's)."""
+    from tarotnotation.html.words import page_words
+
+    french, english = page_words("fr"), page_words("en")
+    assert [french[f"letter.{r}"] for r in "JNQK"] == ["V", "C", "D", "R"]
+    assert (french["seat.W"], french["decimal"]) == ("O", ",")
+    assert [english[f"letter.{r}"] for r in "JNQK"] == ["J", "N", "Q", "K"]
+    assert (english["seat.W"], english["decimal"]) == ("W", ".")
+    script = (ROOT / "tarotnotation" / "html" / "tarot.js").read_text(encoding="utf-8")
+    assert 'text.replace(".", say("decimal"))' in script
+    assert 'label: WORDS["letter." + r] || r' in script
