@@ -543,7 +543,9 @@ class Diagnostic(Value):
     def text(self, lang: str | None = None) -> str:
         """The one-line form in ``lang`` (default: the run's language, see
         :mod:`tarotnotation.i18n`); ``str(d)`` is the English one. The code, the file,
-        line and column and the card and seat names never change.
+        line and column never change; the card and the seat are said as the language
+        writes them (in French ``atout 19``, ``R♣``, West as ``O``: i18n.said), their
+        codes unchanged in every machine output.
 
         >>> from tarotnotation.i18n import Msg
         >>> d = Diagnostic.make(Code.MUST_FOLLOW_SUIT,

@@ -223,7 +223,8 @@ def test_a_french_replay_writes_cards_and_seats_as_a_player_reads_them() -> None
 
 
 def _why(hand: str, trick: str, card: str) -> str:
-    illegal = why_illegal(Card(card), CardSet.parse(hand), [Card(c) for c in trick.split()])
+    illegal = why_illegal(Card.from_code(card), CardSet.parse(hand),
+                          [Card.from_code(c) for c in trick.split()])
     assert illegal is not None
     return render(illegal.message, "fr")
 
