@@ -417,3 +417,21 @@ def test_a_french_page_shows_french_card_letters_seats_and_decimal_commas() -> N
     script = (ROOT / "tarotnotation" / "html" / "tarot.js").read_text(encoding="utf-8")
     assert 'text.replace(".", say("decimal"))' in script
     assert 'label: WORDS["letter." + r] || r' in script
+
+
+@pytest.mark.parametrize("args", [
+    ("convert", "examples/annotated.tarot", "--to", "tarot", "-o", "-"),
+    ("convert", "examples/annotated.tarot", "--to", "json", "-o", "-"),
+    ("query", "examples/annotated.tarot", "--format", "jsonl"),
+    ("stats", "examples/annotated.tarot", "--format", "json"),
+    ("standings", "examples/annotated.tarot", "--format", "json"),
+    ("new", "--players", "5", "--seed", "7"),
+    ("dedupe", "examples/annotated.tarot", "-o", "-"),
+    ("validate", "examples/faulty/revoke.tarot", "--format", "jsonl"),
+], ids=lambda args: " ".join(args[:2]))
+def test_machine_outputs_stay_byte_identical_in_french(args: tuple[str, ...]) -> None:
+    """The notation, JSON and JSON Lines a command writes are the same bytes whatever the
+    language: cards stay KC and T21, West stays W, 40.5 stays 40.5."""
+    english, french = invoke(*args), invoke("--lang", "fr", *args)
+    assert english.out
+    assert (french.code, french.out) == (english.code, english.out)
