@@ -18,7 +18,7 @@ name, a list of cards) translated too.
 >>> m
 'Clubs led and the player holds Clubs'
 >>> m.render("fr")
-'Trèfle demandé et le joueur a du Trèfle'
+'renonce\xa0: Trèfle demandé, le joueur doit fournir'
 >>> m.template, sorted(m.params)
 ('{suit} led and the player holds {suit}', ['suit'])
 
@@ -41,7 +41,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .lexicon import CONTRACTS, FRENCH_SEATS, french_card
 
@@ -51,6 +51,7 @@ __all__ = [
     "LANGUAGES",
     "Msg",
     "PoTranslations",
+    "Quoted",
     "Translations",
     "Written",
     "and_list",
@@ -383,6 +384,32 @@ def render(value: object, lang: str | None = None) -> str:
         translated = gettext_(value, lang)
         return translated if translated != value else said(value, lang)
     return said(str(value), lang)
+
+
+class Quoted(Msg):
+    """A person's text quoted in a message: ``'ZZ'`` in English (as Python writes a
+    string, its control characters escaped), « ZZ » in French.
+
+    >>> q = Quoted("ZZ")
+    >>> q, q.render("fr"), Msg("{code} is not a card code", code=q).render("en")
+    ("'ZZ'", '«\xa0ZZ\xa0»', "'ZZ' is not a card code")
+    """
+
+    text: str
+
+    def __new__(cls, text: str, /) -> Quoted:
+        self = cast(Quoted, super().__new__(cls, repr(text)))
+        self.text = text
+        return self
+
+    def __reduce__(self) -> tuple[type[Quoted], tuple[str]]:
+        return (Quoted, (self.text,))
+
+    def render(self, lang: str | None = None) -> str:
+        """The quoted text in ``lang``."""
+        if (lang or language()) != "fr":
+            return str(self)
+        return f"«\u00a0{repr(self.text)[1:-1]}\u00a0»"
 
 
 class Written(str):

@@ -125,7 +125,8 @@ def test_a_french_rank_letter_with_c_is_refused_with_an_explanation(word: str,
     ran = invoke("validate", "--lang", "fr", str(path))
     assert ran.code == 1
     rank = {"R": "R", "D": "D", "C": "C", "V": "V"}[word[0].upper()]
-    assert (f"S003 erreur{NBSP}: donne 1{NBSP}: {word!r} est ambigu{NBSP}: la notation lit C"
+    assert (f"S003 erreur{NBSP}: donne 1{NBSP}: «{NBSP}{word}{NBSP}» est ambigu{NBSP}:"
+            " la notation lit C"
             f" comme Trèfle, un joueur français comme Cœur{NBSP}; écrivez {rank}♣ ou") in ran.out
     english = invoke("validate", str(path)).out
     assert f"S003 error: deal 1: {word!r} is ambiguous: C is Clubs in the notation" in english
@@ -138,7 +139,7 @@ def test_a_french_suit_initial_is_refused_with_how_to_write_it() -> None:
     """``DP`` (Dame de Pique) is no card of the notation: S003 says to write D♠ or QS."""
     ran = invoke("--lang", "fr", "card", "DP")
     assert ran.code == 2
-    assert ran.err == ("tarot: 'DP' n'est pas une carte de la notation\xa0: ses couleurs"
+    assert ran.err == ("tarot: «\xa0DP\xa0» n'est pas une carte de la notation\xa0: ses couleurs"
                        " s'écrivent S H D C ou ♠ ♥ ♦ ♣, pas avec les initiales"
                        " françaises\xa0; écrivez D♠ ou QS pour Pique\n")
 

@@ -102,7 +102,7 @@ def misreading(word: str) -> Msg | None:
     'RC' is ambiguous: C is Clubs in the notation, Cœur (Hearts) to a French player:
     write R♣ or KC for Clubs, R♥ or KH for Hearts
     >>> misreading("dp").render("fr")
-    "'dp' n'est pas une carte de la notation...; écrivez D♠ ou QS pour Pique"
+    "«\xa0dp\xa0» n'est pas une carte de la notation...; écrivez D♠ ou QS pour Pique"
     >>> misreading("KC") is None, misreading("ZZ") is None
     (True, True)
     """
