@@ -20,7 +20,7 @@ from test_cli import EXAMPLES, FAULTY, ROOT, invoke, rel
 
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.cli.commands import COMMANDS
-from tarotnotation.diagnostics import Code
+from tarotnotation.diagnostics import Code, quote
 from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, read_po, render
 from tarotnotation.legality import why_illegal
 from tarotnotation.lexicon import BIDS, CAMPS, MISERES, RESULT_ITEMS, SIZES, french_card
@@ -436,3 +436,19 @@ def test_machine_outputs_stay_byte_identical_in_french(args: tuple[str, ...]) ->
     english, french = invoke(*args), invoke("--lang", "fr", *args)
     assert english.out
     assert (french.code, french.out) == (english.code, english.out)
+
+
+def test_a_quoted_value_is_in_guillemets_in_french() -> None:
+    """« 1OS » n'est pas une carte (not '1OS'); the English, and a message sent to the
+    workers of -j and back, as before."""
+    import pickle
+
+    ran = invoke("validate", "--lang", "fr", rel(FAULTY / "syntax-error.tarot"))
+    assert f"S003 erreur{NBSP}: donne 1{NBSP}: «{NBSP}1OS{NBSP}» n'est pas une carte" in ran.out
+    english = invoke("validate", rel(FAULTY / "syntax-error.tarot")).out
+    assert "S003 error: deal 1: '1OS' is not a card" in english
+    message = pickle.loads(pickle.dumps(Msg("{code} is not a card code: expected a card such"
+                                            " as 7H, KS, T21 or EX", code=quote("ZZ"))))
+    assert str(message).startswith("'ZZ' is not a card code")
+    assert message.render("fr").startswith(f"«{NBSP}ZZ{NBSP}» n'est pas un code de carte")
+    assert render(quote("\x1b[2J"), "fr") == f"«{NBSP}\\x1b[2J{NBSP}»"  # escaped, as in English
