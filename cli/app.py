@@ -15,7 +15,6 @@ function's docstring: ``tests/test_cli_startup.py`` holds them to it), and
 from __future__ import annotations
 
 import contextlib
-import copy
 import os
 import sys
 from collections.abc import Iterator, MutableMapping
@@ -89,6 +88,8 @@ class _Commands(MutableMapping[str, Any]):
             entry, hidden = self.entries[name]
             self.built[name] = built = _build(entry, name, hidden)
             if self.lang is not None:  # taken before parsing (cli/language.py), anywhere:
+                import copy  # (only a command built by typer needs it)
+
                 shown = copy.copy(self.lang)  # each command's help lists it too
                 shown.expose_value = False
                 built.params.append(shown)
