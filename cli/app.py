@@ -72,8 +72,9 @@ class _Commands(MutableMapping[str, Any]):
     """The app's commands by name, in the table's order, each built when first looked up
     (click and typer find a group's commands through this mapping)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: Any = None) -> None:
         self.built: dict[str, Any] = {}
+        self.lang = lang
         self.entries = {e.name: (e, False) for e in COMMANDS}
         self.entries.update({alias: (next(e for e in COMMANDS if e.name == name), True)
                              for alias, name in ALIASES.items()})
@@ -86,6 +87,12 @@ class _Commands(MutableMapping[str, Any]):
 
             entry, hidden = self.entries[name]
             self.built[name] = built = _build(entry, name, hidden)
+            if self.lang is not None:  # taken before parsing (cli/language.py), anywhere:
+                import copy  # (only a command built by typer needs it)
+
+                shown = copy.copy(self.lang)  # each command's help lists it too
+                shown.expose_value = False
+                built.params.append(shown)
             localize_command(built, language())
         return self.built[name]
 
@@ -132,7 +139,7 @@ def _group_class() -> type[TyperGroup]:
 
         def __init__(self, **attrs: Any) -> None:
             super().__init__(**attrs)
-            lazy = _Commands()
+            lazy = _Commands(next((p for p in self.params if p.name == "lang"), None))
             lazy.built.update(self.commands)
             self.commands = lazy
 

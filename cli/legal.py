@@ -93,13 +93,14 @@ def legal(
     def answer(key: str, text: str) -> None:
         echo(f"  {ljust(labels[key], pad)}{text}")
 
-    answer("holds", f"{pos.hand}{'' if pos.exact else render(Msg('  (known part of the hand)'))}")
-    answer("legal", str(pos.legal))
+    answer("holds", f"{render(str(pos.hand))}"
+                    f"{'' if pos.exact else render(Msg('  (known part of the hand)'))}")
+    answer("legal", render(str(pos.legal)))
     illegal = pos.hand - pos.legal
     if illegal:
         first = next(iter(illegal))
         why = pos.constraint.explain(first)
-        answer("not", str(illegal))
+        answer("not", render(str(illegal)))
         if why is not None:
             answer("why", f"{why.code.value} {why.code.slug}{render(Msg(': '))}"
                         f"{render(why.message)}")

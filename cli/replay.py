@@ -15,7 +15,7 @@ from tarotnotation import i18n
 from tarotnotation.archive import STDIN, check_deal, read_path
 from tarotnotation.cards import points_text
 from tarotnotation.diagnostics import Diagnostic, Severity
-from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg
+from tarotnotation.i18n import Msg, gettext_, ngettext, pmsg, said
 from tarotnotation.narrator import (
     place_of,
     running_points,
@@ -120,7 +120,9 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
     ``tarot analyze``)."""
     v = View(color)
     ids = record.seat_ids
-    names = {s.id: f"{s.id} ({s.name})" if s.name else s.id for s in record.seats}
+    # (cards, seats and points as a person reads them in the run's language: i18n.said)
+    names = {s.id: f"{said(s.id)} ({s.name})" if s.name else said(s.id) for s in record.seats}
+    colon = i18n.render(Msg(": "))
     at: dict[tuple[str, int | None, int | None], list[Diagnostic]] = {}
     for d in rep.diagnostics:
         if not (verbose or d.counts):
@@ -141,7 +143,8 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
         number and gettext_("deal {deal}").format(deal=number)) if part)
     v.head(gettext_("Deal {index}: {heading}").format(index=index, heading=heading) if heading
            else gettext_("Deal {index}").format(index=index))
-    dealer = gettext_(", dealer {dealer}").format(dealer=record.dealer) if record.dealer else ""
+    dealer = (gettext_(", dealer {dealer}").format(dealer=said(record.dealer))
+              if record.dealer else "")
     v.add(gettext_("  {players} players, ruleset {ruleset}{dealer}").format(
         players=record.players, ruleset=record.ruleset, dealer=dealer))
     if record.glyph:
@@ -158,16 +161,16 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
         column = max(width(safe(names[s])) for s in ids)
         for seat in ids:
             if seat in hands:
-                v.add(f"  {ljust(safe(names[seat]), column)}  {hands[seat]}")
+                v.add(f"  {ljust(safe(names[seat]), column)}  {said(str(hands[seat]))}")
         if record.chien is not None:
-            v.add(f"  {ljust('chien', column)}  {record.chien}")
+            v.add(f"  {ljust('chien', column)}  {said(str(record.chien))}")
         v.faults(at.get(("chien", None, None), []), "  ")
 
     if record.auction:
         v.head(gettext_("Auction"))
         for i, (seat, bid) in enumerate(zip(speakers(record), record.auction, strict=True)):
             word = i18n.pgettext("bid", "pass") if bid.contract is None else bid.contract.french
-            v.add(f"  {seat}: {word}{_glyph(bid.glyph)}")
+            v.add(f"  {said(seat)}{colon}{word}{_glyph(bid.glyph)}")
             v.comments(bid.comments, "      ")
             v.faults(at.get(("auction", i, None), []), "      ")
     if rep.contract is not None and rep.taker is not None:
@@ -178,15 +181,17 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
         partner = (gettext_("plays alone") if rep.partner in (None, rep.taker)
                    else gettext_("partner {partner}").format(partner=names[rep.partner])
                    if rep.partner else "")
-        v.add(gettext_("  calls {card}: {partner}").format(card=called, partner=partner))
+        card = str(called) if i18n.language() == "en" or called is None else called.french
+        v.add(gettext_("  calls {card}: {partner}").format(card=card, partner=partner))
         if record.call is not None:
             v.comments(record.call.comments, "      ")
         v.faults(at.get(("call", None, None), []), "      ")
     if record.ecart is not None:
         v.head(gettext_("Écart"))
         e = record.ecart
-        cards = gettext_("(face down)") if e.cards is None else str(e.cards)
-        shown = gettext_("  shown: {cards}").format(cards=e.shown) if e.shown else ""
+        cards = gettext_("(face down)") if e.cards is None else said(str(e.cards))
+        shown = (gettext_("  shown: {cards}").format(cards=said(str(e.shown))) if e.shown
+                 else "")
         v.add(f"  {cards}{shown}{_glyph(e.glyph)}")
         v.comments(e.comments, "      ")
     v.faults(at.get(("ecart", None, None), []), "      ")
@@ -196,38 +201,44 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
             if isinstance(decl, Poignee):
                 kind = "poignée"
                 extra = " ".join(x for x in (decl.size.value if decl.size else "",
-                                             "" if decl.cards is None else str(decl.cards))
+                                             "" if decl.cards is None else said(str(decl.cards)))
                                  if x)
             elif isinstance(decl, Misere):
                 kind, extra = "misère", i18n.render(_MISERE_WORDS[decl.misere])
             else:
                 kind, extra = gettext_("chelem announced"), ""
-            v.add(f"  {decl.seat}: {kind} {extra}".rstrip())
+            v.add(f"  {said(decl.seat)}{colon}{kind} {extra}".rstrip())
             v.comments(decl.comments, "      ")
             v.faults(at.get(("declarations", i, None), []), "      ")
 
     if record.play:
         counts = {tc.number: tc for tc in running_points(rep)}
+        # a trick's cards: E:T20 N:T21 in English, « E atout 21, N R♣ » in French
+        between = " " if i18n.language() == "en" else ", "
+        rows = [between.join(f"{said(ids[seat])}{':' if between == ' ' else chr(0xA0)}"
+                             f"{said(pc.card.code)}{_glyph(pc.glyph)}"
+                             + (_cost(pc.comments) if analysis else "")
+                             for pc, seat in zip(trick.cards, played.seats, strict=False))
+                for trick, played in zip(record.play, rep.tricks, strict=False)]
+        span = max([30, *(width(row) for row in rows)])
         v.head(gettext_("Play") + ("" if not counts else
                                    gettext_("{pad}winner points   taker  defence").format(
-                                       pad=" " * 35)))
+                                       pad=" " * (span + 5))))
         for t, (trick, played) in enumerate(zip(record.play, rep.tricks, strict=False)):
-            cells = [f"{ids[seat]}:{pc.card.code}{_glyph(pc.glyph)}"
-                     + (_cost(pc.comments) if analysis else "")
-                     for pc, seat in zip(trick.cards, played.seats, strict=False)]
             tc = counts.get(played.number)
             if played.winner is None:
                 after = gettext_("(incomplete)")
             elif tc is None:
-                after = f"{ids[played.winner]:<6} {points_text(played.points):>6}"
+                after = f"{said(ids[played.winner]):<6} {said(points_text(played.points)):>6}"
             else:
-                after = (f"{tc.winner:<6} {points_text(tc.points):>6}"
-                         f"  {points_text(tc.taker_half):>6}  {points_text(tc.defence_half):>7}"
+                after = (f"{said(tc.winner):<6} {said(points_text(tc.points)):>6}"
+                         f"  {said(points_text(tc.taker_half)):>6}"
+                         f"  {said(points_text(tc.defence_half)):>7}"
                          f"  {i18n.render(_CAMP_WORDS[tc.camp])}")
                 if tc.excuse is not None:
                     after += i18n.render(Msg(", the Excuse to the {camp}",
                                              camp=_CAMP_WORDS[tc.excuse]))
-            v.add(f"  {played.number:>2}. {_glyph(trick.glyph):<2}{' '.join(cells):<30}"
+            v.add(f"  {played.number:>2}. {_glyph(trick.glyph):<2}{ljust(rows[t], span)}"
                   f" {after}")
             v.comments(trick.comments, "      ")
             v.faults(at.get(("play", t, None), []), "      ")
@@ -235,13 +246,14 @@ def render(index: int, record: DealRecord, rep: Replay, *, color: bool = False,
                 for comment in pc.comments:
                     note = _note(comment) if analysis else None
                     if note is None:
-                        v.add(f"      {pc.card.code}: {{{comment}}}", fg="cyan")
+                        v.add(f"      {said(pc.card.code)}{colon}{{{comment}}}", fg="cyan")
                     elif note.may_cost:
                         from tarotnotation.analysis.comments import note_text
 
-                        v.add(f"      {pc.card.code}: {i18n.render(note_text(note))}",
+                        v.add(f"      {said(pc.card.code)}{colon}"
+                              f"{i18n.render(note_text(note))}",
                               fg="magenta")
-                v.faults(at.get(("play", t, c), []), f"      {pc.card.code}: ")
+                v.faults(at.get(("play", t, c), []), f"      {said(pc.card.code)}{colon}")
         rest = unplayed_points(rep)
         if rest is not None and rest[0]:
             unplayed = (Msg("the chien: {points} points to the {camp}",

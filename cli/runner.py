@@ -164,7 +164,7 @@ def usage_message(err: Exception, commands: Sequence[str]) -> str:
     >>> said
     "no command 'valdate': did you mean 'validate'? (tarot --help lists the commands)"
     >>> said.render("fr")
-    "pas de commande 'valdate' : vouliez-vous dire 'validate' ? (tarot --help liste les ..."
+    "pas de commande 'valdate'\xa0: vouliez-vous dire 'validate'\xa0? (tarot --help liste les ..."
     """
     message = getattr(err, "format_message", lambda: str(err))()
     ctx = getattr(err, "ctx", None)
@@ -225,15 +225,34 @@ _PLAIN_TYPES = {"<int>": "N", "<int range>": "N", "<str>": "TEXT", "<float>": "N
 
 
 def _localized_sections(formatter: Any) -> None:
-    """The help's section headings (Options, Arguments, Commands) in the run's language,
-    and what click itself writes in the rows of options (:func:`help_text`)."""
+    """The help's usage line and section headings (Usage, Options, Arguments, Commands)
+    in the run's language, with its typography (« Options : »), and what click itself
+    writes in the rows of options (:func:`help_text`)."""
     from tarotnotation.i18n import gettext_
 
     plain = formatter.section
     formatter.section = lambda name: plain(gettext_(name))
+    usage = formatter.write_usage
+    formatter.write_usage = lambda prog, args="", prefix=None: usage(
+        prog, args, render(Msg("Usage:")) + " " if prefix is None else prefix)
+    formatter.write_heading = lambda heading: formatter.write(
+        f"{'':>{formatter.current_indent}}{render(Msg('{heading}:', heading=heading))}\n")
     rows = formatter.write_dl
     formatter.write_dl = lambda items, *args, **kwargs: rows(
-        [(term, help_text(text)) for term, text in items], *args, **kwargs)
+        [(term, help_text(_no_break(text))) for term, text in items], *args, **kwargs)
+
+
+#: An ordinary space before « : ; ? ! »: where click, shortening a command's help for the
+#: list of commands, joined its words again with ordinary spaces.
+_SPACE_BEFORE: Final = re.compile(r" (?=[:;?!](?:\s|$|\.\.\.))")
+
+
+def _no_break(text: str) -> str:
+    """A help row's text with its no-break spaces back, in French (click splits a help
+    it shortens on every space, the no-break ones too, and joins it with spaces)."""
+    from tarotnotation.i18n import language
+
+    return _SPACE_BEFORE.sub("\u00a0", text) if language() == "fr" else text
 
 
 #: What click writes in brackets after an option's help: ``[default: 1; x>=0]``.
@@ -250,7 +269,7 @@ def help_text(text: str) -> str:
     >>> help_text("Show this message and exit.")
     'Afficher ce message et quitter.'
     >>> help_text("Processus de travail.  [default: 1; x>=0; required]")
-    'Processus de travail.  [par défaut : 1 ; x>=0 ; obligatoire]'
+    'Processus de travail.  [par défaut\xa0: 1\xa0; x>=0\xa0; obligatoire]'
     >>> _ = set_language("en")
     >>> help_text("Worker processes.  [default: 1; x>=0]")
     'Worker processes.  [default: 1; x>=0]'

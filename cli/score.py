@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from tarotnotation.archive import CheckedDeal, check_paths
 from tarotnotation.cards import points_text
-from tarotnotation.i18n import Msg, pmsg, render
+from tarotnotation.i18n import Msg, pmsg, render, said
 from tarotnotation.status import Status
 
 from . import declare
@@ -143,8 +143,8 @@ class Sheet:
             # The taker's camp's count without the seats' scores (a 5-player TarotClub log:
             # no called card, so no partner): every figure but the score.
             made, margin = rep.outcome
-            cells = [str(checked.index), rep.contract.keyword, rep.taker,
-                     points_text(rep.taker_half or 0), str(rep.bouts),
+            cells = [str(checked.index), said(rep.contract.keyword), said(rep.taker),
+                     said(points_text(rep.taker_half or 0)), str(rep.bouts),
                      render(Msg("made by {margin}", margin=margin) if made
                             else Msg("lost by {margin}", margin=margin)), "", mark]
         elif rep.status is not Status.SCORED or rep.scores is None or rep.score is None:
@@ -164,11 +164,11 @@ class Sheet:
                                               deal=checked.index, total=f"{total:+d}")),
                                    self.color, fg="red"))
             sc = rep.score
-            taker = rep.taker
-            if rep.partner not in (None, rep.taker):
-                taker += f"+{rep.partner}"
-            cells = [str(checked.index), rep.contract.keyword, taker,
-                     points_text(rep.taker_half or 0), str(rep.bouts),
+            taker = said(rep.taker)
+            if rep.partner is not None and rep.partner != rep.taker:
+                taker += f"+{said(rep.partner)}"
+            cells = [str(checked.index), said(rep.contract.keyword), taker,
+                     said(points_text(rep.taker_half or 0)), str(rep.bouts),
                      render(Msg("made by {margin}", margin=abs(sc.margin_points)) if sc.made
                             else Msg("lost by {margin}", margin=abs(sc.margin_points))),
                      f"{rep.scores[rep.taker]:+d}", mark]
@@ -177,7 +177,7 @@ class Sheet:
 
     def print(self) -> None:
         """The sheet: a header, a row per deal with the running totals, the totals."""
-        head = [*(render(h) for h in HEAD), *(safe(s) for s in self.seats)]
+        head = [*(render(h) for h in HEAD), *(safe(said(s)) for s in self.seats)]
         widths = [width(h) for h in head]
         for cells, _, _ in self.rows:
             for i, cell in enumerate(cells):
@@ -195,7 +195,7 @@ class Sheet:
 
         legend = Msg("  (score: the taker's for the deal; {seats}: running totals)",
                      seats=(" " if all(" " not in s for s in self.seats) else ", ").join(
-                         self.seats))
+                         said(s) for s in self.seats))
         echo_styled(style(self.file, self.color, bold=True)
                     + safe(render(legend) if self.seats else ""))
         echo_styled(style(line(head), self.color, bold=True))

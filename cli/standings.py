@@ -17,7 +17,7 @@ from tarotnotation.archives.standings import (
     lines,
     session_text,
 )
-from tarotnotation.i18n import Msg, render
+from tarotnotation.i18n import Msg, render, said
 
 from . import declare
 from .common import echo_err, stdout_bytes
@@ -130,7 +130,8 @@ def standings(
 def _text(table: Standings) -> str:
     table_lines = list(lines(table))
     table_lines[0] = [column(key) for key in table_lines[0]]  # a table for people
-    rows = [[for_terminal(cell) for cell in row] for row in table_lines]
+    rows = [[for_terminal(cell if i == 0 else said(cell)) for cell in row]  # as people read them
+            for i, row in enumerate(table_lines)]
     widths = [max(width(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:

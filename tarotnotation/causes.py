@@ -66,6 +66,7 @@ from . import values
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
 from .i18n import Msg
+from .i18n import written as as_written
 from .kernel import winner_index
 from .records import DealRecord, PlayedCard, Seat, Trick
 from .replay import Replay, replay
@@ -302,7 +303,7 @@ def _all_trials(rep: Replay, errors: Sequence[Diagnostic]) -> Iterator[_Trial]:
 
 
 def _cards_text(cards: Sequence[PlayedCard]) -> str:
-    return " ".join(pc.card.code for pc in cards)
+    return as_written(" ".join(pc.card.code for pc in cards))  # to be typed as it is
 
 
 def _with_play(rec: DealRecord, play: Sequence[Trick]) -> DealRecord:
@@ -339,7 +340,7 @@ def _dealers(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
         yield _Trial(Code.WRONG_DEALER, rec.model_copy(update={"dealer": dealer}),
                      Msg("{said}, but the cards fit {dealer} as dealer ({first} speaks and"
                          " leads first): write {dealer} as the dealer", said=said,
-                         dealer=dealer, first=first), "dealer",
+                         dealer=as_written(dealer), first=first), "dealer",
                      holds=_first_trick(rec, plain, ids, first))
 
 
@@ -491,7 +492,7 @@ def _missing_card(rep: Replay, ids: Sequence[str], unplayed: Sequence[Card],
             play = list(rec.play)
             play[t] = trick.model_copy(update={"cards": cards})
             where = (Msg("first") if p == 0 else
-                     Msg("after {card}", card=trick.cards[p - 1].card.code))
+                     Msg("after {card}", card=as_written(trick.cards[p - 1].card.code)))
 
             def words(r: Replay, t: int = t, p: int = p, card: Card = card,
                       cards: tuple[PlayedCard, ...] = cards, where: str = where) -> str:
@@ -585,7 +586,7 @@ def _miswritten(rep: Replay, errors: Sequence[Diagnostic], unplayed: Sequence[Ca
                 seat = rep.tricks[t].seats[c] if t < len(rep.tricks) else None
                 yield _Trial(Code.CARD_MISWRITTEN, _with_play(rec, play),
                              Msg("{code} in trick {trick} is written for {right} ({right} is"
-                                 " never played): write {right}", code=code, trick=t + 1,
-                                 right=right.code),
+                                 " never played): write {right}", code=as_written(code),
+                                 trick=t + 1, right=as_written(right.code)),
                              f"play[{t}].cards[{c}]", trick=t + 1, card=code,
                              holds=() if seat is None else ((rec.seat_ids[seat], right),))

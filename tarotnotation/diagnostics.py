@@ -32,7 +32,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Final
 
-from .i18n import Msg, language, render
+from .i18n import Msg, Quoted, language, render
 from .values import Value, fields, replace
 
 __all__ = [
@@ -547,14 +547,17 @@ class Diagnostic(Value):
     def text(self, lang: str | None = None) -> str:
         """The one-line form in ``lang`` (default: the run's language, see
         :mod:`tarotnotation.i18n`); ``str(d)`` is the English one. The code, the file,
-        line and column and the card and seat names never change.
+        line and column never change; the card and the seat are said as the language
+        writes them (in French ``atout 19``, ``R♣``, West as ``O``: i18n.said), their
+        codes unchanged in every machine output.
 
         >>> from tarotnotation.i18n import Msg
         >>> d = Diagnostic.make(Code.MUST_FOLLOW_SUIT,
         ...                     Msg("{suit} led and the player holds {suit}", suit=Msg("Clubs")),
         ...                     trick=3, seat="S", card="T19")
         >>> print(d.text("fr"))
-        P105 erreur : pli 3, siège S, carte T19 : Trèfle demandé et le joueur a du Trèfle
+        P105 erreur : pli 3, siège S, carte atout 19 : renonce : Trèfle demandé, le joueur doit
+        fournir
         """
         lang = lang or language()
         pos = self.location.text_position()
@@ -602,13 +605,15 @@ class TarotError(ValueError):
 _QUOTED_CHARS: Final = 40
 
 
-def quote(value: object) -> str:
+def quote(value: object) -> str:  # (a Msg, said in the run's language, or a number)
     """A user's value as a message quotes it: a short text in quotes (a long one cut, with
     its length, so a 5,000-digit number is never printed whole), a number, or what JSON
     calls the value (``a list``, ``an object``, ``null``), never a Python type's name.
 
     >>> quote("ZZ"), quote(12), quote([1, 2]), quote(None), quote(2 ** 300)
     ("'ZZ'", '12', 'a list', 'null', 'a 91-digit number')
+    >>> quote("ZZ").render("fr"), quote([1, 2]).render("fr")
+    ('«\xa0ZZ\xa0»', 'une liste')
     >>> quote("9" * 5000)
     "'9999999999999999999999999999999999999999…' (5,000 characters)"
     """
@@ -617,13 +622,14 @@ def quote(value: object) -> str:
     if isinstance(value, str):
         if len(value) > _QUOTED_CHARS:
             return f"{value[:_QUOTED_CHARS]!r}"[:-1] + f"…' ({len(value):,} characters)"
-        return repr(value)
+        return Quoted(value)
     if isinstance(value, int):
-        return str(value) if value.bit_length() < 64 else f"a {len(str(value))}-digit number"
+        return (str(value) if value.bit_length() < 64 else
+                Msg("a {n}-digit number", n=len(str(value))))
     if isinstance(value, float):
         return repr(value)
-    return {dict: "an object", list: "a list", tuple: "a list", type(None): "null"}.get(
-        type(value), "a value")
+    return {dict: Msg("an object"), list: Msg("a list"), tuple: Msg("a list"),
+            type(None): "null"}.get(type(value), Msg("a value"))
 
 
 def codes_markdown() -> str:

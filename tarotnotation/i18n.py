@@ -18,7 +18,7 @@ name, a list of cards) translated too.
 >>> m
 'Clubs led and the player holds Clubs'
 >>> m.render("fr")
-'Trèfle demandé et le joueur a du Trèfle'
+'renonce\xa0: Trèfle demandé, le joueur doit fournir'
 >>> m.template, sorted(m.params)
 ('{suit} led and the player holds {suit}', ['suit'])
 
@@ -41,7 +41,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, cast
+
+from .lexicon import CONTRACTS, FRENCH_SEATS, french_card
 
 __all__ = [
     "AT",
@@ -49,7 +51,9 @@ __all__ = [
     "LANGUAGES",
     "Msg",
     "PoTranslations",
+    "Quoted",
     "Translations",
+    "Written",
     "and_list",
     "at",
     "gettext_",
@@ -65,8 +69,10 @@ __all__ = [
     "pmsg",
     "read_po",
     "render",
+    "said",
     "set_language",
     "translations",
+    "written",
 ]
 
 LANGUAGES: Final = ("en", "fr")
@@ -333,7 +339,8 @@ class Msg(str):
             template = t.gettext(self.template)
         if not self.params:
             return template
-        values = {k: v.render(lang) if isinstance(v, Msg) else str(v)
+        values = {k: v.render(lang) if isinstance(v, Msg) else
+                  str(v) if isinstance(v, Written) else said(str(v), lang)
                   for k, v in self.params.items()}
         try:
             return template.format(**values)
@@ -370,12 +377,99 @@ def nmsg(singular: str, plural: str, count: int, /, **params: object) -> Msg:
 
 def render(value: object, lang: str | None = None) -> str:
     """A value as a person reads it in ``lang``: a :class:`Msg` translated, a plain
-    string looked up whole in the catalogue (a fixed sentence), anything else as is."""
+    string looked up whole in the catalogue (a fixed sentence), else as :func:`said`."""
     if isinstance(value, Msg):
         return value.render(lang)
-    if isinstance(value, str):
-        return gettext_(value, lang) if value else value
-    return str(value)
+    if isinstance(value, str) and value:
+        translated = gettext_(value, lang)
+        return translated if translated != value else said(value, lang)
+    return said(str(value), lang)
+
+
+class Quoted(Msg):
+    """A person's text quoted in a message: ``'ZZ'`` in English (as Python writes a
+    string, its control characters escaped), « ZZ » in French.
+
+    >>> q = Quoted("ZZ")
+    >>> q, q.render("fr"), Msg("{code} is not a card code", code=q).render("en")
+    ("'ZZ'", '«\xa0ZZ\xa0»', "'ZZ' is not a card code")
+    """
+
+    text: str
+
+    def __new__(cls, text: str, /) -> Quoted:
+        self = cast(Quoted, super().__new__(cls, repr(text)))
+        self.text = text
+        return self
+
+    def __reduce__(self) -> tuple[type[Quoted], tuple[str]]:
+        return (Quoted, (self.text,))
+
+    def render(self, lang: str | None = None) -> str:
+        """The quoted text in ``lang``."""
+        if (lang or language()) != "fr":
+            return str(self)
+        return f"«\u00a0{repr(self.text)[1:-1]}\u00a0»"
+
+
+class Written(str):
+    """Words of the notation that a message tells a person to write into a record (the
+    cards of a trick, the card to put in another's place, a seat): said in every
+    language as the notation writes them, so that they can be typed as they are.
+
+    >>> typed, said_ = Msg("after {card}", card=written("T4")), Msg("after {card}", card="T4")
+    >>> typed.render("fr"), said_.render("fr")
+    ('après T4', 'après atout\xa04')
+    """
+
+
+def written(text: str) -> Written:
+    """``text`` as :class:`Written`: a message's value that :func:`said` leaves alone."""
+    return Written(text)
+
+
+_DECIMAL: Final = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(%?)")
+#: The contracts' keywords that are two words (``garde_sans``).
+_TWO_WORDS: Final = frozenset(k for k in CONTRACTS.values() if "_" in k)
+
+
+def said(value: str, lang: str | None = None) -> str:
+    """A value of a record (no sentence: a card, a list of cards, a seat, a number) as
+    a person reads it in ``lang``. In French: a card as a French player writes it (``KC``
+    reads « Roi de Cœur » to him: it is ``R♣``), the seat W as O (Ouest), a number with a
+    decimal comma and thin spaces between thousands (« 43,5 points », « 28,6 % »,
+    « 3 474 »), a contract in words (« garde sans »).
+    Anything else, and every value in English, as it is: machines read the notation's
+    words, whatever the language.
+
+    >>> said("KC", "fr"), said("7S T21 EX", "fr"), said("W", "fr"), said("43.5", "fr")
+    ('R♣', '7♠ atout\xa021 Excuse', 'O', '43,5')
+    >>> said("28.6%", "fr"), said("0%", "fr"), said("garde_sans", "fr"), said("12", "fr")
+    ('28,6\xa0%', '0\xa0%', 'garde sans', '12')
+    >>> said("KC", "en"), said("Alice", "fr"), said("2026.11.14", "fr"), said("+64", "fr")
+    ('KC', 'Alice', '2026.11.14', '+64')
+    >>> said("+3,474", "fr"), said("-1,204.35", "fr"), said("1,2", "fr")
+    ('+3\u202f474', '-1\u202f204,35', '1,2')
+    """
+    if (lang or language()) != "fr" or not value:
+        return value
+    card = french_card(value)
+    if card is not None:
+        return card
+    if value in FRENCH_SEATS:
+        return FRENCH_SEATS[value]
+    if value in _TWO_WORDS:
+        return value.replace("_", " ")
+    number = _DECIMAL.fullmatch(value)
+    if number is not None:
+        sign, whole, part, pct = number.groups()
+        return (sign + whole.replace(",", "\u202f") + ("," + part if part else "")
+                + ("\u00a0%" if pct else ""))
+    if " " in value:
+        cards = [french_card(word) for word in value.split(" ")]
+        if all(cards):
+            return " ".join(c for c in cards if c)
+    return value
 
 
 #: The template of :func:`at`: a message that names the place of a record it is about.
@@ -430,6 +524,6 @@ def or_list(items: Sequence[str]) -> str:
     """``a, b or c``, each item translated with the list.
 
     >>> or_list(["2C", "5C", "8C"]).render("fr")
-    '2C, 5C ou 8C'
+    '2♣, 5♣ ou 8♣'
     """
     return _listed(items, "or")

@@ -40,6 +40,8 @@ __all__ = [
     "COMMENT_RE",
     "CONTRACTS",
     "DATE_RE",
+    "FRENCH_RANK_SUITS",
+    "FRENCH_SEATS",
     "GLYPHS",
     "GLYPH_SET",
     "KEYWORDS",
@@ -52,6 +54,7 @@ __all__ = [
     "SIZES",
     "TAG_PATTERN",
     "TAG_RE",
+    "french_card",
     "grammar_text",
     "uncomment",
     "untag",
@@ -73,14 +76,45 @@ ALIAS_RANKS: Final = {"V": "J", "C": "N", "D": "Q", "R": "K"}
 ALIAS_SUITS: Final = {
     "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
 }
-_RANK_LETTERS: Final = "JNQK" + "".join(ALIAS_RANKS)
+#: How French output writes a card's rank and suit: the French rank letter and the suit
+#: symbol, both read by the notation (``R♣``, ``D♠``, ``10♥``), so that a French player
+#: reads the card as it is (``KC`` reads « Roi de Cœur » to him: it is the King of Clubs).
+_FRENCH_RANKS: Final = {canon: alias for alias, canon in ALIAS_RANKS.items()}
+_FRENCH_SUITS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_CANONICAL_CARD: Final = re.compile(r"(10|[1-9]|[JNQK])([SHDC])|T(2[01]|1[0-9]|[1-9])|EX")
+#: The seats as French output writes them: West is Ouest, O (the notation keeps W).
+FRENCH_SEATS: Final = {"W": "O"}
 _SUIT_LETTERS: Final = "SHDC" + "".join(ALIAS_SUITS)
-#: A card word, any case: a rank (1-10, J N Q K, or a French letter) and a suit (a letter
-#: or a symbol), a trump ``T1``..``T21``, or the Excuse ``EX``; the canonical codes and
-#: the aliases of ``notation/cardcodes.py``.
+#: The suits a French rank letter is read with: not ``C``, which is Clubs in the notation
+#: but Cœur to a French player (``RC`` would be read Roi de Cœur: it is refused, and
+#: ``R♣`` or ``KC`` is the King of Clubs, ``R♥`` or ``KH`` the King of Hearts).
+FRENCH_RANK_SUITS: Final = "SHD" + "".join(ALIAS_SUITS)
+#: A card word, any case: a rank (1-10, J N Q K) and a suit (a letter or a symbol), a
+#: French rank letter and a suit of :data:`FRENCH_RANK_SUITS`, a trump ``T1``..``T21``,
+#: or the Excuse ``EX``; the canonical codes and the aliases of ``notation/cardcodes.py``.
 CARD_PATTERN: Final = (
-    rf"(?:(?:10|[1-9]|[{_RANK_LETTERS.lower()}])[{_SUIT_LETTERS.lower()}]"
+    rf"(?:(?:10|[1-9]|[jnqk])[{_SUIT_LETTERS.lower()}]"
+    rf"|[{''.join(ALIAS_RANKS).lower()}][{FRENCH_RANK_SUITS.lower()}]"
     r"|t(?:2[01]|1[0-9]|[1-9])|ex)")
+
+
+
+def french_card(code: str) -> str | None:
+    """A canonical card code as French output writes it, or None for a word that is no
+    canonical code: the French rank letter and the suit symbol (read back by the
+    notation), a trump by its number (« atout 21 », a no-break space inside), the Excuse
+    by its name.
+
+    >>> [french_card(c) for c in ("KC", "QS", "10H", "NC", "7D", "T21", "T1", "EX", "RC")]
+    ['R♣', 'D♠', '10♥', 'C♣', '7♦', 'atout\xa021', 'atout\xa01', 'Excuse', None]
+    """
+    m = _CANONICAL_CARD.fullmatch(code)
+    if m is None:
+        return None
+    if m.group(1):
+        return _FRENCH_RANKS.get(m.group(1), m.group(1)) + _FRENCH_SUITS[m.group(2)]
+    return f"atout\u00a0{m.group(3)}" if m.group(3) else "Excuse"
+
 
 # --- keywords -------------------------------------------------------------------------------
 

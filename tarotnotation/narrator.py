@@ -203,7 +203,11 @@ def scored_lines(sc: Score, scores: Mapping[str, int], contract: Contract, taker
         lines.append(Msg("misère {amounts}", amounts=", ".join(
             f"{ids[i]} {v:+d}" for i, v in enumerate(sc.misere_amounts) if v)))
     lines.append(Msg("each defender {amount}", amount=f"{-sc.x:+d}"))
-    lines.append(", ".join(f"{seat} {value:+d}" for seat, value in scores.items()))
+    said = [Msg("{seat} {score}", seat=seat, score=f"{value:+d}") for seat, value in scores.items()]
+    line: str = said[0] if said else ""
+    for item in said[1:]:  # (each seat as the run's language writes it: W is O in French)
+        line = Msg("{items}, {item}", items=line, item=item)
+    lines.append(line)
     return lines
 
 

@@ -350,7 +350,7 @@ def note_text(note: AnalysisNote) -> str:
     'costs 3 points (best KS): lost by 1 with best play, was made by 2'
     >>> for part in text.render("fr").split(", "):
     ...     print(part)
-    coûte 3 points (meilleure carte KS) : chutée de 1 avec le meilleur jeu
+    coûte 3 points (meilleure carte R♠) : chutée de 1 avec le meilleur jeu
     remplie de 2 dans la partie
     """
     if note.cost is None:

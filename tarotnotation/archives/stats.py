@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..i18n import Msg, nmsg, pmsg, render
+from ..i18n import Msg, nmsg, pmsg, render, said
 from ..replay import Status
 from ..rules import Camp, Contract
 from .safety import for_terminal, ljust, rjust, sort_key, width
@@ -368,7 +368,8 @@ def _aligned(by: str, rows: list[dict[str, Any]]) -> list[str]:
                   f"{r['total_score']:+,}", f"{r['poignees']:,}", f"{r['petits_au_bout']:,}",
                   f"{r['chelems']:,}"]
         table.append(cells)
-    table = [[for_terminal(cell) for cell in row] for row in table]
+    table = [table[0], *([said(cell) for cell in row] for row in table[1:])]  # as people
+    table = [[for_terminal(cell) for cell in row] for row in table]            # read them
     widths = [max(width(row[i]) for row in table) for i in range(len(head))]
     out = []
     for row in table:

@@ -40,8 +40,14 @@
 
   function fill(w, values) {
     return w.replace(/\{(\w+)\}/g, function (all, name) {
-      return values[name] === undefined ? all : String(values[name]);
+      return values[name] === undefined ? all : num(values[name]);
     });
+  }
+
+  /* A number of points as the page's language writes it (43,5 in French). */
+  function num(value) {
+    var text = String(value);
+    return /^[+-]?\d+\.\d+$/.test(text) ? text.replace(".", say("decimal")) : text;
   }
 
   /* --- small DOM helpers ------------------------------------------------------------ */
@@ -95,7 +101,8 @@
       var r = code.slice(0, -1);
       info = {
         suit: s, rank: r, value: RANK_VALUES[r] || parseInt(r, 10),
-        name: say("cardName", { rank: WORDS["rank." + r] || r, suit: say("suit." + s) }), label: r
+        name: say("cardName", { rank: WORDS["rank." + r] || r, suit: say("suit." + s) }),
+        label: WORDS["letter." + r] || r
       };
     }
     info.order = SUIT_ORDER[info.suit] * 100 + info.value;
@@ -217,12 +224,14 @@
   Viewer.prototype.seatName = function (i) {
     var seats = this.data.seats || [];
     if (i === null || i === undefined || !seats[i]) { return "?"; }
-    return seats[i].name ? seats[i].id + " (" + seats[i].name + ")" : seats[i].id;
+    var id = WORDS["seat." + seats[i].id] || seats[i].id;
+    return seats[i].name ? id + " (" + seats[i].name + ")" : id;
   };
 
   Viewer.prototype.seatId = function (i) {
     var seats = this.data.seats || [];
-    return (i === null || i === undefined || !seats[i]) ? "?" : seats[i].id;
+    if (i === null || i === undefined || !seats[i]) { return "?"; }
+    return WORDS["seat." + seats[i].id] || seats[i].id;
   };
 
   Viewer.prototype.build = function () {
@@ -361,7 +370,7 @@
       var box = add(table, el("div", "seat"));
       box.setAttribute("data-seat", data.seats[i].id);
       var name = add(box, el("h2", "seat-name"));
-      add(name, el("span", "seat-id", data.seats[i].id));
+      add(name, el("span", "seat-id", WORDS["seat." + data.seats[i].id] || data.seats[i].id));
       if (data.seats[i].name) { add(name, el("span", "seat-player", data.seats[i].name)); }
       var badge = add(name, el("span", "badge"));
       var hand = add(box, el("div", "hand"));
@@ -680,9 +689,9 @@
       }
       var after = add(li, el("span", "tafter"));
       if (t.w !== undefined) {
-        add(after, el("span", "twin", self.seatId(t.w) + " +" + t.pts));
+        add(after, el("span", "twin", self.seatId(t.w) + " +" + num(t.pts)));
         if (t.tk !== undefined) {
-          add(after, el("span", "trun", t.tk + " / " + t.df));
+          add(after, el("span", "trun", num(t.tk) + " / " + num(t.df)));
         }
       }
       if (hasNotes({ m: t.m, k: t.k, d: t.d })) { add(li, noteList(data, t, false)); }

@@ -41,6 +41,14 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "rank.J": pgettext("card", "Jack", lang), "rank.N": pgettext("card", "Knight", lang),
         "rank.Q": pgettext("card", "Queen", lang), "rank.K": pgettext("card", "King", lang),
         "cardName": gettext_("{rank} of {suit}", lang),
+        # what a card's face, a seat and a number show, as the language writes them (a
+        # French King is R, West is O, 43.5 is 43,5)
+        "letter.J": pgettext("card letter", "J", lang),
+        "letter.N": pgettext("card letter", "N", lang),
+        "letter.Q": pgettext("card letter", "Q", lang),
+        "letter.K": pgettext("card letter", "K", lang),
+        "seat.W": pgettext("seat letter", "W", lang),
+        "decimal": pgettext("number", ".", lang),
         "trumpName": gettext_("trump {n}", lang),
         "excuseName": pgettext("page", "the Excuse", lang),
         "excuseShort": gettext_("Exc", lang),

@@ -13,6 +13,7 @@ from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..i18n import Msg, or_list
 from ..lexicon import KEYWORDS
 from ..limits import MAX_FAULTS, exceeded
+from .cardcodes import misreading
 
 if TYPE_CHECKING:
     # The grammar (lark) and the model (pydantic) are imported by the functions that use
@@ -251,8 +252,8 @@ def syntax_fault(ctx: RecordContext, text: str, err: UnexpectedInput) -> None:
             code, msg = Code.SYNTAX_ERROR, Msg("unexpected {found}: expected {want}",
                                                found=quote(found), want=want)
     elif expected & {"CARD", "CARDS", "PLAYS"} and _CARDISH.fullmatch(found):
-        code, msg = Code.BAD_CARD_CODE, Msg("{found} is not a card: expected {want}",
-                                            found=quote(found), want=want)
+        code, msg = Code.BAD_CARD_CODE, (misreading(found) or Msg(
+            "{found} is not a card: expected {want}", found=quote(found), want=want))
     elif "BID" in expected and _BIDISH.fullmatch(found):
         code, msg = Code.BAD_VALUE, Msg("{found} is not a bid: expected {want}",
                                         found=quote(found), want=want)

@@ -713,7 +713,7 @@ def test_five_player_log_shows_every_figure_but_the_score(tmp_path: Path) -> Non
     assert ("not scored: each player's score needs the partner, and the record's format"
             " cannot hold the called card") in shown
     french = invoke("replay", "--lang", "fr", str(log)).out
-    assert ("Prise par N, partenaire inconnu : 40 points avec 1 bout, il en faut 51 :"
+    assert ("Prise par N, partenaire inconnu\xa0: 40 points avec 1 bout, il en faut 51\xa0:"
             " chutée de 11") in french
     told = invoke("validate", "--lang", "fr", str(log))
     assert "le format TarotClub ne peut pas contenir la carte appelée" in told.out + told.err

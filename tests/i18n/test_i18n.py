@@ -34,7 +34,7 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 #: Reviewed French outputs; each is compared whole.
 FAULTY_FR = sorted(FAULTY.glob("*.tarot"))
 #: Translations that are the same words in French (checked by a person, not left out).
-SAME_IN_FRENCH = frozenset({"{items}, {item}", "{n} bout", "Arguments", "Options",
+SAME_IN_FRENCH = frozenset({"{items}, {item}", "{seat} {score}", "{n} bout", "Arguments", "Options",
                             "Chien", "Écart", "Score", "poignée {sizes} = {amount}",
                             "chelem {term} = {amount}", "misère {amounts}", "position",
                             "{points}{with_bouts}", "{message}{tail}", "simple", "double",
@@ -137,11 +137,11 @@ def test_french_words_and_agreement() -> None:
     assert bad is not None
     assert bad.message == ("Clubs led and the player holds Clubs: expected 2C, 5C, 8C, JC"
                            " or NC")
-    assert render(bad.message, "fr") == ("Trèfle demandé et le joueur a du Trèfle :"
-                                            " attendu 2C, 5C, 8C, JC ou NC")
+    assert render(bad.message, "fr") == ("renonce\xa0: Trèfle demandé, le joueur doit fournir"
+                                            " (2♣, 5♣, 8♣, V♣ ou C♣)")
     assert render(and_list([Msg("the bouts"), Msg("the partner")]), "fr") == (
         "les bouts et le partenaire")
-    assert render(or_list(["T4", "T9"]), "fr") == "T4 ou T9"
+    assert render(or_list(["T4", "T9"]), "fr") == "atout\xa04 ou atout\xa09"
 
 
 def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
@@ -149,8 +149,8 @@ def test_a_diagnostic_in_french_keeps_its_code_place_and_card() -> None:
                         Msg("{suit} led and the player holds {suit}", suit=Msg("Hearts")),
                         trick=3, seat="E", card="7C").at(file="club.tarot", line=12, col=7,
                                                         deal=2)
-    assert d.text("fr") == ("club.tarot:12:7: P105 erreur : donne 2, pli 3, siège E,"
-                            " carte 7C : Cœur demandé et le joueur a du Cœur")
+    assert d.text("fr") == ("club.tarot:12:7: P105 erreur : donne 2, pli 3, siège E,"
+                            " carte 7♣ : renonce : Cœur demandé, le joueur doit fournir")
     assert d.text("en") == str(d)
     assert d.to_dict()["message"] == "Hearts led and the player holds Hearts"
     assert type(d.to_dict()["message"]) is str
@@ -161,7 +161,7 @@ def test_a_message_survives_pickling_for_the_workers() -> None:
             where=Msg(": it is in the chien"))
     back = pickle.loads(pickle.dumps(m))
     assert back == m
-    assert back.render("fr") == "E n'a pas KH : elle est dans le chien"
+    assert back.render("fr") == "E n'a pas R♥ : elle est dans le chien"
 
 
 def test_a_broken_translation_falls_back_to_english() -> None:
@@ -191,8 +191,8 @@ def test_french_validate_of_the_faulty_examples_is_as_reviewed() -> None:
     assert ran.code == 1
     expected = (FIXTURES / "validate-faulty.fr.txt").read_text(encoding="utf-8")
     assert ran.out == expected
-    assert "Trèfle demandé et le joueur a du Trèfle : attendu 2C, 5C, 8C, JC ou NC" in ran.out
-    assert "KC à l'écart : attendu ni Roi ni bout" in ran.out
+    assert "renonce : Trèfle demandé, le joueur doit fournir (2♣, 5♣, 8♣, V♣ ou C♣)" in ran.out
+    assert "R♣ à l'écart : attendu ni Roi ni bout" in ran.out
 
 
 def test_french_causes_are_as_reviewed() -> None:
@@ -200,7 +200,7 @@ def test_french_causes_are_as_reviewed() -> None:
     ran = invoke("validate", "--lang", "fr", rel(ROOT / "tests" / "fixtures" / "causes"))
     expected = (FIXTURES / "validate-causes.fr.txt").read_text(encoding="utf-8")
     assert ran.out == expected
-    assert "le pli 5 est écrit depuis W, mais N l'entame (N a gagné le pli 4)" in ran.out
+    assert "le pli 5 est écrit depuis O, mais N l'entame (N a gagné le pli 4)" in ran.out
     verbose = invoke("validate", "--lang", "fr", "-v",
                      rel(ROOT / "tests" / "fixtures" / "causes" /
                          "trick-written-from-the-wrong-seat.tarot")).out
@@ -219,8 +219,8 @@ def test_lang_is_taken_anywhere_or_from_the_environment(where: str) -> None:
     }[where]
     ran = invoke(*args, env=env)
     assert ran.code == 1
-    assert "pli 3, siège S, carte T19 : Trèfle demandé" in ran.out
-    assert "1 donne dans 1 fichier : 0 sans erreur, 1 avec erreurs" in ran.out
+    assert "pli 3, siège S, carte atout 19 : renonce : Trèfle demandé" in ran.out
+    assert "1 donne dans 1 fichier : 0 sans erreur, 1 avec erreurs" in ran.out
     # the language chosen ends with the run
     assert "deal 1, trick 3" in invoke("validate", path).out
 
@@ -247,7 +247,7 @@ def test_usage_errors_in_french() -> None:
     # A path that names nothing is an F001 fault in its place (issue 12), in French too.
     ran = invoke("validate", "--lang", "fr", "no/such/file.tarot")
     assert ran.code == 2
-    assert "no/such/file.tarot: F001 erreur : ni fichier ni dossier de ce nom" in ran.out
+    assert "no/such/file.tarot: F001 erreur : ni fichier ni dossier de ce nom" in ran.out
     ran = invoke("card", "--lang", "fr", "ZZ")
     assert ran.code == 2
     assert "tarot: 'ZZ' n'est pas un code de carte" in ran.err
@@ -282,7 +282,7 @@ def test_every_command_has_its_help_in_french() -> None:
             assert click_says not in french, (name, click_says)
         assert "Afficher ce message et quitter." in french, name
     assert "Valider chaque donne" in _help("--lang", "fr", "validate")
-    assert "RC, DC, CC, VC" in _help("--lang", "fr", "card")
+    assert "RC, qu'un joueur lirait Roi de Cœur" in " ".join(_help("--lang", "fr", "card").split())
     top = _help("--lang", "fr")
     assert "Commandes" in top
     assert "Show this message and exit." not in top

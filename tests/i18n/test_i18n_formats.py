@@ -30,13 +30,13 @@ def test_validate_says_what_a_file_is_read_as_in_both_languages(
         path: object, english: str, french: str) -> None:
     name = rel(path)  # type: ignore[arg-type]
     assert f"{name}: {english}\n" in invoke("validate", "-v", name).err
-    assert f"{name} : {french}\n" in invoke("validate", "--lang", "fr", "-v", name).err
+    assert f"{name} : {french}\n" in invoke("validate", "--lang", "fr", "-v", name).err
 
 
 def test_convert_says_what_its_input_is_read_as_in_french() -> None:
     name = rel(EXAMPLES / "prise.tarot")
     ran = invoke("convert", "--lang", "fr", "-v", name, "--to", "json")
-    assert f"{name} : lu comme la notation texte du Tarot\n" in ran.err
+    assert f"{name} : lu comme la notation texte du Tarot\n" in ran.err
 
 
 @pytest.mark.parametrize(("to", "english", "french"), [
@@ -48,21 +48,21 @@ def test_convert_says_what_its_input_is_read_as_in_french() -> None:
      " from the cards never played); the recorded result (scores): TarotClub recomputes the"
      " score; comments and glyphs (on the deal, the auction, the écart, trick 1, trick 2,"
      " trick 3, the result)\n",
-     "tarot: avertissement : donne 1 : un journal de donne jouée TarotClub ne peut pas"
-     " contenir les balises (Event, Site, Date, Round, Deal, Table) ; les noms des joueurs"
-     " (S Alice Martin, E Bruno Lefèvre, N Chloé Dubois, W David Moreau) ; les mains"
-     " (TarotClub les déduit du jeu et du chien) ; les enchères (4 enchères : seul le contrat"
-     " du preneur est gardé) ; l'écart (TarotClub le déduit des cartes jamais jouées) ; le"
-     " résultat inscrit (scores) : TarotClub recalcule le score ; commentaires et glyphes"
+     "tarot: avertissement : donne 1 : un journal de donne jouée TarotClub ne peut pas"
+     " contenir les balises (Event, Site, Date, Round, Deal, Table) ; les noms des joueurs"
+     " (S Alice Martin, E Bruno Lefèvre, N Chloé Dubois, W David Moreau) ; les mains"
+     " (TarotClub les déduit du jeu et du chien) ; les enchères (4 enchères : seul le contrat"
+     " du preneur est gardé) ; l'écart (TarotClub le déduit des cartes jamais jouées) ; le"
+     " résultat inscrit (scores) : TarotClub recalcule le score ; commentaires et glyphes"
      " (sur la donne, les enchères, l'écart, le pli 1, le pli 2, le pli 3, le résultat)\n"),
     ("csv",
      "tarot: warning: deal 1: a CSV score sheet cannot hold the hands and the chien; the"
      " auction (4 bids: the contract and taker are kept); the écart; the play (18 tricks:"
      " the facts and scores the replay works out from it are written); comments and glyphs"
      " (the deal's glyph, annotations on the result)\n",
-     "tarot: avertissement : donne 1 : une feuille de marque CSV ne peut pas contenir les"
-     " mains et le chien ; les enchères (4 enchères : le contrat et le preneur sont gardés) ;"
-     " l'écart ; le jeu (18 plis : les faits et les scores que le rejeu en tire sont écrits) ;"
+     "tarot: avertissement : donne 1 : une feuille de marque CSV ne peut pas contenir les"
+     " mains et le chien ; les enchères (4 enchères : le contrat et le preneur sont gardés) ;"
+     " l'écart ; le jeu (18 plis : les faits et les scores que le rejeu en tire sont écrits) ;"
      " commentaires et glyphes (le glyphe de la donne, les annotations du résultat)\n"),
 ])
 def test_what_a_format_cannot_hold_is_said_in_both_languages(

@@ -25,10 +25,10 @@ def test_s007_bad_utf8_in_french(tmp_path: Path) -> None:
     path = tmp_path / "sete.tarot"
     path.write_bytes('[Event "Club de Sète"]\n'.encode("latin-1"))
     said = _french("validate", str(path))
-    assert ("S007 erreur : donne 1 : le texte n'est pas de l'UTF-8 valide : l'octet 0xE8 à la"
-            " position 17 (en octets) ne peut pas être lu ; il se lit en Latin-1 ('Sète') :"
+    assert ("S007 erreur : donne 1 : le texte n'est pas de l'UTF-8 valide : l'octet 0xE8 à la"
+            " position 17 (en octets) ne peut pas être lu ; il se lit en Latin-1 ('Sète') :"
             " convertissez le fichier en UTF-8, par exemple iconv -f latin1 -t utf-8 FICHIER"
-            " > FICHIER.utf8 ; cette donne n'est pas lue") in said
+            " > FICHIER.utf8 ; cette donne n'est pas lue") in said
     english = invoke("validate", str(path)).out
     assert "it reads as Latin-1 ('Sète'): convert the file to UTF-8" in english
 
@@ -39,7 +39,7 @@ def test_s007_utf16_in_french(tmp_path: Path, suffix: str) -> None:
     path.write_bytes('[Event "Club"]\n'.encode("utf-16"))
     said = _french("validate", str(path))
     assert "S007 erreur" in said
-    assert ("ne peut pas être lu ; il semble en UTF-16 : convertissez le fichier en UTF-8,"
+    assert ("ne peut pas être lu ; il semble en UTF-16 : convertissez le fichier en UTF-8,"
             " par exemple iconv -f utf-16 -t utf-8 FICHIER > FICHIER.utf8") in said
     assert "looks like UTF-16" not in said
 
@@ -49,13 +49,14 @@ def test_l001_limits_in_french(tmp_path: Path) -> None:
     path.write_bytes(b'[Event "' + b"x" * (MAX_RECORD_CHARS + 10) + b'"]\n')
     said = _french("validate", str(path))
     assert "L001 erreur" in said
-    assert ("cette ligne a plus de 1,048,576 caractères ; cette donne n'est pas lue (la"
+    assert ("cette ligne a plus de 1\u202f048\u202f576 caractères ; cette donne n'est pas lue (la"
             " limite MAX_RECORD_CHARS de tarotnotation.limits)") in said
     line = tmp_path / "long.jsonl"
     line.write_bytes(b'{"players": 4, "tags": [["Event", "' + b"x" * (MAX_RECORD_CHARS + 10)
                      + b'"]]}\n')
     said = _french("validate", str(line))
-    assert "cette ligne a plus de 1,048,576 octets, qui ne sont pas lus (la limite" in said
+    assert ("cette ligne a plus de 1\u202f048\u202f576 octets, qui ne sont pas lus (la limite"
+            in said)
 
 
 def test_every_limit_message_reads_whole_in_french() -> None:
@@ -76,7 +77,7 @@ def test_c105_xlsx_messages_in_french(tmp_path: Path, monkeypatch: pytest.Monkey
     book.write_bytes(b"PK\x03\x04" + b"\x00" * 200)  # a ZIP's start, and nothing more
     said = _french("validate", str(book))
     assert "C105 erreur" in said
-    assert f"{book} n'est pas un classeur .xlsx lisible : " in said
+    assert f"{book} n'est pas un classeur .xlsx lisible : " in said
     # (openpyxl's absence is no longer a case: .xlsx is read with the standard library)
 
 
@@ -108,11 +109,11 @@ def test_rules_text_in_french() -> None:
     english = invoke("rules").out.splitlines()
     french = _french("rules").splitlines()
     assert english[0] == "Presets: fft (default), pagat"
-    assert french[0] == "Préréglages : fft (par défaut), pagat"
+    assert french[0] == "Préréglages : fft (par défaut), pagat"
     assert len(french) == len(english) > 5
     for en, fr in zip(english[1:], french[1:], strict=True):  # the notation's own words stay
-        assert fr == en.replace(" values: ", " valeurs : ")
-        assert " valeurs : " in fr
+        assert fr == en.replace(" values: ", " valeurs : ")
+        assert " valeurs : " in fr
 
 
 def _calls_to(tree: ast.AST, name: str) -> list[ast.Call]:

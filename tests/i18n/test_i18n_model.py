@@ -38,22 +38,22 @@ RECORDS = "\n".join([
 ]) + "\n"
 
 FRENCH = """\
-{f}:1:27: S003 erreur : donne 1, $.hands.N : 'ZZ' n'est pas un code de carte : attendu une \
+{f}:1:27: S003 erreur : donne 1, $.hands.N : « ZZ » n'est pas un code de carte : attendu une \
 carte comme 7H, KS, T21 ou EX
-{f}:2:27: S006 erreur : donne 2, $.hands.N : la carte KH figure deux fois
-{f}:3:23: M001 erreur : donne 3, $.dealer : 'X' n'est pas un siège de cette donne (sièges : \
+{f}:2:27: S006 erreur : donne 2, $.hands.N : la carte R♥ figure deux fois
+{f}:3:23: M001 erreur : donne 3, $.dealer : « X » n'est pas un siège de cette donne (sièges : \
 S, E, N, W)
-{f}:4:24: X001 erreur : donne 4, $.ruleset : règles inconnues 'foo' : attendu l'une de fft, \
+{f}:4:24: X001 erreur : donne 4, $.ruleset : règles inconnues « foo » : attendu l'une de fft, \
 pagat
-{f}:5:24: X001 erreur : donne 5, $.ruleset : l'option de règle misere ne peut pas valoir \
-'maybe' : attendu on ou off
-{f}:6:37: S006 erreur : donne 6, $.auction[0].contract : attendu une enchère : pass, prise, \
+{f}:5:24: X001 erreur : donne 5, $.ruleset : l'option de règle misere ne peut pas valoir \
+« maybe » : attendu on ou off
+{f}:6:37: S006 erreur : donne 6, $.auction[0].contract : attendu une enchère : pass, prise, \
 garde, garde_sans ou garde_contre
-{f}:7:39: S006 erreur : donne 7, $.result.taker_points : 'abc' n'est pas un nombre de points
-{f}:8:21: S004 erreur : donne 8, $.tags : le nom de balise 'Ev ent' ne doit contenir que des \
+{f}:7:39: S006 erreur : donne 7, $.result.taker_points : « abc » n'est pas un nombre de points
+{f}:8:21: S004 erreur : donne 8, $.tags : le nom de balise « Ev ent » ne doit contenir que des \
 lettres ASCII, des chiffres et _
-{f}:9:27: M001 erreur : donne 9, $.hands.N : une main a 18 cartes à 4 joueurs, trouvé 1
-{f}:10:30: M001 erreur : donne 10, $.declarations[0] : une poignée demande sa taille ou les \
+{f}:9:27: M001 erreur : donne 9, $.hands.N : une main a 18 cartes à 4 joueurs, trouvé 1
+{f}:10:30: M001 erreur : donne 10, $.declarations[0] : une poignée demande sa taille ou les \
 cartes montrées
 """
 
@@ -108,7 +108,7 @@ def test_a_card_twice_in_the_notation_reads_in_french(tmp_path: Path) -> None:
     path = tmp_path / "card-twice-in-a-hand.tarot"
     path.write_text('[Players "4"]\nhand S: 2S 2S\n', encoding="utf-8")
     ran = invoke("validate", "--lang", "fr", str(path))
-    assert f"{path}:2:12: S006 erreur : donne 1 : 2S est écrite deux fois dans la main de S" \
+    assert f"{path}:2:12: S006 erreur : donne 1 : 2♠ est écrite deux fois dans la main de S" \
         in ran.out
     assert f"{path}:2:12: S006 error: deal 1: 2S is written twice in the hand of S" in (
         invoke("validate", str(path)).out)
@@ -118,7 +118,7 @@ def test_a_bad_ruleset_tag_reads_in_french(tmp_path: Path) -> None:
     path = tmp_path / "ruleset-switch-bad-value.tarot"
     path.write_text('[Players "4"]\n[Ruleset "fft misere=maybe"]\n', encoding="utf-8")
     ran = invoke("validate", "--lang", "fr", str(path))
-    assert ("X001 erreur : donne 1 : l'option de règle misere ne peut pas valoir 'maybe' :"
+    assert ("X001 erreur : donne 1 : l'option de règle misere ne peut pas valoir «\xa0maybe\xa0» :"
             " attendu on ou off") in ran.out
 
 
@@ -137,23 +137,23 @@ def test_model_faults_keep_the_message_to_translate() -> None:
 @pytest.mark.parametrize(("call", "english", "french"), [
     (lambda: Card.from_code("ZZ"),
      "'ZZ' is not a card code: expected a card such as 7H, KS, T21 or EX",
-     "'ZZ' n'est pas un code de carte : attendu une carte comme 7H, KS, T21 ou EX"),
+     "«\xa0ZZ\xa0» n'est pas un code de carte : attendu une carte comme 7H, KS, T21 ou EX"),
     (lambda: Card.trump(22), "no trump numbered 22: trumps run from 1 to 21",
-     "aucun atout numéro 22 : les atouts vont de 1 à 21"),
+     "aucun atout numéro 22 : les atouts vont de 1 à 21"),
     (lambda: Contract.from_keyword("grande"),
      "'grande' is not a contract: expected prise, garde, garde_sans or garde_contre",
-     "'grande' n'est pas un contrat : attendu prise, garde, garde_sans ou garde_contre"),
+     "«\xa0grande\xa0» n'est pas un contrat : attendu prise, garde, garde_sans ou garde_contre"),
     (lambda: Ruleset.from_spec("fft petit=maybe"),
      "unknown rule switch 'petit': expected one of excuse_last_trick, petit_au_bout,"
      " ecart_trumps, petit_in_chien, chelem_excuse_wins, misere, five_player_first_lead",
-     "option de règle inconnue 'petit' : attendu l'une de excuse_last_trick, petit_au_bout,"
+     "option de règle inconnue «\xa0petit\xa0» : attendu l'une de excuse_last_trick, petit_au_bout,"
      " ecart_trumps, petit_in_chien, chelem_excuse_wins, misere, five_player_first_lead"),
     (lambda: table(6), "French Tarot is played by 3, 4 or 5 players, not 6",
      "le Tarot se joue à 3, 4 ou 5 joueurs, pas 6"),
     (lambda: Points.parse("1" * 30),
      "'111111111111111111111111111111' is not a number of points a record can hold (more"
      " than 18 digits)",
-     "'111111111111111111111111111111' n'est pas un nombre de points qu'une donne puisse"
+     "«\xa0111111111111111111111111111111\xa0» n'est pas un nombre de points qu'une donne puisse"
      " contenir (plus de 18 chiffres)"),
 ])
 def test_a_value_check_says_it_in_both_languages(call: object, english: str,
@@ -192,4 +192,4 @@ def test_a_ruleset_error_keeps_its_message() -> None:
         Ruleset.preset("nope")
     said = message_of(info.value)
     assert isinstance(said, Msg)
-    assert said.render("fr") == "règles inconnues 'nope' : attendu l'une de fft, pagat"
+    assert said.render("fr") == "règles inconnues «\xa0nope\xa0» : attendu l'une de fft, pagat"

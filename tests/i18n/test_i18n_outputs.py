@@ -51,7 +51,7 @@ def test_french_stats_are_as_reviewed() -> None:
     ran = invoke("stats", "--lang", "fr", *EXAMPLE_FILES)
     assert ran.code == 0, ran
     assert ran.out == _reviewed("stats.fr.txt")
-    assert ran.out.startswith("20 donnes comptées (3 joueurs : 1, 4 joueurs : 18")
+    assert ran.out.startswith("20 donnes comptées (3 joueurs : 1, 4 joueurs : 18")
     assert "(1 annoncé)" in ran.out  # one chelem announced: the singular
 
 
@@ -59,9 +59,9 @@ def test_french_standings_are_as_reviewed() -> None:
     ran = invoke("standings", "--lang", "fr", *EXAMPLE_FILES)
     assert ran.code == 1, ran  # a deal repeated in its session (garde-sans, garde-contre)
     assert ran.out == _reviewed("standings.fr.txt")
-    assert ran.err == ("examples/garde-sans.tarot:1 : la même donne que"
+    assert ran.err == ("examples/garde-sans.tarot:1 : la même donne que"
                        " examples/garde-contre.tarot:1 dans la même séance (Event \"Club de"
-                       " Tarot de Lyon — Tournoi d'automne\", Round 2, Table 1) : laissée de"
+                       " Tarot de Lyon — Tournoi d'automne\", Round 2, Table 1) : laissée de"
                        " côté (voir tarot dedupe)\n")
 
 
@@ -82,7 +82,7 @@ def test_a_french_replay_with_no_bout_is_as_reviewed() -> None:
     ran = invoke("replay", "--lang", "fr", rel(EXAMPLES / "misere.tarot"))
     assert ran.code == 0, ran
     assert ran.out == _reviewed("replay-misere.fr.txt")
-    assert "Garde par S : 14 points avec 0 bout, il en faut 56 : chutée de 42" in ran.out
+    assert "Garde par S : 14 points avec 0 bout, il en faut 56 : chutée de 42" in ran.out
     assert "misère de tête (sans figure)" in ran.out
     english = invoke("replay", rel(EXAMPLES / "misere.tarot")).out
     assert "Garde by S: 14 points with 0 bouts, needs 56: lost by 42" in english
@@ -228,10 +228,10 @@ def test_the_status_lines_on_standard_error_are_french(tmp_path: Path) -> None:
         "sort": f"8 donnes écrites dans {tmp_path / 's.tarot'} (tarot)\n",
         "query": f"2 donnes retenues sur 8, écrites dans {tmp_path / 'q.tarot'}\n",
         "new": f"2 donnes écrites dans {tmp_path / 'n.tarot'} (tarot)\n",
-        "html": f"1 donne écrite dans {tmp_path / 'p.html'} : 0 avec erreurs, 0 avec"
+        "html": f"1 donne écrite dans {tmp_path / 'p.html'} : 0 avec erreurs, 0 avec"
                 " avertissements\n",
         "annotate": f"1 donne annotée dans {tmp_path / 'x.tarot'}\n",
-        "dedupe": f"1 donne sur 2 répète des donnes déjà vues ; 1 écrite dans"
+        "dedupe": f"1 donne sur 2 répète des donnes déjà vues ; 1 écrite dans"
                   f" {tmp_path / 'd.tarot'}\n",
     }
     for command, ran in said.items():
@@ -250,24 +250,26 @@ def test_a_single_deal_agrees_in_english_too(tmp_path: Path) -> None:
 
 
 def test_tarot_legal_answers_in_french() -> None:
-    """The answer's labels aligned in French, the rule's reason translated, the code and
-    the cards the notation's."""
+    """The answer's labels aligned in French, the rule's reason translated, the code
+    the notation's, the cards as a French player writes them (issue 38)."""
     ran = invoke("legal", "--lang", "fr", rel(EXAMPLES / "faulty" / "revoke.tarot"),
                  "--trick", "3", "--card", "3")
     assert ran.code == 1, ran
     assert ran.out.splitlines() == [
-        "Pli 3, N joue après 3C T19 T7",
-        "  main :        1S 7S 4H KD 4C 7C 9C T2 T3 T4 T6 T14 T15 T18 T20 EX",
-        "  permises :    4C 7C 9C EX",
-        "  interdites :  1S 7S 4H KD T2 T3 T4 T6 T14 T15 T18 T20",
-        "  pourquoi :    P105 must-follow-suit : Trèfle demandé et le joueur a du Trèfle :"
-        " attendu 4C, 7C ou 9C ou l'Excuse",
+        "Pli 3, N joue après 3♣ atout\xa019 atout\xa07",
+        "  main\xa0:        1♠ 7♠ 4♥ R♦ 4♣ 7♣ 9♣ atout\xa02 atout\xa03 atout\xa04 atout\xa06"
+        " atout\xa014 atout\xa015 atout\xa018 atout\xa020 Excuse",
+        "  permises\xa0:    4♣ 7♣ 9♣ Excuse",
+        "  interdites\xa0:  1♠ 7♠ 4♥ R♦ atout\xa02 atout\xa03 atout\xa04 atout\xa06 atout\xa014"
+        " atout\xa015 atout\xa018 atout\xa020",
+        "  pourquoi\xa0:    P105 must-follow-suit\xa0: renonce\xa0: Trèfle demandé, le joueur doit"
+        " fournir (4♣, 7♣ ou 9♣ ou l'Excuse)",
     ]
-    assert ran.err == ("tarot: note : la donne 1 contient 1 erreur (tarot validate"
+    assert ran.err == ("tarot: note : la donne 1 contient 1 erreur (tarot validate"
                        " examples/faulty/revoke.tarot la montre)\n")
     lead = invoke("legal", "--lang", "fr", rel(EXAMPLES / "prise.tarot"), "--trick", "1",
                   "--card", "0")
-    assert lead.out.startswith("Pli 1, W entame\n")
+    assert lead.out.startswith("Pli 1, O entame\n")  # W is Ouest, O
 
 
 @pytest.mark.process
@@ -285,7 +287,7 @@ def test_the_progress_bar_speaks_french_on_a_terminal() -> None:
 def test_validate_says_what_each_file_is_read_as_in_french() -> None:
     ran = invoke("validate", "--lang", "fr", "-v", rel(EXAMPLES / "prise.tarot"))
     assert ran.code == 0
-    assert ran.err.startswith("examples/prise.tarot : lu comme ")
+    assert ran.err.startswith("examples/prise.tarot : lu comme ")
 
 
 def test_a_site_refused_in_french(tmp_path: Path) -> None:
@@ -293,7 +295,7 @@ def test_a_site_refused_in_french(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     ran = invoke("html", "--lang", "fr", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path))
     assert ran.code == 2
-    assert ran.err == (f"tarot: -o {tmp_path} : contient des fichiers que tarot html n'a pas"
-                       " écrits (notes.txt) : donnez un dossier nouveau ou vide\n")
+    assert ran.err == (f"tarot: -o {tmp_path} : contient des fichiers que tarot html n'a pas"
+                       " écrits (notes.txt) : donnez un dossier nouveau ou vide\n")
     english = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path))
     assert "holds files not written by tarot html (notes.txt)" in english.err

@@ -23,34 +23,34 @@ CASES = [
     ("foo = 1",
      f"unknown field 'foo': the fields are {FIELDS}; a tag is written with a capital"
      " (Event, Date, Round...)",
-     f"champ inconnu 'foo' : les champs sont {FIELDS} ; une balise s'écrit avec une"
+     f"champ inconnu « foo » : les champs sont {FIELDS} ; une balise s'écrit avec une"
      " majuscule (Event, Date, Round...)"),
     ("contrat >= garde",
      f"unknown field 'contrat': did you mean contract? the fields are {FIELDS}; a tag is"
      " written with a capital (Event, Date, Round...)",
-     f"champ inconnu 'contrat' : vouliez-vous dire contract ? les champs sont {FIELDS} ;"
+     f"champ inconnu « contrat » : vouliez-vous dire contract ? les champs sont {FIELDS} ;"
      " une balise s'écrit avec une majuscule (Event, Date, Round...)"),
     ("contract >= ",
      "the expression ends too soon: expected a value",
-     "l'expression se termine trop tôt : attendu une valeur"),
+     "l'expression se termine trop tôt : attendu une valeur"),
     ("(made or chelem",
      "the expression ends too soon: expected ')'",
-     "l'expression se termine trop tôt : attendu ')'"),
+     "l'expression se termine trop tôt : attendu ')'"),
     ("and",
      "unexpected 'and': expected '(', 'has', 'not' or a value",
-     "'and' inattendu : attendu '(', 'has', 'not' ou une valeur"),
+     "'and' inattendu : attendu '(', 'has', 'not' ou une valeur"),
     ("bouts ) 2",
      "unexpected ')': expected the end",
-     "')' inattendu : attendu la fin"),
+     "')' inattendu : attendu la fin"),
     ("Event = 'Lyon",
      "this text is never closed: add the closing '",
-     "ce texte n'est jamais fermé : ajoutez le ' fermant"),
+     "ce texte n'est jamais fermé : ajoutez le ' fermant"),
     ("contract >= gard",
      "'gard' is not a contract: expected prise, garde, garde_sans or garde_contre",
-     "'gard' n'est pas un contrat : attendu prise, garde, garde_sans ou garde_contre"),
+     "'gard' n'est pas un contrat : attendu prise, garde, garde_sans ou garde_contre"),
     ("status = done",
      "'done' is not a status: expected scored, annulled, incomplete or unscored",
-     "'done' n'est pas un statut : attendu scored, annulled, incomplete ou unscored"),
+     "'done' n'est pas un statut : attendu scored, annulled, incomplete ou unscored"),
     ("made = maybe",
      "made is true or false, not 'maybe'",
      "made vaut true ou false, pas 'maybe'"),
@@ -63,10 +63,10 @@ CASES = [
      "bouts se compare à un nombre, p. ex. bouts >= 2"),
     ("margin",
      "margin is a whole number: compare it, e.g. margin >= 2",
-     "margin est un nombre entier : comparez-le, p. ex. margin >= 2"),
+     "margin est un nombre entier : comparez-le, p. ex. margin >= 2"),
     ("taker = points",
      "points is a number of points, and taker is a seat: they cannot be compared",
-     "points est un nombre de points et taker est un siège : ils ne peuvent pas être"
+     "points est un nombre de points et taker est un siège : ils ne peuvent pas être"
      " comparés"),
     ("taker ~ S",
      "~ takes a pattern in quotes, e.g. taker ~ \"Martin\"",
@@ -79,11 +79,11 @@ CASES = [
     ("has Z9",
      "no diagnostic code starts with Z9: expected a code such as P105 or a family such as"
      " P1 (see `tarot codes`)",
-     "aucun code de diagnostic ne commence par Z9 : attendu un code comme P105 ou une"
+     "aucun code de diagnostic ne commence par Z9 : attendu un code comme P105 ou une"
      " famille comme P1 (voir `tarot codes`)"),
     ("Event = Round",
      "Round looks like a tag: put a value in quotes",
-     "Round ressemble à une balise : mettez une valeur entre guillemets"),
+     "Round ressemble à une balise : mettez une valeur entre guillemets"),
     ("Event = bouts",
      "a tag is compared with a value, not with the field bouts",
      "une balise se compare à une valeur, pas au champ bouts"),
@@ -95,7 +95,7 @@ CASES = [
      "attendu un nom entre guillemets, p. ex. names = \"Alice Martin\""),
     ("file ~ '('",
      "not a valid pattern: missing ), unterminated subpattern",
-     "motif invalide : missing ), unterminated subpattern"),
+     "motif invalide : missing ), unterminated subpattern"),
 ]
 
 
@@ -121,7 +121,7 @@ def test_tarot_query_says_it_in_the_runs_language(expr: str, english: str,
     shown = _error(expr).show().replace("\n", "\n  ")
     for env, said in (({"TAROT_LANG": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"},
                        f"--where: {english}"),
-                      ({"TAROT_LANG": "fr"}, f"--where : {french}")):
+                      ({"TAROT_LANG": "fr"}, f"--where : {french}")):
         ran = invoke("query", PRISE, "--where", expr, env=env)
         assert (ran.code, ran.out) == (2, "")
         # the message, then the expression and the caret under its fault, each on its line
@@ -141,4 +141,4 @@ def test_a_control_character_in_an_expression_is_shown_escaped_in_french() -> No
     ran = invoke("query", PRISE, "--where", "foo\x1b[31m = 1", env={"TAROT_LANG": "fr"})
     assert ran.code == 2
     assert "\x1b" not in ran.err
-    assert ran.err.startswith("tarot: --where : ")
+    assert ran.err.startswith("tarot: --where : ")

@@ -31,11 +31,11 @@ def _messages(tmp_path: Path, body: str) -> list[Msg]:
 @pytest.mark.parametrize(("row", "english", "french"), [
     ("2026-11-12;David;David;Garde;-3;1;;-50;-50;-50;150\n",
      "column E (Points): '-3': the taker's points are never negative",
-     "colonne E (Points) : '-3' : les points du preneur ne sont jamais négatifs"),
+     "colonne E (Points) : «\xa0-3\xa0» : les points du preneur ne sont jamais négatifs"),
     ("2026-11-12;David;David;Garde;51;1;peut-être;50;50;50;-150\n",
      "column G (Chelem): 'peut-être' is not a chelem: expected oui (made), annoncé"
      " (announced and made), annoncé chuté, or défense",
-     "colonne G (Chelem) : 'peut-être' n'est pas un chelem : attendu oui (réussi), annoncé"
+     "colonne G (Chelem) : «\xa0peut-être\xa0» n'est pas un chelem : attendu oui (réussi), annoncé"
      " (annoncé et réussi), annoncé chuté ou défense"),
 ])
 def test_a_bad_cell_reads_in_both_languages(tmp_path: Path, row: str, english: str,
@@ -57,10 +57,10 @@ def test_an_unknown_column_names_the_known_headers_in_french(tmp_path: Path) -> 
     assert english.endswith("Somme/Sum; a player's name, 'Score <name>' or 'Total <name>'"
                             " (a running total). A mapping names it: --columns"
                             " 'HEADER=COLUMN' or 'HEADER=PLAYER'")
-    assert french.startswith("colonne C (Couleur) : ni une colonne connue de ce lecteur")
-    assert french.endswith("Somme/Sum ; le nom d'un joueur, 'Score <nom>' ou 'Total <nom>'"
-                           " (un total courant). Une correspondance la nomme : --columns"
-                           " 'EN-TÊTE=COLONNE' ou 'EN-TÊTE=JOUEUR'")
+    assert french.startswith("colonne C (Couleur) : ni une colonne connue de ce lecteur")
+    assert french.endswith("Somme/Sum ; le nom d'un joueur, « Score <nom> » ou « Total <nom> »"
+                           " (un total courant). Une correspondance la nomme : --columns"
+                           " « EN-TÊTE=COLONNE » ou « EN-TÊTE=JOUEUR »")
 
 
 def test_a_column_without_a_header_is_said_so_in_french(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_a_column_without_a_header_is_said_so_in_french(tmp_path: Path) -> None:
             if d.code.value == "C101"]
     assert [m.startswith("column C (no header): ") for m in said] == [True]
     assert said[0].render("fr").startswith(  # type: ignore[attr-defined]
-        "colonne C (sans en-tête) : ")
+        "colonne C (sans en-tête) : ")
 
 
 def test_a_score_with_a_fraction_in_both_languages() -> None:
@@ -80,7 +80,8 @@ def test_a_score_with_a_fraction_in_both_languages() -> None:
     message = caught.value.args[0]
     assert isinstance(message, Msg)
     assert str(message) == "'12,5' is not a whole number: a score is"
-    assert message.render("fr") == "'12,5' n'est pas un nombre entier : un score doit l'être"
+    assert message.render("fr") == (
+        "«\xa012,5\xa0» n'est pas un nombre entier : un score doit l'être")
 
 
 def test_a_bad_columns_mapping_is_a_usage_error_in_both_languages(tmp_path: Path) -> None:
@@ -90,8 +91,9 @@ def test_a_bad_columns_mapping_is_a_usage_error_in_both_languages(tmp_path: Path
     assert (ran.code, ran.err) == (2, "tarot: --columns: 'Pts': expected HEADER=COLUMN or"
                                       " HEADER=NAME (e.g. 'Joueur 1=Alice,Pts=Points')\n")
     ran = invoke("validate", "--columns", "Pts", str(sheet), env={"TAROT_LANG": "fr"})
-    assert (ran.code, ran.err) == (2, "tarot: --columns : 'Pts' : attendu EN-TÊTE=COLONNE ou"
-                                      " EN-TÊTE=NOM (p. ex. 'Joueur 1=Alice,Pts=Points')\n")
+    assert (ran.code, ran.err) == (2, "tarot: --columns\xa0: «\xa0Pts\xa0»\xa0:"
+                                      " attendu EN-TÊTE=COLONNE ou"
+                                      " EN-TÊTE=NOM (p. ex. « Joueur 1=Alice,Pts=Points »)\n")
 
 
 def test_a_bad_mapping_file_in_both_languages(tmp_path: Path) -> None:
@@ -102,13 +104,13 @@ def test_a_bad_mapping_file_in_both_languages(tmp_path: Path) -> None:
     message = caught.value.args[0]
     assert isinstance(message, Msg)
     assert str(message) == f"{toml}: columns.Pts: expected a string, not int"
-    assert message.render("fr") == f"{toml} : columns.Pts : attendu une chaîne, pas int"
+    assert message.render("fr") == f"{toml} : columns.Pts : attendu une chaîne, pas int"
     toml.write_bytes(b"\xff\xfe")
     with pytest.raises(ValueError, match="not UTF-8") as caught:
         Columns.of(str(toml))
     message = caught.value.args[0]
     assert (str(message), message.render("fr")) == (
-        f"{toml}: not UTF-8 text", f"{toml} : pas du texte UTF-8")
+        f"{toml}: not UTF-8 text", f"{toml} : pas du texte UTF-8")
 
 
 def test_a_bad_tarot_columns_variable_is_said_in_french(tmp_path: Path,
@@ -120,5 +122,5 @@ def test_a_bad_tarot_columns_variable_is_said_in_french(tmp_path: Path,
                                  " expected HEADER=COLUMN or HEADER=NAME (e.g. 'Joueur"
                                  " 1=Alice,Pts=Points')")
     assert diag.message.render("fr") == (  # type: ignore[attr-defined]
-        "la correspondance de colonnes TAROT_COLUMNS ne peut pas être lue : 'Pts' : attendu"
-        " EN-TÊTE=COLONNE ou EN-TÊTE=NOM (p. ex. 'Joueur 1=Alice,Pts=Points')")
+        "la correspondance de colonnes TAROT_COLUMNS ne peut pas être lue : «\xa0Pts\xa0» : attendu"
+        " EN-TÊTE=COLONNE ou EN-TÊTE=NOM (p. ex. « Joueur 1=Alice,Pts=Points »)")

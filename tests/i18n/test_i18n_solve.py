@@ -21,15 +21,15 @@ def test_solve_reports_in_french() -> None:
     ran = invoke("solve", "--lang", "fr", PRISE, "--trick", "16")
     assert ran.code == 0
     assert _without_timing(ran.out) == (
-        "Donne 1, pli 16, carte 0 : S à jouer (l'attaque)\n" + FEN
-        + "Valeur : -11 (marge), chutée de 11 avec le meilleur jeu\n"
-        "Meilleure suite : l'attaque finit avec 30 points et 2 bouts\n"
+        "Donne 1, pli 16, carte 0 : S à jouer (l'attaque)\n" + FEN
+        + "Valeur : -11 (marge), chutée de 11 avec le meilleur jeu\n"
+        "Meilleure suite : l'attaque finit avec 30 points et 2 bouts\n"
         "  16. NC T20 5C 7C\n  17. 10H 9H T9 T11\n  18. 2S JS KC JD\n"
-        "Cartes (S) :\n"
+        "Cartes (S) :\n"
         "  NC         -11  chutée de 11   meilleure\n"
         "  2S         -13  chutée de 13   coûte 2\n"
         "  T11        -13  chutée de 13   coûte 2\n")
-    assert "  exacte ; " in ran.out
+    assert "  exacte ; " in ran.out
     assert " positions en " in ran.out
 
 
@@ -50,7 +50,7 @@ def test_solve_reports_in_english_as_before() -> None:
 
 def test_solve_by_score_in_french() -> None:
     ran = invoke("solve", "--lang", "fr", PRISE, "--trick", "16", "--objective", "score")
-    assert "Valeur : -108 (score du preneur), score -108 avec le meilleur jeu\n" in ran.out
+    assert "Valeur : -108 (score du preneur), score -108 avec le meilleur jeu\n" in ran.out
     assert "  2S        -114  score -114     coûte 6\n" in ran.out
 
 

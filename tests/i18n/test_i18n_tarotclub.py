@@ -32,10 +32,10 @@ def _log(**info: Any) -> dict[str, Any]:
 CASES = [
     (_log(taker="Fifth"), "$.deal_info.taker",
      "'Fifth' is not a place at 4 players: expected South, East, North or West",
-     "'Fifth' n'est pas une place à 4 joueurs : attendu South, East, North ou West"),
+     "'Fifth' n'est pas une place à 4 joueurs : attendu South, East, North ou West"),
     (_log(contract="Small"), "$.deal_info.contract",
      "'Small' is not a contract: expected Take, Guard, Guard without or Guard against",
-     "'Small' n'est pas un contrat : attendu Take, Guard, Guard without ou Guard against"),
+     "'Small' n'est pas un contrat : attendu `Take`, `Guard`, `Guard without` ou `Guard against`"),
     (_log(slam="no"), "$.deal_info.slam",
      "expected true or false, found a string",
      "attendu true ou false, trouvé une chaîne"),
@@ -46,7 +46,7 @@ CASES = [
      "card 2: '99-H' is not a card: expected a TarotClub card code NN-X: 01-14 of S, H, D"
      " or C (11 Jack, 12 Knight, 13 Queen, 14 King), 01-21 of T for trumps, 00-T for the"
      " Excuse",
-     "carte 2 : '99-H' n'est pas une carte : attendu un code de carte TarotClub NN-X :"
+     "carte 2 : '99-H' n'est pas une carte : attendu un code de carte TarotClub NN-X :"
      " 01-14 de S, H, D ou C (11 Valet, 12 Cavalier, 13 Dame, 14 Roi), 01-21 de T pour les"
      " atouts, 00-T pour l'Excuse"),
     (_log(tricks=["14-H;03-H;01-T"]), "$.tricks[0]",
@@ -54,10 +54,10 @@ CASES = [
      "attendu 4 cartes (une par joueur), trouvé 3"),
     (_log(tricks=["14-H;03-H;01-T;00-T", "14-H;02-T;05-T;06-T"]), "$.tricks[1]",
      "card 1: 14-H was already played in $.tricks[0]",
-     "carte 1 : 14-H a déjà été jouée dans $.tricks[0]"),
+     "carte 1 : 14-H a déjà été jouée dans $.tricks[0]"),
     (_log(tricks=["", "21-T;02-T;05-T;06-T"]), "$.tricks[1]",
      "trick 2 follows the unplayed trick 1: expected empty tricks only at the end",
-     "le pli 2 suit le pli non joué 1 : attendu des plis vides seulement à la fin"),
+     "le pli 2 suit le pli non joué 1 : attendu des plis vides seulement à la fin"),
     (_log(dog="01-S;02-S"), "$.deal_info.dog",
      "expected the 6 cards of the dog at 4 players (or \"\"), found 2",
      "attendu les 6 cartes du chien à 4 joueurs (ou \"\"), trouvé 2"),
@@ -66,10 +66,10 @@ CASES = [
      "attendu les oudlers (bouts) de l'attaque, de 0 à 3, trouvé 4"),
     (_log(score={"attacker_points": "80"}), "$.deal_info.score.attacker_points",
      "expected the attack's card points, a number from 0 to 91: found a string",
-     "attendu les points de cartes de l'attaque, un nombre de 0 à 91 : trouvé une chaîne"),
+     "attendu les points de cartes de l'attaque, un nombre de 0 à 91 : trouvé une chaîne"),
     ({**_log(), "version": "2"}, "$.version",
      "TarotClub file version '2' is not known: expected '3'",
-     "la version de fichier TarotClub '2' est inconnue : attendu '3'"),
+     "la version de fichier TarotClub '2' est inconnue : attendu '3'"),
     ({"version": "3"}, "$",
      "expected a TarotClub played log (deal_info and tricks) or a prepared deal"
      " (FirstPlayer, Dog and the hands)",
@@ -77,7 +77,7 @@ CASES = [
      " (FirstPlayer, Dog et les mains)"),
     ({"version": "3", "South": "01-S", "FirstPlayer": "South", "Dog": ""}, "$.East",
      "missing: expected East's hand as ;-separated card codes (or \"\" for no player)",
-     "manquant : attendu la main de East en codes de cartes séparés par des ; (ou \"\" s'il"
+     "manquant : attendu la main de East en codes de cartes séparés par des ; (ou \"\" s'il"
      " n'y a pas de joueur)"),
 ]
 
@@ -106,7 +106,7 @@ def test_a_handle_that_cannot_be_attributed_names_its_candidates_in_french() -> 
     message = diag.message
     assert isinstance(message, Msg)
     assert str(message).endswith("(E or N or W played as many of its cards)")
-    assert message.render("fr").endswith("(E ou N ou W ont joué autant de ses cartes)")
+    assert message.render("fr").endswith("(E ou N ou O ont joué autant de ses cartes)")
 
 
 def test_validate_a_bad_tarotclub_file_in_both_languages(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ def test_every_canonical_code_reads_back() -> None:
 @pytest.mark.parametrize(
     ("word", "code"),
     [
-        ("RH", "KH"), ("rh", "KH"), ("DS", "QS"), ("CC", "NC"), ("VD", "JD"),
+        ("RH", "KH"), ("rh", "KH"), ("DS", "QS"), ("C♣", "NC"), ("VD", "JD"),
         ("K♥", "KH"), ("10♠", "10S"), ("D♣", "QC"), ("7♦", "7D"), ("1♡", "1H"),
         ("t21", "T21"), ("T1", "T1"), ("ex", "EX"), ("Ex", "EX"),
     ],
