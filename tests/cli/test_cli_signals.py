@@ -179,10 +179,12 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: s
     record = notation.loads(line.decode("utf-8")).model_copy(update={"tags": ()})
     # (tarot html reads a stream that can be read once in its own process, not in a
     # worker: its workers are kept busy by a longer file of JSON Lines instead.)
-    streams = [] if command == "html" else fifos
+    streams = [] if command in ("html", "solve") else fifos
     big.write_bytes((tjson.dumps(record) + b"\n") * (60000 if command == "html" else 4000))
     feeders = [_Feeder(f, DEAL) for f in streams]
     args = [command, "-j", "2", str(big), *map(str, streams), *required(command)]
+    if command == "solve":  # (one position, not files: its cards in two groups, on workers)
+        args = [command, "-j", "2", "--split", "2", str(ROOT / "examples" / "prise.tarot")]
     try:
         with _started(args, tmp_path) as proc:
             wait_for(lambda: len(group(proc.pid)) >= 3)  # the parent and two workers

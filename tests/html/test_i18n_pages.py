@@ -238,7 +238,7 @@ def test_a_french_page_in_the_browser_speaks_french(fr_tab: Tab,
     assert position(page) == "Carte 10 sur 72"
     assert trick(page) == [("6 de Cœur", "S"), ("Roi de Cœur", "E")]
     assert page.inner_text(".trick-info") == (
-        "Pli 3 sur 18 : S a entamé, E le remporte pour l'instant")
+        "Pli 3 sur 18\u00a0: S a entamé, E le remporte pour l'instant")
     assert "Attaque 6 · Défense 4" in page.inner_text(".running")
     assert "Pli 3, carte 2 : E (Bruno Lefèvre) joue Roi de Cœur." in page.inner_text(
         "[role=status]")
