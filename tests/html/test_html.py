@@ -30,7 +30,7 @@ from tarotnotation.html import (
     write_site,
 )
 from tarotnotation.html.escape import clean, json_bytes, json_script, text
-from tarotnotation.html.page import SCRIPT_NAME, STYLE_NAME, asset, csp
+from tarotnotation.html.page import SCRIPT_NAME, STYLE_NAME, asset, compact, csp
 from tarotnotation.narrator import running_points, score_lines
 
 HOSTILE = ROOT / "tests" / "fixtures" / "html" / "hostile-strings.tarot"
@@ -284,6 +284,39 @@ def test_hostile_strings_are_escaped_everywhere_in_the_page() -> None:
     assert data["text"] == HOSTILE.read_text(encoding="utf-8")
     assert "\u2028" not in body
     assert "\u2029" not in body
+
+
+_JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["site", "deal"])
+def test_the_pages_script_loses_only_white_space_and_comments(index: bool) -> None:
+    source = (ROOT / "tarotnotation" / "html" / SCRIPT_NAME).read_text(encoding="utf-8")
+    if not index:
+        source = re.sub(r"^ */\* index: begin.*?^ */\* index: end \*/\n", "", source,
+                        flags=re.S | re.M)
+    plain = re.sub(r"/\*[\s\S]*?\*/", "", compact(source))  # (compact keeps some comments)
+    script = asset(SCRIPT_NAME, index)
+    assert re.sub(r"\s", "", script) == re.sub(r"\s", "", plain)
+    assert _JS_STRING.findall(script) == _JS_STRING.findall(plain)  # strings whole
+    assert "/*" not in script
+    assert len(script) < 0.92 * len(compact(source))
+
+
+@pytest.mark.process  # node, when there is one, parses the script
+def test_the_pages_script_parses(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to parse the script (the browser tests run it)")
+    for index in (True, False):
+        path = tmp_path / f"tarot-{index}.js"
+        path.write_text(asset(SCRIPT_NAME, index), encoding="utf-8")
+        done = subprocess.run([node, "--check", str(path)], capture_output=True, text=True,
+                              check=False, timeout=60)
+        assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
