@@ -420,11 +420,23 @@ def _rgb(rows: list[bytes], x: int, y: int) -> tuple[int, ...]:
 
 def test_the_table_downloads_as_a_png_picture(tab: Tab, pages: dict[str, Path],
                                               tmp_path: Path) -> None:
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = tab.open(pages["annotated"], "#deal=1&card=4")
     assert page.get_attribute(".picture", "title").startswith("Download the table at this")
     name, (width, height, rows) = _picture(page, tmp_path, "four.png")
     assert name == "deal-1-card-4.png"
     assert (width, height) == (720, 560)
+    # copied too, the browser allowing it here
+    copied = page.evaluate("""async () => {
+      for (let i = 0; i < 50; i += 1) {
+        const items = await navigator.clipboard.read();
+        if (items.length && items[0].types.includes("image/png")) {
+          return (await items[0].getType("image/png")).size;
+        }
+        await new Promise(r => setTimeout(r, 100));
+      }
+      return 0; }""")
+    assert copied > 1_000, copied
     felt = (29, 107, 58)
     assert _rgb(rows, 5, 300) == felt
     # the first trick complete: South's card below the middle, its face (white, or
