@@ -21,6 +21,7 @@ from tarotnotation.html import (
     Tally,
     build_site,
     page_problem,
+    published_name,
     read_sources,
     site_problem,
     write_book,
@@ -77,12 +78,14 @@ def _is_page(output: str) -> bool:
 def write_pages(files: list[str], output: str, *, site: bool | None = None,
                 single_file: bool = False, title: str | None = None,
                 forced: str | None = None, default: str | None = None,
-                deal: int | None = None, jobs: int = 1, what: str = "-o") -> Tally:
+                deal: int | None = None, jobs: int = 1, what: str = "-o",
+                source_name: str | None = None) -> Tally:
     """Read the deals of ``files`` and write them to ``output``: a site (a folder) when
     ``site`` is true, else one page (one deal, or every deal in one file when
     ``single_file``); ``site`` None decides by the name (:func:`html_cmd`). ``deal``
     keeps only that deal of each file (pages only); ``jobs`` worker processes write a
-    site; ``what`` names the option that set ``output``."""
+    site; ``what`` names the option that set ``output``; ``source_name`` is the name
+    the pages show for the source (:func:`source_name_problem`)."""
     if site is None:
         site = not _is_page(output)
     if single_file and site:
@@ -110,23 +113,44 @@ def write_pages(files: list[str], output: str, *, site: bool | None = None,
             fail(Msg("{what} {output}: {problem}", what=what, output=output, problem=problem))
     # (SIGTERM ends the command as an exception, cli/runner.py: what was being written,
     # a page's temporary file or a site's folder, is removed and the workers ended)
-    return _write(files, output, site, single_file, title, forced, default, deal, jobs, what)
+    return _write(files, output, site, single_file, title, forced, default, deal, jobs, what,
+                  source_name)
+
+
+def source_name_problem(name: str, files: list[str]) -> Msg | None:
+    """Why ``--source-name`` cannot name the source of ``files``, or None: it names one
+    file (or standard input), and is a name to publish, not a local path (a page shows
+    it as it is, :func:`tarotnotation.html.published_name`).
+
+    >>> source_name_problem("club/5-12.tarot", ["/home/ann/x.tarot"]) is None
+    True
+    >>> print(source_name_problem("/home/ann/x.tarot", ["x.tarot"]))
+    --source-name /home/ann/x.tarot: a name to publish, not a local path (such as x.tarot)
+    """
+    if len(files) > 1:
+        return Msg("--source-name names one source: {n} files were given", n=len(files))
+    if not name.strip() or published_name(name) != name:
+        return Msg("--source-name {name}: a name to publish, not a local path (such as"
+                   " {base})", name=name, base=published_name(name).strip() or "club.tarot")
+    return None
 
 
 def _write(files: list[str], output: str, site: bool, single_file: bool, title: str | None,
            forced: str | None, default: str | None, deal: int | None, jobs: int,
-           what: str) -> Tally:
+           what: str, source_name: str | None) -> Tally:
     if site:
         with FileProgress([f for f in files if f != STDIN], enabled=None if jobs <= 1
                           else False) as progress:
             try:
                 return build_site(files, output, jobs=jobs, ruleset=forced,
                                   default_ruleset=default, title=title,
-                                  on_deal=lambda file: progress.reached(file or STDIN))
+                                  on_deal=lambda file: progress.reached(file or STDIN),
+                                  source_name=source_name)
             except NoDealError as err:
                 _no_deal(files, err.faults)
     faults: list[Diagnostic] = []
-    sources = read_sources(files, ruleset=forced, default_ruleset=default, faults=faults)
+    sources = read_sources(files, ruleset=forced, default_ruleset=default, faults=faults,
+                           source_name=source_name)
     with FileProgress([f for f in files if f != STDIN]) as progress:
         def counted(items: Iterator[DealSource]) -> Iterator[DealSource]:
             for src in items:
@@ -187,6 +211,10 @@ def html_cmd(
     jobs: Annotated[int, declare.Option(
         "--jobs", "-j", min=0, metavar="N",
         help="Worker processes writing a site (0: one per core).")] = 1,
+    source_name: Annotated[str | None, declare.Option(
+        "--source-name", metavar="NAME", help="The name the pages show for the source (one"
+        " file, or standard input; default: its path when relative, else its base"
+        " name).")] = None,
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
@@ -212,9 +240,13 @@ def html_cmd(
     if not files:  # no deal read: exit status 1, as every command (the README's table)
         echo_err(Msg("tarot: warning: no record file found in {paths}", paths=", ".join(args)))
         _no_deal(args, [])
+    if source_name is not None:
+        problem = source_name_problem(source_name, files)
+        if problem:
+            fail(problem)
     jobs = worker_count(jobs)
     tally = write_pages(files, output, single_file=single_file, title=title, forced=forced,
-                        default=default, jobs=jobs)
+                        default=default, jobs=jobs, source_name=source_name)
     where: str = Msg("standard output") if output == STDIN else output
     if not _is_page(output):
         where = str(Path(output) / "index.html")

@@ -20,7 +20,7 @@
 True
 """
 
-from .data import DealSource, deal_data, index_row
+from .data import DealSource, deal_data, index_row, published_name
 from .deal import page
 from .page import deal_page, index_page
 from .site import (
@@ -46,6 +46,7 @@ __all__ = [
     "index_row",
     "page",
     "page_problem",
+    "published_name",
     "read_sources",
     "site_problem",
     "write_book",

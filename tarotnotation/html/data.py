@@ -64,7 +64,8 @@ from ..scoring import ChelemTerm, chelem_terms_of
 from ..values import replace
 from .escape import clean
 
-__all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row"]
+__all__ = ["DATA_VERSION", "DealSource", "deal_data", "deal_title", "index_row",
+           "published_name"]
 
 DATA_VERSION = 1
 """The version of the page data's layout (``"v"``)."""
@@ -90,6 +91,22 @@ class DealSource:
     """The record's own text, embedded in the page and downloadable."""
     text_name: str
     """The file name offered when the text is downloaded."""
+    name: str | None = None
+    """The name the page shows for its source (``tarot html --source-name``), in its
+    heading, the index and every diagnostic's place; None: its ``file``. Either way
+    through :func:`published_name`, so never a local path."""
+
+    @property
+    def shown(self) -> str | None:
+        """The name the page shows for the deal's source (None: standard input, unnamed).
+
+        >>> DealSource(1, "/home/ann/x.tarot", 1, None, None, (), "", "x").shown
+        'x.tarot'
+        >>> DealSource(1, None, 1, None, None, (), "", "x", name="club/5-12.tarot").shown
+        'club/5-12.tarot'
+        """
+        given = self.file if self.name is None else self.name
+        return None if given is None else published_name(given)
 
     @property
     def errors(self) -> int:
@@ -271,11 +288,14 @@ def published_name(file: str) -> str:
     return file
 
 
-def _diagnostic(d: Diagnostic) -> dict[str, Any]:
+def _diagnostic(d: Diagnostic, name: str | None) -> dict[str, Any]:
+    """A diagnostic as the page shows it, its file named ``name`` when given (the
+    source's chosen name), else by :func:`published_name`."""
     out: dict[str, Any] = {"code": d.code.value, "sev": d.severity.value,
                            "slug": d.code.slug, "msg": clean(render(d.message))}
     loc = d.location
-    where = (loc if loc.file is None else replace(loc, file=published_name(loc.file))
+    shown = loc.file if name is None else name
+    where = (loc if shown is None else replace(loc, file=published_name(shown))
              ).text_position()
     if where:
         out["at"] = clean(where)
@@ -317,9 +337,9 @@ def deal_data(src: DealSource, nav: Mapping[str, Any] | None = None) -> dict[str
         "v": DATA_VERSION,
         "n": src.number,
         "title": deal_title(record, src.number),
-        "file": clean(published_name(src.file)) if src.file else None,
+        "file": clean(src.shown) if src.shown else None,
         "index": src.index,
-        "diags": [_diagnostic(d) for d in diags],
+        "diags": [_diagnostic(d, src.name) for d in diags],
         "errors": src.errors,
         "warnings": src.warnings,
         "text": src.text,
@@ -529,9 +549,9 @@ def index_row(src: DealSource) -> dict[str, Any]:
     rep = src.replay
     record = rep.record if rep is not None else src.record
     if record is None:
-        return row_of(src.number, src.file, src.index, src.errors, src.warnings)
+        return row_of(src.number, src.shown, src.index, src.errors, src.warnings)
     if rep is None:
-        return row_of(src.number, src.file, src.index, src.errors, src.warnings,
+        return row_of(src.number, src.shown, src.index, src.errors, src.warnings,
                       record.tags, record.players)
     name = next((s.name for s in record.seats if s.id == rep.taker and s.name), None)
     flags = deal_flags(rep.chelem, rep.chelem_announced, rep.petit_au_bout,
@@ -540,7 +560,7 @@ def index_row(src: DealSource) -> dict[str, Any]:
     margin = abs(rep.score.margin_points) if rep.score is not None else None
     score = (rep.scores.get(rep.taker) if rep.scores is not None and rep.taker is not None
              else None)
-    return row_of(src.number, src.file, src.index, src.errors, src.warnings, record.tags,
+    return row_of(src.number, src.shown, src.index, src.errors, src.warnings, record.tags,
                   record.players, rep.contract, rep.taker, name, rep.status, made, margin,
                   score, names=[s.name for s in record.seats if s.name], flags=flags)
 

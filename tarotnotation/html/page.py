@@ -111,13 +111,79 @@ _TAIL_COMMENT: Final = re.compile(r"\s*/\*[^\"'*]*\*/$")
 def compact_js(source: str) -> str:
     """A script :func:`compact`, without the line break after a line that ends with
     ``{``, ``;`` or ``,`` (where no statement can end by the break alone; the script has
-    no template literal and no ``//`` comment).
+    no template literal and no ``//`` comment), and without the spaces and comments
+    that separate nothing (:func:`_js_spaces`).
 
     >>> compact_js("if (a) {\\n  f(1,\\n    2);\\n}\\nx = y\\n")
-    'if (a) {f(1,2);}\\nx = y\\n'
+    'if(a){f(1,2);}\\nx=y\\n'
     """
-    return "".join(line + ("" if line.endswith(("{", ";", ",")) else "\n")
-                   for line in compact(source).splitlines())
+    return _js_spaces("".join(line + ("" if line.endswith(("{", ";", ",")) else "\n")
+                              for line in compact(source).splitlines()))
+
+
+#: A script's tokens as :func:`_js_spaces` needs them: a comment, a string, a regular
+#: expression's body (told from a division by what comes before it), a word, white space,
+#: any other character.
+_JS_TOKEN: Final = re.compile(r"""
+    (?P<comment>/\*[\s\S]*?\*/)
+  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+  | (?P<slash>/)
+  | (?P<word>[\w$]+)
+  | (?P<space>\s+)
+  | (?P<other>.)""", re.X | re.S)
+_JS_REGEX: Final = re.compile(r"(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]*")
+#: The words after which a slash starts a regular expression, not a division.
+_JS_BEFORE_REGEX: Final = frozenset({"return", "typeof", "case", "in", "of", "new", "delete",
+                                     "void", "throw", "instanceof", "else", "do"})
+
+
+def _js_spaces(script: str) -> str:
+    """A script without its comments and the spaces that separate nothing: a space is
+    kept only between two words (``var x``, ``return a``), between ``+ +`` or ``- -``
+    and before a dot after a number; a line break is kept as one (a statement may end
+    there). Strings and regular expressions are kept whole.
+
+    >>> print(_js_spaces('var a = b / 2 + f( "x  y" ) ; /* c */ return  /  +/g.test(a - -1)'))
+    var a=b/2+f("x  y");return/  +/g.test(a- -1)
+    """
+    out: list[str] = []
+    last = ""  # the last token kept ("" at the start)
+    pending = ""  # the white space since it: "", " " or "\n"
+    pos = 0
+    while pos < len(script):
+        m = _JS_TOKEN.match(script, pos)
+        assert m is not None  # (every character matches "other" at least)
+        kind, token = m.lastgroup, m.group()
+        pos = m.end()
+        if kind in ("space", "comment"):
+            if "\n" in token:
+                pending = "\n"
+            elif not pending:
+                pending = " "
+            continue
+        if kind == "slash" and (not last or last in _JS_BEFORE_REGEX
+                                or not (last[-1].isalnum() or last[-1] in "_$)]")):
+            body = _JS_REGEX.match(script, pos)
+            if body is not None:
+                token += body.group()
+                pos = body.end()
+        if pending == "\n":
+            out.append("\n")
+        elif pending and last and (
+                (_js_word(last[-1]) and _js_word(token[0]))
+                or (last[-1] in "+-/" and token[0] == last[-1])
+                or (last[0] == "/" and len(last) > 1 and _js_word(token[0]))
+                or (token[0] == "." and last.isdigit())):
+            out.append(" ")
+        out.append(token)
+        last, pending = token, ""
+    if pending == "\n":
+        out.append("\n")
+    return "".join(out)
+
+
+def _js_word(char: str) -> bool:
+    return char.isalnum() or char in "_$\\"
 
 
 _CSS_SPACE: Final = re.compile(r"\s*([{};,>])\s*|(:)\s+")

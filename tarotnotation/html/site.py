@@ -211,25 +211,29 @@ class _Texts:
 
 def read_sources(paths: Iterable[str], *, ruleset: str | None = None,
                  default_ruleset: str | None = None,
-                 faults: list[Diagnostic] | None = None) -> Iterator[DealSource]:
+                 faults: list[Diagnostic] | None = None,
+                 source_name: str | None = None) -> Iterator[DealSource]:
     """Every deal of the files named (folders searched, ``-`` standard input), read,
     replayed and numbered from 1 in order, with its own text.
 
     ``ruleset`` overrides every record's own; ``default_ruleset`` applies to records
     that name none. What is said of a whole file (it cannot be read, it holds no deal)
-    goes to ``faults`` when given.
+    goes to ``faults`` when given. ``source_name`` is the name the pages show for the
+    source (:attr:`DealSource.name`), whatever it was read from.
     """
-    for src, _ in _sources(paths, ruleset, default_ruleset, faults=faults):
+    for src, _ in _sources(paths, ruleset, default_ruleset, faults=faults,
+                           source_name=source_name):
         yield src
 
 
 def _sources(paths: Iterable[str], ruleset: str | None, default_ruleset: str | None,
              select: Callable[[int], bool] | None = None, seen: list[int] | None = None,
-             faults: list[Diagnostic] | None = None) -> Iterator[tuple[DealSource, bool]]:
+             faults: list[Diagnostic] | None = None, source_name: str | None = None
+             ) -> Iterator[tuple[DealSource, bool]]:
     """Each deal whose number ``select`` keeps (all by default), with whether another
     deal follows it. Every deal is read (and numbered); only those kept are replayed and
     get their text. ``seen`` receives the number of deals read, ``faults`` what is said
-    of whole files (not deals)."""
+    of whole files (not deals); ``source_name`` is the source's name in the pages."""
     def read() -> Iterator[tuple[int, str, ReadDeal, str, str]]:
         number = 0
         for path in expand_paths(paths):
@@ -260,7 +264,7 @@ def _sources(paths: Iterable[str], ruleset: str | None, default_ruleset: str | N
             checked = check_deal(item, file, ruleset, default_ruleset=default_ruleset)
             yield DealSource(number, None if name == STDIN else name, item.index,
                              item.record, checked.replay, checked.diagnostics, text,
-                             text_name), nxt is not None
+                             text_name, source_name), nxt is not None
         cur = nxt
 
 
@@ -457,17 +461,19 @@ def _write(path: Path, page: bytes) -> None:
         os.close(fd)
 
 
-def _part(task: tuple[list[str], str, int, int, str | None, str | None, str]
+def _part(task: tuple[list[str], str, int, int, str | None, str | None, str, str | None]
           ) -> tuple[list[dict[str, object]], Tally, int]:
     """A worker's share of a site: the deals whose number modulo ``parts`` is ``part``
     (every worker reads every deal; each replays and writes only its own; the first
-    tells what is said of whole files), in the language of the run that started it."""
-    paths, folder, part, parts, ruleset, default, lang = task
+    tells what is said of whole files), in the language of the run that started it,
+    the source named as the run chose (None: as given)."""
+    paths, folder, part, parts, ruleset, default, lang, source_name = task
     set_language(lang)
     seen = [0]
     faults: list[Diagnostic] = []
     rows, tally = _pages(_sources(paths, ruleset, default,
-                                  lambda n: n % parts == part, seen, faults), Path(folder))
+                                  lambda n: n % parts == part, seen, faults, source_name),
+                         Path(folder))
     if part == 0:
         tally.faults = faults
     return rows, tally, seen[0]
@@ -532,8 +538,8 @@ def write_site(sources: Iterable[DealSource], folder: str | os.PathLike[str], *,
 
 #: A worker's share of a site of JSON Lines files: a part of a file (:func:`parts_of`),
 #: the deals of the files before it, the deals of the file and of the site, the folder,
-#: the ruleset override and default, the run's language.
-_ChunkTask = tuple[Part, int, int, int, str, str | None, str | None, str]
+#: the ruleset override and default, the run's language, the source's name in the pages.
+_ChunkTask = tuple[Part, int, int, int, str, str | None, str | None, str, str | None]
 #: What a worker did: the index rows, the tally, what was said of the file, the numbers
 #: of the pages written.
 _ChunkDone = tuple[list[dict[str, object]], Tally, list[Diagnostic], list[int]]
@@ -580,7 +586,7 @@ def _chunk_pages(task: _ChunkTask, on_deal: Callable[[str | None], None] | None 
     line and its page made from the quick facts (:mod:`.fast`); any other is read and
     replayed. Each deal's number is its index in the file after the deals of the files
     before it, so its page's name and its neighbours' follow from it alone."""
-    part, base, total, count, folder, ruleset, default, lang = task
+    part, base, total, count, folder, ruleset, default, lang, source_name = task
     if isinstance(part, str):
         raise TypeError("a part of JSON Lines")
     set_language(lang)
@@ -605,7 +611,7 @@ def _chunk_pages(task: _ChunkTask, on_deal: Callable[[str | None], None] | None 
     try:
         with _Writer() as writer:
             _chunk_loop(items, starts, part, base, total, count, texts, writer, out, rows,
-                        tally, numbers, ruleset, default, on_deal)
+                        tally, numbers, ruleset, default, on_deal, source_name)
     finally:
         texts.close()
     return rows, tally, faults, numbers
@@ -615,8 +621,10 @@ def _chunk_loop(items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int
                 starts: list[int], part: Part, base: int, total: int, count: int,
                 texts: _Texts, writer: _Writer, out: Path, rows: list[dict[str, object]],
                 tally: Tally, numbers: list[int], ruleset: str | None, default: str | None,
-                on_deal: Callable[[str | None], None] | None) -> None:
-    """The pages of :func:`_chunk_pages`' deals, handed to ``writer``."""
+                on_deal: Callable[[str | None], None] | None, source_name: str | None
+                ) -> None:
+    """The pages of :func:`_chunk_pages`' deals, handed to ``writer``; ``source_name`` is the
+    source's name in the pages (None: its path, as :func:`.data.published_name` shows it)."""
     if isinstance(part, str):
         raise TypeError("a part of JSON Lines")
     path = part.path
@@ -633,16 +641,17 @@ def _chunk_loop(items: list[tuple[int, int | None, ReadDeal | fast.FastDeal, int
             text = (None if start is None else
                     texts.between(index, start, end, part.lines, starts))
         if isinstance(got, fast.FastDeal) and text is not None:
-            data = fast.deal_data(got, number, path, index, *text, nav)
-            rows.append(fast.index_row(got, number, path, index))
+            shown = path if source_name is None else source_name
+            data = fast.deal_data(got, number, shown, index, *text, nav)
+            rows.append(fast.index_row(got, number, shown, index))
             tally.deals += 1
         else:
             deal = got if isinstance(got, ReadDeal) else _read_line(
                 part.lines[lineno - 1 - part.lineno], path, index, lineno, start or 0)
             checked = check_deal(deal, path, ruleset, default_ruleset=default)
-            own, name = text or (_canonical(deal), f"{texts.stem}-{index}.tarot")
+            own, own_name = text or (_canonical(deal), f"{texts.stem}-{index}.tarot")
             src = DealSource(number, path, index, deal.record, checked.replay,
-                             checked.diagnostics, own, name)
+                             checked.diagnostics, own, own_name, source_name)
             data = deal_data(src, nav)
             rows.append(index_row(src))
             tally.count(src)
@@ -663,7 +672,8 @@ def _read_line(raw: bytes, path: str, index: int, lineno: int, offset: int) -> R
 
 def _site_of_lines(plan: list[tuple[str, int]], tmp: Path, jobs: int,
                    ruleset: str | None, default: str | None,
-                   on_deal: Callable[[str | None], None] | None) -> tuple[
+                   on_deal: Callable[[str | None], None] | None,
+                   source_name: str | None) -> tuple[
                        list[dict[str, object]], Tally]:
     """The pages of a site of JSON Lines files, their parts shared among ``jobs``
     workers (a bounded number in flight), or written by this process with one job."""
@@ -673,7 +683,8 @@ def _site_of_lines(plan: list[tuple[str, int]], tmp: Path, jobs: int,
         base = 0
         for name, count in plan:
             for part in parts_of(name):
-                yield part, base, total, count, str(tmp), ruleset, default, language()
+                yield (part, base, total, count, str(tmp), ruleset, default, language(),
+                       source_name)
             base += count
 
     done: list[_ChunkDone] = []
@@ -702,11 +713,13 @@ def _site_of_lines(plan: list[tuple[str, int]], tmp: Path, jobs: int,
 def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: int = 1,
                ruleset: str | None = None, default_ruleset: str | None = None,
                title: str | None = None,
-               on_deal: Callable[[str | None], None] | None = None) -> Tally:
+               on_deal: Callable[[str | None], None] | None = None,
+               source_name: str | None = None) -> Tally:
     """:func:`write_site` of the deals of ``paths``, in ``jobs`` worker processes: every
     worker reads every deal (reading is the cheap part), then replays and writes the
     pages of its share; this process writes the index. ``on_deal`` is called with each
-    deal as it is done (one process only). Raises :class:`NoDealError` when the files
+    deal as it is done (one process only); ``source_name`` is the name the pages show
+    for the source (:func:`read_sources`). Raises :class:`NoDealError` when the files
     hold no deal (nothing is written)."""
     names = [str(p) for p in paths]
     files = [str(p) for p in expand_paths(names)]
@@ -718,7 +731,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
         try:
             with _site_folder(folder) as tmp:
                 rows, tally = _site_of_lines(plan, tmp, jobs, ruleset, default_ruleset,
-                                             on_deal)
+                                             on_deal, source_name)
                 _index(tmp, rows, title)
             return tally
         except _RenumberedError:  # (never seen: the reader's count is the parts')
@@ -728,7 +741,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
         faults: list[Diagnostic] = []
         with _site_folder(folder) as tmp:
             rows, tally = _pages(_sources(names, ruleset, default_ruleset, None, seen,
-                                          faults), tmp,
+                                          faults, source_name), tmp,
                                  None if on_deal is None else lambda src: on_deal(src.file))
             if not seen[0]:
                 raise NoDealError("no deal found", faults)
@@ -736,8 +749,8 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
         tally.faults = faults
         return tally
     with _site_folder(folder) as tmp:
-        tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset, language())
-                 for part in range(jobs)]
+        tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset, language(),
+                  source_name) for part in range(jobs)]
         # Pool, not ProcessPoolExecutor: leaving the block terminates the workers, so an
         # interrupted run stops them at once, before the folder is removed. They ignore
         # Ctrl-C themselves (this process stops them), so none prints a traceback.

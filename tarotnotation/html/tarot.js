@@ -356,6 +356,9 @@
     this.quizButton.title = say("quizLabel");
     this.quizButton.addEventListener("click", function () { self.setQuiz(!self.quiz); });
     this.link = add(bar, el("a", "permalink", say("permalink")));
+    var pic = add(bar, button("picture", say("picture")));
+    pic.title = say("pictureLabel");
+    pic.addEventListener("click", function () { self.savePicture(); });
   };
 
   Viewer.prototype.buildTable = function (root) {
@@ -767,18 +770,110 @@
     var b = add(sec, button("download", say("download", { name: data.textName })));
     b.title = say("downloadLabel", { name: data.textName });
     b.addEventListener("click", function () {
-      var blob = new Blob([data.text], { type: "text/plain;charset=utf-8" });
-      var a = el("a");
-      a.href = URL.createObjectURL(blob);
-      a.download = data.textName;
-      doc.body.appendChild(a);
-      a.click();
-      doc.body.removeChild(a);
-      setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+      save(new Blob([data.text], { type: "text/plain;charset=utf-8" }), data.textName);
     });
     var det = add(sec, el("details"));
     add(det, el("summary", "", say("showText")));
     add(det, el("pre", "record-text", data.text));
+  };
+
+  /* A file the browser saves (a link to the blob, clicked). */
+  function save(blob, name) {
+    var a = el("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    doc.body.appendChild(a);
+    a.click();
+    doc.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+  }
+
+  /* --- the table as a picture (PNG): drawn on a canvas in the page, nothing loaded ---- */
+
+  var SIGNS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663", X: "\u2605" };
+  /* each area's hand: the x of its middle, the y of its top, the cards a row */
+  var SPOTS = { b: [360, 448, 24], t: [360, 84, 24], tl: [180, 84, 9], tr: [540, 84, 9],
+    l: [110, 208, 6], r: [610, 208, 6] };
+  /* where the card played from each area lies, from the middle of the table */
+  var LIES = { b: [0, 46], t: [0, -46], tl: [-48, -30], tr: [48, -30], l: [-64, 0], r: [64, 0] };
+
+  /* A card 24 by 34 with its top left corner at x, y: its letter and its suit's sign. */
+  function drawCard(g, code, x, y) {
+    var info = cardInfo(code);
+    g.fillStyle = info.suit === "T" ? "#f4ecd4" : "#fff";
+    g.strokeStyle = "#444";
+    g.beginPath();
+    (g.roundRect || g.rect).call(g, x, y, 24, 34, 3);
+    g.fill();
+    g.stroke();
+    g.fillStyle = /[HD]/.test(info.suit) ? "#c0261e" : "#111";
+    g.font = "bold 11px sans-serif";
+    g.fillText(info.label, x + 12, y + 14);
+    g.fillText(SIGNS[info.suit] || "", x + 12, y + 29);
+  }
+
+  /* The table at this point as the page shows it (the view's hands, the trick), on a
+     canvas 720 by 560. */
+  Viewer.prototype.picture = function () {
+    var self = this;
+    var d = this.data;
+    var k = this.k;
+    var n = this.seatEls.length;
+    var bottom = this.view === null ? 0 : this.view;
+    var canvas = el("canvas");
+    canvas.width = 720;
+    canvas.height = 560;
+    var g = canvas.getContext("2d");
+    g.fillStyle = "#1d6b3a";
+    g.fillRect(0, 0, 720, 560);
+    g.textAlign = "center";
+    var put = function (text, x, y, font) {
+      g.font = font || "bold 13px sans-serif";
+      g.fillStyle = "#fff";
+      g.fillText(text, x, y, 700);
+    };
+    var area = function (i) { return AREAS[n] && i !== null ? AREAS[n][(i - bottom + n) % n] : "b"; };
+    put(d.title || "", 360, 22, "bold 16px sans-serif");
+    put(this.trickInfo.textContent, 360, 44);
+    put(this.running.textContent, 360, 546);
+    var left = (d.hands || []).map(function (h) { return h.slice(); });
+    for (var j = 0; j < k; j += 1) {
+      var h = left[this.cards[j].s] || [];
+      if (h.indexOf(this.cards[j].c) >= 0) { h.splice(h.indexOf(this.cards[j].c), 1); }
+    }
+    this.seatEls.forEach(function (s, i) {
+      var p = SPOTS[area(i)];
+      var hand = sortedCodes(left[i] || []);
+      put(self.seatName(i), p[0], p[1] - 8);
+      if (self.view !== null && self.view !== i) {
+        put(sayN("cards", hand.length), p[0], p[1] + 20);
+        return;
+      }
+      hand.forEach(function (code, m) {
+        var row = Math.floor(m / p[2]);
+        var inRow = Math.min(p[2], hand.length - row * p[2]);
+        drawCard(g, code, p[0] - inRow * 13 + (m % p[2]) * 26, p[1] + row * 38);
+      });
+    });
+    var t = this.trickOf(k);
+    for (var c = t < 0 ? k : this.tricks[t].at; c < k; c += 1) {
+      var lie = LIES[area(this.cards[c].s)];
+      drawCard(g, this.cards[c].c, 348 + lie[0], 270 + lie[1]);
+    }
+    return canvas;
+  };
+
+  /* The picture downloaded as deal-N-card-K.png, and copied where the browser allows. */
+  Viewer.prototype.savePicture = function () {
+    var name = "deal-" + this.data.n + "-card-" + this.k + ".png";
+    this.picture().toBlob(function (blob) {
+      if (!blob) { return; }
+      save(blob, name);
+      try {
+        navigator.clipboard.write([new ClipboardItem({ "image/png": blob })])
+          .catch(function () { return null; });
+      } catch (e) { /* no clipboard for pictures here */ }
+    }, "image/png");
   };
 
   /* --- stepping ------------------------------------------------------------------------ */

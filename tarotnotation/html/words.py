@@ -83,6 +83,9 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "showAll": gettext_("Show all hands", lang),
         "showOnly": gettext_("Show only what {seat} sees", lang),
         "permalink": gettext_("Link to this point", lang),
+        "picture": gettext_("Picture", lang),
+        "pictureLabel": gettext_("Download the table at this point as a PNG picture (and copy"
+                                 " it where the browser allows)", lang),
         # the table
         "table": gettext_("The table", lang),
         "seenInPlay": gettext_("cards seen in the play", lang),

@@ -30,7 +30,7 @@ from tarotnotation.html import (
     write_site,
 )
 from tarotnotation.html.escape import clean, json_bytes, json_script, text
-from tarotnotation.html.page import SCRIPT_NAME, STYLE_NAME, asset, csp
+from tarotnotation.html.page import SCRIPT_NAME, STYLE_NAME, asset, compact, csp
 from tarotnotation.narrator import running_points, score_lines
 
 HOSTILE = ROOT / "tests" / "fixtures" / "html" / "hostile-strings.tarot"
@@ -284,6 +284,39 @@ def test_hostile_strings_are_escaped_everywhere_in_the_page() -> None:
     assert data["text"] == HOSTILE.read_text(encoding="utf-8")
     assert "\u2028" not in body
     assert "\u2029" not in body
+
+
+_JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["site", "deal"])
+def test_the_pages_script_loses_only_white_space_and_comments(index: bool) -> None:
+    source = (ROOT / "tarotnotation" / "html" / SCRIPT_NAME).read_text(encoding="utf-8")
+    if not index:
+        source = re.sub(r"^ */\* index: begin.*?^ */\* index: end \*/\n", "", source,
+                        flags=re.S | re.M)
+    plain = re.sub(r"/\*[\s\S]*?\*/", "", compact(source))  # (compact keeps some comments)
+    script = asset(SCRIPT_NAME, index)
+    assert re.sub(r"\s", "", script) == re.sub(r"\s", "", plain)
+    assert _JS_STRING.findall(script) == _JS_STRING.findall(plain)  # strings whole
+    assert "/*" not in script
+    assert len(script) < 0.92 * len(compact(source))
+
+
+@pytest.mark.process  # node, when there is one, parses the script
+def test_the_pages_script_parses(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to parse the script (the browser tests run it)")
+    for index in (True, False):
+        path = tmp_path / f"tarot-{index}.js"
+        path.write_text(asset(SCRIPT_NAME, index), encoding="utf-8")
+        done = subprocess.run([node, "--check", str(path)], capture_output=True, text=True,
+                              check=False, timeout=60)
+        assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.name)
@@ -727,3 +760,95 @@ def test_a_relative_source_keeps_its_name_as_given(tmp_path: Path) -> None:
     ran = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(tmp_path / "p.html"))
     assert ran.code == 0, ran
     assert '"file":"examples/prise.tarot"' in (tmp_path / "p.html").read_text(encoding="utf-8")
+
+
+# --- --source-name: the name a published page shows for its source (issue 32) -------------
+
+
+def _named_source(tmp_path: Path, kind: str) -> Path:
+    """A clean deal then a faulty one in a private folder, in the notation or in JSON
+    Lines (whose clean deals take the fast path, :mod:`tarotnotation.html.fast`)."""
+    private = tmp_path / "home" / "ann" / "club"
+    private.mkdir(parents=True)
+    records = [notation.load(EXAMPLES / "prise.tarot"),
+               notation.load(EXAMPLES / "faulty" / "revoke.tarot")]
+    if kind == "tarot":
+        path = private / "night.tarot"
+        path.write_text(notation.dumps(records), encoding="utf-8")
+    else:
+        path = private / "night.jsonl"
+        with path.open("wb") as fh:
+            tarot_json.write(records, fh, lines=True)
+    return path
+
+
+def _shows_only_the_name(pages: list[Path], private: Path, name: str) -> None:
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert str(private) not in text, page.name
+        if page.name == "index.html":
+            rows = embedded(text, "tarot-index")
+            assert [row[1] for row in rows] == [f"{name}:1", f"{name}:2"]
+            continue
+        datas = ([embedded(text)] if 'id="tarot-data"' in text else
+                 [orjson.loads(m) for m in re.findall(
+                     r'<script type="application/json" id="deal-\d+">(.*?)</script>', text)])
+        assert datas, page.name
+        for data in datas:
+            assert data["file"] == name, page.name
+            for d in data["diags"]:
+                assert d["at"].startswith(f"{name}:"), (page.name, d)
+        if page.name != "deal-1.html":
+            assert any(d["sev"] == "error" for data in datas for d in data["diags"])
+
+
+@pytest.mark.parametrize("kind", ["tarot", "jsonl"])
+def test_source_name_names_the_source_of_one_page(tmp_path: Path, kind: str) -> None:
+    path = _named_source(tmp_path, kind)
+    one, book = tmp_path / "one.html", tmp_path / "book.html"
+    ran = invoke("html", str(path), "-o", str(book), "--single-file",
+                 "--source-name", "club/5-12.tarot")
+    assert ran.code == 1, ran  # the second deal has an error
+    ran = invoke("html", "-", "-o", str(one), "--source-name", "club/5-12.tarot",
+                 stdin=(EXAMPLES / "faulty" / "revoke.tarot").read_bytes())
+    assert ran.code == 1, ran
+    data = embedded(one.read_text(encoding="utf-8"))
+    assert data["file"] == "club/5-12.tarot"
+    assert data["diags"]
+    assert all(d["at"].startswith("club/5-12.tarot:") for d in data["diags"])
+    _shows_only_the_name([book], path.parent, "club/5-12.tarot")
+
+
+@pytest.mark.process  # -j 2 forks its workers
+@pytest.mark.parametrize("jobs", ["1", "2"], ids=["j1", "j2"])
+@pytest.mark.parametrize("kind", ["tarot", "jsonl"])
+def test_source_name_names_the_source_of_a_site(tmp_path: Path, kind: str, jobs: str) -> None:
+    path = _named_source(tmp_path, kind)
+    site = tmp_path / "site"
+    ran = invoke("html", str(path), "-o", str(site), "-j", jobs, "--source-name", "Nuit 5.12")
+    assert ran.code == 1, ran
+    pages = sorted(site.glob("*.html"))
+    assert [p.name for p in pages] == ["deal-1.html", "deal-2.html", "index.html"]
+    _shows_only_the_name(pages, path.parent, "Nuit 5.12")
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("/home/ann/x.tarot", "not a local path (such as x.tarot)"),
+    ("../x.tarot", "not a local path (such as x.tarot)"),
+    ("C:\\club\\x.tarot", "not a local path (such as x.tarot)"),
+    (" ", "not a local path"),
+])
+def test_source_name_refuses_a_local_path(tmp_path: Path, name: str, says: str) -> None:
+    out = tmp_path / "p.html"
+    ran = invoke("html", rel(EXAMPLES / "prise.tarot"), "-o", str(out), "--source-name", name)
+    assert ran.code == 2, ran
+    assert says in ran.err
+    assert not out.exists()
+
+
+def test_source_name_names_one_source(tmp_path: Path) -> None:
+    ran = invoke("html", rel(EXAMPLES / "prise.tarot"), rel(EXAMPLES / "annotated.tarot"),
+                 "-o", str(tmp_path / "site"), "--source-name", "club.tarot")
+    assert ran.code == 2, ran
+    assert "--source-name names one source: 2 files were given" in ran.err
+    assert not (tmp_path / "site").exists()

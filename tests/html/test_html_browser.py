@@ -364,6 +364,94 @@ def test_the_record_is_embedded_and_downloads(tab: Tab, pages: dict[str, Path],
     assert saved.read_text(encoding="utf-8") == text
 
 
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """A PNG's width, height and rows of RGBA bytes (8-bit RGBA, not interlaced: what a
+    canvas gives), read without a library: the chunks, zlib, each row's filter undone."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, head = 8, b"", b""
+    while pos < len(data):
+        size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + size]
+        head = body if kind == b"IHDR" else head
+        idat += body if kind == b"IDAT" else b""
+        pos += 12 + size
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", head)
+    assert (depth, colour, interlace) == (8, 6, 0), (depth, colour, interlace)
+    raw, stride = zlib.decompress(idat), 4 * width
+    rows: list[bytes] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        at = y * (stride + 1)
+        kind, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b, c = prev[i], prev[i - 4] if i >= 4 else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows
+
+
+def _picture(page: Any, tmp_path: Path, name: str) -> tuple[str, tuple[int, int, list[bytes]]]:
+    with page.expect_download() as info:
+        page.click(".picture")
+    saved = tmp_path / name
+    info.value.save_as(saved)
+    data = saved.read_bytes()
+    assert 1_000 < len(data) < 200_000, len(data)
+    return info.value.suggested_filename, png_pixels(data)
+
+
+def _rgb(rows: list[bytes], x: int, y: int) -> tuple[int, ...]:
+    return tuple(rows[y][4 * x:4 * x + 3])
+
+
+def test_the_table_downloads_as_a_png_picture(tab: Tab, pages: dict[str, Path],
+                                              tmp_path: Path) -> None:
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = tab.open(pages["annotated"], "#deal=1&card=4")
+    assert page.get_attribute(".picture", "title").startswith("Download the table at this")
+    name, (width, height, rows) = _picture(page, tmp_path, "four.png")
+    assert name == "deal-1-card-4.png"
+    assert (width, height) == (720, 560)
+    # copied too, the browser allowing it here
+    copied = page.evaluate("""async () => {
+      for (let i = 0; i < 50; i += 1) {
+        const items = await navigator.clipboard.read();
+        if (items.length && items[0].types.includes("image/png")) {
+          return (await items[0].getType("image/png")).size;
+        }
+        await new Promise(r => setTimeout(r, 100));
+      }
+      return 0; }""")
+    assert copied > 1_000, copied
+    felt = (29, 107, 58)
+    assert _rgb(rows, 5, 300) == felt
+    # the first trick complete: South's card below the middle, its face (white, or
+    # cream for a trump)
+    assert min(_rgb(rows, 351, 340)) > 200, _rgb(rows, 351, 340)
+    # South's hand (at the bottom, 17 cards left), its first card's face
+    first = _rgb(rows, 360 - 17 * 13 + 4, 478)
+    assert min(first) > 200, first
+    page.keyboard.press("Home")
+    name, (_, _, rows) = _picture(page, tmp_path, "zero.png")
+    assert name == "deal-1-card-0.png"
+    assert _rgb(rows, 351, 340) == felt  # no card played yet: the felt
+    assert min(_rgb(rows, 360 - 18 * 13 + 4, 478)) > 200  # 18 cards in South's hand
+
+
 def test_hostile_strings_do_nothing_and_show_as_written(tab: Tab,
                                                         pages: dict[str, Path]) -> None:
     page = tab.open(pages["hostile"])
