@@ -39,7 +39,7 @@ from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
 from ..i18n import Msg, message_of
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
-from ..source import ReadDeal, SourceMap
+from ..source import ReadDeal, SourceMap, read_deal
 from .base import Format, Head
 from .jsonpos import DealStarts, JsonPositions, locate
 
@@ -294,7 +294,7 @@ def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
             yield from _read_archive(first, fh, name, lineno, offset)  # an archive on a line
             return
         size = len(first) + _skip_line(fh)  # one record past the limit: JSON Lines go on
-        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+        yield read_deal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             Msg("this line has more than"), "MAX_JSON_RECORD_BYTES",
             Msg("bytes; it is not read")),
             file=name, line=lineno, col=1, deal=1, path="$"),), line=lineno, offset=offset)
@@ -313,7 +313,7 @@ def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         yield from _read_archive(first, fh, name, lineno, offset)
         return
     if first_fault is not None:
-        yield ReadDeal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
+        yield read_deal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
                        offset=offset)
     else:
         yield _one(obj, 1, "$", name, lineno, offset, first)
@@ -355,7 +355,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
         if isinstance(piece, jsondoc.Header):
             version = piece.members.get(_KEY, VERSION)
             if version != VERSION:
-                yield ReadDeal(count + 1, None, (Diagnostic.make(
+                yield read_deal(count + 1, None, (Diagnostic.make(
                     Code.JSON_VERSION, Msg("format version {version} is not known: expected"
                                            " {version2}",
                                            version=repr(version), version2=VERSION),
@@ -367,7 +367,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
             index = count + 1 if piece.index is None else piece.index + 1
             if piece.index is not None:
                 count = index
-            yield ReadDeal(index, None, (Diagnostic.make(
+            yield read_deal(index, None, (Diagnostic.make(
                 code, piece.message if piece.limit else f"not valid JSON: {piece.message}",
                 file=name, line=piece.line, col=piece.col, deal=index, path=piece.path),),
                 line=piece.line, offset=piece.offset)
@@ -382,7 +382,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
                 diag = json_fault(piece.data, err, piece.offset, at)
                 if err.lineno == 1:
                     diag = diag.at(col=(diag.location.col or 1) + piece.col - 1)
-                yield ReadDeal(count, None, (diag.at(file=name, deal=count, path=piece.path),),
+                yield read_deal(count, None, (diag.at(file=name, deal=count, path=piece.path),),
                                line=piece.line, offset=piece.offset)
                 continue
         yield _one(obj, count, piece.path, name, piece.line, piece.offset)
@@ -391,7 +391,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
 def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
     if len(data) > MAX_JSON_RECORD_BYTES and not (
             data.lstrip().startswith(b"[") or b'"deals"' in data[:1 << 16]):
-        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+        yield read_deal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             Msg("this JSON record (not an archive with a \"deals\" list) has more than"),
             "MAX_JSON_RECORD_BYTES", Msg("bytes; it is not read")), file=name, line=1, deal=1,
             path="$"),))
@@ -399,12 +399,12 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
     try:
         obj = _parse(data)
     except TarotError as err:
-        yield ReadDeal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics))
+        yield read_deal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics))
         return
     if isinstance(obj, dict) and "deals" in obj:
         version = obj.get(_KEY, VERSION)
         if version != VERSION:
-            yield ReadDeal(1, None, (Diagnostic.make(
+            yield read_deal(1, None, (Diagnostic.make(
                 Code.JSON_VERSION, Msg("format version {version} is not known: expected"
                                        " {version2}",
                                        version=repr(version), version2=VERSION),
@@ -413,7 +413,7 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         deals = obj["deals"]
         prefix = "$.deals"
         if not isinstance(deals, list):
-            yield ReadDeal(1, None, (Diagnostic.make(
+            yield read_deal(1, None, (Diagnostic.make(
                 Code.JSON_SCHEMA, Msg("expected a list of deal records"), path=prefix, file=name),))
             return
     elif isinstance(obj, list):
@@ -446,7 +446,7 @@ def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno
             continue
         index += 1
         if len(line) > MAX_JSON_RECORD_BYTES:
-            yield ReadDeal(index, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+            yield read_deal(index, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
                 Msg("this line has more than"), "MAX_JSON_RECORD_BYTES",
                 Msg("bytes; it is not read")),
                 file=name, line=lineno, col=1, deal=index, path="$"),),
@@ -456,7 +456,7 @@ def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as err:
             diag = json_fault(raw, err, start, lineno)
-            yield ReadDeal(index, None, (diag.at(file=name, deal=index),),
+            yield read_deal(index, None, (diag.at(file=name, deal=index),),
                            line=lineno, offset=start)
             continue
         yield _one(obj, index, "$", name, lineno, start, raw,
@@ -479,9 +479,9 @@ def _one(obj: Any, index: int, path: str, name: str | None, line: int | None,
             if positions is not None and d.location.path is not None:
                 d = locate(d, positions, path)
             diags.append(d)
-        return ReadDeal(index, None, tuple(diags), line=line, offset=offset)
+        return read_deal(index, None, tuple(diags), line=line, offset=offset)
     source = None if positions is None else SourceMap(name, positions)
-    return ReadDeal(index, record, (), source=source, line=line, offset=offset)
+    return read_deal(index, record, (), source=source, line=line, offset=offset)
 
 
 def json_schema() -> dict[str, Any]:
