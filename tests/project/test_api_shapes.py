@@ -24,6 +24,7 @@ from tarotnotation.archives.stream import (
     ArchiveDeal,
     ArchiveDealFailed,
     ArchiveDealOk,
+    Options,
     archive_deal,
 )
 from tarotnotation.cards import Card
@@ -235,3 +236,30 @@ def test_checking_ok_narrows_the_record_and_the_summary_for_mypy(
         assert result.stdout.count('has no attribute "players"') == 2, result.stdout
         assert ":8: error:" in result.stdout
         assert ":13: error:" in result.stdout
+
+
+def test_the_summary_gives_seats_as_seat_ids_and_scores_by_seat_id_as_the_replay() -> None:
+    seen = 0
+    for deal in scan(["examples"], options=Options(records=True)):
+        if not deal.ok or deal.record is None or deal.summary.status is None:
+            continue
+        s, r = deal.summary, replay(deal.record)
+        assert s.taker == r.taker
+        assert s.partner == (r.partner if s.partner_known else None)
+        assert s.dealer == deal.record.dealer
+        assert s.scores == (None if s.scores_in_order is None else dict(r.scores or {}))
+        assert s.scores is None or list(s.scores) == list(s.seats)  # in the order of play
+        seen += s.taker is not None and s.scores is not None
+    assert seen >= 20
+
+
+def test_the_summarys_old_index_shapes_live_on_under_new_names() -> None:
+    [deal] = scan(["examples/five-players.tarot"])
+    assert deal.ok
+    s = deal.summary
+    assert s.seats == ("S", "E", "N", "W", "F")
+    assert (s.taker, s.partner, s.dealer) == ("F", "W", "N")
+    assert (s.taker_index, s.partner_index, s.dealer_index) == (4, 3, 2)
+    assert s.scores is not None
+    assert s.scores_in_order == tuple(s.scores.values())
+    assert s.player(s.taker) == s.player(s.taker_index) == "Luc Chevalier"
