@@ -262,4 +262,4 @@ def test_the_summarys_old_index_shapes_live_on_under_new_names() -> None:
     assert (s.taker_index, s.partner_index, s.dealer_index) == (4, 3, 2)
     assert s.scores is not None
     assert s.scores_in_order == tuple(s.scores.values())
-    assert s.player(s.taker) == s.player(s.taker_index) == "Luc Chevalier"
+    assert s.player("F") == s.player(4) == "Luc Chevalier"
