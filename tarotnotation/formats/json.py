@@ -13,7 +13,7 @@ record per line. Import errors name the JSON path of the fault (``$.play[2].card
 >>> rec = DealRecord(players=4, dealer="N", auction=[{"contract": "garde"}])
 >>> text = dumps(rec)
 >>> text[:60]
-b'{"tarotnotation":1,"players":4,"seats":[{"id":"S"},{"id":"E"'
+'{"tarotnotation":1,"players":4,"seats":[{"id":"S"},{"id":"E"'
 >>> loads(text) == rec
 True
 >>> loads(b'{"tarotnotation": 1, "players": 4, "chien": ["7H", "7H"]}')
@@ -54,6 +54,7 @@ __all__ = [
     "VERSION",
     "dump",
     "dumps",
+    "dumps_bytes",
     "from_dict",
     "json_schema",
     "json_type",
@@ -91,15 +92,29 @@ def to_dict(record: DealRecord) -> dict[str, Any]:
     return {_KEY: VERSION, **body}
 
 
-def dumps(record: DealRecord, *, indent: bool = False) -> bytes:
-    """The JSON text of one record (UTF-8 bytes, compact unless ``indent``)."""
+def dumps(record: DealRecord, *, indent: bool = False) -> str:
+    """The JSON text of one record (a ``str``, compact unless ``indent``), as
+    :func:`tarotnotation.notation.dumps` gives the notation's; :func:`dumps_bytes` gives
+    its UTF-8 bytes, for a file or a stream.
+
+    >>> from tarotnotation import notation
+    >>> rec = notation.load("examples/prise.tarot")
+    >>> text = dumps(rec)
+    >>> type(text).__name__, text.encode("utf-8") == dumps_bytes(rec), loads(text) == rec
+    ('str', True, True)
+    """
+    return dumps_bytes(record, indent=indent).decode("utf-8")
+
+
+def dumps_bytes(record: DealRecord, *, indent: bool = False) -> bytes:
+    """The JSON text of one record as UTF-8 bytes (compact unless ``indent``)."""
     option = orjson.OPT_INDENT_2 if indent else 0
     return orjson.dumps(to_dict(record), option=option)
 
 
 def dump(record: DealRecord, fp: IO[bytes], *, indent: bool = False) -> None:
     """Write one record as JSON to a binary file."""
-    fp.write(dumps(record, indent=indent))
+    fp.write(dumps_bytes(record, indent=indent))
     if indent:
         fp.write(b"\n")
 
@@ -228,7 +243,7 @@ def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -
     count = 0
     if lines:
         for record in records:
-            fp.write(dumps(record))
+            fp.write(dumps_bytes(record))
             fp.write(b"\n")
             count += 1
         return count
@@ -238,7 +253,7 @@ def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -
     for record in records:
         if count:
             fp.write(b",\n")
-        fp.write(dumps(record))
+        fp.write(dumps_bytes(record))
         count += 1
     fp.write(b"\n]}\n" if count else b"]}\n")
     return count

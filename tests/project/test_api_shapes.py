@@ -6,6 +6,7 @@ DeprecationWarning that names the new one."""
 from __future__ import annotations
 
 import inspect
+import io
 import pickle
 import pydoc
 import subprocess
@@ -30,6 +31,7 @@ from tarotnotation.archives.stream import (
 from tarotnotation.cards import Card
 from tarotnotation.cli.app import app
 from tarotnotation.diagnostics import Code, Diagnostic, Severity
+from tarotnotation.formats import json as tjson
 from tarotnotation.records import DealRecord, Trick
 from tarotnotation.replay import replay
 from tarotnotation.rules import Contract
@@ -263,3 +265,23 @@ def test_the_summarys_old_index_shapes_live_on_under_new_names() -> None:
     assert s.scores is not None
     assert s.scores_in_order == tuple(s.scores.values())
     assert s.player("F") == s.player(4) == "Luc Chevalier"
+
+
+def test_json_dumps_and_notation_dumps_are_both_str() -> None:
+    rec = notation.load("examples/annotated.tarot")  # (names with accents: Chloé)
+    assert type(tjson.dumps(rec)) is str
+    assert type(notation.dumps(rec)) is str
+    assert tjson.loads(tjson.dumps(rec)) == rec
+    assert notation.loads(notation.dumps(rec)) == rec
+
+
+def test_dumps_bytes_is_the_utf8_of_dumps_in_both_modules() -> None:
+    rec = notation.load("examples/annotated.tarot")
+    assert "é" in tjson.dumps(rec)
+    assert tjson.dumps_bytes(rec) == tjson.dumps(rec).encode("utf-8")
+    assert tjson.dumps_bytes(rec, indent=True) == tjson.dumps(rec, indent=True).encode("utf-8")
+    assert notation.dumps_bytes(rec) == notation.dumps(rec).encode("utf-8")
+    assert tjson.loads(tjson.dumps_bytes(rec)) == rec
+    out = io.BytesIO()
+    tjson.dump(rec, out)
+    assert out.getvalue() == tjson.dumps_bytes(rec)
