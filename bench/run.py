@@ -212,7 +212,7 @@ def data_dir(n: int, seed: int) -> Path:
                 if i:
                     ft.write("\n")
                 ft.write(write_record(record))
-                fj.write(tjson.dumps(record) + b"\n")
+                fj.write(tjson.dumps_bytes(record) + b"\n")
         (folder / "deals.tarot.tmp").replace(tarot)
         (folder / "deals.jsonl.tmp").replace(jsonl)
     if not pgn.exists():
@@ -243,7 +243,7 @@ def five_player_archive(folder: Path, n: int, suffix: str) -> Path:
                 if i:
                     ft.write("\n")
                 ft.write(write_record(record))
-                fj.write(tjson.dumps(record) + b"\n")
+                fj.write(tjson.dumps_bytes(record) + b"\n")
         tmp_tarot.replace(folder / "deals-5p.tarot")
         tmp_jsonl.replace(folder / "deals-5p.jsonl")
     return path
@@ -489,7 +489,7 @@ def _distinct_archive(folder: Path, n: int, total: int, seed: int) -> Path:
             if not source.exists():
                 with (folder / "base.tmp").open("wb") as made:
                     for record in _deals(n, seed + base):
-                        made.write(tjson.dumps(record) + b"\n")
+                        made.write(tjson.dumps_bytes(record) + b"\n")
                 (folder / "base.tmp").replace(source)
             for order in orders:
                 rename = {code: code[:-1] + order["SHDC".index(code[-1])]
@@ -737,7 +737,7 @@ def _startup_cases(folder: Path) -> dict[str, list[str]]:
 
     rec = random_deal(random.Random(1), 4)
     (folder / "one.tarot").write_text(dumps(rec), encoding="utf-8")
-    (folder / "one.jsonl").write_bytes(tjson.dumps(rec) + b"\n")
+    (folder / "one.jsonl").write_bytes(tjson.dumps_bytes(rec) + b"\n")
     return {
         "tarot --version": ["--version"],
         "validate -q, one deal (.tarot)": ["validate", "-q", str(folder / "one.tarot")],

@@ -26,7 +26,7 @@ from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
 from tarotnotation.records import DealRecord
-from tarotnotation.source import ReadDeal
+from tarotnotation.source import ReadDeal, read_deal
 from tarotnotation.workers import Workers
 from tarotnotation.workers import pool as process_pool
 
@@ -270,7 +270,7 @@ def _one(item: ReadDeal, file: str, options: dict[str, Any], forced: str | None,
     whether it was analysed (a deal that cannot be comes back as it was)."""
     if item.record is None:
         return None, (), False
-    checked = check_deal(ReadDeal(item.index, item.record), file, forced,
+    checked = check_deal(read_deal(item.index, item.record), file, forced,
                          default_ruleset=default)
     rep = checked.replay
     assert rep is not None
@@ -315,7 +315,7 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
     def tasks() -> Iterator[tuple[ReadDeal, str, dict[str, Any], str | None, str | None]]:
         for item in items:
             pending.append(item)
-            yield ReadDeal(item.index, item.record), file, options, forced, default
+            yield read_deal(item.index, item.record), file, options, forced, default
 
     pool = process_pool(jobs, "spawn")  # (ends with its parent; ignores Ctrl-C)
     try:

@@ -13,7 +13,7 @@ worker processes.
 >>> from tarotnotation.records import DealRecord
 >>> from tarotnotation.formats import json as tjson
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> _ = (folder / "sheet.json").write_bytes(tjson.dumps(DealRecord(players=4,
+>>> _ = (folder / "sheet.json").write_bytes(tjson.dumps_bytes(DealRecord(players=4,
 ...     result={"contract": "garde", "taker": "E", "taker_points": 48, "bouts": 2,
 ...             "scores": {"S": -64, "E": 190, "N": -64, "W": -64}})))
 >>> for checked in check_paths([folder]):

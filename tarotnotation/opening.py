@@ -22,7 +22,7 @@ from typing import IO, Any, Final
 from .diagnostics import Code, Diagnostic
 from .formats import detect, registry
 from .i18n import Msg
-from .source import ReadDeal
+from .source import ReadDeal, read_deal
 
 __all__ = [
     "STDIN",
@@ -169,7 +169,7 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
     try:
         fh = open_input(path)
     except OSError as err:
-        yield ReadDeal(0, None, (file_fault(name, err),))
+        yield read_deal(0, None, (file_fault(name, err),))
         return
     with fh:
         yield from read_stream(fh, name, fmt, suffix=Path(path).suffix)
@@ -261,11 +261,11 @@ def read_stream(fh: IO[bytes], name: str, fmt: str | None = None, *, suffix: str
             said |= item.about_file
             yield item
     except OSError as err:
-        yield ReadDeal(0, None, (file_fault(name, err),))
+        yield read_deal(0, None, (file_fault(name, err),))
         return
     except detect.BinaryError as err:  # (/dev/zero: never read on)
-        yield ReadDeal(0, None, (binary_fault(name, err),))
+        yield read_deal(0, None, (binary_fault(name, err),))
         return
     if not count and not said and kind.holds_deals:
-        yield ReadDeal(0, None, (Diagnostic.make(
+        yield read_deal(0, None, (Diagnostic.make(
             Code.NO_DEAL, Msg("no deal in this file: it is empty or blank"), file=name),))

@@ -543,7 +543,7 @@ def quick_facts_line(line: bytes, ruleset: str | None = None,
     >>> from tarotnotation.formats import json as tjson
     >>> from tarotnotation.simulate import random_deal
     >>> rec = random_deal(random.Random(3), 4)
-    >>> line = tjson.dumps(rec)
+    >>> line = tjson.dumps_bytes(rec)
     >>> facts = quick_facts_line(line)
     >>> facts == quick_facts(tjson.to_dict(rec)), facts.seats, len(facts.play)
     (True, ('S', 'E', 'N', 'W'), 72)
@@ -562,7 +562,7 @@ def quick_facts_reader(ruleset: str | None = None, default_ruleset: str | None =
     >>> import random
     >>> from tarotnotation.formats import json as tjson
     >>> from tarotnotation.simulate import random_deal
-    >>> line = tjson.dumps(random_deal(random.Random(3), 4))
+    >>> line = tjson.dumps_bytes(random_deal(random.Random(3), 4))
     >>> quick_facts_reader("pagat")(line) == quick_facts_line(line, "pagat")
     True
     """
@@ -604,9 +604,9 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
     same answers.
 
     >>> import random
-    >>> from tarotnotation.notation import bulk, dumps
+    >>> from tarotnotation.notation import bulk, dumps_bytes
     >>> from tarotnotation.simulate import random_deal
-    >>> text = dumps(random_deal(random.Random(3), 4)).encode()
+    >>> text = dumps_bytes(random_deal(random.Random(3), 4))
     >>> check, twin = parts_checker(), native.compiled()
     >>> if check is not None and twin is not None:  # (compiled)
     ...     parts = bulk.normalized(twin.scan_text(text, 0, True)[0])
@@ -668,7 +668,7 @@ def bulk_checker(ruleset: str | None = None, default_ruleset: str | None = None
     >>> import random
     >>> from tarotnotation.formats import json as tjson
     >>> from tarotnotation.simulate import random_deal
-    >>> line = tjson.dumps(random_deal(random.Random(3), 4))
+    >>> line = tjson.dumps_bytes(random_deal(random.Random(3), 4))
     >>> check = bulk_checker()
     >>> if check is not None:  # (compiled)
     ...     [(half, scores, tags)] = check((line + b"\\n",), 0)

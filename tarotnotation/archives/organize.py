@@ -291,7 +291,7 @@ class Splitter:
             if len(self.open) >= OPEN_AT_ONCE:
                 self.open.pop(next(iter(self.open))).close()
             fh = self.open[key] = self.groups[key][1].open("ab")
-        fh.write(json_format.dumps(record) + b"\n")
+        fh.write(json_format.dumps_bytes(record) + b"\n")
 
     def finish(self) -> list[Path]:
         """Write each group in the output format (still aside); the targets, in order."""

@@ -138,13 +138,13 @@ class Field:
 
 
 def _scores_of_taker(s: DealSummary, _: int) -> int | None:
-    if s.scores is None or s.taker is None:
+    if s.scores_in_order is None or s.taker_index is None:
         return None
-    return s.scores[s.taker]
+    return s.scores_in_order[s.taker_index]
 
 
 def _score_of(s: DealSummary, p: int) -> int | None:
-    return None if s.scores is None else s.scores[p]
+    return None if s.scores_in_order is None else s.scores_in_order[p]
 
 
 def _camp_of(s: DealSummary, p: int) -> Camp | None:
@@ -170,9 +170,9 @@ FIELDS: Final[dict[str, Field]] = dict([
     _f("contract", "contract", "prise < garde < garde_sans < garde_contre",
        lambda s, _: s.contract),
     _f("taker", "seat", "the taker's seat (a seat id, a name in quotes, or a seat field)",
-       lambda s, _: s.taker),
-    _f("partner", "seat", "at five players, the taker's partner", lambda s, _: s.partner),
-    _f("dealer", "seat", "the dealer", lambda s, _: s.dealer),
+       lambda s, _: s.taker_index),
+    _f("partner", "seat", "at five players, the taker's partner", lambda s, _: s.partner_index),
+    _f("dealer", "seat", "the dealer", lambda s, _: s.dealer_index),
     _f("called_self", "bool", "at five players, the taker plays alone", _called_self,
        bare=True),
     _f("made", "bool", "the contract is made", lambda s, _: s.made, bare=True),

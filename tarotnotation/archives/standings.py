@@ -125,7 +125,8 @@ class Standings:
 
     def add(self, s: DealSummary) -> None:
         """Count one deal (a deal without a score is counted as not scored)."""
-        if not s.scored or s.scores is None:
+        scores = s.scores_in_order
+        if not s.scored or scores is None:
             self.unscored += 1
             return
         event = s.tag("Event")
@@ -153,7 +154,7 @@ class Standings:
         entries = []
         for seat in range(s.players):
             self.order += 1
-            entries.append(_Entry(self.order, self._player(s.player(seat)), s.scores[seat],
+            entries.append(_Entry(self.order, self._player(s.player(seat)), scores[seat],
                                   hands[seat]))
         self.deals += 1
         if board is None:
@@ -330,7 +331,8 @@ def session_text(session: Session) -> str:
 def _record_key(s: DealSummary, session: Session) -> bytes:
     """What tells a deal whose hands are not known from another of its session: its
     number, players, contract, taker and scores."""
-    data = repr((session, s.tag("Deal"), s.names, s.seats, s.contract, s.taker, s.scores))
+    data = repr((session, s.tag("Deal"), s.names, s.seats, s.contract, s.taker_index,
+                 s.scores_in_order))
     return hashlib.blake2b(data.encode("utf-8"), digest_size=16).digest()
 
 

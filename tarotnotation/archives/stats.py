@@ -111,7 +111,7 @@ class Stats:
         names = s.names
         if not all(names):
             self.unnamed += 1
-        scores = s.scores
+        scores = s.scores_in_order
         scored = status is Status.SCORED and scores is not None
         contract = s.contract
         c = None if contract is None or status is Status.ANNULLED else contract - 1
@@ -139,8 +139,8 @@ class Stats:
             if c is not None:
                 self._contract_row(s, self._tally(_CONTRACTS[c].keyword), c)
             return
-        taker = s.taker
-        partner = s.partner
+        taker = s.taker_index
+        partner = s.partner_index
         pab_seat = s.petit_au_bout_seat
         camps = s.camps if chelem is not None else None
         keys = self.keys
@@ -182,9 +182,9 @@ class Stats:
         t.taker += 1
         t.taken[c] += 1
         t.made[c] += bool(s.made)
-        if s.scored and s.scores is not None and s.taker is not None:
+        if s.scored and s.scores_in_order is not None and s.taker_index is not None:
             t.scored += 1
-            t.total += s.scores[s.taker]
+            t.total += s.scores_in_order[s.taker_index]
             if s.margin is not None:
                 t.margin_sum += s.margin
                 t.margin_count += 1

@@ -19,11 +19,13 @@ no facts (``status`` is None).
 from __future__ import annotations
 
 import os
+import warnings
+from abc import ABC
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
 import orjson
 
@@ -41,36 +43,105 @@ from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
 from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from ..workers import Pending, Workers
 from .summary import DealSummary, summarize, summarize_quick, summarize_record
 
-__all__ = ["ArchiveDeal", "Options", "scan"]
+__all__ = [
+    "ArchiveDeal",
+    "ArchiveDealFailed",
+    "ArchiveDealOk",
+    "Options",
+    "archive_deal",
+    "scan",
+]
 
 
-class ArchiveDeal(NamedTuple):
-    """One deal of an archive: its summary, or why it could not be read (an immutable
-    value, as cheap to build as a tuple: an archive makes one a deal)."""
+class ArchiveDealOk(NamedTuple):
+    """A deal of an archive that was read: ``ok`` is True and ``summary`` its summary
+    (see :data:`ArchiveDeal`; an immutable value, as cheap to build as a tuple: an
+    archive makes one a deal)."""
 
     file: str
     index: int  # type: ignore[assignment]  # (tuple.index, shadowed)
-    summary: DealSummary | None
-    """None when the deal could not be read."""
+    summary: DealSummary
     diagnostics: tuple[Diagnostic, ...] = ()
-    """Why the deal could not be read (empty for a deal that was read)."""
+    """Empty: the deal was read."""
     record: DealRecord | None = None
     """The record, when the scan was asked for it (``records=``)."""
 
     @property
-    def ok(self) -> bool:
-        """True when the deal was read."""
-        return self.summary is not None
+    def ok(self) -> Literal[True]:
+        """True: the deal was read."""
+        return True
+
+    @property
+    def about_file(self) -> bool:
+        """True when this is no deal but what is said of the whole file (index 0)."""
+        return self.index == 0
+
+
+class ArchiveDealFailed(NamedTuple):
+    """A deal of an archive that could not be read: ``ok`` is False, ``summary`` None
+    and ``diagnostics`` say why (see :data:`ArchiveDeal`)."""
+
+    file: str
+    index: int  # type: ignore[assignment]  # (tuple.index, shadowed)
+    summary: None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """Why the deal could not be read."""
+    record: None = None
+
+    @property
+    def ok(self) -> Literal[False]:
+        """False: the deal could not be read."""
+        return False
 
     @property
     def about_file(self) -> bool:
         """True when this is no deal but what is said of the whole file: it cannot be
         read, or holds no deal (index 0, as :attr:`ReadDeal.about_file`)."""
         return self.index == 0
+
+
+class _ArchiveDealType(ABC):  # noqa: B024  (no abstract method: a union's runtime face)
+    """At run time ``ArchiveDeal`` is this class: ``isinstance(x, ArchiveDeal)`` holds for
+    both kinds, and ``ArchiveDeal(...)`` still builds the right kind, with a
+    DeprecationWarning naming :func:`archive_deal` (typed code cannot call a union)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        warnings.warn("ArchiveDeal(...) is deprecated: call tarotnotation.archives.stream."
+                      "archive_deal(...), which gives an ArchiveDealOk or an "
+                      "ArchiveDealFailed", DeprecationWarning, stacklevel=2)
+        return archive_deal(*args, **kwargs)
+
+
+_ArchiveDealType.register(ArchiveDealOk)
+_ArchiveDealType.register(ArchiveDealFailed)
+
+if TYPE_CHECKING:
+    ArchiveDeal: TypeAlias = ArchiveDealOk | ArchiveDealFailed
+else:
+    ArchiveDeal = _ArchiveDealType
+"""One deal of an archive: an :class:`ArchiveDealOk` (``ok`` True, ``summary`` its
+summary) or an :class:`ArchiveDealFailed` (``ok`` False, ``summary`` None, the
+diagnostics saying why it could not be read); checking ``ok`` narrows ``summary`` for a
+type checker. :func:`archive_deal` builds the right kind."""
+
+
+def archive_deal(file: str, index: int, summary: DealSummary | None,
+                 diagnostics: tuple[Diagnostic, ...] = (), record: DealRecord | None = None
+                 ) -> ArchiveDeal:
+    """The :data:`ArchiveDeal` of a deal: an :class:`ArchiveDealOk` when it has a
+    summary, else an :class:`ArchiveDealFailed` (no summary, no record).
+
+    >>> gone = archive_deal("x.tarot", 3, None)
+    >>> type(gone).__name__, gone.ok, isinstance(gone, ArchiveDeal)
+    ('ArchiveDealFailed', False, True)
+    """
+    if summary is None:
+        return ArchiveDealFailed(file, index, None, diagnostics)
+    return ArchiveDealOk(file, index, summary, diagnostics, record)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +180,13 @@ def _summarize(item: ReadDeal, file: str, options: Options) -> ArchiveDeal:
                             errors=checked.errors, warnings=checked.warnings)
     keep = options.records
     record = item.record if keep is True or (callable(keep) and keep(summary)) else None
-    return ArchiveDeal(file, item.index, summary, (), record)
+    return ArchiveDealOk(file, item.index, summary, (), record)
 
 
 def _unreadable(item: ReadDeal, file: str) -> ArchiveDeal:
     located = tuple(d if d.location.file is not None else d.at(file=file)
                     for d in item.diagnostics)
-    return ArchiveDeal(file, item.index, None, located)
+    return ArchiveDealFailed(file, item.index, None, located)
 
 
 # --- the fast path of JSON Lines (see archive.read_part) ------------------------------------
@@ -171,7 +242,7 @@ def _deals(part: Part, options: Options) -> Iterator[ArchiveDeal]:
         if type(item) is tuple:
             index, line, value = item
             if type(value) is QuickFacts:
-                yield ArchiveDeal(file, index, summarize_quick(
+                yield ArchiveDealOk(file, index, summarize_quick(
                     value, file=file, index=index, line=line, judged=judged))
                 continue
             if type(value) is tuple:  # (facts, bytes): the record kept when picked
@@ -179,11 +250,11 @@ def _deals(part: Part, options: Options) -> Iterator[ArchiveDeal]:
                 summary = summarize_quick(facts, file=file, index=index, line=line,
                                           judged=judged)
                 picked = callable(keep) and keep(summary)
-                yield ArchiveDeal(file, index, summary, (),
+                yield ArchiveDealOk(file, index, summary, (),
                                   _record(data) if picked else None)
                 continue
             assert isinstance(value, DealRecord)
-            item = ReadDeal(index, value, line=line)
+            item = read_deal(index, value, line=line)
         assert isinstance(item, ReadDeal)
         yield _summarize(item, file, options)
 

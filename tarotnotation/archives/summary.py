@@ -17,8 +17,10 @@ from the rules kernel by either way: the replay, or the quick check on the same 
 >>> from tarotnotation.simulate import random_deal
 >>> rec = random_deal(random.Random(3), 4)
 >>> s = summarize(rec, replay(rec), file="x.tarot", index=1)
->>> s.contract.keyword, s.seats[s.taker], s.made, s.margin, sum(s.scores)
-('prise', 'N', False, -26, 0)
+>>> s.contract.keyword, s.taker, s.player(s.taker), s.made, s.margin, s.scores
+('prise', 'N', 'N', False, -26, {'S': 51, 'E': 51, 'N': -153, 'W': 51})
+>>> s.taker_index, s.scores_in_order    # (the same facts by index in the order of play)
+(2, (51, 51, -153, 51))
 >>> len(deal_fingerprint(s)), deal_fingerprint(s) == play_fingerprint(s)
 (16, False)
 """
@@ -51,7 +53,13 @@ FINGERPRINT_BYTES: Final = 16
 
 
 class DealSummary(NamedTuple):
-    """One deal as the archive tools see it. Seats are indices in the order of play.
+    """One deal as the archive tools see it.
+
+    ``taker``, ``partner`` and ``dealer`` are seat ids and ``scores`` a mapping by seat
+    id, as a :class:`~tarotnotation.replay.Replay` has them; the fields behind them,
+    ``taker_index``, ``partner_index``, ``dealer_index`` (the seat's index in
+    :attr:`seats`, the order of play) and ``scores_in_order`` (a tuple in that order),
+    are the shapes these names had before (issue 37), which the archive tools use.
 
     An immutable value; a named tuple rather than a frozen dataclass because a deal of
     an archive makes one and a frozen dataclass of 31 fields takes six times as long to
@@ -69,7 +77,8 @@ class DealSummary(NamedTuple):
     """Seat ids in order of play."""
     names: tuple[str | None, ...]
     """Each seat's player's name, when recorded."""
-    dealer: int | None
+    dealer_index: int | None
+    """The dealer's index in :attr:`seats` (:attr:`dealer` is the seat id)."""
     status: Status | None
     """How far the replay got; None when the deal was read but not replayed."""
     codes: tuple[str, ...]
@@ -77,9 +86,11 @@ class DealSummary(NamedTuple):
     errors: int
     warnings: int
     contract: Contract | None = None
-    taker: int | None = None
-    partner: int | None = None
-    """At five players, the taker's partner; None when the taker is alone or unknown."""
+    taker_index: int | None = None
+    """The taker's index in :attr:`seats` (:attr:`taker` is the seat id)."""
+    partner_index: int | None = None
+    """At five players, the taker's partner's index in :attr:`seats`; None when the taker
+    is alone or unknown (:attr:`partner` is the seat id)."""
     partner_known: bool = False
     """True when the camps are known (always, but at five players with no partner found)."""
     taker_half: int | None = None
@@ -95,8 +106,9 @@ class DealSummary(NamedTuple):
     chelem_announced: bool = False
     poignees: tuple[tuple[int | None, PoigneeSize], ...] = ()
     """Each poignée: the seat that showed it (when known) and its size."""
-    scores: tuple[int, ...] | None = None
-    """Each seat's score, in seat order (None when the deal is not scored)."""
+    scores_in_order: tuple[int, ...] | None = None
+    """Each seat's score, in the order of :attr:`seats` (None when the deal is not scored;
+    :attr:`scores` is the mapping by seat id)."""
     tricks: int = 0
     """Tricks recorded (complete or not)."""
     hands: tuple[int, ...] | None = None
@@ -116,10 +128,38 @@ class DealSummary(NamedTuple):
         """The value of the first tag named ``name`` (case-insensitive), or None."""
         return find_tag(self.tags, name)
 
-    def player(self, seat: int) -> str:
-        """The player at ``seat``: the name, or the seat id when the record names none."""
-        name = self.names[seat]
-        return name if name else self.seats[seat]
+    def player(self, seat: int | str) -> str:
+        """The player at ``seat`` (a seat id, or its index in :attr:`seats`): the name, or
+        the seat id when the record names none."""
+        index = self.seats.index(seat) if isinstance(seat, str) else seat
+        name = self.names[index]
+        return name if name else self.seats[index]
+
+    @property
+    def taker(self) -> str | None:
+        """The taker's seat id, when known."""
+        index = self.taker_index
+        return None if index is None else self.seats[index]
+
+    @property
+    def partner(self) -> str | None:
+        """At five players, the taker's partner's seat id; None when the taker is alone
+        or unknown."""
+        index = self.partner_index
+        return None if index is None else self.seats[index]
+
+    @property
+    def dealer(self) -> str | None:
+        """The dealer's seat id, when recorded."""
+        index = self.dealer_index
+        return None if index is None else self.seats[index]
+
+    @property
+    def scores(self) -> dict[str, int] | None:
+        """Each seat's score by seat id, in the order of play (None when the deal is not
+        scored)."""
+        row = self.scores_in_order
+        return None if row is None else dict(zip(self.seats, row, strict=True))
 
     @property
     def named(self) -> bool:
@@ -129,14 +169,14 @@ class DealSummary(NamedTuple):
     @property
     def scored(self) -> bool:
         """True when the deal has a score."""
-        return self.status is Status.SCORED and self.scores is not None
+        return self.status is Status.SCORED and self.scores_in_order is not None
 
     @property
     def camps(self) -> tuple[Camp, ...] | None:
         """Each seat's camp, when the taker and the camps are known."""
-        if self.taker is None or not self.partner_known:
+        if self.taker_index is None or not self.partner_known:
             return None
-        team = {self.taker, self.partner}
+        team = {self.taker_index, self.partner_index}
         # tuple() of a list, not of a generator: a tuple of its own size from the start
         # (one grown from a guess is resized, and a freed one then lingers in the free
         # list of the other size, which tracemalloc counts as memory held)
@@ -146,9 +186,9 @@ class DealSummary(NamedTuple):
     def called_self(self) -> bool | None:
         """At five players, True when the taker plays alone (called his own card or one
         in the chien); None at 3 and 4 players or when the camps are unknown."""
-        if self.players != 5 or self.taker is None or not self.partner_known:
+        if self.players != 5 or self.taker_index is None or not self.partner_known:
             return None
-        return self.partner is None
+        return self.partner_index is None
 
     @property
     def chien(self) -> int | None:
@@ -216,14 +256,14 @@ def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
         players=record.players,
         seats=ids,
         names=tuple(s.name for s in record.seats),
-        dealer=None if record.dealer is None else seat_of[record.dealer],
+        dealer_index=None if record.dealer is None else seat_of[record.dealer],
         status=result.status,
         codes=codes,
         errors=errors,
         warnings=warnings,
         contract=result.contract,
-        taker=taker,
-        partner=partner,
+        taker_index=taker,
+        partner_index=partner,
         partner_known=bool(result.camps),
         taker_half=result.taker_half,
         bouts=result.bouts,
@@ -235,7 +275,7 @@ def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
         chelem_announced=result.chelem_announced,
         poignees=tuple((None if s is None else seat_of.get(s), size)
                        for s, size in result.poignees),
-        scores=scores,
+        scores_in_order=scores,
         tricks=len(record.play),
         hands=dealt_hands(record, result),
         play=bytes(chain.from_iterable(trick.cards for trick in result.tricks)),
@@ -262,7 +302,7 @@ def summarize_record(record: DealRecord, *, file: str, index: int, line: int | N
         players=record.players,
         seats=ids,
         names=tuple(s.name for s in record.seats),
-        dealer=None if record.dealer is None else ids.index(record.dealer),
+        dealer_index=None if record.dealer is None else ids.index(record.dealer),
         status=None,
         codes=(),
         errors=0,

@@ -56,9 +56,10 @@ def _points(s: DealSummary) -> Cell:
 
 
 def _scores(s: DealSummary) -> Cell:
-    if s.scores is None:
+    scores = s.scores_in_order
+    if scores is None:
         return None
-    return " ".join(f"{seat}:{value:+d}" for seat, value in zip(s.seats, s.scores, strict=True))
+    return " ".join(f"{seat}:{value:+d}" for seat, value in zip(s.seats, scores, strict=True))
 
 
 def _seat(getter: Callable[[DealSummary, int], Any]) -> Callable[[DealSummary], Cell]:

@@ -51,7 +51,7 @@ from ..diagnostics import Code, Diagnostic
 from ..encoding import first_bad_byte, looks_utf16
 from ..i18n import Msg, message_of
 from ..limits import MAX_RECORD_CHARS, exceeded
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from .base import Format, Head
 from .csvcell import protected, unprotected
 
@@ -149,7 +149,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
         try:
             columns = environment_columns()
         except ValueError as err:
-            yield ReadDeal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
+            yield read_deal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
                                                      file=name),))
             return
     if isinstance(source, (str, Path)):
@@ -282,7 +282,7 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
         if sum(1 for x in first if x.strip()) >= _SNIFF_LINES:
             break
     if source.utf16:
-        yield ReadDeal(1, None, (Diagnostic.make(
+        yield read_deal(1, None, (Diagnostic.make(
             Code.ENCODING, Msg("the sheet is UTF-16 text (as a spreadsheet program's \"Unicode"
                                " text\" saves it), not UTF-8: convert it, e.g. iconv -f utf-16"
                                " -t utf-8 FILE > FILE.utf8, or save it as CSV UTF-8"),
@@ -302,7 +302,7 @@ def _read_stream(fh: IO[bytes], name: str | None, columns: Columns | None
         pending.append(Diagnostic.make(
             Code.SHEET_NOT_A_SHEET, Msg("the sheet holds no deal: nothing to read"), file=name,
             line=1))
-        yield ReadDeal(0, None, tuple(pending), line=1)  # (said of the file: no deal)
+        yield read_deal(0, None, tuple(pending), line=1)  # (said of the file: no deal)
 
 
 def _rows(first: list[str], rest: Iterator[str], delimiter: str, name: str | None,

@@ -17,7 +17,7 @@ from typing import IO, Final
 
 from ..diagnostics import Code, Diagnostic
 from ..i18n import Msg
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from .base import Format, Head
 
 __all__ = ["FOREIGN", "OLE2", "ZIP", "kind", "sniff"]
@@ -74,7 +74,7 @@ def read(stream: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         message = Msg("{label} is a ZIP archive, not a record file: unzip it and give the"
                       " files it holds", label=label)
     # (said of the file: index 0, no deal read)
-    yield ReadDeal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message, file=name),))
+    yield read_deal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message, file=name),))
 
 
 # --- the format, as the registry (formats/registry.py) knows it -----------------------------

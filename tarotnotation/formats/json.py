@@ -13,7 +13,7 @@ record per line. Import errors name the JSON path of the fault (``$.play[2].card
 >>> rec = DealRecord(players=4, dealer="N", auction=[{"contract": "garde"}])
 >>> text = dumps(rec)
 >>> text[:60]
-b'{"tarotnotation":1,"players":4,"seats":[{"id":"S"},{"id":"E"'
+'{"tarotnotation":1,"players":4,"seats":[{"id":"S"},{"id":"E"'
 >>> loads(text) == rec
 True
 >>> loads(b'{"tarotnotation": 1, "players": 4, "chien": ["7H", "7H"]}')
@@ -39,7 +39,7 @@ from ..diagnostics import Code, Diagnostic, TarotError
 from ..encoding import first_bad_byte, not_utf8
 from ..i18n import Msg, message_of
 from ..limits import MAX_ITEMS, MAX_JSON_RECORD_BYTES, exceeded
-from ..source import ReadDeal, SourceMap
+from ..source import ReadDeal, SourceMap, read_deal
 from .base import Format, Head
 from .jsonpos import DealStarts, JsonPositions, locate
 
@@ -54,6 +54,7 @@ __all__ = [
     "VERSION",
     "dump",
     "dumps",
+    "dumps_bytes",
     "from_dict",
     "json_schema",
     "json_type",
@@ -91,15 +92,29 @@ def to_dict(record: DealRecord) -> dict[str, Any]:
     return {_KEY: VERSION, **body}
 
 
-def dumps(record: DealRecord, *, indent: bool = False) -> bytes:
-    """The JSON text of one record (UTF-8 bytes, compact unless ``indent``)."""
+def dumps(record: DealRecord, *, indent: bool = False) -> str:
+    """The JSON text of one record (a ``str``, compact unless ``indent``), as
+    :func:`tarotnotation.notation.dumps` gives the notation's; :func:`dumps_bytes` gives
+    its UTF-8 bytes, for a file or a stream.
+
+    >>> from tarotnotation import notation
+    >>> rec = notation.load("examples/prise.tarot")
+    >>> text = dumps(rec)
+    >>> type(text).__name__, text.encode("utf-8") == dumps_bytes(rec), loads(text) == rec
+    ('str', True, True)
+    """
+    return dumps_bytes(record, indent=indent).decode("utf-8")
+
+
+def dumps_bytes(record: DealRecord, *, indent: bool = False) -> bytes:
+    """The JSON text of one record as UTF-8 bytes (compact unless ``indent``)."""
     option = orjson.OPT_INDENT_2 if indent else 0
     return orjson.dumps(to_dict(record), option=option)
 
 
 def dump(record: DealRecord, fp: IO[bytes], *, indent: bool = False) -> None:
     """Write one record as JSON to a binary file."""
-    fp.write(dumps(record, indent=indent))
+    fp.write(dumps_bytes(record, indent=indent))
     if indent:
         fp.write(b"\n")
 
@@ -228,7 +243,7 @@ def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -
     count = 0
     if lines:
         for record in records:
-            fp.write(dumps(record))
+            fp.write(dumps_bytes(record))
             fp.write(b"\n")
             count += 1
         return count
@@ -238,7 +253,7 @@ def write(records: Iterable[DealRecord], fp: IO[bytes], *, lines: bool = True) -
     for record in records:
         if count:
             fp.write(b",\n")
-        fp.write(dumps(record))
+        fp.write(dumps_bytes(record))
         count += 1
     fp.write(b"\n]}\n" if count else b"]}\n")
     return count
@@ -294,7 +309,7 @@ def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
             yield from _read_archive(first, fh, name, lineno, offset)  # an archive on a line
             return
         size = len(first) + _skip_line(fh)  # one record past the limit: JSON Lines go on
-        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+        yield read_deal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             Msg("this line has more than"), "MAX_JSON_RECORD_BYTES",
             Msg("bytes; it is not read")),
             file=name, line=lineno, col=1, deal=1, path="$"),), line=lineno, offset=offset)
@@ -313,7 +328,7 @@ def read_stream(fh: IO[bytes], name: str | None) -> Iterator[ReadDeal]:
         yield from _read_archive(first, fh, name, lineno, offset)
         return
     if first_fault is not None:
-        yield ReadDeal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
+        yield read_deal(1, None, (first_fault.at(file=name, deal=1),), line=lineno,
                        offset=offset)
     else:
         yield _one(obj, 1, "$", name, lineno, offset, first)
@@ -355,7 +370,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
         if isinstance(piece, jsondoc.Header):
             version = piece.members.get(_KEY, VERSION)
             if version != VERSION:
-                yield ReadDeal(count + 1, None, (Diagnostic.make(
+                yield read_deal(count + 1, None, (Diagnostic.make(
                     Code.JSON_VERSION, Msg("format version {version} is not known: expected"
                                            " {version2}",
                                            version=repr(version), version2=VERSION),
@@ -367,7 +382,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
             index = count + 1 if piece.index is None else piece.index + 1
             if piece.index is not None:
                 count = index
-            yield ReadDeal(index, None, (Diagnostic.make(
+            yield read_deal(index, None, (Diagnostic.make(
                 code, piece.message if piece.limit else f"not valid JSON: {piece.message}",
                 file=name, line=piece.line, col=piece.col, deal=index, path=piece.path),),
                 line=piece.line, offset=piece.offset)
@@ -382,7 +397,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
                 diag = json_fault(piece.data, err, piece.offset, at)
                 if err.lineno == 1:
                     diag = diag.at(col=(diag.location.col or 1) + piece.col - 1)
-                yield ReadDeal(count, None, (diag.at(file=name, deal=count, path=piece.path),),
+                yield read_deal(count, None, (diag.at(file=name, deal=count, path=piece.path),),
                                line=piece.line, offset=piece.offset)
                 continue
         yield _one(obj, count, piece.path, name, piece.line, piece.offset)
@@ -391,7 +406,7 @@ def _read_archive(head: bytes, fh: IO[bytes], name: str | None, line: int, offse
 def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
     if len(data) > MAX_JSON_RECORD_BYTES and not (
             data.lstrip().startswith(b"[") or b'"deals"' in data[:1 << 16]):
-        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+        yield read_deal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             Msg("this JSON record (not an archive with a \"deals\" list) has more than"),
             "MAX_JSON_RECORD_BYTES", Msg("bytes; it is not read")), file=name, line=1, deal=1,
             path="$"),))
@@ -399,12 +414,12 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
     try:
         obj = _parse(data)
     except TarotError as err:
-        yield ReadDeal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics))
+        yield read_deal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics))
         return
     if isinstance(obj, dict) and "deals" in obj:
         version = obj.get(_KEY, VERSION)
         if version != VERSION:
-            yield ReadDeal(1, None, (Diagnostic.make(
+            yield read_deal(1, None, (Diagnostic.make(
                 Code.JSON_VERSION, Msg("format version {version} is not known: expected"
                                        " {version2}",
                                        version=repr(version), version2=VERSION),
@@ -413,7 +428,7 @@ def _read_document(data: bytes, name: str | None) -> Iterator[ReadDeal]:
         deals = obj["deals"]
         prefix = "$.deals"
         if not isinstance(deals, list):
-            yield ReadDeal(1, None, (Diagnostic.make(
+            yield read_deal(1, None, (Diagnostic.make(
                 Code.JSON_SCHEMA, Msg("expected a list of deal records"), path=prefix, file=name),))
             return
     elif isinstance(obj, list):
@@ -446,7 +461,7 @@ def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno
             continue
         index += 1
         if len(line) > MAX_JSON_RECORD_BYTES:
-            yield ReadDeal(index, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+            yield read_deal(index, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
                 Msg("this line has more than"), "MAX_JSON_RECORD_BYTES",
                 Msg("bytes; it is not read")),
                 file=name, line=lineno, col=1, deal=index, path="$"),),
@@ -456,7 +471,7 @@ def read_lines(fh: IO[bytes], name: str | None = None, *, index: int = 0, lineno
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as err:
             diag = json_fault(raw, err, start, lineno)
-            yield ReadDeal(index, None, (diag.at(file=name, deal=index),),
+            yield read_deal(index, None, (diag.at(file=name, deal=index),),
                            line=lineno, offset=start)
             continue
         yield _one(obj, index, "$", name, lineno, start, raw,
@@ -479,9 +494,9 @@ def _one(obj: Any, index: int, path: str, name: str | None, line: int | None,
             if positions is not None and d.location.path is not None:
                 d = locate(d, positions, path)
             diags.append(d)
-        return ReadDeal(index, None, tuple(diags), line=line, offset=offset)
+        return read_deal(index, None, tuple(diags), line=line, offset=offset)
     source = None if positions is None else SourceMap(name, positions)
-    return ReadDeal(index, record, (), source=source, line=line, offset=offset)
+    return read_deal(index, record, (), source=source, line=line, offset=offset)
 
 
 def json_schema() -> dict[str, Any]:

@@ -64,7 +64,7 @@ from ..diagnostics import Code, Diagnostic, quote
 from ..fields import DEFAULT_SEATS
 from ..i18n import Msg
 from ..rules import Camp
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from .base import Format
 
 __all__ = ["CONTRACTS", "MATOCOLOTOE", "MATOCOLOTOE_PLAYERS", "MAX_FILE_BYTES", "SUFFIXES",
@@ -157,7 +157,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         data = source.read(MAX_FILE_BYTES + 1)
 
     def fail(code: Code, message: str, path: str = "$") -> ReadDeal:
-        return ReadDeal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
+        return read_deal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
 
     if len(data) > MAX_FILE_BYTES:
         yield fail(Code.LIMIT_EXCEEDED, Msg("this games file has more than {max_file_bytes} MiB"
@@ -205,13 +205,13 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
         return value
 
     if not isinstance(game, dict) or not isinstance(game.get("players"), list):
-        return ReadDeal(index, None, (Diagnostic.make(
+        return read_deal(index, None, (Diagnostic.make(
             Code.SHEET_BAD_CELL, Msg("expected a game: an object with its players"), file=file,
             deal=index, path=base),))
     players = game["players"]
     n = len(players)
     if not 3 <= n <= 5:
-        return ReadDeal(index, None, (Diagnostic.make(
+        return read_deal(index, None, (Diagnostic.make(
             Code.SHEET_BAD_CELL, Msg("a game has 3 to 5 players: found {n}", n=n), file=file,
             deal=index, path=f"{base}.players"),))
     ids = DEFAULT_SEATS[n]
@@ -224,7 +224,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     for p, player in enumerate(players):
         where = f"players[{p}]"
         if not isinstance(player, dict) or not isinstance(player.get("id"), int):
-            return ReadDeal(index, None, (Diagnostic.make(
+            return read_deal(index, None, (Diagnostic.make(
                 Code.SHEET_BAD_CELL, Msg("expected a player: an object with an id"), file=file,
                 deal=index, path=f"{base}.{where}"),))
         pid = player["id"]
@@ -316,7 +316,7 @@ def _game(game: Any, i: int, names: dict[int, str] | None, month: re.Match[str] 
     )
 
     record, faults = validated(data, file=file, path=base, deal=index)
-    return ReadDeal(index, record, tuple(diags + faults))
+    return read_deal(index, record, tuple(diags + faults))
 
 
 # --- the formats, as the registry (formats/registry.py) knows them --------------------------

@@ -64,7 +64,7 @@ from ..diagnostics import Code, Diagnostic, quote
 from ..fields import DEFAULT_SEATS
 from ..i18n import Msg
 from ..rules import Camp
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from .base import Format, Head
 
 __all__ = ["BIDS", "BONUSES", "MAX_FILE_BYTES", "SCOREIT", "SUFFIXES", "read", "sniff"]
@@ -131,7 +131,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None
         data = source.read(MAX_FILE_BYTES + 1)
 
     def fail(code: Code, message: str, path: str = "$") -> ReadDeal:
-        return ReadDeal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
+        return read_deal(1, None, (Diagnostic.make(code, message, file=name, path=path),))
 
     if len(data) > MAX_FILE_BYTES:
         yield fail(Code.LIMIT_EXCEEDED, Msg("this ScoreIt file has more than {max_file_bytes} MiB"
@@ -189,7 +189,7 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
                                      deal=index, path=f"{base}.{key}"))
 
     if not isinstance(lap, dict):
-        return ReadDeal(index, None, (Diagnostic.make(
+        return read_deal(index, None, (Diagnostic.make(
             Code.SHEET_BAD_CELL, Msg("expected a lap, an object"), file=file, deal=index,
             path=base),))
     count = lap.get("playerCount", n)
@@ -292,7 +292,7 @@ def _lap(lap: Any, i: int, names: list[str], file: str | None) -> ReadDeal:
     )
 
     record, faults = validated(data, file=file, path=base, deal=index)
-    return ReadDeal(index, record, tuple(diags + faults))
+    return read_deal(index, record, tuple(diags + faults))
 
 
 # --- the format, as the registry (formats/registry.py) knows it -----------------------------

@@ -55,7 +55,7 @@ from typing import Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..i18n import Msg
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from .sheetdeal import NOTE, Player, Row, SheetDeal, named_by, show_cells, validated
 from .sheetwords import (
     KNOWN_HEADERS,
@@ -230,7 +230,7 @@ class SheetReader:
         if self.held is not None:
             if self.pending:
                 held = self.held
-                self.held = ReadDeal(held.index, held.record, held.diagnostics
+                self.held = read_deal(held.index, held.record, held.diagnostics
                                      + tuple(self.pending), held.source, held.line)
                 self.pending.clear()
             yield self.held
@@ -238,7 +238,7 @@ class SheetReader:
             self.pending.append(self.diag(
                 Code.SHEET_NOT_A_SHEET, Msg("the sheet has a header but no deal: nothing to read"),
                 self.layout.header_line))
-            yield ReadDeal(0, None, tuple(self.pending),  # (no deal: said of the sheet)
+            yield read_deal(0, None, tuple(self.pending),  # (no deal: said of the sheet)
                            line=self.layout.header_line)
             self.pending.clear()
 
@@ -251,7 +251,7 @@ class SheetReader:
                                             " --columns to map its headers)",
                                             header_search=HEADER_SEARCH,
                                             known_headers=KNOWN_HEADERS)))
-        got = ReadDeal(0, None, tuple(self.pending), line=1)  # (said of the table: no deal)
+        got = read_deal(0, None, tuple(self.pending), line=1)  # (said of the table: no deal)
         self.pending.clear()
         return got
 
@@ -453,7 +453,7 @@ class SheetReader:
             self.pending.extend(row.faults)
             return
         if self.pending:
-            got = ReadDeal(got.index, got.record, tuple(self.pending) + got.diagnostics,
+            got = read_deal(got.index, got.record, tuple(self.pending) + got.diagnostics,
                            got.source, got.line)
             self.pending.clear()
         yield got

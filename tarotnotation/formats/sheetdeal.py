@@ -17,7 +17,7 @@ from ..fields import DEFAULT_SEATS
 from ..i18n import Msg, message_of
 from ..rules import Camp, Contract, MisereKind, table
 from ..scoring import DealFacts, score
-from ..source import ReadDeal, SourceMap
+from ..source import ReadDeal, SourceMap, read_deal
 
 if TYPE_CHECKING:  # (the model is imported when a row makes a record)
     from pydantic import ValidationError
@@ -203,7 +203,7 @@ class SheetDeal:
         record = self.make_record()
         src = SourceMap(sheet.file, self.positions)
         diags = tuple(d.at(deal=index) for d in self.diags)
-        return ReadDeal(index, record, diags, src, self.row.line)
+        return read_deal(index, record, diags, src, self.row.line)
 
     def read_players(self) -> dict[int, int] | None:
         """The players of this deal and each one's score where the row gives it (from the

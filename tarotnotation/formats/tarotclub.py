@@ -103,7 +103,7 @@ from ..fields import DEFAULT_SEATS, UNRECORDED_TAG, Points
 from ..i18n import Msg, message_of, nmsg, render
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, table
-from ..source import ReadDeal, SourceMap
+from ..source import ReadDeal, SourceMap, read_deal
 from .base import Format, Head
 from .json import json_fault, json_type
 from .tarotclubcards import (
@@ -584,7 +584,7 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
         data = source.read(MAX_JSON_RECORD_BYTES + 1)  # never more than the limit
     src = SourceMap(file=name) if name else None
     if len(data) > MAX_JSON_RECORD_BYTES:
-        yield ReadDeal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
+        yield read_deal(1, None, (Diagnostic.make(Code.LIMIT_EXCEEDED, exceeded(
             Msg("this TarotClub file has more than"), "MAX_JSON_RECORD_BYTES",
             Msg("bytes; it is not read")), file=name, line=1, deal=1, path="$"),),
             source=src, line=1, offset=0)
@@ -592,10 +592,10 @@ def read(source: bytes | str | Path | IO[bytes], *, name: str | None = None
     try:
         record, warnings = _load(data)
     except TarotError as err:
-        yield ReadDeal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics),
+        yield read_deal(1, None, tuple(d.at(file=name, deal=1) for d in err.diagnostics),
                        source=src, line=1, offset=0)
         return
-    yield ReadDeal(1, record, tuple(d.at(file=name, deal=1) for d in warnings),
+    yield read_deal(1, record, tuple(d.at(file=name, deal=1) for d in warnings),
                    source=src, line=1, offset=0)
 
 

@@ -33,7 +33,7 @@ from typing import IO, TYPE_CHECKING, Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
 from ..i18n import Msg, and_list, message_of
-from ..source import ReadDeal
+from ..source import ReadDeal, read_deal
 from .base import Format, Head
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
         try:
             columns = environment_columns()
         except ValueError as err:
-            yield ReadDeal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
+            yield read_deal(0, None, (Diagnostic.make(Code.SHEET_NOT_A_SHEET, message_of(err),
                                                      file=name or str(source)),))
             return
     if isinstance(source, (str, Path)):
@@ -88,7 +88,7 @@ def read(source: bytes | str | Path | IO[bytes], name: str | None = None, *,
     label = name or "<workbook>"
 
     def fail(message: str, code: Code = Code.SHEET_NOT_A_SHEET) -> ReadDeal:
-        return ReadDeal(0, None, (Diagnostic.make(code, message, file=name),))  # (the file)
+        return read_deal(0, None, (Diagnostic.make(code, message, file=name),))  # (the file)
 
     if len(data) > MAX_WORKBOOK_BYTES:
         yield fail(Msg("{label} has more than {mib} MiB (the limit MAX_WORKBOOK_BYTES of"
@@ -148,7 +148,7 @@ def _read_book(book: Book, name: str | None, label: str, columns: Columns | None
             Code.SHEET_NOT_A_SHEET, Msg("no worksheet of this workbook is a score sheet: not a"
                                         " record file (give --columns to map its headers)"),
                                     file=name))
-        yield ReadDeal(0, None, tuple(pending))  # (said of the workbook: no deal)
+        yield read_deal(0, None, tuple(pending))  # (said of the workbook: no deal)
         return
     count = 0
     for sheet in sheets:

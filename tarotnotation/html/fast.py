@@ -22,7 +22,7 @@ the compiled twin's (:func:`tarotnotation._kernel.play`), else
 >>> import random
 >>> from tarotnotation.formats import json as tjson
 >>> from tarotnotation.simulate import random_deal
->>> deal = reader()(tjson.dumps(random_deal(random.Random(3), 4)))
+>>> deal = reader()(tjson.dumps_bytes(random_deal(random.Random(3), 4)))
 >>> data = deal_data(deal, 1, "club.jsonl", 1, "{}", "club-1.jsonl")
 >>> data["contract"] == deal.facts.contract.french, len(data["cards"]), data["status"]
 (True, 72, 'scored')

@@ -26,7 +26,8 @@ _EXPORTS = {
     "FIELD_TAGS": "reader", "SkimmedDeal": "reader", "load": "reader", "loads": "reader",
     "parse_record": "reader", "parser": "reader", "read": "reader", "read_at": "reader",
     "read_file": "reader", "reads": "reader", "skim_tags": "reader",
-    "WIDTH": "writer", "dump": "writer", "dumps": "writer", "write_record": "writer",
+    "WIDTH": "writer", "dump": "writer", "dumps": "writer",
+    "dumps_bytes": "writer", "write_record": "writer",
 }
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "code_table",
     "dump",
     "dumps",
+    "dumps_bytes",
     "load",
     "loads",
     "parse_card",
@@ -78,4 +80,4 @@ if TYPE_CHECKING:
         reads,
         skim_tags,
     )
-    from .writer import WIDTH, dump, dumps, write_record
+    from .writer import WIDTH, dump, dumps, dumps_bytes, write_record

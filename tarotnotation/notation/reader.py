@@ -48,7 +48,7 @@ from ..i18n import Msg, message_of
 from ..lexicon import BIDS, DATE_RE, TAG_RE, untag
 from ..limits import MAX_DIGITS, MAX_FAULTS, exceeded
 from ..rules import RulesetError
-from ..source import ReadDeal, SourceMap
+from ..source import ReadDeal, SourceMap, read_deal
 from ..values import replace
 from . import scanner
 from .cardcodes import parse_card
@@ -450,7 +450,7 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
         parts: list[Any] = parser().parse(text, start="start")  # type: ignore[assignment]
     except UnexpectedInput as err:
         syntax_fault(ctx, text, err)
-        return ReadDeal(deal, None, tuple(ctx.diags), None, line, offset)
+        return read_deal(deal, None, tuple(ctx.diags), None, line, offset)
     return _finish(ctx, _build(ctx, parts), ctx.positions, line, offset)
 
 
@@ -518,9 +518,9 @@ def _finish(ctx: RecordContext, data: dict[str, Any], positions: Mapping[str, tu
     deal = ctx.deal
     source = SourceMap(ctx.name, positions)
     if any(d.is_error for d in ctx.diags):
-        return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
+        return read_deal(deal, None, tuple(ctx.diags), source, line, offset)
     if record is not None:
-        return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
+        return read_deal(deal, record, tuple(ctx.diags), source, line, offset)
     try:
         from pydantic import ValidationError
 
@@ -529,8 +529,8 @@ def _finish(ctx: RecordContext, data: dict[str, Any], positions: Mapping[str, tu
         record = DealRecord.model_validate(data)
     except ValidationError as err:
         _model_faults(ctx, err, source)
-        return ReadDeal(deal, None, tuple(ctx.diags), source, line, offset)
-    return ReadDeal(deal, record, tuple(ctx.diags), source, line, offset)
+        return read_deal(deal, None, tuple(ctx.diags), source, line, offset)
+    return read_deal(deal, record, tuple(ctx.diags), source, line, offset)
 
 
 def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
@@ -551,7 +551,7 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
         index += 1
         if chunk.fault is not None:  # not UTF-8, or too long: one error, and go on
             code, msg, line, col = chunk.fault
-            yield ReadDeal(index, None, (Diagnostic.make(
+            yield read_deal(index, None, (Diagnostic.make(
                 code, msg, file=name, line=line, col=col, deal=index),),
                 None, chunk.line, chunk.offset)
             before = None
@@ -565,7 +565,7 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
             if split is not None:
                 before = chunk
                 line, col, msg = split
-                yield ReadDeal(index, None, (Diagnostic.make(
+                yield read_deal(index, None, (Diagnostic.make(
                     Code.BAD_TAG, msg, file=name, line=line, col=col, deal=index,
                     context=caret(_line_of(chunk, ahead, line), col)),),
                     None, chunk.line, chunk.offset)

@@ -35,7 +35,7 @@ from ..rules import Contract
 if TYPE_CHECKING:  # the writer reads records; records.DealRecord.__str__ calls it
     from ..records import DealRecord, Result, Trick
 
-__all__ = ["WIDTH", "dump", "dumps", "write_record", "write_trick"]
+__all__ = ["WIDTH", "dump", "dumps", "dumps_bytes", "write_record", "write_trick"]
 
 #: The column at which the writer wraps lines.
 WIDTH: Final = 79
@@ -275,8 +275,16 @@ def _each(records: DealRecord | Iterable[DealRecord]) -> Iterable[DealRecord]:
 
 
 def dumps(records: DealRecord | Iterable[DealRecord]) -> str:
-    """The canonical text of one record or of several (separated by a blank line)."""
+    """The canonical text of one record or of several (separated by a blank line), a
+    ``str`` as :func:`tarotnotation.formats.json.dumps` gives JSON; :func:`dumps_bytes`
+    gives its UTF-8 bytes."""
     return "\n".join(write_record(r) for r in _each(records))
+
+
+def dumps_bytes(records: DealRecord | Iterable[DealRecord]) -> bytes:
+    """The canonical text of one record or of several as UTF-8 bytes (:func:`dumps`,
+    encoded), as a ``.tarot`` file holds it."""
+    return dumps(records).encode("utf-8")
 
 
 def dump(records: DealRecord | Iterable[DealRecord], fp: IO[str]) -> None:

@@ -22,7 +22,7 @@ from solver_cases import RULESETS, oracle
 
 from tarotnotation.analysis import analyse_play, annotate_analysis, deal_start, parse_comment
 from tarotnotation.analysis.plan import known
-from tarotnotation.formats.json import dumps
+from tarotnotation.formats.json import dumps_bytes
 from tarotnotation.native import compiled
 from tarotnotation.notation import dumps as notation_dumps
 from tarotnotation.notation import loads as notation_loads
@@ -152,7 +152,7 @@ def test_a_part_searched_late_sees_the_bounds_as_they_were_when_it_was_handed_ou
 def test_the_same_budget_gives_the_same_comments_with_one_process_and_two(
         tmp_path: Path) -> None:
     path = tmp_path / "deal.json"
-    path.write_bytes(dumps(random_deal(random.Random(5), 4)))
+    path.write_bytes(dumps_bytes(random_deal(random.Random(5), 4)))
     one = invoke("analyze", str(path), "--budget", "1500000", "-j", "1")
     two = invoke("analyze", str(path), "--budget", "1500000", "-j", "2")
     assert one.code == two.code == 0, one.err + two.err
@@ -226,7 +226,7 @@ def test_solve_says_its_unit_and_writes_the_best_line_by_trick() -> None:
                     reason="needs Linux's /proc and the compiled core")
 def test_ctrl_c_on_solve_prints_the_bounds_reached_and_exits_130(tmp_path: Path) -> None:
     path = tmp_path / "deal.json"
-    path.write_bytes(dumps(random_deal(random.Random(9), 5)))
+    path.write_bytes(dumps_bytes(random_deal(random.Random(9), 5)))
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "TAROT_PURE")}
     proc = subprocess.Popen([str(TAROT), "solve", str(path), "--budget", str(10**12)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)

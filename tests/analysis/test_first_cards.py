@@ -21,7 +21,7 @@ from solver_cases import endgame
 
 from tarotnotation.analysis import Position, Solver, deal_start, position_at
 from tarotnotation.analysis.first_cards import solve_apart
-from tarotnotation.formats.json import dumps
+from tarotnotation.formats.json import dumps_bytes
 from tarotnotation.native import compiled
 from tarotnotation.simulate import random_deal
 from tarotnotation.workers import Workers
@@ -102,7 +102,7 @@ def test_cards_searched_apart_give_the_same_answer_in_process_and_on_workers() -
 @pytest.mark.process
 def test_solve_split_gives_the_same_answer_with_one_process_and_two(tmp_path: Path) -> None:
     path = tmp_path / "deal.json"
-    path.write_bytes(dumps(random_deal(random.Random(12), 4)))
+    path.write_bytes(dumps_bytes(random_deal(random.Random(12), 4)))
     runs = [invoke("solve", str(path), "--trick", "11", "--budget", "3000000", "--split", "2",
                    "-j", jobs, "--format", "json") for jobs in ("1", "2")]
     assert runs[0].code == runs[1].code == 0, runs[0].err + runs[1].err
@@ -118,7 +118,7 @@ def test_solve_split_gives_the_same_answer_with_one_process_and_two(tmp_path: Pa
 def test_ctrl_c_on_solve_split_on_workers_exits_130_and_leaves_no_worker(
         tmp_path: Path) -> None:
     path = tmp_path / "deal.json"
-    path.write_bytes(dumps(random_deal(random.Random(9), 5)))
+    path.write_bytes(dumps_bytes(random_deal(random.Random(9), 5)))
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "TAROT_PURE")}
     proc = subprocess.Popen([str(TAROT), "solve", str(path), "--budget", str(10**12),
                              "--split", "2", "-j", "2"],

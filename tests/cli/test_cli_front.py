@@ -47,10 +47,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("front")
     rec = random_deal(random.Random(17), 4)
     (folder / "one.tarot").write_text(dumps(rec), encoding="utf-8")
-    (folder / "one.jsonl").write_bytes(tjson.dumps(rec) + b"\n")
+    (folder / "one.jsonl").write_bytes(tjson.dumps_bytes(rec) + b"\n")
     bad = tjson.to_dict(random_deal(random.Random(18), 4))
     bad["result"]["scores"]["S"] += 10
-    (folder / "two.jsonl").write_bytes(tjson.dumps(rec) + b"\n" + tjson.dumps(
+    (folder / "two.jsonl").write_bytes(tjson.dumps_bytes(rec) + b"\n" + tjson.dumps_bytes(
         tjson.from_dict(bad)) + b"\n")
     (folder / "junk.jsonl").write_bytes(b"\xff\xfe not json\n")
     return {"one.tarot": str(folder / "one.tarot"), "one.jsonl": str(folder / "one.jsonl"),

@@ -39,12 +39,12 @@ MB = 1 << 20
 def _numbered(count: int) -> bytes:
     """The example deal as JSON Lines, ``count`` times, each with its own Deal number."""
     record = notation.loads(DEAL.decode())
-    return b"".join(tjson.dumps(record.model_copy(update={"tags": (("Deal", str(i)),)}))
+    return b"".join(tjson.dumps_bytes(record.model_copy(update={"tags": (("Deal", str(i)),)}))
                     + b"\n" for i in range(1, count + 1))
 
 
 @pytest.mark.process
-@pytest.mark.parametrize("content", [DEAL, tjson.dumps(notation.loads(DEAL.decode())),
+@pytest.mark.parametrize("content", [DEAL, tjson.dumps_bytes(notation.loads(DEAL.decode())),
                                      _numbered(3)])
 def test_a_fifo_is_validated(tmp_path: Path, content: bytes) -> None:
     fifo = tmp_path / "deals"
@@ -97,7 +97,7 @@ def test_process_substitution(tmp_path: Path) -> None:
 
 @pytest.mark.process
 def test_a_pipe_on_standard_input_is_detected_from_its_first_bytes() -> None:
-    as_json = tjson.dumps(notation.loads(DEAL.decode()))
+    as_json = tjson.dumps_bytes(notation.loads(DEAL.decode()))
     for data in (DEAL, as_json, _numbered(2)):
         ran = run_exe("validate", "-", stdin=data)
         assert ran.code == 0, ran
@@ -225,7 +225,7 @@ PACES = {"one-write": (200 * MB, 0.0), "4KB-writes": (4096, 0.0), "trickle": (40
 def test_a_long_first_line_on_a_fifo_is_skipped_in_bounded_memory(tmp_path: Path,
                                                                   pace: str) -> None:
     # a JSON Lines first line of 200 MB, through detection and the reader, on a stream
-    good = tjson.dumps(notation.loads(DEAL.decode()))
+    good = tjson.dumps_bytes(notation.loads(DEAL.decode()))
     size, pause = PACES[pace]
     block = b"x" * size
     fifo = tmp_path / "deals.jsonl"
@@ -529,7 +529,7 @@ def test_a_device_or_a_fifo_is_written_to_never_replaced(tmp_path: Path) -> None
     reader.join(timeout=60)
     assert ran.code == 0
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
-    assert got == [tjson.dumps(notation.loads(DEAL.decode())) + b"\n"]
+    assert got == [tjson.dumps_bytes(notation.loads(DEAL.decode())) + b"\n"]
     # and fmt does not rewrite what is not a regular file
     with fed(tmp_path / "in.tarot", DEAL.replace(b"\n", b"\r\n")):
         ran = invoke("fmt", str(tmp_path / "in.tarot"))

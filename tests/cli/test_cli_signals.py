@@ -180,7 +180,7 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: s
     # (tarot html reads a stream that can be read once in its own process, not in a
     # worker: its workers are kept busy by a longer file of JSON Lines instead.)
     streams = [] if command in ("html", "solve") else fifos
-    big.write_bytes((tjson.dumps(record) + b"\n") * (60000 if command == "html" else 4000))
+    big.write_bytes((tjson.dumps_bytes(record) + b"\n") * (60000 if command == "html" else 4000))
     feeders = [_Feeder(f, DEAL) for f in streams]
     args = [command, "-j", "2", str(big), *map(str, streams), *required(command)]
     if command == "solve":  # (one position, not files: its cards in two groups, on workers)
@@ -221,7 +221,7 @@ def test_analyze_stopped_leaves_no_leaked_semaphore_warning(tmp_path: Path, sig:
     from tarotnotation.formats import json as tjson
     from tarotnotation.simulate import random_deal
 
-    deals.write_bytes(b"".join(tjson.dumps(random_deal(random.Random(i), 4)) + b"\n"
+    deals.write_bytes(b"".join(tjson.dumps_bytes(random_deal(random.Random(i), 4)) + b"\n"
                                for i in range(8)))
     with _started(["analyze", "-j", "2", str(deals), "-o", str(tmp_path / "out.jsonl")],
                   tmp_path) as proc:

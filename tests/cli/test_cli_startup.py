@@ -172,7 +172,7 @@ def test_validating_one_clean_deal_imports_no_model_grammar_nor_typer(
         path.write_text(dumps(rec), encoding="utf-8")
     elif layout == "jsonl":
         path = tmp_path / "one.jsonl"
-        path.write_bytes(tjson.dumps(rec) + b"\n")
+        path.write_bytes(tjson.dumps_bytes(rec) + b"\n")
     else:
         path = ROOT / "examples" / "garde-sans.tarot"  # contract, taker, points, bouts
     for args in (["-q"], ["--format", "json"], []):
@@ -221,7 +221,7 @@ def test_validating_json_lines_imports_no_reader_of_text_or_workbooks(tmp_path: 
     from tarotnotation.formats import json as tjson
     from tarotnotation.simulate import random_deal
 
-    line = tjson.dumps(random_deal(random.Random(5), 4))
+    line = tjson.dumps_bytes(random_deal(random.Random(5), 4))
     path = tmp_path / "one.jsonl"
     path.write_bytes(line + b"\n")
     # the same record in another layout (a blank after each colon): asked of the formats

@@ -301,7 +301,7 @@ def test_rules_and_set_apply_to_records_that_name_no_ruleset(tmp_path: Path) -> 
 @pytest.mark.process
 def test_verbose_names_the_format_of_each_file(tmp_path: Path) -> None:
     as_json = tmp_path / "deal.json"
-    as_json.write_bytes(tarot_json.dumps(notation.load(EXAMPLES / "prise.tarot")))
+    as_json.write_bytes(tarot_json.dumps_bytes(notation.load(EXAMPLES / "prise.tarot")))
     ran = run_exe("validate", "-v", str(as_json), rel(EXAMPLES / "prise.tarot"))
     assert ran.code == 0
     assert f"{as_json}: read as {format_name('json')}" in ran.err

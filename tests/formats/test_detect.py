@@ -53,12 +53,12 @@ def _samples() -> dict[str, tuple[str, bytes]]:
     return {
         "notation": ("tarot", (EXAMPLES / "prise.tarot").read_bytes()),
         "notation-score-sheet": ("tarot", (EXAMPLES / "score-sheet.tarot").read_bytes()),
-        "json-record": ("json", tjson.dumps(prise)),
-        "json-record-pretty": ("json", tjson.dumps(prise, indent=True)),
-        "json-record-with-bom": ("json", b"\xef\xbb\xbf" + tjson.dumps(prise)),
+        "json-record": ("json", tjson.dumps_bytes(prise)),
+        "json-record-pretty": ("json", tjson.dumps_bytes(prise, indent=True)),
+        "json-record-with-bom": ("json", b"\xef\xbb\xbf" + tjson.dumps_bytes(prise)),
         "json-archive-document": ("json", archive_doc.getvalue()),
         "json-list-of-records": ("json", b"[\n" + b",\n".join(
-            tjson.dumps(r) for r in sheet) + b"\n]"),
+            tjson.dumps_bytes(r) for r in sheet) + b"\n]"),
         "json-lines": ("jsonl", lines.getvalue()),
         "json-lines-crlf": ("jsonl", lines.getvalue().replace(b"\n", b"\r\n")),
         "tarotclub-log": ("tarotclub", club),
@@ -137,7 +137,7 @@ def test_long_first_json_line_is_still_json_lines(tmp_path: Path) -> None:
     long_comment = "x" * (detect.HEAD + 100)
     big = rec.model_copy(update={"comments": (long_comment,)})
     path = tmp_path / "big"
-    path.write_bytes(tjson.dumps(big) + b"\n" + tjson.dumps(rec) + b"\n")
+    path.write_bytes(tjson.dumps_bytes(big) + b"\n" + tjson.dumps_bytes(rec) + b"\n")
     assert archive.format_of(path) == "jsonl"
     assert [d.record for d in archive.read_path(path)] == [big, rec]
 
@@ -223,7 +223,7 @@ def _heads_of_own_records() -> list[bytes]:
 
     heads: list[bytes] = []
     for seed, players in ((1, 3), (2, 4), (3, 5), (4, 4)):
-        line = tjson.dumps(random_deal(random.Random(seed), players))
+        line = tjson.dumps_bytes(random_deal(random.Random(seed), players))
         heads += [line, line + b"\n", line + b"\n" + line + b"\n", b"\xef\xbb\xbf" + line,
                   b"  \n" + line + b"\r\n" + line, line + b" \t\r\n{\n", line + b"\n\n  \n",
                   line.replace(b'{"tarotnotation"', b'{"deal_info":{},"tarotnotation"', 1),

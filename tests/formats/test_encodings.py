@@ -51,8 +51,8 @@ def test_text_reads_alike_with_any_line_end_and_bom(kind: str, tmp_path: Path) -
 
 @pytest.mark.parametrize("kind", ["lf", "crlf", "bom-lf", "bom-crlf"])
 def test_json_lines_and_documents_read_alike_with_any_line_end_and_bom(kind: str) -> None:
-    lines = b"\n".join(tjson.dumps(r) for r in NAMED) + b"\n"
-    doc = tjson.dumps(NAMED[0], indent=True)
+    lines = b"\n".join(tjson.dumps_bytes(r) for r in NAMED) + b"\n"
+    doc = tjson.dumps_bytes(NAMED[0], indent=True)
     got = [d.record for d in tjson.read(_variants(lines)[kind])]
     assert got == NAMED
     [one] = list(tjson.read(_variants(doc)[kind]))
@@ -120,7 +120,7 @@ def test_broken_utf8_without_a_plain_reading_gets_no_hint(junk: bytes) -> None:
 
 
 def test_json_lines_latin1_line_is_one_error_and_the_others_are_read() -> None:
-    lines = [tjson.dumps(r) for r in NAMED]
+    lines = [tjson.dumps_bytes(r) for r in NAMED]
     lines[1] = lines[1].decode("utf-8").encode("latin-1")
     data = b"\n".join(lines) + b"\n"
     deals = list(tjson.read(data, name="a.jsonl"))
@@ -134,7 +134,7 @@ def test_json_lines_latin1_line_is_one_error_and_the_others_are_read() -> None:
 
 
 def test_json_lines_latin1_first_line_costs_only_itself() -> None:
-    lines = [tjson.dumps(r) for r in NAMED]
+    lines = [tjson.dumps_bytes(r) for r in NAMED]
     lines[0] = lines[0].decode("utf-8").encode("latin-1")
     deals = list(tjson.read(b"\n".join(lines), name="a.jsonl"))
     assert [d.record for d in deals] == [None, NAMED[1], NAMED[2]]
@@ -142,7 +142,7 @@ def test_json_lines_latin1_first_line_costs_only_itself() -> None:
 
 
 def test_json_document_in_latin1_is_one_error() -> None:
-    data = tjson.dumps(NAMED[0], indent=True).decode("utf-8").encode("latin-1")
+    data = tjson.dumps_bytes(NAMED[0], indent=True).decode("utf-8").encode("latin-1")
     [deal] = list(tjson.read(data, name="a.json"))
     assert deal.record is None
     [diag] = deal.diagnostics
@@ -166,7 +166,7 @@ def _folder(tmp_path: Path) -> Path:
     data, _, _ = _latin1_archive()
     (tmp_path / "a-latin1.tarot").write_bytes(data)
     (tmp_path / "b-good.tarot").write_text(notation.dumps(RECS), encoding="utf-8")
-    lines = [tjson.dumps(r) for r in NAMED]
+    lines = [tjson.dumps_bytes(r) for r in NAMED]
     lines[2] = lines[2].decode("utf-8").encode("latin-1")
     (tmp_path / "c-latin1.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     return tmp_path

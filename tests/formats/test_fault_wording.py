@@ -227,10 +227,10 @@ def _bad_card(indent: bool) -> bytes:
 @pytest.mark.parametrize("layout", ["record", "pretty", "jsonl", "archive", "pretty-archive",
                                     "list"])
 def test_json_faults_have_a_line_and_column(layout: str, tmp_path: Any) -> None:
-    good = tjson.dumps(notation.load(ROOT / "examples" / "prise.tarot"),
+    good = tjson.dumps_bytes(notation.load(ROOT / "examples" / "prise.tarot"),
                        indent="pretty" in layout)
     bad = _bad_card("pretty" in layout)
-    revoke = tjson.dumps(REVOKE, indent="pretty" in layout)
+    revoke = tjson.dumps_bytes(REVOKE, indent="pretty" in layout)
     if layout in ("record", "pretty"):
         docs = [bad, revoke]
     elif layout == "jsonl":
@@ -262,7 +262,7 @@ def test_json_faults_have_a_line_and_column(layout: str, tmp_path: Any) -> None:
 
 def test_github_annotations_of_json_faults_name_a_line(tmp_path: Any) -> None:
     path = tmp_path / "revoke.json"
-    path.write_bytes(tjson.dumps(REVOKE, indent=True))
+    path.write_bytes(tjson.dumps_bytes(REVOKE, indent=True))
     out = invoke("validate", str(path), "--format", "github").out.splitlines()
     assert out[0].startswith(f"::error file={path},line=")
     assert ",col=" in out[0]
@@ -281,7 +281,7 @@ def test_positions_are_found_only_for_faulty_records(tmp_path: Any,
 
     monkeypatch.setattr(jsonpos, "find_path", counting)
     rec = notation.load(ROOT / "examples" / "prise.tarot")
-    clean = [tjson.dumps(rec.model_copy(update={"tags": (("Deal", str(i)),)}))
+    clean = [tjson.dumps_bytes(rec.model_copy(update={"tags": (("Deal", str(i)),)}))
              for i in range(50)]
     path = tmp_path / "a.json"
     path.write_bytes(b'{"tarotnotation": 1, "deals": [' + b",".join(clean) + b"]}")

@@ -52,7 +52,7 @@ def test_every_example_record_validates_against_the_schema(path: Path) -> None:
     if path.parent.name != "faulty":
         assert records, f"{path.name} holds no readable record"
     for rec in records:
-        assert _errors(orjson.loads(tjson.dumps(rec))) == []
+        assert _errors(orjson.loads(tjson.dumps_bytes(rec))) == []
 
 
 def test_the_faulty_examples_are_checked_too() -> None:
@@ -79,7 +79,7 @@ def test_the_faulty_examples_are_checked_too() -> None:
 )
 def test_the_schema_refuses_what_the_reader_refuses(change: dict[str, Any],
                                                     where: str) -> None:
-    obj = orjson.loads(tjson.dumps(_records(EXAMPLES[0])[0]))
+    obj = orjson.loads(tjson.dumps_bytes(_records(EXAMPLES[0])[0]))
     obj.update(change)
     errors = _errors(obj)
     assert errors
@@ -99,7 +99,7 @@ def test_the_schema_refuses_a_fact_no_deal_gives_which_the_validator_flags(
         change: dict[str, Any], where: str, code: str) -> None:
     # The schema says what a true result holds; the reader keeps such a fact so that the
     # replay can say why it cannot be, and check the rest of the record.
-    obj = orjson.loads(tjson.dumps(_records(EXAMPLES[0])[0]))
+    obj = orjson.loads(tjson.dumps_bytes(_records(EXAMPLES[0])[0]))
     obj["result"] = {**obj.get("result", {}), **change}
     assert any(e.startswith(f"{where}:") for e in _errors(obj))
     [item] = tjson.read(orjson.dumps(obj))
@@ -112,10 +112,10 @@ def test_the_schema_refuses_a_fact_no_deal_gives_which_the_validator_flags(
 def test_tarot_to_json_to_tarot_is_byte_identical(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     records = _records(path)
-    back = [tjson.loads(tjson.dumps(rec)) for rec in records]
+    back = [tjson.loads(tjson.dumps_bytes(rec)) for rec in records]
     assert back == records
     assert notation.dumps(back) == text
-    pretty = [tjson.loads(tjson.dumps(rec, indent=True)) for rec in records]
+    pretty = [tjson.loads(tjson.dumps_bytes(rec, indent=True)) for rec in records]
     assert notation.dumps(pretty) == text
 
 
@@ -146,12 +146,12 @@ class _LineOnly(io.BytesIO):
 
 def test_json_lines_are_read_line_by_line_from_the_stream() -> None:
     records = [rec for p in EXAMPLES[:4] for rec in _records(p)]
-    data = b"".join(tjson.dumps(r) + b"\n" for r in records)
+    data = b"".join(tjson.dumps_bytes(r) + b"\n" for r in records)
     stream = _LineOnly(data)
     items = tjson.read(stream, name="big.jsonl")
     first = next(items)
     assert first.record == records[0]
-    assert stream.tell() == len(tjson.dumps(records[0])) + 1  # no read-ahead past line 1
+    assert stream.tell() == len(tjson.dumps_bytes(records[0])) + 1  # no read-ahead past line 1
     rest = list(items)
     assert [i.record for i in rest] == records[1:]
     offsets = [i.offset for i in (first, *rest) if i.offset is not None]
@@ -161,8 +161,8 @@ def test_json_lines_are_read_line_by_line_from_the_stream() -> None:
 
 def test_json_lines_with_bom_blank_lines_and_crlf() -> None:
     records = _records(EXAMPLES[0]) + _records(EXAMPLES[1])
-    data = (b"\xef\xbb\xbf\r\n" + tjson.dumps(records[0]) + b"\r\n\r\n"
-            + tjson.dumps(records[1]) + b"\r\n")
+    data = (b"\xef\xbb\xbf\r\n" + tjson.dumps_bytes(records[0]) + b"\r\n\r\n"
+            + tjson.dumps_bytes(records[1]) + b"\r\n")
     items = list(tjson.read(data))
     assert [i.record for i in items] == records
     assert [i.line for i in items] == [2, 4]
@@ -171,7 +171,8 @@ def test_json_lines_with_bom_blank_lines_and_crlf() -> None:
 
 def test_broken_line_is_located_and_the_next_one_read() -> None:
     rec = _records(EXAMPLES[0])[0]
-    data = tjson.dumps(rec) + b"\n" + b'{"players": 4,' + b"\n" + tjson.dumps(rec) + b"\n"
+    line = tjson.dumps_bytes(rec)
+    data = line + b"\n" + b'{"players": 4,' + b"\n" + line + b"\n"
     items = list(tjson.read(data, name="a.jsonl"))
     assert [i.ok for i in items] == [True, False, True]
     [diag] = items[1].diagnostics
@@ -187,7 +188,8 @@ def test_one_line_archive_document_is_not_taken_for_json_lines() -> None:
     tjson.write(records, data, lines=False)
     assert data.getvalue().count(b"\n") == len(records) + 2
     assert [i.record for i in tjson.read(data.getvalue())] == records
-    one_line = b'{"tarotnotation":1,"deals":[' + b",".join(map(tjson.dumps, records)) + b"]}\n"
+    deals = b",".join(map(tjson.dumps_bytes, records))
+    one_line = b'{"tarotnotation":1,"deals":[' + deals + b"]}\n"
     assert one_line.count(b"\n") == 1
     assert [i.record for i in tjson.read(one_line)] == records
 
@@ -199,13 +201,13 @@ def test_empty_input_holds_no_deal() -> None:
 
 def test_schema_key_is_accepted_and_ignored() -> None:
     rec = _records(EXAMPLES[0])[0]
-    obj = {"$schema": "../docs/tarot-record.schema.json", **orjson.loads(tjson.dumps(rec))}
+    obj = {"$schema": "../docs/tarot-record.schema.json", **orjson.loads(tjson.dumps_bytes(rec))}
     assert tjson.from_dict(obj) == rec
     assert _errors(obj) == []
 
 
 def test_unknown_format_version_is_refused_in_every_layout() -> None:
-    rec = orjson.loads(tjson.dumps(_records(EXAMPLES[0])[0]))
+    rec = orjson.loads(tjson.dumps_bytes(_records(EXAMPLES[0])[0]))
     rec["tarotnotation"] = 2
     for data in (orjson.dumps(rec), orjson.dumps(rec) + b"\n" + orjson.dumps(rec) + b"\n",
                  orjson.dumps({"tarotnotation": 2, "deals": []})):

@@ -209,11 +209,11 @@ def test_a_json_lines_deal_keeps_its_line_and_a_json_document_its_file(
     with lines.open("wb") as fh:
         tarot_json.write(records, fh, lines=True)
     got = list(read_sources([str(lines)]))
-    assert [orjson.loads(s.text) for s in got] == [orjson.loads(tarot_json.dumps(r))
+    assert [orjson.loads(s.text) for s in got] == [orjson.loads(tarot_json.dumps_bytes(r))
                                                    for r in records]
     assert got[1].text_name == "two-2.jsonl"
     one = tmp_path / "one.json"
-    one.write_bytes(tarot_json.dumps(records[0]))
+    one.write_bytes(tarot_json.dumps_bytes(records[0]))
     (src,) = read_sources([str(one)])
     assert (src.text, src.text_name) == (one.read_text().rstrip() + "\n", "one.json")
 

@@ -101,11 +101,11 @@ def _check_everywhere(rec: DealRecord, tmp: Path) -> None:
         assert deal.record is not None, deal.diagnostics
         check_deal(deal, "odd.tarot", keep=False)
         check_deal(deal, "odd.tarot", keep=True)
-    for deal in tjson.read(tjson.dumps(rec, indent=True), name="odd.json"):
+    for deal in tjson.read(tjson.dumps_bytes(rec, indent=True), name="odd.json"):
         assert deal.record is not None, deal.diagnostics
         check_deal(deal, "odd.json", keep=False)
     lines = tmp / "odd.jsonl"
-    lines.write_bytes(tjson.dumps(rec) + b"\n" + tjson.dumps(rec) + b"\n")
+    lines.write_bytes(tjson.dumps_bytes(rec) + b"\n" + tjson.dumps_bytes(rec) + b"\n")
     assert len(list(check_paths([lines], keep=False))) == 2
 
 
@@ -166,10 +166,10 @@ def test_odd_calls_through_parallel_checks_and_the_cli(tmp_path: Path) -> None:
     for called in ("T21", "EX", "T1", "KD"):
         data = tjson.to_dict(base)
         data["call"] = {"card": called}
-        lines.append(tjson.dumps(DealRecord.model_validate(
+        lines.append(tjson.dumps_bytes(DealRecord.model_validate(
             {k: v for k, v in data.items() if k != "tarotnotation"})))
     for _ in range(4):
-        lines.append(tjson.dumps(random_deal(rng, 4)))
+        lines.append(tjson.dumps_bytes(random_deal(rng, 4)))
     path = tmp_path / "odd.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     serial = [(c.index, sorted(d.code.value for d in c.diagnostics))

@@ -340,11 +340,11 @@ def _same_replay(a: DealRecord, b: DealRecord) -> None:
 def _json_round_trip(rec: DealRecord) -> None:
     from tarotnotation.formats import json as tjson
 
-    data = tjson.dumps(rec)
+    data = tjson.dumps_bytes(rec)
     back = tjson.loads(data)
     assert back.model_dump() == rec.model_dump()
     assert back == rec
-    assert tjson.dumps(back) == data
+    assert tjson.dumps_bytes(back) == data
     assert tjson.loads(data.decode("utf-8")) == rec
     _same_replay(rec, back)
 

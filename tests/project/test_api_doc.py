@@ -17,10 +17,10 @@ TOUR = ROOT / "docs" / "api.md"
 _BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 
-def tour_script() -> str:
-    """The tour's examples as one program: the doctest lines, their output left out."""
+def tour_script(page: Path = TOUR) -> str:
+    """A page's examples as one program: the doctest lines, their output left out."""
     lines: list[str] = []
-    for block in _BLOCK.findall(TOUR.read_text(encoding="utf-8")):
+    for block in _BLOCK.findall(page.read_text(encoding="utf-8")):
         for line in block.splitlines():
             if line.startswith((">>> ", "... ")):
                 lines.append(line[4:])
@@ -61,3 +61,18 @@ def test_mypy_strict_passes_on_the_tours_scripts(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(program)], cwd=ROOT,
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.process
+def test_mypy_strict_passes_on_the_readmes_examples_without_asserts(tmp_path: Path) -> None:
+    script = tour_script(ROOT / "README.md")
+    assert "assert " not in script
+    program = tmp_path / "readme.py"
+    program.write_text(script, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(program)], cwd=ROOT,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_tours_scripts_hold_no_assert() -> None:
+    assert "assert " not in tour_script()

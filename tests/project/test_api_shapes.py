@@ -6,8 +6,14 @@ DeprecationWarning that names the new one."""
 from __future__ import annotations
 
 import inspect
+import io
+import pickle
 import pydoc
+import subprocess
+import sys
 import warnings
+from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -15,12 +21,22 @@ from typer.testing import CliRunner
 from tarotnotation import html, notation
 from tarotnotation.analysis import Position, Solver, best_cards, solve
 from tarotnotation.archives import scan
+from tarotnotation.archives.stream import (
+    ArchiveDeal,
+    ArchiveDealFailed,
+    ArchiveDealOk,
+    Options,
+    archive_deal,
+)
 from tarotnotation.cards import Card
 from tarotnotation.cli.app import app
+from tarotnotation.diagnostics import Code, Diagnostic, Severity
+from tarotnotation.formats import json as tjson
 from tarotnotation.records import DealRecord, Trick
 from tarotnotation.replay import replay
 from tarotnotation.rules import Contract
 from tarotnotation.scoring import DealFacts, score
+from tarotnotation.source import ReadDeal, ReadDealFailed, ReadDealOk, read_deal
 
 ENDGAME = "S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1 tricks=9/7"
 
@@ -137,3 +153,135 @@ def test_help_of_a_model_shows_its_fields_and_their_docs_first() -> None:
 def test_a_models_json_schema_describes_it_by_its_own_docstring() -> None:
     schema = Trick.model_json_schema()
     assert schema["description"] == "One trick, its cards listed from the leader's."
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _error() -> Diagnostic:
+    diag = Diagnostic.make(Code.NOT_IN_HAND, "E does not hold 7H")
+    assert diag.severity is Severity.ERROR
+    return diag
+
+
+def test_read_deal_gives_the_kind_that_ok_says() -> None:
+    rec = notation.load("examples/prise.tarot")
+    clean, faulty, gone = read_deal(1, rec), read_deal(2, rec, (_error(),)), read_deal(3, None)
+    assert (type(clean), clean.ok, clean.record) == (ReadDealOk, True, rec)
+    assert (type(faulty), faulty.ok, faulty.record) == (ReadDealFailed, False, rec)
+    assert (type(gone), gone.ok, gone.record) == (ReadDealFailed, False, None)
+    assert all(isinstance(d, ReadDeal) for d in (clean, faulty, gone))
+    assert pickle.loads(pickle.dumps(clean)) == clean
+
+
+def test_the_old_read_deal_constructor_keeps_working_with_a_warning_naming_read_deal() -> None:
+    rec = notation.load("examples/prise.tarot")
+    build: Any = ReadDeal  # (typed code calls read_deal: a union cannot be called)
+    with pytest.warns(DeprecationWarning, match=r"read_deal"):
+        old = build(1, rec)
+    assert old == read_deal(1, rec)
+    assert type(old) is ReadDealOk
+
+
+def test_archive_deal_gives_the_kind_that_ok_says() -> None:
+    [read] = scan(["examples/prise.tarot"])
+    assert type(read) is ArchiveDealOk
+    assert read.ok
+    gone = archive_deal("x.tarot", 2, None, (_error(),))
+    assert (type(gone), gone.ok, gone.summary) == (ArchiveDealFailed, False, None)
+    assert archive_deal(read.file, read.index, read.summary) == read
+    assert all(isinstance(d, ArchiveDeal) for d in (read, gone))
+    assert pickle.loads(pickle.dumps(gone)) == gone
+
+
+def test_the_old_archive_deal_constructor_keeps_working_with_a_warning() -> None:
+    build: Any = ArchiveDeal
+    with pytest.warns(DeprecationWarning, match=r"archive_deal"):
+        old = build("x.tarot", 2, None)
+    assert type(old) is ArchiveDealFailed
+
+
+def test_an_unreadable_file_scans_as_failed_archive_deals(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.tarot"
+    bad.write_text("this is no deal\n", encoding="utf-8")
+    deals = list(scan([str(bad)]))
+    assert deals
+    assert all(type(d) is ArchiveDealFailed and d.diagnostics for d in deals)
+
+
+_NARROWS = """
+from tarotnotation.archive import read_path
+from tarotnotation.archives import scan
+for deal in read_path("examples/prise.tarot"):
+    if deal.ok:
+        print(deal.record.players)
+    else:
+        print(deal.record{unchecked}, deal.diagnostics)
+for item in scan(["examples/prise.tarot"]):
+    if item.ok:
+        print(item.summary.players)
+    else:
+        print(item.summary{unchecked}, item.diagnostics)
+"""
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("unchecked", "passes"), [("", True), (".players", False)])
+def test_checking_ok_narrows_the_record_and_the_summary_for_mypy(
+        tmp_path: Path, unchecked: str, passes: bool) -> None:
+    program = tmp_path / "narrows.py"
+    program.write_text(_NARROWS.format(unchecked=unchecked), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", str(program)], cwd=ROOT,
+                            capture_output=True, text=True, check=False)
+    assert (result.returncode == 0) is passes, result.stdout + result.stderr
+    if not passes:  # where ok is False, the record and the summary may be None
+        assert result.stdout.count('has no attribute "players"') == 2, result.stdout
+        assert ":8: error:" in result.stdout
+        assert ":13: error:" in result.stdout
+
+
+def test_the_summary_gives_seats_as_seat_ids_and_scores_by_seat_id_as_the_replay() -> None:
+    seen = 0
+    for deal in scan(["examples"], options=Options(records=True)):
+        if not deal.ok or deal.record is None or deal.summary.status is None:
+            continue
+        s, r = deal.summary, replay(deal.record)
+        assert s.taker == r.taker
+        assert s.partner == (r.partner if s.partner_known else None)
+        assert s.dealer == deal.record.dealer
+        assert s.scores == (None if s.scores_in_order is None else dict(r.scores or {}))
+        assert s.scores is None or list(s.scores) == list(s.seats)  # in the order of play
+        seen += s.taker is not None and s.scores is not None
+    assert seen >= 20
+
+
+def test_the_summarys_old_index_shapes_live_on_under_new_names() -> None:
+    [deal] = scan(["examples/five-players.tarot"])
+    assert deal.ok
+    s = deal.summary
+    assert s.seats == ("S", "E", "N", "W", "F")
+    assert (s.taker, s.partner, s.dealer) == ("F", "W", "N")
+    assert (s.taker_index, s.partner_index, s.dealer_index) == (4, 3, 2)
+    assert s.scores is not None
+    assert s.scores_in_order == tuple(s.scores.values())
+    assert s.player("F") == s.player(4) == "Luc Chevalier"
+
+
+def test_json_dumps_and_notation_dumps_are_both_str() -> None:
+    rec = notation.load("examples/annotated.tarot")  # (names with accents: Chloé)
+    assert type(tjson.dumps(rec)) is str
+    assert type(notation.dumps(rec)) is str
+    assert tjson.loads(tjson.dumps(rec)) == rec
+    assert notation.loads(notation.dumps(rec)) == rec
+
+
+def test_dumps_bytes_is_the_utf8_of_dumps_in_both_modules() -> None:
+    rec = notation.load("examples/annotated.tarot")
+    assert "é" in tjson.dumps(rec)
+    assert tjson.dumps_bytes(rec) == tjson.dumps(rec).encode("utf-8")
+    assert tjson.dumps_bytes(rec, indent=True) == tjson.dumps(rec, indent=True).encode("utf-8")
+    assert notation.dumps_bytes(rec) == notation.dumps(rec).encode("utf-8")
+    assert tjson.loads(tjson.dumps_bytes(rec)) == rec
+    out = io.BytesIO()
+    tjson.dump(rec, out)
+    assert out.getvalue() == tjson.dumps_bytes(rec)

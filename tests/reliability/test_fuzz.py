@@ -74,7 +74,7 @@ def _seed_records() -> list[DealRecord]:
 
 SEEDS: Final = _seed_records()
 TEXTS: Final = [notation.dumps(r) for r in SEEDS]
-JSONS: Final = [tjson.dumps(r) for r in SEEDS]
+JSONS: Final = [tjson.dumps_bytes(r) for r in SEEDS]
 
 
 def _clubs() -> list[bytes]:

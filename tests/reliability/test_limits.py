@@ -209,7 +209,7 @@ def test_a_number_of_thousands_of_digits(section: str, code: Code) -> None:
 
 
 def test_json_lines_100_mb_line_is_skipped_unheld(tmp_path: Path) -> None:
-    good = tjson.dumps(GOOD)
+    good = tjson.dumps_bytes(GOOD)
     path = _write(tmp_path / "long-line.jsonl", good, b"\n", lambda p: _big_line(
         p, b'{"players":4,"play":[{"cards":[', b'{"card":"7H"},', 100 * MB), good, b"\n")
     with bounded(30, megabytes=16):
@@ -222,7 +222,7 @@ def test_json_lines_100_mb_line_is_skipped_unheld(tmp_path: Path) -> None:
 
 
 def test_json_lines_first_line_of_100_mb(tmp_path: Path) -> None:
-    good = tjson.dumps(GOOD)
+    good = tjson.dumps_bytes(GOOD)
     path = _write(tmp_path / "long-first-line.jsonl", lambda p: _big_line(
         p, b'{"players":4,"comments":["', b"x" * 64, 100 * MB), good, b"\n")
     with bounded(30, megabytes=16):
@@ -240,7 +240,7 @@ def test_json_record_document_past_the_limit() -> None:
 
 def test_json_million_card_trick_in_an_archive_document() -> None:
     cards = b",".join([b'{"card":"7H"}'] * 1_000_000)
-    data = (b'{"tarotnotation":1,"deals":[' + tjson.dumps(GOOD) + b',{"players":4,"play":'
+    data = (b'{"tarotnotation":1,"deals":[' + tjson.dumps_bytes(GOOD) + b',{"players":4,"play":'
             b'[{"cards":[' + cards + b"]}]}]}")
     with bounded(15, megabytes=16):  # the archive is read a record at a time
         deals = list(tjson.read(io.BytesIO(data)))
@@ -250,7 +250,7 @@ def test_json_million_card_trick_in_an_archive_document() -> None:
     assert "more than 1,048,576 bytes" in diag.message
     # within the bytes, past MAX_ITEMS
     cards = b",".join([b'{"card":"7H"}'] * 1001)
-    data = (b'{"tarotnotation":1,"deals":[' + tjson.dumps(GOOD) + b',{"players":4,"play":'
+    data = (b'{"tarotnotation":1,"deals":[' + tjson.dumps_bytes(GOOD) + b',{"players":4,"play":'
             b'[{"cards":[' + cards + b"]}]}]}")
     for source in (data, data + b" " * limits.MAX_JSON_RECORD_BYTES):  # whole, streamed
         deals = list(tjson.read(io.BytesIO(source)))

@@ -50,7 +50,7 @@ def _made_variants() -> tuple[DealRecord, ...]:
 def test_a_summary_from_quick_facts_unjudged_is_the_summary_of_its_record() -> None:
     checked = 0
     for record in _variants():
-        obj = orjson.loads(tjson.dumps(record))
+        obj = orjson.loads(tjson.dumps_bytes(record))
         facts = quick_facts(obj)
         if facts is None:
             continue
@@ -78,7 +78,7 @@ def _with_facts() -> list[DealRecord]:
 def test_a_summary_from_quick_facts_is_the_summary_of_its_replay() -> None:
     checked = pab = chelem = poignees = partners = alone = 0
     for record in _with_facts():
-        line = tjson.dumps(record)
+        line = tjson.dumps_bytes(record)
         obj = orjson.loads(line)
         facts = quick_facts(obj)
         assert (facts is None) == (quick_check(obj) is None)

@@ -34,7 +34,7 @@ from tarotnotation.records import DealRecord
 from tarotnotation.replay import Status, replay
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
-from tarotnotation.source import ReadDeal
+from tarotnotation.source import read_deal
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [Ruleset.fft(), Ruleset.pagat(),
@@ -172,7 +172,7 @@ def test_build_record_gives_the_record_pydantic_gives(cases: list[dict[str, Any]
 def _checked(obj: Any, index: int = 1, ruleset: str | None = None,
              default: str | None = None) -> tuple[Any, ...]:
     item = next(tjson.read(orjson.dumps(obj)))
-    item = ReadDeal(index, item.record, item.diagnostics, item.source, item.line, item.offset)
+    item = read_deal(index, item.record, item.diagnostics, item.source, item.line, item.offset)
     c = check_deal(item, "f", ruleset, keep=True, default_ruleset=default)  # the replay
     return c.diagnostics, c.status, None if c.scores is None else dict(c.scores), c.taker_half
 

@@ -68,7 +68,7 @@ def _archive(tmp_path: Path, players: int, count: int, seed: int, *,
     for k in range(count):
         rec = random_deal(rng, players, poignee_chance=0.5, chelem_chance=0.1,
                           with_result=k % 3 != 0)
-        obj = orjson.loads(tjson.dumps(rec))
+        obj = orjson.loads(tjson.dumps_bytes(rec))
         if names and k % 2:
             obj["seats"] = [{"id": s["id"], "name": f"P{i} <é>"}
                             for i, s in enumerate(obj["seats"])]
@@ -147,7 +147,7 @@ def test_five_players_take_the_fast_path(tmp_path: Path) -> None:
 
 def test_faulty_deals_take_the_full_path(tmp_path: Path) -> None:
     rng = random.Random(2)
-    obj = orjson.loads(tjson.dumps(random_deal(rng, 4)))
+    obj = orjson.loads(tjson.dumps_bytes(random_deal(rng, 4)))
     cards = obj["play"][4]["cards"]
     cards[0], cards[1] = cards[1], cards[0]  # out of turn, or illegal
     line = orjson.dumps(obj)
@@ -162,7 +162,7 @@ def test_examples(tmp_path: Path) -> None:
     for path in sorted(EXAMPLES.iterdir()):
         for item in read_path(str(path)):
             if item.record is not None:
-                lines.append(tjson.dumps(item.record))
+                lines.append(tjson.dumps_bytes(item.record))
     archive = tmp_path / "examples.jsonl"
     archive.write_bytes(b"\n".join(lines) + b"\n")
     taken = _compare(archive)
@@ -174,7 +174,7 @@ def test_the_compiled_twin_is_used_when_built() -> None:
     twin = native.compiled()
     if twin is None:
         pytest.skip("the pure-Python twin (TAROT_PURE=1 or no compiler)")
-    line = tjson.dumps(random_deal(random.Random(1), 4))
+    line = tjson.dumps_bytes(random_deal(random.Random(1), 4))
     assert twin.scan_json(line) is not None
     assert fast.reader()(line) is not None
 
@@ -189,7 +189,7 @@ def _mixed_archive(tmp_path: Path) -> Path:
     cards = bad["play"][2]["cards"]
     cards[0], cards[1] = cards[1], cards[0]
     lines[7] = orjson.dumps(bad)
-    five = orjson.loads(tjson.dumps(random_deal(random.Random(4), 5)))
+    five = orjson.loads(tjson.dumps_bytes(random_deal(random.Random(4), 5)))
     lines[12:12] = [orjson.dumps(five), b"", b"   ", b'{"players": 4, "broken"']
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path
@@ -211,7 +211,7 @@ def test_a_site_of_json_lines_is_the_plain_ways(tmp_path: Path, jobs: int,
     path = _mixed_archive(tmp_path)
     second = _archive(tmp_path, 3, 12, seed=8)
     alone = tmp_path / "alone.jsonl"  # (one deal: its page offers the whole file)
-    alone.write_bytes(b"\n" + tjson.dumps(random_deal(random.Random(9), 4)) + b"\n\n")
+    alone.write_bytes(b"\n" + tjson.dumps_bytes(random_deal(random.Random(9), 4)) + b"\n\n")
     inputs = [str(path), str(alone), str(second)]
     plain = tmp_path / "plain"
     write_site(read_sources(inputs), plain)
@@ -276,7 +276,7 @@ def test_an_interrupted_site_of_json_lines_leaves_nothing(
         tmp_path: Path, jobs: str, sig: int, status: int) -> None:
     """Stopped while its pages are written (by the writing thread, by the workers), the
     run leaves no folder, no temporary one and no process."""
-    line = tjson.dumps(random_deal(random.Random(6), 4))
+    line = tjson.dumps_bytes(random_deal(random.Random(6), 4))
     big = tmp_path / "big.jsonl"
     big.write_bytes((line + b"\n") * 20000)
     tarot = Path(sys.executable).with_name("tarot")
