@@ -176,7 +176,7 @@ FIELDS: Final[dict[str, Field]] = dict([
     _f("called_self", "bool", "at five players, the taker plays alone", _called_self,
        bare=True),
     _f("made", "bool", "the contract is made", lambda s, _: s.made, bare=True),
-    _f("margin", "int", "points over the threshold: + made, - lost", lambda s, _: s.margin),
+    _f("margin", "int", "points over the threshold: + made, - lost", lambda s, _: s.margin_points),
     _f("points", "points", "the taker's camp's card points (may end in .5)",
        lambda s, _: None if s.taker_half is None else s.taker_half / 2),
     _f("bouts", "int", "bouts won by the taker's camp", lambda s, _: s.bouts),

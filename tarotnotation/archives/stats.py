@@ -120,7 +120,7 @@ class Stats:
             self.contracts[c] += 1
             if made:
                 self.contracts_made[c] += 1
-        margin = s.margin
+        margin = s.margin_points
         if scored and margin is not None:
             self.margin_sum += margin
             self.margin_count += 1
@@ -185,8 +185,8 @@ class Stats:
         if s.scored and s.scores_in_order is not None and s.taker_index is not None:
             t.scored += 1
             t.total += s.scores_in_order[s.taker_index]
-            if s.margin is not None:
-                t.margin_sum += s.margin
+            if s.margin_points is not None:
+                t.margin_sum += s.margin_points
                 t.margin_count += 1
         t.poignees += len(s.poignees)
         t.petits += s.petit_au_bout is Camp.TAKER

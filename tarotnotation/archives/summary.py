@@ -17,7 +17,7 @@ from the rules kernel by either way: the replay, or the quick check on the same 
 >>> from tarotnotation.simulate import random_deal
 >>> rec = random_deal(random.Random(3), 4)
 >>> s = summarize(rec, replay(rec), file="x.tarot", index=1)
->>> s.contract.keyword, s.taker, s.player(s.taker), s.made, s.margin, s.scores
+>>> s.contract.keyword, s.taker, s.player(s.taker), s.made, s.margin_points, s.scores
 ('prise', 'N', 'N', False, -26, {'S': 51, 'E': 51, 'N': -153, 'W': 51})
 >>> s.taker_index, s.scores_in_order    # (the same facts by index in the order of play)
 (2, (51, 51, -153, 51))
@@ -28,6 +28,7 @@ from the rules kernel by either way: the replay, or the quick check on the same 
 from __future__ import annotations
 
 import hashlib
+import warnings
 from functools import lru_cache
 from itertools import chain
 from typing import Final, NamedTuple
@@ -97,8 +98,9 @@ class DealSummary(NamedTuple):
     """The taker's camp's card points, in half-points."""
     bouts: int | None = None
     made: bool | None = None
-    margin: int | None = None
-    """The margin in points: positive when the contract is made, negative when lost."""
+    margin_points: int | None = None
+    """The margin in whole points: at least 0 when the contract is made, negative when
+    lost (as :attr:`tarotnotation.scoring.Score.margin_points`; ``margin`` before)."""
     petit_au_bout: Camp | None = None
     petit_au_bout_seat: int | None = None
     """The seat that played the Petit in the trick that counted it au bout."""
@@ -134,6 +136,14 @@ class DealSummary(NamedTuple):
         index = self.seats.index(seat) if isinstance(seat, str) else seat
         name = self.names[index]
         return name if name else self.seats[index]
+
+    @property
+    def margin(self) -> int | None:
+        """:attr:`margin_points` under its old name (deprecated: the unit is in the new
+        one)."""
+        warnings.warn("DealSummary.margin is deprecated: use DealSummary.margin_points"
+                      " (the same signed whole points)", DeprecationWarning, stacklevel=2)
+        return self.margin_points
 
     @property
     def taker(self) -> str | None:
@@ -268,7 +278,7 @@ def summarize(record: DealRecord, result: Replay, *, file: str, index: int,
         taker_half=result.taker_half,
         bouts=result.bouts,
         made=made,
-        margin=margin,
+        margin_points=margin,
         petit_au_bout=result.petit_au_bout,
         petit_au_bout_seat=pab_seat,
         chelem=result.chelem,

@@ -55,7 +55,7 @@ def test_fields_agree_with_the_replay(archive: Path, summaries: list[DealSummary
         assert s.scores_in_order == tuple(r.scores[seat] for seat in s.seats)
         assert r.score is not None
         assert s.made == r.score.made
-        assert s.margin == (r.score.margin if r.score.made else -r.score.margin)
+        assert s.margin_points == r.score.margin_points
         assert s.petit_au_bout == r.petit_au_bout
         assert s.chelem == r.chelem
         assert s.hands == tuple(record.hands[seat].bits for seat in s.seats)  # type: ignore[index]
@@ -71,8 +71,8 @@ def test_fields_agree_with_the_replay(archive: Path, summaries: list[DealSummary
     ("poignee", lambda s: bool(s.poignees)),
     ("poignee = double", lambda s: any(size.value == "double" for _, size in s.poignees)),
     ("chelem or chelem_announced", lambda s: s.chelem is not None or s.chelem_announced),
-    ("margin <= -10", lambda s: s.margin <= -10),
-    ("10 < margin", lambda s: s.margin > 10),
+    ("margin <= -10", lambda s: s.margin_points <= -10),
+    ("10 < margin", lambda s: s.margin_points > 10),
     ("points > 45.5", lambda s: s.taker_half > 91),
     ("bouts = 3 or (bouts = 0 and made)", lambda s: s.bouts == 3 or (s.bouts == 0 and s.made)),
     ('Event ~ "soirée 2"', lambda s: s.tag("Event") == "Soirée 2"),
@@ -107,7 +107,7 @@ def test_a_missing_value_is_unknown_and_never_matches() -> None:
     assert annulled is not None
     unscored = DealSummary(**{**{f: getattr(annulled, f) for f in DealSummary._fields},
                               "status": Status.ANNULLED, "contract": None, "made": None,
-                              "margin": None, "scores_in_order": None})
+                              "margin_points": None, "scores_in_order": None})
     for expr in ("made", "not made", "contract >= prise", "not contract >= prise",
                  "margin < 0 or margin >= 0", "Flavour = 1", "not Flavour = 1"):
         assert not compile_query(expr)(unscored), expr
@@ -221,7 +221,7 @@ def test_query_fields_as_a_spreadsheet_table(archive: Path,
     first = want[0]
     assert rows[1] == [first.tag("Date"), first.contract.keyword,  # type: ignore[union-attr]
                        first.player(first.taker or 0), "yes" if first.made else "no",
-                       str(first.margin)]
+                       str(first.margin_points)]
     table = invoke("query", str(archive), "-w", "poignee", "--fields", "contract,margin")
     assert table.out.splitlines()[0].split() == ["contract", "margin"]
     jl = invoke("query", str(archive), "-w", "poignee", "--fields", "contract,made",

@@ -751,5 +751,5 @@ def test_five_player_log_is_queried_by_every_figure_but_the_score(tmp_path: Path
 
     rec = tc.loads(_five_player_log(attacker_points=40, oudlers=1))
     summary = summarize(rec, replay(rec), file="five.json", index=1)
-    assert (summary.taker_half, summary.made, summary.margin, summary.scores) == (
+    assert (summary.taker_half, summary.made, summary.margin_points, summary.scores) == (
         80, False, -11, None)

@@ -113,11 +113,18 @@ def test_score_margin_keeps_working_with_a_warning_naming_margin_points() -> Non
 
 def test_the_summary_and_the_score_give_one_signed_margin() -> None:
     for deal in scan(["examples"]):
-        if deal.summary is None or deal.record is None or deal.summary.margin is None:
+        if deal.summary is None or deal.record is None or deal.summary.margin_points is None:
             continue
         sc = replay(deal.record).score
         if sc is not None:
-            assert sc.margin_points == deal.summary.margin
+            assert sc.margin_points == deal.summary.margin_points
+
+
+def test_summary_margin_keeps_working_with_a_warning_naming_margin_points() -> None:
+    summary = next(d.summary for d in scan(["examples"]) if d.summary is not None
+                   and d.summary.margin_points is not None)
+    with pytest.warns(DeprecationWarning, match=r"DealSummary\.margin_points"):
+        assert summary.margin == summary.margin_points
 
 
 @pytest.mark.parametrize("args", [
