@@ -204,6 +204,13 @@ class Solution:
         return self.lower if self.exact else None
 
     @property
+    def margin_half(self) -> int | None:
+        """The exact margin, signed, in half-points (the value, with the margin
+        objective), its unit in its name as ``Score.margin_points``'s; None when a limit
+        left only bounds or the objective is the score."""
+        return self.value if self.objective is Objective.MARGIN else None
+
+    @property
     def made(self) -> bool | None:
         """Whether the contract is made with best play (margin >= 0), when the bounds
         decide it (margin objective only); None otherwise."""

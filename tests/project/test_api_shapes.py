@@ -292,3 +292,12 @@ def test_dumps_bytes_is_the_utf8_of_dumps_in_both_modules() -> None:
     out = io.BytesIO()
     tjson.dump(rec, out)
     assert out.getvalue() == tjson.dumps_bytes(rec)
+
+
+def test_the_solvers_margin_has_its_unit_in_its_name() -> None:
+    from tarotnotation.analysis import Position, solve
+
+    pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1"
+                         " tricks=9/7")
+    sol = solve(pos)
+    assert (sol.value, sol.margin_half, sol.made) == (62, 62, True)
