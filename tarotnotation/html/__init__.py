@@ -22,7 +22,7 @@ True
 
 from .data import DealSource, deal_data, index_row, published_name
 from .deal import page
-from .page import deal_page, index_page
+from .layout import deal_page, index_page
 from .site import (
     NoDealError,
     Tally,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .data import DealSource, deal_data
-from .page import deal_page
+from .layout import deal_page
 
 if TYPE_CHECKING:
     from ..records import DealRecord

@@ -55,7 +55,7 @@ from ..source import ReadDeal
 from ..workers import Pending, Workers, pool
 from . import fast
 from .data import DealSource, deal_data, index_row
-from .page import (
+from .layout import (
     SCRIPT_NAME,
     STYLE_NAME,
     asset,

@@ -30,7 +30,7 @@ from tarotnotation.html import (
     write_site,
 )
 from tarotnotation.html.escape import clean, json_bytes, json_script, text
-from tarotnotation.html.page import SCRIPT_NAME, STYLE_NAME, asset, compact, csp
+from tarotnotation.html.layout import SCRIPT_NAME, STYLE_NAME, asset, compact, csp
 from tarotnotation.narrator import running_points, score_lines
 
 HOSTILE = ROOT / "tests" / "fixtures" / "html" / "hostile-strings.tarot"

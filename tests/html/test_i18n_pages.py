@@ -17,7 +17,7 @@ from test_html import embedded, source
 from test_html_browser import Tab, hand, position, trick
 
 from tarotnotation.html import deal_data, deal_page, index_page
-from tarotnotation.html.page import index_data
+from tarotnotation.html.layout import index_data
 from tarotnotation.html.words import OUTCOMES, page_words
 from tarotnotation.i18n import set_language
 
