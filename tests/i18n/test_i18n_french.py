@@ -21,7 +21,7 @@ from frenchtext import (
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.cli.commands import COMMANDS
 from tarotnotation.diagnostics import Code, quote
-from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, read_po, render
+from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, comma_list, read_po, render
 from tarotnotation.legality import why_illegal
 from tarotnotation.lexicon import BIDS, CAMPS, MISERES, RESULT_ITEMS, SIZES, french_card
 from tarotnotation.notation.cardcodes import parse_card, read_card
@@ -452,3 +452,30 @@ def test_a_quoted_value_is_in_guillemets_in_french() -> None:
     assert str(message).startswith("'ZZ' is not a card code")
     assert message.render("fr").startswith(f"«{NBSP}ZZ{NBSP}» n'est pas un code de carte")
     assert render(quote("\x1b[2J"), "fr") == f"«{NBSP}\\x1b[2J{NBSP}»"  # escaped, as in English
+
+
+def test_a_list_of_seats_shows_o_for_west_in_french(tmp_path: Path) -> None:
+    """A list of seats said in one value (M001's « sièges : S, E, N, W », the scores of a
+    deal, the poignées, the order of play) shows West as O, each seat as the run's language
+    writes it; the English list is as before."""
+    path = tmp_path / "dealer.jsonl"
+    path.write_text('{"players":4,"dealer":"X"}\n', encoding="utf-8")
+    french = invoke("validate", "--lang", "fr", str(path)).out
+    assert f"(sièges{NBSP}: S, E, N, O)" in french
+    assert "(seats: S, E, N, W)" in invoke("validate", str(path)).out
+    scores = Msg("the scores ({listed}) are not shared as a deal is at 5 players: each defender"
+                 " pays the same, the taker gets 4 times that alone, or 2 times with a partner"
+                 " who gets as much (docs/rules.md §10)",
+                 listed=comma_list([Msg("{seat} {score}", seat=s, score=v)
+                                    for s, v in (("S", "+40"), ("W", "-10"))]))
+    assert "(S +40, O -10)" in scores.render("fr")
+    assert "(S +40, W -10)" in scores
+
+
+def test_a_long_quoted_text_is_cut_in_guillemets_in_french() -> None:
+    """A text of more than 40 characters is quoted cut, with its length: « 999… »
+    (5 000 caractères) in French, '999…' (5,000 characters) in English as before."""
+    long = quote("9" * 5000)
+    assert long == "'" + "9" * 40 + "…' (5,000 characters)"
+    assert render(long, "fr") == f"«{NBSP}{'9' * 40}…{NBSP}» (5\u202f000 caractères)"
+    assert render(quote("x" * 41), "fr").endswith(f"x…{NBSP}» (41 caractères)")

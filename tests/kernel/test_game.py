@@ -431,12 +431,12 @@ def test_the_new_messages_read_in_french() -> None:
         game.push(Card.EXCUSE)
     reason = err.value.reason
     assert isinstance(reason, Msg)
-    assert reason.render("fr") == "ce n'est pas le moment de ce coup : attendu une enchère"
+    assert reason.render("fr") == "ce n'est pas le moment de ce coup\u00a0: attendu une enchère"
     with pytest.raises(IndexError) as pop:
         game.pop()
     said = message_of(pop.value)
     assert isinstance(said, Msg)
-    assert said.render("fr") == "aucun coup à reprendre : la partie est à son début"
+    assert said.render("fr") == "aucun coup à reprendre\u00a0: la partie est à son début"
 
 
 # --- properties ---------------------------------------------------------------------------
