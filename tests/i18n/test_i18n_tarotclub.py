@@ -35,7 +35,8 @@ CASES = [
      "« Fifth » n'est pas une place à 4 joueurs : attendu South, East, North ou West"),
     (_log(contract="Small"), "$.deal_info.contract",
      "'Small' is not a contract: expected Take, Guard, Guard without or Guard against",
-     "« Small » n'est pas un contrat : attendu `Take`, `Guard`, `Guard without` ou `Guard against`"),
+     "« Small » n'est pas un contrat : attendu `Take`, `Guard`, "
+     "`Guard without` ou `Guard against`"),
     (_log(slam="no"), "$.deal_info.slam",
      "expected true or false, found a string",
      "attendu true ou false, trouvé une chaîne"),
