@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Final
 from . import values
 from .cards import ALL_MASK, Card, CardSet
 from .diagnostics import Code, Diagnostic, Severity
-from .i18n import Msg
+from .i18n import Msg, comma_list
 from .i18n import written as as_written
 from .kernel import winner_index
 from .records import DealRecord, PlayedCard, Seat, Trick
@@ -374,13 +374,13 @@ def _clockwise(rec: DealRecord, ids: Sequence[str], plain: Sequence[bool]
                ) -> Iterator[_Trial]:
     seats = rec.seats
     turned: tuple[Seat, ...] = (seats[0], *seats[:0:-1])
-    listed = ", ".join(ids)
+    listed = comma_list(ids)
     order = [s.id for s in turned]
     record = rec.model_copy(update={"seats": turned})
     yield _Trial(Code.SEATS_CLOCKWISE, record,
                  Msg("the seats are listed clockwise ({listed}); play goes counter-clockwise:"
                      " list them in the order of play, {order}", listed=listed,
-                     order=", ".join(order)), "seats",
+                     order=comma_list(order)), "seats",
                  holds=_first_trick(rec, plain, order, record.first_seat))
 
 

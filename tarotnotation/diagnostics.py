@@ -616,12 +616,14 @@ def quote(value: object) -> str:  # (a Msg, said in the run's language, or a num
     ('«\xa0ZZ\xa0»', 'une liste')
     >>> quote("9" * 5000)
     "'9999999999999999999999999999999999999999…' (5,000 characters)"
+    >>> quote("9" * 5000).render("fr")[-26:]
+    '9999…\\xa0» (5\\u202f000 caractères)'
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         if len(value) > _QUOTED_CHARS:
-            return f"{value[:_QUOTED_CHARS]!r}"[:-1] + f"…' ({len(value):,} characters)"
+            return Quoted(value[:_QUOTED_CHARS], length=len(value))
         return Quoted(value)
     if isinstance(value, int):
         return (str(value) if value.bit_length() < 64 else

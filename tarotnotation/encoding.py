@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .i18n import Msg
+from .i18n import Msg, Quoted
 
 __all__ = ["first_bad_byte", "looks_utf16", "not_utf8", "single_byte_guess"]
 
@@ -79,7 +79,7 @@ def not_utf8(raw: bytes, err: UnicodeDecodeError, offset: int = 0) -> tuple[str,
         return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot"
                    " be read; it reads as {encoding} ({word}): convert the file to UTF-8, e.g."
                    " iconv -f {guess} -t utf-8 FILE > FILE.utf8", byte=byte, offset=at,
-                   encoding="Latin-1" if guess == "latin1" else "cp1252", word=repr(word),
+                   encoding="Latin-1" if guess == "latin1" else "cp1252", word=Quoted(word),
                    guess=guess), col
     return Msg("the text is not valid UTF-8: byte 0x{byte} at byte offset {offset} cannot be"
                " read", byte=byte, offset=at), col

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Final, NoReturn
 from . import kernel
 from .cards import ALL_MASK, Card, CardSet, mask_of
 from .diagnostics import Code, Diagnostic, Location, Severity, TarotError
-from .i18n import Msg
+from .i18n import Msg, comma_list
 from .legality import constraint
 from .records import (
     DEFAULT_SEATS,
@@ -152,7 +152,7 @@ class Game:
         missing = [s for s in ids if s not in hands]
         if missing:
             raise ValueError(Msg("a game needs every hand as dealt: {seats} not given",
-                                 seats=", ".join(missing)))
+                                 seats=comma_list(missing)))
         dealt = tuple(hands[s].bits for s in ids)
         chien = ALL_MASK & ~mask_of(c for h in dealt for c in range(78) if h >> c & 1)
         self._base = base.model_copy(update={
@@ -522,7 +522,7 @@ class Game:
         seat = declaration.seat
         if seat not in self._ids:
             raise ValueError(Msg("{seat} is not a seat of this deal (seats: {seats})",
-                                 seat=seat, seats=", ".join(self._ids)))
+                                 seat=seat, seats=comma_list(self._ids)))
         if (self.phase is not Phase.PLAY or self._ids.index(seat) in self._players()
                 or (isinstance(declaration, ChelemAnnouncement) and self._cards)):
             raise _out_of_order(Msg("{seat} declares before his first card, after the auction"

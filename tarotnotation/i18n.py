@@ -56,6 +56,7 @@ __all__ = [
     "Written",
     "and_list",
     "at",
+    "comma_list",
     "gettext_",
     "language",
     "language_from_env",
@@ -388,28 +389,39 @@ def render(value: object, lang: str | None = None) -> str:
 
 class Quoted(Msg):
     """A person's text quoted in a message: ``'ZZ'`` in English (as Python writes a
-    string, its control characters escaped), « ZZ » in French.
+    string, its control characters escaped), « ZZ » in French. A long text is quoted cut,
+    with its ``length``: ``'999…' (5,000 characters)``, « 999… » (5 000 caractères).
 
     >>> q = Quoted("ZZ")
     >>> q, q.render("fr"), Msg("{code} is not a card code", code=q).render("en")
     ("'ZZ'", '«\xa0ZZ\xa0»', "'ZZ' is not a card code")
+    >>> cut = Quoted("999", length=5000)
+    >>> cut, cut.render("fr")
+    ("'999…' (5,000 characters)", '«\xa0999…\xa0» (5\u202f000 caractères)')
     """
 
     text: str
+    length: int | None
 
-    def __new__(cls, text: str, /) -> Quoted:
-        self = cast(Quoted, super().__new__(cls, repr(text)))
-        self.text = text
+    def __new__(cls, text: str, /, length: int | None = None) -> Quoted:
+        english = repr(text) if length is None else (
+            repr(text)[:-1] + f"…' ({length:,} characters)")
+        self = cast(Quoted, super().__new__(cls, english))
+        self.text, self.length = text, length
         return self
 
-    def __reduce__(self) -> tuple[type[Quoted], tuple[str]]:
-        return (Quoted, (self.text,))
+    def __reduce__(self) -> tuple[type[Quoted], tuple[str, int | None]]:
+        return (Quoted, (self.text, self.length))
 
     def render(self, lang: str | None = None) -> str:
         """The quoted text in ``lang``."""
-        if (lang or language()) != "fr":
+        lang = lang or language()
+        if lang != "fr":
             return str(self)
-        return f"«\u00a0{repr(self.text)[1:-1]}\u00a0»"
+        if self.length is None:
+            return f"«\u00a0{repr(self.text)[1:-1]}\u00a0»"
+        size = nmsg("{n} character", "{n} characters", self.length, n=f"{self.length:,}")
+        return f"«\u00a0{repr(self.text)[1:-1]}…\u00a0» ({size.render(lang)})"
 
 
 class Written(str):
@@ -509,6 +521,24 @@ def _listed(items: Sequence[str], conjunction: str) -> str:
     if conjunction == "and":
         return Msg("{items} and {item}", items=head, item=items[-1])
     return Msg("{items} or {item}", items=head, item=items[-1])
+
+
+def comma_list(items: Sequence[str]) -> str:
+    """``a, b, c``, each item said in the run's language (a seat, a card, a number, or a
+    message): a list of seats built as one string would keep its W in French.
+
+    >>> seats = comma_list(["S", "E", "N", "W"])
+    >>> m = Msg("{seat} is not a seat of this deal (seats: {seats})", seat="X", seats=seats)
+    >>> print(m); print(m.render("fr"))
+    X is not a seat of this deal (seats: S, E, N, W)
+    X n'est pas un siège de cette donne (sièges\xa0: S, E, N, O)
+    >>> comma_list([Msg("{seat} {score}", seat="W", score="+64")]).render("fr")
+    'O +64'
+    """
+    head: str = items[0] if items else ""  # (one item: a message's value, said as it is)
+    for item in items[1:]:
+        head = Msg("{items}, {item}", items=head, item=item)
+    return head
 
 
 def and_list(items: Sequence[str]) -> str:

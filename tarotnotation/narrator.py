@@ -38,7 +38,7 @@ from typing import Any, Final, TypeVar
 from .cards import ALL_MASK, Card, card_points, mask_of, points_text
 from .causes import explain
 from .diagnostics import Diagnostic
-from .i18n import Msg, nmsg, pmsg, render
+from .i18n import Msg, comma_list, nmsg, pmsg, render
 from .records import DealRecord
 from .replay import Replay, Status, TrickCount, replay
 from .rules import Camp, Contract, PoigneeSize, threshold
@@ -200,14 +200,12 @@ def scored_lines(sc: Score, scores: Mapping[str, int], contract: Contract, taker
                          amount=f"{amount:+d}"))
     if any(sc.misere_amounts):
         ids = seat_ids
-        lines.append(Msg("misère {amounts}", amounts=", ".join(
-            f"{ids[i]} {v:+d}" for i, v in enumerate(sc.misere_amounts) if v)))
+        lines.append(Msg("misère {amounts}", amounts=comma_list([
+            Msg("{seat} {score}", seat=ids[i], score=f"{v:+d}")
+            for i, v in enumerate(sc.misere_amounts) if v])))
     lines.append(Msg("each defender {amount}", amount=f"{-sc.x:+d}"))
-    said = [Msg("{seat} {score}", seat=seat, score=f"{value:+d}") for seat, value in scores.items()]
-    line: str = said[0] if said else ""
-    for item in said[1:]:  # (each seat as the run's language writes it: W is O in French)
-        line = Msg("{items}, {item}", items=line, item=item)
-    lines.append(line)
+    lines.append(comma_list([Msg("{seat} {score}", seat=seat, score=f"{value:+d}")
+                             for seat, value in scores.items()]))
     return lines
 
 

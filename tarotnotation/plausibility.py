@@ -45,7 +45,7 @@ from .bounds import (
 )
 from .cards import points_text
 from .diagnostics import Code
-from .i18n import Msg, and_list, nmsg, pmsg
+from .i18n import Msg, and_list, comma_list, nmsg, pmsg
 from .rules import Camp, Contract, ExcuseLastTrick, MisereKind, Ruleset, threshold
 from .scoring import DealFacts, score
 from .sessions import SESSION_TAGS, SessionDeals, deal_number, plain_number
@@ -406,7 +406,8 @@ class _Checker:
         for index, _seat, count in f.poignees:
             shown += count
             if shown > limit and shown - count <= limit:
-                each = ", ".join(f"{f.seat_ids[s]} {c}" for _, s, c in f.poignees)
+                each = comma_list([Msg("{seat} {score}", seat=f.seat_ids[s], score=c)
+                                    for _, s, c in f.poignees])
                 self.add(Code.POIGNEES_TOO_MANY_TRUMPS, Msg("the poignées shown ({each}) need"
                                                             " {sum} trumps, but there are {limit}"
                                                             " trumps and the Excuse, which stands"
@@ -486,7 +487,8 @@ class _Checker:
             fits = {x for partner in (None, *(s for s in range(5) if s != taker))
                     for x in [_fit(known, self.weights(partner))] if x is not None}
             if not fits:
-                listed = ", ".join(f"{f.seat_ids[s]} {v:+d}" for s, v in known.items())
+                listed = comma_list([Msg("{seat} {score}", seat=f.seat_ids[s], score=f"{v:+d}")
+                                     for s, v in known.items()])
                 self.add(Code.SCORES_NOT_SHARED, Msg("the scores ({listed}) are not shared as a"
                                                      " deal is at 5 players: each defender pays"
                                                      " the same, the taker gets 4 times that"
@@ -498,7 +500,8 @@ class _Checker:
         weights = self.weights(partner)
         defenders = [s for s in known if weights[s] < 0]
         if len({known[s] for s in defenders}) > 1:
-            listed = ", ".join(f"{f.seat_ids[s]} {known[s]:+d}" for s in defenders)
+            listed = comma_list([Msg("{seat} {score}", seat=f.seat_ids[s], score=f"{known[s]:+d}")
+                                 for s in defenders])
             self.add(Code.SCORES_NOT_SHARED, Msg("the defenders are recorded with different"
                                                  " scores ({listed}): every defender pays or"
                                                  " receives the same (docs/rules.md §10)",

@@ -53,7 +53,7 @@ from .fields import (
     check_tags,
     find_tag,
 )
-from .i18n import Msg, at
+from .i18n import Msg, at, comma_list
 from .lexicon import GLYPH_SET, GLYPHS, SEAT_ID_PATTERN, SEAT_ID_RE
 from .limits import MAX_DIGITS
 from .modeldoc import ModelDocMeta, own_description
@@ -549,11 +549,11 @@ def check_record(rec: DealRecord) -> None:
     known = set(ids)
     if len(known) != n:
         raise ValueError(at("seats", Msg("seat ids must differ, found {ids}",
-                                         ids=", ".join(ids))))
+                                         ids=comma_list(ids))))
 
     def bad_seat(where: str, seat: str) -> ValueError:
         return ValueError(at(where, Msg("{seat} is not a seat of this deal (seats: {seats})",
-                                        seat=quote(seat), seats=", ".join(ids))))
+                                        seat=quote(seat), seats=comma_list(ids))))
 
     if rec.dealer is not None and rec.dealer not in known:
         raise bad_seat("dealer", rec.dealer)

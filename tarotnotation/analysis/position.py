@@ -34,7 +34,7 @@ from typing import Final
 
 from ..cards import ALL_MASK, BOUTS_MASK, Card, CardSet, card_points, mask_of
 from ..diagnostics import Code, Diagnostic, TarotError
-from ..i18n import Msg, message_of, nmsg
+from ..i18n import Msg, Quoted, message_of, nmsg
 from ..kernel import DEFENCE, TAKER, PlayState, legal_in, trick_state, unplayed_camp
 from ..notation.cardcodes import parse_card
 from ..records import SEAT_ID_RE, DealRecord
@@ -379,7 +379,7 @@ class _Parser:
                 self.fault(Code.POSITION_CARD, Msg("{word} in {what} is not a card: expected"
                                                    " codes such as 7H, KS, T21 or EX, separated"
                                                    " by commas",
-                                                   word=repr(word), what=what), offset)
+                                                   word=Quoted(word), what=what), offset)
             else:
                 out.append(int(card))
             offset += len(word) + 1
@@ -399,7 +399,7 @@ class _Parser:
             if not sep or not name or not value:
                 self.fault(Code.POSITION_SYNTAX, Msg("{word}: expected field=value (a seat's hand"
                                                      " such as S=KH,T21, or one of {fields})",
-                                                     word=repr(word), fields=", ".join(_FIELDS)),
+                                                     word=Quoted(word), fields=", ".join(_FIELDS)),
                            at)
                 continue
             key = name.lower()
@@ -416,7 +416,7 @@ class _Parser:
             else:
                 self.fault(Code.POSITION_SYNTAX, Msg("{word}: {name} is not a field ({fields}) and"
                                                      " its value holds no card, so it is not a"
-                                                     " seat's hand either", word=repr(word),
+                                                     " seat's hand either", word=Quoted(word),
                                                      name=name, fields=", ".join(_FIELDS)), at)
         if self.diags:
             raise self.stop()

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from ..cards import Card, CardSet
-from ..i18n import Msg
+from ..i18n import Msg, Quoted
 from ..kernel import petit_sec
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import table
@@ -94,7 +94,7 @@ def parse_date(text: str) -> datetime.date:
         return datetime.date.fromisoformat(cleaned)
     except ValueError:
         raise ValueError(Msg("{text} is not a date: expected YYYY-MM-DD, e.g. 2026-11-14",
-                             text=repr(text))) from None
+                             text=Quoted(text))) from None
 
 
 def daily_deal(date: datetime.date, players: int = 4) -> DealRecord:

@@ -165,7 +165,7 @@ def record_key(names: list[str], reverse: bool = False) -> Callable[[DealRecord]
             return tuple(sort_key(find_tag(record.tags, tag)) for tag in names)
 
         return key
-    from ..i18n import Msg
+    from ..i18n import Msg, Quoted
     from .query import FIELDS, READ_FIELDS
     from .summary import summarize, summarize_record
 
@@ -173,7 +173,7 @@ def record_key(names: list[str], reverse: bool = False) -> Callable[[DealRecord]
     for name in fields:
         if name not in allowed:
             raise ValueError(Msg("{name} is a field of one player, or where a deal is: deals"
-                                 " are sorted by tags or by {fields}", name=repr(name),
+                                 " are sorted by tags or by {fields}", name=Quoted(name),
                                  fields=", ".join(allowed)))
     replayed = any(name not in READ_FIELDS for name in fields)
 

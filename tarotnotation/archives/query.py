@@ -40,7 +40,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import Code
-from ..i18n import Msg, or_list
+from ..i18n import Msg, Quoted, or_list
 from ..records import SEAT_ID_RE
 from ..replay import Status
 from ..rules import Camp, Contract, PoigneeSize
@@ -372,7 +372,7 @@ def _syntax(text: str, err: UnexpectedInput) -> QueryError:
             return QueryError(Msg("this text is never closed: add the closing {char}", char=char),
                               text, at,
                               len(text))
-        return QueryError(Msg("unexpected {found}: expected {want}", found=repr(char),
+        return QueryError(Msg("unexpected {found}: expected {want}", found=Quoted(char),
                               want=_expected(set(err.allowed))), text, at)
     if isinstance(err, UnexpectedToken):
         token = err.token
@@ -382,7 +382,7 @@ def _syntax(text: str, err: UnexpectedInput) -> QueryError:
                               text,
                               len(text.rstrip()))
         at = token.start_pos or 0
-        return QueryError(Msg("unexpected {found}: expected {want}", found=repr(str(token)),
+        return QueryError(Msg("unexpected {found}: expected {want}", found=Quoted(str(token)),
                               want=expected), text, at,
                           at + len(str(token)))
     if isinstance(err, UnexpectedEOF):
@@ -722,9 +722,9 @@ class _Compiler:
         if kind not in ("name", "string") or _unquote(text).lower() not in words:
             if fk == "bool":
                 raise self.fail(Msg("{name} is true or false, not {found}", name=field.name,
-                                    found=repr(_unquote(text))), token)
+                                    found=Quoted(_unquote(text))), token)
             raise self.fail(Msg("{found} is not {kind}: expected {want}",
-                                found=repr(_unquote(text)), kind=_KIND_WORDS[fk],
+                                found=Quoted(_unquote(text)), kind=_KIND_WORDS[fk],
                                 want=_VALUE_WORDS[fk]), token)
         wanted = words[_unquote(text).lower()]
         if fk == "sizes":

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..diagnostics import quote
 from ..fields import DEFAULT_SEATS
-from ..i18n import Msg, nmsg, render
+from ..i18n import Msg, comma_list, nmsg, render
 from ..rules import Camp
 
 if TYPE_CHECKING:
@@ -238,13 +238,13 @@ def cannot_hold(record: DealRecord) -> list[str]:
     shown = [d.seat for d in record.declarations if isinstance(d, Poignee) and d.cards]
     if shown:
         out.append(Msg("the trumps shown in poignées ({seats}: the size is kept)",
-                       seats=", ".join(shown)))
+                       seats=comma_list(shown)))
     chelems = [d.seat for d in record.declarations
                if d.kind == "chelem" and d.seat != (record.result.taker
                                                     if record.result else None)]
     if chelems:
         out.append(Msg("a chelem announced by another seat than the recorded taker ({seats})",
-                       seats=", ".join(chelems)))
+                       seats=comma_list(chelems)))
     notes = []
     if record.glyph is not None:
         notes.append(Msg("the deal's glyph"))

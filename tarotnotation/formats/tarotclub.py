@@ -100,7 +100,7 @@ from ..cards import Card, CardSet
 from ..diagnostics import Code, Diagnostic, Severity, TarotError
 from ..encoding import not_utf8
 from ..fields import DEFAULT_SEATS, UNRECORDED_TAG, Points
-from ..i18n import Msg, message_of, nmsg, render
+from ..i18n import Msg, Quoted, comma_list, message_of, nmsg, render
 from ..limits import MAX_JSON_RECORD_BYTES, exceeded
 from ..rules import Camp, table
 from ..source import ReadDeal, SourceMap, read_deal
@@ -339,7 +339,7 @@ def _from_played(obj: Mapping[str, Any]) -> DealRecord:
     if contract is None:
         raise _error(f"{p}.contract", Msg("{name} is not a contract: expected Take, Guard, Guard"
                                           " without or Guard against",
-                                          name=repr(contract_name)))
+                                          name=Quoted(contract_name)))
     if "slam" not in info:
         raise _error(f"{p}.slam", Msg("missing: expected true or false (slam announced)"))
     slam = info["slam"]
@@ -679,7 +679,7 @@ def dropped(record: DealRecord) -> list[str]:
         out.append(Msg("the écart (TarotClub derives it from the cards never played)"))
     miseres = [d.seat for d in record.declarations if isinstance(d, Misere)]
     if miseres:
-        out.append(Msg("misère declarations ({seats})", seats=", ".join(miseres)))
+        out.append(Msg("misère declarations ({seats})", seats=comma_list(miseres)))
     if any(isinstance(d, Poignee) and d.size is not None for d in record.declarations):
         out.append(Msg("the declared size of poignées (TarotClub counts the cards shown)"))
     res = record.result

@@ -10,7 +10,7 @@ from typing import Final
 
 from ..cards import Card, Suit
 from ..fields import DEFAULT_SEATS
-from ..i18n import Msg, or_list
+from ..i18n import Msg, Quoted, or_list
 from ..rules import Contract
 
 __all__ = [
@@ -71,7 +71,7 @@ def parse_card(code: str) -> Card:
                 return Card.trump(value)
         elif 1 <= value <= 14:
             return Card.suited(Suit(_SUIT_LETTERS.index(suit)), value)
-    raise ValueError(Msg("{code} is not a card: {expected}", code=repr(code),
+    raise ValueError(Msg("{code} is not a card: {expected}", code=Quoted(code),
                          expected=_EXPECTED_CARD))
 
 
@@ -101,7 +101,7 @@ def seat_of_place(place: str, players: int) -> str:
     places = PLACES[:players]
     if place not in places:
         raise ValueError(Msg("{place} is not a place at {players} players: expected {places}",
-                             place=repr(place), players=players, places=or_list(places)))
+                             place=Quoted(place), players=players, places=or_list(places)))
     return SEATS[places.index(place)]
 
 

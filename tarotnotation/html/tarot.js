@@ -110,6 +110,24 @@
     return info;
   }
 
+  /* A card in a sentence: the notation's code (KH, T21, EX), or on a page whose words
+     say cards their own way (WORDS._said, French), R♥, atout 21, Excuse. */
+  function said(c) {
+    var f = WORDS._said, r = c.slice(0, -1);
+    return !f ? c : c === "EX" ? f.EX : c.charAt(0) === "T" ? fill(f.T, { n: c.slice(1) }) :
+      (WORDS["letter." + r] || r) + f.suits.charAt("SHDC".indexOf(c.slice(-1)));
+  }
+
+  /* A card's cost as shown (-1.5, -3..-0.5), with the page's decimal separator. */
+  function cost(text) {
+    return text.replace(/(\d)\.(?=\d)/g, "$1" + say("decimal"));
+  }
+
+  /* The best cards of an analysis in words ("best KH", « meilleure carte R♥ »). */
+  function bestOf(a) {
+    return a.best && a.best.length ? say("best", { cards: a.best.map(said).join(", ") }) : "";
+  }
+
   function pip(symbol, cls) {
     var svg = doc.createElementNS(SVG_NS, "svg");
     svg.setAttribute("class", cls || "pip");
@@ -161,7 +179,7 @@
     var e = el(tag || "p", "diag sev-" + diag.sev + (diag.cause ? " follows" : ""));
     add(e, el("span", "code", diag.code));
     add(e, el("span", "sev", say("sev." + diag.sev)));
-    add(e, el("span", "slug", diag.slug));
+    if (!WORDS._said) { add(e, el("span", "slug", diag.slug)); }
     add(e, el("span", "msg", diag.msg));
     if (diag.at) { add(e, el("span", "at", diag.at)); }
     if (diag.cause) { add(e, el("span", "cause", say("followsFrom", { code: diag.cause }))); }
@@ -558,7 +576,7 @@
       e.cardName = e.cardName || e.getAttribute("aria-label");
       e.classList.add("valued");
       if (best) { e.classList.add("best"); }
-      add(e, el("span", "val", v[1]));
+      add(e, el("span", "val", cost(v[1])));
       var words = e.cardName + ": " + (best ? say("valueBest", { outcome: before }) : v[2]);
       e.setAttribute("aria-label", words);
       e.title = words;
@@ -710,9 +728,9 @@
      focus. */
   Viewer.prototype.markAnalysis = function (b, a) {
     if (a.cost && a.cost !== "0") {
-      add(b.faceEl, el("span", "cost" + (a.changed ? " changed" : ""), a.cost));
+      add(b.faceEl, el("span", "cost" + (a.changed ? " changed" : ""), cost(a.cost)));
     }
-    var best = a.best && a.best.length ? say("best", { cards: a.best.join(", ") }) : "";
+    var best = bestOf(a);
     var tip = add(b.faceEl, el("span", "best"));
     if (best) { add(tip, el("strong", "", best)); }
     if (a.note) { add(tip, el("span", "", (best ? ". " : "") + a.note)); }
@@ -733,7 +751,8 @@
     (data.score || []).forEach(function (line) { add(ol, el("li", "", line)); });
     if (data.result) {
       if (data.result.scores) {
-        add(body, el("p", "recorded", say("recorded", { scores: data.result.scores })));
+        add(body, el("p", "recorded", say("recorded", { scores: data.result.scores.replace(
+          /[^ +-]+(?=[+-])/g, function (id) { return WORDS["seat." + id] || id; }) })));
       }
       add(body, noteList(data, data.result, true));
     }
@@ -1113,12 +1132,12 @@
     }
     if (hasNotes(cur)) {
       var box = add(this.nowNotes, el("div", "card-notes"));
-      add(box, el("p", "at-card", this.seatId(cur.s) + " " + cur.c + (cur.g || "")));
+      add(box, el("p", "at-card", this.seatId(cur.s) + " " + said(cur.c) + (cur.g || "")));
       add(box, noteList(d, cur, false));
     }
     if (cur.a) {
       add(this.nowNotes, el("p", "analysis", say("analysis", { note: cur.a.note ||
-        (cur.a.best && cur.a.best.length ? say("best", { cards: cur.a.best.join(", ") }) : "") })));
+        bestOf(cur.a) })));
     }
   };
 
@@ -1233,6 +1252,7 @@
     var result = r[8] === null ? outcome : say("resultBy", { outcome: outcome,
       margin: Math.abs(r[8]) });
     (r[14] || []).forEach(function (f) { result += " · " + say("flag." + f); });
+    var taker = r[6].replace(/^\w+/, function (id) { return WORDS["seat." + id] || id; });
     var faults = [];
     if (r[10]) { faults.push(sayN("errors", r[10])); }
     if (r[11]) { faults.push(sayN("warnings", r[11])); }
@@ -1240,7 +1260,7 @@
       [String(r[0]), "c-n", r[0]], [r[12] || "", "c-date wide", r[12] || ""],
       [r[1], "c-file wide", r[1]], [r[2], "c-event wide", r[2]],
       [r[3], "c-round wide", parseFloat(r[3])], [r[4], "c-table wide", parseFloat(r[4])],
-      [r[5], "c-contract", r[5]], [r[6], "c-taker", r[6]],
+      [r[5], "c-contract", r[5]], [taker, "c-taker", taker],
       [result, "c-result " + r[7], r[8] === null ? NaN : r[8]],
       [r[9] === null ? "" : (r[9] > 0 ? "+" : "") + r[9], "c-score wide",
         r[9] === null ? NaN : r[9]],

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-from ..i18n import gettext_, pgettext, plural_forms
+from ..i18n import gettext_, pgettext, plural_forms, said
 from .escape import json_bytes
 
 __all__ = ["OUTCOMES", "page_words", "words_json"]
@@ -31,7 +31,7 @@ OUTCOMES: Final = ("made", "lost", "annulled", "unreadable", "incomplete", "unsc
                    "scored")
 
 
-def page_words(lang: str) -> dict[str, str | list[str] | bool]:
+def page_words(lang: str) -> dict[str, str | list[str] | bool | dict[str, str] | None]:
     """Every word of the pages, by the key the script uses, in ``lang``."""
     return {
         "_zeroOne": lang == "fr",
@@ -48,6 +48,13 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool]:
         "letter.Q": pgettext("card letter", "Q", lang),
         "letter.K": pgettext("card letter", "K", lang),
         "seat.W": pgettext("seat letter", "W", lang),
+        # a card in a sentence as i18n.said writes it in a language that does not write
+        # the notation's codes (French: R♥, atout 21, Excuse; the suits' symbols in the
+        # order S H D C); None: the codes, as English does, and the codes' slugs (English
+        # identifiers) shown beside the diagnostics
+        "_said": None if said("KH", lang) == "KH" else {
+            "T": said("T21", lang).replace("21", "{n}"), "EX": said("EX", lang),
+            "suits": "".join(said("2" + suit, lang)[1:] for suit in "SHDC")},
         "decimal": pgettext("number", ".", lang),
         "trumpName": gettext_("trump {n}", lang),
         "excuseName": pgettext("page", "the Excuse", lang),

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..diagnostics import Code, Diagnostic, Severity, quote
-from ..i18n import Msg, or_list
+from ..i18n import Msg, Quoted, or_list
 from ..lexicon import KEYWORDS
 from ..limits import MAX_FAULTS, exceeded
 from .cardcodes import misreading
@@ -296,7 +296,7 @@ def _tag_fault(line: str, col: int) -> tuple[int, str] | None:
     if not rest.startswith('"'):
         if rest[:1].isalnum() and j > i and '"' in rest:
             return col + j, Msg("a tag's name is one word (letters, digits and _): {name} is"
-                                " followed by {word}", name=repr(name),
+                                " followed by {word}", name=Quoted(name),
                                 word=quote(rest.split()[0]))
         value = rest.rstrip().removesuffix("]").strip()
         if not value:

@@ -12,9 +12,10 @@ from typing import Any
 
 import orjson
 import pytest
-from cli_runs import EXAMPLES, ROOT, invoke, rel
+from cli_runs import EXAMPLES, FAULTY, ROOT, invoke, rel
+from frenchtext import decimal_points, misreadable_cards, prose
 from test_html import embedded, source
-from test_html_browser import Tab, hand, position, trick
+from test_html_browser import ANALYSED, Tab, hand, position, trick
 
 from tarotnotation.html import deal_data, deal_page, index_page
 from tarotnotation.html.layout import index_data
@@ -245,7 +246,7 @@ def test_a_french_page_in_the_browser_speaks_french(fr_tab: Tab,
     page.keyboard.press("End")
     lines = page.inner_text(".score-lines")
     assert "Garde par N : 44 points avec 1 bout, il en faut 51 : chutée de 7" in lines
-    assert "Enregistré : S+64 E+64 N-192 W+64" in page.inner_text(".score")
+    assert "Enregistré : S+64 E+64 N-192 O+64" in page.inner_text(".score")  # West: O
     assert "Fin du jeu." in page.inner_text("[role=status]")
     page.click(".views button:nth-child(2)")  # the view of S: the others' cards hidden
     assert page.inner_text(".seat[data-seat=E] .count") == "0 carte"  # 0: singular in French
@@ -283,3 +284,47 @@ def test_french_pages_json_is_valid(french: None) -> None:
     assert sorted(set(fr_words) - set(words)) == sorted(
         k for k in fr_words if k.startswith(("deals", "shownOf", "resultBy", "any", "outcome.",
                                            "flag.", "column.", "faults.")))
+
+
+@pytest.mark.browser
+def test_a_french_analysed_page_says_cards_costs_and_seats_as_a_french_player_reads_them(
+        fr_tab: Tab, french_pages: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 32's French pages: the analysis' tooltip names the best card as a French
+    player writes it (« meilleure carte R♥ », not "best KH"), a cost has a decimal comma,
+    the card of a note is said (5♥?), no diagnostic shows its English slug
+    (``must-follow-suit``), the index's taker West is O; and nothing read on these pages
+    is an English word the English pages translate, a decimal point or a card in the
+    notation's letters."""
+    ran = invoke("html", "--lang", "fr", str(ANALYSED), "-o", str(tmp_path / "analysed.html"))
+    assert ran.code == 0, ran
+    page = fr_tab.open(tmp_path / "analysed.html")
+    costs = dict(page.eval_on_selector_all(
+        ".tricklist button[data-k] .cost",
+        "ms => ms.map(m => [m.closest('button').getAttribute('data-k'), m.textContent])"))
+    assert costs == {"2": "-0,5", "8": "-3", "11": "-1..0"}, costs
+    page.hover(".tricklist [data-k='8']")
+    best = page.inner_text(".tricklist [data-k='8'] .best")
+    assert best.startswith("meilleure carte R♥. coûte 3 points (meilleure carte R♥)"), best
+    page.focus(".tricklist [data-k='2']")
+    assert "meilleure carte atout\u00a016" in page.inner_text(".tricklist [data-k='2'] .best")
+    fr_tab.page.goto((tmp_path / "analysed.html").resolve().as_uri() + "#deal=1&card=8")
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text(".now-notes .at-card").endswith(" 5♥?")
+    read = [_everything_read(page)]
+    ran = invoke("html", "--lang", "fr", rel(FAULTY / "revoke.tarot"), "-o",
+                 str(tmp_path / "revoke.html"))
+    page = fr_tab.open(tmp_path / "revoke.html")
+    page.keyboard.press("End")
+    assert page.query_selector(".diag .code") is not None
+    assert page.query_selector(".diag .slug") is None
+    read.append(_everything_read(page))
+    page = fr_tab.open(french_pages["site"])
+    takers = page.eval_on_selector_all(".deals tbody td.c-taker",
+                                       "ts => ts.map(t => t.textContent)")
+    assert "O (David Moreau)" in takers
+    assert [t for t in takers if t.startswith("W")] == []
+    text = prose("\n".join(read))  # (the files' names are not words of the page)
+    assert sorted({w for w in _english_words() if w in text}) == []
+    # (the index shows the records' own words too: an event "Study deal: …" is English)
+    text += _everything_read(page)
+    assert (misreadable_cards(text), decimal_points(text)) == ([], [])

@@ -39,7 +39,7 @@ def test_a_bad_column_and_a_bad_date_in_both_languages() -> None:
          " colonne : utilisez names ou scores\n"),
         (("new", "--daily", "2026-13-01"),
          "tarot: '2026-13-01' is not a date: expected YYYY-MM-DD, e.g. 2026-11-14\n",
-         "tarot: '2026-13-01' n'est pas une date : attendu AAAA-MM-JJ, p. ex. 2026-11-14\n"),
+         "tarot: « 2026-13-01 » n'est pas une date : attendu AAAA-MM-JJ, p. ex. 2026-11-14\n"),
     ]:
         ran = invoke(*args, env=EN_ENV)
         assert (ran.code, ran.out, ran.err) == (2, "", english)

@@ -21,7 +21,7 @@ from frenchtext import (
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.cli.commands import COMMANDS
 from tarotnotation.diagnostics import Code, quote
-from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, read_po, render
+from tarotnotation.i18n import CONTEXT_SEP, Msg, catalog_path, comma_list, read_po, render
 from tarotnotation.legality import why_illegal
 from tarotnotation.lexicon import BIDS, CAMPS, MISERES, RESULT_ITEMS, SIZES, french_card
 from tarotnotation.notation.cardcodes import parse_card, read_card
@@ -347,25 +347,41 @@ def _outputs() -> dict[str, str]:
     return out
 
 
+#: What of a page's data a person reads (the rest is codes, cards and numbers, which the
+#: script shows as faces and with the page's decimal separator): the diagnostics' and the
+#: analysis' words, the score's lines.
+_DATA_WORDS = frozenset({"msg", "note", "after", "score"})
+
+
+def _data_words(value: object, key: str = "") -> list[str]:
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in _data_words(v, k)]
+    if isinstance(value, list):
+        return [w for v in value for w in _data_words(v, key)]
+    return [value] if key in _DATA_WORDS and isinstance(value, str) else []
+
+
 def _page_text(tmp_path: Path) -> str:
-    """A French deal page's words: its text and the words its script shows (its data,
-    codes and cards the same in both languages, is not read: the script shows the cards
-    as faces and the numbers with the page's decimal separator, page_words)."""
+    """French deal pages' words (a plain deal, a faulty one, an analysed one): their text,
+    the words their script shows, and the words of their data (:data:`_DATA_WORDS`)."""
     import html
 
-    page = tmp_path / "deal.html"
-    assert invoke("--lang", "fr", "html", rel(EXAMPLES / "annotated.tarot"),
-                  "-o", str(page)).code == 0
-    text = page.read_text(encoding="utf-8")
-    words = re.search(r'<script type="application/json" id="tarot-words">(.*?)</script>',
-                      text, flags=re.S)
-    assert words is not None
-    said = orjson.loads(words.group(1))
-    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", text, flags=re.S)
-    shown = [html.unescape(re.sub(r"<[^>]+>", " ", body))]
-    for value in said.values():
-        shown += [v for v in (value if isinstance(value, list) else [value])
-                  if isinstance(v, str) and v not in (",", ".")]
+    shown = []
+    for source in (EXAMPLES / "annotated.tarot", FAULTY / "revoke.tarot",
+                   ROOT / "tests" / "fixtures" / "html" / "analysed-deal.tarot"):
+        page = tmp_path / f"{source.stem}.html"
+        ran = invoke("--lang", "fr", "html", rel(source), "-o", str(page))
+        assert ran.code == (1 if source.parent == FAULTY else 0), ran  # (1: faults found)
+        text = page.read_text(encoding="utf-8")
+        scripts = dict(re.findall(r'<script type="application/json" id="(tarot-\w+)">(.*?)'
+                                  r"</script>", text, flags=re.S))
+        said = orjson.loads(scripts["tarot-words"])
+        body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", text, flags=re.S)
+        shown.append(html.unescape(re.sub(r"<[^>]+>", " ", body)))
+        for value in said.values():
+            shown += [v for v in (value if isinstance(value, list) else [value])
+                      if isinstance(v, str) and v not in (",", ".")]
+        shown += _data_words(orjson.loads(scripts["tarot-data"]))
     return "\n".join(shown)
 
 
@@ -452,3 +468,73 @@ def test_a_quoted_value_is_in_guillemets_in_french() -> None:
     assert str(message).startswith("'ZZ' is not a card code")
     assert message.render("fr").startswith(f"«{NBSP}ZZ{NBSP}» n'est pas un code de carte")
     assert render(quote("\x1b[2J"), "fr") == f"«{NBSP}\\x1b[2J{NBSP}»"  # escaped, as in English
+
+
+def test_a_list_of_seats_shows_o_for_west_in_french(tmp_path: Path) -> None:
+    """A list of seats said in one value (M001's « sièges : S, E, N, W », the scores of a
+    deal, the poignées, the order of play) shows West as O, each seat as the run's language
+    writes it; the English list is as before."""
+    path = tmp_path / "dealer.jsonl"
+    path.write_text('{"players":4,"dealer":"X"}\n', encoding="utf-8")
+    french = invoke("validate", "--lang", "fr", str(path)).out
+    assert f"(sièges{NBSP}: S, E, N, O)" in french
+    assert "(seats: S, E, N, W)" in invoke("validate", str(path)).out
+    scores = Msg("the scores ({listed}) are not shared as a deal is at 5 players: each defender"
+                 " pays the same, the taker gets 4 times that alone, or 2 times with a partner"
+                 " who gets as much (docs/rules.md §10)",
+                 listed=comma_list([Msg("{seat} {score}", seat=s, score=v)
+                                    for s, v in (("S", "+40"), ("W", "-10"))]))
+    assert "(S +40, O -10)" in scores.render("fr")
+    assert "(S +40, W -10)" in scores
+
+
+def test_a_long_quoted_text_is_cut_in_guillemets_in_french() -> None:
+    """A text of more than 40 characters is quoted cut, with its length: « 999… »
+    (5 000 caractères) in French, '999…' (5,000 characters) in English as before."""
+    long = quote("9" * 5000)
+    assert long == "'" + "9" * 40 + "…' (5,000 characters)"
+    assert render(long, "fr") == f"«{NBSP}{'9' * 40}…{NBSP}» (5\u202f000 caractères)"
+    assert render(quote("x" * 41), "fr").endswith(f"x…{NBSP}» (41 caractères)")
+
+
+def _analyses(value: object) -> list[object]:
+    """Every analysis (``"a"``) of a page's data."""
+    if isinstance(value, dict):
+        own = [value["a"]] if "a" in value else []
+        return own + [a for v in value.values() for a in _analyses(v)]
+    if isinstance(value, list):
+        return [a for v in value for a in _analyses(v)]
+    return []
+
+
+def test_a_record_annotated_in_french_reads_back_as_one_annotated_in_english(
+        tmp_path: Path) -> None:
+    """``tarot --lang fr annotate`` writes its computed comments for people, in French
+    (« O gagne pour la défense »); what programs read back of computed comments, the
+    analysis' ``tarot: dd …``, is written the same in every language: a record annotated
+    in French, then analysed, reads back in ``replay --analysis`` and in a page's data as
+    the one annotated in English."""
+    from tarotnotation.html import deal_data, read_sources
+
+    runs = {}
+    for lang in ("en", "fr"):
+        annotated, analysed = tmp_path / f"annotated-{lang}.tarot", tmp_path / f"{lang}.tarot"
+        assert invoke("--lang", lang, "annotate", rel(EXAMPLES / "analysis.tarot"), "-o",
+                      str(annotated)).code == 0
+        assert invoke("--lang", lang, "analyze", str(annotated), "--from-trick", "13", "-o",
+                      str(analysed)).code == 0
+        replay = invoke("replay", "--analysis", str(analysed)).out
+        data = [deal_data(src) for src in read_sources([str(analysed)])]
+        runs[lang] = (analysed.read_text(encoding="utf-8"), replay, _analyses(data))
+    (english, en_replay, en_data), (french, fr_replay, fr_data) = runs["en"], runs["fr"]
+    assert "O gagne pour la défense" in french
+    assert "W wins (defence)" in english
+    assert french.count("{tarot: dd ") == english.count("{tarot: dd ") > 1
+
+    def analysis_lines(replay: str) -> list[str]:  # (the annotations' lines left out)
+        return [line for line in replay.splitlines() if "{tarot: " not in line
+                or "{tarot: dd " in line]
+
+    assert analysis_lines(fr_replay) == analysis_lines(en_replay)
+    assert len(fr_data) > 1
+    assert fr_data == en_data

@@ -26,7 +26,7 @@ def test_s007_bad_utf8_in_french(tmp_path: Path) -> None:
     path.write_bytes('[Event "Club de Sète"]\n'.encode("latin-1"))
     said = _french("validate", str(path))
     assert ("S007 erreur : donne 1 : le texte n'est pas de l'UTF-8 valide : l'octet 0xE8 à la"
-            " position 17 (en octets) ne peut pas être lu ; il se lit en Latin-1 ('Sète') :"
+            " position 17 (en octets) ne peut pas être lu ; il se lit en Latin-1 (« Sète ») :"
             " convertissez le fichier en UTF-8, par exemple iconv -f latin1 -t utf-8 FICHIER"
             " > FICHIER.utf8 ; cette donne n'est pas lue") in said
     english = invoke("validate", str(path)).out

@@ -42,7 +42,7 @@ FRENCH = """\
 carte comme 7H, KS, T21 ou EX
 {f}:2:27: S006 erreur : donne 2, $.hands.N : la carte R♥ figure deux fois
 {f}:3:23: M001 erreur : donne 3, $.dealer : « X » n'est pas un siège de cette donne (sièges : \
-S, E, N, W)
+S, E, N, O)
 {f}:4:24: X001 erreur : donne 4, $.ruleset : règles inconnues « foo » : attendu l'une de fft, \
 pagat
 {f}:5:24: X001 erreur : donne 5, $.ruleset : l'option de règle misere ne peut pas valoir \

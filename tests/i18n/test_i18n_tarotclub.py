@@ -32,10 +32,11 @@ def _log(**info: Any) -> dict[str, Any]:
 CASES = [
     (_log(taker="Fifth"), "$.deal_info.taker",
      "'Fifth' is not a place at 4 players: expected South, East, North or West",
-     "'Fifth' n'est pas une place à 4 joueurs : attendu South, East, North ou West"),
+     "« Fifth » n'est pas une place à 4 joueurs : attendu South, East, North ou West"),
     (_log(contract="Small"), "$.deal_info.contract",
      "'Small' is not a contract: expected Take, Guard, Guard without or Guard against",
-     "'Small' n'est pas un contrat : attendu `Take`, `Guard`, `Guard without` ou `Guard against`"),
+     "« Small » n'est pas un contrat : attendu `Take`, `Guard`, "
+     "`Guard without` ou `Guard against`"),
     (_log(slam="no"), "$.deal_info.slam",
      "expected true or false, found a string",
      "attendu true ou false, trouvé une chaîne"),
@@ -46,7 +47,7 @@ CASES = [
      "card 2: '99-H' is not a card: expected a TarotClub card code NN-X: 01-14 of S, H, D"
      " or C (11 Jack, 12 Knight, 13 Queen, 14 King), 01-21 of T for trumps, 00-T for the"
      " Excuse",
-     "carte 2 : '99-H' n'est pas une carte : attendu un code de carte TarotClub NN-X :"
+     "carte 2 : « 99-H » n'est pas une carte : attendu un code de carte TarotClub NN-X :"
      " 01-14 de S, H, D ou C (11 Valet, 12 Cavalier, 13 Dame, 14 Roi), 01-21 de T pour les"
      " atouts, 00-T pour l'Excuse"),
     (_log(tricks=["14-H;03-H;01-T"]), "$.tricks[0]",
