@@ -181,7 +181,7 @@ def usage_message(err: Exception, commands: Sequence[str]) -> str:
         name = message.split("'", 2)[1] if message.count("'") >= 2 else "an argument"
         command = path.removeprefix("tarot").strip() or "tarot"
         return Msg("{command} needs {name}: see '{path} --help'", command=command,
-                   name=name, path=path)
+                   name=metavars(name), path=path)
     reason = getattr(err, "message", None)
     message = " ".join(message.replace("Value error, ", "").split())
     close = re.search(r"\s*\(Possible options?: ([^)]*)\)|\s*Did you mean ([^?]*)\?", message)
@@ -226,20 +226,61 @@ _PLAIN_TYPES = {"<int>": "N", "<int range>": "N", "<str>": "TEXT", "<float>": "N
 
 def _localized_sections(formatter: Any) -> None:
     """The help's usage line and section headings (Usage, Options, Arguments, Commands)
-    in the run's language, with its typography (« Options : »), and what click itself
-    writes in the rows of options (:func:`help_text`)."""
+    in the run's language, with its typography (« Options : »), what click itself
+    writes in the rows of options (:func:`help_text`), and the names of the values
+    (:func:`metavars`), before click lays the columns out."""
     from tarotnotation.i18n import gettext_
 
     plain = formatter.section
     formatter.section = lambda name: plain(gettext_(name))
     usage = formatter.write_usage
     formatter.write_usage = lambda prog, args="", prefix=None: usage(
-        prog, args, render(Msg("Usage:")) + " " if prefix is None else prefix)
+        prog, metavars(args), render(Msg("Usage:")) + " " if prefix is None else prefix)
     formatter.write_heading = lambda heading: formatter.write(
         f"{'':>{formatter.current_indent}}{render(Msg('{heading}:', heading=heading))}\n")
     rows = formatter.write_dl
     formatter.write_dl = lambda items, *args, **kwargs: rows(
-        [(term, help_text(_no_break(text))) for term, text in items], *args, **kwargs)
+        [(metavars(term), metavars(help_text(_no_break(text)))) for term, text in items],
+        *args, **kwargs)
+    paragraphs = formatter.write_text
+    formatter.write_text = lambda text: paragraphs(metavars(text))
+
+
+def _metavar_words() -> dict[str, str]:
+    """The names of the values in help (``--output OUT``) in the run's language."""
+    from tarotnotation.i18n import pgettext
+
+    return {"OUT": pgettext("metavar", "OUT"), "PATH": pgettext("metavar", "PATH"),
+            "FILE": pgettext("metavar", "FILE"), "LANG": pgettext("metavar", "LANG"),
+            "SWITCH": pgettext("metavar", "SWITCH"), "VALUE": pgettext("metavar", "VALUE"),
+            "PRESET": pgettext("metavar", "PRESET"), "SPEC": pgettext("metavar", "SPEC"),
+            "TAG": pgettext("metavar", "TAG"), "IN": pgettext("metavar", "IN"),
+            "TEXT": pgettext("metavar", "TEXT"), "NODES": pgettext("metavar", "NODES"),
+            "MAPPING": pgettext("metavar", "MAPPING"), "NAME": pgettext("metavar", "NAME"),
+            "DIR": pgettext("metavar", "DIR"), "COMMAND": pgettext("metavar", "COMMAND"),
+            "ARGS": pgettext("metavar", "ARGS"), "MB": pgettext("metavar", "MB"),
+            "NUMBER": pgettext("metavar", "NUMBER")}
+
+
+#: A word in capitals (a value's name in help: ``FILE``, ``PATH...``), not part of a
+#: longer name (``TAROT_LANG``).
+_CAPITALS: Final = re.compile(r"(?<![\w-])[A-Z]{2,}(?![\w-])")
+
+
+def metavars(text: str) -> str:
+    """``text`` with the names of the values said in the run's language (``FILE`` is
+    ``FICHIER`` in French); the others (``N``, ``JSON``, ``OPTIONS``) as they are.
+
+    >>> from tarotnotation.i18n import set_language
+    >>> _ = set_language("fr")
+    >>> metavars("[OPTIONS] PATH... -o OUT (TAROT_LANG, JSON)")
+    '[OPTIONS] CHEMIN... -o SORTIE (TAROT_LANG, JSON)'
+    >>> _ = set_language("en")
+    >>> metavars("[OPTIONS] PATH...")
+    '[OPTIONS] PATH...'
+    """
+    words = _metavar_words()
+    return _CAPITALS.sub(lambda m: words.get(m.group(0), m.group(0)), text)
 
 
 #: An ordinary space before « : ; ? ! »: where click, shortening a command's help for the

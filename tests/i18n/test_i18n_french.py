@@ -72,13 +72,32 @@ def test_usage_options_and_commands_are_said_in_french() -> None:
     """« Utilisation : », « Options : », « Commandes : » (click writes "Usage:" itself);
     the English help is as before."""
     french = _help("--lang", "fr", "validate")
-    assert french.startswith(f"Utilisation{NBSP}: tarot validate [OPTIONS] PATH...")
+    assert french.startswith(f"Utilisation{NBSP}: tarot validate [OPTIONS] CHEMIN...")
     assert f"\nOptions{NBSP}:\n" in french
     assert f"\nArguments{NBSP}:\n" in french
     assert f"\nCommandes{NBSP}:\n" in _help("--lang", "fr")
     english = _help("validate")
     assert english.startswith("Usage: tarot validate [OPTIONS] PATH...")
     assert "\nOptions:\n" in english
+
+
+def test_the_names_of_the_values_in_help_are_french() -> None:
+    """Issue 38: no English word in French help, the names of the values included
+    (``--output OUT``, ``PATH...``, ``--set SWITCH=VALUE``): FICHIER, CHEMIN, SORTIE..."""
+    english = {"OUT", "PATH", "FILE", "LANG", "SWITCH", "VALUE", "PRESET", "SPEC", "TAG",
+               "IN", "TEXT", "NODES", "MAPPING", "NAME", "DIR", "COMMAND", "ARGS", "MB",
+               "NUMBER"}
+    left = {}
+    for args in [("--lang", "fr"), *(("--lang", "fr", e.name) for e in COMMANDS)]:
+        words = set(re.findall(r"(?<![\w-])[A-Z]{2,}(?![\w-])", _help(*args))) & english
+        if words:
+            left[args[-1]] = sorted(words)
+    assert left == {}
+    solve = _help("--lang", "fr", "solve")
+    assert "[OPTIONS] FICHIER" in solve
+    assert "--budget NŒUDS" in solve
+    assert "--set OPTION=VALEUR" in _help("--lang", "fr", "validate")
+    assert "--budget NODES" in _help("solve")  # (English as before)
 
 
 # --- cards no French player can misread -----------------------------------------------------

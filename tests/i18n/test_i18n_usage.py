@@ -37,7 +37,7 @@ CASES = [
      " 'total', 'mean', 'matchpoints' (voir « tarot standings --help »)"),
     (("validate",),
      "tarot: validate needs PATH...: see 'tarot validate --help'",
-     "tarot: validate demande PATH... : voir « tarot validate --help »"),
+     "tarot: validate demande CHEMIN... : voir « tarot validate --help »"),
     (("legal", "f", "x"),
      "tarot: missing option '--trick' / '-t' (see 'tarot legal --help')",
      "tarot: option '--trick' / '-t' manquante (voir « tarot legal --help »)"),
