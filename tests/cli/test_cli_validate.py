@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import glob
 import io
-import os
-import pty
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -20,8 +17,8 @@ from cli_runs import (
     FAULTY,
     FAULTY_EXAMPLES,
     ROOT,
-    TAROT,
     invoke,
+    on_a_terminal,
     rel,
     run_exe,
 )
@@ -315,25 +312,9 @@ def test_progress_bar_on_a_terminal_only() -> None:
     piped = run_exe("validate", "examples", env={"TAROT_PROGRESS_DELAY": "0"})
     assert piped.err == ""
     # On a terminal: a bar on stderr, the same report on stdout.
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR")}
-    env["TAROT_PROGRESS_DELAY"] = "0"
-    proc = subprocess.Popen([str(TAROT), "validate", "examples"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out, _ = proc.communicate(timeout=60)
-    os.close(master)
-    assert proc.returncode == 1
-    assert out.decode() == piped.out
+    code, out, seen = on_a_terminal("validate", "examples")
+    assert code == 1
+    assert out == piped.out
     assert b"validating" in seen
 
 
