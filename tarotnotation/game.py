@@ -299,6 +299,47 @@ class Game:
         return self._base.dealer
 
     @property
+    def first_seat(self) -> str:
+        """The dealer's right-hand neighbour: the first to speak (and to lead, unless a
+        chelem is announced)."""
+        return self._ids[self._first()]
+
+    @property
+    def dealt(self) -> Mapping[str, CardSet]:
+        """Each seat's hand as dealt (before the chien is taken)."""
+        return {s: CardSet(h) for s, h in zip(self._ids, self._dealt, strict=True)}
+
+    @property
+    def called(self) -> Card | None:
+        """The card called at five players, once called."""
+        return None if self._call is None else Card(self._call.card)
+
+    @property
+    def ecart(self) -> Ecart | None:
+        """The taker's écart, once made."""
+        return self._ecart
+
+    @property
+    def declarations(self) -> tuple[Declaration, ...]:
+        """The poignées, chelem and misères declared so far, in order."""
+        return tuple(self._declarations)
+
+    @property
+    def auction(self) -> tuple[Bid, ...]:
+        """The bids so far, in order of speech from :attr:`first_seat`."""
+        return tuple(self._auction)
+
+    @property
+    def cards_played(self) -> tuple[Card, ...]:
+        """Every card played so far, in order.
+
+        >>> g = Game.deal(3, seed=2)
+        >>> g.cards_played
+        ()
+        """
+        return tuple(Card(c) for c in self._cards)
+
+    @property
     def chien(self) -> CardSet:
         """The chien as dealt (for a game from a position: the cards never played)."""
         return CardSet(self._chien)

@@ -1,0 +1,33 @@
+"""Virtual players: the seat's view, the protocol a player implements, the table that
+asks and judges, and the bots.
+
+- :mod:`.view`: :class:`SeatView`, what a seat may know (:func:`view_of`), and
+  :func:`decision_rng`, a bot's seeded random source;
+- :mod:`.protocol`: :class:`Player`, one method per question of the deal;
+- :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
+  logged) and :func:`play_deal`;
+- the bots: :class:`RandomPlayer` (``random``).
+"""
+
+from __future__ import annotations
+
+from .protocol import Player
+from .random_bot import RandomPlayer
+from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
+from .view import SeatView, SeenTrick, decision_rng, view_of
+
+__all__ = [
+    "Answer",
+    "Decision",
+    "Kind",
+    "Player",
+    "RandomPlayer",
+    "SeatView",
+    "SeenTrick",
+    "Table",
+    "decision_rng",
+    "legal_calls",
+    "play_deal",
+    "poignee_sizes",
+    "view_of",
+]
