@@ -6,11 +6,16 @@ asks and judges, and the bots.
 - :mod:`.protocol`: :class:`Player`, one method per question of the deal;
 - :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
   logged) and :func:`play_deal`;
-- the bots: :class:`RandomPlayer` (``random``).
+- :mod:`.sampling`: the hidden hands dealt consistently with a view;
+- the bots: :class:`RandomPlayer` (``random``), :class:`PimcPlayer` (``pimc``: sampled
+  deals solved double-dummy) and :class:`OraclePlayer` (``oracle``: every hand open, the
+  ceiling; never an opponent in a game).
 """
 
 from __future__ import annotations
 
+from .oracle import OraclePlayer
+from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
@@ -20,6 +25,8 @@ __all__ = [
     "Answer",
     "Decision",
     "Kind",
+    "OraclePlayer",
+    "PimcPlayer",
     "Player",
     "RandomPlayer",
     "SeatView",

@@ -425,7 +425,7 @@ class Bias:
     """The distance to uniform of as many draws from an exactly uniform sampler."""
 
 
-def _deals(allowed: list[int], sizes: list[int]) -> Iterator[tuple[int, ...]]:
+def consistent_deals(allowed: list[int], sizes: list[int]) -> Iterator[tuple[int, ...]]:
     """Every consistent deal, by backtracking: the bin of each card (card ``k`` may lie
     in the bins of mask ``allowed[k]``; bin ``i`` holds ``sizes[i]`` cards)."""
     if not allowed:
@@ -434,7 +434,7 @@ def _deals(allowed: list[int], sizes: list[int]) -> Iterator[tuple[int, ...]]:
     for b in range(len(sizes)):
         if allowed[0] >> b & 1 and sizes[b]:
             sizes[b] -= 1
-            for rest in _deals(allowed[1:], sizes):
+            for rest in consistent_deals(allowed[1:], sizes):
                 yield (b, *rest)
             sizes[b] += 1
 
@@ -460,7 +460,7 @@ def measure_bias(players: int, draws: int) -> Bias:
     cons = constraints(v)
     cards = sorted(cons.allowed)
     allowed = [cons.allowed[c] for c in cards]
-    consistent = list(_deals(allowed, list(cons.sizes)))
+    consistent = list(consistent_deals(allowed, list(cons.sizes)))
     index = {c: i for i, c in enumerate(consistent)}
     rng = _rng(11)
     seen: Counter[int] = Counter()
