@@ -272,15 +272,16 @@ def _match(cons: Constraints, rng: random.Random) -> dict[int, int]:
     return {c: places[p] for p, c in enumerate(holder) if c is not None}
 
 
-def sample_deal(view: SeatView, rng: random.Random, *, cons: Constraints | None = None
-                ) -> SampledDeal:
+def sample_deal(view: SeatView, rng: random.Random, *, cons: Constraints | None = None,
+                retries: int = RETRIES) -> SampledDeal:
     """A deal consistent with everything ``view``'s seat has seen, drawn from ``rng``
     (see the module for the method). ``cons`` is the view's :func:`constraints`, when
-    already read. Raises ValueError for a view no deal fits."""
+    already read; ``retries`` the fills tried before the matching (0: the matching
+    alone). Raises ValueError for a view no deal fits."""
     if cons is None:
         cons = constraints(view)
     where: dict[int, int] | None = None
-    for _ in range(RETRIES):
+    for _ in range(retries):
         where = _fill(cons, rng)
         if where is not None:
             break

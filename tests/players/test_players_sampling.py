@@ -394,14 +394,14 @@ def test_sampling_before_the_auction_ends_deals_a_chien() -> None:
         assert len(deal.aside) == table(5).chien
 
 
-def test_sampling_falls_back_to_a_matching_when_fills_fail(monkeypatch: pytest.MonkeyPatch
-                                                           ) -> None:
-    from tarotnotation.players import sampling
-
+def test_sampling_falls_back_to_a_matching_when_fills_fail() -> None:
     m = _find(4, _taker_took_chien)
-    monkeypatch.setattr(sampling, "_fill", lambda cons, rng: None)
-    for deal in sample_deals(m.view, 5, _rng(2)):
+    cons = constraints(m.view)
+    rng = _rng(2)
+    deals = [sample_deal(m.view, rng, cons=cons, retries=0) for _ in range(5)]
+    for deal in deals:
         check_consistent(m.view, deal)
+    assert any(d != deals[0] for d in deals)
 
 
 def test_sampling_is_close_to_uniform_on_a_small_case() -> None:
