@@ -3,8 +3,8 @@
 :class:`OraclePlayer` says ``sees_all = True``, so the table shows it every hand (the
 view's ``open_hands``); for each card it rates its legal cards in the real deal as the
 ``pimc`` bot rates them in one sampled deal (:func:`~.solving.card_values`: exact in the
-last ``exact_tricks`` tricks, else within ``nodes`` nodes, 2 million by default, about a
-third of a second of one core: a yes/no test at the threshold, then the value) and
+last ``exact_tricks`` tricks, else within ``nodes`` nodes, 2 million by default: a
+yes/no test at the threshold, then the value; ``docs/bots.md`` gives its CPU time) and
 plays the best, ties broken by the seed. Its bid, call, écart and declarations are the
 ``fallback`` player's.
 
