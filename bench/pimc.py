@@ -1,6 +1,6 @@
 """The bots' benchmark: the CPU seconds a card of the ``pimc`` bot (and the ``oracle``).
 
-Run: ``python bench/bots.py [--players 4] [--deals 6] [--samples N] [--nodes N]
+Run: ``python bench/pimc.py [--players 4] [--deals 6] [--samples N] [--nodes N]
 [--bot pimc|oracle]``.
 
 Whole deals are dealt from seeds 0, 1, … and played at a :class:`Table` with the bot
