@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import sys
@@ -10,7 +11,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -44,10 +45,14 @@ from .common import (
     worker_count,
     worst,
 )
-from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .options import ForceOpt, PathsArg, RulesOpt, SchedulerOpt, SetOpt, on_cluster
 from .output import opened, output_format, target, write_records
 from .progress import wanted
 from .terminal import safe
+
+if TYPE_CHECKING:
+    from tarotnotation.cluster import Cluster
+    from tarotnotation.workers import Pending
 
 EPILOG = """\
 Examples:
@@ -137,6 +142,7 @@ def analyze(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Analyse the card play of every deal: each card's double-dummy cost.
 
@@ -169,7 +175,7 @@ def analyze(
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
                "table_mb": table_mb}
-    jobs = worker_count(jobs)
+    asked, jobs = jobs, worker_count(jobs)
     color = use_color(sys.stderr)
     faulty = False
     status = EXIT_OK
@@ -190,7 +196,7 @@ def analyze(
             deals += 1
             yield item
 
-    with _Progress() as progress:
+    with on_cluster(scheduler, asked) as cluster, _Progress() as progress:
         if in_place:
             for f in files:
                 kind = registry.get(format_of(f))
@@ -204,7 +210,7 @@ def analyze(
                 out: list[DealRecord] = []
                 bad = False
                 for record, diags, _ in _analyse(items, f, jobs, options, forced, default,
-                                                 progress):
+                                                 progress, cluster):
                     bad |= _report(diags, color)
                     if record is not None:
                         out.append(record)
@@ -222,7 +228,8 @@ def analyze(
                     nonlocal faulty, analysed
                     for f in files:
                         for record, diags, done in _analyse(read(f), f, jobs, options,
-                                                            forced, default, progress):
+                                                            forced, default, progress,
+                                                            cluster):
                             faulty |= _report(diags, color)
                             analysed += done
                             if record is not None:
@@ -287,11 +294,12 @@ def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]
 
 
 def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str, Any],
-             forced: str | None, default: str | None, progress: _Progress
+             forced: str | None, default: str | None, progress: _Progress,
+             cluster: Cluster | None = None
              ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
     """Each deal's record, diagnostics (located in the file) and whether it was
-    analysed, in order; ``jobs`` worker processes."""
-    if jobs > 1:
+    analysed, in order; ``jobs`` worker processes, or the tasks of ``cluster``."""
+    if jobs > 1 or cluster is not None:
         # One deal: its parts (``--split``) searched at once by the workers; more: a
         # deal a worker. The comments are the same either way.
         items = iter(items)
@@ -299,11 +307,15 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
         items = itertools.chain(head, items)
         if len(head) == 1:
             progress.deal(file, head[0].index)
-            with Workers(jobs) as workers:
+            with Workers(jobs) if cluster is None else contextlib.nullcontext(
+                    cluster) as workers:
                 record, diags, done = _one(head[0], file, options, forced, default,
                                            progress, workers)
             yield record, _located(head[0], head[0].diagnostics + diags, file), done
             return
+    if cluster is not None:
+        yield from _on_cluster(items, file, options, forced, default, progress, cluster)
+        return
     if jobs <= 1:
         for item in items:
             progress.deal(file, item.index)
@@ -329,6 +341,30 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
         raise
     finally:
         pool.join()
+
+
+def _on_cluster(items: Iterable[ReadDeal], file: str, options: dict[str, Any],
+                forced: str | None, default: str | None, progress: _Progress,
+                cluster: Cluster
+                ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
+    """:func:`_analyse` on a Dask cluster: a task a deal (the one of ``-j``: :func:`_work`),
+    two a worker in flight, the results taken in order."""
+    pending: deque[tuple[ReadDeal, Pending[tuple[DealRecord | None, tuple[Diagnostic, ...],
+                                                  bool]]]] = deque()
+
+    def first() -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+        item, task = pending.popleft()
+        record, diags, done = task.result()
+        progress.deal(file, item.index)
+        return record, _located(item, item.diagnostics + diags, file), done
+
+    for item in items:
+        task = (read_deal(item.index, item.record), file, options, forced, default)
+        pending.append((item, cluster.submit(_work, task)))
+        while len(pending) > 2 * cluster.workers:
+            yield first()
+    while pending:
+        yield first()
 
 
 class _Progress:
