@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any
@@ -26,11 +26,13 @@ from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
 from tarotnotation.workers import Workers
 from tarotnotation.workers import pool as process_pool
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -51,8 +53,7 @@ from .progress import wanted
 from .terminal import safe
 
 if TYPE_CHECKING:
-    from tarotnotation.cluster import Cluster
-    from tarotnotation.workers import Pending
+    from tarotnotation.cluster import Cluster, Task
 
 EPILOG = """\
 Examples:
@@ -85,6 +86,9 @@ file is written then).
 """
 
 #: Formats that keep comments (TarotClub's files hold none).
+
+#: A deal's result: its record, its diagnostics, whether it was analysed.
+_Result = tuple[DealRecord | None, tuple[Diagnostic, ...], bool]
 
 
 def _half(points: float, option: str) -> int:
@@ -143,6 +147,10 @@ def analyze(
     sets: SetOpt = None,
     force: ForceOpt = None,
     scheduler: SchedulerOpt = None,
+    resume: Annotated[bool, declare.Option(
+        "--resume", help="Continue an analysis to a file that stopped in the middle (a"
+        " scheduler lost, an interruption) from its journal, OUT.journal: no finished"
+        " deal is analysed again.")] = False,
 ) -> None:
     """Analyse the card play of every deal: each card's double-dummy cost.
 
@@ -164,6 +172,14 @@ def analyze(
     if in_place and STDIN in files:
         fail(Msg("--in-place cannot rewrite standard input"))
     output = target(output, inputs=files)  # never over an input: refused before reading
+    if resume and output in (None, STDIN):
+        fail(Msg("--resume needs an output file (-o OUT): its journal is kept beside it"))
+    # With --scheduler or --resume, each finished deal is noted in a journal beside the
+    # output (refused, as the output is, when it is an input), so that --resume goes on.
+    journal_at = (journal_path(output) if output not in (None, STDIN)
+                  and (scheduler is not None or resume) else None)
+    if journal_at is not None:
+        target(journal_at, inputs=files)
     fmt = registry.DEFAULT if in_place else output_format(None, output)
     if not _holds_comments(fmt):
         fail(Msg("{output}: {fmt} cannot hold the analysis's comments",
@@ -223,24 +239,88 @@ def analyze(
                     write_records(out, kind, fh)
         else:
             analysed = 0
-            with opened(output) as fh:
+            journal = None if journal_at is None else _journal(
+                journal_at, files, options, forced, default, resume)
+            with opened(output) as fh, contextlib.ExitStack() as held:
+                if journal is not None:
+                    held.enter_context(journal)
+
                 def records() -> Iterator[DealRecord]:
                     nonlocal faulty, analysed
                     for f in files:
-                        for record, diags, done in _analyse(read(f), f, jobs, options,
-                                                            forced, default, progress,
-                                                            cluster):
-                            faulty |= _report(diags, color)
+                        def run(items: Iterable[ReadDeal], f: str = f) -> Iterator[_Result]:
+                            return _analyse(items, f, jobs, options, forced, default,
+                                            progress, cluster, journal)
+
+                        for record, diags, done, said in _journaled(read(f), f, journal, run):
+                            faulty |= _report(diags, color) or said
                             analysed += done
                             if record is not None:
                                 yield record
 
                 count = write_records(records(), fmt, fh)
+            if journal is not None:
+                journal.remove()  # (the output is written whole)
+                if journal.resumed:
+                    echo_err(nmsg("{n} deal taken from the journal {journal}",
+                                  "{n} deals taken from the journal {journal}",
+                                  journal.resumed, n=journal.resumed, journal=journal.path))
             if output not in (None, STDIN):
                 echo_err(nmsg("{n} deal written to {output}, {analysed} analysed",
                               "{n} deals written to {output}, {analysed} analysed", count,
                               n=count, output=output, analysed=analysed))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not deals else EXIT_OK))
+
+
+def _journal(path: str, files: list[str], options: dict[str, Any], forced: str | None,
+             default: str | None, resume: bool) -> Journal:
+    """The run's journal (:mod:`tarotnotation.journal`); one that cannot be used is a
+    usage error."""
+    from tarotnotation import __version__
+
+    key = run_key(files, {**options, "ruleset": forced, "rules": default}, __version__)
+    try:
+        return Journal(path, key, resume=resume)
+    except JournalError as err:
+        fail(err.message)
+
+
+def _journaled(items: Iterable[ReadDeal], file: str, journal: Journal | None,
+               run: Callable[[Iterable[ReadDeal]], Iterator[_Result]]
+               ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool, bool]]:
+    """Each deal's result, in order, and whether it is an error said in an earlier run:
+    the deals the journal holds taken from it (their diagnostics were said when they were
+    analysed), the others given to ``run`` and noted in the journal as they come."""
+    if journal is None:
+        for record, diags, done in run(items):
+            yield record, diags, done, False
+        return
+    order: deque[tuple[ReadDeal, Entry | None]] = deque()
+
+    def fresh() -> Iterator[ReadDeal]:
+        for item in items:
+            entry = journal.get(file, item.index)
+            order.append((item, entry))
+            if entry is None:
+                yield item
+
+    def stored() -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool, bool]]:
+        while order and order[0][1] is not None:
+            entry = order.popleft()[1]
+            assert entry is not None
+            yield entry.record, (), False, entry.error
+
+    for record, diags, done in run(fresh()):
+        yield from stored()
+        item, _ = order.popleft()
+        if not journal.has(file, item.index):
+            journal.add(file, item.index, record, error=_errors(diags), done=done)
+        yield record, diags, done, False
+    yield from stored()
+
+
+def _errors(diags: tuple[Diagnostic, ...]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diags)
 
 
 def _holds_comments(fmt: registry.Format) -> bool:
@@ -295,7 +375,7 @@ def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]
 
 def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str, Any],
              forced: str | None, default: str | None, progress: _Progress,
-             cluster: Cluster | None = None
+             cluster: Cluster | None = None, journal: Journal | None = None
              ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
     """Each deal's record, diagnostics (located in the file) and whether it was
     analysed, in order; ``jobs`` worker processes, or the tasks of ``cluster``."""
@@ -314,7 +394,8 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
             yield record, _located(head[0], head[0].diagnostics + diags, file), done
             return
     if cluster is not None:
-        yield from _on_cluster(items, file, options, forced, default, progress, cluster)
+        yield from _on_cluster(items, file, options, forced, default, progress, cluster,
+                               journal)
         return
     if jobs <= 1:
         for item in items:
@@ -345,14 +426,20 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
 
 def _on_cluster(items: Iterable[ReadDeal], file: str, options: dict[str, Any],
                 forced: str | None, default: str | None, progress: _Progress,
-                cluster: Cluster
+                cluster: Cluster, journal: Journal | None
                 ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
     """:func:`_analyse` on a Dask cluster: a task a deal (the one of ``-j``: :func:`_work`),
-    two a worker in flight, the results taken in order."""
-    pending: deque[tuple[ReadDeal, Pending[tuple[DealRecord | None, tuple[Diagnostic, ...],
-                                                  bool]]]] = deque()
+    two a worker in flight, the results taken in order (and noted in ``journal`` as soon
+    as they are back, in any order)."""
+    pending: deque[tuple[ReadDeal, Task[_Result]]] = deque()
 
     def first() -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+        if journal is not None:  # the deals finished early: noted now, in case
+            for item, task in pending:
+                if task.done() and not journal.has(file, item.index):
+                    record, diags, done = task.result()
+                    journal.add(file, item.index, record, done=done,
+                                error=_errors(item.diagnostics + diags))
         item, task = pending.popleft()
         record, diags, done = task.result()
         progress.deal(file, item.index)

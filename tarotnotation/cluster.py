@@ -43,7 +43,7 @@ from typing import Any, Final, Generic, TypeVar
 
 from .i18n import Msg
 
-__all__ = ["ENV", "INSTALL", "Cluster", "ClusterError", "Scheduler", "connect",
+__all__ = ["ENV", "INSTALL", "Cluster", "ClusterError", "Scheduler", "Task", "connect",
            "mismatched_versions", "parse", "unreadable"]
 
 #: How to install what ``--scheduler`` needs.
@@ -51,8 +51,6 @@ INSTALL: Final = "pip install 'tarotnotation[dask]'"
 #: The environment variables of the run that its tasks need on the workers (a local
 #: pool's workers inherit them): the score sheets' column mapping (``--columns``).
 ENV: Final = ("TAROT_COLUMNS",)
-#: Seconds to wait for the scheduler to answer, and for a first worker to join it.
-CONNECT_SECONDS: Final = 30.0
 
 _R = TypeVar("_R")
 _ADDRESS = re.compile(r"(tcp|tls)://\S+:\d+")
@@ -133,7 +131,7 @@ def _run(folder: str, env: Mapping[str, str | None], fn: Callable[..., _R], *arg
     return fn(*args)
 
 
-class _Task(Generic[_R]):
+class Task(Generic[_R]):
     """A task handed to the cluster: its ``result()`` is the value (the task's own
     exception raised as it is), or a :class:`ClusterError` when the cluster failed it."""
 
@@ -142,6 +140,10 @@ class _Task(Generic[_R]):
     def __init__(self, cluster: Cluster, future: Any) -> None:
         self._cluster = cluster
         self._future = future
+
+    def done(self) -> bool:
+        """Whether the task is over (its result, or its failure, is back)."""
+        return bool(self._future.done())
 
     def result(self) -> _R:
         try:
@@ -165,7 +167,7 @@ class Cluster:
         self._folder = os.getcwd()
         self._env = {name: os.environ.get(name) for name in ENV}
 
-    def submit(self, fn: Callable[..., _R], /, *args: Any) -> _Task[_R]:
+    def submit(self, fn: Callable[..., _R], /, *args: Any) -> Task[_R]:
         """Run ``fn(*args)`` on a worker; a task may run more than once (it is pure)."""
         try:
             future = self.client.submit(_run, self._folder, self._env, fn, *args, pure=False)
@@ -174,7 +176,7 @@ class Cluster:
             if lost is None:
                 raise
             raise lost from None
-        return _Task(self, future)
+        return Task(self, future)
 
     def failure(self, err: BaseException) -> ClusterError | None:
         """The cluster's failure behind a task's exception ``err``, None when the task
@@ -234,9 +236,8 @@ def connect(spec: str, paths: Sequence[str] = ()) -> Iterator[Cluster]:
         else:
             address = scheduler.address
         try:
-            client = distributed.Client(local or address, timeout=CONNECT_SECONDS,
-                                        set_as_default=False)
-            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            client = distributed.Client(local or address, set_as_default=False)
+            client.wait_for_workers(1, timeout=_connect_seconds())
         except (OSError, TimeoutError) as err:
             raise ClusterError(Msg("cannot reach the scheduler {address}, or no worker joined"
                                    " it: {reason}", address=address,
@@ -246,6 +247,15 @@ def connect(spec: str, paths: Sequence[str] = ()) -> Iterator[Cluster]:
         yield cluster
     finally:
         _close(client, local)
+
+
+def _connect_seconds() -> float:
+    """How long to wait for the scheduler to answer, and for a first worker to join it:
+    Dask's ``distributed.comm.timeouts.connect`` (30 s unless configured)."""
+    import dask.config
+    from dask.utils import parse_timedelta
+
+    return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect")))
 
 
 def _local(distributed: Any, workers: int) -> Any:
