@@ -11,6 +11,7 @@ test starts is killed at its end, whatever happened."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import random
@@ -27,12 +28,8 @@ from processes import wait_for
 from tarotnotation.formats import json as tarot_json
 from tarotnotation.simulate import random_deal
 
-try:
-    import distributed  # noqa: F401 (only whether it is there)
-
-    DASK = True
-except ImportError:  # pragma: no cover (CI installs the extra)
-    DASK = False
+#: Whether the extra is installed (not imported here: the commands import it).
+DASK = importlib.util.find_spec("distributed") is not None
 
 if not DASK and os.environ.get("TAROT_REQUIRE_DASK"):  # pragma: no cover
     raise RuntimeError("TAROT_REQUIRE_DASK is set but dask[distributed] is not installed:"
