@@ -231,14 +231,20 @@ def connect(spec: str, paths: Sequence[str] = ()) -> Iterator[Cluster]:
     client = None
     try:
         if scheduler.address is None:
-            local = _local(distributed, scheduler.workers)
+            try:
+                local = _local(distributed, scheduler.workers)
+            except Exception as err:  # (no port free, workers that cannot start...)
+                raise ClusterError(Msg("cannot start a local cluster of {n} workers: {reason}",
+                                       n=scheduler.workers,
+                                       reason=str(err) or type(err).__name__)) from None
             address = str(local.scheduler_address)
         else:
             address = scheduler.address
+            _tls_settings(address)
         try:
             client = distributed.Client(local or address, set_as_default=False)
             client.wait_for_workers(1, timeout=_connect_seconds())
-        except (OSError, TimeoutError) as err:
+        except Exception as err:  # (refused, timed out, TLS settings missing or wrong...)
             raise ClusterError(Msg("cannot reach the scheduler {address}, or no worker joined"
                                    " it: {reason}", address=address,
                                    reason=str(err) or type(err).__name__)) from None
@@ -247,6 +253,20 @@ def connect(spec: str, paths: Sequence[str] = ()) -> Iterator[Cluster]:
         yield cluster
     finally:
         _close(client, local)
+
+
+def _tls_settings(address: str) -> None:
+    """Refuse a ``tls://`` address when Dask has no TLS settings to reach it with (its
+    client would fail half-built, and complain again when the process ends)."""
+    if not address.startswith("tls://"):
+        return
+    from distributed.security import Security
+
+    if Security().get_connection_args("client").get("ssl_context") is None:
+        raise ClusterError(Msg(
+            "{address}: a tls:// scheduler needs Dask's TLS settings"
+            " (distributed.comm.tls: the authority's certificate, the client's certificate"
+            " and key; docs/distributed.md)", address=address))
 
 
 def _connect_seconds() -> float:

@@ -253,11 +253,19 @@ def test_a_bad_scheduler_address_is_a_usage_error() -> None:
 
 
 @needs_dask
-def test_an_unreachable_scheduler_is_said(tmp_path: Path) -> None:
+def test_an_unreachable_scheduler_is_said() -> None:
     ran = run_exe("validate", "examples/prise.tarot", "--scheduler", "tcp://127.0.0.1:9",
                   env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
     assert ran.code == 2
     assert "cannot reach the scheduler tcp://127.0.0.1:9" in ran.err
+
+
+@needs_dask
+def test_a_tls_scheduler_without_tls_settings_is_said() -> None:
+    """Dask's client failed half-built (a TypeError, then a traceback at exit) before."""
+    ran = run_exe("validate", "examples/prise.tarot", "--scheduler", "tls://127.0.0.1:9")
+    assert ran.code == 2
+    assert "tls://127.0.0.1:9: a tls:// scheduler needs Dask's TLS settings" in ran.err
 
 
 @pytest.mark.parametrize("command", ["validate", "analyze", "query", "stats"])
