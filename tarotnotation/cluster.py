@@ -126,8 +126,9 @@ def _run(folder: str, env: Mapping[str, str | None], fn: Callable[..., _R], *arg
             os.environ.pop(name, None)
         elif os.environ.get(name) != value:
             os.environ[name] = value
-    if os.getcwd() != folder:
-        os.chdir(folder)
+    with contextlib.suppress(OSError):  # (a worker without it: only absolute paths then,
+        if os.getcwd() != folder:       # which the checks before the first task made sure of)
+            os.chdir(folder)
     return fn(*args)
 
 
