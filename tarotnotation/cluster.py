@@ -261,9 +261,10 @@ def _tls_settings(address: str) -> None:
     client would fail half-built, and complain again when the process ends)."""
     if not address.startswith("tls://"):
         return
-    from distributed.security import Security
+    from distributed import security
 
-    if Security().get_connection_args("client").get("ssl_context") is None:
+    settings: Any = security.Security  # (untyped)
+    if settings().get_connection_args("client").get("ssl_context") is None:
         raise ClusterError(Msg(
             "{address}: a tls:// scheduler needs Dask's TLS settings"
             " (distributed.comm.tls: the authority's certificate, the client's certificate"
