@@ -130,6 +130,13 @@ def test_every_command_on_a_scheduler_and_two_workers_gives_the_local_output(
     assert (ran.code, ran.err.replace("there.tarot", "local.tarot")) == (local.code, local.err)
     assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
     assert not list(tmp_path.glob("*.journal"))  # removed once the output is whole
+    # --in-place, as locally
+    for name in ("here.jsonl", "rewritten.jsonl"):
+        (tmp_path / name).write_bytes(few.read_bytes())
+    _analyze("here.jsonl", "--in-place", cwd=tmp_path)
+    _analyze("rewritten.jsonl", "--in-place", *there, cwd=tmp_path)
+    assert (tmp_path / "rewritten.jsonl").read_bytes() == (tmp_path / "here.jsonl").read_bytes()
+    assert (tmp_path / "here.jsonl").read_bytes() != few.read_bytes()
     # local:2, a cluster of this machine's own, the same
     args = ["validate", *inputs, "-f", "jsonl"]
     _same(run_exe(*args, cwd=tmp_path), run_exe(*args, "--scheduler", "local:2", cwd=tmp_path))
