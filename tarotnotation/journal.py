@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any, Final, NamedTuple
@@ -90,6 +91,7 @@ class Journal:
     def __init__(self, path: str, key: str, *, resume: bool) -> None:
         self.path = path
         self._index: dict[tuple[str, int], tuple[int, int]] = {}
+        self._lock = threading.Lock()
         end = self._read(key) if resume else None
         if end is None:
             with writing(path) as fh:
@@ -141,10 +143,9 @@ class Journal:
         where = self._index.get((file, deal))
         if where is None:
             return None
-        at = self._fh.tell()
-        self._fh.seek(where[0])
-        entry = orjson.loads(self._fh.read(where[1]))
-        self._fh.seek(at)
+        # (read where it is, the file's position left alone: a pool's thread may look
+        # deals up while this one notes others)
+        entry = orjson.loads(os.pread(self._fh.fileno(), where[1], where[0]))
         from .formats import json as json_format
 
         record = entry["record"]
@@ -163,11 +164,12 @@ class Journal:
         line = orjson.dumps({"file": file, "deal": deal, "error": error, "done": done,
                              "record": None if record is None else json_format.to_dict(record)}
                             ) + b"\n"
-        at = self._fh.tell()
-        self._fh.write(line)
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self._index[(file, deal)] = (at, len(line))
+        with self._lock:
+            at = self._fh.tell()
+            self._fh.write(line)
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+            self._index[(file, deal)] = (at, len(line))
 
     def close(self) -> None:
         self._fh.close()
