@@ -150,7 +150,7 @@ class Task(Generic[_R]):
         try:
             value: _R = self._future.result()
         except Exception as err:
-            lost = self._cluster.failure(err)
+            lost = self._cluster.failure(err, self._future)
             if lost is not None:
                 raise lost from None
             raise
@@ -179,17 +179,23 @@ class Cluster:
             raise lost from None
         return Task(self, future)
 
-    def failure(self, err: BaseException) -> ClusterError | None:
-        """The cluster's failure behind a task's exception ``err``, None when the task
-        itself raised it."""
+    def failure(self, err: BaseException, future: Any = None) -> ClusterError | None:
+        """The cluster's failure behind the exception ``err`` of a task (``future``: its
+        Dask future, None when it could not be handed over), None when the task itself
+        raised it (its future's status is then "error")."""
         from distributed import KilledWorker
 
         if isinstance(err, KilledWorker):
             return ClusterError(Msg("a task ended every worker that ran it ({address}): the"
                                     " command stopped", address=self.address))
+        if future is not None:
+            # (a task's own exception comes back with the task in error; anything else
+            # that ends a wait, a connection reset or closed, a task cancelled, is the
+            # scheduler's going)
+            return None if future.status == "error" else lost(self.address)
         import concurrent.futures
 
-        if isinstance(err, concurrent.futures.CancelledError | TimeoutError) or (
+        if isinstance(err, OSError | concurrent.futures.CancelledError | TimeoutError) or (
                 self.client.status not in ("running", "connecting")):
             return lost(self.address)
         return None

@@ -40,8 +40,13 @@ needs_dask = pytest.mark.skipif(not DASK, reason="the dask extra is not installe
 pytestmark = pytest.mark.process
 
 DASK_CLI = Path(sys.executable).parent / "dask"
-#: Each deal's budget in the analyses: about half a second of one core a deal here.
+#: Each deal's budget in the analyses compared (about 0.1 s of one core a deal), and in
+#: the ones stopped in the middle (about 0.4 s: long enough to stop them halfway on an
+#: idle machine too).
 BUDGET = "600000"
+FAULT_BUDGET = "2000000"
+#: Deals of the analyses stopped in the middle.
+FAULT_DEALS = 12
 
 
 class Cluster:
@@ -167,8 +172,8 @@ def _ended(process: subprocess.Popen[bytes]) -> Ran:
 @needs_dask
 def test_a_worker_killed_in_the_middle_of_an_analysis_changes_nothing(
         cluster: Cluster, tmp_path: Path) -> None:
-    deals = _deals(tmp_path / "deals.jsonl", 10, seed=3)
-    args = ["analyze", deals.name, "--budget", BUDGET, "-o"]
+    deals = _deals(tmp_path / "deals.jsonl", FAULT_DEALS, seed=3)
+    args = ["analyze", deals.name, "--budget", FAULT_BUDGET, "-o"]
     run = _running([*args, "there.tarot", "--scheduler", cluster.address], tmp_path)
     try:
         wait_for(lambda: _journaled(tmp_path / "there.tarot.journal") >= 2, 120)
@@ -177,7 +182,7 @@ def test_a_worker_killed_in_the_middle_of_an_analysis_changes_nothing(
     finally:
         ran = _ended(run)
     assert ran.code == 0, ran.err
-    local = run_exe(*args, "local.tarot", cwd=tmp_path)
+    local = run_exe(*args, "local.tarot", "-j", "2", cwd=tmp_path)
     assert local.code == 0
     assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
 
@@ -185,8 +190,8 @@ def test_a_worker_killed_in_the_middle_of_an_analysis_changes_nothing(
 @needs_dask
 def test_the_scheduler_lost_stops_with_status_2_then_resume_finishes_without_redoing(
         cluster: Cluster, tmp_path: Path) -> None:
-    deals = _deals(tmp_path / "deals.jsonl", 10, seed=4)
-    args = ["analyze", deals.name, "--budget", BUDGET, "-o"]
+    deals = _deals(tmp_path / "deals.jsonl", FAULT_DEALS, seed=4)
+    args = ["analyze", deals.name, "--budget", FAULT_BUDGET, "-o"]
     journal = tmp_path / "there.tarot.journal"
     run = _running([*args, "there.tarot", "--scheduler", cluster.address], tmp_path)
     try:
@@ -200,14 +205,15 @@ def test_the_scheduler_lost_stops_with_status_2_then_resume_finishes_without_red
     assert "Traceback" not in ran.err
     assert not (tmp_path / "there.tarot").exists()  # written whole or not at all
     kept = _journaled(journal)
-    assert 2 <= kept < 10
+    assert 2 <= kept < FAULT_DEALS
     resumed = run_exe(*args, "there.tarot", "--resume", "--scheduler", "local:2",
                       cwd=tmp_path)
     assert resumed.code == 0, resumed.err
     assert f"{kept} deals taken from the journal there.tarot.journal" in resumed.err
-    assert f"10 deals written to there.tarot, {10 - kept} analysed" in resumed.err
+    assert (f"{FAULT_DEALS} deals written to there.tarot, {FAULT_DEALS - kept} analysed"
+            in resumed.err)
     assert not journal.exists()
-    assert run_exe(*args, "local.tarot", cwd=tmp_path).code == 0
+    assert run_exe(*args, "local.tarot", "-j", "2", cwd=tmp_path).code == 0
     assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
 
 
