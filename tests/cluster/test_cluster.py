@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -59,22 +60,28 @@ class Cluster:
         self.scheduler: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes]] = []
 
-    def _start(self, *args: str) -> subprocess.Popen[bytes]:
+    def _start(self, *args: str, hiding: Path | None = None) -> subprocess.Popen[bytes]:
+        command = [str(DASK_CLI), *args]
+        if hiding is not None:  # a process that sees an empty folder there
+            command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                       'mount -t tmpfs none "$0" && exec "$@"', str(hiding), *command]
         log = open(self.folder / f"dask-{len(self.processes)}.log", "wb")  # noqa: SIM115
         with log:
-            started = subprocess.Popen([str(DASK_CLI), *args], stdout=log, stderr=log,
-                                       start_new_session=True)
+            started = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
         self.processes.append(started)
         return started
 
-    def start(self, workers: int = 2) -> Cluster:
+    def start(self, workers: int = 2, *extra: str, hiding: Path | None = None) -> Cluster:
+        """The scheduler and ``workers`` workers (``extra``: more words for them;
+        ``hiding``: a folder they see empty)."""
         file = self.folder / f"scheduler-{len(self.processes)}.json"
         self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0",
                                      "--no-dashboard", "--scheduler-file", str(file))
         wait_for(lambda: file.exists() and b"address" in file.read_bytes(), 60)
         self.address = json.loads(file.read_bytes())["address"]
         self.workers = [self._start("worker", self.address, "--nthreads", "1", "--no-nanny",
-                                    "--host", "127.0.0.1", "--no-dashboard")
+                                    "--host", "127.0.0.1", "--no-dashboard", *extra,
+                                    hiding=hiding)
                         for _ in range(workers)]
         return self
 
@@ -96,6 +103,46 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         yield running.start()
     finally:
         running.close()
+
+
+@pytest.fixture
+def stopped(tmp_path: Path) -> Iterator[Cluster]:
+    """A cluster the test starts as it needs; all killed when the test ends."""
+    running = Cluster(tmp_path)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@needs_dask
+def test_a_worker_of_another_version_is_refused(stopped: Cluster, tmp_path: Path) -> None:
+    older = tmp_path / "older.py"  # (run by the worker as it starts)
+    older.write_text("import tarotnotation\ntarotnotation.__version__ = '0.0.9'\n")
+    stopped.start(1, "--preload", str(older))
+    ran = run_exe("validate", "examples/prise.tarot", "--scheduler", stopped.address)
+    assert ran.code == 2
+    assert "runs tarotnotation 0.0.9, this command 0.1.0: install the same version" in ran.err
+
+
+def _unshare() -> bool:
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"],
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+@needs_dask
+def test_an_input_a_worker_cannot_see_is_refused(stopped: Cluster, tmp_path: Path) -> None:
+    if shutil.which("unshare") is None or not _unshare():
+        pytest.skip("a worker that cannot see a folder needs unshare --mount (root)")
+    data = tmp_path / "data"
+    data.mkdir()
+    _deals(data / "deals.jsonl", 2, seed=7)
+    stopped.start(1, hiding=data)
+    ran = run_exe("validate", "data/deals.jsonl", "--scheduler", stopped.address,
+                  cwd=tmp_path)
+    assert ran.code == 2
+    assert f"cannot read {data / 'deals.jsonl'}: every worker reads the inputs" in ran.err
 
 
 def _deals(path: Path, n: int, seed: int, copies: int = 1) -> Path:
