@@ -442,7 +442,7 @@ def _on_cluster(items: Iterable[ReadDeal], file: str, options: dict[str, Any],
                                 error=_errors(item.diagnostics + diags))
         item, task = pending.popleft()
         record, diags, done = task.result()
-        progress.deal(file, item.index)
+        progress.gathered(file, item)
         return record, _located(item, item.diagnostics + diags, file), done
 
     for item in items:
@@ -465,6 +465,9 @@ class _Progress:
         self.task: Any = None
         self.label = ""
         self.settled: tuple[int, int] | None = None
+        #: On a cluster: the deals back, the bar in bytes of the file with the time left.
+        self.back = 0
+        self.sizes: dict[str, int] = {}
 
     def __enter__(self) -> _Progress:
         return self
@@ -484,10 +487,16 @@ class _Progress:
             return
         if self.bar is None:
             from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(TextColumn(render(Msg("analysing")), markup=False), BarColumn(),
-                                TimeElapsedColumn(),
+                                TimeRemainingColumn() if self.back else TimeElapsedColumn(),
                                 TextColumn("{task.description}", markup=False),
                                 console=Console(stderr=True), transient=True)
             self.task = self.bar.add_task("", total=total)
@@ -498,6 +507,23 @@ class _Progress:
         """A new deal begins."""
         self.label = render(Msg("{file} deal {deal}", file=Path(file).name, deal=index))
         self._show(0, 1, self.label)
+
+    def gathered(self, file: str, item: ReadDeal) -> None:
+        """A deal analysed on a cluster is back (its cards were followed elsewhere): the
+        deals back, and the bar in bytes of the file, with the time left."""
+        self.back += 1
+        self.label = render(Msg("{file} deal {deal}", file=Path(file).name, deal=item.index))
+        if not self.enabled:
+            return
+        if file not in self.sizes:
+            try:
+                self.sizes[file] = os.path.getsize(file) if file != STDIN else 0
+            except OSError:
+                self.sizes[file] = 0
+        size = self.sizes[file]
+        self._show(min(item.offset or 0, size), max(size, 1), render(nmsg(
+            "{n} deal analysed · {file}", "{n} deals analysed · {file}", self.back,
+            n=f"{self.back:,}", file=Path(file).name)))
 
     def cards(self, done: int, total: int) -> None:
         """Cards of the current deal whose analysis is settled."""

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runs import FAULTY_EXAMPLES, ROOT, TAROT, Ran, run_exe
+from cli_runs import FAULTY_EXAMPLES, ROOT, TAROT, Ran, on_a_terminal, run_exe
 from processes import wait_for
 
 from tarotnotation.formats import json as tarot_json
@@ -182,6 +182,12 @@ def test_every_command_on_a_scheduler_and_two_workers_gives_the_local_output(
     assert (ran.code, ran.err.replace("there.tarot", "local.tarot")) == (local.code, local.err)
     assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
     assert not list(tmp_path.glob("*.journal"))  # removed once the output is whole
+    # on a terminal: the deals back and the time left (the bar in bytes of the file)
+    code, _, seen = on_a_terminal("analyze", str(few), "-o", str(tmp_path / "tty.tarot"),
+                                  "--budget", BUDGET, *there)
+    assert code == 0
+    assert b"deals analysed" in seen
+    assert (tmp_path / "tty.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
     # --in-place, as locally
     for name in ("here.jsonl", "rewritten.jsonl"):
         (tmp_path / name).write_bytes(few.read_bytes())
