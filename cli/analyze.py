@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import stat
 import sys
 import time
 from collections import deque
@@ -177,7 +178,7 @@ def analyze(
     # With --scheduler or --resume, each finished deal is noted in a journal beside the
     # output (refused, as the output is, when it is an input), so that --resume goes on.
     journal_at = (journal_path(output) if output not in (None, STDIN)
-                  and (scheduler is not None or resume) else None)
+                  and (scheduler is not None or resume) and _a_file(output) else None)
     if journal_at is not None:
         target(journal_at, inputs=files)
     fmt = registry.DEFAULT if in_place else output_format(None, output)
@@ -270,6 +271,15 @@ def analyze(
                               "{n} deals written to {output}, {analysed} analysed", count,
                               n=count, output=output, analysed=analysed))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not deals else EXIT_OK))
+
+
+def _a_file(output: str) -> bool:
+    """Whether ``output`` is a regular file or none yet: a device (``/dev/null``) or a
+    pipe gets no journal beside it."""
+    try:
+        return stat.S_ISREG(os.stat(output).st_mode)
+    except OSError:
+        return True
 
 
 def _journal(path: str, files: list[str], options: dict[str, Any], forced: str | None,

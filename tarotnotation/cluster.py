@@ -192,16 +192,16 @@ class Cluster:
             # (a task's own exception comes back with the task in error; anything else
             # that ends a wait, a connection reset or closed, a task cancelled, is the
             # scheduler's going)
-            return None if future.status == "error" else lost(self.address)
+            return None if future.status == "error" else _lost(self.address)
         import concurrent.futures
 
         if isinstance(err, OSError | concurrent.futures.CancelledError | TimeoutError) or (
                 self.client.status not in ("running", "connecting")):
-            return lost(self.address)
+            return _lost(self.address)
         return None
 
 
-def lost(address: str) -> ClusterError:
+def _lost(address: str) -> ClusterError:
     """The scheduler lost in the middle of a command."""
     return ClusterError(Msg("the scheduler {address} was lost: the command stopped (an"
                             " analysis to a file continues with --resume)", address=address))
