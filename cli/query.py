@@ -8,7 +8,7 @@ from typing import Annotated
 
 from tarotnotation.archives.query import QueryError, compile_query
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
+from tarotnotation.archives.tabular import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
 from tarotnotation.formats.registry import Format
 from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.records import DealRecord
