@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from ..archives.daily import daily_deal, parse_date
 from ..game import Game, IllegalMoveError
 from ..i18n import Msg
-from ..players import Answer, Decision, Kind, Player, RandomPlayer, Table
+from ..players import Answer, Decision, Kind, Player, RandomPlayer, Table, poignee_sizes
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Ruleset
 from ..status import Status
@@ -193,8 +193,17 @@ class Session:
                 self._tables.append(Table(self.start.game(len(self._tables))))
                 continue
             if d.seat == self.human:
-                return
+                if d.kind is not Kind.DECLARE or self._may_declare():
+                    return
+                self.table.answer_declare(d.seat, ())  # (nothing he may declare)
+                continue
             self.table.ask(self.bots[d.seat])
+
+    def _may_declare(self) -> bool:
+        """Whether the person has anything to declare: a poignée, or a misère when the
+        rules have it (else the referee answers "none" for him, as a table does)."""
+        hand = self.game.hands[self.human]
+        return bool(poignee_sizes(hand, self.start.players)) or self.game.rules.misere
 
 
 #: Each question in words, as a refusal says what was expected.
