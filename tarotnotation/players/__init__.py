@@ -6,11 +6,13 @@ asks and judges, and the bots.
 - :mod:`.protocol`: :class:`Player`, one method per question of the deal;
 - :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
   logged) and :func:`play_deal`;
-- the bots: :class:`RandomPlayer` (``random``).
+- the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
+  (``heuristic``, :mod:`.heuristic`).
 """
 
 from __future__ import annotations
 
+from .heuristic import HeuristicPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
@@ -19,6 +21,7 @@ from .view import SeatView, SeenTrick, decision_rng, view_of
 __all__ = [
     "Answer",
     "Decision",
+    "HeuristicPlayer",
     "Kind",
     "Player",
     "RandomPlayer",
