@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import orjson
 
-from tarotnotation.i18n import Msg, message_of, render
+from tarotnotation.i18n import Msg, message_of, nmsg, render
 
 from . import declare
 from .common import echo, fail, ruleset_spec, stdout_bytes, worker_count
@@ -22,8 +22,9 @@ if TYPE_CHECKING:  # (the players are imported when a match is played)
     from tarotnotation.players.match import BotStats, DealOutcome, MatchSpec, MatchSummary
     from tarotnotation.records import DealRecord
 
-#: The solver's node budget for each contract's makeable test (``--makeable``).
-MAKEABLE_NODES: Final = 200_000
+#: The solver's node budget for each contract's makeable test (``--makeable``): about 5
+#: to 6 CPU seconds at most (docs/analysis.md: 5 to 6 million nodes a CPU second).
+MAKEABLE_NODES: Final = 30_000_000
 
 EPILOG = """\
 Examples:
@@ -33,6 +34,8 @@ Examples:
   tarot match heuristic random -n 500 -p 3 -j 2 --format json
 
   tarot match heuristic random --deals 20 --makeable --save games/
+
+  tarot match heuristic random --deals 5 --makeable --nodes 2000000
 
 Each deal is played at 2×N tables (N players): A in each seat with B in
 the others, then B in each seat with A in the others. A deal's result is
@@ -69,6 +72,9 @@ def match(
     makeable: Annotated[bool, declare.Option(
         "--makeable", help="Count the contracts makeable with every hand open (the"
         " solver, node-budgeted: costly).")] = False,
+    nodes: Annotated[int, declare.Option(
+        "--nodes", min=1, metavar="NODES", help="With --makeable: the solver's budget for"
+        " each contract, in nodes.")] = MAKEABLE_NODES,
     output_format: Annotated[MatchFormat, declare.Option(
         "--format", "-f", case_sensitive=False, help="Output format.")] = MatchFormat.TEXT,
     rules: RulesOpt = None,
@@ -87,7 +93,7 @@ def match(
     folder = _folder(save) if save is not None else None
     spec = MatchSpec(a, b, players=players, seed=seed, rules=spec_text,
                      save=folder is not None,
-                     makeable=MAKEABLE_NODES if makeable else None)
+                     makeable=nodes if makeable else None)
     outcomes = []
     for outcome in _outcomes(spec, deals, worker_count(jobs)):
         if folder is not None:
@@ -95,10 +101,9 @@ def match(
         outcomes.append(dataclasses.replace(outcome, records=()))  # (memory bounded)
     s = summary(outcomes)
     if output_format is MatchFormat.JSON:
-        stdout_bytes(orjson.dumps(_json(spec, s, deals, makeable), option=orjson.OPT_INDENT_2)
-                     + b"\n")
+        stdout_bytes(orjson.dumps(_json(spec, s, deals), option=orjson.OPT_INDENT_2) + b"\n")
         return
-    for line in _text(spec, s, makeable):
+    for line in _text(spec, s):
         echo(render(line))
 
 
@@ -151,12 +156,14 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
-def _text(spec: MatchSpec, s: MatchSummary, makeable: bool) -> list[Msg]:
+def _text(spec: MatchSpec, s: MatchSummary) -> list[Msg]:
     lines = [
-        Msg("{a} against {b}: {deals} deals at {players} players (seed {seed}, rules"
-            " {rules}), each at {tables} tables", a=spec.a, b=spec.b, deals=f"{s.deals:,}",
-            players=spec.players, seed=spec.seed, rules=spec.rules,
-            tables=2 * spec.players),
+        nmsg("{a} against {b}: {deals} deal at {players} players (seed {seed}, rules"
+             " {rules}), at {tables} tables",
+             "{a} against {b}: {deals} deals at {players} players (seed {seed}, rules"
+             " {rules}), each at {tables} tables", s.deals, a=spec.a, b=spec.b,
+             deals=f"{s.deals:,}", players=spec.players, seed=spec.seed, rules=spec.rules,
+             tables=2 * spec.players),
         Msg("result per deal (A's scores minus B's in the same seats): mean {mean}",
             mean=_figure(s.mean)) if s.low is None or s.high is None else
         Msg("result per deal (A's scores minus B's in the same seats): mean {mean}, 95%"
@@ -169,20 +176,19 @@ def _text(spec: MatchSpec, s: MatchSummary, makeable: bool) -> list[Msg]:
         lines.append(Msg("{label} {name}: contracts taken {taken}, made {made} ({share})",
                          label=label, name=name, taken=st.taken, made=st.made,
                          share=_share(st.made, st.taken)))
-        if makeable:
+        if spec.makeable is not None:
             lines.append(Msg("  makeable with every hand open: {makeable} ({share}), unknown"
                              " within the solver's budget: {unknown}", makeable=st.makeable,
                              share=_share(st.makeable, st.taken), unknown=st.unknown))
     return lines
 
 
-def _json(spec: MatchSpec, s: MatchSummary, deals: int, makeable: bool) -> dict[str, Any]:
+def _json(spec: MatchSpec, s: MatchSummary, deals: int) -> dict[str, Any]:
     # machine output: English words, the same in every language
     def bot(name: str, st: BotStats) -> dict[str, Any]:
         out: dict[str, Any] = {"name": name, "taken": st.taken, "made": st.made}
-        if makeable:
-            out |= {"makeable": st.makeable, "unknown": st.unknown,
-                    "nodes": MAKEABLE_NODES}
+        if spec.makeable is not None:
+            out |= {"makeable": st.makeable, "unknown": st.unknown, "nodes": spec.makeable}
         return out
 
     return {

@@ -118,9 +118,10 @@ def hand_points(hand: CardSet) -> int:
     return score
 
 
-def contract_for(points: int, players: int) -> Contract | None:
-    """The highest contract whose threshold ``points`` reaches (:data:`THRESHOLDS`,
-    scaled by the hand's size at ``players``), or None (pass).
+def contract_for(points: int, players: int,
+                 thresholds: tuple[int, int, int, int] = THRESHOLDS) -> Contract | None:
+    """The highest contract whose threshold ``points`` reaches (``thresholds``, by default
+    :data:`THRESHOLDS`, scaled by the hand's size at ``players``), or None (pass).
 
     >>> contract_for(39, 4), contract_for(40, 4), contract_for(75, 4), contract_for(90, 4)
     (None, <Contract.PRISE: 1>, <Contract.GARDE_SANS: 3>, <Contract.GARDE_CONTRE: 4>)
@@ -129,7 +130,7 @@ def contract_for(points: int, players: int) -> Contract | None:
     """
     hand = table(players).hand
     best = None
-    for contract, least in zip(Contract, THRESHOLDS, strict=True):
+    for contract, least in zip(Contract, thresholds, strict=True):
         if points * 18 >= least * hand:
             best = contract
     return best
@@ -484,14 +485,17 @@ def _discard(view: SeatView, cards: list[int], legal_bits: int) -> Card:
 @dataclass(frozen=True, slots=True)
 class HeuristicPlayer:
     """The habits club players teach (see the module): deterministic, so ``seed`` is
-    only kept for the registry's sake (every bot takes one)."""
+    only kept for the registry's sake (every bot takes one). ``thresholds`` are the
+    bidding thresholds at four players (a setting: ``make("heuristic",
+    thresholds=(45, 60, 75, 85))``)."""
 
     seed: int = 0
     name: str = "heuristic"
     sees_all: bool = False
+    thresholds: tuple[int, int, int, int] = THRESHOLDS
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        want = contract_for(hand_points(view.dealt), view.players)
+        want = contract_for(hand_points(view.dealt), view.players, self.thresholds)
         return want if want in legal else None
 
     def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
