@@ -76,8 +76,10 @@ _MAJORS: Final = sum(1 << (_PETIT + n - 1) for n in range(16, 21))
 
 #: The bid thresholds at four players: the least count for a Prise, a Garde, a Garde Sans
 #: and a Garde Contre (the classic count, :func:`hand_points`). At three and five players
-#: they are scaled by the size of the hand (24 and 15 cards against 18).
-THRESHOLDS: Final = (40, 56, 71, 81)
+#: they are scaled by the size of the hand (24 and 15 cards against 18). The books' 40 for
+#: a Prise lost in duplicate (docs/bots.md: 45 beat 40 by +20.5 points a deal, 95%
+#: interval +4.9 to +36.1 over 400 deals, and 50 by +19.5, +7.4 to +31.6).
+THRESHOLDS: Final = (45, 60, 74, 84)
 
 
 def hand_points(hand: CardSet) -> int:
@@ -123,7 +125,7 @@ def contract_for(points: int, players: int,
     """The highest contract whose threshold ``points`` reaches (``thresholds``, by default
     :data:`THRESHOLDS`, scaled by the hand's size at ``players``), or None (pass).
 
-    >>> contract_for(39, 4), contract_for(40, 4), contract_for(75, 4), contract_for(90, 4)
+    >>> contract_for(44, 4), contract_for(45, 4), contract_for(75, 4), contract_for(90, 4)
     (None, <Contract.PRISE: 1>, <Contract.GARDE_SANS: 3>, <Contract.GARDE_CONTRE: 4>)
     >>> contract_for(40, 3), contract_for(40, 5)
     (None, <Contract.PRISE: 1>)

@@ -58,14 +58,14 @@ def garde_sans(game: Game, taker: str = "S") -> Game:
 def test_heuristic_bids_from_the_point_count_thresholds() -> None:
     strong = CardSet.parse("T21 T20 T19 T18 T17 T16 T15 T14 T12 T9 T1 EX KH QH KS KD KC 2C")
     weak = CardSet.parse("T2 T5 1S 2S 3S 4S 6H 7H 8H 9H 1D 2D 5D 7D 1C 2C 4C 6C")
-    assert hand_points(weak) < 40
+    assert hand_points(weak) < 45
     assert contract_for(hand_points(weak), 4) is None
     assert contract_for(hand_points(strong), 4) is Contract.GARDE_CONTRE
     # the thresholds follow the hand's size: 24 cards at three players, 15 at five
     assert contract_for(45, 4) is Contract.PRISE
     assert contract_for(45, 3) is None
     assert contract_for(45, 5) is Contract.PRISE
-    assert contract_for(47, 5) is Contract.GARDE
+    assert contract_for(50, 5) is Contract.GARDE
 
 
 def test_heuristic_bid_passes_when_its_contract_is_already_outbid() -> None:
