@@ -5,7 +5,8 @@ Every phase, at three, four and five players, from the seat's view only
 
 - the bid (:func:`hand_points`, :func:`contract_for`): a point count of the hand as dealt
   (bouts, trumps and their height, long suits, Kings and faces, voids and singletons, the
-  Excuse), against thresholds per number of players (:data:`THRESHOLDS`);
+  Excuse), against thresholds per number of players (:data:`THRESHOLDS`, measured in
+  duplicate);
 - the call at five (:func:`call_choice`): the King of the suit where the taker is
   shortest, or (holding the four Kings) the rules' lower card;
 - the écart (:func:`ecart_choice`): voids made in suits without a King, points put aside,
@@ -31,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -74,12 +75,16 @@ _TRUMP_SUIT: Final = 4
 #: The major trumps (16 to 20), worth a point more each in the count.
 _MAJORS: Final = sum(1 << (_PETIT + n - 1) for n in range(16, 21))
 
-#: The bid thresholds at four players: the least count for a Prise, a Garde, a Garde Sans
-#: and a Garde Contre (the classic count, :func:`hand_points`). At three and five players
-#: they are scaled by the size of the hand (24 and 15 cards against 18). The books' 40 for
-#: a Prise lost in duplicate (docs/bots.md: 45 beat 40 by +20.5 points a deal, 95%
-#: interval +4.9 to +36.1 over 400 deals, and 50 by +19.5, +7.4 to +31.6).
-THRESHOLDS: Final = (45, 60, 74, 84)
+#: The bid thresholds, by number of players: the least count (:func:`hand_points`) for a
+#: Prise, a Garde, a Garde Sans and a Garde Contre. The books' 40/56/71/81 at four players
+#: were measured in duplicate (docs/bots.md) and raised to 45/60/74/84 (45 beat 40 by
+#: +20.5 points a deal, 95% interval +4.9 to +36.1 over 400 deals; 50 lost to 45 by 19.5,
+#: 7.4 to 31.6). At three and five players the hand holds 24 and 15 cards: the four-player
+#: figures scaled by the hand's size, from 40/56/71/81 at three players (better there than
+#: 45's scaling by +19.2, 95% interval +8.2 to +30.3 over 300 deals) and from 45/60/74/84
+#: at five (40's scaling: -5.2, interval -17.8 to +7.5, no better).
+THRESHOLDS: Final[Mapping[int, tuple[int, int, int, int]]] = {
+    3: (53, 75, 95, 108), 4: (45, 60, 74, 84), 5: (38, 50, 62, 70)}
 
 
 def hand_points(hand: CardSet) -> int:
@@ -120,20 +125,19 @@ def hand_points(hand: CardSet) -> int:
     return score
 
 
-def contract_for(points: int, players: int,
-                 thresholds: tuple[int, int, int, int] = THRESHOLDS) -> Contract | None:
-    """The highest contract whose threshold ``points`` reaches (``thresholds``, by default
-    :data:`THRESHOLDS`, scaled by the hand's size at ``players``), or None (pass).
+def contract_for(points: int, thresholds: tuple[int, int, int, int]) -> Contract | None:
+    """The highest contract whose threshold (of ``thresholds``: Prise, Garde, Garde Sans,
+    Garde Contre) ``points`` reaches, or None (pass).
 
-    >>> contract_for(44, 4), contract_for(45, 4), contract_for(75, 4), contract_for(90, 4)
-    (None, <Contract.PRISE: 1>, <Contract.GARDE_SANS: 3>, <Contract.GARDE_CONTRE: 4>)
-    >>> contract_for(40, 3), contract_for(40, 5)
-    (None, <Contract.PRISE: 1>)
+    >>> four = THRESHOLDS[4]
+    >>> contract_for(44, four), contract_for(45, four), contract_for(75, four)
+    (None, <Contract.PRISE: 1>, <Contract.GARDE_SANS: 3>)
+    >>> contract_for(90, four), contract_for(45, THRESHOLDS[3]), contract_for(45, THRESHOLDS[5])
+    (<Contract.GARDE_CONTRE: 4>, None, <Contract.PRISE: 1>)
     """
-    hand = table(players).hand
     best = None
     for contract, least in zip(Contract, thresholds, strict=True):
-        if points * 18 >= least * hand:
+        if points >= least:
             best = contract
     return best
 
@@ -494,10 +498,11 @@ class HeuristicPlayer:
     seed: int = 0
     name: str = "heuristic"
     sees_all: bool = False
-    thresholds: tuple[int, int, int, int] = THRESHOLDS
+    thresholds: tuple[int, int, int, int] | None = None
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        want = contract_for(hand_points(view.dealt), view.players, self.thresholds)
+        want = contract_for(hand_points(view.dealt),
+                            self.thresholds or THRESHOLDS[view.players])
         return want if want in legal else None
 
     def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:

@@ -12,6 +12,7 @@ from tarotnotation.cards import KINGS_MASK, TRUMP_MASK, Card, CardSet, Suit
 from tarotnotation.game import Game
 from tarotnotation.players import SeenTrick, Table, legal_calls, play_deal, view_of
 from tarotnotation.players.heuristic import (
+    THRESHOLDS,
     HeuristicPlayer,
     call_choice,
     chelem_certain,
@@ -58,21 +59,34 @@ def garde_sans(game: Game, taker: str = "S") -> Game:
 def test_heuristic_bids_from_the_point_count_thresholds() -> None:
     strong = CardSet.parse("T21 T20 T19 T18 T17 T16 T15 T14 T12 T9 T1 EX KH QH KS KD KC 2C")
     weak = CardSet.parse("T2 T5 1S 2S 3S 4S 6H 7H 8H 9H 1D 2D 5D 7D 1C 2C 4C 6C")
-    assert hand_points(weak) < 45
-    assert contract_for(hand_points(weak), 4) is None
-    assert contract_for(hand_points(strong), 4) is Contract.GARDE_CONTRE
-    # the thresholds follow the hand's size: 24 cards at three players, 15 at five
-    assert contract_for(45, 4) is Contract.PRISE
-    assert contract_for(45, 3) is None
-    assert contract_for(45, 5) is Contract.PRISE
-    assert contract_for(50, 5) is Contract.GARDE
+    four = THRESHOLDS[4]
+    assert hand_points(weak) < four[0]
+    assert contract_for(hand_points(weak), four) is None
+    assert contract_for(hand_points(strong), four) is Contract.GARDE_CONTRE
+    # per number of players: the hand holds 24 cards at three players, 15 at five
+    assert contract_for(45, four) is Contract.PRISE
+    assert contract_for(45, THRESHOLDS[3]) is None
+    assert contract_for(45, THRESHOLDS[5]) is Contract.PRISE
+    assert contract_for(50, THRESHOLDS[5]) is Contract.GARDE
+    # the thresholds rise with each contract, and with the hand's size
+    for n in (3, 4, 5):
+        assert list(THRESHOLDS[n]) == sorted(set(THRESHOLDS[n]))
+    assert THRESHOLDS[3] > THRESHOLDS[4] > THRESHOLDS[5]
+
+
+def test_heuristic_thresholds_are_a_setting() -> None:
+    hand = CardSet.parse("T21 T20 T18 T15 T12 T9 T7 T1 EX KH QH 3H KS 5S 2D 7C 9C 10C")
+    g = four(str(hand))
+    v = view_of(g, "S")
+    assert BOT.bid(v, g.legal_bids) is Contract.GARDE
+    assert HeuristicPlayer(thresholds=(70, 80, 90, 100)).bid(v, g.legal_bids) is None
 
 
 def test_heuristic_bid_passes_when_its_contract_is_already_outbid() -> None:
     g = four("T21 T20 T18 T15 T12 T9 T7 T1 EX KH QH 3H KS 5S 2D 7C 9C 10C")
     g.push_bid(None)  # (South passes: the seat to bid is East, given the same hand below)
     hand = g.dealt["S"]
-    assert contract_for(hand_points(hand), 4) is Contract.GARDE
+    assert contract_for(hand_points(hand), THRESHOLDS[4]) is Contract.GARDE
     v = view_of(g, "S")
     assert BOT.bid(v, (None, Contract.GARDE_SANS, Contract.GARDE_CONTRE)) is None
     assert BOT.bid(v, (None, *Contract)) is Contract.GARDE
