@@ -76,15 +76,16 @@ _TRUMP_SUIT: Final = 4
 _MAJORS: Final = sum(1 << (_PETIT + n - 1) for n in range(16, 21))
 
 #: The bid thresholds, by number of players: the least count (:func:`hand_points`) for a
-#: Prise, a Garde, a Garde Sans and a Garde Contre. The books' 40/56/71/81 at four players
-#: were measured in duplicate (docs/bots.md) and raised to 45/60/74/84 (45 beat 40 by
-#: +20.5 points a deal, 95% interval +4.9 to +36.1 over 400 deals; 50 lost to 45 by 19.5,
-#: 7.4 to 31.6). At three and five players the hand holds 24 and 15 cards: the four-player
-#: figures scaled by the hand's size, from 40/56/71/81 at three players (better there than
-#: 45's scaling by +19.2, 95% interval +8.2 to +30.3 over 300 deals) and from 45/60/74/84
-#: at five (40's scaling: -5.2, interval -17.8 to +7.5, no better).
+#: Prise, a Garde, a Garde Sans and a Garde Contre, each measured in duplicate matches of
+#: the bot against itself with other thresholds (docs/bots.md). At four players the books'
+#: 40/56/71/81 were raised to 45/60/74/84 (45 beat 40 by +20.5 points a deal, 95% interval
+#: +4.9 to +36.1 over 400 deals; 50 lost to 45 by 19.5, 7.4 to 31.6). The hand holds 24
+#: cards at three players and 15 at five: there the four-player figures scaled by the
+#: hand's size were the start; at three, lower ones won (40's scaling, 53, beat 45's, 60,
+#: by +19.2, interval +8.2 to +30.3; then 47 beat 53 by +11.2, +0.2 to +22.2, 300 deals
+#: each); at five, 45's scaling (38) and 40's (33) did not differ (-5.2, -17.8 to +7.5).
 THRESHOLDS: Final[Mapping[int, tuple[int, int, int, int]]] = {
-    3: (53, 75, 95, 108), 4: (45, 60, 74, 84), 5: (38, 50, 62, 70)}
+    3: (47, 69, 89, 101), 4: (45, 60, 74, 84), 5: (38, 50, 62, 70)}
 
 
 def hand_points(hand: CardSet) -> int:
