@@ -43,7 +43,8 @@ def play(
                                        help="The ruleset (fft, pagat, or a spec such as"
                                        " 'fft misere=on').")] = "pagat",
     bots: Annotated[str, declare.Option("--bots", metavar="NAME",
-                                      help="The bots at the other seats.")] = "random",
+                                      help="The bots at the other seats (heuristic,"
+                                      " random).")] = "heuristic",
     seed: Annotated[int | None, declare.Option(
         "--seed", "-s", help="Seed of the shuffle (and the bots): the same seed, the same"
         " deals.")] = None,
@@ -97,6 +98,7 @@ def serve(start: Start, port: int, *, open_browser: bool, save: Path | None,
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", port))
+        sock.listen(128)  # (a browser that comes before the server is up waits, not refused)
     except OSError as err:
         sock.close()
         fail(Msg("--port {port}: {why}", port=port, why=message_of(err)))

@@ -14,7 +14,7 @@ given their seed and what they see. When every player passes, the deal is annull
 record kept, :attr:`Session.records`) and the next one dealt at once; once a deal is played
 out, :meth:`Session.next_deal` deals the next.
 
->>> s = Session(Start(players=4, seed=3, bots="random"))
+>>> s = Session(Start(players=4, seed=3))
 >>> s.pending()
 Decision(seat='S', kind=<Kind.BID: 'bid'>)
 >>> s.answer(Answer("S", Kind.BID, "garde"))
@@ -34,23 +34,20 @@ from dataclasses import dataclass, field
 from ..archives.daily import daily_deal, parse_date
 from ..game import Game, IllegalMoveError
 from ..i18n import Msg
-from ..players import Answer, Decision, Kind, Player, RandomPlayer, Table, poignee_sizes
+from ..players import NAMES, Answer, Decision, Kind, Player, Table, make, poignee_sizes
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Ruleset
 from ..status import Status
 
 __all__ = ["BOTS", "Refusal", "Session", "Start", "bot"]
 
-#: The bots a session may seat, by name.
-BOTS: tuple[str, ...] = ("random",)
+#: The bots a session may seat, by name (the registry's).
+BOTS: tuple[str, ...] = NAMES
 
 
 def bot(name: str, seed: int) -> Player:
     """The bot called ``name``, seeded with ``seed`` (ValueError for an unknown name)."""
-    if name == "random":
-        return RandomPlayer(seed=seed)
-    raise ValueError(Msg("no bot called {name}: expected one of {names}", name=name,
-                         names=", ".join(BOTS)))
+    return make(name, seed=seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +61,7 @@ class Start:
     seed: int = 0
     daily: str | None = None
     human: str = "S"
-    bots: str = "random"
+    bots: str = "heuristic"
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 5):
