@@ -125,9 +125,13 @@ def browser() -> dict[str, Any]:
                         page.locator(".play-choice.none").click()
                     else:
                         page.locator(".play-choice").first.click()
-                    page.wait_for_function(
-                        "s => { const m = document.querySelector('#tarot');"
-                        " return m.dataset.seen !== s && !m.dataset.busy; }", arg=seen)
+                    try:
+                        page.wait_for_function(
+                            "s => { const m = document.querySelector('#tarot');"
+                            " return m.dataset.seen !== s && !m.dataset.busy; }", arg=seen)
+                    except Exception:
+                        print(q, page.locator(".play-why").inner_text(), file=sys.stderr)
+                        raise
             out["click_to_card"] = centiles(clicks)
             chromium.close()
     finally:

@@ -1381,7 +1381,7 @@
     if (e.kind === "declare") {
       var shown = JSON.parse(e.value || "[]");
       if (!shown.length) { return false; }
-      var cards = (shown[0].cards || "").split(" ").filter(Boolean);
+      var cards = shown[0].cards || [];
       this.say(say("play.poigneeShown", { seat: who, cards: cards.map(said).join(" ") }));
       return true;
     }
