@@ -93,6 +93,7 @@ def browser() -> dict[str, Any]:
                     / 1000)
             out["first_paint"] = centiles(paints)
             clicks: list[float] = []
+            missed = 0
             for _ in range(3):
                 page.goto(address)
                 page.wait_for_selector("body[data-ready]")
@@ -111,7 +112,14 @@ def browser() -> dict[str, Any]:
                             " const t0 = performance.now(); b.click(); requestAnimationFrame("
                             "() => { const shown = document.querySelector("
                             "'.play-trick [data-card=\"' + code + '\"]');"
-                            " done(shown ? (performance.now() - t0) / 1000 : 1e9); }); })"))
+                            " done(shown ? (performance.now() - t0) / 1000 :"
+                            " 'missed ' + code + ' busy=' + !!document.querySelector("
+                            "'#tarot').dataset.busy + ' trick=' + Array.from("
+                            "document.querySelectorAll('.play-trick [data-card]')).map("
+                            "e => e.dataset.card).join(',')); }); })"))
+                        if isinstance(clicks[-1], str):
+                            print(clicks.pop(), file=sys.stderr)
+                            missed += 1
                     elif q == "bid":
                         page.locator(".play-choice:not(.pass)").first.click()
                     elif q == "ecart":
@@ -132,7 +140,7 @@ def browser() -> dict[str, Any]:
                     except Exception:
                         print(q, page.locator(".play-why").inner_text(), file=sys.stderr)
                         raise
-            out["click_to_card"] = centiles(clicks)
+            out["click_to_card"] = {**centiles(clicks), "missed": missed}
             chromium.close()
     finally:
         proc.send_signal(signal.SIGINT)
