@@ -25,6 +25,7 @@ import contextlib
 import datetime
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -52,6 +53,9 @@ __all__ = ["ANALYSIS_BUDGET", "LocalSessions", "Sessions", "analysis_of", "make_
 
 #: The nodes the analysis of one deal's cards may search (about a second of one core).
 ANALYSIS_BUDGET = 4_000_000
+
+#: How many deals' analyses the server keeps (each a few KB; the oldest go first).
+_ANALYSES_KEPT = 64
 
 #: The headers of every answer.
 SECURITY_HEADERS: Mapping[str, str] = {
@@ -83,19 +87,26 @@ class Sessions(Protocol):
 
 class LocalSessions:
     """The sessions of ``tarot play``, in memory: the first made from ``start``, each
-    later one (another tab) from the next seed. With ``save``, each deal over is written
-    to that folder as a ``.tarot`` record (whole or not at all)."""
+    later one (another tab) from the next seed; the ``limit`` latest are kept (memory
+    stays bounded however often the page is opened). With ``save``, each deal over is
+    written to that folder as a ``.tarot`` record (whole or not at all)."""
 
-    def __init__(self, start: Start, save: Path | None = None) -> None:
+    def __init__(self, start: Start, save: Path | None = None, limit: int = 32) -> None:
         self.start = start
         self.save = save
-        self._sessions: dict[str, Session] = {}
+        self.limit = limit
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._written: dict[str, int] = {}
+        self._made = 0
         self._lock = threading.Lock()
 
     def create(self) -> str:
         with self._lock:
-            n = len(self._sessions)
+            n = self._made
+            self._made += 1
+            while len(self._sessions) >= self.limit:
+                gone, _ = self._sessions.popitem(last=False)
+                self._written.pop(gone, None)
             start = self.start if n == 0 or self.start.daily is not None else Start(
                 players=self.start.players, rules=self.start.rules, seed=self.start.seed + n,
                 human=self.start.human, bots=self.start.bots)
@@ -206,7 +217,7 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
     make_page = page or (lambda sid: play_page({"session": sid, "delay": pace}))
     policy = csp or play_csp()
     locks: dict[str, threading.Lock] = {}
-    analyses: dict[tuple[str, int], Future[dict[str, Any]]] = {}
+    analyses: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
     workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-analysis")
 
     def session_of(request: Request) -> tuple[str, Session] | None:
@@ -304,6 +315,8 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
             return not_found(render(Msg("deal"), words))
         key = (sid, number)
         if key not in analyses:
+            while len(analyses) >= _ANALYSES_KEPT:  # (the oldest, done or dropped)
+                analyses.popitem(last=False)[1].cancel()
             analyses[key] = workers.submit(analysis_of, records[number], session.human,
                                            analysis_budget)
         job = analyses[key]

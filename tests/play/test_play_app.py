@@ -104,3 +104,9 @@ def test_a_deal_played_through_the_api_gives_its_record_and_saves_it(
     again = client.post(f"/api/{sid}/action", json={"kind": "next"})
     assert again.json()["deal"] == 1
     assert client.post(f"/api/{sid}/action", json={"kind": "next"}).status_code == 409
+
+
+def test_memory_stays_bounded_however_often_the_page_is_opened(tmp_path: Path) -> None:
+    sessions = LocalSessions(Start(players=3, seed=1), limit=4)
+    made = [sessions.create() for _ in range(10)]
+    assert [sessions.get(sid) is not None for sid in made] == [False] * 6 + [True] * 4
