@@ -162,7 +162,8 @@ def play_deal(p: Page, *, bid: str = "first", keyboard: bool = False) -> str:
                 # a card that may not be played is not played: the kernel's words say why
                 illegal.first.click(force=True)
                 why = page.locator(".play-why").inner_text()
-                assert "may not be played" in why, why
+                assert why == illegal.first.get_attribute("title"), why  # the kernel's words
+                assert ("may not be played:" in why) or ("ne peut pas être jouée" in why), why
                 assert page.locator("#tarot").get_attribute("data-question") == "play"
                 refused_seen = True
             if keyboard:
@@ -251,6 +252,9 @@ def test_the_page_has_no_serious_axe_finding_and_says_where_it_stands(
     assert axe(p.page, source) == []
     p.act(lambda: p.page.locator(".play-choice:not(.pass)").first.click())
     assert p.settled()[0] in ("ecart", "declare", "play", "chelem", "bid", "call")
+    assert axe(p.page, source) == []
+    assert play_deal(p) == "over"  # and at the end: the score, the analysis, the links
+    p.page.wait_for_selector(".play-analysis[data-status]", timeout=60000)
     assert axe(p.page, source) == []
     # the server's headers: the page's policy, nothing framed or sniffed
     with urllib.request.urlopen(server.address) as answer:
