@@ -1358,7 +1358,8 @@
   Play.prototype.showEvent = function (e, state, played) {
     var who = this.seatName(state, e.seat);
     if (e.deal !== state.deal) {
-      if (e.kind === "bid") { this.say(say("play.allPass")); }
+      var over = state.deals[e.deal];
+      if (e.kind === "bid" && over && over.annulled) { this.say(say("play.allPass")); }
       return false;
     }
     if (e.kind === "bid") {
