@@ -6,19 +6,25 @@ asks and judges, and the bots.
 - :mod:`.protocol`: :class:`Player`, one method per question of the deal;
 - :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
   logged) and :func:`play_deal`;
-- the bots: :class:`RandomPlayer` (``random``).
+- the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
+  (``heuristic``, :mod:`.heuristic`), by name: :func:`make` and :data:`NAMES`
+  (:mod:`.registry`).
 """
 
 from __future__ import annotations
 
+from .heuristic import HeuristicPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
+from .registry import NAMES, make
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
 from .view import SeatView, SeenTrick, decision_rng, view_of
 
 __all__ = [
+    "NAMES",
     "Answer",
     "Decision",
+    "HeuristicPlayer",
     "Kind",
     "Player",
     "RandomPlayer",
@@ -27,6 +33,7 @@ __all__ = [
     "Table",
     "decision_rng",
     "legal_calls",
+    "make",
     "play_deal",
     "poignee_sizes",
     "view_of",
