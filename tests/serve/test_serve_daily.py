@@ -238,4 +238,4 @@ def test_the_export_waits_for_the_days_end_and_validates_clean(store: Store,
     assert "Bruno" in text
     assert "dd" in text  # the solver's comments
     ran = invoke("validate", str(deal), str(games))
-    assert ran.code == 0, ran.stdout + ran.stderr
+    assert ran.code == 0, ran.out + ran.err
