@@ -173,8 +173,8 @@ class Store:
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as err:
-            raise StoreError(Msg("cannot open the database {path}: {err}",
-                                 path=Quoted(path), err=err)) from None
+            raise StoreError(Msg("cannot open the database {where}: {err}",
+                                 where=Quoted(path), err=err)) from None
         return cls(db, "sqlite", sqlite3.IntegrityError, (sqlite3.Error,))
 
     @classmethod
@@ -187,8 +187,8 @@ class Store:
         try:
             db = psycopg.connect(url, autocommit=True, connect_timeout=10)
         except psycopg.Error as err:
-            raise StoreError(Msg("cannot open the database {url}: {err}",
-                                 url=Quoted(_redacted(url)),
+            raise StoreError(Msg("cannot open the database {where}: {err}",
+                                 where=Quoted(_redacted(url)),
                                  err=str(err).strip().splitlines()[0])) from None
         return cls(db, "postgresql", psycopg.IntegrityError, (psycopg.Error,))
 
