@@ -24,7 +24,7 @@ from ..archives.standings import Standings
 from ..archives.summary import summarize
 from ..replay import replay
 from ..status import Status
-from .daily import BOT_NAME
+from .dailygame import BOT_NAME
 from .store import ResultRow, Store
 
 __all__ = ["HistoryRow", "LeaderRow", "day_board", "history", "month_board", "rank_results",

@@ -1,4 +1,4 @@
-"""The daily game (server/daily.py) on SQLite and PostgreSQL: the secret deal, the day in
+"""The daily game (server/dailygame.py) on SQLite and PostgreSQL: the secret deal, the day in
 the server's time zone, one attempt, a game played and restored, all pass, expiry, the
 export that `tarot validate` finds clean."""
 
@@ -15,7 +15,7 @@ from tarotnotation import notation
 from tarotnotation.archives.daily import daily_deal
 from tarotnotation.game import IllegalMoveError
 from tarotnotation.players import Answer, Kind, RandomPlayer
-from tarotnotation.server import daily
+from tarotnotation.server import dailygame as daily
 from tarotnotation.server.store import AlreadyPlayedError, GameRow, Store
 
 PARIS = daily.parse_zone("Europe/Paris")

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from tarotnotation.players import Answer, RandomPlayer
-from tarotnotation.server import daily, leaderboard
+from tarotnotation.server import dailygame as daily
+from tarotnotation.server import leaderboard
 from tarotnotation.server.store import Store
 
 PARIS = daily.parse_zone("Europe/Paris")

@@ -1,10 +1,10 @@
-"""Names, tokens and limits (server/tokens.py, server/limits.py)."""
+"""Names, tokens and limits (server/tokens.py, server/quotas.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tarotnotation.server.limits import Buckets, Limits, client_address, trusted_proxies
+from tarotnotation.server.quotas import Buckets, Limits, client_address, trusted_proxies
 from tarotnotation.server.store import name_key
 from tarotnotation.server.tokens import (
     BadNameError,
