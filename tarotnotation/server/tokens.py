@@ -30,9 +30,10 @@ import unicodedata
 from typing import Final
 
 from ..i18n import Msg, Quoted
+from .store import PlayerRow, Store
 
-__all__ = ["MAX_NAME", "BadNameError", "address_key", "bearer", "new_token", "token_hash",
-           "valid_name"]
+__all__ = ["MAX_NAME", "BadNameError", "address_key", "authenticate", "bearer", "new_token",
+           "register", "token_hash", "valid_name"]
 
 #: The longest name, in characters (after NFC).
 MAX_NAME: Final = 24
@@ -89,3 +90,17 @@ def address_key(address: str, secret: str) -> str:
     """An address as the store keeps it: an HMAC under the server's secret (one attempt
     a day per address is counted without keeping the address)."""
     return hmac.new(secret.encode("utf-8"), address.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def register(store: Store, name: str, *, now: int) -> tuple[PlayerRow, str]:
+    """A new player called ``name`` (BadNameError, NameTakenError) and their token, given
+    here once: the store keeps only its hash."""
+    token = new_token()
+    return store.add_player(valid_name(name), token_hash(token), now=now), token
+
+
+def authenticate(store: Store, header: str | None) -> PlayerRow | None:
+    """The player whose token the ``Authorization`` header carries; None for no token,
+    a malformed one, or one the store does not know (forged, or never given)."""
+    token = bearer(header)
+    return None if token is None else store.player_by_token_hash(token_hash(token))

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tarotnotation.server.quotas import Buckets, Limits, client_address, trusted_proxies
-from tarotnotation.server.store import name_key
+from tarotnotation.server.store import NameTakenError, Store, name_key
 from tarotnotation.server.tokens import (
     BadNameError,
     address_key,
+    authenticate,
     bearer,
     new_token,
+    register,
     token_hash,
     valid_name,
 )
@@ -120,3 +122,22 @@ def test_a_forwarded_address_is_trusted_only_from_a_trusted_proxy() -> None:
 def test_a_trusted_proxy_that_is_no_address_is_refused() -> None:
     with pytest.raises(ValueError, match="not an address or a network"):
         trusted_proxies(["proxy.example"])
+
+
+def test_a_registered_player_is_found_by_their_token_only(database: str) -> None:
+    store = Store.open(database)
+    try:
+        store.migrate()
+        player, token = register(store, "  Zoé ", now=5)
+        assert player.name == "Zoé"
+        assert authenticate(store, f"Bearer {token}") == player
+        assert authenticate(store, f"Bearer {new_token()}") is None  # forged
+        assert authenticate(store, token) is None  # not a bearer header
+        assert authenticate(store, None) is None
+        with pytest.raises(NameTakenError):
+            register(store, "ZOÉ", now=6)
+        with pytest.raises(BadNameError):
+            register(store, "Zoé!", now=6)
+        assert store.player_by_name("zoé") == player
+    finally:
+        store.close()
