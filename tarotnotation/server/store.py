@@ -351,6 +351,10 @@ class Store:
                           " ORDER BY started, id", params)
         return tuple(GameRow(*r) for r in rows)
 
+    def days(self) -> tuple[str, ...]:
+        """The days that have games, oldest first."""
+        return tuple(str(r[0]) for r in self._rows("SELECT DISTINCT day FROM games ORDER BY day"))
+
     def in_progress(self) -> int:
         """How many games are being played."""
         return int(self._rows("SELECT COUNT(*) FROM games WHERE state = ?", (PLAYING,))[0][0])

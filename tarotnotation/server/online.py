@@ -1,0 +1,304 @@
+"""``tarot serve``'s web application: names and tokens, the daily game, leaderboards,
+behind a guard that bounds every request (docs/serve.md).
+
+=====================================  ===================================================
+``POST /api/players``                  ``{"name": ...}``: a new name; its token, given once
+``GET /api/me``                        the token's player, and today's game if any
+``POST /api/daily``                    today's game: started (one attempt), or resumed
+``GET /api/leaderboard/{period}``      ``day``, ``week`` or ``month`` (``?date=``)
+``GET /api/me/history``                the player's days (``?from=&to=``)
+=====================================  ===================================================
+
+The token is read from the ``Authorization: Bearer`` header only (never an address, a
+cookie or a log). :class:`Guard` runs before everything: the request's address
+(:func:`~.quotas.client_address`, ``X-Forwarded-For`` believed only from a trusted
+proxy), a token bucket per address and per token (429 with ``Retry-After``), the body's
+size (413: read whole before anything else runs, counted as it arrives, whatever
+``Content-Length`` says). Every refusal is
+JSON: ``{"error": CODE, "message": WORDS}`` with a stable code.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..i18n import Msg, render
+from . import dailygame, leaderboard
+from .quotas import Buckets, Limits, Network, client_address
+from .store import AlreadyPlayedError, NameTakenError, PlayerRow, Store
+from .tokens import BadNameError, address_key, authenticate, bearer, register, token_hash
+
+__all__ = ["Guard", "Server", "make_serve_app", "refusal", "serve_routes"]
+
+#: The headers of every answer.
+HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+def refusal(status: int, code: str, message: str, headers: dict[str, str] | None = None
+            ) -> Response:
+    """A refused request: its status, a stable code and the words, as JSON."""
+    body = orjson.dumps({"error": code, "message": render(message)})
+    return Response(body, status_code=status, media_type="application/json",
+                    headers={**HEADERS, **(headers or {})})
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type="application/json",
+                    headers=HEADERS)
+
+
+@dataclass
+class Server:
+    """What the server runs on: its store, secret key, time zone, limits, trusted proxies
+    and clock (the tests set it)."""
+
+    store: Store
+    zone: datetime.tzinfo
+    limits: Limits = field(default_factory=Limits)
+    proxies: Sequence[Network] = ()
+    clock: Callable[[], float] = time.time
+    key: bytes = b""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = dailygame.key_of(self.store)
+        self.address_secret = self.store.secret("address-key")
+        lim = self.limits
+        self.per_address = Buckets(lim.address_rate, lim.address_burst, lim.max_keys)
+        self.per_token = Buckets(lim.token_rate, lim.token_burst, lim.max_keys)
+        self.new_tokens = Buckets(lim.new_tokens_per_hour / 3600, lim.new_tokens_burst,
+                                  lim.max_keys)
+
+    def now(self) -> int:
+        return int(self.clock())
+
+    def today(self) -> datetime.date:
+        return dailygame.day_of(self.clock(), self.zone)
+
+
+class Guard:
+    """The ASGI middleware every request passes first (see the module)."""
+
+    def __init__(self, app: ASGIApp, server: Server) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        server = self.server
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        peer = scope.get("client")
+        address = client_address(peer[0] if peer else None, headers.get("x-forwarded-for"),
+                                 server.proxies)
+        scope.setdefault("state", {})["address"] = address
+        now = server.clock()
+        if not server.per_address.take(address, now):
+            wait = server.per_address.retry_after(address, now)
+            await _send(refusal(429, "too-many-requests", Msg("too many requests from this"
+                                                              " address: slow down"),
+                                {"Retry-After": str(max(1, round(wait)))}), scope, receive, send)
+            return
+        token = bearer(headers.get("authorization"))
+        if token is not None and not server.per_token.take(token_hash(token), now):
+            wait = server.per_token.retry_after(token_hash(token), now)
+            await _send(refusal(429, "too-many-requests", Msg("too many requests with this"
+                                                              " token: slow down"),
+                                {"Retry-After": str(max(1, round(wait)))}), scope, receive, send)
+            return
+        limit = server.limits.max_body
+        length = headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > limit:
+            await _send(_too_large(limit), scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:  # (read whole, within the limit, before anything else runs)
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await _send(_too_large(limit), scope, receive, send)
+                return
+            more = bool(message.get("more_body", False))
+        given = False
+
+        async def replayed() -> Message:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replayed, send)
+
+
+def _too_large(limit: int) -> Response:
+    return refusal(413, "too-large", Msg("a request is at most {n} bytes", n=limit))
+
+
+async def _send(response: Response, scope: Scope, receive: Receive, send: Send) -> None:
+    await response(scope, receive, send)
+
+
+def serve_routes(server: Server) -> list[BaseRoute]:
+    """The routes of names, the daily game's start and the leaderboards."""
+    store = server.store
+
+    async def body_of(request: Request) -> dict[str, Any] | None:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return None
+        try:
+            data = orjson.loads(await request.body())
+        except orjson.JSONDecodeError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def player_of(request: Request) -> PlayerRow | None:
+        return authenticate(store, request.headers.get("authorization"))
+
+    def unknown_token() -> Response:
+        return refusal(401, "no-token", Msg("this needs a player's token (Authorization:"
+                                            " Bearer TOKEN)"), {"WWW-Authenticate": "Bearer"})
+
+    async def new_player(request: Request) -> Response:
+        data = await body_of(request)
+        if data is None or not isinstance(data.get("name"), str):
+            return refusal(400, "bad-request", Msg('a new player is sent as JSON: {"name": ...}'))
+        address = request.state.address
+        name = data["name"]
+
+        def make() -> Response:
+            if not server.new_tokens.take(address, server.clock()):
+                return refusal(429, "too-many-names", Msg("too many new names from this address:"
+                                                          " try again later"))
+            try:
+                player, token = register(store, name, now=server.now())
+            except BadNameError as err:
+                return refusal(400, "bad-name", str(err.args[0]))
+            except NameTakenError as err:
+                return refusal(409, "name-taken", str(err.args[0]))
+            return _json({"name": player.name, "token": token}, 201)
+
+        return await run_in_threadpool(make)
+
+    async def me(request: Request) -> Response:
+        def read() -> Response:
+            player = player_of(request)
+            if player is None:
+                return unknown_token()
+            game = store.game_of(player.id, server.today().isoformat())
+            return _json({"name": player.name, "today": None if game is None else
+                          {"game": game.id, "state": game.state}})
+
+        return await run_in_threadpool(read)
+
+    async def daily(request: Request) -> Response:
+        address = request.state.address
+
+        def start() -> Response:
+            player = player_of(request)
+            if player is None:
+                return unknown_token()
+            today = server.today().isoformat()
+            game = store.game_of(player.id, today)
+            if game is not None:
+                if game.state == "playing":
+                    return _json({"game": game.id, "day": today, "resumed": True})
+                return refusal(409, "already-played", Msg("the deal of {day} was already"
+                                                          " played from this token or this"
+                                                          " address", day=today))
+            try:
+                game = dailygame.start(store, server.key, player.id,
+                                       address_key=address_key(address, server.address_secret),
+                                       now=server.now(), zone=server.zone,
+                                       max_games=server.limits.max_games)
+            except AlreadyPlayedError as err:
+                return refusal(409, "already-played", str(err.args[0]))
+            except dailygame.TooManyGamesError as err:
+                return refusal(503, "too-many-games", str(err.args[0]), {"Retry-After": "60"})
+            return _json({"game": game.id, "day": today, "resumed": False}, 201)
+
+        return await run_in_threadpool(start)
+
+    def day_param(request: Request, name: str, default: datetime.date) -> datetime.date | None:
+        text = request.query_params.get(name)
+        if text is None:
+            return default
+        try:
+            return datetime.date.fromisoformat(text[:10]) if len(text) == 10 else None
+        except ValueError:
+            return None
+
+    async def board(request: Request) -> Response:
+        period = request.path_params["period"]
+        boards = {"day": leaderboard.day_board, "week": leaderboard.week_board,
+                  "month": leaderboard.month_board}
+        if period not in boards:
+            return refusal(404, "not-found", Msg("no such leaderboard: expected day, week or"
+                                                 " month"))
+        day = day_param(request, "date", server.today())
+        if day is None:
+            return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD"))
+
+        def read() -> Response:
+            rows = boards[period](store, day)
+            return _json({"period": period, "date": day.isoformat(), "rows": [
+                {"rank": r.rank, "player": r.player, "games": r.games, "percent": r.percent,
+                 "matchpoints": r.matchpoints, "top": r.top, "score": r.score} for r in rows]})
+
+        return await run_in_threadpool(read)
+
+    async def history(request: Request) -> Response:
+        today = server.today()
+        first = day_param(request, "from", today - datetime.timedelta(days=30))
+        last = day_param(request, "to", today)
+        if first is None or last is None or (last - first).days > 366:
+            return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD, and a history"
+                                                " covers a year at most"))
+
+        def read() -> Response:
+            player = player_of(request)
+            if player is None:
+                return unknown_token()
+            rows = leaderboard.history(store, player.id, first, last)
+            return _json({"player": player.name, "days": [
+                {"day": r.day, "score": r.score, "percent": r.percent, "rank": r.rank,
+                 "players": r.players} for r in rows]})
+
+        return await run_in_threadpool(read)
+
+    return [
+        Route("/api/players", new_player, methods=["POST"]),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/daily", daily, methods=["POST"]),
+        Route("/api/leaderboard/{period}", board, methods=["GET"]),
+        Route("/api/me/history", history, methods=["GET"]),
+    ]
+
+
+def make_serve_app(server: Server, extra: Sequence[BaseRoute] = ()) -> ASGIApp:
+    """The application: :func:`serve_routes` and ``extra`` behind the :class:`Guard`."""
+    app = Starlette(routes=[*serve_routes(server), *extra])
+    return Guard(app, server)
+
