@@ -20,9 +20,11 @@ JSON: ``{"error": CODE, "message": WORDS}`` with a stable code.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +42,7 @@ from .quotas import Buckets, Limits, Network, client_address
 from .store import AlreadyPlayedError, NameTakenError, PlayerRow, Store
 from .tokens import BadNameError, address_key, authenticate, bearer, register, token_hash
 
-__all__ = ["Guard", "Server", "make_serve_app", "refusal", "serve_routes"]
+__all__ = ["Guard", "Server", "make_serve_app", "refusal", "serve_routes", "sweep_once"]
 
 #: The headers of every answer.
 HEADERS = {
@@ -297,8 +299,36 @@ def serve_routes(server: Server) -> list[BaseRoute]:
     ]
 
 
-def make_serve_app(server: Server, extra: Sequence[BaseRoute] = ()) -> ASGIApp:
-    """The application: :func:`serve_routes` and ``extra`` behind the :class:`Guard`."""
-    app = Starlette(routes=[*serve_routes(server), *extra])
+def make_serve_app(server: Server, extra: Sequence[BaseRoute] = (), *,
+                   sweep: float | None = 60.0) -> ASGIApp:
+    """The application: :func:`serve_routes` and ``extra`` behind the :class:`Guard`.
+    Every ``sweep`` seconds (None: never) the games left expire
+    (:func:`~.dailygame.expire`)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = None if sweep is None else asyncio.create_task(_sweeping(server, sweep))
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    app = Starlette(routes=[*serve_routes(server), *extra], lifespan=lifespan)
     return Guard(app, server)
+
+
+async def _sweeping(server: Server, every: float) -> None:
+    """Expire the games left, every ``every`` seconds, until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        await run_in_threadpool(sweep_once, server)
+
+
+def sweep_once(server: Server) -> dailygame.Expired:
+    """Expire the games left now (what the server does every minute)."""
+    return dailygame.expire(server.store, server.key, now=server.now(),
+                            expire_after=server.limits.expire_after)
 

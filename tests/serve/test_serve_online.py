@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from tarotnotation.server import dailygame
-from tarotnotation.server.online import Server, make_serve_app
+from tarotnotation.server.online import Server, make_serve_app, sweep_once
 from tarotnotation.server.quotas import Limits
 from tarotnotation.server.store import Store
 
@@ -134,13 +134,18 @@ def test_a_second_attempt_under_a_new_name_from_the_same_address_is_refused(
     assert _counts(store) == before
 
 
-def test_a_game_over_cannot_be_played_again(store: Store) -> None:
+def test_a_game_left_expires_and_cannot_be_played_again(store: Store) -> None:
     clock = Clock(NOON)
-    with _client(store, clock) as c:
+    server = Server(store, PARIS, Limits(expire_after=600), clock=clock)
+    with TestClient(make_serve_app(server), client=("203.0.113.9", 1)) as c:
         token = c.post("/api/players", json={"name": "Ana"}).json()["token"]
-        c.post("/api/daily", headers=_auth(token))
-        dailygame.expire(store, dailygame.key_of(store), now=int(NOON) + 3600,
-                         expire_after=600)
+        game = c.post("/api/daily", headers=_auth(token)).json()["game"]
+        clock.now += 599
+        assert sweep_once(server).finished == ()
+        clock.now += 1
+        assert sweep_once(server).finished == (game,)
+        assert c.get("/api/me", headers=_auth(token)).json()["today"] == {
+            "game": game, "state": "expired"}
         before = _counts(store)
         r = c.post("/api/daily", headers=_auth(token))
         assert (r.status_code, r.json()["error"]) == (409, "already-played")
