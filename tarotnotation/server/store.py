@@ -264,9 +264,9 @@ class Store:
         if found:
             return str(found[0][0])
         value = (make or (lambda: secrets.token_hex(32)))()
-        with self._transaction() as run:
-            if not run("SELECT 1 FROM secrets WHERE name = ?", (name,)):
-                run("INSERT INTO secrets (name, value) VALUES (?, ?)", (name, value))
+        # (two servers starting at once: the first one's is kept, and both read it)
+        self._rows("INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name)"
+                   " DO NOTHING", (name, value))
         return str(self._rows("SELECT value FROM secrets WHERE name = ?", (name,))[0][0])
 
     # --- players ----------------------------------------------------------------------

@@ -25,10 +25,10 @@ CREATE TABLE games (
     updated BIGINT NOT NULL,
     expired BIGINT,
     CHECK (seed IS NOT NULL OR deal IS NOT NULL),
-    UNIQUE (day, player_id)
+    UNIQUE (day, player_id),
+    UNIQUE (day, address_key)
 );
 CREATE INDEX games_by_day ON games (day, state);
-CREATE INDEX games_by_address ON games (day, address_key);
 CREATE INDEX games_by_state ON games (state, updated);
 CREATE TABLE answers (
     game_id TEXT NOT NULL REFERENCES games (id),
