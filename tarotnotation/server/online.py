@@ -7,6 +7,9 @@ behind a guard that bounds every request (docs/serve.md).
 ``POST /api/daily``                    today's game: started (one attempt), or resumed
 ``GET /api/leaderboard/{period}``      ``day``, ``week`` or ``month`` (``?date=``)
 ``GET /api/me/history``                the player's days (``?from=&to=``)
+``GET /api/days/games?date=``          the games of a day that is over (player, score)
+``GET /games/{id}``, ``/games/{id}.tarot``  a game of a day that is over: the viewer's page,
+                                       the record
 =====================================  ===================================================
 
 The token is read from the ``Authorization: Bearer`` header only (never an address, a
@@ -290,7 +293,67 @@ def serve_routes(server: Server) -> list[BaseRoute]:
 
         return await run_in_threadpool(read)
 
+    def over(day: str) -> bool:
+        """Is ``day`` over (its deal no longer secret)?"""
+        end = datetime.date.fromisoformat(day) + datetime.timedelta(days=1)
+        return server.clock() >= dailygame.day_start(end, server.zone)
+
+    def published(gid: str) -> tuple[str, str] | Response:
+        """The game's day and record once its day is over, or the refusal."""
+        game = store.game(gid) if len(gid) <= 64 else None
+        if game is None:
+            return refusal(404, "not-found", Msg("no such game"))
+        if game.state == "playing" or not over(game.day):
+            return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
+        found = store.results(first_day=game.day, last_day=game.day)
+        record = next((r.record for r in found if r.game_id == gid), None)
+        if record is None:
+            return refusal(404, "not-found", Msg("no such game"))
+        return game.day, record
+
+    async def day_games(request: Request) -> Response:
+        day = day_param(request, "date", server.today())
+        if day is None:
+            return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD"))
+
+        def read() -> Response:
+            if not over(day.isoformat()):
+                return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
+            text = day.isoformat()
+            return _json({"date": text, "games": [
+                {"game": r.game_id, "player": r.player, "score": r.score}
+                for r in store.results(first_day=text, last_day=text)]})
+
+        return await run_in_threadpool(read)
+
+    async def game_page(request: Request) -> Response:
+        def read() -> Response:
+            from .. import notation
+            from ..html.deal import page
+
+            found = published(str(request.path_params["gid"]))
+            if isinstance(found, Response):
+                return found
+            html = page(notation.loads(found[1]))
+            return Response(html.encode("utf-8"), media_type="text/html; charset=utf-8",
+                            headers=HEADERS)
+
+        return await run_in_threadpool(read)
+
+    async def game_record(request: Request) -> Response:
+        def read() -> Response:
+            found = published(str(request.path_params["gid"]))
+            if isinstance(found, Response):
+                return found
+            return Response(found[1].encode("utf-8"), media_type="text/plain; charset=utf-8",
+                            headers=HEADERS)
+
+        return await run_in_threadpool(read)
+
     return [
+        Route("/api/days/games", day_games, methods=["GET"]),
+        Route("/games/{gid}.tarot", game_record, methods=["GET"]),
+        Route("/games/{gid}", game_page, methods=["GET"]),
         Route("/api/players", new_player, methods=["POST"]),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/daily", daily, methods=["POST"]),

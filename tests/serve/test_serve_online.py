@@ -202,3 +202,27 @@ def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(store: Store)
                            headers={"X-Forwarded-For": "203.0.113.77"}).status_code == 201
         assert direct.post("/api/players", json={"name": "Q2"},  # the same peer
                            headers={"X-Forwarded-For": "203.0.113.78"}).status_code == 429
+
+
+def test_a_game_is_shown_in_the_viewer_once_its_day_is_over(store: Store) -> None:
+    clock = Clock(NOON)
+    server = Server(store, PARIS, Limits(expire_after=600), clock=clock)
+    with TestClient(make_serve_app(server, sweep=None), client=("203.0.113.9", 1)) as c:
+        token = c.post("/api/players", json={"name": "Ana"}).json()["token"]
+        game = c.post("/api/daily", headers=_auth(token)).json()["game"]
+        assert c.get(f"/games/{game}").json()["error"] == "not-yet"  # being played
+        clock.now += 600
+        sweep_once(server)
+        for path in (f"/games/{game}", f"/games/{game}.tarot", "/api/days/games"):
+            r = c.get(path, params={"date": "2026-12-05"} if "days" in path else None)
+            assert (r.status_code, r.json()["error"]) == (403, "not-yet")  # the day goes on
+        clock.now = dailygame.day_start(DAY + datetime.timedelta(days=1), PARIS)
+        page = c.get(f"/games/{game}")
+        assert page.status_code == 200
+        assert page.text.startswith("<!doctype html>")
+        assert "Ana" in page.text
+        record = c.get(f"/games/{game}.tarot").text
+        assert "Ana" in record
+        games = c.get("/api/days/games", params={"date": "2026-12-05"}).json()["games"]
+        assert [(g["game"], g["player"]) for g in games] == [(game, "Ana")]
+        assert c.get("/games/nope").status_code == 404
