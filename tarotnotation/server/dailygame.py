@@ -9,9 +9,12 @@ day's end (docs/serve.md).
   ``PREFIX | DATE | PLAYERS | COUNTER``. Without the key nobody can compute it beforehand.
 - **The day** begins at midnight in the server's time zone (``--time-zone``):
   :func:`day_of`, :func:`day_start`; a day of a change of the clocks has 23 or 25 hours.
-- **The player** sits South; the other seats are bots (the ``random`` bot, seeded from
-  the key and the day: the same bots for everyone that day, so that each result is
-  compared with the others' on equal terms).
+- **The referee** is ``tarot play``'s :class:`~.session.Session` on a
+  :class:`DailyStart` (the day's deal, the FFT rules): the player sits South, the other
+  seats are its bots (the ``random`` bot, seeded from the key and the day: the same bots
+  for everyone that day, so that each result is compared with the others' on equal
+  terms). The store keeps the game's deal and answers (:func:`persist`), from which
+  :func:`session_of` makes the session again.
 - **All pass**: the deal is annulled and the game is over; it counts as played, every
   seat scoring 0 (the leaderboard compares it as a 0).
 - **A game left half played** expires :attr:`Limits.expire_after` seconds after its last
@@ -38,32 +41,16 @@ from ..archives.daily import deal_from_stream
 from ..atomic import writing
 from ..game import Game, IllegalMoveError
 from ..i18n import Msg, Quoted
-from ..players import Answer, Kind, RandomPlayer, Table
+from ..players import Answer, Kind, RandomPlayer
 from ..records import DealRecord, Seat
+from ..rules import Ruleset
+from .session import Session, Start
 from .store import PLAYING, GameRow, Store, StoreError
 
-__all__ = [
-    "BOT_NAME",
-    "PREFIX",
-    "SEAT",
-    "Expired",
-    "TooManyGamesError",
-    "answer",
-    "bots",
-    "day_deal",
-    "day_of",
-    "day_start",
-    "expire",
-    "export",
-    "finish",
-    "game_record",
-    "key_of",
-    "parse_zone",
-    "play_bots",
-    "secret_stream",
-    "start",
-    "table_of",
-]
+__all__ = ["BOT_NAME", "PREFIX", "RULES", "SEAT", "DailyStart", "Expired", "RefusedError",
+           "TooManyGamesError", "answer", "day_deal", "day_of", "day_seed", "day_start",
+           "expire", "export", "finish", "game_record", "key_of", "parse_zone", "persist",
+           "secret_stream", "session_of", "start", "start_of"]
 
 #: The fixed start of every block of the secret stream.
 PREFIX: Final = b"tarot serve daily deal v1"
@@ -74,6 +61,8 @@ SEAT: Final = "S"
 BOT_NAME: Final = "bot ({seat})"
 #: What the records of the daily game say they are.
 EVENT: Final = "tarot serve: the daily game"
+#: The rules of the daily game.
+RULES: Final = "fft"
 #: The secret's name in the store.
 KEY_NAME: Final = "daily-key"
 #: The solver's budget a game at the export (nodes; docs/serve.md).
@@ -131,37 +120,73 @@ def day_start(day: datetime.date, zone: datetime.tzinfo) -> float:
     return datetime.datetime.combine(day, datetime.time(0), tzinfo=zone).timestamp()
 
 
-def bots(key: bytes, day: str, seats: tuple[str, ...]) -> dict[str, RandomPlayer]:
-    """The bots of a day: one seed for the day, the same in every game."""
-    seed = int.from_bytes(hmac.digest(key, b"bots\x00" + day.encode("ascii"), "sha256")[:7],
-                          "big")
-    return {s: RandomPlayer(seed=seed, name=BOT_NAME.format(seat=s)) for s in seats}
+@dataclass(frozen=True, slots=True)
+class DailyStart(Start):
+    """A session of ``tarot play`` (:mod:`.session`) on the day's deal (``deal``: its
+    record's text): every deal of the session is that deal (the one after an all-pass too,
+    which the store never keeps: the game is over)."""
+
+    deal: str = ""
+
+    def game(self, number: int) -> Game:
+        record = notation.loads(self.deal)
+        return Game(record.model_copy(update={"ruleset": Ruleset.from_spec(self.rules).spec()}))
 
 
-def table_of(store: Store, game: GameRow) -> Table:
-    """The game's table as the store has it: the deal, then every answer given again."""
-    base = (Game.deal(4, seed=game.seed) if game.deal is None
-            else Game(notation.loads(game.deal)))
-    log = [Answer(a.seat, Kind(a.kind), a.value) for a in store.answers(game.id)]
-    return Table.restore(base, log)
+def day_seed(key: bytes, day: str) -> int:
+    """The day's seed of the bots (the same in every game of the day)."""
+    return int.from_bytes(hmac.digest(key, b"bots\x00" + day.encode("ascii"), "sha256")[:4],
+                          "big") >> 1
 
 
-def game_record(table: Table, game: GameRow, player: str) -> DealRecord:
+def start_of(key: bytes, game: GameRow) -> DailyStart:
+    """How the game's session deals: the game's deal, the FFT rules, the player at the
+    game's seat, the random bots seeded for the day."""
+    return DailyStart(players=4, rules=RULES, seed=day_seed(key, game.day), human=game.seat,
+                      bots="random", deal=game.deal or "")
+
+
+def session_of(store: Store, key: bytes, game: GameRow) -> Session:
+    """The game's session as the store has it: the deal, then every answer given again
+    (the bots answer on if the server stopped before they did: :func:`persist` them)."""
+    log = tuple(Answer(a.seat, Kind(a.kind), a.value) for a in store.answers(game.id))
+    return Session(start_of(key, game), [log])
+
+
+def persist(store: Store, game: GameRow, session: Session, *, now: int,
+            written: int | None = None, expired: bool = False) -> int:
+    """Write the answers of the game's deal not written yet (``written`` of them are:
+    default, ask the store), each at its place; once the deal is over, the result. The
+    number of answers written in all."""
+    log = session.logs[0]
+    done = len(store.answers(game.id)) if written is None else written
+    for i in range(done, len(log)):
+        a = log[i]
+        store.add_answer(game.id, i, a.seat, a.kind.value, a.value, now=now)
+    over = len(session.logs) > 1 or session.game.is_over()
+    row = store.game(game.id)
+    if over and row is not None and row.state == PLAYING:
+        owner = store.player(game.player_id)
+        finish(store, game, session.records[0], owner.name if owner else game.player_id,
+               now=now, expired=expired)
+    return len(log)
+
+
+def game_record(record: DealRecord, game: GameRow, player: str) -> DealRecord:
     """The game's record: the deal as played, the player named at their seat and the bots
     at theirs, the game's tags (its id as the ``Table``: each game a session of the day,
     as ``tarot standings`` compares them)."""
-    record = table.game.record()
     seats = [Seat(id=s, name=player if s == game.seat else BOT_NAME.format(seat=s))
              for s in record.seat_ids]
     tags = (("Event", EVENT), ("Date", game.day.replace("-", ".")), ("Table", game.id))
     return record.model_copy(update={"seats": seats, "tags": tags})
 
 
-def finish(store: Store, game: GameRow, table: Table, player: str, *, now: int,
+def finish(store: Store, game: GameRow, played: DealRecord, player: str, *, now: int,
            expired: bool = False) -> DealRecord:
     """Write the finished game's result: the player's score (0 when the deal was
-    annulled) and its record."""
-    record = game_record(table, game, player)
+    annulled) and its record (``played``, named by :func:`game_record`)."""
+    record = game_record(played, game, player)
     scores = record.result.scores if record.result is not None else None
     score = 0 if scores is None else scores[game.seat]
     store.finish_game(game.id, score=score, record=str(record), now=now, expired=expired)
@@ -179,39 +204,31 @@ def start(store: Store, key: bytes, player_id: str, *, address_key: str, now: in
     today = day_of(now, zone)
     game = store.start_game(player_id, today.isoformat(), seat=SEAT, address_key=address_key,
                             now=now, deal=str(day_deal(key, today, players)))
-    play_bots(store, key, game, table_of(store, game), now=now)
+    persist(store, game, session_of(store, key, game), now=now, written=0)
     return game
 
 
-def play_bots(store: Store, key: bytes, game: GameRow, table: Table, *, now: int,
-              every_seat: bool = False) -> None:
-    """The bots answer, each answer written as given, until the player is asked (every
-    seat with ``every_seat``) or the deal is over; then the game is finished."""
-    players = bots(key, game.day, table.game.seats)
-    while (d := table.pending()) is not None and (every_seat or d.seat != game.seat):
-        a = table.ask(players[d.seat])
-        store.add_answer(game.id, len(table.log) - 1, a.seat, a.kind.value, a.value, now=now)
-    if table.pending() is None:
-        owner = store.player(game.player_id)
-        finish(store, game, table, owner.name if owner else game.player_id, now=now,
-               expired=every_seat)
+class RefusedError(ValueError):
+    """An answer the session refused (:class:`~.session.Refusal`): its ``code`` (the
+    rule's diagnostic code, ``not-your-turn``, ``bad-answer``) and words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
-def answer(store: Store, key: bytes, game: GameRow, a: Answer, *, now: int) -> Table:
-    """The player's answer ``a``, judged by the rules (IllegalMoveError, ValueError: not
-    the player's question, and nothing is written), written, then the bots' answers
-    until the player is asked again; the table after them."""
+def answer(store: Store, key: bytes, game: GameRow, a: Answer, *, now: int) -> Session:
+    """The player's answer ``a``, judged by the session (RefusedError: not the player's
+    question, or a move the rules forbid; nothing is written), written with the bots'
+    answers that follow it; the session after them."""
     if game.state != PLAYING:
-        raise ValueError(Msg("the game is over"))
-    if a.seat != game.seat:
-        raise ValueError(Msg("the player plays {seat} only", seat=game.seat))
-    table = table_of(store, game)
-    table.answer_text(a)
-    given = table.log[-1]
-    store.add_answer(game.id, len(table.log) - 1, given.seat, given.kind.value, given.value,
-                     now=now)
-    play_bots(store, key, game, table, now=now)
-    return table
+        raise RefusedError("game-over", Msg("the game is over"))
+    session = session_of(store, key, game)
+    refusal = session.answer(a)
+    if refusal is not None:
+        raise RefusedError(refusal.code, refusal.message)
+    persist(store, game, session, now=now)
+    return session
 
 
 class TooManyGamesError(Exception):
@@ -235,7 +252,12 @@ def expire(store: Store, key: bytes, *, now: int, expire_after: int,
     finished, failed = [], []
     for game in store.games(day=day, state=PLAYING, updated_before=now - expire_after + 1):
         try:
-            play_bots(store, key, game, table_of(store, game), now=now, every_seat=True)
+            session = session_of(store, key, game)
+            written = persist(store, game, session, now=now)
+            for_player = RandomPlayer(seed=day_seed(key, game.day))
+            while (d := session.table.pending()) is not None:
+                session.table.ask(session.bots.get(d.seat, for_player))
+            persist(store, game, session, now=now, written=written, expired=True)
             finished.append(game.id)
         except (ValueError, IllegalMoveError, StoreError) as err:
             failed.append((game.id, str(err)))

@@ -54,7 +54,7 @@ def _a_day_played(path: Path, day: datetime.date) -> None:
                                    max_games=10)
             while i == 0 and (row := store.game(game.id)) is not None \
                     and row.state == "playing":
-                a = dailygame.table_of(store, row).ask(RandomPlayer(seed=1))
+                a = dailygame.session_of(store, key, row).table.ask(RandomPlayer(seed=1))
                 dailygame.answer(store, key, row, Answer(a.seat, a.kind, a.value), now=now)
     finally:
         store.close()

@@ -13,9 +13,9 @@ from cli_runs import invoke
 
 from tarotnotation import notation
 from tarotnotation.archives.daily import daily_deal
-from tarotnotation.game import IllegalMoveError
 from tarotnotation.players import Answer, Kind, RandomPlayer
 from tarotnotation.server import dailygame as daily
+from tarotnotation.server.session import Session
 from tarotnotation.server.store import AlreadyPlayedError, GameRow, Store
 
 PARIS = daily.parse_zone("Europe/Paris")
@@ -51,7 +51,7 @@ def _play_to_the_end(store: Store, game: GameRow, seed: int = 3, *, now: int = N
         assert row is not None
         if row.state != "playing":
             return
-        table = daily.table_of(store, row)
+        table = daily.session_of(store, KEY, row).table
         d = table.pending()
         assert d is not None
         assert d.seat == "S"
@@ -127,19 +127,20 @@ def test_a_game_is_played_to_its_end_through_the_store(store: Store) -> None:
     assert record.player("E") == "bot (E)"
     assert record.result is not None
     assert result.score == (record.result.scores or {}).get("S", 0)
-    assert len(store.answers(game.id)) == len(daily.table_of(store, row).log)
+    assert len(store.answers(game.id)) == len(daily.session_of(store, KEY, row).logs[0])
 
 
 def test_a_card_the_rules_forbid_is_refused_and_nothing_is_written(store: Store) -> None:
     game = _start(store, _player(store))
-    table = daily.table_of(store, game)
     before = store.answers(game.id)
-    d = table.pending()
-    assert d is not None
-    with pytest.raises((IllegalMoveError, ValueError)):  # a card while the auction runs
+    with pytest.raises(daily.RefusedError) as refused:  # a card while the auction runs
         daily.answer(store, KEY, game, Answer("S", Kind.PLAY, "T21"), now=NOON)
-    with pytest.raises(ValueError, match="plays S only"):  # another seat's answer
+    assert refused.value.code == "not-your-turn"
+    with pytest.raises(daily.RefusedError):  # another seat's answer
         daily.answer(store, KEY, game, Answer("E", Kind.BID, "pass"), now=NOON)
+    with pytest.raises(daily.RefusedError) as refused:  # a bid that is no bid
+        daily.answer(store, KEY, game, Answer("S", Kind.BID, "grande"), now=NOON)
+    assert refused.value.code == "bad-answer"
     assert store.answers(game.id) == before
 
 
@@ -153,25 +154,21 @@ def test_the_bots_are_the_same_in_every_game_of_the_day(store: Store) -> None:
     assert ra.play == rb.play  # the same answers from the player: the same deal played
 
 
-def _an_all_pass_day(store: Store) -> datetime.date:
+def _an_all_pass_day() -> datetime.date:
     """A day whose bots all pass when South passes (found, as the key is fixed)."""
     for n in range(200):
         day = DAY + datetime.timedelta(days=n)
-        bots = daily.bots(KEY, day.isoformat(), ("S", "E", "N", "W"))
-        from tarotnotation.game import Game
-        from tarotnotation.players import Table
-
-        t = Table(Game(daily.day_deal(KEY, day)))
-        t.answer_text(Answer("S", Kind.BID, "pass"))
-        while (d := t.pending()) is not None and d.kind is Kind.BID:
-            t.ask(bots[d.seat])
-        if t.pending() is None:
+        row = GameRow("g", "p", day.isoformat(), None, str(daily.day_deal(KEY, day)), "S",
+                      "playing", 0, 0, None)
+        session = Session(daily.start_of(KEY, row))
+        assert session.answer(Answer("S", Kind.BID, "pass")) is None
+        if len(session.logs) > 1:  # annulled, and dealt again
             return day
     raise AssertionError("no day of all passes in 200")
 
 
 def test_all_pass_ends_the_game_annulled_and_it_counts_as_played(store: Store) -> None:
-    day = _an_all_pass_day(store)
+    day = _an_all_pass_day()
     now = int(daily.day_start(day, PARIS)) + 3600
     game = _start(store, _player(store), now=now)
     daily.answer(store, KEY, game, Answer("S", Kind.BID, "pass"), now=now)
@@ -187,8 +184,6 @@ def test_all_pass_ends_the_game_annulled_and_it_counts_as_played(store: Store) -
 
 def test_a_game_left_half_played_expires_and_counts_as_played(store: Store) -> None:
     game = _start(store, _player(store))
-    d = daily.table_of(store, game).pending()
-    assert d is not None
     daily.answer(store, KEY, game, Answer("S", Kind.BID, "pass"), now=NOON)
     row = store.game(game.id)
     assert row is not None

@@ -35,7 +35,7 @@ def _play(store: Store, name: str, day: datetime.date, seed: int) -> None:
                        max_games=100)
     me = RandomPlayer(seed=seed)
     while (row := store.game(game.id)) is not None and row.state == "playing":
-        a = daily.table_of(store, row).ask(me)
+        a = daily.session_of(store, KEY, row).table.ask(me)
         daily.answer(store, KEY, row, Answer(a.seat, a.kind, a.value), now=now)
 
 
