@@ -26,26 +26,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import re
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import orjson
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import Msg, render
 from . import dailygame, leaderboard
 from .quotas import Buckets, Limits, Network, client_address
-from .store import AlreadyPlayedError, NameTakenError, PlayerRow, Store
+from .session import Session
+from .store import PLAYING, AlreadyPlayedError, NameTakenError, PlayerRow, Store
 from .tokens import BadNameError, address_key, authenticate, bearer, register, token_hash
 
-__all__ = ["Guard", "Server", "make_serve_app", "refusal", "serve_routes", "sweep_once"]
+__all__ = ["Guard", "Owned", "Server", "StoreSessions", "make_serve_app", "refusal",
+           "serve_routes", "sweep_once"]
 
 #: The headers of every answer.
 HEADERS = {
@@ -80,6 +85,8 @@ class Server:
     proxies: Sequence[Network] = ()
     clock: Callable[[], float] = time.time
     key: bytes = b""
+    hosts: Sequence[str] = ("*",)
+    """The host names the game's app answers to (tarot play's TrustedHostMiddleware)."""
 
     def __post_init__(self) -> None:
         if not self.key:
@@ -93,6 +100,11 @@ class Server:
 
     def now(self) -> int:
         return int(self.clock())
+
+    def day_over(self, day: str) -> bool:
+        """Is ``day`` (``YYYY-MM-DD``) over, its deal no longer secret?"""
+        end = datetime.date.fromisoformat(day) + datetime.timedelta(days=1)
+        return self.clock() >= dailygame.day_start(end, self.zone)
 
     def today(self) -> datetime.date:
         return dailygame.day_of(self.clock(), self.zone)
@@ -293,17 +305,12 @@ def serve_routes(server: Server) -> list[BaseRoute]:
 
         return await run_in_threadpool(read)
 
-    def over(day: str) -> bool:
-        """Is ``day`` over (its deal no longer secret)?"""
-        end = datetime.date.fromisoformat(day) + datetime.timedelta(days=1)
-        return server.clock() >= dailygame.day_start(end, server.zone)
-
     def published(gid: str) -> tuple[str, str] | Response:
         """The game's day and record once its day is over, or the refusal."""
         game = store.game(gid) if len(gid) <= 64 else None
         if game is None:
             return refusal(404, "not-found", Msg("no such game"))
-        if game.state == "playing" or not over(game.day):
+        if game.state == "playing" or not server.day_over(game.day):
             return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
         found = store.results(first_day=game.day, last_day=game.day)
         record = next((r.record for r in found if r.game_id == gid), None)
@@ -317,7 +324,7 @@ def serve_routes(server: Server) -> list[BaseRoute]:
             return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD"))
 
         def read() -> Response:
-            if not over(day.isoformat()):
+            if not server.day_over(day.isoformat()):
                 return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
             text = day.isoformat()
             return _json({"date": text, "games": [
@@ -350,7 +357,12 @@ def serve_routes(server: Server) -> list[BaseRoute]:
 
         return await run_in_threadpool(read)
 
+    async def index(request: Request) -> Response:
+        return _json({"server": "tarot serve", "today": server.today().isoformat(),
+                      "docs": "docs/serve.md"})
+
     return [
+        Route("/", index, methods=["GET"]),
         Route("/api/days/games", day_games, methods=["GET"]),
         Route("/games/{gid}.tarot", game_record, methods=["GET"]),
         Route("/games/{gid}", game_page, methods=["GET"]),
@@ -362,11 +374,115 @@ def serve_routes(server: Server) -> list[BaseRoute]:
     ]
 
 
+class StoreSessions:
+    """``tarot play``'s app's session provider (:class:`~.app.Sessions`) over the store:
+    a session is a daily game, found by the game's id; made again from the store
+    (:func:`~.dailygame.session_of`: after a restart, the game resumes where it was) and
+    kept in memory while it is played (the ``max_games`` used last); each change writes
+    the answers given since the last one, and the result once the deal is over
+    (:func:`~.dailygame.persist`). Games are started by ``POST /api/daily`` only."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self._kept: OrderedDict[str, tuple[Session, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def create(self) -> str:
+        raise PermissionError("a daily game is started by POST /api/daily, with a token")
+
+    def get(self, sid: str) -> Session | None:
+        with self._lock:
+            kept = self._kept.get(sid)
+            if kept is not None:
+                self._kept.move_to_end(sid)
+                return kept[0]
+        store, server = self.server.store, self.server
+        game = store.game(sid) if len(sid) <= 64 else None
+        if game is None:
+            return None
+        session = dailygame.session_of(store, server.key, game)
+        if game.state == PLAYING:  # (the bots that had not answered when it stopped)
+            written = dailygame.persist(store, game, session, now=server.now())
+            self._keep(sid, session, written)
+        return session
+
+    def changed(self, sid: str, session: Session) -> None:
+        store, server = self.server.store, self.server
+        game = store.game(sid)
+        if game is None or game.state != PLAYING:
+            return
+        with self._lock:
+            kept = self._kept.get(sid)
+        written = dailygame.persist(store, game, session, now=server.now(),
+                                    written=None if kept is None else kept[1])
+        game = store.game(sid)
+        if game is not None and game.state == PLAYING:
+            self._keep(sid, session, written)
+        else:
+            with self._lock:
+                self._kept.pop(sid, None)
+
+    def _keep(self, sid: str, session: Session, written: int) -> None:
+        with self._lock:
+            self._kept[sid] = (session, written)
+            self._kept.move_to_end(sid)
+            while len(self._kept) > self.server.limits.max_games:
+                self._kept.popitem(last=False)
+
+
+#: The game's requests of tarot play's app: /api/GAME/state, action, record, analysis.
+_GAME_PATH: Final = re.compile(r"/api/([^/]{1,64})/(state|action|record|analysis)")
+
+
+class Owned:
+    """Before ``tarot play``'s app: a game's requests only with its player's token (401
+    without one, 403 ``not-your-game`` with another's), an action only while the game is
+    played (409 ``game-over``), its record and analysis once its day is over (403
+    ``not-yet``: they show every hand)."""
+
+    def __init__(self, app: ASGIApp, server: Server) -> None:
+        self.app = app
+        self.server = server
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        m = _GAME_PATH.fullmatch(scope.get("path", "")) if scope["type"] == "http" else None
+        if m is not None:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                       for k, v in scope.get("headers", [])}
+            refused = await run_in_threadpool(self.check, headers.get("authorization"),
+                                              m.group(1), m.group(2))
+            if refused is not None:
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def check(self, authorization: str | None, gid: str, what: str) -> Response | None:
+        store = self.server.store
+        player = authenticate(store, authorization)
+        if player is None:
+            return refusal(401, "no-token", Msg("this needs a player's token (Authorization:"
+                                                " Bearer TOKEN)"), {"WWW-Authenticate": "Bearer"})
+        game = store.game(gid)
+        if game is None:
+            return refusal(404, "not-found", Msg("no such game"))
+        if game.player_id != player.id:
+            return refusal(403, "not-your-game", Msg("this game is another player's"))
+        if what == "action" and game.state != PLAYING:
+            return refusal(409, "game-over", Msg("the game is over"))
+        if what in ("record", "analysis") and not self.server.day_over(game.day):
+            return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
+        return None
+
+
 def make_serve_app(server: Server, extra: Sequence[BaseRoute] = (), *,
                    sweep: float | None = 60.0) -> ASGIApp:
-    """The application: :func:`serve_routes` and ``extra`` behind the :class:`Guard`.
-    Every ``sweep`` seconds (None: never) the games left expire
-    (:func:`~.dailygame.expire`)."""
+    """The application: :func:`serve_routes`, ``extra``, and ``tarot play``'s app (the
+    game's page and requests, over :class:`StoreSessions`, behind :class:`Owned`), all
+    behind the :class:`Guard`. Every ``sweep`` seconds (None: never) the games left
+    expire (:func:`~.dailygame.expire`)."""
+    from .app import make_app
+
+    game_app = Owned(make_app(StoreSessions(server), hosts=server.hosts), server)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -379,7 +495,8 @@ def make_serve_app(server: Server, extra: Sequence[BaseRoute] = (), *,
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
-    app = Starlette(routes=[*serve_routes(server), *extra], lifespan=lifespan)
+    app = Starlette(routes=[*serve_routes(server), *extra, Mount("", app=game_app)],
+                    lifespan=lifespan)
     return Guard(app, server)
 
 

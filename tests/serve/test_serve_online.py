@@ -226,3 +226,106 @@ def test_a_game_is_shown_in_the_viewer_once_its_day_is_over(store: Store) -> Non
         games = c.get("/api/days/games", params={"date": "2026-12-05"}).json()["games"]
         assert [(g["game"], g["player"]) for g in games] == [(game, "Ana")]
         assert c.get("/games/nope").status_code == 404
+
+
+# --- the game through tarot play's app ---------------------------------------------------
+
+
+def _first_choice(question: dict[str, object]) -> dict[str, object]:
+    kind = question["kind"]
+    cards = question.get("cards") or []
+    assert isinstance(cards, list)
+    if kind == "bid":  # the lowest bid: the player takes, so that cards get played
+        bids = question.get("bids") or ["pass"]
+        assert isinstance(bids, list)
+        return {"kind": "bid", "value": bids[1] if len(bids) > 1 else "pass"}
+    if kind == "ecart":
+        size = question["size"]
+        assert isinstance(size, int)
+        return {"kind": "ecart", "cards": cards[:size]}
+    if kind == "chelem":
+        return {"kind": "chelem", "value": "no"}
+    if kind == "declare":
+        return {"kind": "declare", "cards": []}
+    return {"kind": str(kind), "value": cards[0]}
+
+
+def test_a_game_is_played_through_the_app_and_resumes_after_a_restart(store: Store) -> None:
+    clock = Clock(NOON)
+    server = Server(store, PARIS, Limits(), clock=clock)
+    with TestClient(make_serve_app(server, sweep=None), client=("203.0.113.9", 1)) as c:
+        token = c.post("/api/players", json={"name": "Ana"}).json()["token"]
+        game = c.post("/api/daily", headers=_auth(token)).json()["game"]
+        page = c.get(f"/play/{game}")
+        assert page.status_code == 200
+        state = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        assert state["seat"] == "S"
+        assert len(state["hand"]) == 18
+        for _ in range(3):
+            if state["question"] is None:
+                break
+            state = c.post(f"/api/{game}/action", json=_first_choice(state["question"]),
+                           headers=_auth(token)).json()
+        half = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        answers = len(store.answers(game))
+    restarted = Server(store, PARIS, Limits(), clock=clock)  # a new process, the same store
+    with TestClient(make_serve_app(restarted, sweep=None), client=("203.0.113.9", 1)) as c:
+        again = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        assert again == half
+        assert len(store.answers(game)) == answers
+        while (question := again["question"]) is not None:
+            again = c.post(f"/api/{game}/action", json=_first_choice(question),
+                           headers=_auth(token)).json()
+        row = store.game(game)
+        assert row is not None
+        assert row.state == "over"
+        (result,) = store.results(first_day="2026-12-05", last_day="2026-12-05")
+        assert result.player == "Ana"
+        r = c.post(f"/api/{game}/action", json={"kind": "next"}, headers=_auth(token))
+        assert (r.status_code, r.json()["error"]) == (409, "game-over")
+
+
+def test_a_hostile_player_is_refused_in_the_game_and_nothing_changes(store: Store) -> None:
+    """Cards not held, out of turn, another player's game, no token, a replayed action,
+    the record before the day's end: each a clear 4xx, and the store as it was."""
+    with _client(store, Clock(NOON)) as c:
+        ana = c.post("/api/players", json={"name": "Ana"}).json()["token"]
+        game = c.post("/api/daily", headers=_auth(ana)).json()["game"]
+        eve = c.post("/api/players", json={"name": "Eve"}).json()["token"]
+        state = c.get(f"/api/{game}/state", headers=_auth(ana)).json()
+        assert state["question"]["kind"] == "bid"
+        not_held = next(code for code in ("T21", "T20", "EX", "KS", "QH")
+                        if code not in state["hand"])
+        before = _counts(store)
+        tries = [
+            (ana, {"kind": "play", "value": state["hand"][0]}),  # out of turn: a card now
+            (ana, {"kind": "bid", "value": "grande"}),  # no such bid
+            (ana, {"kind": "ecart", "cards": [not_held] * 6}),  # not asked, not held
+            (eve, {"kind": "bid", "value": "pass"}),  # another player's game
+            ("x" * 43, {"kind": "bid", "value": "pass"}),  # a forged token
+        ]
+        for token, action in tries:
+            r = c.post(f"/api/{game}/action", json=action, headers=_auth(token))
+            assert 400 <= r.status_code < 500, (action, r.status_code, r.text)
+            assert r.json().get("error") or r.json().get("refused"), r.text
+        assert c.get(f"/api/{game}/state", headers=_auth(eve)).status_code == 403
+        assert c.get(f"/api/{game}/state").status_code == 401
+        assert c.get(f"/api/{game}/record", headers=_auth(ana)).status_code == 403
+        assert c.get(f"/api/{game}/analysis", headers=_auth(ana)).status_code == 403
+        assert c.get("/").json()["server"] == "tarot serve"
+        assert _counts(store) == before
+        assert c.get(f"/api/{game}/state", headers=_auth(ana)).json() == state
+        # the card play: a card not held, once the player is asked for a card
+        while (q := state["question"]) is not None and q["kind"] != "play":
+            state = c.post(f"/api/{game}/action", json=_first_choice(q),
+                           headers=_auth(ana)).json()
+        assert q is not None  # (the player took: the cards are played)
+        if q is not None:
+            held = set(state["hand"])
+            missing = next(code for code in ("T21", "T20", "T19", "EX", "KS", "KH", "KD", "KC")
+                           if code not in held)
+            before = _counts(store)
+            r = c.post(f"/api/{game}/action", json={"kind": "play", "value": missing},
+                       headers=_auth(ana))
+            assert r.status_code == 409, r.text
+            assert _counts(store) == before
