@@ -160,9 +160,8 @@ def persist(store: Store, game: GameRow, session: Session, *, now: int,
     number of answers written in all."""
     log = session.logs[0]
     done = len(store.answers(game.id)) if written is None else written
-    for i in range(done, len(log)):
-        a = log[i]
-        store.add_answer(game.id, i, a.seat, a.kind.value, a.value, now=now)
+    store.add_answers(game.id, done, [(a.seat, a.kind.value, a.value) for a in log[done:]],
+                      now=now)
     over = len(session.logs) > 1 or session.game.is_over()
     row = store.game(game.id)
     if over and row is not None and row.state == PLAYING:

@@ -375,6 +375,28 @@ class Store:
             raise AnswerConflictError(Msg("answer {index} of the game is already written",
                                           index=index)) from None
 
+    def add_answers(self, game_id: str, first: int, answers: Sequence[tuple[str, str, str]],
+                    *, now: int) -> None:
+        """Write answers ``first``, ``first + 1``... of the game (``(seat, kind, value)``
+        each), all in one transaction: all or none (AnswerConflictError when a place is
+        taken, StoreError when the game is not being played)."""
+        if not answers:
+            return
+        rows = [(game_id, first + i, seat, kind, value, now)
+                for i, (seat, kind, value) in enumerate(answers)]
+        try:
+            with self._transaction() as run:
+                if not run("SELECT 1 FROM games WHERE id = ? AND state = ?", (game_id, PLAYING)):
+                    raise StoreError(Msg("the game is not being played"))
+                with self._lock:
+                    cur = self._db.cursor()
+                    cur.executemany(self._sql("INSERT INTO answers (game_id, idx, seat, kind,"
+                                              " value, given) VALUES (?, ?, ?, ?, ?, ?)"), rows)
+                run("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+        except self._integrity:
+            raise AnswerConflictError(Msg("answer {index} of the game is already written",
+                                          index=first)) from None
+
     def answers(self, game_id: str) -> tuple[AnswerRow, ...]:
         """The game's answers, in the order given."""
         rows = self._rows("SELECT idx, seat, kind, value FROM answers WHERE game_id = ?"

@@ -178,3 +178,15 @@ def test_a_bad_address_is_a_store_error(tmp_path: object) -> None:
         Store.open("mysql://x")
     with pytest.raises(StoreError, match="cannot open"):
         Store.open("/nonexistent/folder/serve.db")
+
+
+def test_answers_written_together_are_all_written_or_none(store: Store) -> None:
+    p = store.add_player("Ana", "ha", now=1)
+    g = store.start_game(p.id, "2026-12-05", seat="S", address_key="k", now=2, seed=1)
+    store.add_answers(g.id, 0, [("S", "bid", "pass"), ("E", "bid", "prise")], now=3)
+    with pytest.raises(AnswerConflictError):  # place 1 is taken: place 2 not written either
+        store.add_answers(g.id, 1, [("E", "bid", "garde"), ("N", "bid", "pass")], now=4)
+    assert [(r.index, r.value) for r in store.answers(g.id)] == [(0, "pass"), (1, "prise")]
+    assert store.game(g.id).updated == 3  # type: ignore[union-attr]
+    store.add_answers(g.id, 2, [("N", "bid", "pass")], now=5)
+    assert [r.index for r in store.answers(g.id)] == [0, 1, 2]
