@@ -2,6 +2,7 @@
 behind a guard that bounds every request (docs/serve.md).
 
 =====================================  ===================================================
+``GET /``                              the front page (lobby.py): a name, the deal, the board
 ``POST /api/players``                  ``{"name": ...}``: a new name; its token, given once
 ``GET /api/me``                        the token's player, and today's game if any
 ``POST /api/daily``                    today's game: started (one attempt), or resumed
@@ -42,8 +43,8 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..i18n import Msg, render
-from . import dailygame, leaderboard
+from ..i18n import Msg, language, render
+from . import dailygame, leaderboard, lobby
 from .quotas import Buckets, Limits, Network, client_address
 from .session import Session
 from .store import PLAYING, AlreadyPlayedError, NameTakenError, PlayerRow, Store
@@ -85,6 +86,8 @@ class Server:
     proxies: Sequence[Network] = ()
     clock: Callable[[], float] = time.time
     key: bytes = b""
+    lang: str | None = None
+    """The language of the pages and refusals (default: the run's)."""
     hosts: Sequence[str] = ("*",)
     """The host names the game's app answers to (tarot play's TrustedHostMiddleware)."""
 
@@ -358,8 +361,9 @@ def serve_routes(server: Server) -> list[BaseRoute]:
         return await run_in_threadpool(read)
 
     async def index(request: Request) -> Response:
-        return _json({"server": "tarot serve", "today": server.today().isoformat(),
-                      "docs": "docs/serve.md"})
+        html, policy = lobby.page(server.lang or language())
+        return Response(html.encode("utf-8"), media_type="text/html; charset=utf-8",
+                        headers={**HEADERS, "Content-Security-Policy": policy})
 
     return [
         Route("/", index, methods=["GET"]),

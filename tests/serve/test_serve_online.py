@@ -312,7 +312,10 @@ def test_a_hostile_player_is_refused_in_the_game_and_nothing_changes(store: Stor
         assert c.get(f"/api/{game}/state").status_code == 401
         assert c.get(f"/api/{game}/record", headers=_auth(ana)).status_code == 403
         assert c.get(f"/api/{game}/analysis", headers=_auth(ana)).status_code == 403
-        assert c.get("/").json()["server"] == "tarot serve"
+        front = c.get("/")
+        assert front.status_code == 200
+        assert "script-src 'sha256-" in front.headers["Content-Security-Policy"]
+        assert 'id="lobby-name"' in front.text
         assert _counts(store) == before
         assert c.get(f"/api/{game}/state", headers=_auth(ana)).json() == state
         # the card play: a card not held, once the player is asked for a card
