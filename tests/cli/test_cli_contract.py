@@ -111,11 +111,7 @@ def required(name: str, given: tuple[str, ...] = ()) -> list[str]:
 
 
 READING = sorted(n for n in REGISTERED if _reads(n))
-#: The commands that serve until they are stopped (a web server): run bare they would not
-#: end, so their own tests start them as processes and stop them with a signal, and check
-#: the exit status there (tests/serve/test_serve_cli.py).
-SERVING = frozenset({"serve"})
-NOT_READING = sorted(n for n in REGISTERED if not _reads(n) and n not in SERVING)
+NOT_READING = sorted(n for n in REGISTERED if not _reads(n))
 WRITING = sorted(n for n in READING if _writes(n))
 
 
@@ -214,9 +210,10 @@ def test_a_usage_error_is_one_line_and_exit_two(name: str) -> None:
         assert len(ran.err.strip().splitlines()) == 1
 
 
-#: The commands that serve until they are stopped (``tarot play``): no end of work to exit 0
-#: at; their Ctrl-C (130, nothing left behind) is tested with them (tests/play).
-SERVING = frozenset({"play"})
+#: The commands that serve until they are stopped (``tarot play``, ``tarot serve``): no end
+#: of work to exit 0 at; their Ctrl-C (130, nothing left behind) is tested with them
+#: (tests/play, tests/serve/test_serve_cli.py).
+SERVING = frozenset({"play", "serve"})
 
 
 @pytest.mark.parametrize("name", [n for n in NOT_READING if n not in SERVING])
