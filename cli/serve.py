@@ -64,6 +64,9 @@ def serve(
     limit: Annotated[list[str] | None, declare.Option(
         "--limit", metavar="NAME=VALUE",
         help="Set a limit (max_body=16384, max_games=1000...: docs/serve.md).")] = None,
+    pace: Annotated[int, declare.Option(
+        "--pace", metavar="MS", min=0, max=10000,
+        help="How long the page shows each bot's bid or card before the next.")] = 350,
     budget: Annotated[int, declare.Option(
         "--budget", metavar="NODES", min=1,
         help="With --export: the solver's budget a game, in nodes.")] = 2_000_000,
@@ -97,7 +100,7 @@ def serve(
             return
         from tarotnotation.server.online import Server
 
-        _serve(Server(store, zone, limits, proxies), host, port)
+        _serve(Server(store, zone, limits, proxies, pace=pace), host, port)
     finally:
         store.close()
 

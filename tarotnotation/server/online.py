@@ -88,6 +88,8 @@ class Server:
     key: bytes = b""
     lang: str | None = None
     """The language of the pages and refusals (default: the run's)."""
+    pace: int = 350
+    """The milliseconds the game page shows each bot's answer before the next."""
     hosts: Sequence[str] = ("*",)
     """The host names the game's app answers to (tarot play's TrustedHostMiddleware)."""
 
@@ -486,7 +488,8 @@ def make_serve_app(server: Server, extra: Sequence[BaseRoute] = (), *,
     expire (:func:`~.dailygame.expire`)."""
     from .app import make_app
 
-    game_app = Owned(make_app(StoreSessions(server), hosts=server.hosts), server)
+    game_app = Owned(make_app(StoreSessions(server), hosts=server.hosts, lang=server.lang,
+                              pace=server.pace), server)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

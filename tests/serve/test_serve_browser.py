@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.process]
 def test_chromium_takes_a_name_and_plays_the_deal_of_the_day(browser: Any,
                                                               tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tarotnotation", "serve", "--port", "0", "--database",
-         str(tmp_path / "serve.db")], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-        text=True, env={**os.environ, "TAROT_LANG": "en"})
+        [sys.executable, "-m", "tarotnotation", "serve", "--port", "0", "--pace", "0",
+         "--database", str(tmp_path / "serve.db")], stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, text=True, env={**os.environ, "TAROT_LANG": "en"})
     context = None
     try:
         assert proc.stderr is not None
