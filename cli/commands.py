@@ -82,6 +82,8 @@ COMMANDS = (
           "A duplicate match between two bots: each deal played at 2×N tables."),
     Entry("play", "play", "play", False,
           "Play Tarot in the browser against bots: bids, écart, cards, the score."),
+    Entry("serve", "serve", "serve", False,
+          "The daily game online: names and tokens, one deal a day, leaderboards."),
 )
 #: Hidden commands: another name of a command (``check`` is ``validate``).
 ALIASES = {"check": "validate"}

@@ -260,6 +260,7 @@ def _metavar_words() -> dict[str, str]:
             "DIR": pgettext("metavar", "DIR"), "COMMAND": pgettext("metavar", "COMMAND"),
             "ARGS": pgettext("metavar", "ARGS"), "MB": pgettext("metavar", "MB"),
             "NUMBER": pgettext("metavar", "NUMBER"),
+            "DATABASE": pgettext("metavar", "DATABASE"), "ZONE": pgettext("metavar", "ZONE"),
             "ADDRESS": pgettext("metavar", "ADDRESS")}
 
 

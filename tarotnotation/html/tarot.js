@@ -1274,9 +1274,19 @@
     this.get(api + "/state?since=0");
   }
 
+  // tarot serve's pages keep the player's token (never in an address or a cookie): it
+  // goes in the Authorization header of every request of the game.
+  function withToken(headers) {
+    var token = null;
+    try { token = window.localStorage.getItem("tarot-token"); } catch (e) { token = null; }
+    if (token) { headers.Authorization = "Bearer " + token; }
+    return headers;
+  }
+
   Play.prototype.get = function (url) {
     var self = this;
-    fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+    fetch(url, { credentials: "same-origin", headers: withToken({}) })
+      .then(function (r) { return r.json(); })
       .then(function (state) { self.receive(state); })
       .catch(function () { self.say(say("play.lost")); });
   };
@@ -1292,7 +1302,7 @@
     this.why.textContent = "";
     fetch(this.api + "/action?since=" + this.seen, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(action)
+      headers: withToken({ "Content-Type": "application/json" }), body: JSON.stringify(action)
     }).then(function (r) { return r.json(); }).then(function (answer) {
       if (answer.refused) {
         self.setBusy(false);
@@ -1656,7 +1666,8 @@
 
   Play.prototype.fetchAnalysis = function (deal) {
     var self = this;
-    fetch(this.api + "/analysis?deal=" + deal, { credentials: "same-origin" })
+    fetch(this.api + "/analysis?deal=" + deal,
+          { credentials: "same-origin", headers: withToken({}) })
       .then(function (r) { return r.json(); }).then(function (a) {
         if (!self.state || self.state.deal !== deal) { return; }
         if (a.status === "running") {

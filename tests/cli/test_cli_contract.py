@@ -213,9 +213,10 @@ def test_a_usage_error_is_one_line_and_exit_two(name: str) -> None:
         assert len(ran.err.strip().splitlines()) == 1
 
 
-#: The commands that serve until they are stopped (``tarot play``): no end of work to exit 0
-#: at; their Ctrl-C (130, nothing left behind) is tested with them (tests/play).
-SERVING = frozenset({"play"})
+#: The commands that serve until they are stopped (``tarot play``, ``tarot serve``): no end
+#: of work to exit 0 at; their Ctrl-C (130, nothing left behind) is tested with them
+#: (tests/play, tests/serve/test_serve_cli.py).
+SERVING = frozenset({"play", "serve"})
 
 
 @pytest.mark.parametrize("name", [n for n in NOT_READING if n not in SERVING])
