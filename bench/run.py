@@ -699,6 +699,25 @@ def _big_archive(folder: Path, n: int, total: int) -> Path:
     return big
 
 
+def _distributed(folder: Path, n: int, deals: int, out: Path) -> int:
+    """``--distributed DEALS``: the stages of bench/scheduler.py, their table, the JSON."""
+    sys.path.insert(0, str(HERE))
+    import scheduler as stages  # (bench/scheduler.py)
+
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory() as scratch:
+        found = stages.rows(folder, _big_archive(folder, n, deals), deals, Path(scratch))
+    after = os.getloadavg()
+    print(f"{os.cpu_count()} cores; load {load[0]:.2f} before, {after[0]:.2f} after")
+    print(stages.table(found))
+    out.write_text(json.dumps({"cores": os.cpu_count(), "load_before": load,
+                               "load_after": after, "deals": deals,
+                               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                               "stages": found}, indent=2) + "\n", encoding="utf-8")
+    print(f"(written to {out})")
+    return 0
+
+
 def _scaling(rows: dict[str, dict[str, Any]]) -> dict[str, float]:
     """How much faster ``-j 2`` ran than ``-j 1`` (their best runs), pair by pair, and the
     machine's own ceiling (the CPU loop): a ``-j 2`` nearer that than 2 is all this
@@ -847,6 +866,10 @@ def main(argv: list[str] | None = None) -> int:
                         " figures of a shared machine vary from one run to the next)")
     parser.add_argument("--html-deals", type=int, default=HTML_DEALS, metavar="N",
                         help="deals in the site of the html stage (10,000 by default)")
+    parser.add_argument("--distributed", type=int, metavar="DEALS",
+                        help="measure --scheduler instead (bench/scheduler.py): the analysis"
+                        " of 100 deals on 1 and 2 workers, and tarot validate of DEALS deals"
+                        " through the scheduler against -j 2 (the issue: 1,000,000)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -864,6 +887,9 @@ def main(argv: list[str] | None = None) -> int:
         args.json = HERE / "results.json"
     n = args.deals or (2000 if args.quick else 20_000)
     folder = data_dir(n, args.seed)
+    if args.distributed:
+        return _distributed(folder, n, args.distributed, args.json.with_name(
+            "distributed-results.json") if args.json == HERE / "results.json" else args.json)
     if args.profile:
         _profile(args.profile, folder)
         return 0

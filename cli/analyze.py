@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import stat
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -25,11 +27,13 @@ from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
 from tarotnotation.workers import Workers
 from tarotnotation.workers import pool as process_pool
 
+from . import declare
 from .common import (
     EXIT_FAULTS,
     EXIT_OK,
@@ -44,10 +48,13 @@ from .common import (
     worker_count,
     worst,
 )
-from .options import ForceOpt, PathsArg, RulesOpt, SetOpt
+from .options import ForceOpt, PathsArg, RulesOpt, SchedulerOpt, SetOpt, on_cluster
 from .output import opened, output_format, target, write_records
 from .progress import wanted
 from .terminal import safe
+
+if TYPE_CHECKING:
+    from tarotnotation.cluster import Cluster, Task
 
 EPILOG = """\
 Examples:
@@ -80,6 +87,9 @@ file is written then).
 """
 
 #: Formats that keep comments (TarotClub's files hold none).
+
+#: A deal's result: its record, its diagnostics, whether it was analysed.
+_Result = tuple[DealRecord | None, tuple[Diagnostic, ...], bool]
 
 
 def _half(points: float, option: str) -> int:
@@ -137,6 +147,11 @@ def analyze(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    scheduler: SchedulerOpt = None,
+    resume: Annotated[bool, declare.Option(
+        "--resume", help="Continue an analysis to a file that stopped in the middle (a"
+        " scheduler lost, an interruption) from its journal, OUT.journal: no finished"
+        " deal is analysed again.")] = False,
 ) -> None:
     """Analyse the card play of every deal: each card's double-dummy cost.
 
@@ -158,6 +173,14 @@ def analyze(
     if in_place and STDIN in files:
         fail(Msg("--in-place cannot rewrite standard input"))
     output = target(output, inputs=files)  # never over an input: refused before reading
+    if resume and output in (None, STDIN):
+        fail(Msg("--resume needs an output file (-o OUT): its journal is kept beside it"))
+    # With --scheduler or --resume, each finished deal is noted in a journal beside the
+    # output (refused, as the output is, when it is an input), so that --resume goes on.
+    journal_at = (journal_path(output) if output not in (None, STDIN)
+                  and (scheduler is not None or resume) and _a_file(output) else None)
+    if journal_at is not None:
+        target(journal_at, inputs=files)
     fmt = registry.DEFAULT if in_place else output_format(None, output)
     if not _holds_comments(fmt):
         fail(Msg("{output}: {fmt} cannot hold the analysis's comments",
@@ -169,7 +192,7 @@ def analyze(
                "mistake": _half(mistake, "--mistake"),
                "blunder": None if blunder is None else _half(blunder, "--blunder"),
                "table_mb": table_mb}
-    jobs = worker_count(jobs)
+    asked, jobs = jobs, worker_count(jobs)
     color = use_color(sys.stderr)
     faulty = False
     status = EXIT_OK
@@ -190,7 +213,7 @@ def analyze(
             deals += 1
             yield item
 
-    with _Progress() as progress:
+    with on_cluster(scheduler, asked) as cluster, _Progress() as progress:
         if in_place:
             for f in files:
                 kind = registry.get(format_of(f))
@@ -204,7 +227,7 @@ def analyze(
                 out: list[DealRecord] = []
                 bad = False
                 for record, diags, _ in _analyse(items, f, jobs, options, forced, default,
-                                                 progress):
+                                                 progress, cluster):
                     bad |= _report(diags, color)
                     if record is not None:
                         out.append(record)
@@ -217,23 +240,97 @@ def analyze(
                     write_records(out, kind, fh)
         else:
             analysed = 0
-            with opened(output) as fh:
+            journal = None if journal_at is None else _journal(
+                journal_at, files, options, forced, default, resume)
+            with opened(output) as fh, contextlib.ExitStack() as held:
+                if journal is not None:
+                    held.enter_context(journal)
+
                 def records() -> Iterator[DealRecord]:
                     nonlocal faulty, analysed
                     for f in files:
-                        for record, diags, done in _analyse(read(f), f, jobs, options,
-                                                            forced, default, progress):
-                            faulty |= _report(diags, color)
+                        def run(items: Iterable[ReadDeal], f: str = f) -> Iterator[_Result]:
+                            return _analyse(items, f, jobs, options, forced, default,
+                                            progress, cluster, journal)
+
+                        for record, diags, done, said in _journaled(read(f), f, journal, run):
+                            faulty |= _report(diags, color) or said
                             analysed += done
                             if record is not None:
                                 yield record
 
                 count = write_records(records(), fmt, fh)
+            if journal is not None:
+                journal.remove()  # (the output is written whole)
+                if journal.resumed:
+                    echo_err(nmsg("{n} deal taken from the journal {journal}",
+                                  "{n} deals taken from the journal {journal}",
+                                  journal.resumed, n=journal.resumed, journal=journal.path))
             if output not in (None, STDIN):
                 echo_err(nmsg("{n} deal written to {output}, {analysed} analysed",
                               "{n} deals written to {output}, {analysed} analysed", count,
                               n=count, output=output, analysed=analysed))
     raise typer.Exit(worst(status, EXIT_FAULTS if faulty or not deals else EXIT_OK))
+
+
+def _a_file(output: str) -> bool:
+    """Whether ``output`` is a regular file or none yet: a device (``/dev/null``) or a
+    pipe gets no journal beside it."""
+    try:
+        return stat.S_ISREG(os.stat(output).st_mode)
+    except OSError:
+        return True
+
+
+def _journal(path: str, files: list[str], options: dict[str, Any], forced: str | None,
+             default: str | None, resume: bool) -> Journal:
+    """The run's journal (:mod:`tarotnotation.journal`); one that cannot be used is a
+    usage error."""
+    from tarotnotation import __version__
+
+    key = run_key(files, {**options, "ruleset": forced, "rules": default}, __version__)
+    try:
+        return Journal(path, key, resume=resume)
+    except JournalError as err:
+        fail(err.message)
+
+
+def _journaled(items: Iterable[ReadDeal], file: str, journal: Journal | None,
+               run: Callable[[Iterable[ReadDeal]], Iterator[_Result]]
+               ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool, bool]]:
+    """Each deal's result, in order, and whether it is an error said in an earlier run:
+    the deals the journal holds taken from it (their diagnostics were said when they were
+    analysed), the others given to ``run`` and noted in the journal as they come."""
+    if journal is None:
+        for record, diags, done in run(items):
+            yield record, diags, done, False
+        return
+    order: deque[tuple[ReadDeal, Entry | None]] = deque()
+
+    def fresh() -> Iterator[ReadDeal]:
+        for item in items:
+            entry = journal.get(file, item.index)
+            order.append((item, entry))
+            if entry is None:
+                yield item
+
+    def stored() -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool, bool]]:
+        while order and order[0][1] is not None:
+            entry = order.popleft()[1]
+            assert entry is not None
+            yield entry.record, (), False, entry.error
+
+    for record, diags, done in run(fresh()):
+        yield from stored()
+        item, _ = order.popleft()
+        if not journal.has(file, item.index):
+            journal.add(file, item.index, record, error=_errors(diags), done=done)
+        yield record, diags, done, False
+    yield from stored()
+
+
+def _errors(diags: tuple[Diagnostic, ...]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diags)
 
 
 def _holds_comments(fmt: registry.Format) -> bool:
@@ -287,11 +384,12 @@ def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]
 
 
 def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str, Any],
-             forced: str | None, default: str | None, progress: _Progress
+             forced: str | None, default: str | None, progress: _Progress,
+             cluster: Cluster | None = None, journal: Journal | None = None
              ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
     """Each deal's record, diagnostics (located in the file) and whether it was
-    analysed, in order; ``jobs`` worker processes."""
-    if jobs > 1:
+    analysed, in order; ``jobs`` worker processes, or the tasks of ``cluster``."""
+    if jobs > 1 or cluster is not None:
         # One deal: its parts (``--split``) searched at once by the workers; more: a
         # deal a worker. The comments are the same either way.
         items = iter(items)
@@ -299,11 +397,16 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
         items = itertools.chain(head, items)
         if len(head) == 1:
             progress.deal(file, head[0].index)
-            with Workers(jobs) as workers:
+            with Workers(jobs) if cluster is None else contextlib.nullcontext(
+                    cluster) as workers:
                 record, diags, done = _one(head[0], file, options, forced, default,
                                            progress, workers)
             yield record, _located(head[0], head[0].diagnostics + diags, file), done
             return
+    if cluster is not None:
+        yield from _on_cluster(items, file, options, forced, default, progress, cluster,
+                               journal)
+        return
     if jobs <= 1:
         for item in items:
             progress.deal(file, item.index)
@@ -331,6 +434,36 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
         pool.join()
 
 
+def _on_cluster(items: Iterable[ReadDeal], file: str, options: dict[str, Any],
+                forced: str | None, default: str | None, progress: _Progress,
+                cluster: Cluster, journal: Journal | None
+                ) -> Iterator[tuple[DealRecord | None, tuple[Diagnostic, ...], bool]]:
+    """:func:`_analyse` on a Dask cluster: a task a deal (the one of ``-j``: :func:`_work`),
+    two a worker in flight, the results taken in order (and noted in ``journal`` as soon
+    as they are back, in any order)."""
+    pending: deque[tuple[ReadDeal, Task[_Result]]] = deque()
+
+    def first() -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+        if journal is not None:  # the deals finished early: noted now, in case
+            for item, task in pending:
+                if task.done() and not journal.has(file, item.index):
+                    record, diags, done = task.result()
+                    journal.add(file, item.index, record, done=done,
+                                error=_errors(item.diagnostics + diags))
+        item, task = pending.popleft()
+        record, diags, done = task.result()
+        progress.gathered(file, item)
+        return record, _located(item, item.diagnostics + diags, file), done
+
+    for item in items:
+        task = (read_deal(item.index, item.record), file, options, forced, default)
+        pending.append((item, cluster.submit(_work, task)))
+        while len(pending) > 2 * cluster.workers:
+            yield first()
+    while pending:
+        yield first()
+
+
 class _Progress:
     """A transient progress line on a terminal: the file, the deal and its cards."""
 
@@ -342,6 +475,9 @@ class _Progress:
         self.task: Any = None
         self.label = ""
         self.settled: tuple[int, int] | None = None
+        #: On a cluster: the deals back, the bar in bytes of the file with the time left.
+        self.back = 0
+        self.sizes: dict[str, int] = {}
 
     def __enter__(self) -> _Progress:
         return self
@@ -361,10 +497,16 @@ class _Progress:
             return
         if self.bar is None:
             from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self.bar = Progress(TextColumn(render(Msg("analysing")), markup=False), BarColumn(),
-                                TimeElapsedColumn(),
+                                TimeRemainingColumn() if self.back else TimeElapsedColumn(),
                                 TextColumn("{task.description}", markup=False),
                                 console=Console(stderr=True), transient=True)
             self.task = self.bar.add_task("", total=total)
@@ -375,6 +517,23 @@ class _Progress:
         """A new deal begins."""
         self.label = render(Msg("{file} deal {deal}", file=Path(file).name, deal=index))
         self._show(0, 1, self.label)
+
+    def gathered(self, file: str, item: ReadDeal) -> None:
+        """A deal analysed on a cluster is back (its cards were followed elsewhere): the
+        deals back, and the bar in bytes of the file, with the time left."""
+        self.back += 1
+        self.label = render(Msg("{file} deal {deal}", file=Path(file).name, deal=item.index))
+        if not self.enabled:
+            return
+        if file not in self.sizes:
+            try:
+                self.sizes[file] = os.path.getsize(file) if file != STDIN else 0
+            except OSError:
+                self.sizes[file] = 0
+        size = self.sizes[file]
+        self._show(min(item.offset or 0, size), max(size, 1), render(nmsg(
+            "{n} deal analysed · {file}", "{n} deals analysed · {file}", self.back,
+            n=f"{self.back:,}", file=Path(file).name)))
 
     def cards(self, done: int, total: int) -> None:
         """Cards of the current deal whose analysis is settled."""

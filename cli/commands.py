@@ -78,6 +78,12 @@ COMMANDS = (
     Entry("split", "split", "split", True,
           "Split archives into one file per deal or per tag value."),
     Entry("sort", "sort", "sort", True, "Sort the deals of archives by their tags."),
+    Entry("match", "match", "match", True,
+          "A duplicate match between two bots: each deal played at 2×N tables."),
+    Entry("play", "play", "play", False,
+          "Play Tarot in the browser against bots: bids, écart, cards, the score."),
+    Entry("serve", "serve", "serve", False,
+          "The daily game online: names and tokens, one deal a day, leaderboards."),
 )
 #: Hidden commands: another name of a command (``check`` is ``validate``).
 ALIASES = {"check": "validate"}

@@ -3,13 +3,18 @@ reads them when a command is built, the front door of cli/front.py without typer
 
 from __future__ import annotations
 
-from typing import Annotated
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated
 
 from tarotnotation.i18n import Msg, message_of
 
 from . import declare
-from .common import fail
+from .common import STDIN, fail
 from .output import WRITE_FORMATS
+
+if TYPE_CHECKING:
+    from tarotnotation.cluster import Cluster
 
 PathsArg = Annotated[
     list[str],
@@ -51,6 +56,35 @@ ColumnsOpt = Annotated[
                  " 'Joueur 1=Alice,Pts=Points,Couleur=-', or a .toml file with a [columns]"
                  " table (docs/formats.md)."),
 ]
+
+SchedulerOpt = Annotated[
+    str | None,
+    declare.Option("--scheduler", metavar="ADDRESS",
+                 help="Run on a Dask cluster: tcp://HOST:PORT or tls://HOST:PORT (a"
+                 " scheduler's), local or local:N (N workers on this machine); the same"
+                 " output as on one machine (docs/distributed.md)."),
+]
+
+
+@contextlib.contextmanager
+def on_cluster(spec: str | None, jobs: int, inputs: Sequence[str] = ()
+               ) -> Iterator[Cluster | None]:
+    """The Dask cluster ``--scheduler`` names (None without it), its workers checked
+    (``inputs``: the files they read); what goes wrong with it, from the connection to
+    the last result, is a usage error (exit status 2), said as it is. ``-j`` with it is
+    refused: ``-j`` is the one-machine way."""
+    if spec is None:
+        yield None
+        return
+    if jobs != 1:
+        fail(Msg("--scheduler and --jobs cannot be given together"))
+    from tarotnotation import cluster
+
+    try:
+        with cluster.connect(spec, [f for f in inputs if f != STDIN]) as running:
+            yield running
+    except cluster.ClusterError as err:
+        fail(err.message)
 
 
 def use_columns(spec: str | None) -> None:

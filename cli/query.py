@@ -8,14 +8,14 @@ from typing import Annotated
 
 from tarotnotation.archives.query import QueryError, compile_query
 from tarotnotation.archives.safety import for_terminal
-from tarotnotation.archives.table import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
+from tarotnotation.archives.tabular import DEFAULT_COLUMNS, TABLE_FORMATS, TableWriter, columns
 from tarotnotation.formats.registry import Format
 from tarotnotation.i18n import Msg, message_of, nmsg, render
 from tarotnotation.records import DealRecord
 
 from . import declare
 from .common import echo, echo_err, fail
-from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
+from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SchedulerOpt, SetOpt
 from .output import WRITE_FORMATS, opened, output_format, report_format, write_records
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
 
@@ -67,6 +67,7 @@ def query(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """The deals that match an expression, streamed, in any format.
 
@@ -96,7 +97,7 @@ def query(
     # A query of tags, players and files alone reads the records without replaying them.
     replay = matcher.needs_replay or any(c.needs_replay for c in cols or ())
     reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict,
-                      replay=replay)
+                      replay=replay, scheduler=scheduler)
     reading.refuse_overwrite(output)
     matched = 0
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from tarotnotation.archive import walk
 from tarotnotation.archives.stream import ArchiveDeal, Options, scan
@@ -29,7 +29,11 @@ from .common import (
     worker_count,
     worst,
 )
+from .options import on_cluster
 from .output import refuse_inputs, target
+
+if TYPE_CHECKING:
+    from tarotnotation.cluster import Cluster
 
 JobsOpt = Annotated[int, declare.Option(
     "--jobs", "-j", min=0, metavar="N",
@@ -51,7 +55,8 @@ class Reading:
 
     def __init__(self, paths: list[str], *, jobs: int = 1, rules: str | None = None,
                  sets: list[str] | None = None, force: str | None = None,
-                 strict: bool = False, replay: bool = True) -> None:
+                 strict: bool = False, replay: bool = True, scheduler: str | None = None
+                 ) -> None:
         self.default = ruleset_spec(rules, sets)
         self.forced = checked_spec(force, "--ruleset")
         args = expand_arguments(paths)
@@ -59,7 +64,9 @@ class Reading:
         self.files = [str(p) for p in items if isinstance(p, Path)]
         #: The paths that cannot be used (F001-F004), reported in their place.
         self.faults = [d for d in items if not isinstance(d, Path)]
+        self.asked = jobs
         self.jobs = worker_count(jobs)
+        self.scheduler = scheduler
         self.strict = strict
         self.replay = replay
         self.unreadable = 0
@@ -84,7 +91,13 @@ class Reading:
         read."""
         for fault in self.faults:
             self._report([fault])
-        for deal in scan(self.files, jobs=self.jobs, options=self.options(records)):
+        with on_cluster(self.scheduler, self.asked, self.files) as cluster:
+            yield from self._deals(records, skipped, cluster)
+
+    def _deals(self, records: object, skipped: Callable[[ArchiveDeal], None] | None,
+               cluster: Cluster | None) -> Iterator[ArchiveDeal]:
+        jobs = self.jobs if cluster is None else cluster.workers
+        for deal in scan(self.files, jobs=jobs, options=self.options(records), pool=cluster):
             if deal.about_file:  # the file cannot be read, or holds no deal
                 self._report(deal.diagnostics)
                 continue

@@ -259,7 +259,9 @@ def _metavar_words() -> dict[str, str]:
             "MAPPING": pgettext("metavar", "MAPPING"), "NAME": pgettext("metavar", "NAME"),
             "DIR": pgettext("metavar", "DIR"), "COMMAND": pgettext("metavar", "COMMAND"),
             "ARGS": pgettext("metavar", "ARGS"), "MB": pgettext("metavar", "MB"),
-            "NUMBER": pgettext("metavar", "NUMBER")}
+            "NUMBER": pgettext("metavar", "NUMBER"),
+            "DATABASE": pgettext("metavar", "DATABASE"), "ZONE": pgettext("metavar", "ZONE"),
+            "ADDRESS": pgettext("metavar", "ADDRESS")}
 
 
 #: A word in capitals (a value's name in help: ``FILE``, ``PATH...``), not part of a

@@ -14,7 +14,7 @@ from tarotnotation.archives.stats import Stats, csv_header
 
 from . import declare
 from .common import stdout_bytes
-from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SetOpt
+from .options import ForceOpt, OutOpt, PathsArg, RulesOpt, SchedulerOpt, SetOpt
 from .output import opened, report_format
 from .reading import JobsOpt, Reading, StrictOpt, StrictStopError
 
@@ -70,9 +70,11 @@ def stats(
     rules: RulesOpt = None,
     sets: SetOpt = None,
     force: ForceOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Statistics per player, seat or contract, and of the archive as a whole."""
-    reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict)
+    reading = Reading(paths, jobs=jobs, rules=rules, sets=sets, force=force, strict=strict,
+                      scheduler=scheduler)
     reading.refuse_overwrite(output)
     fmt = report_format(given, output, {"json": StatsFormat.JSON, "csv": StatsFormat.CSV},
                         StatsFormat.TEXT)  # (stats -o s.json wrote a text table)

@@ -35,8 +35,10 @@ from .options import (
     ForceOpt,
     PathsArg,
     RulesOpt,
+    SchedulerOpt,
     SetOpt,
     columns_inputs,
+    on_cluster,
     use_columns,
 )
 from .output import opened, report_format, target
@@ -127,6 +129,7 @@ def validate(
         "--exit-zero", help="Exit 0 even when faults are found (2 still means the command"
         " could not run).")] = False,
     columns: ColumnsOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Validate every deal: cards, bids, écart, poignées, play, scores.
 
@@ -143,7 +146,7 @@ def validate(
     forced = checked_spec(force, "--ruleset")
     ignored = _ignored(ignore or [])
     args = expand_arguments(paths)
-    jobs = worker_count(jobs)
+    asked, jobs = jobs, worker_count(jobs)
     items = list(walk(args))
     files = [str(p) for p in items if isinstance(p, Path)]
     # never over an input: refused before any reading
@@ -156,7 +159,7 @@ def validate(
         for f in files:
             echo_err(Msg("{file}: read as {format}", file="<stdin>" if f == STDIN else f,
                          format=read_as(f)))
-    with _report_file(out) as sink:
+    with on_cluster(scheduler, asked, files) as cluster, _report_file(out) as sink:
         report = reporter(fmt.value, color=out is None and use_color(sys.stdout),
                           quiet=quiet, strict=strict, statistics=statistics, out=sink)
         tally = Tally()
@@ -164,8 +167,9 @@ def validate(
             # Text and GitHub reports say nothing of a clean deal: the deals a worker found
             # clean come in bulk, counted and never one by one (issue 17).
             checking = (check_paths_batched if fmt in _BULK_FORMATS else check_paths)
-            for checked in checking(items, jobs=jobs, ruleset=forced,
-                                    default_ruleset=default, keep=False):
+            for checked in checking(items, jobs=jobs if cluster is None else cluster.workers,
+                                    ruleset=forced, default_ruleset=default, keep=False,
+                                    pool=cluster):
                 if isinstance(checked, CleanDeals):
                     progress.reached(checked.file, checked.offset, checked.count)
                     tally.add_clean(checked.file, checked.count)

@@ -28,6 +28,7 @@ worker processes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
@@ -84,7 +85,7 @@ from .plausibility import SessionDeals
 from .values import replace
 
 if TYPE_CHECKING:
-    from .workers import Pending
+    from .workers import Pending, Pool
 
 __all__ = [
     "CHUNK_BYTES",
@@ -130,7 +131,7 @@ _AHEAD: Final = 8
 
 def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
                 ruleset: str | None = None, default_ruleset: str | None = None,
-                keep: bool = True) -> Iterator[CheckedDeal]:
+                keep: bool = True, pool: Pool | None = None) -> Iterator[CheckedDeal]:
     """Read and replay every deal of every file, in order; ``jobs`` worker processes.
 
     ``ruleset`` overrides every record's own; ``default_ruleset`` applies to the records
@@ -151,9 +152,13 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
     whose ``Deal`` number an earlier deal of the same session of its file had gets an
     R301 error (same Event, Site, Date, Round and Table tags;
     :func:`tarotnotation.plausibility.deal_number`).
+
+    ``pool``: the workers to run the same tasks on, instead of ``jobs`` processes of this
+    machine (a :class:`tarotnotation.cluster.Cluster`, whose ``jobs`` run at once): the
+    same deals come out, in the same order.
     """
     batched = check_paths_batched(paths, jobs=jobs, ruleset=ruleset,
-                                  default_ruleset=default_ruleset, keep=keep)
+                                  default_ruleset=default_ruleset, keep=keep, pool=pool)
     try:
         for item in batched:
             if isinstance(item, CleanDeals):
@@ -166,13 +171,14 @@ def check_paths(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
 
 def check_paths_batched(paths: Iterable[str | Path | Diagnostic], *, jobs: int = 1,
                         ruleset: str | None = None, default_ruleset: str | None = None,
-                        keep: bool = True) -> Generator[CheckedDeal | CleanDeals, None, None]:
+                        keep: bool = True, pool: Pool | None = None
+                        ) -> Generator[CheckedDeal | CleanDeals, None, None]:
     """:func:`check_paths`, where a run of deals with nothing to say that a worker of a
     parallel check settled comes as one :class:`CleanDeals` (R301 settled: a deal that
     repeats a number comes alone, with its diagnostic): a caller that needs nothing of
     such deals but their count (a report of faults and a summary) takes them in bulk, at
     no cost a deal."""
-    checked = _check_paths(paths, jobs, ruleset, default_ruleset, keep)
+    checked = _check_paths(paths, jobs, ruleset, default_ruleset, keep, pool)
     try:
         yield from _numbered(checked)
     finally:
@@ -221,10 +227,10 @@ def _repeated(checked: CheckedDeal, first: int) -> CheckedDeal:
 
 
 def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: str | None,
-                 default_ruleset: str | None, keep: bool
+                 default_ruleset: str | None, keep: bool, given: Pool | None = None
                  ) -> Generator[CheckedDeal | CleanDeals, None, None]:
     items = list(walk(paths))  # (paths already walked pass through unchanged)
-    if jobs <= 1:
+    if jobs <= 1 and given is None:
         for item in items:
             if isinstance(item, Diagnostic):
                 yield CheckedDeal(item.location.file or "", 0, (item,), None)
@@ -244,8 +250,8 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
         return
     from .workers import Workers
 
-    workers = min(jobs, os.cpu_count() or 1)
-    with Workers(workers) as pool:
+    workers = max(1, jobs) if given is not None else min(jobs, os.cpu_count() or 1)
+    with Workers(workers) if given is None else contextlib.nullcontext(given) as pool:
         pending: deque[tuple[Pending[Done], LineRange | TarotPart | str, int]] = deque()
         # The parts of .tarot files and the ranges of JSON Lines (by the file's place in
         # the list): the deals (and for JSON Lines the lines) of the file before the next

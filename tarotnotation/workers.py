@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
 if TYPE_CHECKING:  # (imported when a pool of multiprocessing is asked for)
     import multiprocessing.pool
 
-__all__ = ["Pending", "WorkerDiedError", "Workers", "pool", "release_semaphores",
+__all__ = ["Pending", "Pool", "WorkerDiedError", "Workers", "pool", "release_semaphores",
            "worker_start"]
 
 _R = TypeVar("_R")
@@ -122,6 +122,15 @@ class Pending(Protocol[_R_co]):
 
     def result(self) -> _R_co:
         """The call's value, when it is back (its exception raised here)."""
+        ...  # pragma: no cover (a protocol)
+
+
+class Pool(Protocol):
+    """What runs tasks: ``submit(fn, *args)`` hands ``fn(*args)`` to a worker (a
+    :class:`Workers` block's pool, a :class:`tarotnotation.cluster.Cluster`)."""
+
+    def submit(self, fn: Callable[..., _R], /, *args: Any) -> Pending[_R]:
+        """Run ``fn(*args)`` on a worker; its :meth:`Pending.result` waits for it."""
         ...  # pragma: no cover (a protocol)
 
 

@@ -71,6 +71,9 @@ settings.register_profile(
 )
 settings.load_profile("slow" if SLOW else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+#: Fixtures several folders' tests take by name (tests/support): the serve tests' databases.
+pytest_plugins = ["serve_databases"]
+
 
 #: The doctests that start processes (a docstring cannot carry a mark).
 PROCESS_DOCTESTS = frozenset({"tarotnotation.workers"})

@@ -48,7 +48,8 @@ from ..kernel import petit_sec
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import table
 
-__all__ = ["PREFIX", "daily_deal", "parse_date", "random_stream", "shuffled"]
+__all__ = ["PREFIX", "daily_deal", "deal_from_stream", "parse_date", "random_stream",
+           "shuffled"]
 
 #: The fixed start of every block of the random stream.
 PREFIX: Final = b"tarotnotation daily deal v1"
@@ -102,7 +103,16 @@ def daily_deal(date: datetime.date, players: int = 4) -> DealRecord:
     if players not in (3, 4, 5):
         raise ValueError(f"the deal of the day is for 3, 4 or 5 players, not {players}")
     day = date.isoformat()
-    stream = random_stream(day, players)
+    return deal_from_stream(random_stream(day, players), players, (
+        ("Event", "Deal of the day"), ("Date", day.replace("-", ".")),
+        ("Daily", f"{day}/{players}")))
+
+
+def deal_from_stream(stream: Iterator[int], players: int,
+                     tags: tuple[tuple[str, str], ...] = ()) -> DealRecord:
+    """Steps 3 to 5 of the generator on any random stream (``tarot serve``'s secret one
+    too): the pack shuffled until no hand holds the Petit sec, dealt, the record with
+    ``tags``."""
     size = table(players).hand
     seats = DEFAULT_SEATS[players]
     cards = list(range(78))
@@ -112,8 +122,7 @@ def daily_deal(date: datetime.date, players: int = 4) -> DealRecord:
         if any(petit_sec(hand) for hand in hands):  # the deal would be annulled
             continue
         return DealRecord(
-            tags=(("Event", "Deal of the day"), ("Date", day.replace("-", ".")),
-                  ("Daily", f"{day}/{players}")),
+            tags=tags,
             players=players,
             dealer=seats[-1],
             hands={seat: CardSet(hand) for seat, hand in zip(seats, hands, strict=True)},

@@ -18,6 +18,7 @@ no facts (``status`` is None).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
 from abc import ABC
@@ -44,7 +45,7 @@ from ..formats import json as json_format
 from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
 from ..source import ReadDeal, read_deal
-from ..workers import Pending, Workers
+from ..workers import Pending, Pool, Workers
 from .summary import DealSummary, summarize, summarize_quick, summarize_record
 
 __all__ = [
@@ -281,19 +282,21 @@ def _sent_whole_too_big(path: str) -> bool:
     return not in_chunks(path)
 
 
-def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None = None
-         ) -> Iterator[ArchiveDeal]:
-    """Every deal of every file, in order (see the module doc); ``jobs`` processes."""
+def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None = None,
+         pool: Pool | None = None) -> Iterator[ArchiveDeal]:
+    """Every deal of every file, in order (see the module doc); ``jobs`` processes, or
+    ``pool``'s workers (a :class:`tarotnotation.cluster.Cluster`, ``jobs`` tasks at once:
+    the same parts, the same deals in the same order)."""
     options = options or Options()
     files = [str(p) for p in expand_paths(paths)]
-    if jobs <= 1:
+    if jobs <= 1 and pool is None:
         for f in files:
             for part in parts_of(f):
                 yield from _deals(part, options)
         return
-    workers = min(jobs, os.cpu_count() or 1)
+    workers = max(1, jobs) if pool is not None else min(jobs, os.cpu_count() or 1)
     pending: deque[Pending[list[ArchiveDeal]]] = deque()
-    with Workers(workers) as pool:
+    with Workers(workers) if pool is None else contextlib.nullcontext(pool) as pool:
         for f in files:
             if f == STDIN or _sent_whole_too_big(f):
                 # Read here, a deal at a time, in its place in the order: standard input

@@ -44,6 +44,8 @@ __all__ = [
     "deal_page_bytes",
     "index_data",
     "index_page",
+    "play_csp",
+    "play_page",
 ]
 
 SCRIPT_NAME: Final = "tarot.js"
@@ -205,16 +207,21 @@ def compact_css(source: str) -> str:
 
 
 _INDEX_PART: Final = re.compile(r"^ */\* index: begin.*?^ */\* index: end \*/\n", re.S | re.M)
+_PLAY_PART: Final = re.compile(r"^ */\* play: begin.*?^ */\* play: end \*/\n", re.S | re.M)
 
 
 @functools.cache
-def asset(name: str, index: bool = True) -> str:
+def asset(name: str, index: bool = True, play: bool = False) -> str:
     """The script or the stylesheet (package data), compacted (:func:`compact`,
-    :func:`compact_css`); either without the index's part unless ``index``."""
+    :func:`compact_css`); either without the index's part unless ``index``, and without
+    the game's (``tarot play``) unless ``play``."""
     source = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     if not index:
         source, cut = _INDEX_PART.subn("", source)
         assert cut == 1, f"{name}'s index part is marked once"
+    if not play:
+        source, cut = _PLAY_PART.subn("", source)
+        assert cut == 1, f"{name}'s play part is marked once"
     return compact_css(source) if name.endswith(".css") else compact_js(source)
 
 
@@ -224,12 +231,13 @@ def _sha256(source: str) -> str:
 
 
 @functools.cache
-def csp(inline: bool, index: bool = True) -> str:
+def csp(inline: bool, index: bool = True, play: bool = False) -> str:
     """The Content Security Policy of a page: nothing from the network, no inline event
     handler, no script or style but the page's own (by hash when inline, else the
     site's files), Trusted Types required (no string reaches an HTML or script sink)."""
     if inline:
-        script, style = _sha256(asset(SCRIPT_NAME, index)), _sha256(asset(STYLE_NAME, index))
+        script = _sha256(asset(SCRIPT_NAME, index, play))
+        style = _sha256(asset(STYLE_NAME, index, play))
     else:
         script = style = "'self'"
     return (f"default-src 'none'; script-src {script}; style-src {style}; img-src 'none';"
@@ -237,26 +245,29 @@ def csp(inline: bool, index: bool = True) -> str:
             " require-trusted-types-for 'script'; trusted-types 'none'")
 
 
-def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = True) -> str:
+def _head(title: str, inline: bool, page: str, extra: str = "", index: bool = True,
+          play: bool = False) -> str:
     """The start of a page, in the run's language (``<html lang>``), the words of its
     script (:mod:`.words`) embedded as JSON at the start of its body."""
-    style = (f"<style>{asset(STYLE_NAME, index)}</style>" if inline
+    style = (f"<style>{asset(STYLE_NAME, index, play)}</style>" if inline
              else f'<link rel="stylesheet" href="{STYLE_NAME}">')
     lang = language()
+    policy = play_csp() if play else csp(inline, index)
     return (
         f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{csp(inline, index)}">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         '<meta name="referrer" content="no-referrer">\n'
         f'<meta name="generator" content="tarotnotation {text(__version__)}">\n'
         f"<title>{text(title)}</title>\n{style}\n</head>\n"
         f'<body data-page="{page}"{extra}>\n{SYMBOLS}\n'
-        f'<script type="application/json" id="tarot-words">{words_json(lang, index)}</script>\n'
+        f'<script type="application/json" id="tarot-words">{words_json(lang, index, play)}'
+        "</script>\n"
     )
 
 
-def _script(inline: bool, index: bool = True) -> str:
-    return (f"<script>{asset(SCRIPT_NAME, index)}</script>" if inline
+def _script(inline: bool, index: bool = True, play: bool = False) -> str:
+    return (f"<script>{asset(SCRIPT_NAME, index, play)}</script>" if inline
             else f'<script src="{SCRIPT_NAME}"></script>')
 
 
@@ -277,6 +288,36 @@ def deal_page(data: Mapping[str, Any], *, inline: bool = True) -> str:
         + json_bytes(data).decode("utf-8") + "</script>\n"
         + _script(inline, index=False) + "\n</body>\n</html>\n"
     )
+
+
+def play_csp() -> str:
+    """The Content Security Policy of the game page (``tarot play``): a deal page's, and
+    its own server the one place it may connect to (its actions and its state)."""
+    return csp(True, False, True) + "; connect-src 'self'"
+
+
+def play_page(data: Mapping[str, Any]) -> bytes:
+    """The game page of ``tarot play``: the viewer's page in play mode, its script and
+    stylesheet inline with the game's part, ``data`` (the session's id) embedded; the
+    page asks its server for the rest.
+
+    >>> page = play_page({"session": "abc"}).decode()
+    >>> 'data-page="play"' in page and "connect-src 'self'" in page
+    True
+    """
+    title = render(Msg("Tarot: a game against the bots"))
+    return (
+        _head(title, True, "play", index=False, play=True)
+        + f'<main id="tarot" class="play"><h1>{text(title)}</h1>{_noscript_play()}</main>\n'
+        + '<script type="application/json" id="tarot-play">'
+        + json_bytes(data).decode("utf-8") + "</script>\n"
+        + _script(True, index=False, play=True) + "\n</body>\n</html>\n"
+    ).encode("utf-8")
+
+
+def _noscript_play() -> str:
+    return "<noscript><p>" + text(render(Msg(
+        "The game is played with JavaScript, which is turned off."))) + "</p></noscript>"
 
 
 _MARK: Final = "\ue000title\ue000"

@@ -1237,6 +1237,476 @@
     }
   };
 
+  /* play: begin (only the game page of tarot play has this part) */
+  /* --- the game: tarot play ----------------------------------------------------------------
+     The server is the referee: it sends what South may see, the question asked and its
+     legal answers (with the kernel's words for each card that may not be played); this
+     part draws them and sends South's answers. It holds no rule of the game. */
+
+  function Play(root, config) {
+    this.root = root;
+    this.sid = config.session;
+    this.delay = typeof config.delay === "number" ? config.delay : 350;
+    this.seen = 0;
+    this.state = null;
+    this.busy = false;
+    this.chosen = {};
+    this.analysisTimer = null;
+    var api = "/api/" + encodeURIComponent(this.sid);
+    this.api = api;
+    this.status = add(root, el("p", "play-status"));
+    this.status.setAttribute("role", "status");
+    this.status.setAttribute("aria-live", "polite");
+    this.board = add(root, el("section", "play-table"));
+    this.board.setAttribute("aria-label", say("play.table"));
+    this.ask = add(root, el("section", "play-ask"));
+    this.ask.setAttribute("aria-label", say("play.question"));
+    this.why = add(root, el("p", "play-why"));
+    this.why.setAttribute("role", "alert");
+    this.handBox = add(root, el("section", "play-hand"));
+    add(this.handBox, el("h2", "", say("play.hand")));
+    this.hand = add(this.handBox, el("div", "hand-cards"));
+    this.hand.setAttribute("role", "group");
+    this.hand.setAttribute("aria-label", say("play.handHelp"));
+    this.end = add(root, el("section", "play-end is-hidden"));
+    var self = this;
+    this.hand.addEventListener("keydown", function (e) { self.handKey(e); });
+    this.get(api + "/state?since=0");
+  }
+
+  // tarot serve's pages keep the player's token (never in an address or a cookie): it
+  // goes in the Authorization header of every request of the game.
+  function withToken(headers) {
+    var token = null;
+    try { token = window.localStorage.getItem("tarot-token"); } catch (e) { token = null; }
+    if (token) { headers.Authorization = "Bearer " + token; }
+    return headers;
+  }
+
+  Play.prototype.get = function (url) {
+    var self = this;
+    fetch(url, { credentials: "same-origin", headers: withToken({}) })
+      .then(function (r) { return r.json(); })
+      .then(function (state) { self.receive(state); })
+      .catch(function () { self.say(say("play.lost")); });
+  };
+
+  Play.prototype.setBusy = function (on) {
+    this.busy = on;
+    if (on) { this.root.setAttribute("data-busy", "1"); } else { this.root.removeAttribute("data-busy"); }
+  };
+
+  Play.prototype.send = function (action) {
+    var self = this;
+    this.setBusy(true);
+    this.why.textContent = "";
+    fetch(this.api + "/action?since=" + this.seen, {
+      method: "POST", credentials: "same-origin",
+      headers: withToken({ "Content-Type": "application/json" }), body: JSON.stringify(action)
+    }).then(function (r) { return r.json(); }).then(function (answer) {
+      if (answer.refused) {
+        self.setBusy(false);
+        self.why.textContent = say("play.refused", { why: answer.refused.message });
+        self.draw(self.state);
+        return;
+      }
+      self.receive(answer);
+    }).catch(function () { self.setBusy(false); self.say(say("play.lost")); });
+  };
+
+  Play.prototype.say = function (text) {
+    this.status.textContent = text;
+  };
+
+  /* A state from the server: the answers since the last one shown one at a time, then
+     the state drawn. */
+  Play.prototype.receive = function (state) {
+    var self = this;
+    var events = state.events || [];
+    this.seen = state.seen;
+    this.setBusy(true);
+    var base = this.playsBefore(state, events);
+    var i = 0;
+    var step = function () {
+      if (i >= events.length) {
+        self.draw(state);
+        self.setBusy(false);
+        return;
+      }
+      var e = events[i++];
+      var shown = self.showEvent(e, state, base);
+      if (e.kind === "play" && e.deal === state.deal) { base += 1; }
+      if (shown && self.delay > 0 && e.seat !== state.seat) {
+        setTimeout(step, self.delay);
+      } else {
+        step();
+      }
+    };
+    step();
+  };
+
+  /* How many cards of the deal in progress were played before these events'. */
+  Play.prototype.playsBefore = function (state, events) {
+    var total = 0;
+    (state.tricks || []).forEach(function (t) { total += t.cards.length; });
+    if (state.trick) { total += state.trick.cards.length; }
+    events.forEach(function (e) {
+      if (e.kind === "play" && e.deal === state.deal) { total -= 1; }
+    });
+    return total;
+  };
+
+  Play.prototype.seatName = function (state, seat) {
+    return seat === state.seat ? say("play.you") : (WORDS["seat." + seat] || seat);
+  };
+
+  Play.prototype.bidName = function (value) {
+    return value === "pass" ? say("pass") : say("bid." + value);
+  };
+
+  /* One answer given at the table, shown; false when there was nothing to show. */
+  Play.prototype.showEvent = function (e, state, played) {
+    var who = this.seatName(state, e.seat);
+    if (e.deal !== state.deal) {
+      var over = state.deals[e.deal];
+      if (e.kind === "bid" && over && over.annulled) { this.say(say("play.allPass")); }
+      return false;
+    }
+    if (e.kind === "bid") {
+      this.bubble(state, e.seat, this.bidName(e.value));
+      this.say(say("play.bidSaid", { seat: who, bid: this.bidName(e.value) }));
+      return true;
+    }
+    if (e.kind === "call") {
+      this.say(say("play.called", { seat: who, card: said(e.value) }));
+      return true;
+    }
+    if (e.kind === "ecart") {
+      this.say(say("play.ecartMade", { seat: who }));
+      return true;
+    }
+    if (e.kind === "chelem") {
+      if (e.value === "yes") { this.say(say("play.chelemAnnounced", { seat: who })); }
+      return e.value === "yes";
+    }
+    if (e.kind === "declare") {
+      var shown = JSON.parse(e.value || "[]");
+      if (!shown.length) { return false; }
+      var cards = shown[0].cards || [];
+      this.say(say("play.poigneeShown", { seat: who, cards: cards.map(said).join(" ") }));
+      return true;
+    }
+    /* a card: the trick as it stood once it was played */
+    var n = state.seats.length;
+    var t = Math.floor(played / n);
+    var trick = t < state.tricks.length ? state.tricks[t] : state.trick;
+    if (!trick) { return false; }
+    var upto = played % n + 1;
+    this.drawTrick(state, trick, upto, upto === n ? trick.winner : null);
+    this.say(say("play.playedBy", { seat: who, card: said(e.value) }));
+    return true;
+  };
+
+  Play.prototype.bubble = function (state, seat, text) {
+    var node = this.bids[seat];
+    if (node) { node.textContent = text; }
+  };
+
+  /* The table: each seat with its last bid, the trick in the middle. */
+  Play.prototype.drawBoard = function (state) {
+    var board = clear(this.board);
+    board.className = "play-table seats-" + state.seats.length;
+    var areas = AREAS[state.seats.length];
+    var self = this;
+    var k = state.seats.indexOf(state.seat);
+    this.bids = {};
+    state.seats.forEach(function (seat, i) {
+      var box = add(board, el("div", "play-seat at-" + areas[(i - k + state.seats.length) %
+        state.seats.length]));
+      var name = add(box, el("p", "seat-name"));
+      add(name, el("span", "seat-id", self.seatName(state, seat)));
+      if (seat === state.taker && state.phase !== "auction") {
+        add(name, el("span", "badge", say("badge.taker")));
+      }
+      if (state.partner_known && seat === state.partner) {
+        add(name, el("span", "badge", say("badge.partner")));
+      }
+      var bid = add(box, el("p", "play-bid"));
+      bid.setAttribute("data-bid", seat);
+      self.bids[seat] = bid;
+      var said_ = state.auction[(state.seats.indexOf(seat) -
+        state.seats.indexOf(self.firstSeat(state)) + state.seats.length) % state.seats.length];
+      if (said_ !== undefined) { bid.textContent = self.bidName(said_); }
+    });
+    this.middle = add(board, el("div", "play-trick trick"));
+    this.middle.setAttribute("role", "group");
+    this.middle.setAttribute("aria-label", say("play.trick"));
+  };
+
+  Play.prototype.firstSeat = function (state) {
+    var d = state.seats.indexOf(state.dealer);
+    return state.seats[(d + 1) % state.seats.length];
+  };
+
+  Play.prototype.drawTrick = function (state, trick, upto, winner) {
+    var mid = clear(this.middle);
+    var n = state.seats.length;
+    var areas = AREAS[n];
+    var k = state.seats.indexOf(state.seat);
+    var lead = state.seats.indexOf(trick.leader);
+    trick.cards.slice(0, upto).forEach(function (code, j) {
+      var seat = state.seats[(lead + j) % n];
+      var spot = add(mid, el("div", "played at-" + areas[(lead + j - k + 2 * n) % n] +
+        (seat === winner ? " win" : "")));
+      spot.setAttribute("data-seat", seat);
+      spot.setAttribute("data-card", code);
+      add(spot, cardEl(code));
+      add(spot, el("span", "who", WORDS["seat." + seat] || seat));
+    });
+  };
+
+  /* The whole page from a state. */
+  Play.prototype.draw = function (state) {
+    this.state = state;
+    this.chosen = {};
+    this.drawBoard(state);
+    if (state.trick && state.trick.cards.length) {
+      this.drawTrick(state, state.trick, state.trick.cards.length, null);
+    } else if (state.tricks.length) {
+      var last = state.tricks[state.tricks.length - 1];
+      this.drawTrick(state, last, last.cards.length, last.winner);
+    }
+    this.drawQuestion(state);
+    this.drawHand(state);
+    this.drawEnd(state);
+    this.root.setAttribute("data-phase", state.phase);
+    this.root.setAttribute("data-question", state.question ? state.question.kind : "");
+    this.root.setAttribute("data-deal", String(state.deal));
+    this.root.setAttribute("data-seen", String(state.seen));
+  };
+
+  Play.prototype.drawQuestion = function (state) {
+    var box = clear(this.ask);
+    var q = state.question;
+    var self = this;
+    if (!q) {
+      if (state.phase !== "over") { this.say(say("play.wait")); }
+      return;
+    }
+    var prompt = add(box, el("h2", "play-prompt"));
+    var row = add(box, el("div", "play-choices"));
+    var choice = function (text, action, cls) {
+      var b = add(row, button("play-choice" + (cls ? " " + cls : ""), text));
+      b.addEventListener("click", function () { if (!self.busy) { self.send(action); } });
+      return b;
+    };
+    if (state.chien && state.phase !== "play") {
+      var chien = add(box, el("p", "play-chien"));
+      add(chien, el("span", "", say("chien") + " "));
+      add(chien, cardRow(state.chien));
+    }
+    if (q.kind === "bid") {
+      prompt.textContent = say("play.askBid");
+      q.bids.forEach(function (b) {
+        choice(self.bidName(b), { kind: "bid", value: b }, b === "pass" ? "pass" : "");
+      });
+    } else if (q.kind === "call") {
+      prompt.textContent = say("play.askCall");
+      q.cards.forEach(function (c) {
+        var b = add(row, cardEl(c, "button"));
+        b.type = "button";
+        b.className += " play-choice";
+        b.setAttribute("aria-label", cardInfo(c).name);
+        b.addEventListener("click", function () {
+          if (!self.busy) { self.send({ kind: "call", value: c }); }
+        });
+      });
+    } else if (q.kind === "ecart") {
+      prompt.textContent = say("play.askEcart", { n: q.size });
+      prompt.setAttribute("data-size", String(q.size));
+      this.count = add(box, el("p", "play-count", say("play.ecartChosen", { k: 0, n: q.size })));
+      this.make = add(row, button("play-choice make", say("play.makeEcart")));
+      this.make.setAttribute("aria-disabled", "true");
+    } else if (q.kind === "chelem") {
+      prompt.textContent = say("play.askChelem");
+      choice(say("play.no"), { kind: "chelem", value: "no" }, "no");
+      choice(say("play.yes"), { kind: "chelem", value: "yes" }, "yes");
+    } else if (q.kind === "declare") {
+      prompt.textContent = say("play.askDeclare");
+      choice(say("play.noPoignee"), { kind: "declare", cards: [] }, "none");
+      q.poignees.forEach(function (cards) {
+        choice(say("play.poignee", { n: cards.length }), { kind: "declare", cards: cards });
+      });
+    } else {
+      prompt.textContent = say("play.askPlay");
+    }
+    this.say(prompt.textContent);
+  };
+
+  Play.prototype.drawHand = function (state) {
+    var hand = clear(this.hand);
+    var q = state.question;
+    var self = this;
+    var ecart = q && q.kind === "ecart";
+    var codes = ecart ? state.hand.concat(state.chien || []) : state.hand;
+    var first = true;
+    sortedCodes(codes).forEach(function (code) {
+      var b = add(hand, cardEl(code, "button"));
+      b.type = "button";
+      b.className += " hand-card";
+      b.setAttribute("data-card", code);
+      var name = cardInfo(code).name;
+      var ok = false;
+      var reason = "";
+      if (ecart) {
+        ok = q.cards.indexOf(code) >= 0;
+        b.setAttribute("aria-pressed", "false");
+        if ((state.chien || []).indexOf(code) >= 0) { b.className += " from-chien"; }
+        if (!ok) { reason = say("play.notInEcart", { card: said(code) }); }
+      } else if (q && q.kind === "play") {
+        ok = q.cards.indexOf(code) >= 0;
+        if (!ok) { reason = say("play.cannot", { card: said(code), why: q.refused[code] || "" }); }
+      }
+      b.setAttribute("aria-label", reason || name);
+      b.title = reason || name;
+      if (!ok) {
+        b.setAttribute("aria-disabled", "true");
+        b.className += " illegal";
+      }
+      b.tabIndex = first ? 0 : -1;
+      first = false;
+      b.addEventListener("click", function () { self.cardClick(b, code, ok, reason); });
+    });
+  };
+
+  Play.prototype.cardClick = function (b, code, ok, reason) {
+    var q = this.state && this.state.question;
+    if (!q || this.busy) { return; }
+    if (!ok) {
+      this.why.textContent = reason;
+      return;
+    }
+    this.why.textContent = "";
+    if (q.kind === "play") {
+      /* the card shows at once in the trick; the server's answer follows */
+      var state = this.state;
+      var shown = state.trick ? state.trick.cards.slice() : [];
+      shown.push(code);
+      this.drawTrick(state, { leader: state.trick && state.trick.cards.length ?
+        state.trick.leader : state.seat, cards: shown }, shown.length, null);
+      b.classList.add("is-hidden");
+      this.send({ kind: "play", value: code });
+    } else if (q.kind === "ecart") {
+      var on = !this.chosen[code];
+      var count = Object.keys(this.chosen).length;
+      if (on && count >= q.size) { return; }
+      if (on) { this.chosen[code] = true; } else { delete this.chosen[code]; }
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      count = Object.keys(this.chosen).length;
+      this.count.textContent = say("play.ecartChosen", { k: count, n: q.size });
+      var self = this;
+      var ready = count === q.size;
+      this.make.setAttribute("aria-disabled", ready ? "false" : "true");
+      this.make.onclick = ready ? function () {
+        if (!self.busy) { self.send({ kind: "ecart", cards: Object.keys(self.chosen) }); }
+      } : null;
+    }
+  };
+
+  /* The arrow keys move between the cards of the hand (one tab stop). */
+  Play.prototype.handKey = function (e) {
+    var cards = Array.prototype.slice.call(this.hand.querySelectorAll(".hand-card:not(.is-hidden)"));
+    var at = cards.indexOf(doc.activeElement);
+    if (at < 0) { return; }
+    var to = e.key === "ArrowRight" || e.key === "ArrowDown" ? at + 1 :
+      e.key === "ArrowLeft" || e.key === "ArrowUp" ? at - 1 :
+      e.key === "Home" ? 0 : e.key === "End" ? cards.length - 1 : -2;
+    if (to === -2) { return; }
+    e.preventDefault();
+    to = Math.max(0, Math.min(cards.length - 1, to));
+    cards[at].tabIndex = -1;
+    cards[to].tabIndex = 0;
+    cards[to].focus();
+  };
+
+  Play.prototype.drawEnd = function (state) {
+    var end = clear(this.end);
+    show(end, !!state.score || (state.phase === "over"));
+    if (this.analysisTimer) { clearTimeout(this.analysisTimer); this.analysisTimer = null; }
+    if (state.phase !== "over") { return; }
+    var self = this;
+    add(end, el("h2", "", say("score")));
+    if (state.score) {
+      var lines = add(end, el("ul", "play-lines"));
+      state.score.lines.forEach(function (line) { add(lines, el("li", "", line)); });
+      var table = add(end, el("table", "play-scores"));
+      add(table, el("caption", "", say("play.scores")));
+      var head = add(add(table, el("thead")), el("tr"));
+      var body = add(add(table, el("tbody")), el("tr"));
+      state.seats.forEach(function (seat) {
+        var th = add(head, el("th", "", self.seatName(state, seat)));
+        th.scope = "col";
+        add(body, el("td", "", String(state.score.scores[seat] || 0)));
+      });
+      add(end, el("h2", "", say("play.analysis")));
+      this.analysis = add(end, el("div", "play-analysis", say("play.analysisWait")));
+      this.analysis.setAttribute("aria-live", "polite");
+      this.fetchAnalysis(state.deal);
+    }
+    var links = add(end, el("p", "play-links"));
+    var link = add(links, el("a", "download", say("play.downloadRecord")));
+    link.href = this.api + "/record?deal=" + state.deal;
+    link.setAttribute("download", "deal-" + (state.deal + 1) + ".tarot");
+    var next = add(links, button("play-next", say("play.next")));
+    next.addEventListener("click", function () {
+      if (!self.busy) { self.send({ kind: "next" }); }
+    });
+    this.say(state.score ? state.score.lines[0] : say("play.over"));
+  };
+
+  Play.prototype.fetchAnalysis = function (deal) {
+    var self = this;
+    fetch(this.api + "/analysis?deal=" + deal,
+          { credentials: "same-origin", headers: withToken({}) })
+      .then(function (r) { return r.json(); }).then(function (a) {
+        if (!self.state || self.state.deal !== deal) { return; }
+        if (a.status === "running") {
+          self.analysisTimer = setTimeout(function () { self.fetchAnalysis(deal); }, 500);
+          return;
+        }
+        self.drawAnalysis(a);
+      }).catch(function () { self.drawAnalysis({ status: "failed" }); });
+  };
+
+  Play.prototype.drawAnalysis = function (a) {
+    var box = clear(this.analysis);
+    box.setAttribute("data-status", a.status);
+    if (a.status !== "done") {
+      box.textContent = say("play.analysisFailed");
+      return;
+    }
+    var costly = a.cards.filter(function (c) { return c.cost !== "0"; });
+    if (!costly.length) {
+      add(box, el("p", "", say("play.noCost")));
+      return;
+    }
+    var list = add(box, el("ul", "play-costs"));
+    costly.forEach(function (c) {
+      add(list, el("li", c.changed ? "changed" : "", c.best ?
+        say("play.costBest", { trick: c.trick, card: said(c.card), cost: cost(c.cost),
+          best: said(c.best) }) :
+        say("play.cost", { trick: c.trick, card: said(c.card), cost: cost(c.cost) })));
+    });
+  };
+
+  function startPlay(main) {
+    var config = readData("tarot-play") || {};
+    var box = clear(main);
+    add(box, el("h1", "", doc.title));
+    return new Play(box, config);
+  }
+  /* play: end */
+
   /* index: begin (a page of one deal is written without this part) */
   /* --- the archive index ---------------------------------------------------------------- */
 
@@ -1543,6 +2013,8 @@
     if (page === "deal") {
       startDeal(main, readData("tarot-data"));
       window.addEventListener("hashchange", function () { viewer.applyHash(readHash()); });
+    } else if (page === "play" && typeof startPlay === "function") {
+      startPlay(main);
     } else if (typeof startIndex === "function") {
       if (startIndex(page, body, main) === false) { return; }
     }

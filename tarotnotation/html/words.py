@@ -22,6 +22,7 @@ import functools
 from typing import Final
 
 from ..i18n import gettext_, pgettext, plural_forms, said
+from ..rules import Contract
 from .escape import json_bytes
 
 __all__ = ["OUTCOMES", "page_words", "words_json"]
@@ -211,6 +212,51 @@ def page_words(lang: str) -> dict[str, str | list[str] | bool | dict[str, str] |
         "quizRight": gettext_("Right: {card} was played.", lang),
         "quizWrong": gettext_("{card} was played, not {chosen}.", lang),
         "quizWorth": gettext_("Your card: {value}.", lang),
+        # the game page (tarot play, issue 34)
+        "play.table": gettext_("The table", lang),
+        "play.question": gettext_("Your turn", lang),
+        "play.trick": gettext_("The trick", lang),
+        "play.hand": gettext_("Your hand", lang),
+        "play.handHelp": gettext_("Your cards: the arrow keys move between them, Enter chooses "
+                                  "one", lang),
+        "play.lost": gettext_("The server does not answer: is tarot play still running?", lang),
+        "play.refused": gettext_("Refused: {why}", lang),
+        "play.you": gettext_("You", lang),
+        "play.allPass": gettext_("Everyone passed: the deal is annulled and a new one is"
+                                 " dealt.", lang),
+        "play.bidSaid": gettext_("{seat}: {bid}", lang),
+        "play.called": gettext_("{seat} calls {card}", lang),
+        "play.ecartMade": gettext_("{seat} made the écart", lang),
+        "play.chelemAnnounced": gettext_("{seat} announces a chelem", lang),
+        "play.poigneeShown": gettext_("{seat} shows a poignée: {cards}", lang),
+        "play.playedBy": gettext_("{seat} plays {card}", lang),
+        "play.wait": gettext_("The others are playing…", lang),
+        "play.askBid": gettext_("Your bid", lang),
+        "play.askCall": gettext_("Call a card: its holder plays with you", lang),
+        "play.askEcart": gettext_("Choose the {n} cards of your écart, then make it", lang),
+        "play.ecartChosen": gettext_("{k} of {n} cards chosen", lang),
+        "play.makeEcart": gettext_("Make the écart", lang),
+        "play.askChelem": gettext_("Announce a chelem? You would lead the first trick.", lang),
+        "play.no": gettext_("No chelem", lang),
+        "play.yes": gettext_("Announce a chelem", lang),
+        "play.askDeclare": gettext_("Show a poignée before your first card?", lang),
+        "play.noPoignee": gettext_("No poignée", lang),
+        "play.poignee": gettext_("Show {n} trumps", lang),
+        "play.askPlay": gettext_("Your turn: play a card", lang),
+        "play.notInEcart": gettext_("{card} may not go to the écart", lang),
+        "play.cannot": gettext_("{card} may not be played: {why}", lang),
+        "play.scores": gettext_("Each player's score", lang),
+        "play.analysis": gettext_("Your cards, all hands open", lang),
+        "play.analysisWait": gettext_("The analysis of your cards is on its way…", lang),
+        "play.analysisFailed": gettext_("Your cards could not be analysed.", lang),
+        "play.noCost": gettext_("Every card you played was one of the best.", lang),
+        "play.cost": gettext_("Trick {trick}: {card} cost {cost} points", lang),
+        "play.costBest": gettext_("Trick {trick}: {card} cost {cost} points; best {best}", lang),
+        "play.downloadRecord": gettext_("Download the record", lang),
+        "play.next": gettext_("Next deal", lang),
+        "play.over": gettext_("The deal is over.", lang),
+        # the contracts by their keywords, as a bid is said (French names in both)
+        **{f"bid.{c.keyword}": c.french for c in Contract},
     }
 
 
@@ -219,10 +265,14 @@ _INDEX_ONLY: Final = ("deals", "shownOf", "resultBy", "any", "outcome.", "flag."
                       "faults.")
 
 
+#: The words only the game page says (``tarot play``).
+_PLAY_ONLY: Final = ("play.", "bid.")
+
+
 @functools.cache
-def words_json(lang: str, index: bool = True) -> str:
+def words_json(lang: str, index: bool = True, play: bool = False) -> str:
     """:func:`page_words` as the JSON a page embeds (safe inside ``<script>``); without
-    the index's words unless ``index``.
+    the index's words unless ``index``, nor the game's unless ``play``.
 
     >>> '"shownOf"' in words_json("en"), '"shownOf"' in words_json("en", index=False)
     (True, False)
@@ -230,4 +280,6 @@ def words_json(lang: str, index: bool = True) -> str:
     words = page_words(lang)
     if not index:
         words = {k: v for k, v in words.items() if not k.startswith(_INDEX_ONLY)}
+    if not play:
+        words = {k: v for k, v in words.items() if not k.startswith(_PLAY_ONLY)}
     return json_bytes(words).decode("utf-8")

@@ -7,23 +7,29 @@ asks and judges, and the bots.
 - :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
   logged) and :func:`play_deal`;
 - :mod:`.sampling`: the hidden hands dealt consistently with a view;
-- the bots: :class:`RandomPlayer` (``random``), :class:`PimcPlayer` (``pimc``: sampled
-  deals solved double-dummy) and :class:`OraclePlayer` (``oracle``: every hand open, the
-  ceiling; never an opponent in a game).
+- the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
+  (``heuristic``, :mod:`.heuristic`), by name: :func:`make` and :data:`NAMES`
+  (:mod:`.registry`); :class:`PimcPlayer` (``pimc``: sampled deals solved double-dummy)
+  and :class:`OraclePlayer` (``oracle``: every hand open, the ceiling; never an opponent
+  in a game).
 """
 
 from __future__ import annotations
 
+from .heuristic import HeuristicPlayer
 from .oracle import OraclePlayer
 from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
+from .registry import NAMES, make
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
 from .view import SeatView, SeenTrick, decision_rng, view_of
 
 __all__ = [
+    "NAMES",
     "Answer",
     "Decision",
+    "HeuristicPlayer",
     "Kind",
     "OraclePlayer",
     "PimcPlayer",
@@ -34,6 +40,7 @@ __all__ = [
     "Table",
     "decision_rng",
     "legal_calls",
+    "make",
     "play_deal",
     "poignee_sizes",
     "view_of",

@@ -26,12 +26,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 import orjson
 
 from .. import kernel
 from ..cards import Card, CardSet
+from ..diagnostics import quote
 from ..game import Game, IllegalMoveError, Phase
+from ..i18n import Msg, pmsg
 from ..records import ChelemAnnouncement, DealRecord, Declaration, Misere, Poignee
 from ..rules import Contract, table
 from .protocol import Player
@@ -67,6 +70,19 @@ class Answer:
     seat: str
     kind: Kind
     value: str
+
+
+#: The name of each question, in the messages.
+_QUESTIONS: Final = {
+    Kind.BID: pmsg("question", "bid"), Kind.CALL: pmsg("question", "call"),
+    Kind.ECART: pmsg("question", "ecart"), Kind.CHELEM: pmsg("question", "chelem"),
+    Kind.DECLARE: pmsg("question", "declare"), Kind.PLAY: pmsg("question", "play"),
+}
+
+
+def _question(kind: Kind) -> Msg:
+    """The name of a question, in the messages (``bid``, ``play``...)."""
+    return _QUESTIONS[kind]
 
 
 def legal_calls(hand: CardSet) -> tuple[Card, ...]:
@@ -141,7 +157,7 @@ class Table:
         answer; returns it. ValueError when nothing is pending."""
         d = self.pending()
         if d is None:
-            raise ValueError("the deal is over: nothing to ask")
+            raise ValueError(Msg("the deal is over: nothing to ask"))
         v = self.view(d.seat, open_hands=player.sees_all)
         g = self.game
         if d.kind is Kind.BID:
@@ -162,8 +178,11 @@ class Table:
     def _expect(self, seat: str, kind: Kind) -> None:
         d = self.pending()
         if d is None or d.seat != seat or d.kind is not kind:
-            expected = "nothing: the deal is over" if d is None else f"{d.kind.value} from {d.seat}"
-            raise ValueError(f"not {seat}'s {kind.value} now: expected {expected}")
+            expected = (Msg("nothing: the deal is over") if d is None
+                        else Msg("{question} from {seat}", question=_question(d.kind),
+                                 seat=d.seat))
+            raise ValueError(Msg("not {seat}'s {question} now: expected {expected}", seat=seat,
+                                 question=_question(kind), expected=expected))
 
     def _done(self, seat: str, kind: Kind, value: str) -> Answer:
         a = Answer(seat, kind, value)
@@ -205,7 +224,8 @@ class Table:
         try:
             for d in made:
                 if not isinstance(d, Poignee | Misere) or d.seat != seat:
-                    raise ValueError(f"{seat} declares only his own poignée or misère")
+                    raise ValueError(Msg("{seat} declares only his own poignée or misère",
+                                         seat=seat))
                 self.game.push_declaration(d)
                 pushed += 1
         except (IllegalMoveError, ValueError):
@@ -233,7 +253,8 @@ class Table:
             return self.answer_ecart(a.seat, CardSet.parse(a.value))
         if a.kind is Kind.CHELEM:
             if a.value not in ("yes", "no"):
-                raise ValueError(f"a chelem answer is yes or no, not {a.value!r}")
+                raise ValueError(Msg("a chelem answer is yes or no, not {value}",
+                                     value=quote(a.value)))
             return self.answer_chelem(a.seat, a.value == "yes")
         if a.kind is Kind.DECLARE:
             return self.answer_declare(a.seat, _declarations(a.value))
@@ -247,7 +268,7 @@ def _declarations(text: str) -> tuple[Poignee | Misere, ...]:
     out: list[Poignee | Misere] = []
     for d in items:
         if not isinstance(d, Poignee | Misere):
-            raise ValueError("a chelem is announced by its own question, not declared")
+            raise ValueError(Msg("a chelem is announced by its own question, not declared"))
         out.append(d)
     return tuple(out)
 

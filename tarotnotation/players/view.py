@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 
 from .. import kernel
 from ..cards import Card, CardSet
+from ..diagnostics import quote
 from ..game import Game, Phase
+from ..i18n import Msg, comma_list
 from ..records import ChelemAnnouncement, Declaration
 from ..rules import Contract, Ruleset
 
@@ -159,7 +161,8 @@ def view_of(game: Game, seat: str, *, open_hands: bool = False) -> SeatView:
     oracle only)."""
     seats = game.seats
     if seat not in seats:
-        raise ValueError(f"{seat!r} is not a seat of this game ({', '.join(seats)})")
+        raise ValueError(Msg("{seat} is not a seat of this deal (seats: {seats})",
+                             seat=quote(seat), seats=comma_list(seats)))
     phase = game.phase
     auction_over = phase is not Phase.AUCTION
     contract = game.contract

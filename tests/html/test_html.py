@@ -289,14 +289,18 @@ def test_hostile_strings_are_escaped_everywhere_in_the_page() -> None:
 _JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
-@pytest.mark.parametrize("index", [True, False], ids=["site", "deal"])
-def test_the_pages_script_loses_only_white_space_and_comments(index: bool) -> None:
+@pytest.mark.parametrize(("index", "play"), [(True, False), (False, False), (False, True)],
+                         ids=["site", "deal", "play"])
+def test_the_pages_script_loses_only_white_space_and_comments(index: bool, play: bool) -> None:
     source = (ROOT / "tarotnotation" / "html" / SCRIPT_NAME).read_text(encoding="utf-8")
     if not index:
         source = re.sub(r"^ */\* index: begin.*?^ */\* index: end \*/\n", "", source,
                         flags=re.S | re.M)
+    if not play:  # (the game's part is only in tarot play's page)
+        source = re.sub(r"^ */\* play: begin.*?^ */\* play: end \*/\n", "", source,
+                        flags=re.S | re.M)
     plain = re.sub(r"/\*[\s\S]*?\*/", "", compact(source))  # (compact keeps some comments)
-    script = asset(SCRIPT_NAME, index)
+    script = asset(SCRIPT_NAME, index, play)
     assert re.sub(r"\s", "", script) == re.sub(r"\s", "", plain)
     assert _JS_STRING.findall(script) == _JS_STRING.findall(plain)  # strings whole
     assert "/*" not in script
@@ -311,9 +315,9 @@ def test_the_pages_script_parses(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("no node to parse the script (the browser tests run it)")
-    for index in (True, False):
-        path = tmp_path / f"tarot-{index}.js"
-        path.write_text(asset(SCRIPT_NAME, index), encoding="utf-8")
+    for index, play in ((True, False), (False, False), (False, True)):
+        path = tmp_path / f"tarot-{index}-{play}.js"
+        path.write_text(asset(SCRIPT_NAME, index, play), encoding="utf-8")
         done = subprocess.run([node, "--check", str(path)], capture_output=True, text=True,
                               check=False, timeout=60)
         assert done.returncode == 0, done.stderr

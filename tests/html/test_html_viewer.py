@@ -10,13 +10,13 @@ with ``TAROT_BROWSER=required``.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import axe_check
 import pytest
+from axe_check import axe
 from cli_runs import EXAMPLES, rel
 from cli_runs import invoke as run_cli
 from test_html_browser import HOSTILE, Tab, position
@@ -37,12 +37,7 @@ def accessible_name(page: Any, selector: str) -> str:
 @pytest.fixture(scope="module")
 def axe_source() -> str:
     """axe-core's script, or a skip (a failure when the browser is required)."""
-    spec = importlib.util.find_spec("axe_playwright_python")
-    if spec is None or spec.origin is None:
-        if os.environ.get("TAROT_BROWSER", "") == "required":
-            pytest.fail("TAROT_BROWSER=required but axe-playwright-python is not installed")
-        pytest.skip("axe-playwright-python (axe-core) is not installed")
-    return (Path(spec.origin).parent / "axe.min.js").read_text(encoding="utf-8")
+    return axe_check.axe_source()
 
 
 @pytest.fixture(scope="module")
@@ -97,17 +92,6 @@ def wide(browser: Any) -> Iterator[Tab]:
         t.context.close()
 
 
-def axe(page: Any, source: str) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now (with the
-    label-content-name-mismatch rule, experimental, turned on)."""
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.evaluate(source)
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations'], preload: false,"
-        " rules: {'label-content-name-mismatch': {enabled: true}}})).violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))")
-    return [str(f) for f in found]
 
 
 # --- accessibility ----------------------------------------------------------------------

@@ -27,7 +27,8 @@ EXAMPLE_FILES = [rel(p) for p in sorted(EXAMPLES.glob("*.tarot"))]
 SCRIPT = (ROOT / "tarotnotation" / "html" / "tarot.js").read_text(encoding="utf-8")
 #: Words a person checked are the same in French.
 SAME_IN_FRENCH = frozenset({"_zeroOne", "excuseShort", "navIndex", "verdict", "chien", "ecart",
-                            "score"})
+                            "score", "bid.prise", "bid.garde", "bid.garde_sans",
+                            "bid.garde_contre"})
 
 
 @pytest.fixture
@@ -280,10 +281,10 @@ def test_french_pages_json_is_valid(french: None) -> None:
     words = embedded(page, "tarot-words")
     fr_words: dict[str, Any] = orjson.loads(orjson.dumps(page_words("fr")))
     assert words == {k: v for k, v in fr_words.items() if k in words}
-    # a deal's page carries every word but the index's
+    # a deal's page carries every word but the index's and the game's (tarot play)
     assert sorted(set(fr_words) - set(words)) == sorted(
         k for k in fr_words if k.startswith(("deals", "shownOf", "resultBy", "any", "outcome.",
-                                           "flag.", "column.", "faults.")))
+                                           "flag.", "column.", "faults.", "play.", "bid.")))
 
 
 @pytest.mark.browser

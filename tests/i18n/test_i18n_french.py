@@ -86,7 +86,7 @@ def test_the_names_of_the_values_in_help_are_french() -> None:
     (``--output OUT``, ``PATH...``, ``--set SWITCH=VALUE``): FICHIER, CHEMIN, SORTIE..."""
     english = {"OUT", "PATH", "FILE", "LANG", "SWITCH", "VALUE", "PRESET", "SPEC", "TAG",
                "IN", "TEXT", "NODES", "MAPPING", "NAME", "DIR", "COMMAND", "ARGS", "MB",
-               "NUMBER"}
+               "NUMBER", "ADDRESS"}
     left = {}
     for args in [("--lang", "fr"), *(("--lang", "fr", e.name) for e in COMMANDS)]:
         words = set(re.findall(r"(?<![\w-])[A-Z]{2,}(?![\w-])", _help(*args))) & english

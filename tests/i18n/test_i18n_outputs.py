@@ -14,7 +14,7 @@ from cli_runs import CLEAN_EXAMPLES, EXAMPLES, FAULTY_EXAMPLES, ROOT, invoke, re
 
 from tarotnotation.archives.query import FIELDS
 from tarotnotation.archives.standings import COLUMNS
-from tarotnotation.archives.table import HEADINGS, heading
+from tarotnotation.archives.tabular import HEADINGS, heading
 from tarotnotation.catalog import extract
 from tarotnotation.cli import score as score_cmd
 from tarotnotation.i18n import CONTEXT_SEP, catalog_path, read_po, render

@@ -7,6 +7,7 @@ import pytest
 
 from tarotnotation.cards import CardSet
 from tarotnotation.game import Game, IllegalMoveError
+from tarotnotation.i18n import message_of, render
 from tarotnotation.players import Answer, Kind, RandomPlayer, Table, play_deal, view_of
 from tarotnotation.replay import replay
 from tarotnotation.rules import Contract
@@ -110,3 +111,20 @@ def test_a_log_written_as_text_restores_the_table() -> None:
     text = [(a.seat, a.kind.value, a.value) for a in t.log]
     again = Table.restore(Game.deal(5, seed=8), (Answer(s, Kind(k), v) for s, k, v in text))
     assert again.game.record() == t.game.record()
+
+
+def test_the_tables_refusals_are_said_in_french() -> None:
+    t = Table(Game.deal(4, seed=2))
+    with pytest.raises(ValueError, match="expected bid from S") as e:
+        t.answer_bid("E", None)
+    assert message_of(e.value) == "not E's bid now: expected bid from S"
+    assert render(e.value.args[0], "fr") == ("ce n'est pas à E de répondre (enchère)\u00a0: on"
+                                             " attend enchère de S")
+    with pytest.raises(ValueError, match="'X' is not a seat") as e:
+        view_of(t.game, "X")
+    assert render(e.value.args[0], "fr") == ("«\u00a0X\u00a0» n'est pas un siège de cette donne"
+                                             " (sièges\u00a0: S, E, N, O)")
+    play_deal(t, {s: RandomPlayer(seed=1) for s in t.game.seats})
+    with pytest.raises(ValueError, match="nothing to ask") as e:
+        t.ask(RandomPlayer())
+    assert render(e.value.args[0], "fr") == "la donne est finie\u00a0: il n'y a rien à demander"

@@ -1,0 +1,66 @@
+"""The bots by name: :func:`make` builds one, :data:`NAMES` lists them.
+
+:data:`FACTORIES` maps each name to a factory that takes the seed and the bot's settings
+(keywords) and returns a :class:`~.protocol.Player`; a new bot is one more entry.
+
+>>> NAMES
+('random', 'heuristic')
+>>> make("heuristic", seed=3).name
+'heuristic'
+>>> make("alphago")
+Traceback (most recent call last):
+...
+ValueError: no bot is called 'alphago': expected random or heuristic
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..diagnostics import quote
+from ..i18n import Msg, or_list
+from .heuristic import HeuristicPlayer
+from .protocol import Player
+from .random_bot import RandomPlayer
+
+__all__ = ["FACTORIES", "NAMES", "make"]
+
+#: Each bot's factory: ``factory(seed=..., **settings) -> Player``.
+FACTORIES: Final[dict[str, Callable[..., Player]]] = {
+    "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
+}
+
+#: The names of the bots, in the order they are offered.
+NAMES: Final = tuple(FACTORIES)
+
+
+def make(name: str, *, seed: int = 0, **settings: Any) -> Player:
+    """The bot called ``name``, with ``seed`` and its ``settings``. ValueError for an
+    unknown name or setting.
+
+    >>> make("random", seed=2, colour="blue")
+    Traceback (most recent call last):
+    ...
+    ValueError: the bot random has no setting colour
+    """
+    factory = FACTORIES.get(name)
+    if factory is None:
+        raise ValueError(Msg("no bot is called {name}: expected {names}", name=quote(name),
+                             names=or_list(list(FACTORIES))))
+    known = _settings_of(factory)
+    for key in settings:
+        if known is not None and key not in known:
+            raise ValueError(Msg("the bot {name} has no setting {setting}", name=name,
+                                 setting=key))
+    return factory(seed=seed, **settings)
+
+
+def _settings_of(factory: Callable[..., Player]) -> frozenset[str] | None:
+    """The keywords a factory takes (a dataclass's fields but ``seed``, ``name`` and
+    ``sees_all``), or None when it does not say."""
+    fields = getattr(factory, "__dataclass_fields__", None)
+    if fields is None:
+        return None
+    return frozenset(fields) - {"seed", "name", "sees_all"}

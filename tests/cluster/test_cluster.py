@@ -1,0 +1,347 @@
+"""``--scheduler`` (issue 36): each command on a real Dask cluster, started here on
+127.0.0.1 (a ``dask scheduler`` and two ``dask worker`` processes, or ``local:2``), gives
+the local run's output byte for byte; a worker killed in the middle of an analysis
+changes nothing; a lost scheduler stops the command (exit status 2), and ``--resume``
+finishes it from the journal without analysing a finished deal again.
+
+Skipped, saying so, when the ``dask`` extra is not installed; CI installs it and sets
+``TAROT_REQUIRE_DASK=1`` (``.ci/run``), which makes the skip a failure. Every process a
+test starts is killed at its end, whatever happened."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_runs import FAULTY_EXAMPLES, ROOT, TAROT, Ran, on_a_terminal, run_exe
+from processes import wait_for
+
+from tarotnotation.formats import json as tarot_json
+from tarotnotation.simulate import random_deal
+
+#: Whether the extra is installed (not imported here: the commands import it).
+DASK = importlib.util.find_spec("distributed") is not None
+
+if not DASK and os.environ.get("TAROT_REQUIRE_DASK"):  # pragma: no cover
+    raise RuntimeError("TAROT_REQUIRE_DASK is set but dask[distributed] is not installed:"
+                       " pip install -e '.[test,dask]'")
+
+needs_dask = pytest.mark.skipif(not DASK, reason="the dask extra is not installed (pip install"
+                                " -e '.[test,dask]'); CI sets TAROT_REQUIRE_DASK=1")
+pytestmark = pytest.mark.process
+
+DASK_CLI = Path(sys.executable).parent / "dask"
+#: Each deal's budget in the analyses compared (about 0.1 s of one core a deal), and in
+#: the ones stopped in the middle (about 0.4 s: long enough to stop them halfway on an
+#: idle machine too).
+BUDGET = "600000"
+FAULT_BUDGET = "2000000"
+#: Deals of the analyses stopped in the middle.
+FAULT_DEALS = 12
+
+
+class Cluster:
+    """A scheduler and its workers, processes of this machine on 127.0.0.1."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.address = ""
+        self.scheduler: subprocess.Popen[bytes] | None = None
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def _start(self, *args: str, hiding: Path | None = None) -> subprocess.Popen[bytes]:
+        command = [str(DASK_CLI), *args]
+        if hiding is not None:  # a process that sees an empty folder there
+            command = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                       'mount -t tmpfs none "$0" && exec "$@"', str(hiding), *command]
+        log = open(self.folder / f"dask-{len(self.processes)}.log", "wb")  # noqa: SIM115
+        with log:
+            started = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+        self.processes.append(started)
+        return started
+
+    def start(self, workers: int = 2, *extra: str, hiding: Path | None = None) -> Cluster:
+        """The scheduler and ``workers`` workers (``extra``: more words for them;
+        ``hiding``: a folder they see empty)."""
+        file = self.folder / f"scheduler-{len(self.processes)}.json"
+        self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0",
+                                     "--no-dashboard", "--scheduler-file", str(file))
+        wait_for(lambda: file.exists() and b"address" in file.read_bytes(), 60)
+        self.address = json.loads(file.read_bytes())["address"]
+        self.workers = [self._start("worker", self.address, "--nthreads", "1", "--no-nanny",
+                                    "--host", "127.0.0.1", "--no-dashboard", *extra,
+                                    hiding=hiding)
+                        for _ in range(workers)]
+        return self
+
+    def kill(self, process: subprocess.Popen[bytes]) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+    def close(self) -> None:
+        for process in self.processes:
+            self.kill(process)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """A scheduler and two workers; all killed when the test ends."""
+    running = Cluster(tmp_path)
+    try:
+        yield running.start()
+    finally:
+        running.close()
+
+
+@pytest.fixture
+def stopped(tmp_path: Path) -> Iterator[Cluster]:
+    """A cluster the test starts as it needs; all killed when the test ends."""
+    running = Cluster(tmp_path)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@needs_dask
+def test_a_worker_of_another_version_is_refused(stopped: Cluster, tmp_path: Path) -> None:
+    older = tmp_path / "older.py"  # (run by the worker as it starts)
+    older.write_text("import tarotnotation\ntarotnotation.__version__ = '0.0.9'\n")
+    stopped.start(1, "--preload", str(older))
+    ran = run_exe("validate", "examples/prise.tarot", "--scheduler", stopped.address)
+    assert ran.code == 2
+    assert "runs tarotnotation 0.0.9, this command 0.1.0: install the same version" in ran.err
+
+
+def _unshare() -> bool:
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"],
+                          capture_output=True, check=False)
+    return done.returncode == 0
+
+
+@needs_dask
+def test_an_input_a_worker_cannot_see_is_refused(stopped: Cluster, tmp_path: Path) -> None:
+    if shutil.which("unshare") is None or not _unshare():
+        pytest.skip("a worker that cannot see a folder needs unshare --mount (root)")
+    data = tmp_path / "data"
+    data.mkdir()
+    _deals(data / "deals.jsonl", 2, seed=7)
+    stopped.start(1, hiding=data)
+    ran = run_exe("validate", "data/deals.jsonl", "--scheduler", stopped.address,
+                  cwd=tmp_path)
+    assert ran.code == 2
+    assert f"cannot read {data / 'deals.jsonl'}: every worker reads the inputs" in ran.err
+
+
+def _deals(path: Path, n: int, seed: int, copies: int = 1) -> Path:
+    """``n`` random deals as JSON Lines, the whole ``copies`` times."""
+    rng = random.Random(seed)
+    lines = b"".join(tarot_json.dumps_bytes(random_deal(rng, 4)).replace(b"\n", b"") + b"\n"
+                     for _ in range(n))
+    path.write_bytes(lines * copies)
+    return path
+
+
+def _same(local: Ran, there: Ran) -> None:
+    assert (there.code, there.out) == (local.code, local.out)
+
+
+def _analyze(*args: str, cwd: Path) -> Ran:
+    return run_exe("analyze", *args, "--budget", BUDGET, cwd=cwd)
+
+
+@needs_dask
+def test_every_command_on_a_scheduler_and_two_workers_gives_the_local_output(
+        cluster: Cluster, tmp_path: Path) -> None:
+    # Over 2 MB of JSON Lines: cut into byte ranges, as -j cuts it; a faulty file too.
+    big = _deals(tmp_path / "season.jsonl", 80, seed=1, copies=16)
+    assert big.stat().st_size > 2 << 20
+    faulty = tmp_path / FAULTY_EXAMPLES[0].name
+    faulty.write_bytes(FAULTY_EXAMPLES[0].read_bytes())
+    inputs = ["season.jsonl", faulty.name]  # relative: resolved where the command runs
+    there = ("--scheduler", cluster.address)
+    for args in (["validate", *inputs], ["validate", *inputs, "-f", "jsonl"],
+                 ["query", *inputs, "--where", "contract >= garde", "-f", "jsonl"],
+                 ["stats", *inputs, "--by", "contract"]):
+        _same(run_exe(*args, cwd=tmp_path), run_exe(*args, *there, cwd=tmp_path))
+    few = _deals(tmp_path / "few.jsonl", 4, seed=2)
+    local = _analyze(few.name, "-o", "local.tarot", cwd=tmp_path)
+    ran = _analyze(few.name, "-o", "there.tarot", *there, cwd=tmp_path)
+    assert (ran.code, ran.err.replace("there.tarot", "local.tarot")) == (local.code, local.err)
+    assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
+    assert not list(tmp_path.glob("*.journal"))  # removed once the output is whole
+    # on a terminal: the deals back and the time left (the bar in bytes of the file)
+    code, _, seen = on_a_terminal("analyze", str(few), "-o", str(tmp_path / "tty.tarot"),
+                                  "--budget", BUDGET, *there)
+    assert code == 0
+    assert b"deals analysed" in seen
+    assert (tmp_path / "tty.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
+    # --in-place, as locally
+    for name in ("here.jsonl", "rewritten.jsonl"):
+        (tmp_path / name).write_bytes(few.read_bytes())
+    _analyze("here.jsonl", "--in-place", cwd=tmp_path)
+    _analyze("rewritten.jsonl", "--in-place", *there, cwd=tmp_path)
+    assert (tmp_path / "rewritten.jsonl").read_bytes() == (tmp_path / "here.jsonl").read_bytes()
+    assert (tmp_path / "here.jsonl").read_bytes() != few.read_bytes()
+    # local:2, a cluster of this machine's own, the same
+    args = ["validate", *inputs, "-f", "jsonl"]
+    _same(run_exe(*args, cwd=tmp_path), run_exe(*args, "--scheduler", "local:2", cwd=tmp_path))
+
+
+def _journaled(journal: Path) -> int:
+    """The deals a journal holds (its whole lines after the first)."""
+    try:
+        return max(0, journal.read_bytes().count(b"\n") - 1)
+    except FileNotFoundError:
+        return 0
+
+
+def _running(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([str(TAROT), *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _ended(process: subprocess.Popen[bytes]) -> Ran:
+    try:
+        out, err = process.communicate(timeout=240)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    return Ran(process.returncode, out.decode(), err.decode())
+
+
+@needs_dask
+def test_a_worker_killed_in_the_middle_of_an_analysis_changes_nothing(
+        cluster: Cluster, tmp_path: Path) -> None:
+    deals = _deals(tmp_path / "deals.jsonl", FAULT_DEALS, seed=3)
+    args = ["analyze", deals.name, "--budget", FAULT_BUDGET, "-o"]
+    run = _running([*args, "there.tarot", "--scheduler", cluster.address], tmp_path)
+    try:
+        wait_for(lambda: _journaled(tmp_path / "there.tarot.journal") >= 2, 120)
+        assert run.poll() is None, "the analysis ended before a worker could be killed"
+        cluster.kill(cluster.workers[0])
+    finally:
+        ran = _ended(run)
+    assert ran.code == 0, ran.err
+    local = run_exe(*args, "local.tarot", "-j", "2", cwd=tmp_path)
+    assert local.code == 0
+    assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
+
+
+@needs_dask
+def test_the_scheduler_lost_stops_with_status_2_then_resume_finishes_without_redoing(
+        cluster: Cluster, tmp_path: Path) -> None:
+    deals = _deals(tmp_path / "deals.jsonl", FAULT_DEALS, seed=4)
+    args = ["analyze", deals.name, "--budget", FAULT_BUDGET, "-o"]
+    journal = tmp_path / "there.tarot.journal"
+    run = _running([*args, "there.tarot", "--scheduler", cluster.address], tmp_path)
+    try:
+        wait_for(lambda: _journaled(journal) >= 2, 120)
+        assert cluster.scheduler is not None
+        cluster.kill(cluster.scheduler)
+    finally:
+        ran = _ended(run)
+    assert ran.code == 2, ran.err
+    assert f"the scheduler {cluster.address} was lost: the command stopped" in ran.err
+    assert "Traceback" not in ran.err
+    assert not (tmp_path / "there.tarot").exists()  # written whole or not at all
+    kept = _journaled(journal)
+    assert 2 <= kept < FAULT_DEALS
+    resumed = run_exe(*args, "there.tarot", "--resume", "--scheduler", "local:2",
+                      cwd=tmp_path)
+    assert resumed.code == 0, resumed.err
+    assert f"{kept} deals taken from the journal there.tarot.journal" in resumed.err
+    assert (f"{FAULT_DEALS} deals written to there.tarot, {FAULT_DEALS - kept} analysed"
+            in resumed.err)
+    assert not journal.exists()
+    assert run_exe(*args, "local.tarot", "-j", "2", cwd=tmp_path).code == 0
+    assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
+
+
+def test_resume_needs_an_output_file(tmp_path: Path) -> None:
+    deals = _deals(tmp_path / "deals.jsonl", 1, seed=5)
+    for out in ([], ["-o", "-"]):
+        ran = run_exe("analyze", str(deals), "--resume", *out)
+        assert ran.code == 2
+        assert "--resume needs an output file (-o OUT)" in ran.err
+
+
+def test_the_journal_of_another_run_is_refused(tmp_path: Path) -> None:
+    deals = _deals(tmp_path / "deals.jsonl", 1, seed=6)
+    (tmp_path / "out.tarot.journal").write_bytes(b'{"journal": 1, "key": "another"}\n')
+    ran = run_exe("analyze", deals.name, "--budget", "1000", "-o", "out.tarot", "--resume",
+                  cwd=tmp_path)
+    assert ran.code == 2
+    assert "the journal of another run" in ran.err
+    assert not (tmp_path / "out.tarot").exists()
+
+
+def test_scheduler_with_jobs_is_refused() -> None:
+    ran = run_exe("validate", "examples/prise.tarot", "-j", "2", "--scheduler", "local:2")
+    assert ran.code == 2
+    assert "--scheduler and --jobs cannot be given together" in ran.err
+
+
+_WITHOUT_DASK = ("import sys; sys.modules['distributed'] = None;"
+                 " from tarotnotation.cli.app import main; sys.argv[0] = 'tarot'; main()")
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "--scheduler needs Dask, which is not installed: pip install 'tarotnotation[dask]'"),
+    ("fr", "--scheduler demande Dask, qui n'est pas installé\u00a0: pip install"
+           " 'tarotnotation[dask]'")])
+def test_without_the_extra_scheduler_says_how_to_install_it(lang: str, said: str) -> None:
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_DASK, "--lang", lang, "validate",
+                           "examples/prise.tarot", "--scheduler", "local:2"], cwd=ROOT,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert said in done.stderr.decode()
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_bad_scheduler_address_is_a_usage_error() -> None:
+    ran = run_exe("stats", "examples/prise.tarot", "--scheduler", "10.0.0.5")
+    assert ran.code == 2
+    assert ("--scheduler 10.0.0.5: expected tcp://HOST:PORT, tls://HOST:PORT, local or"
+            " local:N") in ran.err
+
+
+@needs_dask
+def test_an_unreachable_scheduler_is_said() -> None:
+    ran = run_exe("validate", "examples/prise.tarot", "--scheduler", "tcp://127.0.0.1:9",
+                  env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    assert ran.code == 2
+    assert "cannot reach the scheduler tcp://127.0.0.1:9" in ran.err
+
+
+@needs_dask
+def test_a_tls_scheduler_without_tls_settings_is_said() -> None:
+    """Dask's client failed half-built (a TypeError, then a traceback at exit) before."""
+    ran = run_exe("validate", "examples/prise.tarot", "--scheduler", "tls://127.0.0.1:9")
+    assert ran.code == 2
+    assert "tls://127.0.0.1:9: a tls:// scheduler needs Dask's TLS settings" in ran.err
+
+
+@pytest.mark.parametrize("command", ["validate", "analyze", "query", "stats"])
+def test_a_run_without_scheduler_imports_no_dask(command: str, tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "tarotnotation", command,
+                           str(ROOT / "examples" / "prise.tarot"), "--budget", "1000"][
+                               :None if command == "analyze" else -2],
+                          capture_output=True, timeout=120, check=False, cwd=tmp_path)
+    imported = done.stderr.decode()
+    assert "tarotnotation.cli" in imported
+    assert "| distributed" not in imported
+    assert "| dask" not in imported
+    assert "tarotnotation.cluster" not in imported
