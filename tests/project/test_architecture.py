@@ -101,42 +101,57 @@ def _imports(planted: dict[str, str] | None = None
     mods = _modules()
     sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
     sources.update(planted or {})
-    graph: dict[str, set[str]] = {m: set() for m in mods}
+    graph: dict[str, set[str]] = {}
     private: list[str] = []
     for module, path in mods.items():
-        tree = _parsed(sources[module])
-        types_only = _type_only(tree)
-        aliases: dict[str, str] = {}  # local name -> project module
-        for node in ast.walk(tree):
-            runs = id(node) not in types_only  # (at load or in a function)
-            if isinstance(node, ast.ImportFrom):
-                target = _target(module, path, node)
-                for alias in node.names:
-                    full = f"{target}.{alias.name}"
-                    if full in mods:
-                        if runs:
-                            graph[module].add(full)
-                        aliases[alias.asname or alias.name] = full
-                    elif target in mods:
-                        if runs:
-                            graph[module].add(target)
-                        if (alias.name.startswith("_") and not alias.name.startswith("__")
-                                and target != module):
-                            private.append(f"{path.relative_to(ROOT)}:{node.lineno}"
-                                           f" takes {alias.name} from {target}")
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in mods:
-                        if runs:
-                            graph[module].add(alias.name)
-                        aliases[alias.asname or alias.name] = alias.name
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id in aliases and node.attr.startswith("_")
-                    and not node.attr.startswith("__") and aliases[node.value.id] != module):
-                private.append(f"{path.relative_to(ROOT)}:{node.lineno} uses"
-                               f" {node.value.id}.{node.attr}")
+        imported, taken = _module_imports(module, path, sources[module])
+        graph[module] = set(imported)
+        private.extend(taken)
     return graph, private
+
+
+@functools.cache
+def _module_imports(module: str, path: pathlib.Path, source: str
+                    ) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What one module imports when it runs, and the private names it takes from another
+    module: worked out once a source in a test process (the checks below and their
+    planted variants ask it of the same hundred modules again and again)."""
+    mods = _modules()
+    tree = _parsed(source)
+    types_only = _type_only(tree)
+    imported: set[str] = set()
+    private: list[str] = []
+    aliases: dict[str, str] = {}  # local name -> project module
+    for node in ast.walk(tree):
+        runs = id(node) not in types_only  # (at load or in a function)
+        if isinstance(node, ast.ImportFrom):
+            target = _target(module, path, node)
+            for alias in node.names:
+                full = f"{target}.{alias.name}"
+                if full in mods:
+                    if runs:
+                        imported.add(full)
+                    aliases[alias.asname or alias.name] = full
+                elif target in mods:
+                    if runs:
+                        imported.add(target)
+                    if (alias.name.startswith("_") and not alias.name.startswith("__")
+                            and target != module):
+                        private.append(f"{path.relative_to(ROOT)}:{node.lineno}"
+                                       f" takes {alias.name} from {target}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in mods:
+                    if runs:
+                        imported.add(alias.name)
+                    aliases[alias.asname or alias.name] = alias.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr.startswith("_")
+                and not node.attr.startswith("__") and aliases[node.value.id] != module):
+            private.append(f"{path.relative_to(ROOT)}:{node.lineno} uses"
+                           f" {node.value.id}.{node.attr}")
+    return frozenset(imported), tuple(private)
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -198,47 +213,54 @@ def _tests_taking_private_names(planted: dict[str, str] | None = None) -> list[s
     """Every private name of the package a test file (or a helper of the tests) takes: by
     ``from m import _x``, as ``m._x``, or patched as ``setattr(m, "_x", ...)`` or
     ``setattr("tarotnotation.m._x", ...)``. A name a test needs is public in its module."""
-    mods = _modules()
     files = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / "tests").rglob("*.py")}
     files.update(planted or {})
+    return [found for name, source in sorted(files.items())
+            for found in _private_names_a_test_takes(name, source)]
+
+
+@functools.cache
+def _private_names_a_test_takes(name: str, source: str) -> tuple[str, ...]:
+    """The private names of the package one test file takes: worked out once a source in
+    a test process (the check and its planted variant read the same files)."""
+    mods = _modules()
     out: list[str] = []
-    for name, source in sorted(files.items()):
-        tree = ast.parse(source)
-        aliases: dict[str, str] = {}  # local name -> project module
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
-                for alias in node.names:
-                    if f"{node.module}.{alias.name}" in mods:
-                        aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-                    elif _private(alias.name):
-                        out.append(f"{name}:{node.lineno} takes {alias.name} from {node.module}")
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in mods:
-                        local = alias.asname or alias.name.split(".")[0]
-                        aliases[local] = alias.name if alias.asname else local
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and _private(node.attr):
-                chain = _dotted(node.value)
-                if chain is None:
-                    continue
-                head, _, rest = chain.partition(".")
-                module = ".".join(filter(None, [aliases.get(head, ""), rest]))
-                if head in aliases and module in mods:
-                    out.append(f"{name}:{node.lineno} uses {chain}.{node.attr}")
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "setattr" and node.args):
-                first = node.args[0]
-                if (isinstance(first, ast.Constant) and isinstance(first.value, str)
-                        and first.value.rpartition(".")[0] in mods
-                        and _private(first.value.rpartition(".")[2])):
-                    out.append(f"{name}:{node.lineno} patches {first.value}")
-                elif (len(node.args) > 1 and isinstance(first, ast.Name)
-                        and first.id in aliases and isinstance(node.args[1], ast.Constant)
-                        and isinstance(node.args[1].value, str)
-                        and _private(node.args[1].value)):
-                    out.append(f"{name}:{node.lineno} patches {first.id}.{node.args[1].value}")
-    return out
+    tree = _parsed(source)
+    aliases: dict[str, str] = {}  # local name -> project module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in mods:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                elif _private(alias.name):
+                    out.append(f"{name}:{node.lineno} takes {alias.name} from {node.module}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in mods:
+                    local = alias.asname or alias.name.split(".")[0]
+                    aliases[local] = alias.name if alias.asname else local
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            chain = _dotted(node.value)
+            if chain is None:
+                continue
+            head, _, rest = chain.partition(".")
+            module = ".".join(filter(None, [aliases.get(head, ""), rest]))
+            if head in aliases and module in mods:
+                out.append(f"{name}:{node.lineno} uses {chain}.{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "setattr" and node.args):
+            first = node.args[0]
+            if (isinstance(first, ast.Constant) and isinstance(first.value, str)
+                    and first.value.rpartition(".")[0] in mods
+                    and _private(first.value.rpartition(".")[2])):
+                out.append(f"{name}:{node.lineno} patches {first.value}")
+            elif (len(node.args) > 1 and isinstance(first, ast.Name)
+                    and first.id in aliases and isinstance(node.args[1], ast.Constant)
+                    and isinstance(node.args[1].value, str)
+                    and _private(node.args[1].value)):
+                out.append(f"{name}:{node.lineno} patches {first.id}.{node.args[1].value}")
+    return tuple(out)
 
 
 def test_no_test_takes_a_private_name_of_the_package() -> None:
