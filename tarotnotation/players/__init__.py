@@ -8,7 +8,7 @@ asks and judges, and the bots.
   logged) and :func:`play_deal`;
 - the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
   (``heuristic``, :mod:`.heuristic`), by name: :func:`make` and :data:`NAMES`
-  (:mod:`.registry`).
+  (:mod:`.roster`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from .heuristic import HeuristicPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
-from .registry import NAMES, make
+from .roster import NAMES, make
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
 from .view import SeatView, SeenTrick, decision_rng, view_of
 
