@@ -595,7 +595,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
     twin = native.compiled()
     if twin is None:
         return None
-    judge = twin.judge_parts
+    judge_parts = twin.judge_parts
     flags_of: dict[str | None, int | None] = {}
 
     def flags(own: str | None) -> int | None:
@@ -618,7 +618,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
             value = flags_of[own] = flags(own)
         if value is None:
             return None
-        answer: tuple[int, dict[str, int]] | None = judge(parts, value)
+        answer: tuple[int, dict[str, int]] | None = judge_parts(parts, value)
         return answer
 
     return check
