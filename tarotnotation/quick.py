@@ -17,6 +17,13 @@ diagnostic. So it may only ever say *clean* when the replay would find the deal 
 with the same scores: ``tests/twins/test_fast_paths.py`` checks it against the replay on
 generated deals, on every example, and on generated deals with faults injected.
 
+However a deal was read, it is checked in one place: the compiled scanners cut a record
+into parts (``_kernel.scan_json``, ``_kernel.scan_text``), a parsed record or the text
+scanner's data is put into the same parts (``_data_parts``, with the checks of the
+usual shape the parts cannot hold), and so is a record already built
+(``_record_parts``); ``_judge`` checks the rest of the shape and calls
+:func:`tarotnotation.judge.judge`, the rules, for all of them.
+
 >>> import random
 >>> from tarotnotation.formats import json as tjson
 >>> from tarotnotation.simulate import random_deal
@@ -577,7 +584,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
     ``_kernel.scan_text`` (or ``scan_json``) when :func:`quick_facts_scanned` would say it
     is clean with those scores, else None where it does not settle it (then the caller
     asks :func:`quick_facts_scanned`). It runs ``_kernel.judge_parts``: the checks of
-    ``_check_scanned`` that are not rules, then the bulk check's C twin of the rules
+    ``_judge`` that are not rules, then the bulk check's C twin of the rules
     (``csrc/bulk.h``), under the ruleset of each record (``ruleset`` overrides it,
     ``default_ruleset`` stands for none). ``tests/twins/test_textscan.py`` holds the two to the
     same answers.
