@@ -315,12 +315,14 @@ def _judged(facts: QuickFacts | None, tags: Any) -> _Judged | None:
     return None if facts is None else ((facts.status, facts.scores, facts.taker_half), tags)
 
 
-def _clean(path: str, index: int, status: Status, scores: Mapping[str, int], half: int,
-           number: tuple[tuple[str, ...], str] | None, line: int | None, offset: int | None,
-           *, packed: bool) -> CheckedDeal | _Packed:
+def _clean(packed: bool, path: str, index: int, status: Status, scores: Mapping[str, int],
+           half: int, number: tuple[tuple[str, ...], str] | None, line: int | None,
+           offset: int | None) -> CheckedDeal | _Packed:
     """A plain clean deal the quick check judged, as reading and replaying it reports
     it: a :class:`CheckedDeal`, or ``packed`` as a worker sends it back (every route of
-    a clean deal, .tarot or JSON Lines, ends here)."""
+    a clean deal, .tarot or JSON Lines, ends here). (Positional arguments only: a call
+    with a keyword is not one of CPython's fast calls, and a deal of the bulk check
+    costs a few thousand instructions in all.)"""
     if packed:
         return index, (), _VALUE_OF[status], scores, half, number, line, offset
     return CheckedDeal(path, index, (), status, scores, half, None, number, line, offset)
@@ -446,8 +448,8 @@ def _tarot_checked(part: TarotPart, ruleset: str | None, default: str | None,
                 if end is not None and at >= end:
                     after.append(at)
                     break
-                yield _clean(path, index, status, scores, half,
-                             deal_number(tags) if tags else None, line, None, packed=packed)
+                yield _clean(packed, path, index, status, scores, half,
+                             deal_number(tags) if tags else None, line, None)
                 continue
             assert isinstance(item, ReadDeal)
             if end is not None and item.offset is not None and item.offset >= end:
@@ -486,8 +488,8 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
         head, start, data = file_start(lines)
         first = _first_quick(lines, head, ruleset, default)
         if first is not None:  # a plain clean deal: what reading and replaying it says
-            yield _clean(path, 1, *first[0], deal_number(first[1] or ()), head + 1, first[2],
-                         packed=packed)
+            yield _clean(packed, path, 1, *first[0], deal_number(first[1] or ()), head + 1,
+                         first[2])
         else:
             from .formats import json as json_format  # (for a line the quick check leaves)
 
@@ -507,9 +509,8 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
         if clean is not None:
             index += 1
             half, scores, tags = clean
-            yield _clean(path, index, scored, scores, half,
-                         None if tags is None else deal_number(tags), lineno, at,
-                         packed=packed)
+            yield _clean(packed, path, index, scored, scores, half,
+                         None if tags is None else deal_number(tags), lineno, at)
             continue
         line = line_content(raw)
         if not line:
@@ -518,8 +519,8 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
         if len(line) <= limit:
             quick = quick_check_line(line, ruleset, default)
             if quick is not None:
-                yield _clean(path, index, *quick[0], deal_number(quick[1] or ()), lineno, at,
-                             packed=packed)
+                yield _clean(packed, path, index, *quick[0], deal_number(quick[1] or ()),
+                             lineno, at)
                 continue
         from .formats import json as json_format
 

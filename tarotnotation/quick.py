@@ -43,7 +43,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, compress
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
@@ -130,6 +130,8 @@ _PLAIN: Final = tuple(range(78))
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
 _CARD_KEY: Final = itemgetter("card")
+_BITS: Final = itemgetter(0)  # (of a hand as the scanners give it: bits, size)
+_SIZE: Final = itemgetter(1)
 _CARDS_KEY: Final = itemgetter("cards")
 _DICT: Final = {dict}
 _STR: Final = {str}
@@ -284,7 +286,11 @@ def _data_parts(obj: Any) -> tuple[Parts, _Recorded | None]:
     hands = data["hands"]
     if type(hands) is not dict:
         raise look_closer()
-    held = list(map(_counted, hands.values()))
+    codes_held = list(hands.values())
+    if set(map(type, codes_held)) - _LIST:
+        raise look_closer()
+    held = list(zip(map(sum, map(map, repeat(BIT_OF_CODE.__getitem__), codes_held)),
+                    map(len, codes_held), strict=True))  # KeyError, TypeError: not codes
     chien = _counted(data["chien"])
 
     # Auction: one bid each (the seats follow from the order of speech).
@@ -784,9 +790,9 @@ def _judge(parts: Parts, override: str | None, default: str | None, twin: Any,
         raise look_closer()
     by_seat = dict(zip(hand_keys, hands, strict=True))
     held = list(map(by_seat.__getitem__, ids))  # KeyError: another seat
-    if {size for _, size in held} != {tab.hand} or chien[1] != tab.chien:
+    if set(map(_SIZE, held)) != {tab.hand} or chien[1] != tab.chien:
         raise look_closer()
-    given = [bits for bits, _ in held]
+    given = list(map(_BITS, held))
 
     bids = list(map(BID_WORDS.__getitem__, words))
     ecart_bits: int | None = None
