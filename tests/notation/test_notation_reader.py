@@ -200,7 +200,7 @@ def test_a_record_is_scanned_once_for_the_judge_and_the_builder(
     def judge(data: dict[str, Any]) -> None:
         judged.append(data)
 
-    deals = list(notation.read_at(io.BytesIO(text.encode()), judge=judge))
+    deals: list[Any] = list(notation.read_at(io.BytesIO(text.encode()), judge=judge))
     assert [d.record is not None for d in deals] == [True, True, True, False]
     assert len(calls) == 4
     assert len(set(calls)) == 4
