@@ -651,3 +651,92 @@ def test_the_module_size_check_can_fail() -> None:
              "tarotnotation.archive": 1400}
     assert _long_modules(lines) == [
         "tarotnotation.archive: 1400 lines", "tarotnotation.kernel: 901 lines"]
+
+
+# --- one route per format: a deal's text read once, a deal judged once ----------------------
+
+#: Who reads a deal of the text notation into data, and who judges a deal: each called from
+#: these functions only (module:function, the outermost one). A record's text is scanned
+#: once, by the fast scanner (in Python) or its C twin (``scan_text``, which
+#: ``_tarot_checked`` hands to notation.bulk), and the scan is offered to the quick judge
+#: and then to the record builder; the grammar (Lark's ``parser()``) reads what the
+#: scanners leave, and works out positions; every route of the quick check, whichever
+#: reader cut the deal into parts, ends in ``quick._judge``, the one call of the judge.
+READS: dict[str, set[str]] = {
+    "tarotnotation.judge.judge": {"tarotnotation.quick:_judge"},
+    "tarotnotation.notation.scanner.scan": {"tarotnotation.notation.reader:_scanned"},
+    "tarotnotation.notation.parsing.parser": {
+        "tarotnotation.notation.reader:_read_record",  # a record the scanners leave
+        "tarotnotation.notation.reader:_result_tag",  # a [Result] tag's value
+        "tarotnotation.notation.reader:_grammar_positions"},  # a fault's positions
+    "scan_text": {"tarotnotation.checking:_tarot_checked"},
+}
+
+
+def _outermost(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
+    """Every node of a module with the name of the outermost function or class it is in
+    (``<module>`` at the top)."""
+    for top in tree.body:
+        where = (top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                              ast.ClassDef)) else "<module>")
+        for node in ast.walk(top):
+            yield where, node
+
+
+def _readers(planted: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """Where each name of :data:`READS` is called: a function imported by name or reached
+    as an attribute of its module, or the C scanner ``scan_text`` named at all."""
+    mods = _modules()
+    sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
+    sources.update(planted or {})
+    found: dict[str, set[str]] = {name: set() for name in READS}
+    for module, path in mods.items():
+        tree = _parsed(sources[module])
+        local: dict[str, str] = {}  # a name bound by an import -> what it names
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _target(module, path, node)
+                local.update((a.asname or a.name, f"{target}.{a.name}") for a in node.names)
+            elif isinstance(node, ast.Import):
+                local.update((a.asname, a.name) if a.asname else
+                             (a.name.split(".")[0], a.name.split(".")[0]) for a in node.names)
+        for where, node in _outermost(tree):
+            name = None
+            if isinstance(node, ast.Attribute) and node.attr == "scan_text":
+                name = "scan_text"
+            elif isinstance(node, ast.Call):
+                dotted = _dotted(node.func)
+                if dotted is not None:
+                    head, _, rest = dotted.partition(".")
+                    if head in local:
+                        name = ".".join(filter(None, (local[head], rest)))
+            if name in found:
+                found[name].add(f"{module}:{where}")
+    return found
+
+
+def test_a_deal_is_read_and_judged_by_one_route_per_reader() -> None:
+    assert _readers() == READS
+
+
+def test_the_route_check_can_fail() -> None:
+    # A second judge of a deal, a second scan of a record and a grammar reading outside
+    # the reader are all seen; so is the C scanner named elsewhere.
+    html = (ROOT / "tarotnotation" / "html" / "fast.py").read_text(encoding="utf-8")
+    planted = {
+        "tarotnotation.html.fast": html + "\nfrom ..judge import judge as j\n"
+                                          "def again():\n    return j()\n",
+        "tarotnotation.notation.skim": "from . import scanner, parsing\n"
+                                       "def twice(t):\n    scanner.scan(t)\n"
+                                       "    return parsing.parser().parse(t)\n",
+        "tarotnotation.cutting": "class Cut:\n    def f(self, twin):\n"
+                                 "        return twin.scan_text\n",
+    }
+    found = _readers(planted)
+    assert found["tarotnotation.judge.judge"] == {"tarotnotation.quick:_judge",
+                                                  "tarotnotation.html.fast:again"}
+    assert found["tarotnotation.notation.scanner.scan"] == {
+        "tarotnotation.notation.reader:_scanned", "tarotnotation.notation.skim:twice"}
+    assert "tarotnotation.notation.skim:twice" in found["tarotnotation.notation.parsing.parser"]
+    assert found["scan_text"] == {"tarotnotation.checking:_tarot_checked",
+                                  "tarotnotation.cutting:Cut"}
