@@ -17,6 +17,13 @@ diagnostic. So it may only ever say *clean* when the replay would find the deal 
 with the same scores: ``tests/twins/test_fast_paths.py`` checks it against the replay on
 generated deals, on every example, and on generated deals with faults injected.
 
+However a deal was read, it is checked in one place: the compiled scanners cut a record
+into parts (``_kernel.scan_json``, ``_kernel.scan_text``), a parsed record or the text
+scanner's data is put into the same parts (``_data_parts``, with the checks of the
+usual shape the parts cannot hold), and so is a record already built
+(``_record_parts``); ``_judge`` checks the rest of the shape and calls
+:func:`tarotnotation.judge.judge`, the rules, for all of them.
+
 >>> import random
 >>> from tarotnotation.formats import json as tjson
 >>> from tarotnotation.simulate import random_deal
@@ -36,7 +43,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, compress
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
@@ -123,6 +130,8 @@ _PLAIN: Final = tuple(range(78))
 _MAX_ITEMS: Final = 1000
 _INT64: Final = 1 << 63
 _CARD_KEY: Final = itemgetter("card")
+_BITS: Final = itemgetter(0)  # (of a hand as the scanners give it: bits, size)
+_SIZE: Final = itemgetter(1)
 _CARDS_KEY: Final = itemgetter("cards")
 _DICT: Final = {dict}
 _STR: Final = {str}
@@ -139,6 +148,15 @@ _NO_NAMES: Final = {n: (None,) * n for n in (3, 4, 5)}
 _NO_NAMES_LIST: Final = {n: [None] * n for n in (3, 4, 5)}
 #: The seats of a record that names none, as written in JSON.
 _PLAIN_SEATS: Final = {n: [{"id": sid} for sid in DEFAULT_SEATS[n]] for n in (3, 4, 5)}
+#: Each bid's word (``fields.BID_WORDS`` the other way).
+_WORD_OF: Final = {contract: word for word, contract in BID_WORDS.items()}
+#: A deal in parts, as the compiled scanners cut a record (``_kernel.scan_json``,
+#: ``_kernel.scan_text``) and as :func:`_data_parts` and :func:`_record_parts` give a
+#: parsed record and a record model: (players, tags, own ruleset, seat ids, dealer, hand
+#: keys, hands as (bits, size), chien (bits, size), bid words, écart (bits, size) or None,
+#: the cards played, the cards' notes, scores, comments, glyph, declarations as (kind,
+#: seat, shown), seat names, the card called).
+Parts = tuple[Any, ...]
 
 
 
@@ -151,7 +169,7 @@ def quick_check(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     ``default_ruleset`` applies when it names none, as in
     :func:`tarotnotation.archive.check_deal`."""
     try:
-        facts = _check(obj, ruleset, default_ruleset)
+        facts = _data_facts(obj, ruleset, default_ruleset)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
     return facts.status, facts.scores, facts.taker_half
@@ -176,7 +194,7 @@ def quick_facts(obj: Any, ruleset: str | None = None, default_ruleset: str | Non
     True
     """
     try:
-        return _check(obj, ruleset, default_ruleset)
+        return _data_facts(obj, ruleset, default_ruleset)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
 
@@ -186,75 +204,10 @@ def quick_check_record(record: DealRecord, ruleset: str | None = None,
                        ) -> tuple[Status, dict[str, int], int] | None:
     """:func:`quick_check` of a record already read (from the text notation, say)."""
     try:
-        facts = _check_record(record, ruleset, default_ruleset)
+        facts = _judge(_record_parts(record), ruleset, default_ruleset, ASK)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
     return facts.status, facts.scores, facts.taker_half
-
-
-def _check_record(rec: DealRecord, override: str | None, default: str | None
-                  ) -> QuickFacts:
-    from .records import ChelemAnnouncement, Poignee  # (loaded already: rec is one)
-
-    n = rec.players
-    if rec.hands is None or rec.chien is None or (rec.call is None) is (n == 5):
-        raise look_closer()  # (a call at five players only: else the replay says why)
-    if override is not None:
-        spec = override
-    elif default is not None and "ruleset" not in rec.model_fields_set:
-        spec = default
-    else:
-        spec = rec.ruleset
-    rules = Ruleset.from_spec(spec)
-    ids = tuple(seat.id for seat in rec.seats)
-    dealer = None if rec.dealer is None else ids.index(rec.dealer)
-    first = 0 if dealer is None else (dealer + 1) % n
-    hands = rec.hands
-    if len(hands) != n:
-        raise look_closer()
-    given = [hands[sid].bits for sid in ids]
-    bids = []
-    for bid in rec.auction:
-        if bid.seat is not None:
-            raise look_closer()
-        bids.append(bid.contract)
-    ecart: int | None = None
-    if rec.ecart is not None:
-        if rec.ecart.cards is None or rec.ecart.shown:
-            raise look_closer()
-        ecart = rec.ecart.cards.bits
-    poignees = []
-    announcers = []
-    for decl in rec.declarations:
-        if type(decl) is ChelemAnnouncement:
-            announcers.append(ids.index(decl.seat))
-            continue
-        if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
-            raise look_closer()
-        poignees.append((ids.index(decl.seat), decl.cards.bits))
-    cards: list[int] = []
-    for trick in rec.play:
-        if trick.leader is not None:
-            raise look_closer()
-        pcs = trick.cards
-        if len(pcs) != n or list(map(_SEAT_OF, pcs)).count(None) != n:
-            raise look_closer()
-        cards.extend(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
-    res = rec.result
-    recorded = None
-    if res is not None:
-        if (res.contract is not None or res.taker is not None or res.partner is not None
-                or res.taker_points is not None or res.bouts is not None
-                or res.petit_au_bout is not None or res.chelem is not None or res.annulled):
-            raise look_closer()
-        recorded = res.scores
-    called = None if rec.call is None else int(rec.call.card)
-    return judge(n, rules, ids, first, given, rec.chien.bits, bids, called, ecart, poignees,
-                  announcers, cards, recorded,
-                  read=(tuple(seat.name for seat in rec.seats), dealer, rec.tags,
-                        rec.ruleset if "ruleset" in rec.model_fields_set else None))
-
-
 
 
 def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
@@ -269,11 +222,19 @@ def _all_notes(items: list[Any], allowed: frozenset[str]) -> None:
         raise look_closer()
 
 
-def _bits(codes: Any, size: int) -> int:
-    """The cards of a list of ``size`` card codes (a code twice: not ``size`` bits)."""
-    if type(codes) is not list or len(codes) != size:
+def _counted(codes: Any) -> tuple[int, int]:
+    """The cards of a list of card codes and how many codes it holds (a code twice: not
+    as many bits), as the scanners give a hand: ``(bits, size)``."""
+    if type(codes) is not list:
         raise look_closer()
-    return sum(map(BIT_OF_CODE.__getitem__, codes))  # KeyError, TypeError: not card codes
+    return sum(map(BIT_OF_CODE.__getitem__, codes)), len(codes)  # KeyError, TypeError
+
+
+def _data_facts(obj: Any, override: str | None, default: str | None, twin: Any = ASK
+                ) -> QuickFacts:
+    """:func:`_judge` of a parsed record (:func:`_data_parts`)."""
+    parts, stated = _data_parts(obj)
+    return _judge(parts, override, default, twin, stated)
 
 
 def _seat(value: Any) -> str:
@@ -282,8 +243,12 @@ def _seat(value: Any) -> str:
     return value
 
 
-def _check(obj: Any, override: str | None, default: str | None, twin: Any = ASK
-           ) -> QuickFacts:
+def _data_parts(obj: Any) -> tuple[Parts, _Recorded | None]:
+    """A parsed JSON record (or the fast scanner's data) in the parts the compiled
+    scanners cut a record into, after the checks of the usual shape the parts cannot
+    hold (known keys, exact types, notes on bids, tricks, the call, the écart and the
+    declarations, each trick whole, nothing shown of the écart), and the facts its result
+    records beside the scores; :func:`_judge` checks the rest."""
     data = keys_of(obj, _RECORD_KEYS)
     if data.get("tarotnotation", 1) != 1:
         raise look_closer()
@@ -297,51 +262,36 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = ASK
             type(t) is not list or len(t) != 2 or type(t[0]) is not str
             or type(t[1]) is not str for t in tags):
         raise look_closer()
-    check_tags(tags)
-    if len(data.get("comments", ())) > _MAX_ITEMS:
-        raise look_closer()
     own = data.get("ruleset")
-    if "ruleset" in data:
-        if type(own) is not str:
-            raise look_closer()
-        Ruleset.from_spec(own)  # an unknown spec: the record is not read
-    spec = override if override is not None else own if own is not None else default
-    rules = Ruleset.from_spec(spec) if spec is not None else Ruleset.fft()
+    if "ruleset" in data and type(own) is not str:
+        raise look_closer()
 
-    # Seats.
+    # Seats (none, or the plain ones: the default seats).
     seats = data.get("seats")
-    if not seats or seats == _PLAIN_SEATS[n]:
-        ids: tuple[str, ...] = DEFAULT_SEATS[n]
-        names: tuple[str | None, ...] = _NO_NAMES[n]
-    else:
-        if type(seats) is not list or len(seats) != n:
+    seat_ids: list[Any] | None = None
+    seat_names: list[str | None] | None = None
+    if seats and seats != _PLAIN_SEATS[n]:
+        if type(seats) is not list:
             raise look_closer()
-        out = []
-        named = []
+        seat_ids, seat_names = [], []
         for item in seats:
             item = keys_of(item, SEAT_KEYS)
             name = item.get("name")
-            if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
+            if name is not None and type(name) is not str:
                 raise look_closer()
-            out.append(_seat(item["id"]))
-            named.append(name)
-        ids = tuple(out)
-        names = tuple(named)
-        if len(set(ids)) != n:
-            raise look_closer()
-    dealer = data.get("dealer")
-    dealt = None if dealer is None else ids.index(dealer)  # ValueError: not a seat
-    first = 0 if dealt is None else (dealt + 1) % n
+            seat_ids.append(item["id"])
+            seat_names.append(name)
 
     # Hands and chien, all recorded.
-    hands_data = data["hands"]
-    if type(hands_data) is not dict or len(hands_data) != n:
+    hands = data["hands"]
+    if type(hands) is not dict:
         raise look_closer()
-    held = list(map(hands_data.__getitem__, ids))  # KeyError: another seat
-    if set(map(type, held)) != _LIST or set(map(len, held)) != {tab.hand}:
+    codes_held = list(hands.values())
+    if set(map(type, codes_held)) - _LIST:
         raise look_closer()
-    given = [sum(map(BIT_OF_CODE.__getitem__, codes)) for codes in held]  # KeyError, TypeError
-    chien = _bits(data["chien"], tab.chien)
+    held = list(zip(map(sum, map(map, repeat(BIT_OF_CODE.__getitem__), codes_held)),
+                    map(len, codes_held), strict=True))  # KeyError, TypeError: not codes
+    chien = _counted(data["chien"])
 
     # Auction: one bid each (the seats follow from the order of speech).
     auction = data["auction"]
@@ -355,12 +305,9 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = ASK
     words = list(map(_CONTRACT_KEY, auction))  # KeyError: a bid without a contract
     if set(map(type, words)) - _STR:
         raise look_closer()
-    bids = list(map(BID_WORDS.__getitem__, words))
 
-    # The call, at five players only (else the replay says why).
+    # The call (the judge wants one at five players only).
     call = data.get("call")
-    if (call is None) is (n == 5):
-        raise look_closer()
     called: int | None = None
     if call is not None:
         call = keys_of(call, _CALL_KEYS)
@@ -369,38 +316,32 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = ASK
 
     # The écart, if any: its cards, nothing shown.
     ecart_data = data.get("ecart")
-    ecart: int | None = None
+    ecart: tuple[int, int] | None = None
     if ecart_data is not None:
         ecart_data = keys_of(ecart_data, ECART_KEYS)
         check_notes(ecart_data)
         if ecart_data.get("shown", []) != []:
             raise look_closer()
-        ecart = _bits(ecart_data["cards"], tab.chien)
+        ecart = _counted(ecart_data["cards"])
 
-    # Declarations: poignées shown with their cards.
-    declarations = data.get("declarations", [])
-    if type(declarations) is not list:
+    # Declarations: poignées shown with their cards (each card once), chelems announced.
+    declared = data.get("declarations", [])
+    if type(declared) is not list:
         raise look_closer()
-    poignees = []
-    poignee_at = []  # (each poignée's place among the declarations)
-    announcers = []
-    for at, decl in enumerate(declarations):
+    declarations: list[tuple[str, Any, tuple[int, int] | None]] = []
+    for decl in declared:
         if type(decl) is dict and decl.get("kind") == "chelem":
             check_notes(keys_of(decl, DECL_KEYS["chelem"]))
-            announcers.append(ids.index(_seat(decl["seat"])))
+            declarations.append(("chelem", decl["seat"], None))
             continue
         decl = keys_of(decl, _POIGNEE_KEYS)
         check_notes(decl)
         if decl["kind"] != "poignee":
             raise look_closer()
-        codes = decl["cards"]
-        if type(codes) is not list:
+        shown = _counted(decl["cards"])
+        if shown[0].bit_count() != shown[1]:
             raise look_closer()
-        shown = _bits(codes, len(codes))
-        if shown.bit_count() != len(codes):
-            raise look_closer()
-        poignees.append((ids.index(_seat(decl["seat"])), shown))
-        poignee_at.append(at)
+        declarations.append(("poignee", decl["seat"], shown))
 
     # The play: every trick, whole, its cards as ints.
     play = data["play"]
@@ -433,17 +374,68 @@ def _check(obj: Any, override: str | None, default: str | None, twin: Any = ASK
             if type(recorded) is not dict:
                 raise look_closer()
             values = recorded.values()
-            if values and (set(map(type, values)) != _INT_TYPE
-                           or min(values) < -_INT64 or max(values) >= _INT64):
+            if values and set(map(type, values)) != _INT_TYPE:
                 raise look_closer()
-    judged = judge(n, rules, ids, first, given, chien, bids, called, ecart, poignees,
-                    announcers, codes, recorded or None, twin,
-                    read=(names, dealt, tuple(map(tuple, tags)), own))
-    if stated is not None:
-        _check_recorded(judged, stated, rules, ids, tuple(
-            (at, s, shown.bit_count()) for at, (s, shown) in zip(poignee_at, poignees,
-                                                                 strict=True)), recorded)
-    return judged
+    return (n, tags, own, seat_ids, data.get("dealer"), list(hands), held, chien, words,
+            ecart, codes, None, recorded, data.get("comments"), None, declarations,
+            seat_names, called), stated
+
+
+def _record_parts(rec: DealRecord) -> Parts:
+    """A record already read in the parts of :func:`_data_parts` (the model has checked
+    its types and notes); a record beyond the usual shape (hands or the chien missing,
+    seats on bids or cards, leaders, cards shown of the écart, a misère, a poignée by its
+    size, a result beyond the scores) looks closer."""
+    from .records import ChelemAnnouncement, Poignee  # (loaded already: rec is one)
+
+    n = rec.players
+    hands = rec.hands
+    if hands is None or rec.chien is None:
+        raise look_closer()
+    words = []
+    for bid in rec.auction:
+        if bid.seat is not None:
+            raise look_closer()
+        words.append(_WORD_OF[bid.contract])
+    ecart: tuple[int, int] | None = None
+    if rec.ecart is not None:
+        if rec.ecart.cards is None or rec.ecart.shown:
+            raise look_closer()
+        ecart = _size_of(rec.ecart.cards.bits)
+    declarations: list[tuple[str, str, tuple[int, int] | None]] = []
+    for decl in rec.declarations:
+        if type(decl) is ChelemAnnouncement:
+            declarations.append(("chelem", decl.seat, None))
+            continue
+        if type(decl) is not Poignee or decl.cards is None or decl.size is not None:
+            raise look_closer()
+        declarations.append(("poignee", decl.seat, _size_of(decl.cards.bits)))
+    cards: list[int] = []
+    for trick in rec.play:
+        if trick.leader is not None:
+            raise look_closer()
+        pcs = trick.cards
+        if len(pcs) != n or list(map(_SEAT_OF, pcs)).count(None) != n:
+            raise look_closer()
+        cards.extend(map(_PLAIN.__getitem__, map(_CARD_OF, pcs)))
+    res = rec.result
+    recorded = None
+    if res is not None:
+        if (res.contract is not None or res.taker is not None or res.partner is not None
+                or res.taker_points is not None or res.bouts is not None
+                or res.petit_au_bout is not None or res.chelem is not None or res.annulled):
+            raise look_closer()
+        recorded = res.scores
+    return (n, rec.tags, rec.ruleset if "ruleset" in rec.model_fields_set else None,
+            [seat.id for seat in rec.seats], rec.dealer, list(hands),
+            [_size_of(cs.bits) for cs in hands.values()], _size_of(rec.chien.bits), words,
+            ecart, cards, None, recorded, None, None, declarations,
+            [seat.name for seat in rec.seats], None if rec.call is None else int(rec.call.card))
+
+
+def _size_of(bits: int) -> tuple[int, int]:
+    """A set of cards as the scanners give a hand: ``(bits, size)``."""
+    return bits, bits.bit_count()
 
 
 #: The facts a result records beside the scores (None: not recorded). (Types as values:
@@ -586,7 +578,7 @@ def quick_facts_scanned(parts: tuple[Any, ...], ruleset: str | None = None,
     if twin is ASK:
         twin = native.compiled()
     try:
-        return _check_scanned(parts, ruleset, default_ruleset, twin)
+        return _judge(parts, ruleset, default_ruleset, twin)
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
 
@@ -598,7 +590,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
     ``_kernel.scan_text`` (or ``scan_json``) when :func:`quick_facts_scanned` would say it
     is clean with those scores, else None where it does not settle it (then the caller
     asks :func:`quick_facts_scanned`). It runs ``_kernel.judge_parts``: the checks of
-    ``_check_scanned`` that are not rules, then the bulk check's C twin of the rules
+    ``_judge`` that are not rules, then the bulk check's C twin of the rules
     (``csrc/bulk.h``), under the ruleset of each record (``ruleset`` overrides it,
     ``default_ruleset`` stands for none). ``tests/twins/test_textscan.py`` holds the two to the
     same answers.
@@ -616,7 +608,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
     twin = native.compiled()
     if twin is None:
         return None
-    judge = twin.judge_parts
+    judge_parts = twin.judge_parts
     flags_of: dict[str | None, int | None] = {}
 
     def flags(own: str | None) -> int | None:
@@ -639,7 +631,7 @@ def parts_checker(ruleset: str | None = None, default_ruleset: str | None = None
             value = flags_of[own] = flags(own)
         if value is None:
             return None
-        answer: tuple[int, dict[str, int]] | None = judge(parts, value)
+        answer: tuple[int, dict[str, int]] | None = judge_parts(parts, value)
         return answer
 
     return check
@@ -733,7 +725,7 @@ def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any
     parts = None if twin is None else twin.scan_json(line)
     if parts is not None:
         try:
-            return _check_scanned(parts, ruleset, default, twin), parts[1]
+            return _judge(parts, ruleset, default, twin), parts[1]
         except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
             return None
     import orjson  # (here: the notation and the scanned lines need no JSON reader)
@@ -745,17 +737,20 @@ def _line_facts(line: bytes, ruleset: str | None, default: str | None, twin: Any
     if type(obj) is not dict:
         return None
     try:
-        return _check(obj, ruleset, default, twin), obj.get("tags")
+        return _data_facts(obj, ruleset, default, twin), obj.get("tags")
     except (UnusualDataError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
-def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | None,
-                   twin: Any) -> QuickFacts:
-    """:func:`_check` of a record in the parts ``_kernel.scan_json`` cut it into: the same
-    checks on the parts the scanner leaves to Python (it took only the canonical layout:
-    known keys once each, card codes, a card once in a hand or a poignée, notes only on
-    the deal and on cards, the call's card)."""
+def _judge(parts: Parts, override: str | None, default: str | None, twin: Any,
+           stated: _Recorded | None = None) -> QuickFacts:
+    """The quick check of a deal in parts, whichever way it was read: the parts
+    ``_kernel.scan_json`` and ``_kernel.scan_text`` cut a record into (they took only
+    the canonical layout: known keys once each, card codes, a card once in a hand or a
+    poignée, notes only on the deal and on cards, the call's card), a parsed record's
+    (:func:`_data_parts`) or a record model's (:func:`_record_parts`); the checks of the
+    usual shape they leave, then :func:`tarotnotation.judge.judge`, then the facts the
+    result records beside the scores (``stated``), as the replay checks them."""
     (n, tags, own, seat_ids, dealer, hand_keys, hands, chien, words, ecart, cards, notes,
      recorded, comments, glyph, declarations, seat_names, called) = parts
     tab = table(n)
@@ -790,14 +785,14 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
     dealt = None if dealer is None else ids.index(dealer)  # ValueError: not a seat
     first = 0 if dealt is None else (dealt + 1) % n
 
-    # Hands and chien, all recorded (a card twice in a hand: the scanner gave up).
+    # Hands and chien, all recorded (a card twice in a hand: fewer bits than cards).
     if len(hand_keys) != n:
         raise look_closer()
     by_seat = dict(zip(hand_keys, hands, strict=True))
     held = list(map(by_seat.__getitem__, ids))  # KeyError: another seat
-    if {size for _, size in held} != {tab.hand} or chien[1] != tab.chien:
+    if set(map(_SIZE, held)) != {tab.hand} or chien[1] != tab.chien:
         raise look_closer()
-    given = [bits for bits, _ in held]
+    given = list(map(_BITS, held))
 
     bids = list(map(BID_WORDS.__getitem__, words))
     ecart_bits: int | None = None
@@ -808,14 +803,16 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
 
     # Declarations: poignées shown with their cards, chelems announced.
     poignees = []
+    poignee_at = []  # (each poignée's place among the declarations)
     announcers = []
-    for kind, seat, shown in declarations or ():
+    for at, (kind, seat, shown) in enumerate(declarations or ()):
         if kind == "chelem" and shown is None:
             announcers.append(ids.index(_seat(seat)))
             continue
         if kind != "poignee" or shown is None:  # (cards twice: the scanner gave up)
             raise look_closer()
         poignees.append((ids.index(_seat(seat)), shown[0]))
+        poignee_at.append(at)
 
     # The play: every trick whole (the scanner counted n cards a trick).
     if len(cards) != n * tab.tricks:
@@ -826,8 +823,11 @@ def _check_scanned(parts: tuple[Any, ...], override: str | None, default: str | 
         values = recorded.values()
         if values and (min(values) < -_INT64 or max(values) >= _INT64):
             raise look_closer()
-    return judge(n, rules, ids, first, given, chien[0], bids, called, ecart_bits, poignees,
-                  announcers, cards, recorded or None, twin,
-                  read=(names, dealt, tuple(map(tuple, tags)), own))
-
-
+    judged = judge(n, rules, ids, first, given, chien[0], bids, called, ecart_bits, poignees,
+                   announcers, cards, recorded or None, twin,
+                   read=(names, dealt, tuple(map(tuple, tags)), own))
+    if stated is not None:
+        _check_recorded(judged, stated, rules, ids, tuple(
+            (at, s, shown.bit_count()) for at, (s, shown) in zip(poignee_at, poignees,
+                                                                 strict=True)), recorded)
+    return judged

@@ -38,9 +38,20 @@ from .rules import Contract, FivePlayerFirstLead, PetitInChien, Ruleset, table
 
 __all__ = ["random_deal"]
 
+#: Each card as played with no seat written: the records are frozen, so every trick of
+#: every deal made here shares them (made once: a random deal's 78 cards, each validated
+#: by pydantic again, were a sixth of its cost).
+_PLAYED: Final = tuple(PlayedCard(card=card) for card in Card)
+
+
+def _cards(bits: int) -> list[int]:
+    """The cards of ``bits``, lowest first: ``[c for c in range(78) if bits >> c & 1]``,
+    through the set bits alone."""
+    return [int(card) for card in CardSet(bits)]
+
+
 def _pick(rng: random.Random, bits: int, k: int) -> int:
-    cards = [c for c in range(78) if bits >> c & 1]
-    return mask_of(rng.sample(cards, k))
+    return mask_of(rng.sample(_cards(bits), k))
 
 
 def random_deal(
@@ -139,13 +150,13 @@ def random_deal(
                 break
             s = (leader + i) % players
             legal = rule(live[s], cards, lead_rule if t == 0 and i == 0 else None)[0]
-            card = rng.choice([c for c in range(78) if legal >> c & 1])
+            card = rng.choice(_cards(legal))
             live[s] &= ~(1 << card)
             cards.append(card)
             remaining -= 1
         if not cards:
             break
-        tricks.append(Trick(cards=tuple(PlayedCard(card=Card(c)) for c in cards)))
+        tricks.append(Trick(cards=tuple(_PLAYED[c] for c in cards)))
         if len(cards) < players:
             break
         w = winner_index(cards)

@@ -41,6 +41,16 @@ os.environ["TAROT_LANG"] = "en"
 
 SLOW = os.environ.get("TAROT_SLOW", "") not in ("", "0")
 
+#: Python keeps each module it compiles, and pytest each test module it rewrites, in a
+#: cache of bytecode. With PYTHONDONTWRITEBYTECODE=1 it keeps none, and every run, in each
+#: xdist worker, compiles the package and rewrites the 200 test modules again: 7 of the
+#: 12.5 s of CPU a worker takes to collect the quick lane. The test run keeps that cache
+#: all the same, out of the source tree (where the variable asks for none) in
+#: .pytest_cache/pycache, which git ignores. (The processes the tests start are untouched.)
+if sys.dont_write_bytecode:
+    sys.pycache_prefix = str(ROOT / ".pytest_cache" / "pycache")
+    sys.dont_write_bytecode = False
+
 #: A run started in the background by a shell without job control (``nohup … &``, some CI
 #: runners) ignores SIGINT, and every ``tarot`` the tests start would inherit that: it
 #: rightly leaves an ignored signal ignored, so the tests of Ctrl-C could interrupt

@@ -3,7 +3,7 @@
  *
  * Each line is read by jsonscan.h's scanner (js_scan, the one scanner of JSON Lines: its
  * other visitor, js_parts, hands the same parts to Python as scan_json) into plain C
- * values (jb_deal), then jb_judge, the C twin of quick._check_scanned and judge.judge,
+ * values (jb_deal), then jb_judge, the C twin of quick._judge and judge.judge,
  * judges them: each
  * rule through its twin in kernel.h (tk_petit_sec, tk_outbids, tk_ecart_forbidden...:
  * the functions of kernel.py of the same names, docs/rules.md's table "Where each rule
@@ -114,7 +114,7 @@ static int jb_score(int contract, int taker_half, int bouts, int pab, const int 
     return x;
 }
 
-/* quick._check_scanned and judge.judge of a deal read by js_scan: 1 clean (OUT
+/* quick._judge and judge.judge of a deal read by js_scan: 1 clean (OUT
  * filled, *ids the seats' ids in the order of play), 0 not settled here. */
 static int jb_judge(const jb_deal *d, int flags, jb_clean *out, jb_str *ids)
 {

@@ -855,7 +855,7 @@ static const char *const JS_BID_WORDS[5] = {"pass", "prise", "garde", "garde_san
                                             "garde_contre"};
 
 /* The parts of the deal js_scan read from a line ending at END, as scan_json hands them to
- * Python (tarotnotation.quick._check_scanned): (players, tags, ruleset, seat ids, dealer,
+ * Python (tarotnotation.quick._judge): (players, tags, ruleset, seat ids, dealer,
  * hand keys, hands, chien, bid words, ecart, cards, notes, scores, comments, glyph,
  * declarations, seat names, card called), None where a part is not written. A new
  * tuple, or NULL with a Python error. */

@@ -841,7 +841,7 @@ static int tj_glyph(PyObject *o)
     return 1;
 }
 
-/* quick._check_scanned's checks of what the rules do not judge (the tags, notes, seats'
+/* quick._judge's checks of what the rules do not judge (the tags, notes, seats'
  * names), then bulk.h's jb_judge (the C twin of its checks and judge.judge), on the
  * parts of scan_text or scan_json: (taker_half, scores by seat) of a clean deal, or None
  * where it does not settle it (the caller runs quick.quick_facts_scanned then). */

@@ -129,7 +129,7 @@ class JsonPositions(Mapping[str, tuple[int, int]]):
     line: its number in the file), unless ``start`` gives a line too.
     """
 
-    __slots__ = ("_base", "_data", "_first_line", "_found", "_start")
+    __slots__ = ("_base", "_data", "_first_line", "_found", "_offsets", "_start")
 
     def __init__(self, data: bytes,
                  start: int | Callable[[], tuple[int, int]] = 0,
@@ -139,6 +139,7 @@ class JsonPositions(Mapping[str, tuple[int, int]]):
         self._first_line = first_line
         self._base: tuple[int, int] | None = None
         self._found: dict[str, tuple[int, int] | None] = {}
+        self._offsets: dict[str, int | None] = {}
 
     def _origin(self) -> tuple[int, int]:
         """Where the record starts: its offset, and the line of the line it starts on."""
@@ -158,10 +159,24 @@ class JsonPositions(Mapping[str, tuple[int, int]]):
         found = self._found[path]
         return default if found is None else found
 
+    def _offset(self, path: str) -> int | None:
+        """The offset of the value at ``path``, walked from the value holding it, whose
+        offset is kept: the faults of a deal are mostly in the same few values (its
+        play, a trick), and the walk from the record's start to them is made once."""
+        if path not in self._offsets:
+            cut = max(path.rfind("."), path.rfind("["))
+            if cut <= 0:
+                at: int | None = find_path(self._data, self._origin()[0], path)
+            else:
+                holder = self._offset(path[:cut])
+                at = None if holder is None else find_path(self._data, holder, path[cut:])
+            self._offsets[path] = at
+        return self._offsets[path]
+
     def _locate(self, path: str) -> tuple[int, int] | None:
         data = self._data
         start, line = self._origin()
-        at = find_path(data, start, path)
+        at = self._offset(path)
         if at is None:
             return None
         if _PLAYED.match(path) and data[at:at + 1] == b"{":  # a played card: its code

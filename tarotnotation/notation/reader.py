@@ -434,16 +434,31 @@ def parse_record(text: str, *, name: str | None = None, deal: int = 1,
     ``TAROT_READER=grammar`` in the environment when ``fast`` is None, reads every record
     with the grammar. Both ways give the same record, diagnostics and positions.
     """
+    return _read_record(text, _scanned(text, fast), name=name, deal=deal, line=line,
+                        offset=offset, diagnostics=diagnostics)
+
+
+def _scanned(text: str, fast: bool | None = None) -> dict[str, Any] | None:
+    """The fast scanner's data of a record's text (the one scan of the record, which the
+    judge and the record builder both take), or None: the scanner left it to the grammar,
+    or the scanner is off (``fast=False``; when None, ``TAROT_READER=grammar``)."""
     if fast is None:
         fast = os.environ.get(READER_ENV) != "grammar"
-    from ..builder import build_record
+    return scanner.scan(text) if fast else None
 
+
+def _read_record(text: str, data: dict[str, Any] | None, *, name: str | None, deal: int,
+                 line: int, offset: int | None, diagnostics: Iterable[Diagnostic] = ()
+                 ) -> ReadDeal:
+    """:func:`parse_record` of a record already scanned: ``data`` the scanner's (built
+    into a record by :func:`~tarotnotation.builder.build_record`), else None (the
+    grammar reads the record)."""
     ctx = RecordContext(name, deal, line - 1, {}, list(diagnostics), text)
-    if fast:
-        data = scanner.scan(text)
-        if data is not None:  # positions: the grammar path's, worked out when first asked
-            return _finish(ctx, data, LazyPositions(text, line - 1), line, offset,
-                           build_record(data))
+    if data is not None:  # positions: the grammar path's, worked out when first asked
+        from ..builder import build_record
+
+        return _finish(ctx, data, LazyPositions(text, line - 1), line, offset,
+                       build_record(data))
     from lark.exceptions import UnexpectedInput  # (the grammar's: not for a plain record)
 
     try:
@@ -540,7 +555,6 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
     is read first only to judge a record of tags only or a comment never closed.
     ``line`` and ``offset``: the lines and bytes of the file before the stream; ``judge``:
     see :func:`read_at`; ``index``: the deals of the file before the stream."""
-    fast = judge is not None and os.environ.get(READER_ENV) != "grammar"
     chunks = record_chunks(source, line=line, at=offset)
     ahead: Chunk | None = None  # the next record, when it had to be read already
     before: Chunk | None = None
@@ -571,15 +585,15 @@ def _read_stream(source: IO[str] | IO[bytes], name: str | None, line: int = 0,
                     None, chunk.line, chunk.offset)
                 continue
         text = "\n".join(chunk.lines)
-        if fast:
-            assert judge is not None
-            data = scanner.scan(text)
-            value = None if data is None else judge(data)
+        data = _scanned(text)  # scanned once: offered to the judge, then to the builder
+        if judge is not None and data is not None:
+            value = judge(data)
             if value is not None:  # a plain record the judge takes: no record built
                 before = chunk
                 yield index, chunk.line, chunk.offset, value
                 continue
-        deal = parse_record(text, name=name, deal=index, line=chunk.line, offset=chunk.offset)
+        deal = _read_record(text, data, name=name, deal=index, line=chunk.line,
+                            offset=chunk.offset)
         if chunk.follows and before is not None and deal.record is None:
             deal = _not_a_tag_line(deal, chunk)
         before = chunk

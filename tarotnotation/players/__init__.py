@@ -9,7 +9,7 @@ asks and judges, and the bots.
 - :mod:`.sampling`: the hidden hands dealt consistently with a view;
 - the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
   (``heuristic``, :mod:`.heuristic`), by name: :func:`make` and :data:`NAMES`
-  (:mod:`.registry`); :class:`PimcPlayer` (``pimc``: sampled deals solved double-dummy)
+  (:mod:`.roster`); :class:`PimcPlayer` (``pimc``: sampled deals solved double-dummy)
   and :class:`OraclePlayer` (``oracle``: every hand open, the ceiling; never an opponent
   in a game).
 """
@@ -21,7 +21,7 @@ from .oracle import OraclePlayer
 from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
-from .registry import NAMES, make
+from .roster import NAMES, make
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
 from .view import SeatView, SeenTrick, decision_rng, view_of
 

@@ -492,9 +492,9 @@ def _discard(view: SeatView, cards: list[int], legal_bits: int) -> Card:
 @dataclass(frozen=True, slots=True)
 class HeuristicPlayer:
     """The habits club players teach (see the module): deterministic, so ``seed`` is
-    only kept for the registry's sake (every bot takes one). ``thresholds`` are the
-    bidding thresholds at four players (a setting: ``make("heuristic",
-    thresholds=(45, 60, 75, 85))``)."""
+    only kept for the roster's sake (every bot takes one). ``thresholds``, a setting,
+    replaces the bidding thresholds of :data:`THRESHOLDS` whatever the number of players
+    (``make("heuristic", thresholds=(40, 56, 71, 81))``: the books' figures)."""
 
     seed: int = 0
     name: str = "heuristic"

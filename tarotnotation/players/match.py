@@ -35,7 +35,7 @@ from typing import Final
 from ..game import Game
 from ..records import DEFAULT_SEATS, DealRecord, Seat
 from ..replay import replay
-from .registry import make
+from .roster import make
 from .table import Table, play_deal
 
 __all__ = ["BotStats", "DealOutcome", "MatchSpec", "MatchSummary", "deal_game",

@@ -185,6 +185,9 @@ def test_no_process_outlives_a_parallel_run(tmp_path: Path, command: str, how: s
     args = [command, "-j", "2", str(big), *map(str, streams), *required(command)]
     if command == "solve":  # (one position, not files: its cards in two groups, on workers)
         args = [command, "-j", "2", "--split", "2", str(ROOT / "examples" / "prise.tarot")]
+    if command == "match":  # (no records read: two bots, deals enough to keep two workers)
+        args = [command, "-j", "2", "heuristic", "random", "--deals", "100000", "--save",
+                str(tmp_path / "games")]
     try:
         with _started(args, tmp_path) as proc:
             wait_for(lambda: len(group(proc.pid)) >= 3)  # the parent and two workers

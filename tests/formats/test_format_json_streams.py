@@ -3,6 +3,7 @@ examples, line-by-line reading of JSON Lines, and the format-version keys."""
 
 from __future__ import annotations
 
+import functools
 import io
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,13 @@ from tarotnotation.replay import replay
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.tarot"))
 FAULTY = sorted((ROOT / "examples" / "faulty").iterdir())
-VALIDATOR = Draft202012Validator(tjson.json_schema())
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    """The schema's validator, made by the first test that needs it (not when the module
+    is collected: each xdist worker collects every module, and the schema takes 0.4 s)."""
+    return Draft202012Validator(tjson.json_schema())
 
 
 def _records(path: Path) -> list[DealRecord]:
@@ -31,7 +38,7 @@ def _errors(obj: Any) -> list[str]:
     """Each schema error as ``path: message``; an ``anyOf``/``oneOf`` failure gives the
     errors of each of its branches instead (where the fault really is)."""
     out: list[str] = []
-    pending = list(VALIDATOR.iter_errors(obj))
+    pending = list(_validator().iter_errors(obj))
     while pending:
         error = pending.pop()
         if error.context:

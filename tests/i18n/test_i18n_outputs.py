@@ -6,6 +6,7 @@ their keys and values in every language."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -137,10 +138,12 @@ def test_machine_outputs_of_the_archive_tools_do_not_change_with_the_language(
 # --- no English left -----------------------------------------------------------------------
 
 
-def _english_fragments() -> list[str]:
+@functools.cache
+def _english_fragments() -> tuple[str, ...]:
     """The pieces of English sentences (between placeholders, eight characters or more,
     with a space) that no French translation holds: none may be read in a French
-    output."""
+    output. Worked out once a test process, by the first test that needs them (not when
+    the module is collected: each xdist worker collects every module)."""
     french = {m: s for m, s, _, _ in read_po(catalog_path("fr").read_text("utf-8")) if m}
     french_text = "\n".join(v if isinstance(v, str) else "\n".join(v) for v in french.values())
     out: set[str] = set()
@@ -152,7 +155,7 @@ def _english_fragments() -> list[str]:
                 if len(part) >= 8 and " " in part and part not in french_text:
                     out.add(part)
     assert len(out) > 500  # the check has teeth
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 def _records_own_words(path: str) -> str:
@@ -162,10 +165,9 @@ def _records_own_words(path: str) -> str:
 
 def _english_in(output: str, inputs: list[str]) -> list[str]:
     own = "\n".join(_records_own_words(p) for p in inputs if p.endswith(".tarot"))
-    return [f for f in FRAGMENTS if f in output and f not in own]
+    return [f for f in _english_fragments() if f in output and f not in own]
 
 
-FRAGMENTS = _english_fragments()
 COMMANDS = ("replay", "validate", "score", "annotate")
 
 

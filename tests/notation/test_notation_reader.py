@@ -6,6 +6,7 @@ import io
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -174,3 +175,33 @@ def test_skim_tags_numbers_the_records_as_the_reader_does() -> None:
         read_ = [(d.index, d.line, d.offset) for d in read(io.BytesIO(data))]
         skim = [(d.index, d.line, d.offset) for d in skim_tags(io.BytesIO(data))]
         assert skim == read_, text[:80]
+
+
+def test_a_record_is_scanned_once_for_the_judge_and_the_builder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The judge turns down every record (as it does a faulty one): the reader builds the
+    # records from the same scan, and a record the scanner leaves goes to the grammar
+    # without a second scan.
+    from tarotnotation import notation
+    from tarotnotation.notation import scanner
+
+    text = dumps([random_deal(random.Random(s), 4) for s in range(3)])
+    text += '\n[Players "4"]\nauction: pass gardez\n'  # left to the grammar
+    calls: list[str] = []
+    scan = scanner.scan
+
+    def counted(record: str) -> Any:
+        calls.append(record)
+        return scan(record)
+
+    monkeypatch.setattr(scanner, "scan", counted)
+    judged: list[Any] = []
+
+    def judge(data: dict[str, Any]) -> None:
+        judged.append(data)
+
+    deals: list[Any] = list(notation.read_at(io.BytesIO(text.encode()), judge=judge))
+    assert [d.record is not None for d in deals] == [True, True, True, False]
+    assert len(calls) == 4
+    assert len(set(calls)) == 4
+    assert len(judged) == 3  # (the record the scanner left is not offered to the judge)

@@ -101,42 +101,57 @@ def _imports(planted: dict[str, str] | None = None
     mods = _modules()
     sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
     sources.update(planted or {})
-    graph: dict[str, set[str]] = {m: set() for m in mods}
+    graph: dict[str, set[str]] = {}
     private: list[str] = []
     for module, path in mods.items():
-        tree = _parsed(sources[module])
-        types_only = _type_only(tree)
-        aliases: dict[str, str] = {}  # local name -> project module
-        for node in ast.walk(tree):
-            runs = id(node) not in types_only  # (at load or in a function)
-            if isinstance(node, ast.ImportFrom):
-                target = _target(module, path, node)
-                for alias in node.names:
-                    full = f"{target}.{alias.name}"
-                    if full in mods:
-                        if runs:
-                            graph[module].add(full)
-                        aliases[alias.asname or alias.name] = full
-                    elif target in mods:
-                        if runs:
-                            graph[module].add(target)
-                        if (alias.name.startswith("_") and not alias.name.startswith("__")
-                                and target != module):
-                            private.append(f"{path.relative_to(ROOT)}:{node.lineno}"
-                                           f" takes {alias.name} from {target}")
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in mods:
-                        if runs:
-                            graph[module].add(alias.name)
-                        aliases[alias.asname or alias.name] = alias.name
-        for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id in aliases and node.attr.startswith("_")
-                    and not node.attr.startswith("__") and aliases[node.value.id] != module):
-                private.append(f"{path.relative_to(ROOT)}:{node.lineno} uses"
-                               f" {node.value.id}.{node.attr}")
+        imported, taken = _module_imports(module, path, sources[module])
+        graph[module] = set(imported)
+        private.extend(taken)
     return graph, private
+
+
+@functools.cache
+def _module_imports(module: str, path: pathlib.Path, source: str
+                    ) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What one module imports when it runs, and the private names it takes from another
+    module: worked out once a source in a test process (the checks below and their
+    planted variants ask it of the same hundred modules again and again)."""
+    mods = _modules()
+    tree = _parsed(source)
+    types_only = _type_only(tree)
+    imported: set[str] = set()
+    private: list[str] = []
+    aliases: dict[str, str] = {}  # local name -> project module
+    for node in ast.walk(tree):
+        runs = id(node) not in types_only  # (at load or in a function)
+        if isinstance(node, ast.ImportFrom):
+            target = _target(module, path, node)
+            for alias in node.names:
+                full = f"{target}.{alias.name}"
+                if full in mods:
+                    if runs:
+                        imported.add(full)
+                    aliases[alias.asname or alias.name] = full
+                elif target in mods:
+                    if runs:
+                        imported.add(target)
+                    if (alias.name.startswith("_") and not alias.name.startswith("__")
+                            and target != module):
+                        private.append(f"{path.relative_to(ROOT)}:{node.lineno}"
+                                       f" takes {alias.name} from {target}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in mods:
+                    if runs:
+                        imported.add(alias.name)
+                    aliases[alias.asname or alias.name] = alias.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr.startswith("_")
+                and not node.attr.startswith("__") and aliases[node.value.id] != module):
+            private.append(f"{path.relative_to(ROOT)}:{node.lineno} uses"
+                           f" {node.value.id}.{node.attr}")
+    return frozenset(imported), tuple(private)
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -198,47 +213,54 @@ def _tests_taking_private_names(planted: dict[str, str] | None = None) -> list[s
     """Every private name of the package a test file (or a helper of the tests) takes: by
     ``from m import _x``, as ``m._x``, or patched as ``setattr(m, "_x", ...)`` or
     ``setattr("tarotnotation.m._x", ...)``. A name a test needs is public in its module."""
-    mods = _modules()
     files = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / "tests").rglob("*.py")}
     files.update(planted or {})
+    return [found for name, source in sorted(files.items())
+            for found in _private_names_a_test_takes(name, source)]
+
+
+@functools.cache
+def _private_names_a_test_takes(name: str, source: str) -> tuple[str, ...]:
+    """The private names of the package one test file takes: worked out once a source in
+    a test process (the check and its planted variant read the same files)."""
+    mods = _modules()
     out: list[str] = []
-    for name, source in sorted(files.items()):
-        tree = ast.parse(source)
-        aliases: dict[str, str] = {}  # local name -> project module
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
-                for alias in node.names:
-                    if f"{node.module}.{alias.name}" in mods:
-                        aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-                    elif _private(alias.name):
-                        out.append(f"{name}:{node.lineno} takes {alias.name} from {node.module}")
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name in mods:
-                        local = alias.asname or alias.name.split(".")[0]
-                        aliases[local] = alias.name if alias.asname else local
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and _private(node.attr):
-                chain = _dotted(node.value)
-                if chain is None:
-                    continue
-                head, _, rest = chain.partition(".")
-                module = ".".join(filter(None, [aliases.get(head, ""), rest]))
-                if head in aliases and module in mods:
-                    out.append(f"{name}:{node.lineno} uses {chain}.{node.attr}")
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "setattr" and node.args):
-                first = node.args[0]
-                if (isinstance(first, ast.Constant) and isinstance(first.value, str)
-                        and first.value.rpartition(".")[0] in mods
-                        and _private(first.value.rpartition(".")[2])):
-                    out.append(f"{name}:{node.lineno} patches {first.value}")
-                elif (len(node.args) > 1 and isinstance(first, ast.Name)
-                        and first.id in aliases and isinstance(node.args[1], ast.Constant)
-                        and isinstance(node.args[1].value, str)
-                        and _private(node.args[1].value)):
-                    out.append(f"{name}:{node.lineno} patches {first.id}.{node.args[1].value}")
-    return out
+    tree = _parsed(source)
+    aliases: dict[str, str] = {}  # local name -> project module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in mods:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                elif _private(alias.name):
+                    out.append(f"{name}:{node.lineno} takes {alias.name} from {node.module}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in mods:
+                    local = alias.asname or alias.name.split(".")[0]
+                    aliases[local] = alias.name if alias.asname else local
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            chain = _dotted(node.value)
+            if chain is None:
+                continue
+            head, _, rest = chain.partition(".")
+            module = ".".join(filter(None, [aliases.get(head, ""), rest]))
+            if head in aliases and module in mods:
+                out.append(f"{name}:{node.lineno} uses {chain}.{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "setattr" and node.args):
+            first = node.args[0]
+            if (isinstance(first, ast.Constant) and isinstance(first.value, str)
+                    and first.value.rpartition(".")[0] in mods
+                    and _private(first.value.rpartition(".")[2])):
+                out.append(f"{name}:{node.lineno} patches {first.value}")
+            elif (len(node.args) > 1 and isinstance(first, ast.Name)
+                    and first.id in aliases and isinstance(node.args[1], ast.Constant)
+                    and isinstance(node.args[1].value, str)
+                    and _private(node.args[1].value)):
+                out.append(f"{name}:{node.lineno} patches {first.id}.{node.args[1].value}")
+    return tuple(out)
 
 
 def test_no_test_takes_a_private_name_of_the_package() -> None:
@@ -308,19 +330,21 @@ def _deals() -> list[DealRecord]:
     players, the usual shape): the examples, generated deals under every switch, the
     scripted chelems with the Excuse led to the last trick, and generated deals each with
     one fault that a rule of the deal catches (a bid not higher, the Petit sec, a King in
-    the écart, the Excuse in a poignée hiding a trump, a card not following suit)."""
-    out = [deal.record for path in sorted((ROOT / "examples").rglob("*.tarot"))
-           for deal in notation.read(path) if deal.record is not None]
+    the écart, the Excuse in a poignée hiding a trump, a card not following suit). The
+    faulty and the scripted deals come first: a rule that only they reach is seen
+    without going through the others (:func:`_callers_that_differ`)."""
+    out = [_faulty(fault) for fault in FAULTS]
+    for ruleset in ("fft", "fft chelem_excuse_wins=false"):
+        for last in ("E", "S"):
+            out.append(defence_chelem_excuse_led_last(last, ruleset))
+    out += [deal.record for path in sorted((ROOT / "examples").rglob("*.tarot"))
+            for deal in notation.read(path) if deal.record is not None]
     specs = ("fft", "pagat", "fft chelem_excuse_wins=false",
              "fft petit_au_bout=wins_last_trick", "fft petit_in_chien=annuls")
     rng = random.Random(13)
     for i in range(40):
         out.append(random_deal(rng, 3 + i % 2, ruleset=Ruleset.from_spec(specs[i % len(specs)]),
                                chelem_chance=0.3))
-    for ruleset in ("fft", "fft chelem_excuse_wins=false"):
-        for last in ("E", "S"):
-            out.append(defence_chelem_excuse_led_last(last, ruleset))
-    out.extend(_faulty(fault) for fault in FAULTS)
     return out
 
 
@@ -403,38 +427,51 @@ def _inject(fault: str, rng: random.Random) -> DealRecord | None:
                       for tr, cards in zip(rec.play, play, strict=True)), "result": None})
 
 
-Answers = tuple[list[Any], list[Any], list[str], list[Any], list[Any]]
+#: What each caller says of a deal: the replay, the quick check, the annotations, the page
+#: writer's fast path and the score sheets' reader.
+CALLERS = ("replay", "quick", "notes", "pages", "sheets")
+Answers = list[tuple[Any, ...]]
 
 
-def _answers(deals: list[DealRecord]) -> Answers:
+def _answers_of(deals: list[DealRecord]) -> Iterator[tuple[Any, ...]]:
     """What the replay, the quick check, the annotations, the page writer's fast path and
-    the score sheets' reader (the deals written as a sheet, read back and replayed) say
-    of each deal."""
-    replays, quicks, notes, pages = [], [], [], []
+    the score sheets' reader (the deal written as a sheet, read back and replayed: a
+    sheet a deal, one table's players a sheet) say of each deal, deal by deal (in the
+    order of :data:`CALLERS`)."""
     read_fast = html_fast.reader()
     nav = {"index": "index.html", "prev": None, "next": None}
     for i, rec in enumerate(deals):
         r = replay(rec)
-        replays.append((r.status, tuple(d.code for d in r.diagnostics),
-                        None if r.scores is None else tuple(r.scores.items()), r.counts))
-        quicks.append(quick_check_record(rec))
-        notes.append(dumps([annotate(rec)]))
         line = tjson.dumps(rec)
         deal = read_fast(line if isinstance(line, bytes) else line.encode())
-        pages.append(None if deal is None else
-                     html_fast.deal_data(deal, i + 1, "a.jsonl", i, "", "a.jsonl", nav))
-    sheets = []
-    for rec in deals:  # (a sheet a deal: one table's players a sheet)
-        if rec.result is None:
-            continue
-        for read in csvsheet.read(csvsheet.dumps([rec]), name="sheet.csv"):
-            answer = replay(read.record) if read.record is not None else None
-            sheets.append((tuple(d.code for d in read.diagnostics), read.record,
-                           None if answer is None
-                           else tuple(d.code for d in answer.diagnostics),
-                           None if answer is None or answer.scores is None
-                           else tuple(answer.scores.items())))
-    return replays, quicks, notes, pages, sheets
+        sheets = []
+        if rec.result is not None:
+            for read in csvsheet.read(csvsheet.dumps([rec]), name="sheet.csv"):
+                answer = replay(read.record) if read.record is not None else None
+                sheets.append((tuple(d.code for d in read.diagnostics), read.record,
+                               None if answer is None
+                               else tuple(d.code for d in answer.diagnostics),
+                               None if answer is None or answer.scores is None
+                               else tuple(answer.scores.items())))
+        yield ((r.status, tuple(d.code for d in r.diagnostics),
+                None if r.scores is None else tuple(r.scores.items()), r.counts),
+               quick_check_record(rec), dumps([annotate(rec)]),
+               None if deal is None else
+               html_fast.deal_data(deal, i + 1, "a.jsonl", i, "", "a.jsonl", nav), sheets)
+
+
+def _callers_that_differ(deals: list[DealRecord], baseline: Answers,
+                         callers: frozenset[str]) -> set[str]:
+    """Which of ``callers`` say something else of some deal than ``baseline`` (what each
+    said before): the deals are taken in turn until each of them has differed, or to the
+    last deal (what differs on a deal is enough; the deals after it change nothing)."""
+    differ: set[str] = set()
+    for answers, before in zip(_answers_of(deals), baseline, strict=True):
+        differ.update(caller for caller, now, then in zip(CALLERS, answers, before, strict=True)
+                      if now != then)
+        if differ >= callers:
+            break
+    return differ & callers
 
 
 def _lowest(bits: int) -> int:
@@ -478,7 +515,7 @@ def deals() -> list[DealRecord]:
 
 @pytest.fixture(scope="module")
 def baseline(deals: list[DealRecord]) -> Answers:
-    return _answers(deals)
+    return list(_answers_of(deals))
 
 
 @pytest.fixture
@@ -509,13 +546,14 @@ def test_each_kernel_rule_is_the_one_every_caller_uses(
     # replaced; that twin is held to the kernel by tests/twins/test_kernel_twin.py, and the two
     # paths of the quick check to each other by tests/twins/test_quick_native.py.
     monkeypatch.setattr(native, "compiled", lambda force=False: None)
-    replays, quicks, notes, pages, sheets = _answers(deals)
-    assert replays != baseline[0], f"the replay does not use kernel.{name}"
-    assert quicks != baseline[1], f"the quick check does not use kernel.{name}"
-    assert notes != baseline[2], f"the annotations do not use kernel.{name}"
-    assert pages != baseline[3], f"the page writer does not use kernel.{name}"
+    callers = frozenset(CALLERS if name in SHEETS_USE else CALLERS[:-1])
+    differ = _callers_that_differ(deals, baseline, callers)
+    assert "replay" in differ, f"the replay does not use kernel.{name}"
+    assert "quick" in differ, f"the quick check does not use kernel.{name}"
+    assert "notes" in differ, f"the annotations do not use kernel.{name}"
+    assert "pages" in differ, f"the page writer does not use kernel.{name}"
     if name in SHEETS_USE:
-        assert sheets != baseline[4], f"the score sheets' reader does not use kernel.{name}"
+        assert "sheets" in differ, f"the score sheets' reader does not use kernel.{name}"
 
 
 #: The kernel's rules a score sheet depends on, written from a deal and read back: those
@@ -613,3 +651,92 @@ def test_the_module_size_check_can_fail() -> None:
              "tarotnotation.archive": 1400}
     assert _long_modules(lines) == [
         "tarotnotation.archive: 1400 lines", "tarotnotation.kernel: 901 lines"]
+
+
+# --- one route per format: a deal's text read once, a deal judged once ----------------------
+
+#: Who reads a deal of the text notation into data, and who judges a deal: each called from
+#: these functions only (module:function, the outermost one). A record's text is scanned
+#: once, by the fast scanner (in Python) or its C twin (``scan_text``, which
+#: ``_tarot_checked`` hands to notation.bulk), and the scan is offered to the quick judge
+#: and then to the record builder; the grammar (Lark's ``parser()``) reads what the
+#: scanners leave, and works out positions; every route of the quick check, whichever
+#: reader cut the deal into parts, ends in ``quick._judge``, the one call of the judge.
+READS: dict[str, set[str]] = {
+    "tarotnotation.judge.judge": {"tarotnotation.quick:_judge"},
+    "tarotnotation.notation.scanner.scan": {"tarotnotation.notation.reader:_scanned"},
+    "tarotnotation.notation.parsing.parser": {
+        "tarotnotation.notation.reader:_read_record",  # a record the scanners leave
+        "tarotnotation.notation.reader:_result_tag",  # a [Result] tag's value
+        "tarotnotation.notation.reader:_grammar_positions"},  # a fault's positions
+    "scan_text": {"tarotnotation.checking:_tarot_checked"},
+}
+
+
+def _outermost(tree: ast.Module) -> Iterator[tuple[str, ast.AST]]:
+    """Every node of a module with the name of the outermost function or class it is in
+    (``<module>`` at the top)."""
+    for top in tree.body:
+        where = (top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                              ast.ClassDef)) else "<module>")
+        for node in ast.walk(top):
+            yield where, node
+
+
+def _readers(planted: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """Where each name of :data:`READS` is called: a function imported by name or reached
+    as an attribute of its module, or the C scanner ``scan_text`` named at all."""
+    mods = _modules()
+    sources = {m: path.read_text(encoding="utf-8") for m, path in mods.items()}
+    sources.update(planted or {})
+    found: dict[str, set[str]] = {name: set() for name in READS}
+    for module, path in mods.items():
+        tree = _parsed(sources[module])
+        local: dict[str, str] = {}  # a name bound by an import -> what it names
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _target(module, path, node)
+                local.update((a.asname or a.name, f"{target}.{a.name}") for a in node.names)
+            elif isinstance(node, ast.Import):
+                local.update((a.asname, a.name) if a.asname else
+                             (a.name.split(".")[0], a.name.split(".")[0]) for a in node.names)
+        for where, node in _outermost(tree):
+            name = None
+            if isinstance(node, ast.Attribute) and node.attr == "scan_text":
+                name = "scan_text"
+            elif isinstance(node, ast.Call):
+                dotted = _dotted(node.func)
+                if dotted is not None:
+                    head, _, rest = dotted.partition(".")
+                    if head in local:
+                        name = ".".join(filter(None, (local[head], rest)))
+            if name in found:
+                found[name].add(f"{module}:{where}")
+    return found
+
+
+def test_a_deal_is_read_and_judged_by_one_route_per_reader() -> None:
+    assert _readers() == READS
+
+
+def test_the_route_check_can_fail() -> None:
+    # A second judge of a deal, a second scan of a record and a grammar reading outside
+    # the reader are all seen; so is the C scanner named elsewhere.
+    html = (ROOT / "tarotnotation" / "html" / "fast.py").read_text(encoding="utf-8")
+    planted = {
+        "tarotnotation.html.fast": html + "\nfrom ..judge import judge as j\n"
+                                          "def again():\n    return j()\n",
+        "tarotnotation.notation.skim": "from . import scanner, parsing\n"
+                                       "def twice(t):\n    scanner.scan(t)\n"
+                                       "    return parsing.parser().parse(t)\n",
+        "tarotnotation.cutting": "class Cut:\n    def f(self, twin):\n"
+                                 "        return twin.scan_text\n",
+    }
+    found = _readers(planted)
+    assert found["tarotnotation.judge.judge"] == {"tarotnotation.quick:_judge",
+                                                  "tarotnotation.html.fast:again"}
+    assert found["tarotnotation.notation.scanner.scan"] == {
+        "tarotnotation.notation.reader:_scanned", "tarotnotation.notation.skim:twice"}
+    assert "tarotnotation.notation.skim:twice" in found["tarotnotation.notation.parsing.parser"]
+    assert found["scan_text"] == {"tarotnotation.checking:_tarot_checked",
+                                  "tarotnotation.cutting:Cut"}

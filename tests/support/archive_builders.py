@@ -3,6 +3,7 @@ hand, and generated archives of random legal deals with players' names."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -80,7 +81,13 @@ NAMES = ("Alice", "Bruno", "Chloé", "David", "Élodie", "Franck")
 
 def generated(n: int, seed: int = 7, players: int = 4) -> list[DealRecord]:
     """``n`` random legal deals, played by players drawn from :data:`NAMES`, with the
-    tags Event, Date and Deal."""
+    tags Event, Date and Deal (a new list each call; the records, frozen, are made once
+    a test process for the same arguments: several tests ask for the same deals)."""
+    return list(_generated(n, seed, players))
+
+
+@functools.cache
+def _generated(n: int, seed: int, players: int) -> tuple[DealRecord, ...]:
     rng = random.Random(seed)
     out = []
     for i in range(n):
@@ -92,7 +99,7 @@ def generated(n: int, seed: int = 7, players: int = 4) -> list[DealRecord]:
             "tags": (("Event", f"Soirée {i % 3 + 1}"), ("Date", f"2026.11.{i % 28 + 1:02d}"),
                      ("Deal", str(i + 1))),
         }))
-    return out
+    return tuple(out)
 
 
 def write_jsonl(path: Path, records: list[DealRecord]) -> Path:

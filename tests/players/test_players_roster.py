@@ -1,4 +1,4 @@
-"""The bots by name: ``players.make`` and ``players.NAMES``."""
+"""The bots by name (players/roster.py): ``players.make`` and ``players.NAMES``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from tarotnotation import players
 from tarotnotation.game import Game
 from tarotnotation.i18n import render
 from tarotnotation.players import NAMES, HeuristicPlayer, Player, RandomPlayer, make
-from tarotnotation.players.registry import FACTORIES
+from tarotnotation.players.roster import FACTORIES
 
 
 def test_every_name_makes_a_player_of_that_name() -> None:
@@ -23,7 +23,7 @@ def test_every_name_makes_a_player_of_that_name() -> None:
     assert isinstance(make("heuristic"), HeuristicPlayer)
 
 
-def test_a_bot_from_the_registry_plays_a_whole_deal() -> None:
+def test_a_bot_from_the_roster_plays_a_whole_deal() -> None:
     t = players.Table(Game.deal(5, seed=3))
     players.play_deal(t, {s: make(name) for s, name in zip(t.game.seats, NAMES * 3,
                                                           strict=False)})
@@ -38,6 +38,6 @@ def test_an_unknown_bot_or_setting_is_refused_in_both_languages() -> None:
         make("heuristic", depth=3)
 
 
-def test_the_registry_is_a_dict_a_new_bot_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_roster_is_a_dict_a_new_bot_joins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(FACTORIES, "lazy", RandomPlayer)
     assert make("lazy", seed=1) == RandomPlayer(seed=1)

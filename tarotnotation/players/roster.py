@@ -1,4 +1,4 @@
-"""The bots by name: :func:`make` builds one, :data:`NAMES` lists them.
+"""The bots by name (the roster): :func:`make` builds one, :data:`NAMES` lists them.
 
 :data:`FACTORIES` maps each name to a factory that takes the seed and the bot's settings
 (keywords) and returns a :class:`~.protocol.Player`; a new bot is one more entry.

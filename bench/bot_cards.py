@@ -1,6 +1,6 @@
 """The bots' benchmark: the time the heuristic bot takes to choose a card.
 
-Run: ``python bench/bots.py [--deals N] [--bot NAME]``. Plays ``--deals`` deals (200 by
+Run: ``python bench/bot_cards.py [--deals N] [--bot NAME]``. Plays ``--deals`` deals (200 by
 default) at 3, 4 and 5 players, the bot at every seat, and times each ``play`` call
 alone (the table's judging and the view's making are not counted; the view is made
 before the clock starts): the median, 99th percentile and largest time a card, in
