@@ -6,14 +6,19 @@ asks and judges, and the bots.
 - :mod:`.protocol`: :class:`Player`, one method per question of the deal;
 - :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
   logged) and :func:`play_deal`;
+- :mod:`.sampling`: the hidden hands dealt consistently with a view;
 - the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
   (``heuristic``, :mod:`.heuristic`), by name: :func:`make` and :data:`NAMES`
-  (:mod:`.roster`).
+  (:mod:`.roster`); :class:`PimcPlayer` (``pimc``: sampled deals solved double-dummy)
+  and :class:`OraclePlayer` (``oracle``: every hand open, the ceiling; never an opponent
+  in a game).
 """
 
 from __future__ import annotations
 
 from .heuristic import HeuristicPlayer
+from .oracle import OraclePlayer
+from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
 from .roster import NAMES, make
@@ -26,6 +31,8 @@ __all__ = [
     "Decision",
     "HeuristicPlayer",
     "Kind",
+    "OraclePlayer",
+    "PimcPlayer",
     "Player",
     "RandomPlayer",
     "SeatView",

@@ -1,0 +1,84 @@
+"""The ``oracle`` bot: it sees every hand and plays the solver's best card.
+
+:class:`OraclePlayer` says ``sees_all = True``, so the table shows it every hand (the
+view's ``open_hands``); for each card it rates its legal cards in the real deal as the
+``pimc`` bot rates them in one sampled deal (:func:`~.solving.card_values`: exact in the
+last ``exact_tricks`` tricks, else within ``nodes`` nodes, 2 million by default: a
+yes/no test at the threshold, then the value; ``docs/bots.md`` gives its CPU time) and
+plays the best, ties broken by the seed. Its bid, call, écart and declarations are the
+``fallback`` player's.
+
+It is the ceiling the fair bots are measured against in a match, never an opponent in a
+game a person plays: it cheats by design (the table lets it because its player says so).
+
+>>> from tarotnotation.game import Game
+>>> from tarotnotation.players import Table, play_deal
+>>> t = Table(Game.deal(4, seed=3))
+>>> play_deal(t, {s: OraclePlayer(seed=1, nodes=5000) for s in t.game.seats}).result is not None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..cards import Card, CardSet
+from ..records import Misere, Poignee
+from ..rules import Contract
+from .pimc import DEFAULT_EXACT_TRICKS, best_of
+from .protocol import Player
+from .random_bot import RandomPlayer
+from .solving import card_values, position_of
+from .view import SeatView
+
+__all__ = ["ORACLE_NODES", "OraclePlayer"]
+
+#: The oracle's node budget a card by default.
+ORACLE_NODES: Final = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class OraclePlayer:
+    """Plays the solver's best card with every hand open (see the module)."""
+
+    seed: int = 0
+    nodes: int = ORACLE_NODES
+    exact_tricks: int = DEFAULT_EXACT_TRICKS
+    fallback: Player = field(default_factory=lambda: RandomPlayer())
+    sees_all: bool = True
+
+    @property
+    def name(self) -> str:
+        return f"oracle(nodes={self.nodes})"
+
+    def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
+        return self.fallback.bid(view, legal)
+
+    def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
+        return self.fallback.call(view, legal)
+
+    def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
+        return self.fallback.ecart(view, pool, size)
+
+    def chelem(self, view: SeatView) -> bool:
+        return self.fallback.chelem(view)
+
+    def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
+        return self.fallback.declare(view)
+
+    def play(self, view: SeatView, legal: CardSet) -> Card:
+        cards = sorted(legal)
+        if len(cards) == 1:
+            return cards[0]
+        if view.open_hands is None:
+            raise ValueError("the oracle is shown every hand: ask it through a Table")
+        hands = dict(view.open_hands)
+        held = CardSet()
+        for h in hands.values():
+            held = held | h
+        pos = position_of(view, hands, CardSet.all() - held - view.played)
+        totals = {r.card: r.rating for r in card_values(pos, nodes=self.nodes,
+                                                       exact_tricks=self.exact_tricks)
+                  if r.card in legal}
+        return best_of(totals, self.seed, view)

@@ -1,0 +1,119 @@
+"""The ``pimc`` bot: Perfect Information Monte Carlo card play.
+
+For each card to play, :class:`PimcPlayer` draws ``samples`` deals the seat cannot tell
+from the real one (:mod:`.sampling`: the hidden hands dealt consistently with everything
+it has seen), solves each with the double-dummy solver (:mod:`.solving`: within ``nodes``
+nodes a sample, a yes/no test at the contract's threshold first, then the value; exact in
+the last ``exact_tricks`` tricks) and plays the card with the best rating summed over the
+samples; ties are broken by the seed. Its effort is set in samples and nodes, never in
+seconds, so a seed gives the same game on any machine at any load.
+
+The bid, the call, the écart and the declarations are the ``fallback`` player's (by
+default the ``random`` bot; the ``heuristic`` once it is there), and so are the cards of
+the first ``fallback_tricks`` tricks (at most 3; 0, the default, plays every card by
+sampling). A card with no choice is played at once.
+
+>>> from tarotnotation.game import Game
+>>> from tarotnotation.players import Table, play_deal
+>>> t = Table(Game.deal(3, seed=2))
+>>> bots = {s: PimcPlayer(seed=1, samples=2, nodes=2000) for s in t.game.seats}
+>>> play_deal(t, bots).result is not None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..cards import Card, CardSet
+from ..records import Misere, Poignee
+from ..rules import Contract
+from .protocol import Player
+from .random_bot import RandomPlayer
+from .sampling import constraints, sample_deal
+from .solving import card_values, position_of
+from .view import SeatView, decision_rng
+
+__all__ = ["DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES", "MAX_FALLBACK_TRICKS",
+           "PimcPlayer", "best_of"]
+
+#: The samples a card decision draws by default.
+DEFAULT_SAMPLES: Final = 30
+#: The solver's node budget a sample by default.
+DEFAULT_NODES: Final = 150_000
+#: The tricks left from which each sample is solved exactly.
+DEFAULT_EXACT_TRICKS: Final = 4
+#: The most tricks the fallback may play (the issue's bound).
+MAX_FALLBACK_TRICKS: Final = 3
+
+
+def best_of(totals: dict[Card, float], seed: int, view: SeatView) -> Card:
+    """The card of ``totals`` with the highest total; ties broken by the seed and the
+    view (:func:`~.view.decision_rng`)."""
+    top = max(totals.values())
+    ties = sorted(c for c, v in totals.items() if v == top)
+    return ties[0] if len(ties) == 1 else decision_rng(seed, view, "tie").choice(ties)
+
+
+@dataclass(frozen=True, slots=True)
+class PimcPlayer:
+    """Plays the card with the best rating over ``samples`` sampled deals, each solved
+    within ``nodes`` nodes (see the module)."""
+
+    seed: int = 0
+    samples: int = DEFAULT_SAMPLES
+    nodes: int = DEFAULT_NODES
+    exact_tricks: int = DEFAULT_EXACT_TRICKS
+    fallback_tricks: int = 0
+    fallback: Player = field(default_factory=lambda: RandomPlayer())
+    sees_all: bool = False
+
+    def __post_init__(self) -> None:
+        if self.samples < 1 or self.nodes < 1:
+            raise ValueError("pimc needs at least one sample and one node")
+        if not 0 <= self.fallback_tricks <= MAX_FALLBACK_TRICKS:
+            raise ValueError(f"fallback_tricks is 0 to {MAX_FALLBACK_TRICKS}, not"
+                             f" {self.fallback_tricks}")
+        if self.exact_tricks < 0:
+            raise ValueError("exact_tricks is 0 or more")
+
+    @property
+    def name(self) -> str:
+        return f"pimc(samples={self.samples},nodes={self.nodes})"
+
+    def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
+        return self.fallback.bid(view, legal)
+
+    def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
+        return self.fallback.call(view, legal)
+
+    def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
+        return self.fallback.ecart(view, pool, size)
+
+    def chelem(self, view: SeatView) -> bool:
+        return self.fallback.chelem(view)
+
+    def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
+        return self.fallback.declare(view)
+
+    def play(self, view: SeatView, legal: CardSet) -> Card:
+        cards = sorted(legal)
+        if len(cards) == 1:
+            return cards[0]
+        if len(view.tricks) < self.fallback_tricks:
+            return self.fallback.play(view, legal)
+        return best_of(self.totals(view, legal), self.seed, view)
+
+    def totals(self, view: SeatView, legal: CardSet) -> dict[Card, float]:
+        """Each legal card's rating summed over the samples."""
+        rng = decision_rng(self.seed, view, "sample")
+        cons = constraints(view)
+        totals = dict.fromkeys(sorted(legal), 0.0)
+        for _ in range(self.samples):
+            deal = sample_deal(view, rng, cons=cons)
+            pos = position_of(view, deal.hands, deal.aside)
+            for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks):
+                if r.card in totals:
+                    totals[r.card] += r.rating
+        return totals
