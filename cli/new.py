@@ -58,8 +58,8 @@ def new(
     count: Annotated[int, declare.Option("--count", "-n", min=1,
                                        help="How many deals.")] = 1,
     bots: Annotated[str | None, declare.Option(
-        "--bots", metavar="NAME", help="Bots play each deal, auction included: random or"
-        " heuristic (docs/bots.md).")] = None,
+        "--bots", metavar="NAME", help="Bots play each deal, auction included: random,"
+        " heuristic, pimc or oracle (docs/bots.md).")] = None,
     output: OutOpt = None,
     to: ToOpt = None,
     rules: RulesOpt = None,

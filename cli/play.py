@@ -44,7 +44,7 @@ def play(
                                        " 'fft misere=on').")] = "pagat",
     bots: Annotated[str, declare.Option("--bots", metavar="NAME",
                                       help="The bots at the other seats (heuristic,"
-                                      " random).")] = "heuristic",
+                                      " random, pimc).")] = "heuristic",
     seed: Annotated[int | None, declare.Option(
         "--seed", "-s", help="Seed of the shuffle (and the bots): the same seed, the same"
         " deals.")] = None,

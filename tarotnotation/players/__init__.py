@@ -21,12 +21,13 @@ from .oracle import OraclePlayer
 from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
-from .roster import NAMES, make
+from .roster import NAMES, OPPONENTS, make
 from .table import Answer, Decision, Kind, Table, legal_calls, play_deal, poignee_sizes
 from .view import SeatView, SeenTrick, decision_rng, view_of
 
 __all__ = [
     "NAMES",
+    "OPPONENTS",
     "Answer",
     "Decision",
     "HeuristicPlayer",

@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from ..cards import Card, CardSet
@@ -28,7 +28,7 @@ from ..records import Misere, Poignee
 from ..rules import Contract
 from .pimc import DEFAULT_EXACT_TRICKS, best_of
 from .protocol import Player
-from .random_bot import RandomPlayer
+from .heuristic import HeuristicPlayer
 from .solving import card_values, position_of
 from .view import SeatView
 
@@ -45,27 +45,38 @@ class OraclePlayer:
     seed: int = 0
     nodes: int = ORACLE_NODES
     exact_tricks: int = DEFAULT_EXACT_TRICKS
-    fallback: Player = field(default_factory=lambda: RandomPlayer())
+    fallback: Player | None = None
+    """The bids', call's, écart's and declarations' player (None: the ``heuristic`` bot
+    with this bot's seed)."""
     sees_all: bool = True
+
+    def __post_init__(self) -> None:
+        if self.fallback is None:
+            object.__setattr__(self, "fallback", HeuristicPlayer(seed=self.seed))
+
+    @property
+    def _fallback(self) -> Player:
+        assert self.fallback is not None  # (set by __post_init__)
+        return self.fallback
 
     @property
     def name(self) -> str:
         return f"oracle(nodes={self.nodes})"
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        return self.fallback.bid(view, legal)
+        return self._fallback.bid(view, legal)
 
     def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
-        return self.fallback.call(view, legal)
+        return self._fallback.call(view, legal)
 
     def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
-        return self.fallback.ecart(view, pool, size)
+        return self._fallback.ecart(view, pool, size)
 
     def chelem(self, view: SeatView) -> bool:
-        return self.fallback.chelem(view)
+        return self._fallback.chelem(view)
 
     def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
-        return self.fallback.declare(view)
+        return self._fallback.declare(view)
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

@@ -9,7 +9,7 @@ samples; ties are broken by the seed. Its effort is set in samples and nodes, ne
 seconds, so a seed gives the same game on any machine at any load.
 
 The bid, the call, the écart and the declarations are the ``fallback`` player's (by
-default the ``random`` bot; the ``heuristic`` once it is there), and so are the cards of
+default the ``heuristic`` bot, with the same seed), and so are the cards of
 the first ``fallback_tricks`` tricks (at most 3; 0, the default, plays every card by
 sampling). A card with no choice is played at once.
 
@@ -23,14 +23,14 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from ..cards import Card, CardSet
 from ..records import Misere, Poignee
 from ..rules import Contract
 from .protocol import Player
-from .random_bot import RandomPlayer
+from .heuristic import HeuristicPlayer
 from .sampling import constraints, sample_deal
 from .solving import card_values, position_of
 from .view import SeatView, decision_rng
@@ -66,10 +66,14 @@ class PimcPlayer:
     nodes: int = DEFAULT_NODES
     exact_tricks: int = DEFAULT_EXACT_TRICKS
     fallback_tricks: int = 0
-    fallback: Player = field(default_factory=lambda: RandomPlayer())
+    fallback: Player | None = None
+    """The bids', call's, écart's and declarations' player (None: the ``heuristic`` bot
+    with this bot's seed)."""
     sees_all: bool = False
 
     def __post_init__(self) -> None:
+        if self.fallback is None:
+            object.__setattr__(self, "fallback", HeuristicPlayer(seed=self.seed))
         if self.samples < 1 or self.nodes < 1:
             raise ValueError("pimc needs at least one sample and one node")
         if not 0 <= self.fallback_tricks <= MAX_FALLBACK_TRICKS:
@@ -79,30 +83,35 @@ class PimcPlayer:
             raise ValueError("exact_tricks is 0 or more")
 
     @property
+    def _fallback(self) -> Player:
+        assert self.fallback is not None  # (set by __post_init__)
+        return self.fallback
+
+    @property
     def name(self) -> str:
         return f"pimc(samples={self.samples},nodes={self.nodes})"
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        return self.fallback.bid(view, legal)
+        return self._fallback.bid(view, legal)
 
     def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
-        return self.fallback.call(view, legal)
+        return self._fallback.call(view, legal)
 
     def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
-        return self.fallback.ecart(view, pool, size)
+        return self._fallback.ecart(view, pool, size)
 
     def chelem(self, view: SeatView) -> bool:
-        return self.fallback.chelem(view)
+        return self._fallback.chelem(view)
 
     def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
-        return self.fallback.declare(view)
+        return self._fallback.declare(view)
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)
         if len(cards) == 1:
             return cards[0]
         if len(view.tricks) < self.fallback_tricks:
-            return self.fallback.play(view, legal)
+            return self._fallback.play(view, legal)
         return best_of(self.totals(view, legal), self.seed, view)
 
     def totals(self, view: SeatView, legal: CardSet) -> dict[Card, float]:

@@ -4,13 +4,13 @@
 (keywords) and returns a :class:`~.protocol.Player`; a new bot is one more entry.
 
 >>> NAMES
-('random', 'heuristic')
+('random', 'heuristic', 'pimc', 'oracle')
 >>> make("heuristic", seed=3).name
 'heuristic'
 >>> make("alphago")
 Traceback (most recent call last):
 ...
-ValueError: no bot is called 'alphago': expected random or heuristic
+ValueError: no bot is called 'alphago': expected random, heuristic, pimc or oracle
 """
 
 from __future__ import annotations
@@ -21,16 +21,24 @@ from typing import Any, Final
 from ..diagnostics import quote
 from ..i18n import Msg, or_list
 from .heuristic import HeuristicPlayer
+from .oracle import OraclePlayer
+from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
 
-__all__ = ["FACTORIES", "NAMES", "make"]
+__all__ = ["FACTORIES", "NAMES", "OPPONENTS", "make"]
 
 #: Each bot's factory: ``factory(seed=..., **settings) -> Player``.
 FACTORIES: Final[dict[str, Callable[..., Player]]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "pimc": PimcPlayer,
+    "oracle": OraclePlayer,
 }
+
+#: The bots a person may play against (``tarot play``, ``tarot serve``): not the oracle,
+#: which sees every hand.
+OPPONENTS: Final = ("random", "heuristic", "pimc")
 
 #: The names of the bots, in the order they are offered.
 NAMES: Final = tuple(FACTORIES)

@@ -167,7 +167,9 @@ def view_of(game: Game, seat: str, *, open_hands: bool = False) -> SeatView:
     auction_over = phase is not Phase.AUCTION
     contract = game.contract
     taker = game.taker
-    chien_shown = auction_over and contract is not None and contract.takes_chien
+    # The chien is turned over once the auction (and, at five players, the call) is over.
+    chien_shown = (auction_over and phase is not Phase.CALL and contract is not None
+                   and contract.takes_chien)
     chien = game.chien if chien_shown else None
     ecart_move = game.ecart
     ecart = (ecart_move.cards if ecart_move is not None and seat == taker else None)

@@ -33,20 +33,26 @@ from dataclasses import dataclass, field
 
 from ..archives.daily import daily_deal, parse_date
 from ..game import Game, IllegalMoveError
-from ..i18n import Msg
-from ..players import NAMES, Answer, Decision, Kind, Player, Table, make, poignee_sizes
+from ..diagnostics import quote
+from ..i18n import Msg, or_list
+from ..players import OPPONENTS, Answer, Decision, Kind, Player, Table, make, poignee_sizes
 from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Ruleset
 from ..status import Status
 
 __all__ = ["BOTS", "Refusal", "Session", "Start", "bot"]
 
-#: The bots a session may seat, by name (the registry's).
-BOTS: tuple[str, ...] = NAMES
+#: The bots a session may seat against a person, by name (the roster's, but the oracle,
+#: which sees every hand).
+BOTS: tuple[str, ...] = OPPONENTS
 
 
 def bot(name: str, seed: int) -> Player:
-    """The bot called ``name``, seeded with ``seed`` (ValueError for an unknown name)."""
+    """The bot called ``name``, seeded with ``seed`` (ValueError for an unknown name, and
+    for the oracle: it sees every hand, and is never a person's opponent)."""
+    if name not in BOTS:
+        raise ValueError(Msg("no bot is called {name} among a person's opponents: expected"
+                             " {names}", name=quote(name), names=or_list(list(BOTS))))
     return make(name, seed=seed)
 
 

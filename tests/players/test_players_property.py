@@ -15,11 +15,17 @@ from tarotnotation.replay import replay
 from tarotnotation.rules import Ruleset
 
 
+#: The searching bots at small budgets (their play is tested in test_players_pimc.py; here
+#: only that every answer is legal).
+SMALL = {"pimc": {"samples": 2, "nodes": 2000}, "oracle": {"nodes": 5000}}
+
+
 @given(seed=seeds(), players=player_counts(), rules=rulesets(), data=st.data())
 def test_every_bot_plays_only_legal_actions(seed: int, players: int, rules: Ruleset,
                                             data: st.DataObject) -> None:
     t = Table(Game.deal(players, seed=seed, rules=rules))
-    bots = {s: make(data.draw(st.sampled_from(NAMES)), seed=seed) for s in t.game.seats}
+    names = {s: data.draw(st.sampled_from(NAMES)) for s in t.game.seats}
+    bots = {s: make(n, seed=seed, **SMALL.get(n, {})) for s, n in names.items()}
     record = play_deal(t, bots)
     r = replay(record)
     assert r.ok, [str(d) for d in r.diagnostics]

@@ -12,12 +12,13 @@ from tarotnotation.players.roster import FACTORIES
 
 
 def test_every_name_makes_a_player_of_that_name() -> None:
-    assert NAMES == ("random", "heuristic")
+    assert NAMES == ("random", "heuristic", "pimc", "oracle")
     for name in NAMES:
         bot = make(name, seed=4)
         assert isinstance(bot, Player)
-        assert bot.name == name
-        assert not bot.sees_all
+        assert bot.name.split("(")[0] == name
+        assert bot.sees_all is (name == "oracle")
+    assert "oracle" not in players.OPPONENTS
     assert isinstance(make("random", seed=4), RandomPlayer)
     assert make("random", seed=4) == RandomPlayer(seed=4)
     assert isinstance(make("heuristic"), HeuristicPlayer)
@@ -25,13 +26,14 @@ def test_every_name_makes_a_player_of_that_name() -> None:
 
 def test_a_bot_from_the_roster_plays_a_whole_deal() -> None:
     t = players.Table(Game.deal(5, seed=3))
-    players.play_deal(t, {s: make(name) for s, name in zip(t.game.seats, NAMES * 3,
-                                                          strict=False)})
+    small = {"pimc": {"samples": 2, "nodes": 2000}, "oracle": {"nodes": 5000}}
+    players.play_deal(t, {s: make(name, **small.get(name, {}))
+                          for s, name in zip(t.game.seats, NAMES * 3, strict=False)})
     assert t.game.result().ok
 
 
 def test_an_unknown_bot_or_setting_is_refused_in_both_languages() -> None:
-    with pytest.raises(ValueError, match="no bot is called 'nope': expected random or") as e:
+    with pytest.raises(ValueError, match="no bot is called 'nope': expected random, heuristic, pimc or") as e:
         make("nope")
     assert render(e.value.args[0], "fr").startswith("aucun robot ne s'appelle «\u00a0nope")
     with pytest.raises(ValueError, match="the bot heuristic has no setting depth"):

@@ -128,3 +128,15 @@ def test_the_tables_refusals_are_said_in_french() -> None:
     with pytest.raises(ValueError, match="nothing to ask") as e:
         t.ask(RandomPlayer())
     assert render(e.value.args[0], "fr") == "la donne est finie\u00a0: il n'y a rien à demander"
+
+
+def test_the_chien_is_not_shown_before_the_call_at_five_players() -> None:
+    t = Table(Game.deal(5, seed=8))
+    for seat in t.game.seats:
+        t.answer_bid(seat, Contract.GARDE if seat == "S" else None)
+    assert t.pending() is not None
+    assert t.pending().kind is Kind.CALL  # type: ignore[union-attr]
+    for seat in t.game.seats:
+        assert view_of(t.game, seat).chien is None
+    t.ask(RandomPlayer(seed=1))
+    assert all(view_of(t.game, s).chien == t.game.chien for s in t.game.seats)
