@@ -178,10 +178,15 @@ _STATUS_OF: Final = {status.value: status for status in Status}
 Done = tuple[str, "list[_Packed | CleanDeals]", int | None, tuple[int, int] | None]
 
 
-def check_task(task: LineRange | TarotPart | str, ruleset: str | None, default: str | None
-                ) -> Done:
-    """A worker's part: a whole file, a range of JSON Lines or a part of a .tarot file
-    (packed)."""
+def check_task(task: LineRange | TarotPart | Chunk | str, ruleset: str | None,
+               default: str | None) -> Done:
+    """A worker's part: a whole file, a range of JSON Lines, a part of a .tarot file, or
+    a chunk of JSON Lines read by the command (standard input; numbered from the stream's
+    start already) (packed)."""
+    if isinstance(task, Chunk):
+        return task.path, _folded(task.path, (
+            _pack(c) if isinstance(c, CheckedDeal) else c
+            for c in _lines_checked(task, ruleset, default, packed=True))), None, None
     if isinstance(task, str):
         return task, _folded(task, (_pack(c) for c in check_file((task, ruleset, default)))
                              ), None, None
@@ -463,6 +468,7 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
+    name = "<stdin>" if path == STDIN else path  # (the reader's name, as read_path's)
     lines = chunk.lines
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
@@ -475,7 +481,7 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
         else:
             from .formats import json as json_format  # (for a line the quick check leaves)
 
-            for item in json_format.read_stream(io.BytesIO(data), path):
+            for item in json_format.read_stream(io.BytesIO(data), name):
                 yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
@@ -511,7 +517,7 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
                 continue
         from .formats import json as json_format
 
-        for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+        for item in json_format.read_lines(io.BytesIO(raw), name, index=index - 1,
                                            lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
 

@@ -13,7 +13,7 @@ import os
 import re
 import stat
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import IO, Final
 
 from . import native
 from .formats import detect
@@ -38,6 +38,7 @@ __all__ = [
     "json_lines_ranges",
     "line_content",
     "range_chunks",
+    "stream_chunks",
     "tarot_cuts",
     "tarot_parts",
 ]
@@ -134,8 +135,6 @@ def range_chunks(task: LineRange, counted: list[int]) -> Iterator[Chunk]:
     whatever the ranges' sizes, and a line over the bound is skipped by the one that
     reads its start, the others reading no more than their range to find no line.
     """
-    limit = MAX_JSON_RECORD_BYTES
-    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
     end = task.end
     with open(task.path, "rb") as fh:
         at = task.start
@@ -152,30 +151,47 @@ def range_chunks(task: LineRange, counted: list[int]) -> Iterator[Chunk]:
                     fh.seek(at)
                     break
                 at += len(probe)
-        first = at == 0
-        while end is None or at < end:
-            block = fh.read(block_size if end is None else min(block_size, end - at))
-            if not block:
-                return
-            skipped = 0
-            if not block.endswith(b"\n"):
-                # The rest of the last line, as readline(limit + 1) reads a line.
-                have = len(block) - (block.rfind(b"\n") + 1)
-                block += fh.readline(limit + 1 - have)
-                if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
-                        not block.endswith(b"\n")):
-                    while True:  # the rest of the overlong line
-                        more = fh.readline(1 << 16)
-                        skipped += len(more)
-                        if not more or more.endswith(b"\n"):
-                            break
-            lines = tuple(io.BytesIO(block).readlines())
-            yield Chunk(task.path, lines, first, counted[1], counted[0], at)
-            count, deals = count_lines(block, lines)
-            counted[0] += count
-            counted[1] += deals
-            first = False
-            at += len(block) + skipped
+        yield from _chunks(fh, task.path, at, end, counted)
+
+
+def stream_chunks(fh: IO[bytes], name: str) -> Iterator[Chunk]:
+    """The lines of a stream of JSON Lines read once (standard input), in chunks as
+    :func:`chunks_of` cuts a file: each numbered from the stream's start (the deals and
+    lines before it counted here as they go), so that a worker given one numbers its
+    deals as a serial reading would. One chunk is held at a time."""
+    return _chunks(fh, name, 0, None, [0, 0])
+
+
+def _chunks(fh: IO[bytes], path: str, at: int, end: int | None, counted: list[int]
+            ) -> Iterator[Chunk]:
+    """The chunks of whole lines of ``fh`` from byte ``at`` (where a line starts) to the
+    line that starts before ``end`` (None: the end of the stream), never sought."""
+    limit = MAX_JSON_RECORD_BYTES
+    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
+    first = at == 0
+    while end is None or at < end:
+        block = fh.read(block_size if end is None else min(block_size, end - at))
+        if not block:
+            return
+        skipped = 0
+        if not block.endswith(b"\n"):
+            # The rest of the last line, as readline(limit + 1) reads a line.
+            have = len(block) - (block.rfind(b"\n") + 1)
+            block += fh.readline(limit + 1 - have)
+            if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
+                    not block.endswith(b"\n")):
+                while True:  # the rest of the overlong line
+                    more = fh.readline(1 << 16)
+                    skipped += len(more)
+                    if not more or more.endswith(b"\n"):
+                        break
+        lines = tuple(io.BytesIO(block).readlines())
+        yield Chunk(path, lines, first, counted[1], counted[0], at)
+        count, deals = count_lines(block, lines)
+        counted[0] += count
+        counted[1] += deals
+        first = False
+        at += len(block) + skipped
 
 class TarotPart(Value):
     """A part of a file of the text notation: the records that start from byte ``start``

@@ -200,6 +200,25 @@ def test_every_command_on_a_scheduler_and_two_workers_gives_the_local_output(
     _same(run_exe(*args, cwd=tmp_path), run_exe(*args, "--scheduler", "local:2", cwd=tmp_path))
 
 
+
+@needs_dask
+def test_standard_input_through_a_pipe_goes_to_the_workers_in_parts_as_the_local_run(
+        cluster: Cluster, tmp_path: Path) -> None:
+    # Over 2 MB of JSON Lines and a faulty line, then a file of the notation (read by the
+    # command, in its place), each piped in: the local run's output, byte for byte.
+    season = _deals(tmp_path / "season.jsonl", 80, seed=3, copies=16).read_bytes()
+    middle = season.index(b"\n", len(season) // 2) + 1
+    piped = season[:middle] + b'{"players": 4, "bad": 1}\n' + season[middle:]
+    there = ("--scheduler", cluster.address)
+    for data in (piped, FAULTY_EXAMPLES[0].read_bytes()):
+        for args in (["validate", "-"], ["validate", "-", "-f", "jsonl"],
+                     ["query", "-", "--where", "contract >= garde", "-f", "jsonl"],
+                     ["stats", "-", "--by", "contract"]):
+            local = run_exe(*args, stdin=data, cwd=tmp_path)
+            _same(local, run_exe(*args, *there, stdin=data, cwd=tmp_path))
+            assert local.out
+
+
 def _journaled(journal: Path) -> int:
     """The deals a journal holds (its whole lines after the first)."""
     try:
