@@ -27,6 +27,7 @@ from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.inputs import size_of
 from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
@@ -527,7 +528,7 @@ class _Progress:
             return
         if file not in self.sizes:
             try:
-                self.sizes[file] = os.path.getsize(file) if file != STDIN else 0
+                self.sizes[file] = size_of(file) if file != STDIN else 0
             except OSError:
                 self.sizes[file] = 0
         size = self.sizes[file]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from .cutting import Chunk, LineRange, TarotPart, file_start, is_tarot, line_content, range_chunks
 from .diagnostics import Diagnostic, Severity
+from .inputs import open_bytes
 from .limits import MAX_JSON_RECORD_BYTES
 from .opening import STDIN, file_fault, read_path
 from .plausibility import deal_number, plain_number
@@ -416,7 +417,7 @@ def _tarot_checked(part: TarotPart, ruleset: str | None, default: str | None,
 
     path = part.path
     end = part.end
-    with open(path, "rb") as fh:
+    with open_bytes(path) as fh:
         fh.seek(part.start)
         items: Iterator[ReadDeal | tuple[int, int, int, Any]]
         if twin is not None:

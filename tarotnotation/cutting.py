@@ -9,14 +9,13 @@ starts, the lines counted as they go.
 from __future__ import annotations
 
 import io
-import os
 import re
-import stat
 from collections.abc import Iterator, Sequence
 from typing import IO, Final
 
 from . import native
 from .formats import detect
+from .inputs import is_regular, open_bytes, size_of
 from .limits import MAX_JSON_RECORD_BYTES
 from .values import Value
 
@@ -107,7 +106,7 @@ def json_lines_ranges(path: str, size: int) -> Iterator[LineRange]:
     """A JSON Lines file cut into ranges of ``size`` bytes for the workers, the last one
     open (to the file's end, however long it is then), without reading it."""
     try:
-        total = os.path.getsize(path)
+        total = size_of(path)
     except OSError:
         total = 0
     start = 0
@@ -136,7 +135,7 @@ def range_chunks(task: LineRange, counted: list[int]) -> Iterator[Chunk]:
     reads its start, the others reading no more than their range to find no line.
     """
     end = task.end
-    with open(task.path, "rb") as fh:
+    with open_bytes(task.path) as fh:
         at = task.start
         if at > 0:
             fh.seek(at - 1)
@@ -230,7 +229,7 @@ def _records_format(path: str) -> str | None:
 
 def is_tarot(path: str) -> bool:
     try:  # (a FIFO can be read once only: by the reader)
-        return stat.S_ISREG(os.stat(path).st_mode) and _records_format(path) == "tarot"
+        return is_regular(path) and _records_format(path) == "tarot"
     except OSError:
         return False
 
@@ -239,7 +238,7 @@ def tarot_parts(path: str, blocks: int = 1) -> Iterator[TarotPart] | None:
     """The parts of a .tarot file (about ``blocks`` times :data:`CHUNK_BYTES` each) for
     the workers, or None when the file is not the text notation or too small to share."""
     try:
-        if os.path.getsize(path) < 2 * CHUNK_BYTES or _records_format(path) != "tarot":
+        if size_of(path) < 2 * CHUNK_BYTES or _records_format(path) != "tarot":
             return None
     except OSError:
         return None
@@ -261,7 +260,7 @@ def tarot_cuts(path: str, size: int | None = None) -> Iterator[TarotPart]:
     tail = b""  # the end of the previous block: a cut may straddle two blocks
     at = 0  # the file offset of the current block
     search = TAROT_CUT.search
-    with open(path, "rb") as fh:
+    with open_bytes(path) as fh:
         while True:
             block = fh.read(CHUNK_BYTES)
             if not block:
@@ -324,10 +323,10 @@ def is_json_lines(path: str) -> bool:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
         # line is a whole record: checked below.)
-        if not stat.S_ISREG(os.stat(path).st_mode) or _records_format(path) not in (
+        if not is_regular(path) or _records_format(path) not in (
                 "jsonl", "json"):
             return False
-        with open(path, "rb") as fh:
+        with open_bytes(path) as fh:
             # As the JSON reader does: a byte-order mark, blank lines, a bounded line.
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
             while head and not head.strip():
@@ -368,7 +367,7 @@ def blocks_a_task(path: str, workers: int) -> int:
     (handing it out, taking its results back): on 1,000,000 deals of JSON Lines, 1932
     tasks of one block cost it 0.8 s of CPU in the threads of the pool alone."""
     try:
-        size = os.path.getsize(path)
+        size = size_of(path)
     except OSError:
         return 1
     return max(1, min(_MOST_BLOCKS, size // (CHUNK_BYTES * TASKS_A_WORKER * workers)))

@@ -43,6 +43,7 @@ from ..archive import (
 )
 from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
+from ..inputs import size_of
 from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
 from ..source import ReadDeal, read_deal
@@ -276,7 +277,7 @@ def _sent_whole_too_big(path: str) -> bool:
     """Whether ``path`` is a file that :func:`tarotnotation.archive.parts_of` gives as one
     part (not JSON Lines) and too big for a worker to send back whole."""
     try:
-        if os.path.getsize(path) <= _WHOLE_BYTES:
+        if size_of(path) <= _WHOLE_BYTES:
             return False
     except OSError:  # (said by the reader, in a worker)
         return False
