@@ -20,9 +20,16 @@ from cli_runs import ROOT, run_exe
 
 from tarotnotation.archive import check_paths, walk
 from tarotnotation.archives.stream import scan
-from tarotnotation.cutting import LineRange, TarotPart, json_lines_ranges, tarot_parts
+from tarotnotation.cutting import (
+    CHUNK_BYTES,
+    LineRange,
+    TarotPart,
+    json_lines_ranges,
+    tarot_parts,
+)
 from tarotnotation.formats import json as tarot_json
 from tarotnotation.inputs import Url, local_path, url_fault
+from tarotnotation.limits import MAX_JSON_RECORD_BYTES
 from tarotnotation.notation.writer import dumps_bytes as tarot_dumps
 from tarotnotation.simulate import random_deal
 
@@ -160,3 +167,31 @@ def test_an_unknown_protocol_is_said() -> None:
     fault = url_fault("nope://x/y.jsonl")
     assert fault is not None
     assert str(fault) == "nope://x/y.jsonl: fsspec knows no file system nope://"
+
+
+def test_a_url_is_read_a_block_at_a_time_never_whole(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from fsspec.implementations.local import LocalFileOpener
+
+    jsonl, tarot = _season(tmp_path)
+    asked: list[int] = []
+    read, readline = LocalFileOpener.read, LocalFileOpener.readline
+
+    def reading(self: Any, *args: Any) -> Any:
+        asked.append(args[0] if args and args[0] is not None and args[0] >= 0 else -1)
+        return read(self, *args)
+
+    def reading_line(self: Any, *args: Any) -> Any:
+        asked.append(args[0] if args and args[0] is not None and args[0] >= 0 else -1)
+        return readline(self, *args)
+
+    monkeypatch.setattr(LocalFileOpener, "read", reading)
+    monkeypatch.setattr(LocalFileOpener, "readline", reading_line)
+    urls = [_url(jsonl), _url(tarot)]
+    for jobs, pool in ((1, None), (2, _Pool())):
+        asked.clear()
+        assert sum(1 for _ in check_paths(urls, keep=False, jobs=jobs, pool=pool)) > 4000
+        assert asked
+        assert -1 not in asked  # (no read to the end)
+        assert max(asked) <= CHUNK_BYTES + MAX_JSON_RECORD_BYTES
+    assert jsonl.stat().st_size > CHUNK_BYTES + MAX_JSON_RECORD_BYTES
