@@ -27,7 +27,7 @@ from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
-from tarotnotation.inputs import size_of
+from tarotnotation.inputs import is_url, size_of
 from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
@@ -173,6 +173,8 @@ def analyze(
         fail(Msg("--in-place and --output cannot be given together"))
     if in_place and STDIN in files:
         fail(Msg("--in-place cannot rewrite standard input"))
+    if in_place and any(is_url(f) for f in files):
+        fail(Msg("--in-place cannot rewrite a URL: write the analysis to a file (-o OUT)"))
     output = target(output, inputs=files)  # never over an input: refused before reading
     if resume and output in (None, STDIN):
         fail(Msg("--resume needs an output file (-o OUT): its journal is kept beside it"))

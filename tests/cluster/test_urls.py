@@ -195,3 +195,18 @@ def test_a_url_is_read_a_block_at_a_time_never_whole(tmp_path: Path,
         assert -1 not in asked  # (no read to the end)
         assert max(asked) <= CHUNK_BYTES + MAX_JSON_RECORD_BYTES
     assert jsonl.stat().st_size > CHUNK_BYTES + MAX_JSON_RECORD_BYTES
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "--in-place cannot rewrite a URL: write the analysis to a file (-o OUT)"),
+    ("fr", "--in-place ne peut pas réécrire une URL\u00a0: écrivez l'analyse dans un fichier"
+           " (-o SORTIE)")])
+def test_analyze_in_place_refuses_a_url_before_any_search(tmp_path: Path, lang: str,
+                                                          said: str) -> None:
+    jsonl, _ = _season(tmp_path)
+    before = jsonl.read_bytes()
+    ran = run_exe("--lang", lang, "analyze", _url(jsonl), "--in-place")
+    assert ran.code == 2
+    assert said in ran.err
+    assert jsonl.read_bytes() == before
