@@ -27,6 +27,7 @@ from tarotnotation.archive import STDIN, check_deal, format_of, read_path, walk
 from tarotnotation.diagnostics import Diagnostic, Severity
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.inputs import is_url, size_of
 from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
@@ -172,6 +173,8 @@ def analyze(
         fail(Msg("--in-place and --output cannot be given together"))
     if in_place and STDIN in files:
         fail(Msg("--in-place cannot rewrite standard input"))
+    if in_place and any(is_url(f) for f in files):
+        fail(Msg("--in-place cannot rewrite a URL: write the analysis to a file (-o OUT)"))
     output = target(output, inputs=files)  # never over an input: refused before reading
     if resume and output in (None, STDIN):
         fail(Msg("--resume needs an output file (-o OUT): its journal is kept beside it"))
@@ -527,7 +530,7 @@ class _Progress:
             return
         if file not in self.sizes:
             try:
-                self.sizes[file] = os.path.getsize(file) if file != STDIN else 0
+                self.sizes[file] = size_of(file) if file != STDIN else 0
             except OSError:
                 self.sizes[file] = 0
         size = self.sizes[file]

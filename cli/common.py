@@ -12,7 +12,6 @@ import codecs
 import functools
 import io
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import IO, NoReturn, ParamSpec
 from tarotnotation.atomic import WriteError
 from tarotnotation.diagnostics import IO_CODES, Diagnostic, Severity
 from tarotnotation.i18n import Msg, render
+from tarotnotation.inputs import is_regular, is_url, open_bytes, url_fault
 from tarotnotation.rules import Ruleset, RulesetError
 
 from .status import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
@@ -186,6 +186,11 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
             if STDIN in out:
                 fail(Msg("standard input ('-') can be named only once"))
             out.append(arg)
+        elif is_url(arg):  # read by its fsspec file system (tarotnotation.inputs)
+            fault = url_fault(arg)
+            if fault is not None:
+                fail(fault)
+            out.append(arg)
         elif not os.path.lexists(arg) and _GLOB_MAGIC & set(arg):
             import glob  # (only for a pattern the shell left: issue 17)
 
@@ -203,7 +208,7 @@ def unopenable(files: Iterable[str]) -> list[str]:
         if f == STDIN:
             continue
         try:
-            with open(f, "rb"):
+            with open_bytes(f):
                 pass
         except OSError:
             bad.append(f)
@@ -246,7 +251,7 @@ def read_as(file: str) -> str:
     from tarotnotation.archive import format_name, format_of
 
     try:
-        if file == STDIN or not stat.S_ISREG(os.stat(file).st_mode):
+        if file == STDIN or not is_regular(file):
             return Msg("the format its content shows")
         return format_name(format_of(file))
     except OSError as err:

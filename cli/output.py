@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, TypeVar, cast
 from tarotnotation import atomic
 from tarotnotation.formats import registry
 from tarotnotation.i18n import Msg, or_list, render
+from tarotnotation.inputs import local_path
 
 from .common import STDIN, echo_err, fail
 from .terminal import safe
@@ -85,7 +86,7 @@ def same_file(a: str | Path, b: str | Path) -> bool:
 def _stat(path: str | Path) -> os.stat_result | None:
     """The file ``path`` names (standard input's, when a regular file, for ``-``)."""
     if str(path) != STDIN:
-        return os.stat(path)
+        return os.stat(local_path(str(path)))  # (a file:// URL: its file)
     found = os.fstat(sys.stdin.fileno() if sys.stdin is not None else 0)
     return found if stat.S_ISREG(found.st_mode) else None
 

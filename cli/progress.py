@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import Final
 
 from tarotnotation.i18n import Msg, nmsg, render
+from tarotnotation.inputs import size_of
 
 from .terminal import safe
 
@@ -39,7 +40,7 @@ class FileProgress:
         if self.enabled:
             for f in files:
                 try:
-                    self.sizes[f] = Path(f).stat().st_size
+                    self.sizes[f] = size_of(f)  # (a URL's too)
                 except OSError:
                     self.sizes[f] = 0
         self.total = sum(self.sizes.values())

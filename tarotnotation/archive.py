@@ -52,6 +52,7 @@ from .cutting import (
     PROBE,
     TAROT_CUT,
     TASKS_A_WORKER,
+    Chunk,
     LineRange,
     TarotPart,
     blocks_a_task,
@@ -80,7 +81,7 @@ from .opening import (
     stdin_stream,
     walk,
 )
-from .parts import Part, in_chunks, parts_of, read_part
+from .parts import Part, in_chunks, parts_of, read_part, stdin_parts
 from .plausibility import SessionDeals
 from .values import replace
 
@@ -118,6 +119,7 @@ __all__ = [
     "read_part",
     "read_path",
     "read_stream",
+    "stdin_parts",
     "stdin_stream",
     "tarot_cuts",
     "tarot_parts",
@@ -252,7 +254,8 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
 
     workers = max(1, jobs) if given is not None else min(jobs, os.cpu_count() or 1)
     with Workers(workers) if given is None else contextlib.nullcontext(given) as pool:
-        pending: deque[tuple[Pending[Done], LineRange | TarotPart | str, int]] = deque()
+        pending: deque[tuple[Pending[Done], LineRange | TarotPart | Chunk | str, int]
+                       ] = deque()
         # The parts of .tarot files and the ranges of JSON Lines (by the file's place in
         # the list): the deals (and for JSON Lines the lines) of the file before the next
         # one, and the .tarot files whose parts no longer fit (read by this process from
@@ -293,16 +296,23 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 yield CheckedDeal(item.location.file or "", 0, (item,), None)
                 continue
             f = str(item)
+            tasks: Iterable[LineRange | TarotPart | Chunk | str]
             if f == STDIN:
-                # Standard input is this process's own: read here, in its place in order.
+                # Standard input is this process's own: read here, in its place in order;
+                # on a cluster, JSON Lines go to the workers in chunks as they take them.
                 while pending:
                     yield from collect()
-                yield from check_file((f, ruleset, default_ruleset))
-                continue
-            blocks = blocks_a_task(f, workers)
-            tasks: Iterable[LineRange | TarotPart | str] = (
-                json_lines_ranges(f, blocks * cutting.CHUNK_BYTES) if is_json_lines(f)
-                else tarot_parts(f, blocks) or (f,))
+                if given is None:
+                    yield from check_file((f, ruleset, default_ruleset))
+                    continue
+                tasks, here = stdin_parts()
+                for read in here:  # (not JSON Lines: read here)
+                    yield check_deal(read, f, ruleset, keep=False,
+                                     default_ruleset=default_ruleset)
+            else:
+                blocks = blocks_a_task(f, workers)
+                tasks = (json_lines_ranges(f, blocks * cutting.CHUNK_BYTES)
+                         if is_json_lines(f) else tarot_parts(f, blocks) or (f,))
             for task in tasks:
                 if key in redone:
                     break
@@ -311,8 +321,9 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 # Chunks and parts (about CHUNK_BYTES each): several a worker ahead, so
                 # that no worker waits while this process takes the results in order;
                 # whole files (their results can be large): fewer.
-                ahead = _AHEAD if isinstance(task, (LineRange, TarotPart)) else 2
+                ahead = _AHEAD if not isinstance(task, str) else 2
                 while len(pending) > ahead * workers:
                     yield from collect()
         while pending:
             yield from collect()
+

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from .cutting import Chunk, LineRange, TarotPart, file_start, is_tarot, line_content, range_chunks
 from .diagnostics import Diagnostic, Severity
+from .inputs import open_bytes
 from .limits import MAX_JSON_RECORD_BYTES
 from .opening import STDIN, file_fault, read_path
 from .plausibility import deal_number, plain_number
@@ -180,10 +181,15 @@ _VALUE_OF: Final = {status: status.value for status in Status}
 Done = tuple[str, "list[_Packed | CleanDeals]", int | None, tuple[int, int] | None]
 
 
-def check_task(task: LineRange | TarotPart | str, ruleset: str | None, default: str | None
-                ) -> Done:
-    """A worker's part: a whole file, a range of JSON Lines or a part of a .tarot file
-    (packed)."""
+def check_task(task: LineRange | TarotPart | Chunk | str, ruleset: str | None,
+               default: str | None) -> Done:
+    """A worker's part: a whole file, a range of JSON Lines, a part of a .tarot file, or
+    a chunk of JSON Lines read by the command (standard input; numbered from the stream's
+    start already) (packed)."""
+    if isinstance(task, Chunk):
+        return task.path, _folded(task.path, (
+            _pack(c) if isinstance(c, CheckedDeal) else c
+            for c in _lines_checked(task, ruleset, default, packed=True))), None, None
     if isinstance(task, str):
         return task, _folded(task, (_pack(c) for c in check_file((task, ruleset, default)))
                              ), None, None
@@ -432,7 +438,7 @@ def _tarot_checked(part: TarotPart, ruleset: str | None, default: str | None,
 
     path = part.path
     end = part.end
-    with open(path, "rb") as fh:
+    with open_bytes(path) as fh:
         fh.seek(part.start)
         items: Iterator[ReadDeal | tuple[int, int, int, Any]]
         if twin is not None:
@@ -486,6 +492,7 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
     from .quick import BulkAnswer, bulk_checker, quick_check_line
 
     path = chunk.path
+    name = "<stdin>" if path == STDIN else path  # (the reader's name, as read_path's)
     lines = chunk.lines
     index, lineno, offset = chunk.index, chunk.lineno, chunk.offset
     start = 0
@@ -498,7 +505,7 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
         else:
             from .formats import json as json_format  # (for a line the quick check leaves)
 
-            for item in json_format.read_stream(io.BytesIO(data), path):
+            for item in json_format.read_stream(io.BytesIO(data), name):
                 yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
@@ -534,7 +541,7 @@ def _lines_checked(chunk: Chunk, ruleset: str | None, default: str | None, *, pa
                 continue
         from .formats import json as json_format
 
-        for item in json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+        for item in json_format.read_lines(io.BytesIO(raw), name, index=index - 1,
                                            lineno=lineno - 1, offset=at):
             yield check_deal(item, path, ruleset, keep=False, default_ruleset=default)
 

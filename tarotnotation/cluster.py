@@ -107,8 +107,11 @@ def mismatched_versions(versions: Mapping[str, str], mine: str) -> ClusterError 
 
 
 def unreadable(paths: Sequence[str]) -> list[str]:
-    """Which of ``paths`` (absolute) this process cannot read (run on each worker)."""
-    return [p for p in paths if not os.access(p, os.R_OK)]
+    """Which of ``paths`` (absolute, or URLs) this process cannot read (run on each
+    worker: a URL needs fsspec and its file system's package there too)."""
+    from .inputs import readable
+
+    return readable(list(paths))
 
 
 def _version() -> str:
@@ -320,12 +323,19 @@ def _check(cluster: Cluster, paths: Sequence[str]) -> None:
     refused = mismatched_versions(versions, __version__)
     if refused is not None:
         raise refused
-    absolute = sorted({os.path.abspath(p) for p in paths})
+    from .inputs import is_url
+
+    absolute = sorted({p if is_url(p) else os.path.abspath(p) for p in paths})
     if not absolute:
         return
-    if any(not os.path.isabs(p) for p in paths):
+    if any(not is_url(p) and not os.path.isabs(p) for p in paths):
         absolute.append(cluster._folder)
     for worker, missing in sorted(client.run(unreadable, absolute).items()):
+        if missing and is_url(missing[0]):
+            raise ClusterError(Msg(
+                "the worker {worker} cannot read {url}: every worker reads the URLs itself,"
+                " with fsspec and the package of their file system installed (s3fs for"
+                " s3://...) and access to it", worker=worker, url=missing[0]))
         if missing:
             raise ClusterError(Msg(
                 "the worker {worker} cannot read {path}: every worker reads the inputs"

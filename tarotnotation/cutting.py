@@ -9,14 +9,13 @@ starts, the lines counted as they go.
 from __future__ import annotations
 
 import io
-import os
 import re
-import stat
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import IO, Final
 
 from . import native
 from .formats import detect
+from .inputs import is_regular, open_bytes, size_of
 from .limits import MAX_JSON_RECORD_BYTES
 from .values import Value
 
@@ -38,6 +37,7 @@ __all__ = [
     "json_lines_ranges",
     "line_content",
     "range_chunks",
+    "stream_chunks",
     "tarot_cuts",
     "tarot_parts",
 ]
@@ -106,7 +106,7 @@ def json_lines_ranges(path: str, size: int) -> Iterator[LineRange]:
     """A JSON Lines file cut into ranges of ``size`` bytes for the workers, the last one
     open (to the file's end, however long it is then), without reading it."""
     try:
-        total = os.path.getsize(path)
+        total = size_of(path)
     except OSError:
         total = 0
     start = 0
@@ -134,10 +134,8 @@ def range_chunks(task: LineRange, counted: list[int]) -> Iterator[Chunk]:
     whatever the ranges' sizes, and a line over the bound is skipped by the one that
     reads its start, the others reading no more than their range to find no line.
     """
-    limit = MAX_JSON_RECORD_BYTES
-    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
     end = task.end
-    with open(task.path, "rb") as fh:
+    with open_bytes(task.path) as fh:
         at = task.start
         if at > 0:
             fh.seek(at - 1)
@@ -152,30 +150,47 @@ def range_chunks(task: LineRange, counted: list[int]) -> Iterator[Chunk]:
                     fh.seek(at)
                     break
                 at += len(probe)
-        first = at == 0
-        while end is None or at < end:
-            block = fh.read(block_size if end is None else min(block_size, end - at))
-            if not block:
-                return
-            skipped = 0
-            if not block.endswith(b"\n"):
-                # The rest of the last line, as readline(limit + 1) reads a line.
-                have = len(block) - (block.rfind(b"\n") + 1)
-                block += fh.readline(limit + 1 - have)
-                if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
-                        not block.endswith(b"\n")):
-                    while True:  # the rest of the overlong line
-                        more = fh.readline(1 << 16)
-                        skipped += len(more)
-                        if not more or more.endswith(b"\n"):
-                            break
-            lines = tuple(io.BytesIO(block).readlines())
-            yield Chunk(task.path, lines, first, counted[1], counted[0], at)
-            count, deals = count_lines(block, lines)
-            counted[0] += count
-            counted[1] += deals
-            first = False
-            at += len(block) + skipped
+        yield from _chunks(fh, task.path, at, end, counted)
+
+
+def stream_chunks(fh: IO[bytes], name: str) -> Iterator[Chunk]:
+    """The lines of a stream of JSON Lines read once (standard input), in chunks as
+    :func:`chunks_of` cuts a file: each numbered from the stream's start (the deals and
+    lines before it counted here as they go), so that a worker given one numbers its
+    deals as a serial reading would. One chunk is held at a time."""
+    return _chunks(fh, name, 0, None, [0, 0])
+
+
+def _chunks(fh: IO[bytes], path: str, at: int, end: int | None, counted: list[int]
+            ) -> Iterator[Chunk]:
+    """The chunks of whole lines of ``fh`` from byte ``at`` (where a line starts) to the
+    line that starts before ``end`` (None: the end of the stream), never sought."""
+    limit = MAX_JSON_RECORD_BYTES
+    block_size = min(CHUNK_BYTES, limit)  # a line inside a block is never cut
+    first = at == 0
+    while end is None or at < end:
+        block = fh.read(block_size if end is None else min(block_size, end - at))
+        if not block:
+            return
+        skipped = 0
+        if not block.endswith(b"\n"):
+            # The rest of the last line, as readline(limit + 1) reads a line.
+            have = len(block) - (block.rfind(b"\n") + 1)
+            block += fh.readline(limit + 1 - have)
+            if len(block) - (block.rfind(b"\n", 0, len(block) - 1) + 1) > limit and (
+                    not block.endswith(b"\n")):
+                while True:  # the rest of the overlong line
+                    more = fh.readline(1 << 16)
+                    skipped += len(more)
+                    if not more or more.endswith(b"\n"):
+                        break
+        lines = tuple(io.BytesIO(block).readlines())
+        yield Chunk(path, lines, first, counted[1], counted[0], at)
+        count, deals = count_lines(block, lines)
+        counted[0] += count
+        counted[1] += deals
+        first = False
+        at += len(block) + skipped
 
 class TarotPart(Value):
     """A part of a file of the text notation: the records that start from byte ``start``
@@ -214,7 +229,7 @@ def _records_format(path: str) -> str | None:
 
 def is_tarot(path: str) -> bool:
     try:  # (a FIFO can be read once only: by the reader)
-        return stat.S_ISREG(os.stat(path).st_mode) and _records_format(path) == "tarot"
+        return is_regular(path) and _records_format(path) == "tarot"
     except OSError:
         return False
 
@@ -223,7 +238,7 @@ def tarot_parts(path: str, blocks: int = 1) -> Iterator[TarotPart] | None:
     """The parts of a .tarot file (about ``blocks`` times :data:`CHUNK_BYTES` each) for
     the workers, or None when the file is not the text notation or too small to share."""
     try:
-        if os.path.getsize(path) < 2 * CHUNK_BYTES or _records_format(path) != "tarot":
+        if size_of(path) < 2 * CHUNK_BYTES or _records_format(path) != "tarot":
             return None
     except OSError:
         return None
@@ -245,7 +260,7 @@ def tarot_cuts(path: str, size: int | None = None) -> Iterator[TarotPart]:
     tail = b""  # the end of the previous block: a cut may straddle two blocks
     at = 0  # the file offset of the current block
     search = TAROT_CUT.search
-    with open(path, "rb") as fh:
+    with open_bytes(path) as fh:
         while True:
             block = fh.read(CHUNK_BYTES)
             if not block:
@@ -308,10 +323,10 @@ def is_json_lines(path: str) -> bool:
         # (A FIFO can be read once only: by the reader, in one piece. A file of one line
         # is detected as JSON, which the same reader reads as JSON Lines when its first
         # line is a whole record: checked below.)
-        if not stat.S_ISREG(os.stat(path).st_mode) or _records_format(path) not in (
+        if not is_regular(path) or _records_format(path) not in (
                 "jsonl", "json"):
             return False
-        with open(path, "rb") as fh:
+        with open_bytes(path) as fh:
             # As the JSON reader does: a byte-order mark, blank lines, a bounded line.
             head = fh.readline(MAX_JSON_RECORD_BYTES + 1).removeprefix(b"\xef\xbb\xbf")
             while head and not head.strip():
@@ -352,7 +367,7 @@ def blocks_a_task(path: str, workers: int) -> int:
     (handing it out, taking its results back): on 1,000,000 deals of JSON Lines, 1932
     tasks of one block cost it 0.8 s of CPU in the threads of the pool alone."""
     try:
-        size = os.path.getsize(path)
+        size = size_of(path)
     except OSError:
         return 1
     return max(1, min(_MOST_BLOCKS, size // (CHUNK_BYTES * TASKS_A_WORKER * workers)))

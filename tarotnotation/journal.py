@@ -34,6 +34,7 @@ import orjson
 
 from .atomic import writing
 from .i18n import Msg
+from .inputs import is_url, size_of
 from .records import DealRecord
 
 __all__ = ["SUFFIX", "Entry", "Journal", "JournalError", "journal_path", "run_key"]
@@ -75,6 +76,9 @@ def run_key(files: Sequence[str], options: Mapping[str, Any], version: str) -> s
     described = []
     for f in files:
         try:
+            if is_url(f):  # (a URL's size: its time of change is not every file system's)
+                described.append([f, size_of(f), None])
+                continue
             st = os.stat(f)
             described.append([os.path.abspath(f), st.st_size, st.st_mtime_ns])
         except OSError:

@@ -22,6 +22,7 @@ from typing import IO, Any, Final
 from .diagnostics import Code, Diagnostic
 from .formats import detect, registry
 from .i18n import Msg
+from .inputs import Url, is_url, open_bytes
 from .source import ReadDeal, read_deal
 
 __all__ = [
@@ -60,6 +61,9 @@ def walk(paths: Iterable[str | Path | Diagnostic]) -> Iterator[Path | Diagnostic
             continue
         if str(p) == STDIN:
             yield Path(STDIN)
+            continue
+        if isinstance(p, Url) or (isinstance(p, str) and is_url(p)):
+            yield Url(str(p))  # (opened by its file system: tarotnotation.inputs)
             continue
         path = Path(p)
         try:
@@ -178,7 +182,10 @@ def read_path(path: str | Path, fmt: str | None = None) -> Iterator[ReadDeal]:
 def open_input(path: str | Path) -> IO[bytes]:
     """A path opened to be read once, as a binary stream: a file as usual; a named pipe,
     a terminal or a device so that a signal is never missed while it waits for bytes
-    (:class:`_Interruptible`)."""
+    (:class:`_Interruptible`); a URL by its fsspec file system
+    (:func:`tarotnotation.inputs.open_bytes`)."""
+    if is_url(str(path)):
+        return open_bytes(str(path))
     raw = open(path, "rb", buffering=0)  # noqa: SIM115 (the caller closes it)
     try:
         regular = stat.S_ISREG(os.fstat(raw.fileno()).st_mode)

@@ -10,12 +10,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from .cutting import Chunk, chunks_of, file_start, is_json_lines, line_content
+from .cutting import Chunk, chunks_of, file_start, is_json_lines, line_content, stream_chunks
+from .formats import detect
 from .limits import MAX_JSON_RECORD_BYTES
-from .opening import STDIN, read_path
-from .source import ReadDeal
+from .opening import STDIN, binary_fault, file_fault, read_path, read_stream, stdin_stream
+from .source import ReadDeal, read_deal
 
-__all__ = ["Part", "in_chunks", "parts_of", "read_part"]
+__all__ = ["Part", "in_chunks", "parts_of", "read_part", "stdin_parts"]
 
 Part = str | Chunk
 """What a worker reads on its own: a whole file (its path), or a chunk of whole lines of a
@@ -47,6 +48,24 @@ def in_chunks(path: str | Path) -> bool:
     return name != STDIN and is_json_lines(name)
 
 
+def stdin_parts() -> tuple[Iterator[Chunk], Iterator[ReadDeal]]:
+    """Standard input for the workers of a cluster, as ``(chunks, deals)``: JSON Lines
+    in chunks of whole lines (:func:`~tarotnotation.cutting.stream_chunks`, numbered from
+    the stream's start, read as they are taken: one chunk held at a time), no deal; any
+    other format, no chunk, and its deals read here as :func:`read_path` reads ``-`` (an
+    F002 or S007 for a stream that cannot be read or is binary)."""
+    fh = stdin_stream()
+    try:
+        kind, stream = detect.detected(fh)
+    except OSError as err:
+        return iter(()), iter((read_deal(0, None, (file_fault("<stdin>", err),)),))
+    except detect.BinaryError as err:
+        return iter(()), iter((read_deal(0, None, (binary_fault("<stdin>", err),)),))
+    if kind.name == "jsonl":
+        return stream_chunks(stream, STDIN), iter(())
+    return iter(()), read_stream(stream, "<stdin>", kind.name)
+
+
 def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
               ) -> Iterator[ReadDeal | tuple[int, int, _T]]:
     """Every deal of a part, as :func:`read_path` reads them (numbers, lines and offsets
@@ -65,11 +84,12 @@ def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
     from .formats import json as json_format
 
     path, lines = part.path, part.lines
+    name = "<stdin>" if path == STDIN else path  # (the reader's name, as read_path's)
     index, lineno, offset = part.index, part.lineno, part.offset
     start = 0
     if part.first:  # the file's start: a byte-order mark, blank lines, the first record
         head, start, data = file_start(lines)
-        yield from json_format.read_stream(io.BytesIO(data), path)
+        yield from json_format.read_stream(io.BytesIO(data), name)
         index, lineno, offset = (1 if head < len(lines) else 0), start, len(data)
     limit = MAX_JSON_RECORD_BYTES
     for raw in lines[start:]:
@@ -85,5 +105,5 @@ def read_part(part: Part, fast: Callable[[bytes], _T | None] | None = None
             if value is not None:
                 yield index, lineno, value
                 continue
-        yield from json_format.read_lines(io.BytesIO(raw), path, index=index - 1,
+        yield from json_format.read_lines(io.BytesIO(raw), name, index=index - 1,
                                           lineno=lineno - 1, offset=at)

@@ -39,9 +39,11 @@ from ..archive import (
     in_chunks,
     parts_of,
     read_part,
+    stdin_parts,
 )
 from ..diagnostics import Diagnostic, TarotError
 from ..formats import json as json_format
+from ..inputs import size_of
 from ..quick import QuickFacts, quick_facts_reader
 from ..records import DealRecord
 from ..source import ReadDeal, read_deal
@@ -275,7 +277,7 @@ def _sent_whole_too_big(path: str) -> bool:
     """Whether ``path`` is a file that :func:`tarotnotation.archive.parts_of` gives as one
     part (not JSON Lines) and too big for a worker to send back whole."""
     try:
-        if os.path.getsize(path) <= _WHOLE_BYTES:
+        if size_of(path) <= _WHOLE_BYTES:
             return False
     except OSError:  # (said by the reader, in a worker)
         return False
@@ -296,9 +298,19 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
         return
     workers = max(1, jobs) if pool is not None else min(jobs, os.cpu_count() or 1)
     pending: deque[Pending[list[ArchiveDeal]]] = deque()
+    cluster = pool is not None
     with Workers(workers) if pool is None else contextlib.nullcontext(pool) as pool:
         for f in files:
-            if f == STDIN or _sent_whole_too_big(f):
+            parts: Iterable[Part] = ()
+            if f == STDIN and cluster:
+                # On a cluster, standard input's JSON Lines go to the workers in chunks
+                # as they take them (another format is read here, in its place).
+                while pending:
+                    yield from pending.popleft().result()
+                parts, here = stdin_parts()
+                for item in here:
+                    yield _summarize(item, f, options)
+            elif f == STDIN or _sent_whole_too_big(f):
                 # Read here, a deal at a time, in its place in the order: standard input
                 # is this process's own, and a worker sends a file that is one part back
                 # whole (its deals' list would grow with the file).
@@ -306,7 +318,9 @@ def scan(paths: Iterable[str | Path], *, jobs: int = 1, options: Options | None 
                     yield from pending.popleft().result()
                 yield from _deals(f, options)
                 continue
-            for part in parts_of(f):
+            else:
+                parts = parts_of(f)
+            for part in parts:
                 pending.append(pool.submit(_read, part, options))
                 while len(pending) > 2 * workers:
                     yield from pending.popleft().result()

@@ -65,6 +65,7 @@ import io
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
+from ..inputs import open_bytes
 from ..limits import MAX_JSON_RECORD_BYTES
 from . import registry
 from .base import Format, Head
@@ -166,9 +167,8 @@ def detect(path: str | Path) -> str:
 
     Raises ``OSError`` when the file cannot be read.
     """
-    path = Path(path)
-    with path.open("rb") as fh:
-        return detect_stream(fh, suffix=path.suffix)[0]
+    with open_bytes(str(path)) as fh:
+        return detect_stream(fh, suffix=Path(path).suffix)[0]
 
 
 class BinaryError(ValueError):
@@ -216,10 +216,9 @@ def records_format(path: str | Path) -> str:
     """The format's name of a file's records, as :func:`detected` tells it (importing no
     format for one of the project's own records); :class:`BinaryError` when its first
     bytes are binary, ``OSError`` when it cannot be read."""
-    path = Path(path)
-    with path.open("rb") as fh:
+    with open_bytes(str(path)) as fh:
         head, complete = read_head(fh)
-    first = Head.of(head, complete=complete, suffix=path.suffix)
+    first = Head.of(head, complete=complete, suffix=Path(path).suffix)
     return _own(first) or _not_binary(first, sniff_head(first)).name
 
 

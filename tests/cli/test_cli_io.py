@@ -377,7 +377,7 @@ def test_unreadable_files_and_folders_in_process(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     # The same promises, with the system's refusals simulated (for root, nothing is
     # unreadable): F002 for a file, F003 for a folder, located, the rest checked.
-    from tarotnotation import checking, cutting, opening
+    from tarotnotation import checking, cutting, inputs, opening
 
     shutil.copyfile(EXAMPLES / "prise.tarot", tmp_path / "a-good.tarot")
     secret = tmp_path / "b-secret.tarot"
@@ -397,7 +397,7 @@ def test_unreadable_files_and_folders_in_process(tmp_path: Path,
             raise PermissionError(13, "Permission denied", str(path))
         return real_scandir(path)  # type: ignore[call-overload]
 
-    for module in (opening, cutting, checking):  # (every module of archive.py that opens)
+    for module in (opening, cutting, checking, inputs):  # (every module of archive.py that opens)
         monkeypatch.setattr(module, "open", refusing_open, raising=False)
     monkeypatch.setattr(os, "scandir", refusing_scandir)
     ran = invoke("validate", str(tmp_path))

@@ -27,6 +27,7 @@ from cli_runs import FAULTY_EXAMPLES, ROOT, TAROT, Ran, on_a_terminal, run_exe
 from processes import wait_for
 
 from tarotnotation.formats import json as tarot_json
+from tarotnotation.notation.writer import dumps_bytes as tarot_dumps
 from tarotnotation.simulate import random_deal
 
 #: Whether the extra is installed (not imported here: the commands import it).
@@ -198,6 +199,61 @@ def test_every_command_on_a_scheduler_and_two_workers_gives_the_local_output(
     # local:2, a cluster of this machine's own, the same
     args = ["validate", *inputs, "-f", "jsonl"]
     _same(run_exe(*args, cwd=tmp_path), run_exe(*args, "--scheduler", "local:2", cwd=tmp_path))
+
+
+
+@needs_dask
+def test_standard_input_through_a_pipe_goes_to_the_workers_in_parts_as_the_local_run(
+        cluster: Cluster, tmp_path: Path) -> None:
+    # Over 2 MB of JSON Lines and a faulty line, then a file of the notation (read by the
+    # command, in its place), each piped in: the local run's output, byte for byte.
+    season = _deals(tmp_path / "season.jsonl", 80, seed=3, copies=16).read_bytes()
+    middle = season.index(b"\n", len(season) // 2) + 1
+    piped = season[:middle] + b'{"players": 4, "bad": 1}\n' + season[middle:]
+    there = ("--scheduler", cluster.address)
+    for data in (piped, FAULTY_EXAMPLES[0].read_bytes()):
+        for args in (["validate", "-"], ["validate", "-", "-f", "jsonl"],
+                     ["query", "-", "--where", "contract >= garde", "-f", "jsonl"],
+                     ["stats", "-", "--by", "contract"]):
+            local = run_exe(*args, stdin=data, cwd=tmp_path)
+            _same(local, run_exe(*args, *there, stdin=data, cwd=tmp_path))
+            assert local.out
+
+
+
+@needs_dask
+def test_fsspec_urls_are_read_by_the_workers_as_the_local_run_reads_them(
+        cluster: Cluster, tmp_path: Path) -> None:
+    # file:// URLs through fsspec's local file system: over 2 MB of JSON Lines (byte
+    # ranges), over 2 MB of the text notation (parts at record starts), a faulty file.
+    big = _deals(tmp_path / "season.jsonl", 80, seed=4, copies=16)
+    rng = random.Random(4)
+    text = tarot_dumps([random_deal(rng, 4) for _ in range(80)])
+    notation = tmp_path / "season.tarot"
+    notation.write_bytes(text * ((2 << 20) // len(text) + 2))
+    faulty = tmp_path / FAULTY_EXAMPLES[0].name
+    faulty.write_bytes(FAULTY_EXAMPLES[0].read_bytes())
+    urls = [f"file://{p}" for p in (big, notation, faulty)]
+    there = ("--scheduler", cluster.address)
+    for args in (["validate", *urls], ["validate", *urls, "-f", "jsonl"],
+                 ["query", *urls, "--where", "contract >= garde", "-f", "jsonl"],
+                 ["stats", *urls, "--by", "contract"]):
+        local = run_exe(*args, cwd=tmp_path)
+        _same(local, run_exe(*args, *there, cwd=tmp_path))
+        assert local.out
+    few = _deals(tmp_path / "few.jsonl", 3, seed=5)
+    local = _analyze(few.name, "-o", "local.tarot", cwd=tmp_path)
+    ran = _analyze(f"file://{few}", "-o", "there.tarot", *there, cwd=tmp_path)
+    assert ran.code == local.code == 0
+    assert (tmp_path / "there.tarot").read_bytes() == (tmp_path / "local.tarot").read_bytes()
+
+
+@needs_dask
+def test_a_url_a_worker_cannot_read_is_refused(cluster: Cluster, tmp_path: Path) -> None:
+    ran = run_exe("validate", f"file://{tmp_path}/none.jsonl", "--scheduler",
+                  cluster.address, cwd=tmp_path)
+    assert ran.code == 2
+    assert f"cannot read file://{tmp_path}/none.jsonl: every worker reads the URLs" in ran.err
 
 
 def _journaled(journal: Path) -> int:

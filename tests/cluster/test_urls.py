@@ -1,0 +1,212 @@
+"""fsspec URLs as inputs (issue 36): ``file://`` URLs through fsspec's local file system
+(no network) are named, opened, sized and cut as paths are (byte ranges of JSON Lines,
+.tarot files at record starts), read by the workers themselves, and give the output of
+the same files named by their paths; without fsspec, or without a file system's package,
+a URL is a usage error that says what to install (exit status 2), in French too. The
+same on a real scheduler: tests/cluster/test_cluster.py."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_runs import ROOT, run_exe
+
+from tarotnotation.archive import check_paths, walk
+from tarotnotation.archives.stream import scan
+from tarotnotation.cutting import (
+    CHUNK_BYTES,
+    LineRange,
+    TarotPart,
+    json_lines_ranges,
+    tarot_parts,
+)
+from tarotnotation.formats import json as tarot_json
+from tarotnotation.inputs import Url, local_path, url_fault
+from tarotnotation.limits import MAX_JSON_RECORD_BYTES
+from tarotnotation.notation.writer import dumps_bytes as tarot_dumps
+from tarotnotation.simulate import random_deal
+
+pytest.importorskip("fsspec", reason="fsspec is not installed (it comes with the dask extra)")
+
+
+class _Pool:
+    """Runs each task at once; notes the tasks."""
+
+    def __init__(self) -> None:
+        self.tasks: list[Any] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any) -> Any:
+        self.tasks.append(args[0])
+        value = fn(*args)
+        return type("Done", (), {"result": lambda _self: value})()
+
+
+def _season(folder: Path) -> tuple[Path, Path]:
+    """Over 2 MB of JSON Lines with a faulty line, and over 2 MB of the text notation."""
+    rng = random.Random(9)
+    deals = [random_deal(rng, 4) for _ in range(60)]
+    lines = b"".join(tarot_json.dumps_bytes(d).replace(b"\n", b"") + b"\n" for d in deals)
+    jsonl = folder / "season.jsonl"
+    jsonl.write_bytes(lines * 20 + b'{"players": 4, "bad": 1}\n' + lines * 20)
+    text = tarot_dumps(deals)
+    tarot = folder / "season.tarot"
+    tarot.write_bytes(text * max(1, (2 << 20) // len(text) + 2))
+    return jsonl, tarot
+
+
+def _url(path: Path) -> str:
+    return "file://" + str(path)
+
+
+def test_a_url_is_walked_as_given_and_a_file_url_names_its_file() -> None:
+    walked = list(walk(["file:///data/x.jsonl", "s3://bucket/a/b.tarot"]))
+    assert [str(p) for p in walked] == ["file:///data/x.jsonl", "s3://bucket/a/b.tarot"]
+    assert all(isinstance(p, Url) for p in walked)
+    assert isinstance(walked[1], Url)
+    assert walked[1].suffix == ".tarot"
+    assert local_path("file:///data/x.jsonl") == "/data/x.jsonl"
+
+
+def test_a_url_is_cut_as_its_path_is(tmp_path: Path) -> None:
+    jsonl, tarot = _season(tmp_path)
+    size = 1 << 20
+    assert [(r.start, r.end) for r in json_lines_ranges(_url(jsonl), size)] == [
+        (r.start, r.end) for r in json_lines_ranges(str(jsonl), size)]
+    by_url, by_path = tarot_parts(_url(tarot)), tarot_parts(str(tarot))
+    assert by_url is not None
+    assert by_path is not None
+    assert [(p.start, p.end, p.line) for p in by_url] == [
+        (p.start, p.end, p.line) for p in by_path]
+
+
+def test_a_url_is_checked_and_scanned_as_its_path_is_serially_and_by_workers(
+        tmp_path: Path) -> None:
+    jsonl, tarot = _season(tmp_path)
+    names = [str(jsonl), str(tarot)]
+    urls = [_url(jsonl), _url(tarot)]
+    serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
+              for c in check_paths(names, keep=False)]
+    assert any(faults for *_, faults in serial)
+    for jobs, pool in ((1, None), (2, _Pool())):
+        by_url = list(check_paths(urls, keep=False, jobs=jobs, pool=pool))
+        assert [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
+                for c in by_url] == serial
+        assert {c.file for c in by_url} == set(urls)
+        if pool is not None:  # the workers read the URLs: ranges and parts of them
+            assert {type(t) for t in pool.tasks} == {LineRange, TarotPart}
+            assert {t.path for t in pool.tasks} == set(urls)
+    pool = _Pool()
+    scanned = [repr(d).replace("file://", "") for d in scan(urls, jobs=2, pool=pool)]
+    assert scanned == [repr(d) for d in scan(names)]
+    assert len(scanned) > 2000
+    assert {t.path for t in pool.tasks} == {_url(jsonl)}  # (a big .tarot: read here)
+
+
+@pytest.mark.process
+def test_a_url_gives_the_output_of_its_path_on_the_command_line(tmp_path: Path) -> None:
+    jsonl, tarot = _season(tmp_path)
+    for args in (["validate"], ["validate", "-f", "jsonl"], ["stats", "--by", "contract"],
+                 ["query", "--where", "contract >= garde", "-f", "jsonl"]):
+        by_path = run_exe(*args, jsonl.name, tarot.name, cwd=tmp_path)
+        by_url = run_exe(*args, _url(jsonl), _url(tarot), cwd=tmp_path)
+        assert by_url.code == by_path.code
+        assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
+        assert by_path.out
+
+
+@pytest.mark.process
+def test_an_output_over_a_file_url_input_is_refused(tmp_path: Path) -> None:
+    jsonl, _ = _season(tmp_path)
+    ran = run_exe("validate", _url(jsonl), "-f", "jsonl", "-o", str(jsonl))
+    assert ran.code == 2
+    assert "this is one of the inputs" in ran.err
+    assert jsonl.stat().st_size > 2 << 20
+
+
+_WITHOUT = ("import sys; sys.modules[{module!r}] = None;"
+            " from tarotnotation.cli.app import main; sys.argv[0] = 'tarot'; main()")
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "file:///data/x.jsonl: reading a URL needs fsspec, which is not installed:"
+           " pip install fsspec"),
+    ("fr", "file:///data/x.jsonl\u00a0: lire une URL demande fsspec, qui n'est pas"
+           " installé\u00a0: pip install fsspec")])
+def test_a_url_without_fsspec_says_how_to_install_it(lang: str, said: str) -> None:
+    done = subprocess.run([sys.executable, "-c", _WITHOUT.format(module="fsspec"), "--lang",
+                           lang, "validate", "file:///data/x.jsonl"], cwd=ROOT,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 2
+    assert said in done.stderr.decode()
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "s3://bucket/x.jsonl: the file system s3:// needs a package that is not"
+           " installed (Install s3fs to access S3)"),
+    ("fr", "s3://bucket/x.jsonl\u00a0: le système de fichiers s3:// demande un paquet qui"
+           " n'est pas installé (Install s3fs to access S3)")])
+def test_a_url_whose_file_system_is_missing_says_so(lang: str, said: str) -> None:
+    if url_fault("s3://bucket/x.jsonl") is None:
+        pytest.skip("s3fs is installed here")
+    ran = run_exe("--lang", lang, "stats", "s3://bucket/x.jsonl")
+    assert ran.code == 2
+    assert said in ran.err
+
+
+def test_an_unknown_protocol_is_said() -> None:
+    fault = url_fault("nope://x/y.jsonl")
+    assert fault is not None
+    assert str(fault) == "nope://x/y.jsonl: fsspec knows no file system nope://"
+
+
+def test_a_url_is_read_a_block_at_a_time_never_whole(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from fsspec.implementations.local import LocalFileOpener
+
+    jsonl, tarot = _season(tmp_path)
+    asked: list[int] = []
+    read, readline = LocalFileOpener.read, LocalFileOpener.readline
+
+    def reading(self: Any, *args: Any) -> Any:
+        asked.append(args[0] if args and args[0] is not None and args[0] >= 0 else -1)
+        return read(self, *args)
+
+    def reading_line(self: Any, *args: Any) -> Any:
+        asked.append(args[0] if args and args[0] is not None and args[0] >= 0 else -1)
+        return readline(self, *args)
+
+    monkeypatch.setattr(LocalFileOpener, "read", reading)
+    monkeypatch.setattr(LocalFileOpener, "readline", reading_line)
+    urls = [_url(jsonl), _url(tarot)]
+    for jobs, pool in ((1, None), (2, _Pool())):
+        asked.clear()
+        assert sum(1 for _ in check_paths(urls, keep=False, jobs=jobs, pool=pool)) > 4000
+        assert asked
+        assert -1 not in asked  # (no read to the end)
+        assert max(asked) <= CHUNK_BYTES + MAX_JSON_RECORD_BYTES
+    assert jsonl.stat().st_size > CHUNK_BYTES + MAX_JSON_RECORD_BYTES
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "--in-place cannot rewrite a URL: write the analysis to a file (-o OUT)"),
+    ("fr", "--in-place ne peut pas réécrire une URL\u00a0: écrivez l'analyse dans un fichier"
+           " (-o SORTIE)")])
+def test_analyze_in_place_refuses_a_url_before_any_search(tmp_path: Path, lang: str,
+                                                          said: str) -> None:
+    jsonl, _ = _season(tmp_path)
+    before = jsonl.read_bytes()
+    ran = run_exe("--lang", lang, "analyze", _url(jsonl), "--in-place")
+    assert ran.code == 2
+    assert said in ran.err
+    assert jsonl.read_bytes() == before
