@@ -1280,14 +1280,24 @@
     var token = null;
     try { token = window.localStorage.getItem("tarot-token"); } catch (e) { token = null; }
     if (token) { headers.Authorization = "Bearer " + token; }
+    if (document.documentElement.lang) { headers["Accept-Language"] = document.documentElement.lang; }
     return headers;
+  }
+
+  // Every refusal, the game's or the guard's (401, 403, 409, 413, 429...), is
+  // {refused: {code, message, expected}}: its words, and what was expected.
+  function refusedWords(refused) {
+    return say("play.refused", { why: refused.message + (refused.expected ? " (" + refused.expected + ")" : "") });
   }
 
   Play.prototype.get = function (url) {
     var self = this;
     fetch(url, { credentials: "same-origin", headers: withToken({}) })
       .then(function (r) { return r.json(); })
-      .then(function (state) { self.receive(state); })
+      .then(function (state) {
+        if (state.refused) { self.say(refusedWords(state.refused)); return; }
+        self.receive(state);
+      })
       .catch(function () { self.say(say("play.lost")); });
   };
 
@@ -1306,7 +1316,7 @@
     }).then(function (r) { return r.json(); }).then(function (answer) {
       if (answer.refused) {
         self.setBusy(false);
-        self.why.textContent = say("play.refused", { why: answer.refused.message });
+        self.why.textContent = refusedWords(answer.refused);
         self.draw(self.state);
         return;
       }
@@ -1670,6 +1680,7 @@
           { credentials: "same-origin", headers: withToken({}) })
       .then(function (r) { return r.json(); }).then(function (a) {
         if (!self.state || self.state.deal !== deal) { return; }
+        if (a.refused) { clear(self.analysis).textContent = refusedWords(a.refused); return; }
         if (a.status === "running") {
           self.analysisTimer = setTimeout(function () { self.fetchAnalysis(deal); }, 500);
           return;
