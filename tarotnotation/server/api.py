@@ -8,7 +8,8 @@ tricks. Besides, the answers given since the page's last request (:class:`Event`
 the bots' bids and cards as they come; another seat's écart said without its cards), the
 question the person is asked with its legal choices (:class:`Question`: the kernel's legal
 cards, and the kernel's words for each card that may not be played), and once the deal is
-over the score (the replay's) and the record.
+over the score (the replay's) and, unless the server keeps it back (the day's deal of
+``tarot serve`` before the day is over), the record.
 
 >>> from tarotnotation.server.session import Session, Start
 >>> s = Session(Start(players=4, seed=3))
@@ -250,10 +251,12 @@ def _score(session: Session, lang: str) -> Score | None:
                  lines=[render(line, lang) for line in score_lines(rep)])
 
 
-def state_of(session: Session, since: int, lang: str) -> State:
+def state_of(session: Session, since: int, lang: str, *, with_record: bool = True) -> State:
     """The state the page is sent: the person's view of the deal in progress, the answers
     given after the ``since``-th of the session (the bots' to show), the question asked;
-    once the deal is over its score and record (see the module)."""
+    once the deal is over its score, and its record when ``with_record`` (the record holds
+    every hand as dealt, the chien and the écart: ``tarot serve`` sends it only once the
+    day's deal is no longer secret)."""
     view = view_of(session.game, session.human)
     events: list[Event] = []
     index = 0
@@ -291,4 +294,4 @@ def state_of(session: Session, since: int, lang: str) -> State:
         trick=_trick(view.trick) if view.trick is not None else None,
         question=_question(session, view, lang), events=events, deals=deals,
         score=_score(session, lang),
-        record=str(session.game.record()) if over else None)
+        record=str(session.game.record()) if over and with_record else None)

@@ -208,18 +208,22 @@ def _json(model: State | Mapping[str, Any]) -> Response:
 def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
              csp: str | None = None, hosts: Iterable[str] = ("127.0.0.1", "localhost"),
              analysis_budget: int = ANALYSIS_BUDGET, lang: str | None = None,
-             pace: int = 350) -> Starlette:
+             pace: int = 350, record_shown: Callable[[str], bool] | None = None
+             ) -> Starlette:
     """The game's ASGI application over ``sessions`` (see the module). ``page`` makes
     the game page of a session id (default: :func:`tarotnotation.html.play_page`) and
     ``csp`` is its Content Security Policy; ``hosts`` the host names the server answers
     to; ``lang`` the language of the page and of the refusals (default: the run's);
-    ``pace`` the milliseconds the page shows each bot's answer before the next."""
+    ``pace`` the milliseconds the page shows each bot's answer before the next;
+    ``record_shown`` whether the state of a session id may carry the record of a deal
+    over (every hand: None, always; ``tarot serve``: once the day is over)."""
     from ..html.layout import play_csp, play_page
 
     words = lang or language()
     make_page = page or (lambda sid: play_page({"session": sid, "delay": pace}))
     policy = csp or play_csp()
     locks: dict[str, threading.Lock] = {}
+    shown = record_shown or (lambda sid: True)
     analyses: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
     workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-analysis")
 
@@ -259,7 +263,8 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
 
         def read() -> Response:
             with locks.setdefault(sid, threading.Lock()):
-                return _json(state_of(session, since_of(request), words))
+                return _json(state_of(session, since_of(request), words,
+                                      with_record=session.game.is_over() and shown(sid)))
 
         return await run_in_threadpool(read)
 
@@ -293,7 +298,8 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
                     if refusal is not None:
                         return _refused(409, refusal.code, refusal.message, lang)
                 sessions.changed(sid, session)
-                return _json(state_of(session, since_of(request), words))
+                return _json(state_of(session, since_of(request), words,
+                                      with_record=session.game.is_over() and shown(sid)))
 
         return await run_in_threadpool(apply)
 

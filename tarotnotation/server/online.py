@@ -507,8 +507,12 @@ def make_serve_app(server: Server, extra: Sequence[BaseRoute] = (), *,
     expire (:func:`~.dailygame.expire`)."""
     from .app import make_app
 
+    def record_shown(gid: str) -> bool:  # (the day's deal is secret until the day's end)
+        game = server.store.game(gid)
+        return game is not None and server.day_over(game.day)
+
     game_app = Owned(make_app(StoreSessions(server), hosts=server.hosts, lang=server.lang,
-                              pace=server.pace), server)
+                              pace=server.pace, record_shown=record_shown), server)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -377,3 +377,29 @@ def test_every_refusal_has_one_shape_in_the_requests_language(store: Store) -> N
         "expected": render(Msg("a request after {n} seconds", n=1000), "fr")}
     assert answers[409].json()["refused"]["code"] == "not-your-turn"
     assert answers[409].json()["refused"]["message"] != english_409.json()["refused"]["message"]
+
+
+def test_the_days_deal_is_not_sent_at_the_end_of_a_game_before_midnight(store: Store) -> None:
+    """The end of a daily game gives the score and the tricks, not the record (every hand
+    as dealt, the chien, the écart): that, only once the day is over."""
+    clock = Clock(NOON)
+    server = Server(store, PARIS, Limits(), clock=clock)
+    with TestClient(make_serve_app(server, sweep=None), client=("203.0.113.9", 1)) as c:
+        token = c.post("/api/players", json={"name": "Ana"}).json()["token"]
+        game = c.post("/api/daily", headers=_auth(token)).json()["game"]
+        state = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        while (question := state["question"]) is not None:
+            state = c.post(f"/api/{game}/action", json=_first_choice(question),
+                           headers=_auth(token)).json()
+        ended = c.get(f"/api/{game}/state?since=0", headers=_auth(token)).json()
+        for seen in (state, ended):
+            assert seen["score"] is not None
+            assert seen["record"] is None
+            assert len(seen["tricks"]) == 18
+        clock.now = dailygame.day_start(DAY + datetime.timedelta(days=1), PARIS)
+        published = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        row = store.game(game)
+        assert row is not None and published["record"] is not None
+        dealt = [line for line in row.deal.splitlines() if line.startswith(("hand ", "chien"))]
+        assert len(dealt) == 5
+        assert all(line in published["record"].splitlines() for line in dealt)
