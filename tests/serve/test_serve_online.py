@@ -399,7 +399,8 @@ def test_the_days_deal_is_not_sent_at_the_end_of_a_game_before_midnight(store: S
         clock.now = dailygame.day_start(DAY + datetime.timedelta(days=1), PARIS)
         published = c.get(f"/api/{game}/state", headers=_auth(token)).json()
         row = store.game(game)
-        assert row is not None and published["record"] is not None
+        assert row is not None
+        assert published["record"] is not None
         dealt = [line for line in row.deal.splitlines() if line.startswith(("hand ", "chien"))]
         assert len(dealt) == 5
         assert all(line in published["record"].splitlines() for line in dealt)
