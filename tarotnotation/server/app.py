@@ -4,7 +4,9 @@
 ``GET /``                              a new session, and a redirect to its page
 ``GET /play/{sid}``                    the game page (the viewer's page in play mode)
 ``GET /api/{sid}/state?since=N``       the :class:`~.api.State` (answers after the N-th)
-``POST /api/{sid}/action?since=N``     an :class:`~.api.Action`; the state, or a refusal
+``POST /api/{sid}/action?since=N``     an :class:`~.api.Action`; the state (with a
+                                       ``Server-Timing: bots;dur=MS`` header: the bots'
+                                       part of the time), or a refusal
 ``GET /api/{sid}/record?deal=N``       a deal's record (``.tarot``), once it is over
 ``GET /api/{sid}/analysis?deal=N``     the analysis of the person's cards, once computed
 =====================================  ===================================================
@@ -298,8 +300,12 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
                     if refusal is not None:
                         return _refused(409, refusal.code, refusal.message, lang)
                 sessions.changed(sid, session)
-                return _json(state_of(session, since_of(request), words,
+                done = _json(state_of(session, since_of(request), words,
                                       with_record=session.game.is_over() and shown(sid)))
+                # (the bots' part of the answer's time: what "an action's time, the bots
+                # not counted" leaves out; bench/serve_load.py reads it)
+                done.headers["Server-Timing"] = f"bots;dur={1000 * session.bots_seconds:.1f}"
+                return done
 
         return await run_in_threadpool(apply)
 
