@@ -401,6 +401,7 @@ def test_the_days_deal_is_not_sent_at_the_end_of_a_game_before_midnight(store: S
         row = store.game(game)
         assert row is not None
         assert published["record"] is not None
+        assert row.deal is not None
         dealt = [line for line in row.deal.splitlines() if line.startswith(("hand ", "chien"))]
         assert len(dealt) == 5
         assert all(line in published["record"].splitlines() for line in dealt)
