@@ -10,11 +10,13 @@ threads takes a name, starts the day's game, and plays it to its end through the
 (``GET /api/{game}/state``, ``POST /api/{game}/action``: a legal choice drawn at random),
 all at once, each waiting between two actions a time drawn from 0 to twice ``--think``
 seconds (2 by default: a person's pace; 0: every player hammering the server). It reports
-the median and 99th percentile of an action's
-answer time (the bots' answers that follow it, which the server gives in the same request,
-included), the games finished, and the actions lost or doubled (each game's record holds
-the answers the client gave, once each). With ``--kill`` the server is killed with SIGKILL
-half way and started again on the same database: every game must resume where it was.
+the median and 99th percentile of an action's answer time, with the bots' answers that
+follow it (the server gives them in the same request) and without them (the answer's
+``Server-Timing: bots;dur=MS``, the bots' part the server timed, taken off), the machine's
+load average at the end, the games finished, and the actions lost or doubled (each game's
+record holds the answers the client gave, once each). With ``--kill`` the server is killed
+with SIGKILL half way and started again on the same database: every game must resume
+where it was.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ class Client:
         self.port = port
         self.address = f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"
         self.token = ""
+        self.bots = 0.0
+        """The bots' part of the last answer's time (its Server-Timing), in seconds."""
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
@@ -75,6 +79,9 @@ class Client:
                 self.conn.request(method, path, body=data, headers=headers)
                 answer = self.conn.getresponse()
                 text = answer.read()
+                timing = answer.getheader("Server-Timing") or ""
+                self.bots = (float(timing.partition(";dur=")[2]) / 1000
+                             if timing.startswith("bots;dur=") else 0.0)
                 return answer.status, json.loads(text) if text[:1] in (b"{", b"[") else text
             except (ConnectionError, http.client.HTTPException, OSError):
                 self.conn.close()
@@ -98,7 +105,8 @@ def choose(question: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"kind": "play", "value": rng.choice(question["cards"])}
 
 
-def play(client: Client, number: int, times: list[float], report: dict[str, Any],
+def play(client: Client, number: int, times: list[tuple[float, float]],
+         report: dict[str, Any],
          halfway: threading.Event, lock: threading.Lock, think: float) -> None:
     rng = random.Random(number)
     time.sleep(rng.uniform(0, 2 * think))  # (the players do not all come at once)
@@ -127,7 +135,7 @@ def play(client: Client, number: int, times: list[float], report: dict[str, Any]
         if action != {"kind": "declare", "cards": []}:
             given += 1  # (no declaration: the session may say it itself, see check)
         with lock:
-            times.append(elapsed)
+            times.append((elapsed, client.bots))
             if len(times) == report["half"]:
                 halfway.set()
     with lock:
@@ -182,7 +190,7 @@ def main() -> None:
 def run(args: argparse.Namespace, database: str) -> None:
     """The benchmark on ``database``."""
     proc, port = start_server(database, args.games)
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     lock = threading.Lock()
     halfway = threading.Event()
     report: dict[str, Any] = {"finished": 0, "refused": 0, "given": {},
@@ -209,15 +217,23 @@ def run(args: argparse.Namespace, database: str) -> None:
     proc.send_signal(signal.SIGINT)
     proc.wait()
     lost, doubled = check(database, report["given"])
-    ordered = sorted(times)
+    whole = sorted(t for t, _ in times)
+    alone = sorted(max(0.0, t - bots) for t, bots in times)
     print(json.dumps({
         "games": args.games, "finished": report["finished"], "actions": len(times),
         "refused": report["refused"], "wall_s": round(wall, 1),
-        "median_ms": round(1000 * statistics.median(ordered), 1) if ordered else None,
-        "p99_ms": round(1000 * ordered[int(len(ordered) * 0.99) - 1], 1) if ordered else None,
+        "median_ms": _ms(statistics.median(whole)) if whole else None,
+        "p99_ms": _ms(whole[int(len(whole) * 0.99) - 1]) if whole else None,
+        "median_ms_without_bots": _ms(statistics.median(alone)) if alone else None,
+        "p99_ms_without_bots": _ms(alone[int(len(alone) * 0.99) - 1]) if alone else None,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "think_s": args.think, "lost": lost, "doubled": doubled,
         "database": "postgresql" if database.startswith("postgres") else "sqlite",
         "killed": args.kill}, indent=2))
+
+
+def _ms(seconds: float) -> float:
+    return round(1000 * seconds, 1)
 
 
 if __name__ == "__main__":

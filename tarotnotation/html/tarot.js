@@ -1280,14 +1280,24 @@
     var token = null;
     try { token = window.localStorage.getItem("tarot-token"); } catch (e) { token = null; }
     if (token) { headers.Authorization = "Bearer " + token; }
+    if (document.documentElement.lang) { headers["Accept-Language"] = document.documentElement.lang; }
     return headers;
+  }
+
+  // Every refusal, the game's or the guard's (401, 403, 409, 413, 429...), is
+  // {refused: {code, message, expected}}: its words, and what was expected.
+  function refusedWords(refused) {
+    return say("play.refused", { why: refused.message + (refused.expected ? " (" + refused.expected + ")" : "") });
   }
 
   Play.prototype.get = function (url) {
     var self = this;
     fetch(url, { credentials: "same-origin", headers: withToken({}) })
       .then(function (r) { return r.json(); })
-      .then(function (state) { self.receive(state); })
+      .then(function (state) {
+        if (state.refused) { self.say(refusedWords(state.refused)); return; }
+        self.receive(state);
+      })
       .catch(function () { self.say(say("play.lost")); });
   };
 
@@ -1306,7 +1316,7 @@
     }).then(function (r) { return r.json(); }).then(function (answer) {
       if (answer.refused) {
         self.setBusy(false);
-        self.why.textContent = say("play.refused", { why: answer.refused.message });
+        self.why.textContent = refusedWords(answer.refused);
         self.draw(self.state);
         return;
       }
@@ -1391,9 +1401,14 @@
     }
     if (e.kind === "declare") {
       var shown = JSON.parse(e.value || "[]");
-      if (!shown.length) { return false; }
-      var cards = shown[0].cards || [];
-      this.say(say("play.poigneeShown", { seat: who, cards: cards.map(said).join(" ") }));
+      var told = shown.map(function (d) {
+        if (d.kind === "misere") {
+          return say(d.misere === "tete" ? "play.misereShownTete" : "play.misereShownAtout", { seat: who });
+        }
+        return say("play.poigneeShown", { seat: who, cards: (d.cards || []).map(said).join(" ") });
+      });
+      if (!told.length) { return false; }
+      this.say(told.join(" "));
       return true;
     }
     /* a card: the trick as it stood once it was played */
@@ -1534,8 +1549,19 @@
     } else if (q.kind === "declare") {
       prompt.textContent = say("play.askDeclare");
       choice(say("play.noPoignee"), { kind: "declare", cards: [] }, "none");
-      q.poignees.forEach(function (cards) {
-        choice(say("play.poignee", { n: cards.length }), { kind: "declare", cards: cards });
+      /* each poignée (or none) with each misère the hand may declare (or none): the
+         server's list, the kernel's misere_faults */
+      var miseres = [[]].concat((q.miseres || []).map(function (m) { return [m]; }));
+      if ((q.miseres || []).length > 1) { miseres.push(q.miseres); }
+      [[]].concat(q.poignees).forEach(function (cards) {
+        miseres.forEach(function (ms) {
+          if (!cards.length && !ms.length) { return; }
+          var parts = (cards.length ? [say("play.poignee", { n: cards.length })] : [])
+            .concat(ms.map(function (m) { return say(m === "tete" ? "play.misereTete" : "play.misereAtout"); }));
+          var text = parts.reduce(function (a, b) { return say("play.and", { a: a, b: b }); });
+          choice(text, { kind: "declare", cards: cards, value: ms.join(" ") },
+                 ms.length ? "misere-" + ms.join("-") : "");
+        });
       });
     } else {
       prompt.textContent = say("play.askPlay");
@@ -1670,6 +1696,7 @@
           { credentials: "same-origin", headers: withToken({}) })
       .then(function (r) { return r.json(); }).then(function (a) {
         if (!self.state || self.state.deal !== deal) { return; }
+        if (a.refused) { clear(self.analysis).textContent = refusedWords(a.refused); return; }
         if (a.status === "running") {
           self.analysisTimer = setTimeout(function () { self.fetchAnalysis(deal); }, 500);
           return;

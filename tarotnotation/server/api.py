@@ -8,7 +8,8 @@ tricks. Besides, the answers given since the page's last request (:class:`Event`
 the bots' bids and cards as they come; another seat's écart said without its cards), the
 question the person is asked with its legal choices (:class:`Question`: the kernel's legal
 cards, and the kernel's words for each card that may not be played), and once the deal is
-over the score (the replay's) and the record.
+over the score (the replay's) and, unless the server keeps it back (the day's deal of
+``tarot serve`` before the day is over), the record.
 
 >>> from tarotnotation.server.session import Session, Start
 >>> s = Session(Start(players=4, seed=3))
@@ -29,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..cards import TRUMP_MASK, Card, CardSet, points_text
 from ..game import IllegalMoveError
 from ..i18n import render
-from ..kernel import ecart_forbidden, ecart_plain, ecart_trumps_allowed
+from ..kernel import ecart_forbidden, ecart_plain, ecart_trumps_allowed, misere_faults
 from ..narrator import score_lines
 from ..players import (
     Answer,
@@ -40,8 +41,8 @@ from ..players import (
     poignee_sizes,
     view_of,
 )
-from ..records import Poignee
-from ..rules import table
+from ..records import Misere, Poignee
+from ..rules import MisereKind, table
 from ..status import Status
 from .session import Session
 
@@ -83,7 +84,8 @@ class Question(_Model):
     and the contracts above the best bid); ``cards`` (the cards that may be called, put
     aside or played); ``size`` (the écart's); ``refused`` (each card of the hand that may
     not be played, and the kernel's words why); ``poignees`` (the poignées that may be
-    shown, each its cards)."""
+    shown, each its cards); ``miseres`` (under ``misere=on``, the misères the hand may
+    declare: ``atout``, ``tete``, those the kernel's :func:`misere_faults` finds true)."""
 
     kind: _Kind
     bids: list[str] = Field(default_factory=list)
@@ -91,6 +93,7 @@ class Question(_Model):
     size: int = 0
     refused: dict[str, str] = Field(default_factory=dict)
     poignees: list[list[str]] = Field(default_factory=list)
+    miseres: list[str] = Field(default_factory=list)
 
 
 class Score(_Model):
@@ -148,8 +151,9 @@ class State(_Model):
 
 class Action(_Model):
     """An answer from the page: ``kind`` and its ``value`` (a bid's keyword or ``pass``,
-    a card's code, ``yes`` or ``no`` for a chelem); ``cards`` for the écart and a
-    poignée's cards (none: no poignée); or ``next``, the next deal once one is over."""
+    a card's code, ``yes`` or ``no`` for a chelem, the misères declared, ``atout`` or
+    ``tete`` or both, space-separated); ``cards`` for the écart and a poignée's cards
+    (none: no poignée); or ``next``, the next deal once one is over."""
 
     kind: Literal["bid", "call", "ecart", "chelem", "declare", "play", "next"]
     value: str = Field(default="", max_length=16)
@@ -176,11 +180,13 @@ def answer_of(action: Action, seat: str) -> Answer:
         return Answer(seat, kind, str(CardSet.from_cards(Card.from_code(c)
                                                          for c in action.cards)))
     if kind is Kind.DECLARE:
-        if not action.cards:
-            return Answer(seat, kind, "[]")
-        shown = CardSet.from_cards(Card.from_code(c) for c in action.cards)
-        poignee = Poignee(seat=seat, cards=shown)
-        text = orjson.dumps([poignee.model_dump(mode="json", exclude_none=True)])
+        made: list[Poignee | Misere] = []
+        if action.cards:
+            made.append(Poignee(seat=seat, cards=CardSet.from_cards(
+                Card.from_code(c) for c in action.cards)))
+        made.extend(Misere(seat=seat, misere=MisereKind(word))  # (ValueError: no such)
+                    for word in dict.fromkeys(action.value.split()))
+        text = orjson.dumps([d.model_dump(mode="json", exclude_none=True) for d in made])
         return Answer(seat, kind, text.decode())
     return Answer(seat, kind, action.value)
 
@@ -212,9 +218,12 @@ def _question(session: Session, view: SeatView, lang: str) -> Question | None:
     if d.kind is Kind.CHELEM:
         return Question(kind="chelem")
     if d.kind is Kind.DECLARE:
+        miseres = [k.value for k in MisereKind
+                   if game.rules.misere and not misere_faults(view.hand.bits, k)]
         return Question(kind="declare", poignees=[_poignee(view.hand, n)
                                                   for n in poignee_sizes(view.hand,
-                                                                         view.players)])
+                                                                         view.players)],
+                        miseres=miseres)
     legal = game.legal_moves
     refused: dict[str, str] = {}
     for card in sorted(view.hand - legal):
@@ -250,10 +259,12 @@ def _score(session: Session, lang: str) -> Score | None:
                  lines=[render(line, lang) for line in score_lines(rep)])
 
 
-def state_of(session: Session, since: int, lang: str) -> State:
+def state_of(session: Session, since: int, lang: str, *, with_record: bool = True) -> State:
     """The state the page is sent: the person's view of the deal in progress, the answers
     given after the ``since``-th of the session (the bots' to show), the question asked;
-    once the deal is over its score and record (see the module)."""
+    once the deal is over its score, and its record when ``with_record`` (the record holds
+    every hand as dealt, the chien and the écart: ``tarot serve`` sends it only once the
+    day's deal is no longer secret)."""
     view = view_of(session.game, session.human)
     events: list[Event] = []
     index = 0
@@ -291,4 +302,4 @@ def state_of(session: Session, since: int, lang: str) -> State:
         trick=_trick(view.trick) if view.trick is not None else None,
         question=_question(session, view, lang), events=events, deals=deals,
         score=_score(session, lang),
-        record=str(session.game.record()) if over else None)
+        record=str(session.game.record()) if over and with_record else None)

@@ -4,7 +4,9 @@
 ``GET /``                              a new session, and a redirect to its page
 ``GET /play/{sid}``                    the game page (the viewer's page in play mode)
 ``GET /api/{sid}/state?since=N``       the :class:`~.api.State` (answers after the N-th)
-``POST /api/{sid}/action?since=N``     an :class:`~.api.Action`; the state, or a refusal
+``POST /api/{sid}/action?since=N``     an :class:`~.api.Action`; the state (with a
+                                       ``Server-Timing: bots;dur=MS`` header: the bots'
+                                       part of the time), or a refusal
 ``GET /api/{sid}/record?deal=N``       a deal's record (``.tarot``), once it is over
 ``GET /api/{sid}/analysis?deal=N``     the analysis of the person's cards, once computed
 =====================================  ===================================================
@@ -38,7 +40,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -47,6 +49,7 @@ from ..cards import points_text
 from ..i18n import Msg, language, render
 from ..records import DealRecord
 from .api import MAX_ACTION_BYTES, Action, State, answer_of, state_of
+from .refusals import refused, request_language
 from .session import Session, Start
 
 __all__ = ["ANALYSIS_BUDGET", "LocalSessions", "Sessions", "analysis_of", "make_app"]
@@ -186,14 +189,16 @@ class _TooLargeError(Exception):
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    accept = dict(scope.get("headers") or ()).get(b"accept-language", b"").decode("latin-1")
     response = _refused(413, "too-large", Msg("a request holds at most {n} bytes",
-                                              n=MAX_ACTION_BYTES), language())
+                                              n=MAX_ACTION_BYTES),
+                        request_language(accept, language()))
     await response(scope, receive, send)
 
 
-def _refused(status: int, code: str, message: Msg | str, lang: str) -> JSONResponse:
-    return JSONResponse({"refused": {"code": code, "message": render(message, lang)}},
-                        status_code=status, headers=dict(SECURITY_HEADERS))
+def _refused(status: int, code: str, message: Msg | str, lang: str, *,
+             expected: Msg | str | None = None) -> Response:
+    return refused(status, code, message, lang, expected=expected, headers=SECURITY_HEADERS)
 
 
 def _json(model: State | Mapping[str, Any]) -> Response:
@@ -205,18 +210,22 @@ def _json(model: State | Mapping[str, Any]) -> Response:
 def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
              csp: str | None = None, hosts: Iterable[str] = ("127.0.0.1", "localhost"),
              analysis_budget: int = ANALYSIS_BUDGET, lang: str | None = None,
-             pace: int = 350) -> Starlette:
+             pace: int = 350, record_shown: Callable[[str], bool] | None = None
+             ) -> Starlette:
     """The game's ASGI application over ``sessions`` (see the module). ``page`` makes
     the game page of a session id (default: :func:`tarotnotation.html.play_page`) and
     ``csp`` is its Content Security Policy; ``hosts`` the host names the server answers
     to; ``lang`` the language of the page and of the refusals (default: the run's);
-    ``pace`` the milliseconds the page shows each bot's answer before the next."""
+    ``pace`` the milliseconds the page shows each bot's answer before the next;
+    ``record_shown`` whether the state of a session id may carry the record of a deal
+    over (every hand: None, always; ``tarot serve``: once the day is over)."""
     from ..html.layout import play_csp, play_page
 
     words = lang or language()
     make_page = page or (lambda sid: play_page({"session": sid, "delay": pace}))
     policy = csp or play_csp()
     locks: dict[str, threading.Lock] = {}
+    shown = record_shown or (lambda sid: True)
     analyses: OrderedDict[tuple[str, int], Future[dict[str, Any]]] = OrderedDict()
     workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-analysis")
 
@@ -229,8 +238,12 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
         text = request.query_params.get("since", "0")
         return int(text) if text.isdigit() and len(text) < 9 else 0
 
-    def not_found(what: str) -> JSONResponse:
-        return _refused(404, "not-found", Msg("no such {what}", what=what), words)
+    def lang_of(request: Request) -> str:
+        return request_language(request.headers.get("accept-language"), words)
+
+    def not_found(request: Request, what: Msg) -> Response:
+        lang = lang_of(request)
+        return _refused(404, "not-found", Msg("no such {what}", what=render(what, lang)), lang)
 
     async def index(request: Request) -> Response:
         sid = await run_in_threadpool(sessions.create)
@@ -239,7 +252,7 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
     async def game_page(request: Request) -> Response:
         found = session_of(request)
         if found is None:
-            return not_found(render(Msg("game"), words))
+            return not_found(request, Msg("game"))
         headers = {**SECURITY_HEADERS, "Content-Security-Policy": policy}
         return Response(make_page(found[0]), media_type="text/html; charset=utf-8",
                         headers=headers)
@@ -247,56 +260,65 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
     async def state(request: Request) -> Response:
         found = session_of(request)
         if found is None:
-            return not_found(render(Msg("game"), words))
+            return not_found(request, Msg("game"))
         sid, session = found
 
         def read() -> Response:
             with locks.setdefault(sid, threading.Lock()):
-                return _json(state_of(session, since_of(request), words))
+                return _json(state_of(session, since_of(request), words,
+                                      with_record=session.game.is_over() and shown(sid)))
 
         return await run_in_threadpool(read)
 
     async def action(request: Request) -> Response:
         found = session_of(request)
         if found is None:
-            return not_found(render(Msg("game"), words))
+            return not_found(request, Msg("game"))
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return _refused(415, "not-json", Msg("an action is sent as JSON"), words)
+            return _refused(415, "not-json", Msg("an action is sent as JSON"), lang_of(request),
+                            expected="Content-Type: application/json")
         try:
             act = Action.model_validate_json(await request.body())
         except ValidationError:
             return _refused(400, "bad-action", Msg("an action is a JSON object as the game"
-                                                   " page sends it"), words)
+                                                   " page sends it"), lang_of(request))
         sid, session = found
+        lang = lang_of(request)
 
         def apply() -> Response:
             with locks.setdefault(sid, threading.Lock()):
                 if act.kind == "next":
                     if not session.next_deal():
-                        return _refused(409, "not-over", Msg("the deal is not over"), words)
+                        return _refused(409, "not-over", Msg("the deal is not over"), lang,
+                                        expected=Msg("the deal's last card played"))
                 else:
                     try:
                         answer = answer_of(act, session.human)
                     except ValueError as err:
-                        return _refused(400, "bad-action", str(err), words)
+                        return _refused(400, "bad-action", str(err), lang)
                     refusal = session.answer(answer)
                     if refusal is not None:
-                        return _refused(409, refusal.code, refusal.message, words)
+                        return _refused(409, refusal.code, refusal.message, lang)
                 sessions.changed(sid, session)
-                return _json(state_of(session, since_of(request), words))
+                done = _json(state_of(session, since_of(request), words,
+                                      with_record=session.game.is_over() and shown(sid)))
+                # (the bots' part of the answer's time: what "an action's time, the bots
+                # not counted" leaves out; bench/serve_load.py reads it)
+                done.headers["Server-Timing"] = f"bots;dur={1000 * session.bots_seconds:.1f}"
+                return done
 
         return await run_in_threadpool(apply)
 
     async def record(request: Request) -> Response:
         found = session_of(request)
         if found is None:
-            return not_found(render(Msg("game"), words))
+            return not_found(request, Msg("game"))
         session = found[1]
         records = session.records
         text = request.query_params.get("deal", str(len(records) - 1))
         number = int(text) if text.isdigit() and len(text) < 9 else -1
         if not 0 <= number < len(records):
-            return not_found(render(Msg("deal"), words))
+            return not_found(request, Msg("deal"))
         headers = {**SECURITY_HEADERS,
                    "Content-Disposition": f'attachment; filename="deal-{number + 1}.tarot"'}
         return Response(str(records[number]).encode("utf-8"), headers=headers,
@@ -305,14 +327,14 @@ def make_app(sessions: Sessions, *, page: Callable[[str], bytes] | None = None,
     async def analysis(request: Request) -> Response:
         found = session_of(request)
         if found is None:
-            return not_found(render(Msg("game"), words))
+            return not_found(request, Msg("game"))
         sid, session = found
         records = session.records
         text = request.query_params.get("deal", str(len(records) - 1))
         number = int(text) if text.isdigit() and len(text) < 9 else -1
         result = records[number].result if 0 <= number < len(records) else None
         if result is None or result.annulled:
-            return not_found(render(Msg("deal"), words))
+            return not_found(request, Msg("deal"))
         key = (sid, number)
         if key not in analyses:
             while len(analyses) >= _ANALYSES_KEPT:  # (the oldest, done or dropped)

@@ -44,11 +44,18 @@ _SCRIPT: Final = """(function () {
     var headers = {};
     var t = token();
     if (t) { headers.Authorization = "Bearer " + t; }
+    var lang = document.documentElement.lang;
+    if (lang) { headers["Accept-Language"] = lang; }
     if (body !== undefined) { headers["Content-Type"] = "application/json"; }
     return fetch(url, { method: method, headers: headers, credentials: "same-origin",
                         body: body === undefined ? undefined : JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (data) {
         return { status: r.status, data: data }; }); });
+  }
+  function refusedWords(data) {
+    var no = data && data.refused;
+    if (!no) { return words.failed; }
+    return no.message + (no.expected ? " (" + no.expected + ")" : "");
   }
   function show() {
     var has = !!token();
@@ -59,7 +66,7 @@ _SCRIPT: Final = """(function () {
     e.preventDefault();
     var name = document.getElementById("lobby-name-input").value;
     call("POST", "/api/players", { name: name }).then(function (r) {
-      if (r.status !== 201) { say.textContent = r.data.message || words.failed; return; }
+      if (r.status !== 201) { say.textContent = refusedWords(r.data); return; }
       window.localStorage.setItem("tarot-token", r.data.token);
       say.textContent = words.welcome + " " + r.data.name;
       show();
@@ -68,7 +75,7 @@ _SCRIPT: Final = """(function () {
   document.getElementById("lobby-start").addEventListener("click", function () {
     call("POST", "/api/daily").then(function (r) {
       if (r.status !== 200 && r.status !== 201) {
-        say.textContent = r.data.message || words.failed;
+        say.textContent = refusedWords(r.data);
         return;
       }
       window.location.assign("/play/" + encodeURIComponent(r.data.game));

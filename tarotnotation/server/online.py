@@ -19,7 +19,8 @@ cookie or a log). :class:`Guard` runs before everything: the request's address
 proxy), a token bucket per address and per token (429 with ``Retry-After``), the body's
 size (413: read whole before anything else runs, counted as it arrives, whatever
 ``Content-Length`` says). Every refusal is
-JSON: ``{"error": CODE, "message": WORDS}`` with a stable code.
+JSON (refusals.py): ``{"refused": {"code": CODE, "message": WORDS, "expected": ...}}``,
+with a stable code, in the request's language.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..i18n import Msg, language, render
+from ..i18n import Msg, language
 from . import dailygame, leaderboard, lobby
 from .quotas import Buckets, Limits, Network, client_address
+from .refusals import refused, request_language
 from .session import Session
 from .store import PLAYING, AlreadyPlayedError, NameTakenError, PlayerRow, Store
 from .tokens import BadNameError, address_key, authenticate, bearer, register, token_hash
@@ -62,12 +64,13 @@ HEADERS = {
 }
 
 
-def refusal(status: int, code: str, message: str, headers: dict[str, str] | None = None
+def refusal(lang: str, status: int, code: str, message: Msg | str,
+            headers: dict[str, str] | None = None, *, expected: Msg | str | None = None
             ) -> Response:
-    """A refused request: its status, a stable code and the words, as JSON."""
-    body = orjson.dumps({"error": code, "message": render(message)})
-    return Response(body, status_code=status, media_type="application/json",
-                    headers={**HEADERS, **(headers or {})})
+    """A refused request in ``lang`` (:func:`~.refusals.refused`: its status, a stable
+    code, the words and what was expected)."""
+    return refused(status, code, message, lang, expected=expected,
+                   headers={**HEADERS, **(headers or {})})
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -132,25 +135,28 @@ class Guard:
         peer = scope.get("client")
         address = client_address(peer[0] if peer else None, headers.get("x-forwarded-for"),
                                  server.proxies)
-        scope.setdefault("state", {})["address"] = address
+        lang = request_language(headers.get("accept-language"), server.lang or language())
+        scope.setdefault("state", {}).update(address=address, lang=lang)
         now = server.clock()
         if not server.per_address.take(address, now):
             wait = server.per_address.retry_after(address, now)
-            await _send(refusal(429, "too-many-requests", Msg("too many requests from this"
-                                                              " address: slow down"),
-                                {"Retry-After": str(max(1, round(wait)))}), scope, receive, send)
+            await _send(refusal(lang, 429, "too-many-requests",
+                                Msg("too many requests from this address: slow down"),
+                                {"Retry-After": str(max(1, round(wait)))},
+                                expected=_wait(wait)), scope, receive, send)
             return
         token = bearer(headers.get("authorization"))
         if token is not None and not server.per_token.take(token_hash(token), now):
             wait = server.per_token.retry_after(token_hash(token), now)
-            await _send(refusal(429, "too-many-requests", Msg("too many requests with this"
-                                                              " token: slow down"),
-                                {"Retry-After": str(max(1, round(wait)))}), scope, receive, send)
+            await _send(refusal(lang, 429, "too-many-requests",
+                                Msg("too many requests with this token: slow down"),
+                                {"Retry-After": str(max(1, round(wait)))},
+                                expected=_wait(wait)), scope, receive, send)
             return
         limit = server.limits.max_body
         length = headers.get("content-length", "0")
         if not length.isdigit() or int(length) > limit:
-            await _send(_too_large(limit), scope, receive, send)
+            await _send(_too_large(lang, limit), scope, receive, send)
             return
         body = b""
         more = True
@@ -160,7 +166,7 @@ class Guard:
                 return  # the client left
             body += message.get("body", b"")
             if len(body) > limit:
-                await _send(_too_large(limit), scope, receive, send)
+                await _send(_too_large(lang, limit), scope, receive, send)
                 return
             more = bool(message.get("more_body", False))
         given = False
@@ -175,8 +181,13 @@ class Guard:
         await self.app(scope, replayed, send)
 
 
-def _too_large(limit: int) -> Response:
-    return refusal(413, "too-large", Msg("a request is at most {n} bytes", n=limit))
+def _too_large(lang: str, limit: int) -> Response:
+    return refusal(lang, 413, "too-large", Msg("a request is at most {n} bytes", n=limit))
+
+
+def _wait(seconds: float) -> Msg:
+    """What a refusal for too many requests expects: a wait."""
+    return Msg("a request after {n} seconds", n=max(1, round(seconds)))
 
 
 async def _send(response: Response, scope: Scope, receive: Receive, send: Send) -> None:
@@ -186,6 +197,10 @@ async def _send(response: Response, scope: Scope, receive: Receive, send: Send) 
 def serve_routes(server: Server) -> list[BaseRoute]:
     """The routes of names, the daily game's start and the leaderboards."""
     store = server.store
+
+    def no(request: Request, status: int, code: str, message: Msg | str,
+           headers: dict[str, str] | None = None) -> Response:
+        return refusal(request.state.lang, status, code, message, headers)
 
     async def body_of(request: Request) -> dict[str, Any] | None:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
@@ -199,27 +214,28 @@ def serve_routes(server: Server) -> list[BaseRoute]:
     def player_of(request: Request) -> PlayerRow | None:
         return authenticate(store, request.headers.get("authorization"))
 
-    def unknown_token() -> Response:
-        return refusal(401, "no-token", Msg("this needs a player's token (Authorization:"
+    def unknown_token(request: Request) -> Response:
+        return no(request, 401, "no-token", Msg("this needs a player's token (Authorization:"
                                             " Bearer TOKEN)"), {"WWW-Authenticate": "Bearer"})
 
     async def new_player(request: Request) -> Response:
         data = await body_of(request)
         if data is None or not isinstance(data.get("name"), str):
-            return refusal(400, "bad-request", Msg('a new player is sent as JSON: {"name": ...}'))
+            return no(request, 400, "bad-request",
+                      Msg('a new player is sent as JSON: {"name": ...}'))
         address = request.state.address
         name = data["name"]
 
         def make() -> Response:
             if not server.new_tokens.take(address, server.clock()):
-                return refusal(429, "too-many-names", Msg("too many new names from this address:"
-                                                          " try again later"))
+                return no(request, 429, "too-many-names",
+                          Msg("too many new names from this address: try again later"))
             try:
                 player, token = register(store, name, now=server.now())
             except BadNameError as err:
-                return refusal(400, "bad-name", str(err.args[0]))
+                return no(request, 400, "bad-name", str(err.args[0]))
             except NameTakenError as err:
-                return refusal(409, "name-taken", str(err.args[0]))
+                return no(request, 409, "name-taken", str(err.args[0]))
             return _json({"name": player.name, "token": token}, 201)
 
         return await run_in_threadpool(make)
@@ -228,7 +244,7 @@ def serve_routes(server: Server) -> list[BaseRoute]:
         def read() -> Response:
             player = player_of(request)
             if player is None:
-                return unknown_token()
+                return unknown_token(request)
             game = store.game_of(player.id, server.today().isoformat())
             return _json({"name": player.name, "today": None if game is None else
                           {"game": game.id, "state": game.state}})
@@ -241,13 +257,13 @@ def serve_routes(server: Server) -> list[BaseRoute]:
         def start() -> Response:
             player = player_of(request)
             if player is None:
-                return unknown_token()
+                return unknown_token(request)
             today = server.today().isoformat()
             game = store.game_of(player.id, today)
             if game is not None:
                 if game.state == "playing":
                     return _json({"game": game.id, "day": today, "resumed": True})
-                return refusal(409, "already-played", Msg("the deal of {day} was already"
+                return no(request, 409, "already-played", Msg("the deal of {day} was already"
                                                           " played from this token or this"
                                                           " address", day=today))
             try:
@@ -256,9 +272,9 @@ def serve_routes(server: Server) -> list[BaseRoute]:
                                        now=server.now(), zone=server.zone,
                                        max_games=server.limits.max_games)
             except AlreadyPlayedError as err:
-                return refusal(409, "already-played", str(err.args[0]))
+                return no(request, 409, "already-played", str(err.args[0]))
             except dailygame.TooManyGamesError as err:
-                return refusal(503, "too-many-games", str(err.args[0]), {"Retry-After": "60"})
+                return no(request, 503, "too-many-games", str(err.args[0]), {"Retry-After": "60"})
             return _json({"game": game.id, "day": today, "resumed": False}, 201)
 
         return await run_in_threadpool(start)
@@ -277,11 +293,11 @@ def serve_routes(server: Server) -> list[BaseRoute]:
         boards = {"day": leaderboard.day_board, "week": leaderboard.week_board,
                   "month": leaderboard.month_board}
         if period not in boards:
-            return refusal(404, "not-found", Msg("no such leaderboard: expected day, week or"
+            return no(request, 404, "not-found", Msg("no such leaderboard: expected day, week or"
                                                  " month"))
         day = day_param(request, "date", server.today())
         if day is None:
-            return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD"))
+            return no(request, 400, "bad-date", Msg("a date is written YYYY-MM-DD"))
 
         def read() -> Response:
             rows = boards[period](store, day)
@@ -296,13 +312,13 @@ def serve_routes(server: Server) -> list[BaseRoute]:
         first = day_param(request, "from", today - datetime.timedelta(days=30))
         last = day_param(request, "to", today)
         if first is None or last is None or (last - first).days > 366:
-            return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD, and a history"
+            return no(request, 400, "bad-date", Msg("a date is written YYYY-MM-DD, and a history"
                                                 " covers a year at most"))
 
         def read() -> Response:
             player = player_of(request)
             if player is None:
-                return unknown_token()
+                return unknown_token(request)
             rows = leaderboard.history(store, player.id, first, last)
             return _json({"player": player.name, "days": [
                 {"day": r.day, "score": r.score, "percent": r.percent, "rank": r.rank,
@@ -310,27 +326,27 @@ def serve_routes(server: Server) -> list[BaseRoute]:
 
         return await run_in_threadpool(read)
 
-    def published(gid: str) -> tuple[str, str] | Response:
+    def published(request: Request, gid: str) -> tuple[str, str] | Response:
         """The game's day and record once its day is over, or the refusal."""
         game = store.game(gid) if len(gid) <= 64 else None
         if game is None:
-            return refusal(404, "not-found", Msg("no such game"))
+            return no(request, 404, "not-found", Msg("no such game"))
         if game.state == "playing" or not server.day_over(game.day):
-            return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
+            return no(request, 403, "not-yet", Msg("a game is shown once its day is over"))
         found = store.results(first_day=game.day, last_day=game.day)
         record = next((r.record for r in found if r.game_id == gid), None)
         if record is None:
-            return refusal(404, "not-found", Msg("no such game"))
+            return no(request, 404, "not-found", Msg("no such game"))
         return game.day, record
 
     async def day_games(request: Request) -> Response:
         day = day_param(request, "date", server.today())
         if day is None:
-            return refusal(400, "bad-date", Msg("a date is written YYYY-MM-DD"))
+            return no(request, 400, "bad-date", Msg("a date is written YYYY-MM-DD"))
 
         def read() -> Response:
             if not server.day_over(day.isoformat()):
-                return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
+                return no(request, 403, "not-yet", Msg("a game is shown once its day is over"))
             text = day.isoformat()
             return _json({"date": text, "games": [
                 {"game": r.game_id, "player": r.player, "score": r.score}
@@ -343,7 +359,7 @@ def serve_routes(server: Server) -> list[BaseRoute]:
             from .. import notation
             from ..html.deal import page
 
-            found = published(str(request.path_params["gid"]))
+            found = published(request, str(request.path_params["gid"]))
             if isinstance(found, Response):
                 return found
             html = page(notation.loads(found[1]))
@@ -354,7 +370,7 @@ def serve_routes(server: Server) -> list[BaseRoute]:
 
     async def game_record(request: Request) -> Response:
         def read() -> Response:
-            found = published(str(request.path_params["gid"]))
+            found = published(request, str(request.path_params["gid"]))
             if isinstance(found, Response):
                 return found
             return Response(found[1].encode("utf-8"), media_type="text/plain; charset=utf-8",
@@ -455,28 +471,31 @@ class Owned:
         if m is not None:
             headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                        for k, v in scope.get("headers", [])}
-            refused = await run_in_threadpool(self.check, headers.get("authorization"),
-                                              m.group(1), m.group(2))
-            if refused is not None:
-                await refused(scope, receive, send)
+            lang = request_language(headers.get("accept-language"),
+                                    self.server.lang or language())
+            answer = await run_in_threadpool(self.check, headers.get("authorization"),
+                                             m.group(1), m.group(2), lang)
+            if answer is not None:
+                await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
-    def check(self, authorization: str | None, gid: str, what: str) -> Response | None:
+    def check(self, authorization: str | None, gid: str, what: str, lang: str = "en"
+              ) -> Response | None:
         store = self.server.store
         player = authenticate(store, authorization)
         if player is None:
-            return refusal(401, "no-token", Msg("this needs a player's token (Authorization:"
+            return refusal(lang, 401, "no-token", Msg("this needs a player's token (Authorization:"
                                                 " Bearer TOKEN)"), {"WWW-Authenticate": "Bearer"})
         game = store.game(gid)
         if game is None:
-            return refusal(404, "not-found", Msg("no such game"))
+            return refusal(lang, 404, "not-found", Msg("no such game"))
         if game.player_id != player.id:
-            return refusal(403, "not-your-game", Msg("this game is another player's"))
+            return refusal(lang, 403, "not-your-game", Msg("this game is another player's"))
         if what == "action" and game.state != PLAYING:
-            return refusal(409, "game-over", Msg("the game is over"))
+            return refusal(lang, 409, "game-over", Msg("the game is over"))
         if what in ("record", "analysis") and not self.server.day_over(game.day):
-            return refusal(403, "not-yet", Msg("a game is shown once its day is over"))
+            return refusal(lang, 403, "not-yet", Msg("a game is shown once its day is over"))
         return None
 
 
@@ -488,8 +507,12 @@ def make_serve_app(server: Server, extra: Sequence[BaseRoute] = (), *,
     expire (:func:`~.dailygame.expire`)."""
     from .app import make_app
 
+    def record_shown(gid: str) -> bool:  # (the day's deal is secret until the day's end)
+        game = server.store.game(gid)
+        return game is not None and server.day_over(game.day)
+
     game_app = Owned(make_app(StoreSessions(server), hosts=server.hosts, lang=server.lang,
-                              pace=server.pace), server)
+                              pace=server.pace, record_shown=record_shown), server)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

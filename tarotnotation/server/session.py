@@ -28,6 +28,7 @@ Decision(seat='S', kind=<Kind.BID: 'bid'>)
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -111,6 +112,9 @@ class Session:
         self.bots = {seat: bot(start.bots, _bot_seed(start, seat))
                      for seat in DEFAULT_SEATS[start.players] if seat != start.human}
         self._tables: list[Table] = []
+        self.bots_seconds = 0.0
+        """The time the bots' answers took (each asked and judged) in the last answer,
+        deal dealt or restore: what the server's time for an action does not count."""
         for number, log in enumerate(logs):
             self._tables.append(Table.restore(start.game(number), log))
         if not self._tables:
@@ -187,7 +191,9 @@ class Session:
 
     def _advance(self) -> None:
         """The bots answer until the person is asked or the deal is played out; a deal
-        annulled (every player passed) is kept and the next one dealt."""
+        annulled (every player passed) is kept and the next one dealt. The bots' time is
+        kept in :attr:`bots_seconds`."""
+        self.bots_seconds = 0.0
         while True:
             d = self.table.pending()
             if d is None:
@@ -200,7 +206,9 @@ class Session:
                     return
                 self.table.answer_declare(d.seat, ())  # (nothing he may declare)
                 continue
+            began = time.perf_counter()
             self.table.ask(self.bots[d.seat])
+            self.bots_seconds += time.perf_counter() - began
 
     def _may_declare(self) -> bool:
         """Whether the person has anything to declare: a poignée, or a misère when the

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import importlib.resources
 import re
 import secrets
@@ -138,21 +139,36 @@ def statements(sql: str) -> list[str]:
 
 _SCHEMA_VERSIONS: Final = ("CREATE TABLE IF NOT EXISTS schema_versions"
                            " (version INTEGER PRIMARY KEY, applied BIGINT NOT NULL)")
+#: A change cut by a lost connection (opened again since).
+_LOST: Final = Msg("the connection to the database was lost in the middle of a change,"
+                   " which was not made: it is open again, try again")
 _GAME_COLUMNS: Final = ("id, player_id, day, seed, deal, seat, state, started, updated,"
                         " expired")
 
 
 class Store:
     """One connection to the database, used by one thread at a time (a lock), in
-    autocommit with explicit transactions. Open with :meth:`open`."""
+    autocommit with explicit transactions. Open with :meth:`open`.
+
+    A PostgreSQL connection lost (the server restarted, a proxy cut it) is opened again
+    once, at the statement that finds it lost: a statement on its own is then run again
+    (the keys make a write given twice a conflict, never a double: one answer per place,
+    one game per player and day, one name), a transaction's first statement too; a
+    transaction cut in its middle is refused (StoreError: the server rolled it back) and
+    the next one runs on the new connection."""
 
     def __init__(self, connection: Any, dialect: str, integrity: type[Exception],
-                 errors: tuple[type[Exception], ...]) -> None:
+                 errors: tuple[type[Exception], ...],
+                 reconnect: Callable[[], Any] | None = None) -> None:
         self._db = connection
         self.dialect = dialect
         self._integrity = integrity
         self._errors = errors
+        self._reconnect = reconnect
         self._lock = threading.RLock()
+        self._in_transaction = False
+        self.reconnections = 0
+        """How many times the connection was lost and opened again."""
 
     # --- opening ----------------------------------------------------------------------
 
@@ -184,13 +200,16 @@ class Store:
         except ImportError:
             raise StoreError(Msg("PostgreSQL needs psycopg: pip install"
                                  " 'tarotnotation[postgres]'")) from None
-        try:
-            db = psycopg.connect(url, autocommit=True, connect_timeout=10)
-        except psycopg.Error as err:
-            raise StoreError(Msg("cannot open the database {where}: {err}",
-                                 where=Quoted(_redacted(url)),
-                                 err=str(err).strip().splitlines()[0])) from None
-        return cls(db, "postgresql", psycopg.IntegrityError, (psycopg.Error,))
+        def connect() -> Any:
+            try:
+                return psycopg.connect(url, autocommit=True, connect_timeout=10)
+            except psycopg.Error as err:
+                raise StoreError(Msg("cannot open the database {where}: {err}",
+                                     where=Quoted(_redacted(url)),
+                                     err=str(err).strip().splitlines()[0])) from None
+
+        return cls(connect(), "postgresql", psycopg.IntegrityError, (psycopg.Error,),
+                   reconnect=connect)
 
     def close(self) -> None:
         with self._lock:
@@ -201,9 +220,34 @@ class Store:
     def _sql(self, sql: str) -> str:
         return sql if self.dialect == "sqlite" else sql.replace("?", "%s")
 
+    def _lost(self) -> bool:
+        """Is the connection lost, and can it be opened again?"""
+        return self._reconnect is not None and bool(getattr(self._db, "broken", False))
+
+    def _reopen(self) -> None:
+        """Open the lost connection again (StoreError when it cannot be)."""
+        assert self._reconnect is not None
+        with contextlib.suppress(Exception):
+            self._db.close()
+        self._db = self._reconnect()
+        self.reconnections += 1
+
+    def _execute(self, sql: str, params: Sequence[object] = (), *, again: bool = True) -> Any:
+        """Run one statement; on a lost connection, open it again and (``again``) run the
+        statement once more."""
+        try:
+            return self._db.execute(sql, tuple(params))
+        except self._errors:
+            if not self._lost():
+                raise
+            self._reopen()
+            if not again:
+                raise StoreError(_LOST) from None
+            return self._db.execute(sql, tuple(params))
+
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            cur = self._db.execute(self._sql(sql), tuple(params))
+            cur = self._execute(self._sql(sql), params, again=not self._in_transaction)
             rows = cur.fetchall() if cur.description is not None else []
             return [tuple(r) for r in rows]
 
@@ -211,13 +255,19 @@ class Store:
     def _transaction(self) -> Iterator[Callable[[str, Sequence[object]], list[tuple[Any, ...]]]]:
         """A transaction: the statements run through the function given, all or none."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+            self._execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+            self._in_transaction = True
             try:
                 yield self._rows
             except BaseException:
+                self._in_transaction = False
+                if self._lost():  # (the server rolled it back)
+                    self._reopen()
+                    raise StoreError(_LOST) from None
                 self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self._in_transaction = False
+            self._execute("COMMIT", again=False)
 
     # --- the schema -------------------------------------------------------------------
 

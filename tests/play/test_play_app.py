@@ -110,3 +110,14 @@ def test_memory_stays_bounded_however_often_the_page_is_opened(tmp_path: Path) -
     sessions = LocalSessions(Start(players=3, seed=1), limit=4)
     made = [sessions.create() for _ in range(10)]
     assert [sessions.get(sid) is not None for sid in made] == [False] * 6 + [True] * 4
+
+
+def test_an_action_says_the_bots_part_of_its_time(client: TestClient) -> None:
+    """Server-Timing: bots;dur=MS, the time the bots' answers took within the action's
+    (what the load benchmark leaves out): more than nothing when bots answered."""
+    sid = new_game(client)
+    answer = client.post(f"/api/{sid}/action", json={"kind": "bid", "value": "pass"})
+    assert answer.status_code == 200
+    name, _, value = answer.headers["server-timing"].partition(";dur=")
+    assert name == "bots"
+    assert float(value) > 0

@@ -132,9 +132,11 @@ def pages(browser: Any) -> Iterator[Any]:
         p.close()
 
 
-def play_deal(p: Page, *, bid: str = "first", keyboard: bool = False) -> str:
+def play_deal(p: Page, *, bid: str = "first", keyboard: bool = False,
+              declare: str = ".play-choice.none") -> str:
     """Answer every question by clicking (``bid``: ``first``, the lowest contract, or
-    ``pass``) until the deal is over; the last phase."""
+    ``pass``; ``declare``: the declaration's choice) until the deal is over; the last
+    phase."""
     page = p.page
     refused_seen = False
     while True:
@@ -155,7 +157,7 @@ def play_deal(p: Page, *, bid: str = "first", keyboard: bool = False) -> str:
         elif question == "chelem":
             p.act(lambda: page.locator(".play-choice.no").click())
         elif question == "declare":
-            p.act(lambda: page.locator(".play-choice.none").click())
+            p.act(lambda: page.locator(declare).click())
         elif question == "play":
             illegal = page.locator(".hand-card.illegal")
             if not refused_seen and illegal.count():
@@ -262,3 +264,16 @@ def test_the_page_has_no_serious_axe_finding_and_says_where_it_stands(
         assert "connect-src 'self'" in headers["Content-Security-Policy"]
         assert headers["X-Frame-Options"] == "DENY"
         assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_chromium_declares_a_misere_the_kernel_finds_true(serve: Any, pages: Any) -> None:
+    """--rules "pagat misere=on", seed 165: South, passing, holds no face card; the
+    declare question offers the misère de tête, the click declares it, and the saved
+    record validates clean with it."""
+    server = serve("--rules", "pagat misere=on", "--seed", "165", "--bots", "random")
+    p = pages(server.address)
+    assert play_deal(p, bid="pass", declare=".play-choice.misere-tete") == "over"
+    check_saved(server, 1)
+    record = notation.load(next(server.save.glob("*.tarot")))
+    assert [(d.seat, d.misere) for d in record.declarations if d.kind == "misere"] == [
+        ("S", "tete")]

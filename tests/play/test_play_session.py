@@ -213,3 +213,48 @@ def test_the_state_never_holds_a_card_south_may_not_see(seed: int, players: int,
 
     last = play_out(session, random.Random(choices), each=check)
     assert cards_in(last) <= {c.code for c in seen_by(session)}
+
+
+def _to_the_declare_question(session: Session, until: tuple[str, ...] = ("declare",)
+                             ) -> State:
+    """Pass, and give the first of each choice, until the person is asked to declare
+    (or another question of ``until``)."""
+    for _ in range(60):
+        state = state_of(session, 0, "en")
+        q = state.question
+        assert q is not None
+        if q.kind in until:
+            return state
+        action = (Action(kind="bid", value="pass") if q.kind == "bid" else
+                  Action(kind="chelem", value="no") if q.kind == "chelem" else
+                  Action(kind="ecart", cards=q.cards[:q.size]) if q.kind == "ecart" else
+                  Action(kind=q.kind, value=q.cards[0]))
+        assert session.answer(answer_of(action, "S")) is None
+    pytest.fail("never asked to declare")
+
+
+def test_a_misere_the_kernel_finds_true_is_offered_and_declared() -> None:
+    """Under misere=on the declare question offers the misères misere_faults finds true
+    (seed 165: South holds no face card, and trumps: a misère de tête only); one that is
+    false is refused in the kernel's words; without misere=on none is offered."""
+    from tarotnotation.kernel import misere_faults
+    from tarotnotation.records import Misere
+    from tarotnotation.rules import MisereKind
+
+    start = Start(players=4, rules="pagat misere=on", seed=165, bots="random")
+    state = _to_the_declare_question(Session(start))
+    assert state.question is not None
+    hand = CardSet.from_cards(Card.from_code(c) for c in state.hand)
+    assert state.question.miseres == ["tete"]
+    assert misere_faults(hand.bits, MisereKind.TETE) == 0
+    assert misere_faults(hand.bits, MisereKind.ATOUT) != 0
+    session = Session(start)
+    _to_the_declare_question(session)
+    refusal = session.answer(answer_of(Action(kind="declare", value="atout"), "S"))
+    assert refusal is not None
+    assert session.answer(answer_of(Action(kind="declare", value="tete"), "S")) is None
+    assert Misere(seat="S", misere=MisereKind.TETE) in session.game.declarations
+    plain = _to_the_declare_question(Session(Start(players=4, seed=165, bots="random")),
+                                     until=("declare", "play"))
+    assert plain.question is not None
+    assert plain.question.kind == "play"  # (no poignée, no misère: nothing asked)

@@ -69,15 +69,28 @@ def test_chromium_takes_a_name_and_plays_the_deal_of_the_day(browser: Any,
                 "s => { const m = document.querySelector('#tarot'); return m.dataset.seen !== s"
                 " && !m.dataset.busy; }", arg=seen, timeout=20000)
         assert main.get_attribute("data-phase") == "over"
+        # every refusal is shown in its words: the analysis before the day's end (403)...
+        page.wait_for_function("() => document.querySelector('.play-analysis')"
+                               ".textContent.includes('once its day is over')", timeout=20000)
+        game_page = page.url
         page.goto(address)
         page.wait_for_selector("#lobby-board tr")
         assert "Zoé" in page.inner_text("#lobby-board")
+        # ... and the guard's: the game without its token (401)
+        token = page.evaluate("() => localStorage.getItem('tarot-token')")
+        page.evaluate("() => localStorage.removeItem('tarot-token')")
+        page.goto(game_page)
+        page.wait_for_function("() => document.querySelector('.play-status')"
+                               ".textContent.includes(\"a player's token\")", timeout=20000)
+        page.evaluate("t => localStorage.setItem('tarot-token', t)", token)
         assert not errors, errors
         # refused, and only these: the analysis shows every hand, so not before the day's
-        # end (403), and the browser's own favicon request (404)
+        # end (403), the game without its token (401), and the browser's own favicon
+        # request (404)
         assert {(re.sub(r"/api/[0-9a-f]+/", "/api/GAME/", u.split("?")[0].removeprefix(
             address.rstrip("/"))), status) for u, status in failed} <= {
-            ("/api/GAME/analysis", 403), ("/favicon.ico", 404)}, failed
+            ("/api/GAME/analysis", 403), ("/api/GAME/state", 401),
+            ("/favicon.ico", 404)}, failed
         assert all(u.startswith(address) for u in urls), urls
         assert not any("token" in u.lower() for u in urls), urls
         assert context.cookies() == []

@@ -61,8 +61,9 @@ def test_a_name_gives_a_token_once_and_the_token_finds_the_player(store: Store) 
         token = r.json()["token"]
         assert r.json()["name"] == "Zoé"
         assert c.get("/api/me", headers=_auth(token)).json() == {"name": "Zoé", "today": None}
-        assert c.post("/api/players", json={"name": "ZOÉ"}).json()["error"] == "name-taken"
-        assert c.post("/api/players", json={"name": "<b>"}).json()["error"] == "bad-name"
+        r = c.post("/api/players", json={"name": "ZOÉ"})
+        assert r.json()["refused"]["code"] == "name-taken"
+        assert c.post("/api/players", json={"name": "<b>"}).json()["refused"]["code"] == "bad-name"
         assert c.get("/api/me").status_code == 401
     player = store.player_by_name("zoé")
     assert player is not None
@@ -75,7 +76,7 @@ def test_new_names_are_rate_limited_per_address(store: Store) -> None:
         assert c.post("/api/players", json={"name": "A1"}).status_code == 201
         assert c.post("/api/players", json={"name": "A2"}).status_code == 201
         r = c.post("/api/players", json={"name": "A3"})
-        assert (r.status_code, r.json()["error"]) == (429, "too-many-names")
+        assert (r.status_code, r.json()["refused"]["code"]) == (429, "too-many-names")
     with _client(store, Clock(NOON), limits, address="198.51.100.1") as c:
         assert c.post("/api/players", json={"name": "A3"}).status_code == 201
     assert store.player_by_name("A2") is not None
@@ -116,7 +117,7 @@ def test_a_forged_or_malformed_token_is_refused(store: Store) -> None:
         before = _counts(store)
         for header in ("Bearer " + "A" * 43, "Bearer x", "Basic YWxhZGRpbjpvcGVu", "A" * 43):
             r = c.post("/api/daily", headers={"Authorization": header})
-            assert (r.status_code, r.json()["error"]) == (401, "no-token")
+            assert (r.status_code, r.json()["refused"]["code"]) == (401, "no-token")
         r = c.post("/api/daily", params={"token": "A" * 43})  # never from the address
         assert r.status_code == 401
     assert _counts(store) == before
@@ -130,7 +131,7 @@ def test_a_second_attempt_under_a_new_name_from_the_same_address_is_refused(
         other = c.post("/api/players", json={"name": "Ana2"}).json()["token"]
         before = _counts(store)
         r = c.post("/api/daily", headers=_auth(other))
-        assert (r.status_code, r.json()["error"]) == (409, "already-played")
+        assert (r.status_code, r.json()["refused"]["code"]) == (409, "already-played")
     assert _counts(store) == before
 
 
@@ -148,7 +149,7 @@ def test_a_game_left_expires_and_cannot_be_played_again(store: Store) -> None:
             "game": game, "state": "expired"}
         before = _counts(store)
         r = c.post("/api/daily", headers=_auth(token))
-        assert (r.status_code, r.json()["error"]) == (409, "already-played")
+        assert (r.status_code, r.json()["refused"]["code"]) == (409, "already-played")
     assert _counts(store) == before
 
 
@@ -156,7 +157,7 @@ def test_a_10_mb_body_is_refused_before_it_is_read(store: Store) -> None:
     with _client(store, Clock(NOON)) as c:
         r = c.post("/api/players", content=b"{" + b" " * (10 * 1024 * 1024) + b"}",
                    headers={"Content-Type": "application/json"})
-        assert (r.status_code, r.json()["error"]) == (413, "too-large")
+        assert (r.status_code, r.json()["refused"]["code"]) == (413, "too-large")
 
         def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
             for _ in range(160):
@@ -210,12 +211,13 @@ def test_a_game_is_shown_in_the_viewer_once_its_day_is_over(store: Store) -> Non
     with TestClient(make_serve_app(server, sweep=None), client=("203.0.113.9", 1)) as c:
         token = c.post("/api/players", json={"name": "Ana"}).json()["token"]
         game = c.post("/api/daily", headers=_auth(token)).json()["game"]
-        assert c.get(f"/games/{game}").json()["error"] == "not-yet"  # being played
+        assert c.get(f"/games/{game}").json()["refused"]["code"] == "not-yet"  # being played
         clock.now += 600
         sweep_once(server)
         for path in (f"/games/{game}", f"/games/{game}.tarot", "/api/days/games"):
             r = c.get(path, params={"date": "2026-12-05"} if "days" in path else None)
-            assert (r.status_code, r.json()["error"]) == (403, "not-yet")  # the day goes on
+            # the day goes on
+            assert (r.status_code, r.json()["refused"]["code"]) == (403, "not-yet")
         clock.now = dailygame.day_start(DAY + datetime.timedelta(days=1), PARIS)
         page = c.get(f"/games/{game}")
         assert page.status_code == 200
@@ -282,7 +284,7 @@ def test_a_game_is_played_through_the_app_and_resumes_after_a_restart(store: Sto
         (result,) = store.results(first_day="2026-12-05", last_day="2026-12-05")
         assert result.player == "Ana"
         r = c.post(f"/api/{game}/action", json={"kind": "next"}, headers=_auth(token))
-        assert (r.status_code, r.json()["error"]) == (409, "game-over")
+        assert (r.status_code, r.json()["refused"]["code"]) == (409, "game-over")
 
 
 def test_a_hostile_player_is_refused_in_the_game_and_nothing_changes(store: Store) -> None:
@@ -307,7 +309,7 @@ def test_a_hostile_player_is_refused_in_the_game_and_nothing_changes(store: Stor
         for token, action in tries:
             r = c.post(f"/api/{game}/action", json=action, headers=_auth(token))
             assert 400 <= r.status_code < 500, (action, r.status_code, r.text)
-            assert r.json().get("error") or r.json().get("refused"), r.text
+            assert r.json()["refused"]["code"], r.text
         assert c.get(f"/api/{game}/state", headers=_auth(eve)).status_code == 403
         assert c.get(f"/api/{game}/state").status_code == 401
         assert c.get(f"/api/{game}/record", headers=_auth(ana)).status_code == 403
@@ -332,3 +334,74 @@ def test_a_hostile_player_is_refused_in_the_game_and_nothing_changes(store: Stor
                        headers=_auth(ana))
             assert r.status_code == 409, r.text
             assert _counts(store) == before
+
+
+def test_every_refusal_has_one_shape_in_the_requests_language(store: Store) -> None:
+    """The guard's refusals (401, 403, 409, 413, 429) and the game's (400, 404, 409) are
+    all {refused: {code, message, expected}}, their words in the Accept-Language's."""
+    from tarotnotation.i18n import Msg, render
+
+    limits = Limits(token_rate=0.001, token_burst=4, max_body=4096)
+    fr = {"Accept-Language": "de, fr;q=0.9, en;q=0.1"}
+    with _client(store, Clock(NOON), limits) as c:
+        ana = c.post("/api/players", json={"name": "Ana"}).json()["token"]
+        eve = c.post("/api/players", json={"name": "Eve"}).json()["token"]
+        game = c.post("/api/daily", headers=_auth(ana)).json()["game"]
+        answers = {
+            401: c.get(f"/api/{game}/state", headers=fr),
+            403: c.get(f"/api/{game}/state", headers={**fr, **_auth(eve)}),
+            409: c.post(f"/api/{game}/action", json={"kind": "play", "value": "T21"},
+                        headers={**fr, **_auth(ana)}),
+            400: c.post("/api/players", json={"name": "<b>"}, headers=fr),
+            404: c.get("/api/leaderboard/year", headers=fr),
+            413: c.post("/api/players", content=b" " * 5000, headers=fr),
+        }
+        english_409 = c.post(f"/api/{game}/action", json={"kind": "play", "value": "T21"},
+                             headers={"Accept-Language": "en", **_auth(ana)})
+        while (r := c.get("/api/me", headers={**fr, **_auth(eve)})).status_code != 429:
+            pass
+        answers[429] = r
+    for status, r in answers.items():
+        assert r.status_code == status, r.text
+        assert set(r.json()) == {"refused"}, r.text
+        assert set(r.json()["refused"]) == {"code", "message", "expected"}, r.text
+    assert answers[401].json()["refused"]["message"] == render(
+        Msg("this needs a player's token (Authorization: Bearer TOKEN)"), "fr")
+    assert answers[403].json()["refused"]["message"] == render(
+        Msg("this game is another player's"), "fr")
+    assert answers[413].json()["refused"]["message"] == render(
+        Msg("a request is at most {n} bytes", n=4096), "fr")
+    assert answers[429].json()["refused"] == {
+        "code": "too-many-requests",
+        "message": render(Msg("too many requests with this token: slow down"), "fr"),
+        "expected": render(Msg("a request after {n} seconds", n=1000), "fr")}
+    assert answers[409].json()["refused"]["code"] == "not-your-turn"
+    assert answers[409].json()["refused"]["message"] != english_409.json()["refused"]["message"]
+
+
+def test_the_days_deal_is_not_sent_at_the_end_of_a_game_before_midnight(store: Store) -> None:
+    """The end of a daily game gives the score and the tricks, not the record (every hand
+    as dealt, the chien, the écart): that, only once the day is over."""
+    clock = Clock(NOON)
+    server = Server(store, PARIS, Limits(), clock=clock)
+    with TestClient(make_serve_app(server, sweep=None), client=("203.0.113.9", 1)) as c:
+        token = c.post("/api/players", json={"name": "Ana"}).json()["token"]
+        game = c.post("/api/daily", headers=_auth(token)).json()["game"]
+        state = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        while (question := state["question"]) is not None:
+            state = c.post(f"/api/{game}/action", json=_first_choice(question),
+                           headers=_auth(token)).json()
+        ended = c.get(f"/api/{game}/state?since=0", headers=_auth(token)).json()
+        for seen in (state, ended):
+            assert seen["score"] is not None
+            assert seen["record"] is None
+            assert len(seen["tricks"]) == 18
+        clock.now = dailygame.day_start(DAY + datetime.timedelta(days=1), PARIS)
+        published = c.get(f"/api/{game}/state", headers=_auth(token)).json()
+        row = store.game(game)
+        assert row is not None
+        assert published["record"] is not None
+        assert row.deal is not None
+        dealt = [line for line in row.deal.splitlines() if line.startswith(("hand ", "chien"))]
+        assert len(dealt) == 5
+        assert all(line in published["record"].splitlines() for line in dealt)

@@ -190,3 +190,35 @@ def test_answers_written_together_are_all_written_or_none(store: Store) -> None:
     assert store.game(g.id).updated == 3  # type: ignore[union-attr]
     store.add_answers(g.id, 2, [("N", "bid", "pass")], now=5)
     assert [r.index for r in store.answers(g.id)] == [0, 1, 2]
+
+
+@pytest.mark.process
+def test_a_store_reconnects_once_when_postgresql_restarts_under_it(
+        postgres_server: str | None) -> None:
+    """PostgreSQL restarted under a running store: the next statement opens the connection
+    again and runs, a write and a transaction included, and nothing is lost or doubled."""
+    import pg_server
+
+    if postgres_server is None:
+        pytest.skip("PostgreSQL cannot start here: " + "; ".join(pg_server.WHY_NOT))
+    url = pg_server.fresh_database(postgres_server, "tarot_test_reconnect")
+    store = Store.open(url)
+    try:
+        store.migrate(now=1)
+        ana = store.add_player("Ana", "ha", now=1)
+        game = store.start_game(ana.id, "2026-12-05", seat="S", address_key="a", now=2,
+                                seed=7)
+        store.add_answer(game.id, 0, "E", "bid", "pass", now=3)
+        pg_server.restart(postgres_server)
+        assert store.player_by_name("Ana") == ana  # a read: opened again, run again
+        assert store.reconnections == 1
+        pg_server.restart(postgres_server)
+        store.add_answer(game.id, 1, "S", "bid", "pass", now=4)  # a write, once
+        assert store.reconnections == 2
+        pg_server.restart(postgres_server)
+        store.add_answers(game.id, 2, [("W", "bid", "pass"), ("N", "bid", "pass")], now=5)
+        assert store.reconnections == 3  # (a transaction's BEGIN: run again)
+        assert [(a.index, a.seat) for a in store.answers(game.id)] == [
+            (0, "E"), (1, "S"), (2, "W"), (3, "N")]
+    finally:
+        store.close()

@@ -25,6 +25,9 @@ from pathlib import Path
 #: Why the last :func:`postgres` yielded no server.
 WHY_NOT: list[str] = []
 
+#: The servers running: their address's ``user@host:port`` -> how to run pg_ctl on them.
+_RUNNING: dict[str, tuple[list[str], Path, Path, dict[str, str]]] = {}
+
 
 def required() -> bool:
     """Must PostgreSQL's tests run (CI)?"""
@@ -107,13 +110,25 @@ def postgres() -> Iterator[str | None]:
             yield None
             return
         started = True
+        _RUNNING[f"tarot@127.0.0.1:{port}"] = (prefix, bin_dir, data, env)
         yield f"postgresql://tarot@127.0.0.1:{port}/postgres"
     finally:
+        _RUNNING.pop(f"tarot@127.0.0.1:{port}", None)
         if started:
             subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast",
                             "-w", "stop"], capture_output=True, env=env, check=False,
                            timeout=60)
         shutil.rmtree(top, ignore_errors=True)
+
+
+def restart(url: str) -> None:
+    """Restart the server of ``url`` (one :func:`postgres` started): every connection to
+    it is cut, as when a server restarts under a running program."""
+    prefix, bin_dir, data, env = _RUNNING[url.split("://", 1)[1].split("/", 1)[0]]
+    subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w",
+                    "-t", "60", "-l", str(data.parent / "log"), "restart"],
+                   capture_output=True, env=env, check=True,
+                   timeout=90)
 
 
 def fresh_database(url: str, name: str) -> str:
