@@ -26,9 +26,9 @@ from typing import Final
 from ..cards import Card, CardSet
 from ..records import Misere, Poignee
 from ..rules import Contract
+from .heuristic import HeuristicPlayer
 from .pimc import DEFAULT_EXACT_TRICKS, best_of
 from .protocol import Player
-from .heuristic import HeuristicPlayer
 from .solving import card_values, position_of
 from .view import SeatView
 

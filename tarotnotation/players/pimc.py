@@ -29,8 +29,8 @@ from typing import Final
 from ..cards import Card, CardSet
 from ..records import Misere, Poignee
 from ..rules import Contract
-from .protocol import Player
 from .heuristic import HeuristicPlayer
+from .protocol import Player
 from .sampling import constraints, sample_deal
 from .solving import card_values, position_of
 from .view import SeatView, decision_rng

@@ -33,8 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..archives.daily import daily_deal, parse_date
-from ..game import Game, IllegalMoveError
 from ..diagnostics import quote
+from ..game import Game, IllegalMoveError
 from ..i18n import Msg, or_list
 from ..players import OPPONENTS, Answer, Decision, Kind, Player, Table, make, poignee_sizes
 from ..records import DEFAULT_SEATS, DealRecord

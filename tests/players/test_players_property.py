@@ -14,7 +14,6 @@ from tarotnotation.players import NAMES, Table, make, play_deal
 from tarotnotation.replay import replay
 from tarotnotation.rules import Ruleset
 
-
 #: The searching bots at small budgets (their play is tested in test_players_pimc.py; here
 #: only that every answer is legal).
 SMALL = {"pimc": {"samples": 2, "nodes": 2000}, "oracle": {"nodes": 5000}}

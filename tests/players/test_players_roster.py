@@ -33,7 +33,8 @@ def test_a_bot_from_the_roster_plays_a_whole_deal() -> None:
 
 
 def test_an_unknown_bot_or_setting_is_refused_in_both_languages() -> None:
-    with pytest.raises(ValueError, match="no bot is called 'nope': expected random, heuristic, pimc or") as e:
+    with pytest.raises(ValueError,
+                       match="no bot is called 'nope': expected random, heuristic, pimc or") as e:
         make("nope")
     assert render(e.value.args[0], "fr").startswith("aucun robot ne s'appelle «\u00a0nope")
     with pytest.raises(ValueError, match="the bot heuristic has no setting depth"):

@@ -441,7 +441,8 @@ def consistent_deals(allowed: list[int], sizes: list[int]) -> Iterator[tuple[int
 
 def measure_bias(players: int, draws: int) -> Bias:
     """Exhaustive count against the sampler on the first late moment of a seeded deal
-    with evidence and at most 600 consistent deals: the total variation distance between the sampler and uniform."""
+    with evidence and at most 600 consistent deals: the total variation distance between
+    the sampler and uniform."""
     tab = table(players)
     m = None
     for seed in range(100):
