@@ -47,7 +47,8 @@ def test_a_process_with_the_mark():
 
 def _pytest(tmp_path: Path, *args: str) -> str:
     """Runs pytest on ``tmp_path`` with the suite's conftest; its report."""
-    for path in (TESTS / "conftest.py", TESTS / "support" / "forkserver.py"):
+    for path in (TESTS / "conftest.py", TESTS / "support" / "forkserver.py",
+                 TESTS / "support" / "serve_databases.py", TESTS / "support" / "pg_server.py"):
         shutil.copyfile(path, tmp_path / path.name)
     (tmp_path / "pytest.ini").write_text(
         "[pytest]\nmarkers =\n    process: starts a process\n    slow: long\n"
