@@ -54,8 +54,9 @@ class MatchFormat(StrEnum):
 
 
 def match(
-    a: Annotated[str, declare.Argument(metavar="A", help="The first bot: random or"
-                                       " heuristic.")],
+    a: Annotated[str, declare.Argument(metavar="A", help="The first bot: random,"
+                                       " heuristic, pimc or oracle (settings after a colon:"
+                                       " pimc:samples=10,nodes=20000).")],
     b: Annotated[str, declare.Argument(metavar="B", help="The bot it plays against.")],
     deals: Annotated[int, declare.Option("--deals", "-n", min=1, metavar="N",
                                        help="How many deals.")] = 100,

@@ -45,14 +45,18 @@ NAMES: Final = tuple(FACTORIES)
 
 
 def make(name: str, *, seed: int = 0, **settings: Any) -> Player:
-    """The bot called ``name``, with ``seed`` and its ``settings``. ValueError for an
-    unknown name or setting.
+    """The bot called ``name``, with ``seed`` and its ``settings`` (which may also be
+    written after the name: ``pimc:samples=10,nodes=20000``). ValueError for an unknown
+    name or setting.
 
     >>> make("random", seed=2, colour="blue")
     Traceback (most recent call last):
     ...
     ValueError: the bot random has no setting colour
     """
+    if ":" in name:
+        name, _, written = name.partition(":")
+        settings = {**_written_settings(name, written), **settings}
     factory = FACTORIES.get(name)
     if factory is None:
         raise ValueError(Msg("no bot is called {name}: expected {names}", name=quote(name),
@@ -63,6 +67,27 @@ def make(name: str, *, seed: int = 0, **settings: Any) -> Player:
             raise ValueError(Msg("the bot {name} has no setting {setting}", name=name,
                                  setting=key))
     return factory(seed=seed, **settings)
+
+
+def _written_settings(name: str, written: str) -> dict[str, int]:
+    """The settings written after a bot's name, ``key=value`` pairs joined by commas, each
+    value a whole number (``pimc:samples=10,nodes=20000``).
+
+    >>> make("pimc:samples=4,nodes=5000").name
+    'pimc(samples=4,nodes=5000)'
+    >>> make("pimc:samples=many")
+    Traceback (most recent call last):
+    ...
+    ValueError: pimc:samples=many: a bot's setting is written key=value, the value a whole number
+    """
+    out: dict[str, int] = {}
+    for pair in filter(None, written.split(",")):
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip() or not value.strip().lstrip("-").isdigit():
+            raise ValueError(Msg("{spec}: a bot's setting is written key=value, the value a"
+                                 " whole number", spec=f"{name}:{written}"))
+        out[key.strip()] = int(value)
+    return out
 
 
 def _settings_of(factory: Callable[..., Player]) -> frozenset[str] | None:
