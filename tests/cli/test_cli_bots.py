@@ -70,7 +70,7 @@ def test_new_bots_is_the_same_for_the_same_seed() -> None:
 def test_new_bots_refuses_an_unknown_bot_and_the_daily_deal() -> None:
     ran = invoke("new", "--bots", "nobody")
     assert ran.code == 2
-    assert "no bot is called 'nobody': expected random or heuristic" in ran.err
+    assert "no bot is called 'nobody': expected random, heuristic, pimc or oracle" in ran.err
     ran = invoke("--lang", "fr", "new", "--bots", "nobody")
     assert "aucun robot ne s'appelle" in ran.err
     ran = invoke("new", "--daily", "--bots", "heuristic")
@@ -179,7 +179,7 @@ def test_match_counts_makeable_contracts(tmp_path: Path) -> None:
 def test_match_usage_errors_exit_two(tmp_path: Path) -> None:
     ran = invoke("match", "heuristic", "nobody")
     assert ran.code == 2
-    assert ran.err == "tarot: no bot is called 'nobody': expected random or heuristic\n"
+    assert ran.err == "tarot: no bot is called 'nobody': expected random, heuristic, pimc or oracle\n"
     afile = tmp_path / "file"
     afile.write_text("x")
     ran = invoke("match", "heuristic", "random", "--save", str(afile))
