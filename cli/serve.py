@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 import socket
 import time
 from pathlib import Path
@@ -14,6 +15,8 @@ from . import declare
 from .common import echo_err, fail
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tarotnotation.server.online import Server
     from tarotnotation.server.quotas import Limits
     from tarotnotation.server.store import Store
@@ -40,6 +43,26 @@ comments) to DIR and stops. Behind a proxy, name it with
 
 #: The default database: a SQLite file in the working folder.
 DEFAULT_DATABASE = "sqlite:///tarot-serve.db"
+
+#: For tests only (docs/serve.md): the Unix time, in seconds, at which the server's clock
+#: starts (it runs on from there), so that a test can end a day without waiting for it.
+CLOCK_VARIABLE = "TAROT_SERVE_CLOCK"
+
+
+def _clock() -> Callable[[], float]:
+    """The server's clock: the system's, or the one ``TAROT_SERVE_CLOCK`` sets (tests)."""
+    given = os.environ.get(CLOCK_VARIABLE, "")
+    if not given:
+        return time.time
+    try:
+        start = float(given)
+    except ValueError:
+        start = float("nan")
+    if not 0 <= start < 2**40:  # (nan and inf fail this too)
+        fail(Msg("{name}={value}: expected a Unix time in seconds (for tests only)",
+                 name=CLOCK_VARIABLE, value=Quoted(given)))
+    offset = start - time.time()
+    return lambda: time.time() + offset
 
 
 def serve(
@@ -89,18 +112,19 @@ def serve(
     except ValueError as err:
         fail(Msg("--trusted-proxy: {why}", why=message_of(err)))
     limits = _limits(limit or ())
+    clock = _clock()
     try:
         store = Store.open(database)
-        store.migrate(now=int(time.time()))
+        store.migrate(now=int(clock()))
     except StoreError as err:
         fail(message_of(err))
     try:
         if export is not None:
-            _export(store, Path(export), zone, limits, budget)
+            _export(store, Path(export), zone, limits, budget, int(clock()))
             return
         from tarotnotation.server.online import Server
 
-        _serve(Server(store, zone, limits, proxies, pace=pace), host, port)
+        _serve(Server(store, zone, limits, proxies, clock=clock, pace=pace), host, port)
     finally:
         store.close()
 
@@ -130,13 +154,12 @@ def _limits(given: list[str] | tuple[str, ...]) -> Limits:
 
 
 def _export(store: Store, folder: Path, zone: datetime.tzinfo, limits: Limits,
-            budget: int) -> None:
+            budget: int, now: int) -> None:
     """``--export DIR``: each day over and not yet written, written."""
     from tarotnotation.atomic import WriteError
     from tarotnotation.server import dailygame
 
     key = dailygame.key_of(store)
-    now = int(time.time())
     today = dailygame.day_of(now, zone).isoformat()
     written = 0
     for day in store.days():

@@ -123,10 +123,11 @@ def day_start(day: datetime.date, zone: datetime.tzinfo) -> float:
 @dataclass(frozen=True, slots=True)
 class DailyStart(Start):
     """A session of ``tarot play`` (:mod:`.session`) on the day's deal (``deal``: its
-    record's text): every deal of the session is that deal (the one after an all-pass too,
-    which the store never keeps: the game is over)."""
+    record's text), once: after an all-pass the game is over, no deal follows (the page
+    shows the annulled deal over instead of asking a bid the server refuses)."""
 
     deal: str = ""
+    redeal: bool = False
 
     def game(self, number: int) -> Game:
         record = notation.loads(self.deal)

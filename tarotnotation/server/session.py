@@ -69,6 +69,8 @@ class Start:
     daily: str | None = None
     human: str = "S"
     bots: str = "heuristic"
+    redeal: bool = True
+    """After a deal every player passed, the next one dealt (the daily game's: none)."""
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 5):
@@ -197,7 +199,7 @@ class Session:
         while True:
             d = self.table.pending()
             if d is None:
-                if self.game.result().status is not Status.ANNULLED:
+                if self.game.result().status is not Status.ANNULLED or not self.start.redeal:
                     return
                 self._tables.append(Table(self.start.game(len(self._tables))))
                 continue

@@ -61,6 +61,35 @@ def _a_day_played(path: Path, day: datetime.date) -> None:
 
 
 @pytest.mark.process
+def test_the_clock_of_the_tests_decides_which_days_are_over(tmp_path: Path) -> None:
+    """TAROT_SERVE_CLOCK (docs/serve.md, tests only): a day of the future is not over on the
+    system's clock, and is once the given clock has passed its midnight."""
+    db = tmp_path / "serve.db"
+    day = datetime.date.today() + datetime.timedelta(days=400)
+    _a_day_played(db, day)
+    out = tmp_path / "published"
+    ran = invoke("serve", "--database", str(db), "--export", str(out), "--budget", "5000")
+    assert ran.code == 0, ran
+    assert "0 days published" in ran.err, ran
+    after = int(dailygame.day_start(day + datetime.timedelta(days=1), UTC)) + 5
+    ran = invoke("serve", "--database", str(db), "--export", str(out), "--budget", "5000",
+                 env={"TAROT_SERVE_CLOCK": str(after)})
+    assert ran.code == 0, ran
+    assert "1 day published" in ran.err, ran
+    assert (out / day.isoformat() / "games.tarot").exists()
+
+
+@pytest.mark.parametrize("value", ["soon", "nan", "-5", "1e20"])
+def test_a_clock_that_is_not_a_unix_time_is_refused(tmp_path: Path, value: str) -> None:
+    ran = invoke("serve", "--database", str(tmp_path / "serve.db"), "--export",
+                 str(tmp_path / "out"), env={"TAROT_SERVE_CLOCK": value, "TAROT_LANG": "en"})
+    assert ran.code == 2, ran
+    assert "TAROT_SERVE_CLOCK" in ran.err
+    assert "Unix time" in ran.err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.process
 def test_export_publishes_the_days_that_are_over(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     _a_day_played(db, datetime.date(2026, 11, 20))

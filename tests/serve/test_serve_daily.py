@@ -162,9 +162,22 @@ def _an_all_pass_day() -> datetime.date:
                       "playing", 0, 0, None)
         session = Session(daily.start_of(KEY, row))
         assert session.answer(Answer("S", Kind.BID, "pass")) is None
-        if len(session.logs) > 1:  # annulled, and dealt again
+        if session.game.is_over():  # (annulled: South's pass was the bidding's last word)
             return day
     raise AssertionError("no day of all passes in 200")
+
+
+def test_all_pass_deals_no_other_deal_and_asks_nothing_more() -> None:
+    """The page is shown the annulled deal over, not a bid of a deal dealt again that the
+    server would refuse (409 game-over)."""
+    day = _an_all_pass_day()
+    row = GameRow("g", "p", day.isoformat(), None, str(daily.day_deal(KEY, day)), "S",
+                  "playing", 0, 0, None)
+    session = Session(daily.start_of(KEY, row))
+    assert session.answer(Answer("S", Kind.BID, "pass")) is None
+    assert len(session.logs) == 1
+    assert session.game.is_over()
+    assert session.table.pending() is None
 
 
 def test_all_pass_ends_the_game_annulled_and_it_counts_as_played(store: Store) -> None:
