@@ -179,7 +179,8 @@ def test_match_counts_makeable_contracts(tmp_path: Path) -> None:
 def test_match_usage_errors_exit_two(tmp_path: Path) -> None:
     ran = invoke("match", "heuristic", "nobody")
     assert ran.code == 2
-    assert ran.err == "tarot: no bot is called 'nobody': expected random, heuristic, pimc or oracle\n"
+    assert ran.err == ("tarot: no bot is called 'nobody': expected random, heuristic, pimc"
+                       " or oracle\n")
     afile = tmp_path / "file"
     afile.write_text("x")
     ran = invoke("match", "heuristic", "random", "--save", str(afile))
