@@ -24,9 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..cards import Card, CardSet
-from ..records import Misere, Poignee
-from ..rules import Contract
-from .heuristic import HeuristicPlayer
+from .fallback import FallbackDecisions
 from .pimc import DEFAULT_EXACT_TRICKS, best_of
 from .protocol import Player
 from .solving import card_values, position_of
@@ -39,7 +37,7 @@ ORACLE_NODES: Final = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
-class OraclePlayer:
+class OraclePlayer(FallbackDecisions):
     """Plays the solver's best card with every hand open (see the module)."""
 
     seed: int = 0
@@ -51,32 +49,11 @@ class OraclePlayer:
     sees_all: bool = True
 
     def __post_init__(self) -> None:
-        if self.fallback is None:
-            object.__setattr__(self, "fallback", HeuristicPlayer(seed=self.seed))
-
-    @property
-    def _fallback(self) -> Player:
-        assert self.fallback is not None  # (set by __post_init__)
-        return self.fallback
+        self._set_fallback()
 
     @property
     def name(self) -> str:
         return f"oracle(nodes={self.nodes})"
-
-    def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        return self._fallback.bid(view, legal)
-
-    def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
-        return self._fallback.call(view, legal)
-
-    def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
-        return self._fallback.ecart(view, pool, size)
-
-    def chelem(self, view: SeatView) -> bool:
-        return self._fallback.chelem(view)
-
-    def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
-        return self._fallback.declare(view)
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

@@ -27,9 +27,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..cards import Card, CardSet
-from ..records import Misere, Poignee
-from ..rules import Contract
-from .heuristic import HeuristicPlayer
+from .fallback import FallbackDecisions
 from .protocol import Player
 from .sampling import constraints, sample_deal
 from .solving import card_values, position_of
@@ -57,7 +55,7 @@ def best_of(totals: dict[Card, float], seed: int, view: SeatView) -> Card:
 
 
 @dataclass(frozen=True, slots=True)
-class PimcPlayer:
+class PimcPlayer(FallbackDecisions):
     """Plays the card with the best rating over ``samples`` sampled deals, each solved
     within ``nodes`` nodes (see the module)."""
 
@@ -72,8 +70,7 @@ class PimcPlayer:
     sees_all: bool = False
 
     def __post_init__(self) -> None:
-        if self.fallback is None:
-            object.__setattr__(self, "fallback", HeuristicPlayer(seed=self.seed))
+        self._set_fallback()
         if self.samples < 1 or self.nodes < 1:
             raise ValueError("pimc needs at least one sample and one node")
         if not 0 <= self.fallback_tricks <= MAX_FALLBACK_TRICKS:
@@ -83,28 +80,8 @@ class PimcPlayer:
             raise ValueError("exact_tricks is 0 or more")
 
     @property
-    def _fallback(self) -> Player:
-        assert self.fallback is not None  # (set by __post_init__)
-        return self.fallback
-
-    @property
     def name(self) -> str:
         return f"pimc(samples={self.samples},nodes={self.nodes})"
-
-    def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        return self._fallback.bid(view, legal)
-
-    def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
-        return self._fallback.call(view, legal)
-
-    def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
-        return self._fallback.ecart(view, pool, size)
-
-    def chelem(self, view: SeatView) -> bool:
-        return self._fallback.chelem(view)
-
-    def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
-        return self._fallback.declare(view)
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

@@ -1,0 +1,52 @@
+"""The decisions a searching bot leaves to another player: :class:`FallbackDecisions`.
+
+The ``pimc`` and ``oracle`` bots search the card play only; the bid, the call, the écart,
+the chelem and the declarations are their ``fallback`` player's (the ``heuristic`` bot with
+the same seed unless another is given). This base holds that delegation once.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card, CardSet
+from ..records import Misere, Poignee
+from ..rules import Contract
+from .heuristic import HeuristicPlayer
+from .protocol import Player
+from .view import SeatView
+
+__all__ = ["FallbackDecisions"]
+
+
+class FallbackDecisions:
+    """Every question but the card to play, answered by ``self.fallback`` (a subclass is
+    a dataclass with ``seed`` and ``fallback`` fields and calls :meth:`_set_fallback` in
+    its ``__post_init__``)."""
+
+    __slots__ = ()
+    seed: int
+    fallback: Player | None
+
+    def _set_fallback(self) -> None:
+        """The heuristic bot with this bot's seed, when no fallback was given."""
+        if self.fallback is None:
+            object.__setattr__(self, "fallback", HeuristicPlayer(seed=self.seed))
+
+    @property
+    def _fallback(self) -> Player:
+        assert self.fallback is not None  # (set by _set_fallback)
+        return self.fallback
+
+    def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
+        return self._fallback.bid(view, legal)
+
+    def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
+        return self._fallback.call(view, legal)
+
+    def ecart(self, view: SeatView, pool: CardSet, size: int) -> CardSet:
+        return self._fallback.ecart(view, pool, size)
+
+    def chelem(self, view: SeatView) -> bool:
+        return self._fallback.chelem(view)
+
+    def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
+        return self._fallback.declare(view)
