@@ -71,7 +71,7 @@ KEY_NAME: Final = "daily-key"
 BOT: Final = DEFAULT_BOT
 #: ...bidding from the books' thresholds (Prise, Garde, Garde Sans, Garde Contre) with the
 #: Prise lowered from 40 to 35, so that a deal the player passes is rarely passed out:
-#: over 1,000 days, 12% of them against 36% with the books' 40 and 65% with the bot's own
+#: over 1,000 days, 14% of them against 38% with the books' 40 and 65% with the bot's own
 #: 45 (docs/serve.md, ``bench/daily_passes.py``).
 BOT_THRESHOLDS: Final = (35, 56, 71, 81)
 #: The solver's budget a game at the export (nodes; docs/serve.md).
