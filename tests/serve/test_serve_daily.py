@@ -174,7 +174,7 @@ def test_the_daily_bots_are_tarot_plays_default_bot_with_the_daily_thresholds() 
 
 
 def test_a_deal_the_player_passes_is_rarely_passed_out() -> None:
-    """docs/serve.md: with the daily thresholds, about one day in eight when the player
+    """docs/serve.md: with the daily thresholds, about one day in seven when the player
     passes (the bot's own thresholds: two days in three)."""
     days = 300
     passed_out = 0
