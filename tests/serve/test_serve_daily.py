@@ -173,6 +173,16 @@ def test_the_daily_bots_are_tarot_plays_default_bot_with_the_daily_thresholds() 
     assert Session(daily.start_of(KEY, _row(DAY))).bots == session.bots
 
 
+def test_a_start_with_a_setting_its_bot_has_not_is_refused() -> None:
+    """The bots' settings are checked when the session's start is made, not at the first
+    bot's answer."""
+    with pytest.raises(ValueError, match="the bot random has no setting thresholds"):
+        Start(bots="random", settings=(("thresholds", daily.BOT_THRESHOLDS),))
+    east = Start(settings=(("thresholds", daily.BOT_THRESHOLDS),)).player("E")
+    assert isinstance(east, HeuristicPlayer)
+    assert east.thresholds == daily.BOT_THRESHOLDS
+
+
 def test_a_deal_the_player_passes_is_rarely_passed_out() -> None:
     """docs/serve.md: with the daily thresholds, about one day in seven when the player
     passes (the bot's own thresholds: two days in three)."""
