@@ -12,11 +12,18 @@ all at once, each waiting between two actions a time drawn from 0 to twice ``--t
 seconds (2 by default: a person's pace; 0: every player hammering the server). It reports
 the median and 99th percentile of an action's answer time, with the bots' answers that
 follow it (the server gives them in the same request) and without them (the answer's
-``Server-Timing: bots;dur=MS``, the bots' part the server timed, taken off), the machine's
-load average at the end, the games finished, and the actions lost or doubled (each game's
+``Server-Timing: bots;dur=MS``, the bots' part the server timed, taken off); for the
+cards alone (an action ``play``: the answer brings the three bots' cards that follow, the
+daily game's bots, ``tarot play``'s default heuristic) the 99th percentile and the
+largest of the whole answer and of the bots' part; the machine's load average at the
+start and at the end, the games finished, and the actions lost or doubled (each game's
 record holds the answers the client gave, once each). With ``--kill`` the server is killed
 with SIGKILL half way and started again on the same database: every game must resume
-where it was.
+where it was (``finished`` equal to ``games``, nothing lost or doubled). An action whose
+request the kill cut is sent again; when the server took the first before it died, the
+second is refused (not the player's turn any more): ``resent_refused`` counts those, and
+the action counts as given once (a resent action the server had not taken would show as
+lost).
 """
 
 from __future__ import annotations
@@ -64,6 +71,9 @@ class Client:
         self.token = ""
         self.bots = 0.0
         """The bots' part of the last answer's time (its Server-Timing), in seconds."""
+        self.resent = False
+        """Whether the last request was sent again (its connection cut: the server killed),
+        so that the server may have taken the first."""
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
@@ -74,7 +84,9 @@ class Client:
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
+        self.resent = False
         for attempt in range(50):
+            self.resent = attempt > 0
             try:
                 self.conn.request(method, path, body=data, headers=headers)
                 answer = self.conn.getresponse()
@@ -105,7 +117,7 @@ def choose(question: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"kind": "play", "value": rng.choice(question["cards"])}
 
 
-def play(client: Client, number: int, times: list[tuple[float, float]],
+def play(client: Client, number: int, times: list[tuple[float, float, str]],
          report: dict[str, Any],
          halfway: threading.Event, lock: threading.Lock, think: float) -> None:
     rng = random.Random(number)
@@ -130,12 +142,16 @@ def play(client: Client, number: int, times: list[tuple[float, float]],
         elapsed = time.perf_counter() - t0
         if status != 200:
             with lock:
-                report["refused"] += 1
+                if client.resent:  # (taken before the kill, the answer lost with the server:
+                    given += 1     # the check below finds it once in the store, or lost)
+                    report["resent_refused"] += 1
+                else:
+                    report["refused"] += 1
             continue
         if action != {"kind": "declare", "cards": []}:
             given += 1  # (no declaration: the session may say it itself, see check)
         with lock:
-            times.append((elapsed, client.bots))
+            times.append((elapsed, client.bots, action["kind"]))
             if len(times) == report["half"]:
                 halfway.set()
     with lock:
@@ -190,10 +206,11 @@ def main() -> None:
 def run(args: argparse.Namespace, database: str) -> None:
     """The benchmark on ``database``."""
     proc, port = start_server(database, args.games)
-    times: list[tuple[float, float]] = []
+    times: list[tuple[float, float, str]] = []
+    load_before = os.getloadavg()
     lock = threading.Lock()
     halfway = threading.Event()
-    report: dict[str, Any] = {"finished": 0, "refused": 0, "given": {},
+    report: dict[str, Any] = {"finished": 0, "refused": 0, "resent_refused": 0, "given": {},
                               "half": args.games * 10}
     clients = [Client(port, i) for i in range(args.games)]
     threads = [threading.Thread(target=play,
@@ -217,15 +234,24 @@ def run(args: argparse.Namespace, database: str) -> None:
     proc.send_signal(signal.SIGINT)
     proc.wait()
     lost, doubled = check(database, report["given"])
-    whole = sorted(t for t, _ in times)
-    alone = sorted(max(0.0, t - bots) for t, bots in times)
+    whole = sorted(t for t, _, _ in times)
+    alone = sorted(max(0.0, t - bots) for t, bots, _ in times)
+    cards = sorted(t for t, _, kind in times if kind == "play")
+    card_bots = sorted(bots for _, bots, kind in times if kind == "play")
     print(json.dumps({
         "games": args.games, "finished": report["finished"], "actions": len(times),
-        "refused": report["refused"], "wall_s": round(wall, 1),
+        "refused": report["refused"], "resent_refused": report["resent_refused"],
+        "wall_s": round(wall, 1),
         "median_ms": _ms(statistics.median(whole)) if whole else None,
         "p99_ms": _ms(whole[int(len(whole) * 0.99) - 1]) if whole else None,
         "median_ms_without_bots": _ms(statistics.median(alone)) if alone else None,
         "p99_ms_without_bots": _ms(alone[int(len(alone) * 0.99) - 1]) if alone else None,
+        "cards": len(cards),
+        "card_p99_ms": _ms(cards[int(len(cards) * 0.99) - 1]) if cards else None,
+        "card_max_ms": _ms(cards[-1]) if cards else None,
+        "card_bots_p99_ms": _ms(card_bots[int(len(card_bots) * 0.99) - 1]) if cards else None,
+        "card_bots_max_ms": _ms(card_bots[-1]) if cards else None,
+        "load_average_before": [round(x, 2) for x in load_before],
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "think_s": args.think, "lost": lost, "doubled": doubled,
         "database": "postgresql" if database.startswith("postgres") else "sqlite",

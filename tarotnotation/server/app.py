@@ -112,7 +112,7 @@ class LocalSessions:
                 self._written.pop(gone, None)
             start = self.start if n == 0 or self.start.daily is not None else Start(
                 players=self.start.players, rules=self.start.rules, seed=self.start.seed + n,
-                human=self.start.human, bots=self.start.bots)
+                human=self.start.human, bots=self.start.bots, settings=self.start.settings)
             sid = secrets.token_urlsafe(12)
             self._sessions[sid] = Session(start)
             self._written[sid] = 0

@@ -31,6 +31,7 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from ..archives.daily import daily_deal, parse_date
 from ..diagnostics import quote
@@ -41,36 +42,47 @@ from ..records import DEFAULT_SEATS, DealRecord
 from ..rules import Ruleset
 from ..status import Status
 
-__all__ = ["BOTS", "Refusal", "Session", "Start", "bot"]
+__all__ = ["BOTS", "DEFAULT_BOT", "Refusal", "Session", "Start", "bot"]
 
 #: The bots a session may seat against a person, by name (the roster's, but the oracle,
 #: which sees every hand).
 BOTS: tuple[str, ...] = OPPONENTS
+#: The bot a session seats when none is named (``tarot play``'s, the daily game's).
+DEFAULT_BOT: Final = "heuristic"
 
 
-def bot(name: str, seed: int) -> Player:
-    """The bot called ``name``, seeded with ``seed`` (ValueError for an unknown name, and
-    for the oracle: it sees every hand, and is never a person's opponent)."""
+def bot(name: str, seed: int, **settings: Any) -> Player:
+    """The bot called ``name``, seeded with ``seed``, with its ``settings`` (ValueError for
+    an unknown name or setting, and for the oracle: it sees every hand, and is never a
+    person's opponent).
+
+    >>> bot("heuristic", 1, thresholds=(35, 56, 71, 81)).thresholds
+    (35, 56, 71, 81)
+    """
     if name not in BOTS:
         raise ValueError(Msg("no bot is called {name} among a person's opponents: expected"
                              " {names}", name=quote(name), names=or_list(list(BOTS))))
-    return make(name, seed=seed)
+    return make(name, seed=seed, **settings)
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
     """How a session deals: ``players`` at the table under ``rules`` (a ruleset spec),
     shuffled from ``seed``, or the deal of the day of ``daily`` (``YYYY-MM-DD``) first;
-    the person sits at ``human``, the bots called ``bots`` at the other seats."""
+    the person sits at ``human``, the bots called ``bots`` (with their ``settings``, the
+    roster's keywords: the daily game's bid thresholds) at the other seats."""
 
     players: int = 4
     rules: str = "pagat"
     seed: int = 0
     daily: str | None = None
     human: str = "S"
-    bots: str = "heuristic"
+    bots: str = DEFAULT_BOT
     redeal: bool = True
     """After a deal every player passed, the next one dealt (the daily game's: none)."""
+    settings: tuple[tuple[str, Any], ...] = ()
+    """The bots' settings, ``(keyword, value)`` pairs given to the roster's
+    :func:`~tarotnotation.players.make` (none: the bot as it comes)."""
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4, 5):
@@ -79,9 +91,15 @@ class Start:
             raise ValueError(Msg("{seat} is not a seat at {n} players", seat=self.human,
                                  n=self.players))
         Ruleset.from_spec(self.rules)  # (a RulesetError, a ValueError, for a bad spec)
-        bot(self.bots, 0)
+        self.player(self.human)  # (a ValueError for an unknown bot or setting)
         if self.daily is not None:
             parse_date(self.daily)
+
+    def player(self, seat: str) -> Player:
+        """The bot at ``seat``: ``bots`` with its ``settings``, seeded for the seat (the
+        same for every session started alike). At the person's seat, the bot that plays
+        for a person who left (the daily game's expiry)."""
+        return bot(self.bots, _bot_seed(self, seat), **dict(self.settings))
 
     def game(self, number: int) -> Game:
         """The ``number``-th deal of the session (0: the first): the deal of the day first
@@ -111,7 +129,7 @@ class Session:
 
     def __init__(self, start: Start, logs: Iterable[Sequence[Answer]] = ()) -> None:
         self.start = start
-        self.bots = {seat: bot(start.bots, _bot_seed(start, seat))
+        self.bots = {seat: start.player(seat)
                      for seat in DEFAULT_SEATS[start.players] if seat != start.human}
         self._tables: list[Table] = []
         self.bots_seconds = 0.0

@@ -13,9 +13,9 @@ from cli_runs import invoke
 
 from tarotnotation import notation
 from tarotnotation.archives.daily import daily_deal
-from tarotnotation.players import Answer, Kind, RandomPlayer
+from tarotnotation.players import Answer, HeuristicPlayer, Kind, RandomPlayer, Table
 from tarotnotation.server import dailygame as daily
-from tarotnotation.server.session import Session
+from tarotnotation.server.session import Session, Start
 from tarotnotation.server.store import AlreadyPlayedError, GameRow, Store
 
 PARIS = daily.parse_zone("Europe/Paris")
@@ -154,6 +154,47 @@ def test_the_bots_are_the_same_in_every_game_of_the_day(store: Store) -> None:
     assert ra.play == rb.play  # the same answers from the player: the same deal played
 
 
+def _row(day: datetime.date) -> GameRow:
+    """A game of ``day`` under the test's key, as the store would hand it back."""
+    return GameRow("g", "p", day.isoformat(), None, str(daily.day_deal(KEY, day)), "S",
+                   "playing", 0, 0, None)
+
+
+def test_the_daily_bots_are_tarot_plays_default_bot_with_the_daily_thresholds() -> None:
+    start = daily.start_of(KEY, _row(DAY))
+    assert start.bots == Start().bots == "heuristic"  # tarot play's default bot
+    session = Session(start)
+    assert sorted(session.bots) == ["E", "N", "W"]
+    for seat_bot in session.bots.values():
+        assert isinstance(seat_bot, HeuristicPlayer)
+        assert seat_bot.thresholds == daily.BOT_THRESHOLDS
+    # derived from the key and the day alone: a restart makes the same bots
+    assert daily.start_of(KEY, _row(DAY)) == start
+    assert Session(daily.start_of(KEY, _row(DAY))).bots == session.bots
+
+
+def test_a_start_with_a_setting_its_bot_has_not_is_refused() -> None:
+    """The bots' settings are checked when the session's start is made, not at the first
+    bot's answer."""
+    with pytest.raises(ValueError, match="the bot random has no setting thresholds"):
+        Start(bots="random", settings=(("thresholds", daily.BOT_THRESHOLDS),))
+    east = Start(settings=(("thresholds", daily.BOT_THRESHOLDS),)).player("E")
+    assert isinstance(east, HeuristicPlayer)
+    assert east.thresholds == daily.BOT_THRESHOLDS
+
+
+def test_a_deal_the_player_passes_is_rarely_passed_out() -> None:
+    """docs/serve.md: with the daily thresholds, about one day in seven when the player
+    passes (the bot's own thresholds: two days in three)."""
+    days = 300
+    passed_out = 0
+    for n in range(days):
+        session = Session(daily.start_of(KEY, _row(DAY + datetime.timedelta(days=n))))
+        assert session.answer(Answer("S", Kind.BID, "pass")) is None
+        passed_out += session.game.is_over()
+    assert 0 < passed_out <= days // 5
+
+
 def _an_all_pass_day() -> datetime.date:
     """A day whose bots all pass when South passes (found, as the key is fixed)."""
     for n in range(200):
@@ -215,6 +256,37 @@ def test_a_game_left_half_played_expires_and_counts_as_played(store: Store) -> N
     assert record.result is not None
     assert record.result.scores is not None or record.result.annulled
     assert daily.expire(store, KEY, now=NOON + 10 * after, expire_after=after).finished == ()
+
+
+def test_an_expired_game_plays_the_players_seat_by_the_days_bot(store: Store) -> None:
+    """The player's seat is played out by the same bot as the other seats: each answer
+    written at expiry for South is the one the day's bot gives at that point."""
+    game = _start(store, _player(store))
+    row = store.game(game.id)
+    assert row is not None
+    session = daily.session_of(store, KEY, row)
+    pending = session.table.pending()
+    assert pending is not None
+    assert pending.kind is Kind.BID
+    daily.answer(store, KEY, row, Answer("S", Kind.BID, "garde"), now=NOON)  # then leaves
+    given = len(store.answers(game.id))
+    done = daily.expire(store, KEY, now=NOON + 600, expire_after=600)
+    assert done.finished == (game.id,)
+    log = [Answer(a.seat, Kind(a.kind), a.value) for a in store.answers(game.id)]
+    start = daily.start_of(KEY, row)
+    days_bot = start.player("S")
+    assert isinstance(days_bot, HeuristicPlayer)
+    assert days_bot.thresholds == daily.BOT_THRESHOLDS
+    deal = start.game(0)
+    played_for_south = 0
+    for i in range(given, len(log)):
+        if log[i].seat != "S":
+            continue
+        table = Table.restore(start.game(0), log[:i])
+        assert table.ask(days_bot) == log[i], i
+        played_for_south += 1
+    assert played_for_south >= 18  # at least South's eighteen cards
+    assert Table.restore(deal, log).game.is_over()
 
 
 def test_one_broken_game_never_stops_the_others_expiring(store: Store) -> None:
