@@ -16,6 +16,7 @@ time, never whole.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
@@ -130,9 +131,17 @@ def open_bytes(name: str) -> IO[bytes]:
         return open(name, "rb")  # (the caller closes it)
     fs, path = _fs(name)
     try:
-        return cast("IO[bytes]", fs.open(path, "rb"))
+        opened = fs.open(path, "rb")
     except Exception as err:  # (a file system's own errors: a network's, a service's)
         raise _oserror(err) from None
+    from fsspec.spec import AbstractBufferedFile
+
+    if isinstance(opened, AbstractBufferedFile):
+        # (the files of s3fs, gcsfs, adlfs...: their readline takes no limit, which the
+        # readers give to bound a line; a buffered reader's does, served from the file's
+        # own blocks)
+        return cast("IO[bytes]", io.BufferedReader(cast("Any", opened)))
+    return cast("IO[bytes]", opened)
 
 
 def size_of(name: str) -> int:

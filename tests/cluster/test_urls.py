@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import stat
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from tarotnotation.cutting import (
     json_lines_ranges,
     tarot_parts,
 )
+from tarotnotation.diagnostics import Diagnostic
 from tarotnotation.formats import json as tarot_json
 from tarotnotation.inputs import Url, local_path, url_fault
 from tarotnotation.limits import MAX_JSON_RECORD_BYTES
@@ -260,7 +262,7 @@ def test_a_url_folder_that_cannot_be_listed_is_said_in_its_place(
 
     monkeypatch.setattr(LocalFileSystem, "ls", listing)
     walked = list(walk([_url(top)]))
-    assert [str(p) if isinstance(p, Url) else (p.code.value, p.location.file, p.message)
+    assert [(p.code.value, p.location.file, p.message) if isinstance(p, Diagnostic) else str(p)
             for p in walked][:2] == [
         ("F003", _url(top / "a" / "b"), "cannot list the folder: Permission denied; the"
          " files in it are not checked"), _url(top / "a" / "x.tarot")]
@@ -288,3 +290,59 @@ def test_a_url_of_a_folder_or_a_pattern_gives_the_output_of_its_path(tmp_path: P
             assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
             assert by_url.err.replace(f"file://{tmp_path}{os.sep}", "") == by_path.err
             assert by_path.out or "no file matches this pattern" in by_path.err
+
+
+def _block_file_system() -> str:
+    """A file system of this machine's files whose files are fsspec's buffered files,
+    as s3fs's, gcsfs's and adlfs's are (their ``readline`` takes no limit): its
+    protocol, ``blocks://``."""
+    import fsspec
+    from fsspec.spec import AbstractBufferedFile, AbstractFileSystem
+
+    class BlockFile(AbstractBufferedFile):  # type: ignore[misc]
+        def _fetch_range(self, start: int, end: int) -> bytes:
+            with open(self.path, "rb") as fh:
+                fh.seek(start)
+                return fh.read(end - start)
+
+    class BlockFileSystem(AbstractFileSystem):  # type: ignore[misc]
+        protocol = "blocks"
+
+        def _open(self, path: str, mode: str = "rb", block_size: Any = None,
+                  **kwargs: Any) -> BlockFile:
+            return BlockFile(self, path, mode, block_size or 1 << 16)
+
+        def info(self, path: str, **kwargs: Any) -> dict[str, Any]:
+            path = self._strip_protocol(path)
+            mode = os.stat(path).st_mode
+            return {"name": path, "size": os.stat(path).st_size,
+                    "type": "directory" if stat.S_ISDIR(mode) else "file"}
+
+        def ls(self, path: str, detail: bool = True, **kwargs: Any) -> list[Any]:
+            path = self._strip_protocol(path)
+            found = [self.info(os.path.join(path, n)) for n in sorted(os.listdir(path))]
+            return found if detail else [f["name"] for f in found]
+
+    fsspec.register_implementation("blocks", BlockFileSystem, clobber=True)
+    return "blocks"
+
+
+def test_a_url_of_buffered_files_is_read_as_its_path_is(tmp_path: Path) -> None:
+    # fsspec's buffered files (s3://, gcs://...) take no limit in readline: the readers'
+    # bounded lines come through a buffered reader (a TypeError before)
+    protocol = _block_file_system()
+    jsonl, tarot = _season(tmp_path)
+    names = [str(jsonl), str(tarot)]
+    urls = [f"{protocol}://{jsonl}", f"{protocol}://{tarot}"]
+    serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
+              for c in check_paths(names, keep=False)]
+    for jobs, pool in ((1, None), (2, _Pool())):
+        by_url = list(check_paths(urls, keep=False, jobs=jobs, pool=pool))
+        assert [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
+                for c in by_url] == serial
+    scanned = [repr(d).replace(f"{protocol}://", "") for d in scan(urls, jobs=2,
+                                                                   pool=_Pool())]
+    assert scanned == [repr(d) for d in scan(names)]
+    # a folder of them: walked as the local folder is
+    assert [str(p) for p in walk([f"{protocol}://{tmp_path}"])] == [
+        f"{protocol}://{p}" for p in walk([str(tmp_path)])]
