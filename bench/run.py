@@ -892,9 +892,11 @@ def main(argv: list[str] | None = None) -> int:
     n = args.deals or (2000 if args.quick else 20_000)
     folder = data_dir(n, args.seed)
     if args.distributed:
-        return _distributed(folder, n, args.distributed, args.json.with_name(
-            "distributed-results.json") if args.json == HERE / "results.json" else args.json,
-            args.analysis_only)
+        named = ("distributed-analysis-results.json" if args.analysis_only
+                 else "distributed-results.json")
+        return _distributed(folder, n, args.distributed, args.json.with_name(named)
+                            if args.json == HERE / "results.json" else args.json,
+                            args.analysis_only)
     if args.profile:
         _profile(args.profile, folder)
         return 0
