@@ -5,7 +5,7 @@ local:2``: the output of the same files named by their paths, byte for byte but 
 their names.
 
 Skipped, saying so, when ``moto[server]``, ``s3fs`` or the dask extra are not installed
-(none is in CI's install: ``pip install 'moto[server]' s3fs`` to run it; about 20 s)."""
+(none is in CI's install: ``pip install 'moto[server]' s3fs`` to run it; about 30 s)."""
 
 from __future__ import annotations
 
