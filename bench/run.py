@@ -699,14 +699,16 @@ def _big_archive(folder: Path, n: int, total: int) -> Path:
     return big
 
 
-def _distributed(folder: Path, n: int, deals: int, out: Path) -> int:
-    """``--distributed DEALS``: the stages of bench/scheduler.py, their table, the JSON."""
+def _distributed(folder: Path, n: int, deals: int, out: Path, analysis_only: bool) -> int:
+    """``--distributed DEALS``: the stages of bench/scheduler.py, their table, the JSON
+    (``analysis_only``: the analysis stages, without the 1,000,000 deals' validation)."""
     sys.path.insert(0, str(HERE))
     import scheduler as stages  # (bench/scheduler.py)
 
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
-        found = stages.rows(folder, _big_archive(folder, n, deals), deals, Path(scratch))
+        found = stages.rows(folder, None if analysis_only else _big_archive(folder, n, deals),
+                            deals, Path(scratch))
     after = os.getloadavg()
     print(f"{os.cpu_count()} cores; load {load[0]:.2f} before, {after[0]:.2f} after")
     print(stages.table(found))
@@ -870,6 +872,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure --scheduler instead (bench/scheduler.py): the analysis"
                         " of 100 deals on 1 and 2 workers, and tarot validate of DEALS deals"
                         " through the scheduler against -j 2 (the issue: 1,000,000)")
+    parser.add_argument("--analysis-only", action="store_true",
+                        help="with --distributed: the analysis stages only")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -888,8 +892,11 @@ def main(argv: list[str] | None = None) -> int:
     n = args.deals or (2000 if args.quick else 20_000)
     folder = data_dir(n, args.seed)
     if args.distributed:
-        return _distributed(folder, n, args.distributed, args.json.with_name(
-            "distributed-results.json") if args.json == HERE / "results.json" else args.json)
+        named = ("distributed-analysis-results.json" if args.analysis_only
+                 else "distributed-results.json")
+        return _distributed(folder, n, args.distributed, args.json.with_name(named)
+                            if args.json == HERE / "results.json" else args.json,
+                            args.analysis_only)
     if args.profile:
         _profile(args.profile, folder)
         return 0

@@ -20,7 +20,7 @@ from typing import IO, NoReturn, ParamSpec
 from tarotnotation.atomic import WriteError
 from tarotnotation.diagnostics import IO_CODES, Diagnostic, Severity
 from tarotnotation.i18n import Msg, render
-from tarotnotation.inputs import is_regular, is_url, open_bytes, url_fault
+from tarotnotation.inputs import expand_url, is_regular, is_url, open_bytes, url_fault
 from tarotnotation.rules import Ruleset, RulesetError
 
 from .status import EXIT_FAULTS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worst
@@ -174,8 +174,9 @@ def exit_status(diagnostics: Iterable[Diagnostic], *, strict: bool = False) -> i
 
 def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[str]:
     """Command-line paths as the library takes them: files and folders as given, glob
-    patterns expanded here (a quoted ``'archive/**/*.tarot'`` reaches us unexpanded),
-    ``-`` for standard input. A path that names nothing, or a pattern that matches
+    patterns expanded here (a quoted ``'archive/**/*.tarot'`` reaches us unexpanded), a
+    URL's too, in the same order (:func:`tarotnotation.inputs.expand_url`), ``-`` for
+    standard input. A path that names nothing, or a pattern that matches
     nothing, is kept as it is: the library reports it (F001) in its place and the other
     paths are still read (exit status 2). Standard input named twice is a usage error."""
     out: list[str] = []
@@ -190,7 +191,7 @@ def expand_arguments(args: Iterable[str], *, allow_stdin: bool = True) -> list[s
             fault = url_fault(arg)
             if fault is not None:
                 fail(fault)
-            out.append(arg)
+            out.extend(expand_url(arg))  # (a pattern's matches, in a local one's order)
         elif not os.path.lexists(arg) and _GLOB_MAGIC & set(arg):
             import glob  # (only for a pattern the shell left: issue 17)
 

@@ -16,20 +16,24 @@ time, never whole.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
-from pathlib import PosixPath
+from collections.abc import Collection
+from pathlib import PosixPath, PurePosixPath
 from typing import IO, Any, Final, cast
 
 from .i18n import Msg
 
-__all__ = ["INSTALL", "Url", "is_regular", "is_url", "local_path", "open_bytes", "readable",
-           "size_of", "url_fault"]
+__all__ = ["INSTALL", "Url", "expand_url", "folder_files", "is_regular", "is_url",
+           "local_path", "open_bytes", "readable", "size_of", "url_fault"]
 
 #: How to install what a URL needs.
 INSTALL: Final = "pip install fsspec"
 _URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
+#: What makes a name a pattern (as for :mod:`glob`).
+_MAGIC: Final = frozenset("*?[")
 
 
 def is_url(name: str) -> bool:
@@ -127,9 +131,17 @@ def open_bytes(name: str) -> IO[bytes]:
         return open(name, "rb")  # (the caller closes it)
     fs, path = _fs(name)
     try:
-        return cast("IO[bytes]", fs.open(path, "rb"))
+        opened = fs.open(path, "rb")
     except Exception as err:  # (a file system's own errors: a network's, a service's)
         raise _oserror(err) from None
+    from fsspec.spec import AbstractBufferedFile
+
+    if isinstance(opened, AbstractBufferedFile):
+        # (the files of s3fs, gcsfs, adlfs...: their readline takes no limit, which the
+        # readers give to bound a line; a buffered reader's does, served from the file's
+        # own blocks)
+        return cast("IO[bytes]", io.BufferedReader(cast("Any", opened)))
+    return cast("IO[bytes]", opened)
 
 
 def size_of(name: str) -> int:
@@ -171,3 +183,84 @@ def readable(names: list[str]) -> list[str]:
         except OSError:
             missing.append(name)
     return missing
+
+
+def _named(name: str, path: str) -> str:
+    """The URL of ``path`` in the file system of the URL ``name``, with its protocol as
+    ``name`` spells it.
+
+    >>> _named("file:///data/*.jsonl", "/data/a.jsonl"), _named("s3://b/x/", "b/x/a.tarot")
+    ('file:///data/a.jsonl', 's3://b/x/a.tarot')
+    """
+    return name[:name.index("://") + 3] + path
+
+
+def _hidden(pattern: str, path: str) -> bool:
+    """Whether :mod:`glob` would leave out ``path``, a match of ``pattern``: a name that
+    starts with a dot, matched by a wildcard (a pattern that names no dot file itself).
+
+    >>> _hidden("d/*/*.jsonl", "d/.git/x.jsonl"), _hidden("d/**", "d/a/x.jsonl")
+    (True, False)
+    >>> _hidden("d/.h/*.jsonl", "d/.h/x.jsonl")
+    False
+    """
+    wanted = PurePosixPath(pattern).parts
+    fixed = next((i for i, part in enumerate(wanted) if _MAGIC & set(part)), len(wanted))
+    if any(part.startswith(".") for part in wanted[fixed:]):
+        return False
+    return any(part.startswith(".") for part in PurePosixPath(path).parts[fixed:])
+
+
+def expand_url(name: str) -> list[str]:
+    """The URLs a URL given on the command line stands for: a pattern's matches (``*``,
+    ``?``, ``[...]``, ``**`` through folders), sorted and without dot files as a local
+    pattern's are (:func:`glob.glob`); itself otherwise (not a pattern, the name of a
+    file, a pattern that matches nothing or whose file system cannot be asked: read as
+    a name, it is then said as one that names nothing, or cannot be read)."""
+    if not is_url(name) or not _MAGIC & set(name.split("://", 1)[1]):
+        return [name]
+    try:
+        fs, path = _fs(name)
+        if fs.exists(path):
+            return [name]
+        found = [str(match) for match in fs.glob(path)]
+    except Exception:  # (a file system's own errors: the reading says them)
+        return [name]
+    return sorted(_named(name, p) for p in found if not _hidden(path, p)) or [name]
+
+
+def folder_files(name: str, suffixes: Collection[str]
+                 ) -> list[tuple[str, OSError | None]] | None:
+    """The files in the folder the URL ``name`` names, and in its folders (those whose
+    extension is one of ``suffixes``), sorted as a local folder's are (by their names'
+    parts), each with None; a folder that cannot be listed in its place, with why (the
+    others are still listed). None when ``name`` is not a folder's: a file, nothing, or a
+    URL whose name ends with one of ``suffixes`` (a file's: not asked). A symbolic link
+    found in a folder is not followed (fsspec's local file system lists it as neither a
+    file nor a folder)."""
+    rest = name.split("://", 1)[1].rstrip("/")
+    if PurePosixPath(rest).suffix.lower() in suffixes:
+        return None
+    try:
+        fs, path = _fs(name)
+        if not fs.isdir(path):
+            return None
+    except Exception:  # (it cannot be told: read as a file, whose reading says why not)
+        return None
+    found: list[tuple[tuple[str, ...], str, OSError | None]] = []
+    folders = [path]
+    while folders:  # (fsspec's own walk says only the first folder it cannot list)
+        folder = folders.pop()
+        try:
+            listing = fs.ls(folder, detail=True)
+        except Exception as err:  # (a file system's own errors, a network's)
+            found.append((PurePosixPath(folder).parts, _named(name, folder), _oserror(err)))
+            continue
+        for info in listing:
+            where = str(info["name"]).rstrip("/")
+            if info.get("type") == "directory" and where != folder.rstrip("/"):
+                folders.append(where)
+            elif info.get("type") == "file" and PurePosixPath(where).suffix.lower() in suffixes:
+                found.append((PurePosixPath(where).parts, _named(name, where), None))
+    found.sort(key=lambda item: item[0])
+    return [(url, err) for _, url, err in found]

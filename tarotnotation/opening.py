@@ -22,7 +22,7 @@ from typing import IO, Any, Final
 from .diagnostics import Code, Diagnostic
 from .formats import detect, registry
 from .i18n import Msg
-from .inputs import Url, is_url, open_bytes
+from .inputs import Url, folder_files, is_url, open_bytes
 from .source import ReadDeal, read_deal
 
 __all__ = [
@@ -62,8 +62,11 @@ def walk(paths: Iterable[str | Path | Diagnostic]) -> Iterator[Path | Diagnostic
         if str(p) == STDIN:
             yield Path(STDIN)
             continue
-        if isinstance(p, Url) or (isinstance(p, str) and is_url(p)):
-            yield Url(str(p))  # (opened by its file system: tarotnotation.inputs)
+        if isinstance(p, Url):  # walked already
+            yield p
+            continue
+        if isinstance(p, str) and is_url(p):  # (opened by its file system: .inputs)
+            yield from _walk_url(p)
             continue
         path = Path(p)
         try:
@@ -75,6 +78,18 @@ def walk(paths: Iterable[str | Path | Diagnostic]) -> Iterator[Path | Diagnostic
             yield from _walk_folder(path)
         else:
             yield path
+
+
+def _walk_url(url: str) -> Iterator[Path | Diagnostic]:
+    """A URL: its file, or the record files of the folder it names, as a local folder's
+    (:func:`tarotnotation.inputs.folder_files`); F003 for a folder that cannot be
+    listed."""
+    found = folder_files(url, SUFFIXES)
+    if found is None:
+        yield Url(url)
+        return
+    for name, err in found:
+        yield Url(name) if err is None else file_fault(name, err, folder=True)
 
 
 def _walk_folder(top: Path) -> Iterator[Path | Diagnostic]:

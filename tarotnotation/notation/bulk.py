@@ -95,13 +95,34 @@ def normalized(parts: tuple[Any, ...]) -> tuple[Any, ...] | None:
     return (*parts[:2], spec, list(ids), *parts[4:16], list(names), *parts[17:])
 
 
+def _descriptor(fh: IO[bytes]) -> int | None:
+    """The file descriptor of a file (None for a stream that has none: a URL's file)."""
+    try:
+        return fh.fileno()
+    except (OSError, ValueError):  # (io.UnsupportedOperation is both)
+        return None
+
+
+def _peek(fh: IO[bytes], fd: int | None, at: int) -> bytes:
+    """The bytes of the file from ``at`` on (a few), the stream left where it was."""
+    if fd is not None:
+        return os.pread(fd, _PEEK, at)
+    here = fh.tell()
+    fh.seek(at)
+    try:
+        return fh.read(_PEEK)
+    finally:
+        fh.seek(here)
+
+
 def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]], _T | None],
               judge: Callable[[dict[str, Any]], _T | None] | None, *, name: str | None = None,
               line: int = 0, offset: int = 0
               ) -> Iterator[ReadDeal | tuple[int, int, int, _T]]:
-    """The records of a file opened to read bytes (a regular file: it is read with seek
-    and ``os.pread``), from ``offset`` (after ``line`` lines: the start of a record), as
-    :func:`~tarotnotation.notation.read_at` gives them with ``judge``: a
+    """The records of a file opened to read bytes (a regular file, or a URL's: it is read
+    with seek, and ``os.pread`` where it has a descriptor), from ``offset`` (after
+    ``line`` lines: the start of a record), as :func:`~tarotnotation.notation.read_at`
+    gives them with ``judge``: a
     :class:`~tarotnotation.source.ReadDeal`, or ``(index, line, offset, value)`` for a
     deal the judge took. ``judge_parts`` judges the parts of a record the compiled
     scanner ``scan`` took (after :func:`normalized`); when it says None, the record is
@@ -111,7 +132,7 @@ def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]]
     index = 0
     at = offset  # where the next record starts
     lines = line  # lines before it
-    fd = fh.fileno()
+    fd = _descriptor(fh)
     while True:
         # The scanner's turn, from `at`.
         fh.seek(at)
@@ -165,7 +186,7 @@ def read_bulk(fh: IO[bytes], scan: Scan, judge_parts: Callable[[tuple[Any, ...]]
                 # closed among them, it might have read the next record as part of it.)
                 if (not first and not isinstance(item, ReadDeal) and where is not None
                         and start is not None and where >= 2):
-                    peek = os.pread(fd, _PEEK, where - 2)
+                    peek = _peek(fh, fd, where - 2)
                     if peek[:3] == b"\n\n[":
                         again = scan(peek, 2, len(peek) < _PEEK)
                         if type(again) is tuple:  # the record is canonical: the scanner's

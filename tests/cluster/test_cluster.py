@@ -249,6 +249,27 @@ def test_fsspec_urls_are_read_by_the_workers_as_the_local_run_reads_them(
 
 
 @needs_dask
+def test_a_url_naming_a_folder_or_a_pattern_is_read_by_the_workers_as_locally(
+        cluster: Cluster, tmp_path: Path) -> None:
+    # a folder and a pattern named by file:// URLs: their files, in the local order
+    # (a folder's by parts, a pattern's by text), read by the workers (over 2 MB of JSON
+    # Lines: in byte ranges)
+    for name, n, copies in (("a/b/big.jsonl", 80, 16), ("a-b.jsonl", 5, 1),
+                            ("a/x.jsonl", 5, 1), ("z.jsonl", 5, 1)):
+        (tmp_path / "data" / name).parent.mkdir(parents=True, exist_ok=True)
+        _deals(tmp_path / "data" / name, n, seed=len(name), copies=copies)
+    there = ("--scheduler", cluster.address)
+    for named in ("data", "data/**/*.jsonl"):
+        for args in (["validate", "-f", "jsonl"],
+                     ["query", "--where", "contract >= garde", "-f", "jsonl"]):
+            local = run_exe(*args, named, cwd=tmp_path)
+            ran = run_exe(*args, f"file://{tmp_path}/{named}", *there, cwd=tmp_path)
+            assert ran.code == local.code
+            assert ran.out.replace(f"file://{tmp_path}/", "") == local.out
+            assert local.out
+
+
+@needs_dask
 def test_a_url_a_worker_cannot_read_is_refused(cluster: Cluster, tmp_path: Path) -> None:
     ran = run_exe("validate", f"file://{tmp_path}/none.jsonl", "--scheduler",
                   cluster.address, cwd=tmp_path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import stat
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from tarotnotation.cutting import (
     json_lines_ranges,
     tarot_parts,
 )
+from tarotnotation.diagnostics import Diagnostic
 from tarotnotation.formats import json as tarot_json
 from tarotnotation.inputs import Url, local_path, url_fault
 from tarotnotation.limits import MAX_JSON_RECORD_BYTES
@@ -210,3 +212,137 @@ def test_analyze_in_place_refuses_a_url_before_any_search(tmp_path: Path, lang: 
     assert ran.code == 2
     assert said in ran.err
     assert jsonl.read_bytes() == before
+
+
+def _tree(top: Path) -> Path:
+    """Record files in folders and subfolders (names whose order by text and by parts
+    differ: ``a-b`` and ``a/``), a dot file, and a file that is not a record's."""
+    rng = random.Random(11)
+    for name in ("z.jsonl", "a-b.jsonl", "a/x.tarot", "a/b/y.jsonl", "a/b/w.jsonl",
+                 "c/.hidden.jsonl", "c/notes.txt"):
+        path = top / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        deals = [random_deal(rng, 4) for _ in range(2)]
+        path.write_bytes(tarot_dumps(deals) if name.endswith(".tarot") else b"".join(
+            tarot_json.dumps_bytes(d).replace(b"\n", b"") + b"\n" for d in deals))
+    return top
+
+
+def test_a_url_naming_a_folder_is_walked_as_the_folder_is(tmp_path: Path) -> None:
+    top = _tree(tmp_path / "data")
+    by_path = [str(p) for p in walk([str(top)])]
+    assert by_path == [str(top / n) for n in ("a/b/w.jsonl", "a/b/y.jsonl", "a/x.tarot",
+                                              "a-b.jsonl", "c/.hidden.jsonl", "z.jsonl")]
+    for url in (_url(top), _url(top) + "/"):
+        walked = list(walk([url]))
+        assert all(isinstance(p, Url) for p in walked)
+        assert [str(p) for p in walked] == [_url(Path(p)) for p in by_path]
+    # (what walk gave passes through it unchanged, not asked again)
+    assert list(walk(walked)) == walked
+
+
+def test_a_url_ending_with_a_record_extension_is_a_file_not_asked(tmp_path: Path) -> None:
+    folder = tmp_path / "odd.jsonl"  # (a folder with a file's name: read, and said, as one)
+    folder.mkdir()
+    (folder / "x.jsonl").write_bytes(b"")
+    assert [str(p) for p in walk([_url(folder)])] == [_url(folder)]
+
+
+def test_a_url_folder_that_cannot_be_listed_is_said_in_its_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fsspec.implementations.local import LocalFileSystem
+
+    top = _tree(tmp_path / "data")
+    ls = LocalFileSystem.ls
+
+    def listing(self: Any, path: str, *args: Any, **kwargs: Any) -> Any:
+        if path.rstrip("/") == str(top / "a" / "b"):  # (as a folder of mode 0 to a user)
+            raise PermissionError(13, "Permission denied", path)
+        return ls(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(LocalFileSystem, "ls", listing)
+    walked = list(walk([_url(top)]))
+    assert [(p.code.value, p.location.file, p.message) if isinstance(p, Diagnostic) else str(p)
+            for p in walked][:2] == [
+        ("F003", _url(top / "a" / "b"), "cannot list the folder: Permission denied; the"
+         " files in it are not checked"), _url(top / "a" / "x.tarot")]
+
+
+@pytest.mark.parametrize("pattern", ["*", "*.jsonl", "**/*.jsonl", "*/*.jsonl", "a/**",
+                                     "c/.*", "[az]*", "?.jsonl", "none*"])
+def test_a_url_pattern_expands_as_a_local_pattern(tmp_path: Path, pattern: str) -> None:
+    from cli.common import expand_arguments
+
+    top = _tree(tmp_path / "data")
+    local = expand_arguments([f"{top}/{pattern}"])
+    assert expand_arguments([f"{_url(top)}/{pattern}"]) == [_url(Path(p)) for p in local]
+
+
+@pytest.mark.process
+def test_a_url_of_a_folder_or_a_pattern_gives_the_output_of_its_path(tmp_path: Path) -> None:
+    _tree(tmp_path / "data")
+    for args in (["validate"], ["validate", "-f", "jsonl"], ["stats", "--by", "contract"],
+                 ["query", "--where", "contract >= petite", "-f", "jsonl"]):
+        for named in ("data", "data/", "data/**/*.jsonl", "data/*", "data/nothing*"):
+            by_path = run_exe(*args, named, cwd=tmp_path)
+            by_url = run_exe(*args, f"{_url(tmp_path)}/{named}", cwd=tmp_path)
+            assert by_url.code == by_path.code
+            assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
+            assert by_url.err.replace(f"file://{tmp_path}{os.sep}", "") == by_path.err
+            assert by_path.out or "no file matches this pattern" in by_path.err
+
+
+def _block_file_system() -> str:
+    """A file system of this machine's files whose files are fsspec's buffered files,
+    as s3fs's, gcsfs's and adlfs's are (their ``readline`` takes no limit): its
+    protocol, ``blocks://``."""
+    import fsspec
+    from fsspec.spec import AbstractBufferedFile, AbstractFileSystem
+
+    class BlockFile(AbstractBufferedFile):  # type: ignore[misc]
+        def _fetch_range(self, start: int, end: int) -> bytes:
+            with open(self.path, "rb") as fh:
+                fh.seek(start)
+                return fh.read(end - start)
+
+    class BlockFileSystem(AbstractFileSystem):  # type: ignore[misc]
+        protocol = "blocks"
+
+        def _open(self, path: str, mode: str = "rb", block_size: Any = None,
+                  **kwargs: Any) -> BlockFile:
+            return BlockFile(self, path, mode, block_size or 1 << 16)
+
+        def info(self, path: str, **kwargs: Any) -> dict[str, Any]:
+            path = self._strip_protocol(path)
+            mode = os.stat(path).st_mode
+            return {"name": path, "size": os.stat(path).st_size,
+                    "type": "directory" if stat.S_ISDIR(mode) else "file"}
+
+        def ls(self, path: str, detail: bool = True, **kwargs: Any) -> list[Any]:
+            path = self._strip_protocol(path)
+            found = [self.info(os.path.join(path, n)) for n in sorted(os.listdir(path))]
+            return found if detail else [f["name"] for f in found]
+
+    fsspec.register_implementation("blocks", BlockFileSystem, clobber=True)
+    return "blocks"
+
+
+def test_a_url_of_buffered_files_is_read_as_its_path_is(tmp_path: Path) -> None:
+    # fsspec's buffered files (s3://, gcs://...) take no limit in readline: the readers'
+    # bounded lines come through a buffered reader (a TypeError before)
+    protocol = _block_file_system()
+    jsonl, tarot = _season(tmp_path)
+    names = [str(jsonl), str(tarot)]
+    urls = [f"{protocol}://{jsonl}", f"{protocol}://{tarot}"]
+    serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
+              for c in check_paths(names, keep=False)]
+    for jobs, pool in ((1, None), (2, _Pool())):
+        by_url = list(check_paths(urls, keep=False, jobs=jobs, pool=pool))
+        assert [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
+                for c in by_url] == serial
+    scanned = [repr(d).replace(f"{protocol}://", "") for d in scan(urls, jobs=2,
+                                                                   pool=_Pool())]
+    assert scanned == [repr(d) for d in scan(names)]
+    # a folder of them: walked as the local folder is
+    assert [str(p) for p in walk([f"{protocol}://{tmp_path}"])] == [
+        f"{protocol}://{p}" for p in walk([str(tmp_path)])]
