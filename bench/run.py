@@ -699,23 +699,26 @@ def _big_archive(folder: Path, n: int, total: int) -> Path:
     return big
 
 
-def _distributed(folder: Path, n: int, deals: int, out: Path, analysis_only: bool) -> int:
+def _distributed(folder: Path, n: int, deals: int, out: Path, analysis_only: bool,
+                 budget: int | None) -> int:
     """``--distributed DEALS``: the stages of bench/scheduler.py, their table, the JSON
-    (``analysis_only``: the analysis stages, without the 1,000,000 deals' validation)."""
+    (``analysis_only``: the analysis stages, without the 1,000,000 deals' validation;
+    ``budget``: the analysis's nodes a deal, bench/scheduler.py's BUDGET if None)."""
     sys.path.insert(0, str(HERE))
     import scheduler as stages  # (bench/scheduler.py)
 
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as scratch:
         found = stages.rows(folder, None if analysis_only else _big_archive(folder, n, deals),
-                            deals, Path(scratch))
+                            deals, Path(scratch), budget or stages.BUDGET)
     after = os.getloadavg()
     print(f"{os.cpu_count()} cores; load {load[0]:.2f} before, {after[0]:.2f} after")
     print(stages.table(found))
     out.write_text(json.dumps({"cores": os.cpu_count(), "load_before": load,
                                "load_after": after, "deals": deals,
                                "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                               "stages": found}, indent=2) + "\n", encoding="utf-8")
+                               "budget": budget or stages.BUDGET, "stages": found},
+                              indent=2) + "\n", encoding="utf-8")
     print(f"(written to {out})")
     return 0
 
@@ -874,6 +877,9 @@ def main(argv: list[str] | None = None) -> int:
                         " through the scheduler against -j 2 (the issue: 1,000,000)")
     parser.add_argument("--analysis-only", action="store_true",
                         help="with --distributed: the analysis stages only")
+    parser.add_argument("--budget", type=int, metavar="NODES",
+                        help="with --distributed: the analysis's nodes a deal (1,000,000 by"
+                        " default)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -896,7 +902,7 @@ def main(argv: list[str] | None = None) -> int:
                  else "distributed-results.json")
         return _distributed(folder, n, args.distributed, args.json.with_name(named)
                             if args.json == HERE / "results.json" else args.json,
-                            args.analysis_only)
+                            args.analysis_only, args.budget)
     if args.profile:
         _profile(args.profile, folder)
         return 0

@@ -2,7 +2,8 @@
 ``python bench/run.py --distributed DEALS`` (``--analysis-only``: the analysis stages):
 
 - ``analyze-running1``, ``analyze-running2``: ``tarot analyze`` of the first 100 generated
-  deals with a node budget (``--budget``, 1,000,000 nodes a deal), on a cluster already
+  deals with a node budget (``--budget``, 1,000,000 nodes a deal unless bench/run.py's
+  ``--budget`` says another), on a cluster already
   running, as a cluster's user has it: a ``dask scheduler`` and 1 or 2 ``dask worker
   --nthreads 1`` processes on 127.0.0.1 (started as tests/cluster starts them, waited
   for, warmed by one small run), the command given ``--scheduler tcp://127.0.0.1:PORT``;
@@ -89,7 +90,7 @@ def _dask() -> str:
 
 
 @contextlib.contextmanager
-def running(workers: int, scratch: Path, warm: Path
+def running(workers: int, scratch: Path, warm: Path, budget: int = BUDGET
             ) -> Iterator[tuple[str, list[int], Any]]:
     """A scheduler and ``workers`` workers of one thread on 127.0.0.1 (as tests/cluster
     starts them), waited for and warmed by one analysis of ``warm``: their address, their
@@ -119,7 +120,7 @@ def running(workers: int, scratch: Path, warm: Path
         with client_type(address, set_as_default=False) as client:
             client.wait_for_workers(workers, timeout=120)
             client.get_task_stream()  # (the scheduler records the tasks from now on)
-            _timed([*_tarot(), "analyze", str(warm), "--budget", str(BUDGET), "-o",
+            _timed([*_tarot(), "analyze", str(warm), "--budget", str(budget), "-o",
                     str(scratch / "warm.jsonl"), "--scheduler", address], 1)
             yield address, [p.pid for p in started], client
     finally:
@@ -185,13 +186,14 @@ def _idle(stream: list[dict[str, Any]], workers: int) -> dict[str, float]:
 
 
 def _analysis(name: str, deals: Path, scheduler: str, scratch: Path,
-              on: tuple[list[int], Any, int] | None = None) -> dict[str, Any]:
+              on: tuple[list[int], Any, int] | None = None, budget: int = BUDGET
+              ) -> dict[str, Any]:
     """One analysis of ``deals``, timed (``on``: a running cluster's processes, client
     and workers)."""
     print(f"  {name} ...", file=sys.stderr, flush=True)
     out = scratch / f"{name}.jsonl"
     since = time.time()
-    row = _timed([*_tarot(), "analyze", str(deals), "--budget", str(BUDGET), "-o", str(out),
+    row = _timed([*_tarot(), "analyze", str(deals), "--budget", str(budget), "-o", str(out),
                   "--scheduler", scheduler], ANALYSED, on[0][1:] if on else ())
     if on is not None:
         row.update(_idle(on[1].get_task_stream(start=since), on[2]))
@@ -199,22 +201,24 @@ def _analysis(name: str, deals: Path, scheduler: str, scratch: Path,
     return row
 
 
-def analysis_rows(folder: Path, scratch: Path) -> dict[str, dict[str, Any]]:
-    """The analysis stages (see the module doc), by name; the outputs of the same deals
-    compared byte for byte."""
+def analysis_rows(folder: Path, scratch: Path, budget: int = BUDGET
+                  ) -> dict[str, dict[str, Any]]:
+    """The analysis stages (see the module doc), each deal within ``budget`` nodes, by
+    name; the outputs of the same deals compared byte for byte."""
     out: dict[str, dict[str, Any]] = {}
     few, bots = _first(folder, ANALYSED), _bots(folder, ANALYSED)
     warm = _first(folder, 2)
     for workers in (1, 2):
-        with running(workers, scratch, warm) as (address, pids, client):
+        with running(workers, scratch, warm, budget) as (address, pids, client):
             for name, deals in ((f"analyze-running{workers}", few),
                                 (f"bots-running{workers}", bots)):
                 scheduler = _cpu(pids[:1])
-                out[name] = _analysis(name, deals, address, scratch, (pids, client, workers))
+                out[name] = _analysis(name, deals, address, scratch, (pids, client, workers),
+                                      budget)
                 out[name]["scheduler_cpu_seconds"] = _cpu(pids[:1]) - scheduler
     for workers in (1, 2):
         out[f"analyze-local{workers}"] = _analysis(
-            f"analyze-local{workers}", few, f"local:{workers}", scratch)
+            f"analyze-local{workers}", few, f"local:{workers}", scratch, None, budget)
     for group in (("analyze-running1", "analyze-running2", "analyze-local1",
                    "analyze-local2"), ("bots-running1", "bots-running2")):
         outputs = {Path(out[name].pop("output")).read_bytes() for name in group}
@@ -223,12 +227,12 @@ def analysis_rows(folder: Path, scratch: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def rows(folder: Path, big: Path | None, deals: int, scratch: Path
+def rows(folder: Path, big: Path | None, deals: int, scratch: Path, budget: int = BUDGET
          ) -> dict[str, dict[str, Any]]:
     """Every stage of this benchmark (see the module doc), by name (``big`` None: the
     analysis stages only)."""
     tarot = _tarot()
-    out = analysis_rows(folder, scratch)
+    out = analysis_rows(folder, scratch, budget)
     if big is None:
         return out
     for name, how in (("validate-j2", ["-j", "2"]),
