@@ -58,12 +58,13 @@ def _paths(obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(value, (*path, i))
 
 
-def _replaced(obj: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    out = copy.deepcopy(obj)
-    here: Any = out
-    for part in path[:-1]:
-        here = here[part]
-    here[path[-1]] = value
+def _replaced(obj: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """``obj`` with ``value`` at ``path``: a new dict or list along the path, everything
+    else shared with ``obj`` (which is never changed). A deep copy of the whole record
+    for each of the 1,900 places took 40% of the test."""
+    head, rest = path[0], path[1:]
+    out = copy.copy(obj)
+    out[head] = _replaced(obj[head], rest, value) if rest else value
     return out
 
 

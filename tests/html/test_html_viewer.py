@@ -10,14 +10,15 @@ with ``TAROT_BROWSER=required``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import axe_check
 import pytest
-from axe_check import axe
-from cli_runs import EXAMPLES, rel
+from axe_check import COLOUR_RULES, axe
+from cli_runs import EXAMPLES, ROOT, rel
 from cli_runs import invoke as run_cli
 from test_html_browser import HOSTILE, Tab, position
 
@@ -112,15 +113,73 @@ POINTS = [
 def test_axe_finds_nothing_serious_on_any_page_kind_at_375_and_1440_px(
         browser: Any, viewport: dict[str, int], scheme: str, site: dict[str, Path],
         axe_source: str) -> None:
+    # Every rule on the light scheme; on the dark one, which changes colours only (see
+    # test_the_dark_scheme_changes_colours_only), the rules that read colours.
+    only = COLOUR_RULES if scheme == "dark" else None
     tab = Tab(browser, viewport)
     try:
         tab.page.emulate_media(color_scheme=scheme)  # the system's preference
         findings = []
         for key, fragment in POINTS:
             page = tab.open(site[key], fragment)
-            findings += [f"{key}{fragment}: {f}" for f in axe(page, axe_source)]
+            findings += [f"{key}{fragment}: {f}" for f in axe(page, axe_source, only)]
         assert findings == []
         tab.check_clean()
+    finally:
+        tab.context.close()
+
+
+#: What a rule of the dark scheme may set: colours, and nothing that shows, hides or moves.
+COLOUR_PROPERTIES = frozenset({"color", "background", "background-color", "border-color",
+                               "color-scheme", "fill", "stroke"})
+COLOUR_VALUE = re.compile(r"#[0-9a-f]{3,8}|rgba?\([0-9., ]+\)|var\(--[a-z-]+\)|dark")
+
+
+def dark_declarations(css: str) -> list[tuple[str, str]]:
+    """The (property, value) pairs the ``prefers-color-scheme: dark`` blocks of a
+    stylesheet set."""
+    found = []
+    for start in (m.end() for m in re.finditer(r"@media \(prefers-color-scheme: dark\) \{",
+                                                css)):
+        depth, end = 1, start
+        while depth:
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            end += 1
+        for body in re.findall(r"\{([^{}]*)\}", css[start:end - 1]):
+            for declaration in filter(None, (d.strip() for d in body.split(";"))):
+                name, _, value = declaration.partition(":")
+                found.append((name.strip(), value.strip()))
+    return found
+
+
+def test_the_dark_scheme_changes_colours_only() -> None:
+    # What lets the axe runs of the dark scheme check the colour rules only: the pages'
+    # one stylesheet sets colours in its dark blocks, and their script never asks.
+    css = (ROOT / "tarotnotation" / "html" / "tarot.css").read_text(encoding="utf-8")
+    declarations = dark_declarations(css)
+    assert len(declarations) >= 10  # the blocks were found
+    for name, value in declarations:
+        assert name in COLOUR_PROPERTIES or name.startswith("--"), (name, value)
+        assert COLOUR_VALUE.fullmatch(value), (name, value)
+    script = (ROOT / "tarotnotation" / "html" / "tarot.js").read_text(encoding="utf-8")
+    assert "matchMedia" not in script
+    assert "color-scheme" not in script
+    assert [p.name for p in (ROOT / "tarotnotation" / "html").glob("*.css")] == ["tarot.css"]
+    assert dark_declarations("@media (prefers-color-scheme: dark) { a { display: none } }"
+                             ) == [("display", "none")]
+
+
+def test_the_colour_rules_alone_find_text_dark_on_the_dark_scheme(
+        browser: Any, site: dict[str, Path], axe_source: str) -> None:
+    # The dark runs are not vacuous: text as dark as the paper is found by the rules they run.
+    tab = Tab(browser, PHONE)
+    try:
+        tab.page.emulate_media(color_scheme="dark")
+        page = tab.open(site["deal"], "#deal=1&card=40")
+        assert axe(page, axe_source, COLOUR_RULES) == []
+        page.evaluate("() => { for (const e of document.querySelectorAll('body *'))"
+                      " e.style.color = '#222'; }")
+        assert any(f.startswith("color-contrast: ") for f in axe(page, axe_source, COLOUR_RULES))
     finally:
         tab.context.close()
 

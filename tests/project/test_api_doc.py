@@ -1,6 +1,10 @@
 """docs/api.md, the library's tour (issue 37): its five day-one scripts run as written (the
 page is in the doctest run, as README.md is) and pass ``mypy --strict`` as a program would
-write them."""
+write them.
+
+The two runs of mypy are marked ``slow``, as tests/project/test_quality.py's is: the suite
+leaves them out and ``.ci/run`` runs them as a step of its own.
+"""
 
 from __future__ import annotations
 
@@ -54,6 +58,7 @@ def test_the_readme_links_the_tour() -> None:
     assert "](docs/api.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_mypy_strict_passes_on_the_tours_scripts(tmp_path: Path) -> None:
     program = tmp_path / "tour.py"
@@ -63,6 +68,7 @@ def test_mypy_strict_passes_on_the_tours_scripts(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_mypy_strict_passes_on_the_readmes_examples_without_asserts(tmp_path: Path) -> None:
     script = tour_script(ROOT / "README.md")

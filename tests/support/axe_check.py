@@ -21,14 +21,24 @@ def axe_source() -> str:
     return (Path(spec.origin).parent / "axe.min.js").read_text(encoding="utf-8")
 
 
-def axe(page: Any, source: str) -> list[str]:
+#: axe-core's rules whose verdict hangs on colours: all a page's dark scheme changes (its
+#: ``prefers-color-scheme: dark`` rules set colours, backgrounds, borders and shadows only,
+#: never what is shown or where), so that the other rules, run on the light scheme of the
+#: same page, would find the same on the dark one.
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+
+
+def axe(page: Any, source: str, only: tuple[str, ...] | None = None) -> list[str]:
     """axe-core's serious and critical findings on the page as it is now (with the
-    label-content-name-mismatch rule, experimental, turned on)."""
+    label-content-name-mismatch rule, experimental, turned on), by all its rules or
+    ``only`` those named."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.evaluate(source)
     found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations'], preload: false,"
-        " rules: {'label-content-name-mismatch': {enabled: true}}})).violations"
+        "async only => (await axe.run(document, {resultTypes: ['violations'], preload: false,"
+        " ...(only ? {runOnly: {type: 'rule', values: only}}"
+        " : {rules: {'label-content-name-mismatch': {enabled: true}}})})).violations"
         ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))")
+        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))",
+        None if only is None else list(only))
     return [str(f) for f in found]
