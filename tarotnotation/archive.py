@@ -41,10 +41,9 @@ from .checking import (
     CleanDeals,
     Done,
     check_deal,
-    check_file,
     check_lines,
-    check_tarot_file,
     check_task,
+    checked_file,
     unpack,
 )
 from .cutting import (
@@ -243,12 +242,11 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 for chunk in chunks:
                     yield from check_lines(chunk, ruleset, default_ruleset)
                 continue
-            whole = check_tarot_file(f, ruleset, default_ruleset) if not keep else None
-            if whole is not None:
-                yield from whole
+            if not keep:
+                yield from checked_file(f, ruleset, default_ruleset)
                 continue
             for read in read_path(f):
-                yield check_deal(read, f, ruleset, keep=keep, default_ruleset=default_ruleset)
+                yield check_deal(read, f, ruleset, keep=True, default_ruleset=default_ruleset)
         return
     from .workers import Workers
 
@@ -303,7 +301,7 @@ def _check_paths(paths: Iterable[str | Path | Diagnostic], jobs: int, ruleset: s
                 while pending:
                     yield from collect()
                 if given is None:
-                    yield from check_file((f, ruleset, default_ruleset))
+                    yield from checked_file(f, ruleset, default_ruleset)
                     continue
                 tasks, here = stdin_parts()
                 for read in here:  # (not JSON Lines: read here)

@@ -40,10 +40,10 @@ __all__ = [
     "CleanDeals",
     "Done",
     "check_deal",
-    "check_file",
     "check_lines",
     "check_tarot_file",
     "check_task",
+    "checked_file",
     "unpack",
 ]
 
@@ -160,10 +160,17 @@ def check_deal(item: ReadDeal, file: str, ruleset: str | None = None, *,
                        item.offset)
 
 
-def check_file(args: tuple[str, str | None, str | None]) -> list[CheckedDeal]:
-    path, ruleset, default = args
-    return [check_deal(item, path, ruleset, keep=False, default_ruleset=default)
-            for item in read_path(path)]
+def checked_file(path: str, ruleset: str | None, default: str | None
+                 ) -> Iterator[CheckedDeal]:
+    """Every deal of a whole file checked, as they are read, by the one route a whole
+    file takes wherever it is checked (this process or a worker): a file of the text
+    notation by :func:`check_tarot_file` (the bulk scan and the quick check, the replay
+    where they say to), any other by :func:`read_path` and the replay."""
+    whole = check_tarot_file(path, ruleset, default)
+    if whole is not None:
+        return whole
+    return (check_deal(item, path, ruleset, keep=False, default_ruleset=default)
+            for item in read_path(path))
 
 #: What a worker sends back of a checked deal: CheckedDeal's fields but the file, the
 #: status by its value (plain tuples, strings and ints pickle several times faster than
@@ -191,7 +198,7 @@ def check_task(task: LineRange | TarotPart | Chunk | str, ruleset: str | None,
             _pack(c) if isinstance(c, CheckedDeal) else c
             for c in _lines_checked(task, ruleset, default, packed=True))), None, None
     if isinstance(task, str):
-        return task, _folded(task, (_pack(c) for c in check_file((task, ruleset, default)))
+        return task, _folded(task, (_pack(c) for c in checked_file(task, ruleset, default))
                              ), None, None
     if isinstance(task, TarotPart):
         # (packed as they are checked: a plain clean deal is never a CheckedDeal here)
