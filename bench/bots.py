@@ -218,6 +218,8 @@ class Row:
     stats: BotStats
     makeable_stats: BotStats
     cpu: float
+    reference: BotStats | None = None
+    """The heuristic's contracts in the same match (None: the reference's own row)."""
 
 
 def _outcomes(out: Path, plan: Plan) -> Iterator[dict[str, Any]]:
@@ -253,10 +255,13 @@ def report(out: Path) -> tuple[Plan, int, list[Row]]:
                 makeable[m] = [makeable[m][0] + a, makeable[m][1] + b]
     sums = [summary(o) for o in per_match]
     first = _flip(sums[0])  # (random against the heuristic)
-    rows = [Row("random", plan.names[0][1], first, first.a, makeable[0][1], cpu[0]),
+    rows = [Row("random", plan.names[0][1], first, first.a, makeable[0][1], cpu[0],
+                first.b),
             Row(REFERENCE, plan.names[0][0], None, sums[0].a, makeable[0][0], 0.0),
-            Row("pimc", plan.names[1][0], sums[1], sums[1].a, makeable[1][0], cpu[1]),
-            Row("oracle", plan.names[2][0], sums[2], sums[2].a, makeable[2][0], cpu[2])]
+            Row("pimc", plan.names[1][0], sums[1], sums[1].a, makeable[1][0], cpu[1],
+                sums[1].b),
+            Row("oracle", plan.names[2][0], sums[2], sums[2].a, makeable[2][0], cpu[2],
+                sums[2].b)]
     return plan, count, rows
 
 
@@ -278,8 +283,9 @@ def text(plan: Plan, count: int, rows: Sequence[Row]) -> list[str]:
              f" deals, {plan.makeable_nodes:,} nodes a contract",
              "",
              "| bot | settings | − heuristic, a deal | 95% interval | won / lost / even |"
-             " contracts made / taken | makeable / tested (unknown) | CPU |",
-             "|---|---|---|---|---|---|---|---|"]
+             " contracts made / taken | the heuristic's in that match |"
+             " makeable / tested (unknown) | CPU |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         m = r.makeable_stats
         if r.summary is None:
@@ -290,8 +296,11 @@ def text(plan: Plan, count: int, rows: Sequence[Row]) -> list[str]:
             interval = f"{_signed(s.low)} to {_signed(s.high)}"
             wle = f"{s.won:,} / {s.lost:,} / {s.even:,}"
         made = _pct(r.stats.made, r.stats.taken)
+        ref = "-" if r.reference is None else (
+            f"{r.reference.made:,} / {r.reference.taken:,}"
+            f" ({_pct(r.reference.made, r.reference.taken)})")
         lines.append(f"| {r.bot} | {r.name} | {result} | {interval} | {wle} |"
-                     f" {r.stats.made:,} / {r.stats.taken:,} ({made}) |"
+                     f" {r.stats.made:,} / {r.stats.taken:,} ({made}) | {ref} |"
                      f" {m.makeable:,} / {m.taken:,} ({m.unknown:,}) | {r.cpu:,.0f} s |")
     pimc, oracle = rows[2].summary, rows[3].summary
     if pimc is not None and oracle is not None and oracle.mean:
@@ -315,6 +324,8 @@ def as_json(plan: Plan, count: int, rows: Sequence[Row]) -> dict[str, Any]:
                 "won": None if s is None else s.won, "lost": None if s is None else s.lost,
                 "even": None if s is None else s.even,
                 "contracts": _stats_json(r.stats), "makeable": _stats_json(r.makeable_stats),
+                "heuristic_contracts": None if r.reference is None
+                else _stats_json(r.reference),
                 "cpu_seconds": round(r.cpu, 3)}
 
     return {"plan": plan.to_json(), "deals_in": count, "reference": REFERENCE,
