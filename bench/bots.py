@@ -248,13 +248,19 @@ def report(out: Path) -> tuple[Plan, int, list[Row]]:
     count = 0
     for data in _outcomes(out, plan):
         count += 1
-        k = int(data["deal"])
-        for m, d in enumerate(data["matches"]):
-            a, b = _stats_of(d["a"]), _stats_of(d["b"])
-            per_match[m].append(DealOutcome(k, int(d["result"]), a, b))
-            cpu[m] += float(d["cpu"])
-            if k <= plan.makeable_deals:
-                makeable[m] = [makeable[m][0] + a, makeable[m][1] + b]
+        try:
+            k = int(data["deal"])
+            if len(data["matches"]) != len(plan.matches):
+                raise ValueError("a result for each match of the plan expected")
+            for m, d in enumerate(data["matches"]):
+                a, b = _stats_of(d["a"]), _stats_of(d["b"])
+                per_match[m].append(DealOutcome(k, int(d["result"]), a, b))
+                cpu[m] += float(d["cpu"])
+                if k <= plan.makeable_deals:
+                    makeable[m] = [makeable[m][0] + a, makeable[m][1] + b]
+        except (KeyError, TypeError, ValueError) as err:
+            raise UsageError(f"{out}: deal {count}'s file is not a benchmark deal"
+                             f" ({err!r})") from err
     sums = [summary(o) for o in per_match]
     first = _flip(sums[0])  # (random against the heuristic)
     rows = [Row("random", plan.names[0][1], first, first.a, makeable[0][1], cpu[0],

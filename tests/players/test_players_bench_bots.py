@@ -96,3 +96,15 @@ def test_bench_bots_parts_share_the_deals_out_whole() -> None:
     for bad in ("0/3", "4/3", "3", "a/b", "1/0"):
         with pytest.raises(bots.UsageError):
             bots.part_range(bad, 10)
+
+
+def test_bench_bots_report_refuses_a_broken_deal_file_without_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bots = _bench()
+    bots.run_part(_tiny(bots, deals=3), "3/3", tmp_path, say=False)
+    (tmp_path / "deal-000001.json").write_bytes(b'{"deal": 1, "matches": [{"a": 2}]}')
+    assert bots.main(["--report", str(tmp_path)]) == 2
+    assert "not a benchmark deal" in capsys.readouterr().err
+    (tmp_path / "deal-000001.json").write_bytes(b"{half")
+    assert bots.main(["--report", str(tmp_path)]) == 2
+    assert bots.main(["--report", str(tmp_path / "nowhere")]) == 2
