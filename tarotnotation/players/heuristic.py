@@ -48,7 +48,7 @@ from ..cards import (
     card_points,
 )
 from ..records import Misere, Poignee
-from ..rules import Contract, table
+from ..rules import Contract, MisereKind, table
 from .table import poignee_sizes
 from .view import SeatView
 
@@ -62,8 +62,12 @@ __all__ = [
     "follow_choice",
     "hand_points",
     "lead_choice",
+    "misere_choice",
+    "petit_kept",
     "poignee_choice",
     "shown_voids",
+    "signal_card",
+    "signalled_suits",
 ]
 
 _PETIT: Final = int(Card.T1)
@@ -279,6 +283,22 @@ def shown_voids(view: SeatView) -> dict[str, int]:
     return voids
 
 
+def misere_choice(view: SeatView) -> tuple[Misere, ...]:
+    """The misères the seat declares: each the rules allow (``misere=on``) and its hand
+    has (the kernel's :func:`~tarotnotation.kernel.misere_faults` finds no card against
+    it): 10 points from every other player, and no risk.
+
+    >>> from tarotnotation.game import Game
+    >>> from tarotnotation.players import view_of
+    >>> misere_choice(view_of(Game.deal(4, seed=1), "S"))  # (misere=off)
+    ()
+    """
+    if not view.rules.misere:
+        return ()
+    return tuple(Misere(seat=view.seat, misere=k) for k in MisereKind
+                 if not kernel.misere_faults(view.hand.bits, k))
+
+
 # --- play ------------------------------------------------------------------------------
 
 
@@ -310,17 +330,114 @@ def _lowest(cards: Iterable[int]) -> int:
     return min(cards, key=lambda c: (card_points(1 << c), c))
 
 
-def lead_choice(view: SeatView, legal: CardSet) -> Card:
+def _discards(view: SeatView) -> list[tuple[str, int]]:
+    """The discards of the tricks in order, as (seat, card): a plain card played on a
+    suit led it does not follow."""
+    out: list[tuple[str, int]] = []
+    for t in (*view.tricks, *((view.trick,) if view.trick is not None else ())):
+        led, top = kernel.NO_SUIT, 0
+        for i, card in enumerate(t.cards):
+            c = int(card)
+            if 0 <= led < _TRUMP_SUIT and c < _PETIT and kernel.suit_of(c) != led:
+                out.append((t.seat_of(i, view.seats), c))
+            led, top = kernel.step(led, top, c)
+    return out
+
+
+def signalled_suits(view: SeatView) -> dict[str, int]:
+    """The suit each seat asked for by its first discard (a signal: the defence's habit of
+    discarding first a small card of the suit whose King it holds).
+
+    >>> from tarotnotation.game import Game
+    >>> from tarotnotation.players import view_of
+    >>> signalled_suits(view_of(Game.deal(4, seed=1), "S"))
+    {}
+    """
+    asked: dict[str, int] = {}
+    for seat, c in _discards(view):
+        asked.setdefault(seat, kernel.suit_of(c))
+    return asked
+
+
+def signal_card(view: SeatView, cards: list[int]) -> int | None:
+    """The discard that asks the partners for a suit (a signal), among ``cards`` (plain
+    cards of suits other than the one led): a defender's first discard, the smallest
+    card of the longest suit whose King it holds with a small card beside it (never a
+    face card, never the King); None when the seat is not a defender, has discarded
+    already, or holds no such suit.
+
+    >>> from tarotnotation.game import Game
+    >>> from tarotnotation.players import view_of
+    >>> signal_card(view_of(Game.deal(4, seed=1), "S"), [])
+    """
+    if view.taker is None or _own_camp(view) != "defence" \
+            or any(seat == view.seat for seat, _ in _discards(view)):
+        return None
+    hand = view.hand.bits
+    best: tuple[int, int] | None = None
+    for c in cards:
+        suit = kernel.suit_of(c)
+        king = 14 * suit + 13
+        if not hand >> king & 1 or card_points(1 << c) > 1:
+            continue
+        key = (-(hand & SUIT_MASKS[suit]).bit_count(), c)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[1]
+
+
+def _signal_answer(view: SeatView, plain_cards: list[int]) -> int | None:
+    """A defender's lead answering a partner's signal: the smallest card of the suit a
+    partner asked for, while that suit's King is unseen (the partner's) and the taker
+    has shown no void in it."""
+    voids = shown_voids(view)
+    taker_voids = voids.get(view.taker, 0) if view.taker is not None else 0
+    for seat, suit in signalled_suits(view).items():
+        if seat == view.seat or view.camp_of(seat) != "defence":
+            continue
+        if not view.unseen.bits >> (14 * suit + 13) & 1 or taker_voids >> suit & 1:
+            continue
+        mine = [c for c in plain_cards if kernel.suit_of(c) == suit]
+        if mine:
+            return min(mine)
+    return None
+
+
+def petit_kept(view: SeatView) -> bool:
+    """The Petit au bout played for: the seat holds the Petit and other cards, and its
+    master trumps (above every unseen trump) are at least as many as the unseen trumps.
+    It then draws them with its masters, and the Petit, the last trump, takes the last
+    trick whoever leads it.
+
+    >>> from tarotnotation.game import Game
+    >>> from tarotnotation.players import view_of
+    >>> petit_kept(view_of(Game.deal(4, seed=1), "S"))
+    False
+    """
+    hand = view.hand.bits
+    if not hand & _PETIT_BIT or hand.bit_count() < 2:
+        return False
+    unseen = view.unseen.bits & TRUMP_MASK
+    mine = hand & TRUMP_MASK & ~_PETIT_BIT
+    masters = mine & ~((1 << (unseen.bit_length())) - 1) if unseen else mine
+    return masters.bit_count() >= unseen.bit_count()
+
+
+def lead_choice(view: SeatView, legal: CardSet, *, signals: bool = True,
+                petit_au_bout: bool = True) -> Card:
     """The card to lead (every card of the hand is legal but at the first lead after a
     chelem announcement, when ``legal`` says so):
 
     - the Excuse before the last trick, when two cards are left;
+    - the Petit au bout played for (``petit_au_bout``, :func:`petit_kept`): the master
+      trumps led while trumps are unseen, the Petit kept to the last trick;
     - the Petit once no unseen trump can take it (saved);
     - the taker's camp: master trumps to draw trumps while the taker holds more trumps
       than are unseen; a master card of a plain suit to cash; else a low card of its
       shortest suit (to make a void);
-    - the defence: a King (or a master card) of a suit not yet led, early (Kings led
-      early); trumps to hunt the Petit while it is unseen and the taker has shown no
+    - the defence: the suit a partner asked for by a signal (``signals``,
+      :func:`signalled_suits`); a King (or a master card) of a suit not yet led, early
+      (Kings led early); trumps to hunt the Petit while it is unseen and the taker has shown no
       void in trumps nor a poignée; else a low card of its longest suit.
 
     >>> from tarotnotation.game import Game
@@ -335,10 +452,15 @@ def lead_choice(view: SeatView, legal: CardSet) -> Card:
     hand = view.hand.bits
     if legal_bits & EXCUSE_BIT and hand.bit_count() == 2:
         return Card.EXCUSE
+    unseen_trumps = view.unseen.bits & TRUMP_MASK
+    if petit_au_bout and legal_bits & ~_PETIT_BIT & ~EXCUSE_BIT and petit_kept(view):
+        top = _highest(legal_bits & TRUMP_MASK & ~_PETIT_BIT)
+        if unseen_trumps and top is not None:
+            return Card(top)
+        legal_bits &= ~_PETIT_BIT
     cards = [c for c in range(78) if legal_bits >> c & 1 and c != _EXCUSE]
     if not cards:
         return Card.EXCUSE
-    unseen_trumps = view.unseen.bits & TRUMP_MASK
     if legal_bits & _PETIT_BIT and not unseen_trumps & ~_PETIT_BIT:
         return Card.T1
     my_trumps = legal_bits & TRUMP_MASK & ~_PETIT_BIT
@@ -357,6 +479,8 @@ def lead_choice(view: SeatView, legal: CardSet) -> Card:
             return Card(min(plain_cards, key=lambda c: (
                 (hand & SUIT_MASKS[kernel.suit_of(c)]).bit_count(), card_points(1 << c), c)))
         return Card(min(cards))
+    if signals and (asked := _signal_answer(view, plain_cards)) is not None:
+        return Card(asked)
     early = len(view.tricks) < table(view.players).tricks // 3
     for c in plain_cards:
         if kernel.suit_of(c) not in played_suits and (
@@ -384,10 +508,13 @@ def _lowest_bit(bits: int) -> int:
     return (bits & -bits).bit_length() - 1
 
 
-def follow_choice(view: SeatView, legal: CardSet) -> Card:
+def follow_choice(view: SeatView, legal: CardSet, *, signals: bool = True,
+                  petit_au_bout: bool = True) -> Card:
     """The card to play on a trick begun (``view.trick`` holds a card at least):
 
     - the Excuse before the last trick, when two cards are left;
+    - the Petit kept to the last trick while the Petit au bout is played for
+      (``petit_au_bout``, :func:`petit_kept`);
     - when the trick is the partner's and safe (this seat plays last, or the partner's
       card is a trump no unseen trump beats, or a master card with only allies after):
       points fed: the Petit (saved), else the legal card with the most points (a face
@@ -396,7 +523,8 @@ def follow_choice(view: SeatView, legal: CardSet) -> Card:
       take it back; the cheapest card that wins, a King or master card of the suit led
       (points won); a trump: the lowest that wins (no high trump wasted), the Petit never
       risked;
-    - else a cheap discard: the card of fewest points, the Excuse instead of giving a
+    - else a cheap discard: a defender's first discard a signal (``signals``,
+      :func:`signal_card`); the card of fewest points, the Excuse instead of giving a
       face card or a high trump to the other camp, the Petit only when it is the one card.
 
     >>> from tarotnotation.game import Game
@@ -417,6 +545,8 @@ def follow_choice(view: SeatView, legal: CardSet) -> Card:
     cards = [c for c in range(78) if legal_bits >> c & 1 and c != _EXCUSE]
     if not cards:
         return Card.EXCUSE
+    if petit_au_bout and _PETIT in cards and len(cards) > 1 and petit_kept(view):
+        cards.remove(_PETIT)
     played = [int(c) for c in trick.cards]
     seats = view.seats
     win_index = kernel.winner_index(played)
@@ -456,6 +586,9 @@ def follow_choice(view: SeatView, legal: CardSet) -> Card:
             best = max(can_win, key=lambda c: (card_points(1 << c), c))
             if safe_after or _master_in_suit(view, best):
                 return Card(best)
+    if signals and 0 <= led < _TRUMP_SUIT and (sig := signal_card(view, [
+            c for c in cards if c < _PETIT and kernel.suit_of(c) != led])) is not None:
+        return Card(sig)
     return _discard(view, cards, legal_bits)
 
 
@@ -494,12 +627,17 @@ class HeuristicPlayer:
     """The habits club players teach (see the module): deterministic, so ``seed`` is
     only kept for the roster's sake (every bot takes one). ``thresholds``, a setting,
     replaces the bidding thresholds of :data:`THRESHOLDS` whatever the number of players
-    (``make("heuristic", thresholds=(40, 56, 71, 81))``: the books' figures)."""
+    (``make("heuristic", thresholds=(40, 56, 71, 81))``: the books' figures). ``signals``,
+    ``petit_au_bout`` and ``misere`` (each on by default) turn a habit off when false
+    (``make("heuristic:signals=0")``: how each was measured, docs/bots.md)."""
 
     seed: int = 0
     name: str = "heuristic"
     sees_all: bool = False
     thresholds: tuple[int, int, int, int] | None = None
+    signals: bool = True
+    petit_au_bout: bool = True
+    misere: bool = True
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
         want = contract_for(hand_points(view.dealt),
@@ -516,12 +654,14 @@ class HeuristicPlayer:
         return chelem_certain(view.hand, view.players)
 
     def declare(self, view: SeatView) -> tuple[Poignee | Misere, ...]:
+        miseres = misere_choice(view) if self.misere else ()
         if view.seat != view.taker:
-            return ()
+            return miseres
         p = poignee_choice(view.hand, poignee_sizes(view.hand, view.players), view.seat)
-        return () if p is None else (p,)
+        return miseres if p is None else (p, *miseres)
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
+        habits = {"signals": bool(self.signals), "petit_au_bout": bool(self.petit_au_bout)}
         if view.trick is None or not view.trick.cards:
-            return lead_choice(view, legal)
-        return follow_choice(view, legal)
+            return lead_choice(view, legal, **habits)
+        return follow_choice(view, legal, **habits)

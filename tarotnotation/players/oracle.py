@@ -3,7 +3,7 @@
 :class:`OraclePlayer` says ``sees_all = True``, so the table shows it every hand (the
 view's ``open_hands``); for each card it rates its legal cards in the real deal as the
 ``pimc`` bot rates them in one sampled deal (:func:`~.solving.card_values`: exact in the
-last ``exact_tricks`` tricks, else within ``nodes`` nodes, 2 million by default: a
+last ``exact_tricks`` tricks, else within ``nodes`` nodes, 200,000 by default: a
 yes/no test at the threshold, then the value; ``docs/bots.md`` gives its CPU time) and
 plays the best, ties broken by the seed. Its bid, call, écart and declarations are the
 ``fallback`` player's.
@@ -32,8 +32,9 @@ from .view import SeatView
 
 __all__ = ["ORACLE_NODES", "OraclePlayer"]
 
-#: The oracle's node budget a card by default.
-ORACLE_NODES: Final = 2_000_000
+#: The oracle's node budget a card by default: set by the benchmark's CPU budget (0.019
+#: CPU seconds a card on average, 3 hours for its 576,000 cards; docs/bots.md).
+ORACLE_NODES: Final = 200_000
 
 
 @dataclass(frozen=True, slots=True)

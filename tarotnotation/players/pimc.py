@@ -36,10 +36,12 @@ from .view import SeatView, decision_rng
 __all__ = ["DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES", "MAX_FALLBACK_TRICKS",
            "PimcPlayer", "best_of"]
 
-#: The samples a card decision draws by default.
-DEFAULT_SAMPLES: Final = 30
-#: The solver's node budget a sample by default.
-DEFAULT_NODES: Final = 150_000
+#: The samples a card decision draws by default, and the solver's node budget a sample:
+#: set by the CPU budget of the issue's 4-player benchmark (576,000 pimc cards within
+#: about 12 CPU hours with the oracle's and the heuristic's matches: 10 × 20,000 spends
+#: 0.028 to 0.033 CPU seconds a card on average, 4.5 to 5.3 hours; docs/bots.md).
+DEFAULT_SAMPLES: Final = 10
+DEFAULT_NODES: Final = 20_000
 #: The tricks left from which each sample is solved exactly.
 DEFAULT_EXACT_TRICKS: Final = 4
 #: The most tricks the fallback may play (the issue's bound).

@@ -19,13 +19,18 @@ from tarotnotation.players.heuristic import (
     contract_for,
     ecart_choice,
     hand_points,
+    misere_choice,
+    petit_kept,
     poignee_choice,
     shown_voids,
+    signalled_suits,
 )
+from tarotnotation.records import Misere
 from tarotnotation.replay import replay
-from tarotnotation.rules import Contract, Ruleset
+from tarotnotation.rules import Contract, MisereKind, Ruleset
 
 BOT = HeuristicPlayer()
+NO_BOUT = HeuristicPlayer(petit_au_bout=False)
 
 
 def four(south: str, east: str = "", north: str = "", west: str = "",
@@ -246,9 +251,11 @@ def test_heuristic_taker_leads_the_petit_once_no_trump_can_take_it() -> None:
     # what was played before (a position does not say it): every other card
     gone = CardSet.all() - CardSet.parse("T1 KH 2H 3S 3H 4S 4H 5S")
     seen = dataclasses.replace(v, tricks=(SeenTrick("S", tuple(gone), "S"),))
-    assert BOT.play(seen, g.legal_moves) == Card.T1
+    # (the habit without the Petit au bout, which keeps a Petit no trump can take to the
+    # last trick: test_heuristic_plays_for_the_petit_au_bout)
+    assert NO_BOUT.play(seen, g.legal_moves) == Card.T1
     # with a trump still unseen, the Petit is kept
-    assert BOT.play(v, g.legal_moves) == Card.HK
+    assert NO_BOUT.play(v, g.legal_moves) == Card.HK
 
 
 def test_heuristic_plays_the_excuse_before_the_last_trick() -> None:
@@ -296,3 +303,103 @@ def test_heuristic_takes_with_master_trumps_when_long() -> None:
     held = g.hands["S"].bits & TRUMP_MASK
     assert held.bit_count() == 12
     assert BOT.play(view_of(g, "S"), g.legal_moves) == Card.T21
+
+
+
+def _seen(g: Game, seat: str, kept: str) -> SeenTrick:
+    """One trick standing for everything played before a position (which does not say
+    it): every card but those of ``kept``."""
+    return SeenTrick(seat, tuple(CardSet.all() - CardSet.parse(kept)), seat)
+
+
+def test_heuristic_plays_for_the_petit_au_bout() -> None:
+    # South (taker) holds the Petit and the King of Hearts, no trump unseen: it keeps the
+    # Petit to the last trick (which it takes whoever leads: the Petit au bout) and leads
+    # the King; without the habit it leads the Petit at once (saved, no bonus).
+    pos = Position.parse("S=T1,KH E=2H,3S N=3H,4S W=4H,5S taker=S lead=S won=60/1 "
+                         "tricks=9/7")
+    g = Game.from_position(pos)
+    seen = dataclasses.replace(view_of(g, "S"),
+                               tricks=(_seen(g, "S", "T1 KH 2H 3S 3H 4S 4H 5S"),))
+    assert petit_kept(seen)
+    assert BOT.play(seen, g.legal_moves) == Card.HK
+    assert NO_BOUT.play(seen, g.legal_moves) == Card.T1
+
+
+def test_heuristic_plays_for_the_petit_au_bout_drawing_trumps_with_its_masters() -> None:
+    # East (defence, on lead) holds the Petit, the 21 and the King of Hearts, one trump
+    # (the taker's 5) unseen: it draws it with the 21, the Petit kept; without the habit
+    # it leads its King.
+    pos = Position.parse("S=2H,3S,T5 E=T1,T21,KH N=3H,4S,5H W=4H,5S,6H taker=S lead=E"
+                         " won=60/1 tricks=9/6")
+    g = Game.from_position(pos)
+    kept = "T1 T21 KH 2H 3S T5 3H 4S 5H 4H 5S 6H"
+    seen = dataclasses.replace(view_of(g, "E"), tricks=(_seen(g, "S", kept),))
+    assert petit_kept(seen)
+    assert BOT.play(seen, g.legal_moves) == Card.T21
+    assert NO_BOUT.play(seen, g.legal_moves) == Card.HK
+    # with two trumps unseen and one master, the Petit is not played for
+    pos = Position.parse("S=2H,3S,T5 E=T1,T21,KH N=3H,4S,T6 W=4H,5S,6H taker=S lead=E"
+                         " won=60/1 tricks=9/6")
+    g = Game.from_position(pos)
+    kept = "T1 T21 KH 2H 3S T5 3H 4S T6 4H 5S 6H"
+    assert not petit_kept(dataclasses.replace(view_of(g, "E"), tricks=(_seen(g, "S", kept),)))
+
+
+def test_heuristic_a_defender_keeps_the_petit_for_the_last_trick() -> None:
+    # East (defence), out of hearts, holds the Petit and the 21, the taker's 5 the one
+    # trump unseen: on the taker's heart it trumps with the 21 (drawing the 5 later), the
+    # Petit waiting for the last trick; without the habit it plays the Petit now (the
+    # lowest trump that wins, only its partners after it).
+    pos = Position.parse("S=3H,KS,T5 E=T1,T21,2C N=4H,5S,6S W=5H,6C,7C taker=S lead=S"
+                         " won=60/1 tricks=9/6")
+    g = Game.from_position(pos)
+    g.push(Card.H3)
+    kept = "3H KS T5 T1 T21 2C 4H 5S 6S 5H 6C 7C"
+    v = dataclasses.replace(view_of(g, "E"), tricks=(_seen(g, "S", kept),))
+    assert petit_kept(v)
+    assert BOT.play(v, g.legal_moves) == Card.T21
+    assert NO_BOUT.play(v, g.legal_moves) == Card.T1
+
+
+def test_heuristic_signals_a_suit_by_its_first_discard() -> None:
+    # East (defence), out of hearts and of trumps, discards first a small card of the
+    # suit whose King it holds (clubs), asking its partners for it; without the habit it
+    # throws its cheapest card, a small spade.
+    east = "KC 2C 3C 4C 5C 2S 3S 4S 5S 6S 7S 8S 9S 10S 1D 2D 3D 4D"
+    g = garde_sans(four("3H", east, void={"E": "HT"}))
+    g.push(Card.H3)
+    v = view_of(g, "E")
+    card = BOT.play(v, g.legal_moves)
+    assert card.suit == Suit.CLUBS
+    assert card.points == 1
+    assert HeuristicPlayer(signals=False).play(v, g.legal_moves).suit == Suit.SPADES
+
+
+def test_heuristic_answers_a_partners_signal() -> None:
+    # West takes; East, out of hearts and trumps, discarded the 2 of clubs on South's
+    # heart (a signal: East holds the King of clubs); North took the trick and leads a
+    # club to East's King, not its own King of spades (Kings led early, without it).
+    g = four("3H", "KC 2C 3C", "KS 5C 6C 9H", "5H", void={"E": "HT"})
+    for s in g.seats:
+        g.push_bid(Contract.GARDE_SANS if s == "W" else None)
+    for c in (Card.H3, Card.C2, Card.H9, Card.H5):
+        g.push(c)
+    assert g.turn == "N"
+    v = view_of(g, "N")
+    assert signalled_suits(v) == {"E": int(Suit.CLUBS)}
+    assert BOT.play(v, g.legal_moves) == min(c for c in v.hand if c.suit == Suit.CLUBS)
+    assert HeuristicPlayer(signals=False).play(v, g.legal_moves) == Card.SK
+
+
+def test_heuristic_declares_a_misere_when_the_rules_allow_and_the_hand_has_it() -> None:
+    dealt = four("1S 2S 3S 4S 5S 6S 7S 8S 9S 10S 1H 2H 3H 4H 5H 6H 7H 8H").dealt
+    for rules, want in (("fft misere=on", [MisereKind.ATOUT, MisereKind.TETE]),
+                        ("fft", [])):
+        g = Game.new(dealt, players=4, dealer="W", rules=rules)
+        for s in g.seats:
+            g.push_bid(Contract.GARDE_SANS if s == "E" else None)
+        v = view_of(g, "S")
+        assert [d.misere for d in BOT.declare(v) if isinstance(d, Misere)] == want
+        assert HeuristicPlayer(misere=False).declare(v) == ()
+        assert misere_choice(v) == tuple(Misere(seat="S", misere=k) for k in want)

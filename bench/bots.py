@@ -1,0 +1,388 @@
+"""The bots' table: ``random``, ``heuristic``, ``pimc`` and ``oracle`` measured in duplicate
+against the heuristic, run split over days or machines.
+
+Play a part of the benchmark (each finished deal written to ``DIR`` as it goes)::
+
+    python bench/bots.py --players 4 --deals 2000 --part 3/16 --out DIR
+
+and combine whatever parts are in ``DIR`` into the table::
+
+    python bench/bots.py --report DIR [--format json]
+
+Three duplicate matches are played on the same deals (:mod:`tarotnotation.players.match`,
+the one way a deal's tables are played): ``heuristic`` against ``random``, ``pimc``
+against ``heuristic`` and ``oracle`` against ``heuristic`` (the bots as the roster writes
+them: ``--pimc pimc:samples=10,nodes=20000``). The table's reference is the heuristic:
+its row is 0 by definition, the ``random`` row is the first match's result negated.
+
+``--part I/M`` plays the I-th of M blocks of consecutive deals (``--part 1/1``, the
+default, all of them). A deal's cards and every bot's decisions follow from the seed and
+the deal's number alone, so a deal gives the same results in any part, on any machine.
+Each finished deal is written as ``DIR/deal-K.json`` (whole or not at all:
+:mod:`tarotnotation.atomic`); a rerun skips the deals already written, so a part stopped
+halfway is resumed by running it again. ``DIR/plan.json`` holds what is played (players,
+deals, seed, rules, the bots with their settings written out, the makeable count's
+deals and nodes): a part run with another plan into the same folder is refused (exit 2).
+
+The makeable count (``analysis.makeable``, every hand open after the auction and the
+écart, within ``--makeable-nodes`` nodes a contract) is made on the first
+``--makeable-deals`` deals only: it is the costly part. Each deal also records the CPU
+seconds of each match (``time.process_time``), which the report sums.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tarotnotation.atomic import writing
+from tarotnotation.players import make
+from tarotnotation.players.match import (
+    BotStats,
+    DealOutcome,
+    MatchSpec,
+    MatchSummary,
+    play_duplicate,
+    summary,
+)
+
+#: The reference every bot is measured against.
+REFERENCE = "heuristic"
+#: The makeable count's defaults: the first 100 deals, 10 million nodes a contract (about
+#: 2 CPU seconds at most a contract; some 15 contracts a deal at 4 players, most of them
+#: settled well within it: under 50 CPU minutes in all).
+MAKEABLE_DEALS = 100
+MAKEABLE_NODES = 10_000_000
+
+
+class UsageError(Exception):
+    """A usage error: said on stderr, exit 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a benchmark folder plays: the deals, and the matches (A, B) on each."""
+
+    players: int
+    deals: int
+    seed: int
+    rules: str
+    matches: tuple[tuple[str, str], ...]
+    names: tuple[tuple[str, str], ...]
+    """Each match's bots as they name themselves, their settings written out (a default
+    changed between two parts shows here)."""
+    makeable_deals: int
+    makeable_nodes: int
+
+    def spec(self, match: int, deal: int) -> MatchSpec:
+        """Match ``match``'s spec for deal ``deal`` (the makeable count on the first
+        deals only)."""
+        a, b = self.matches[match]
+        return MatchSpec(a, b, players=self.players, seed=self.seed, rules=self.rules,
+                         makeable=self.makeable_nodes if deal <= self.makeable_deals
+                         else None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "deals": self.deals, "seed": self.seed,
+                "rules": self.rules, "matches": [list(m) for m in self.matches],
+                "names": [list(n) for n in self.names],
+                "makeable_deals": self.makeable_deals,
+                "makeable_nodes": self.makeable_nodes}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Plan:
+        return cls(int(data["players"]), int(data["deals"]), int(data["seed"]),
+                   str(data["rules"]), tuple((str(a), str(b)) for a, b in data["matches"]),
+                   tuple((str(a), str(b)) for a, b in data["names"]),
+                   int(data["makeable_deals"]), int(data["makeable_nodes"]))
+
+
+def plan_of(players: int, deals: int, seed: int, rules: str, pimc: str, oracle: str,
+            makeable_deals: int, makeable_nodes: int) -> Plan:
+    """The plan of a benchmark: heuristic v random, pimc v heuristic, oracle v
+    heuristic. ValueError for a bot the roster does not know.
+
+    >>> p = plan_of(4, 10, 0, "fft", "pimc:samples=2,nodes=500", "oracle", 0, 1)
+    >>> p.matches[1], p.names[1]
+    (('pimc:samples=2,nodes=500', 'heuristic'), ('pimc(samples=2,nodes=500)', 'heuristic'))
+    """
+    matches = ((REFERENCE, "random"), (pimc, REFERENCE), (oracle, REFERENCE))
+    names = tuple((make(a).name, make(b).name) for a, b in matches)
+    return Plan(players, deals, seed, rules, matches, names, makeable_deals, makeable_nodes)
+
+
+def part_range(part: str, deals: int) -> range:
+    """The deals (numbered from 1) of part ``I/M``: the I-th of M blocks of consecutive
+    deals, as even as can be.
+
+    >>> part_range("3/16", 2000), part_range("1/1", 5), part_range("2/3", 7)
+    (range(251, 376), range(1, 6), range(3, 5))
+    """
+    i, slash, m = part.partition("/")
+    if not (slash and i.strip().isdigit() and m.strip().isdigit()
+            and 1 <= int(i) <= int(m)):
+        raise UsageError(f"--part {part}: expected I/M with 1 <= I <= M")
+    k, n = int(i), int(m)
+    return range(1 + (k - 1) * deals // n, 1 + k * deals // n)
+
+
+def deal_file(out: Path, deal: int) -> Path:
+    return out / f"deal-{deal:06d}.json"
+
+
+def _stats_json(st: BotStats) -> dict[str, int]:
+    return {"taken": st.taken, "made": st.made, "makeable": st.makeable,
+            "unknown": st.unknown}
+
+
+def _stats_of(data: dict[str, Any]) -> BotStats:
+    return BotStats(int(data["taken"]), int(data["made"]), int(data["makeable"]),
+                    int(data["unknown"]))
+
+
+def play_deal_results(plan: Plan, deal: int) -> dict[str, Any]:
+    """Deal ``deal`` played in each match of the plan: its results, each bot's
+    contracts, and each match's CPU seconds."""
+    matches = []
+    for m in range(len(plan.matches)):
+        start = time.process_time()
+        o = play_duplicate(plan.spec(m, deal), deal)
+        matches.append({"result": o.result, "a": _stats_json(o.a), "b": _stats_json(o.b),
+                        "cpu": round(time.process_time() - start, 3)})
+    return {"deal": deal, "matches": matches}
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    with writing(path) as fh:
+        fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as err:
+        raise UsageError(f"{path}: not a benchmark file ({err})") from err
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: not a benchmark file")
+    return data
+
+
+def _plan_in(out: Path) -> Plan | None:
+    path = out / "plan.json"
+    if not path.exists():
+        return None
+    try:
+        return Plan.from_json(_read_json(path))
+    except (KeyError, TypeError, ValueError) as err:
+        raise UsageError(f"{path}: not a benchmark plan ({err})") from err
+
+
+def run_part(plan: Plan, part: str, out: Path, *, say: bool = True) -> int:
+    """Play the deals of ``part`` not yet in ``out``; the number played now."""
+    deals = part_range(part, plan.deals)
+    out.mkdir(parents=True, exist_ok=True)
+    known = _plan_in(out)
+    if known is None:
+        _write_json(out / "plan.json", plan.to_json())
+    elif known != plan:
+        raise UsageError(f"{out}: holds another plan ({out / 'plan.json'}): a part of"
+                         " another benchmark goes to another folder")
+    played = 0
+    for k in deals:
+        path = deal_file(out, k)
+        if path.exists():
+            continue
+        _write_json(path, play_deal_results(plan, k))
+        played += 1
+        if say:
+            print(f"deal {k} written ({deals.start} to {deals.stop - 1})", file=sys.stderr,
+                  flush=True)
+    return played
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A line of the table: a bot measured against the reference."""
+
+    bot: str
+    name: str
+    summary: MatchSummary | None
+    """The match's figures, from this bot's side (None: the reference's own row)."""
+    stats: BotStats
+    makeable_stats: BotStats
+    cpu: float
+    reference: BotStats | None = None
+    """The heuristic's contracts in the same match (None: the reference's own row)."""
+
+
+def _outcomes(out: Path, plan: Plan) -> Iterator[dict[str, Any]]:
+    for k in range(1, plan.deals + 1):
+        path = deal_file(out, k)
+        if path.exists():
+            yield _read_json(path)
+
+
+def _flip(s: MatchSummary) -> MatchSummary:
+    """A match's figures seen from B's side."""
+    return MatchSummary(s.deals, -s.mean, None if s.high is None else -s.high,
+                        None if s.low is None else -s.low, s.lost, s.won, s.even, s.b, s.a)
+
+
+def report(out: Path) -> tuple[Plan, int, list[Row]]:
+    """The table from the deals in ``out``: the plan, the deals in, and the rows."""
+    plan = _plan_in(out)
+    if plan is None:
+        raise UsageError(f"{out}: no plan.json: not a benchmark folder")
+    per_match: list[list[DealOutcome]] = [[] for _ in plan.matches]
+    cpu = [0.0] * len(plan.matches)
+    makeable = [[BotStats(), BotStats()] for _ in plan.matches]
+    count = 0
+    for data in _outcomes(out, plan):
+        count += 1
+        try:
+            k = int(data["deal"])
+            if len(data["matches"]) != len(plan.matches):
+                raise ValueError("a result for each match of the plan expected")
+            for m, d in enumerate(data["matches"]):
+                a, b = _stats_of(d["a"]), _stats_of(d["b"])
+                per_match[m].append(DealOutcome(k, int(d["result"]), a, b))
+                cpu[m] += float(d["cpu"])
+                if k <= plan.makeable_deals:
+                    makeable[m] = [makeable[m][0] + a, makeable[m][1] + b]
+        except (KeyError, TypeError, ValueError) as err:
+            raise UsageError(f"{out}: deal {count}'s file is not a benchmark deal"
+                             f" ({err!r})") from err
+    sums = [summary(o) for o in per_match]
+    first = _flip(sums[0])  # (random against the heuristic)
+    rows = [Row("random", plan.names[0][1], first, first.a, makeable[0][1], cpu[0],
+                first.b),
+            Row(REFERENCE, plan.names[0][0], None, sums[0].a, makeable[0][0], 0.0),
+            Row("pimc", plan.names[1][0], sums[1], sums[1].a, makeable[1][0], cpu[1],
+                sums[1].b),
+            Row("oracle", plan.names[2][0], sums[2], sums[2].a, makeable[2][0], cpu[2],
+                sums[2].b)]
+    return plan, count, rows
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def _signed(x: float | None) -> str:
+    return "-" if x is None else f"{x:+,.1f}"
+
+
+def text(plan: Plan, count: int, rows: Sequence[Row]) -> list[str]:
+    """The table as text lines."""
+    lines = [f"{plan.players} players, {count:,} of the {plan.deals:,} deals planned in"
+             f" (seed {plan.seed}, rules {plan.rules}); each bot against {REFERENCE}, in"
+             " duplicate, score points a deal (the bot's seat scores minus the"
+             " heuristic's in the same seats)",
+             f"makeable double-dummy: on the first {min(plan.makeable_deals, plan.deals):,}"
+             f" deals, {plan.makeable_nodes:,} nodes a contract",
+             "",
+             "| bot | settings | − heuristic, a deal | 95% interval | won / lost / even |"
+             " contracts made / taken | the heuristic's in that match |"
+             " makeable / tested (unknown) | CPU |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        m = r.makeable_stats
+        if r.summary is None:
+            result, interval, wle = "0 (the reference)", "-", "-"
+        else:
+            s = r.summary
+            result = _signed(s.mean)
+            interval = f"{_signed(s.low)} to {_signed(s.high)}"
+            wle = f"{s.won:,} / {s.lost:,} / {s.even:,}"
+        made = _pct(r.stats.made, r.stats.taken)
+        ref = "-" if r.reference is None else (
+            f"{r.reference.made:,} / {r.reference.taken:,}"
+            f" ({_pct(r.reference.made, r.reference.taken)})")
+        lines.append(f"| {r.bot} | {r.name} | {result} | {interval} | {wle} |"
+                     f" {r.stats.made:,} / {r.stats.taken:,} ({made}) | {ref} |"
+                     f" {m.makeable:,} / {m.taken:,} ({m.unknown:,}) | {r.cpu:,.0f} s |")
+    pimc, oracle = rows[2].summary, rows[3].summary
+    if pimc is not None and oracle is not None and oracle.mean:
+        lines += ["", f"pimc closes {100 * pimc.mean / oracle.mean:.1f}% of the"
+                  " heuristic-oracle gap (pimc's mean over the oracle's)"]
+    total = sum(r.cpu for r in rows)
+    lines.append(f"CPU so far: {total / 3600:.2f} h for {count:,} deals"
+                 + (f", {total / count * plan.deals / 3600:.1f} h at this rate for all"
+                    f" {plan.deals:,}" if count else ""))
+    return lines
+
+
+def as_json(plan: Plan, count: int, rows: Sequence[Row]) -> dict[str, Any]:
+    """The table for machines."""
+    def row(r: Row) -> dict[str, Any]:
+        s = r.summary
+        return {"bot": r.bot, "settings": r.name,
+                "mean": 0.0 if s is None else round(s.mean, 4),
+                "interval": None if s is None or s.low is None or s.high is None
+                else [round(s.low, 4), round(s.high, 4)],
+                "won": None if s is None else s.won, "lost": None if s is None else s.lost,
+                "even": None if s is None else s.even,
+                "contracts": _stats_json(r.stats), "makeable": _stats_json(r.makeable_stats),
+                "heuristic_contracts": None if r.reference is None
+                else _stats_json(r.reference),
+                "cpu_seconds": round(r.cpu, 3)}
+
+    return {"plan": plan.to_json(), "deals_in": count, "reference": REFERENCE,
+            "unit": "score points a deal: the bot's seat scores minus the heuristic's",
+            "rows": [row(r) for r in rows]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rules", default="fft")
+    ap.add_argument("--pimc", default="pimc", help="pimc as the roster writes it")
+    ap.add_argument("--oracle", default="oracle", help="the oracle as the roster writes it")
+    ap.add_argument("--makeable-deals", type=int, default=MAKEABLE_DEALS)
+    ap.add_argument("--makeable-nodes", type=int, default=MAKEABLE_NODES)
+    ap.add_argument("--part", default="1/1", help="I/M: the I-th of M blocks of deals")
+    ap.add_argument("--out", type=Path, help="the folder the deals' results go to")
+    ap.add_argument("--report", type=Path, metavar="DIR",
+                    help="combine the parts in DIR into the table")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    args = ap.parse_args(argv)
+    try:
+        if args.report is not None:
+            plan, count, rows = report(args.report)
+            if args.format == "json":
+                sys.stdout.buffer.write(orjson.dumps(as_json(plan, count, rows),
+                                                     option=orjson.OPT_INDENT_2) + b"\n")
+            else:
+                print("\n".join(text(plan, count, rows)))
+            return 0
+        if args.out is None:
+            raise UsageError("give --out DIR to play a part, or --report DIR")
+        if args.deals < 1 or args.makeable_deals < 0 or args.makeable_nodes < 1:
+            raise UsageError("--deals and --makeable-nodes are 1 or more,"
+                             " --makeable-deals 0 or more")
+        try:
+            plan = plan_of(args.players, args.deals, args.seed, args.rules, args.pimc,
+                           args.oracle, args.makeable_deals, args.makeable_nodes)
+        except ValueError as err:
+            raise UsageError(str(err)) from err
+        played = run_part(plan, args.part, args.out)
+        print(f"{played} deals played, part {args.part} of {args.out}", file=sys.stderr)
+        return 0
+    except (UsageError, OSError) as err:
+        print(f"bots.py: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""bench/bots.py, the bots' table run split over days or machines: the parts of a
+benchmark combined give what one run gives, a rerun resumes, another plan is refused."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import orjson
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bots.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_bots"] = module  # (its dataclasses look their module up)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["bench_bots"]
+    return module
+
+
+def _tiny(bots: ModuleType, deals: int = 2) -> object:
+    return bots.plan_of(4, deals, 3, "fft", "pimc:samples=2,nodes=500", "oracle:nodes=2000",
+                        1, 20_000)
+
+
+def _results(folder: Path) -> dict[str, object]:
+    """Each deal file's content, the CPU seconds left out (they are the machine's)."""
+    out: dict[str, object] = {}
+    for path in sorted(folder.glob("deal-*.json")):
+        data = orjson.loads(path.read_bytes())
+        for m in data["matches"]:
+            del m["cpu"]
+        out[path.name] = data
+    return out
+
+
+def test_bench_bots_parts_combined_give_what_one_run_gives(tmp_path: Path) -> None:
+    bots = _bench()
+    plan = _tiny(bots)
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert bots.run_part(plan, "1/1", whole, say=False) == 2
+    assert bots.run_part(plan, "2/2", split, say=False) == 1
+    assert bots.run_part(plan, "1/2", split, say=False) == 1
+    assert bots.run_part(plan, "1/2", split, say=False) == 0  # (a rerun skips them)
+    assert _results(whole) == _results(split)
+    assert len(_results(whole)) == 2
+    for folder in (whole, split):
+        p, count, _rows = bots.report(folder)
+        assert (p, count) == (plan, 2)
+    strip = [(r.bot, r.name, r.summary, r.stats, r.makeable_stats)
+             for r in bots.report(whole)[2]]
+    assert strip == [(r.bot, r.name, r.summary, r.stats, r.makeable_stats)
+                     for r in bots.report(split)[2]]
+    assert [r.bot for r in bots.report(whole)[2]] == ["random", "heuristic", "pimc",
+                                                       "oracle"]
+
+
+def test_bench_bots_report_says_how_many_deals_are_in(tmp_path: Path) -> None:
+    bots = _bench()
+    plan = _tiny(bots, deals=3)
+    bots.run_part(plan, "1/3", tmp_path, say=False)
+    p, count, rows = bots.report(tmp_path)
+    lines = bots.text(p, count, rows)
+    assert lines[0].startswith("4 players, 1 of the 3 deals planned in")
+    assert rows[1].summary is None  # (the heuristic: the reference, 0 by definition)
+    data = bots.as_json(p, count, rows)
+    assert data["deals_in"] == 1
+    assert [r["bot"] for r in data["rows"]] == [
+        "random", "heuristic", "pimc", "oracle"]
+
+
+def test_bench_bots_refuses_another_plan_in_the_same_folder(tmp_path: Path) -> None:
+    bots = _bench()
+    bots.run_part(_tiny(bots, deals=3), "3/3", tmp_path, say=False)
+    with pytest.raises(bots.UsageError, match="another plan"):
+        bots.run_part(_tiny(bots, deals=4), "4/4", tmp_path, say=False)
+    assert bots.main(["--deals", "4", "--pimc", "pimc:samples=2,nodes=500", "--oracle",
+                      "oracle:nodes=2000", "--part", "4/4", "--out", str(tmp_path)]) == 2
+
+
+def test_bench_bots_parts_share_the_deals_out_whole() -> None:
+    bots = _bench()
+    for deals in (1, 7, 2000):
+        for m in (1, 3, 16):
+            numbers = [k for i in range(1, m + 1) for k in bots.part_range(f"{i}/{m}", deals)]
+            assert numbers == list(range(1, deals + 1))
+    for bad in ("0/3", "4/3", "3", "a/b", "1/0"):
+        with pytest.raises(bots.UsageError):
+            bots.part_range(bad, 10)
+
+
+def test_bench_bots_report_refuses_a_broken_deal_file_without_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bots = _bench()
+    bots.run_part(_tiny(bots, deals=3), "3/3", tmp_path, say=False)
+    (tmp_path / "deal-000001.json").write_bytes(b'{"deal": 1, "matches": [{"a": 2}]}')
+    assert bots.main(["--report", str(tmp_path)]) == 2
+    assert "not a benchmark deal" in capsys.readouterr().err
+    (tmp_path / "deal-000001.json").write_bytes(b"{half")
+    assert bots.main(["--report", str(tmp_path)]) == 2
+    assert bots.main(["--report", str(tmp_path / "nowhere")]) == 2
