@@ -203,7 +203,8 @@ def test_a_whole_tarot_file_a_worker_checks_takes_the_bulk_route(
     checks it (the bulk scan and the quick check), not by the reader and the replay of
     every deal: before, ``tarot validate -j 2`` of a folder of such files took ten times
     the CPU of ``-j 1``. Same deals, same answers."""
-    items = [item for item in _sample(records, seed=5) if not isinstance(item, bytes)]
+    items: list[dict[str, object] | bytes] = [
+        item for item in _sample(records, seed=5) if not isinstance(item, bytes)]
     path = tmp_path / "small.tarot"
     path.write_bytes(_tarot(items))
     serial = list(checking.checked_file(str(path), None, None))  # (as -j 1 checks it)
