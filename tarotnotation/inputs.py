@@ -16,6 +16,7 @@ time, never whole.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -51,22 +52,32 @@ def local_path(name: str) -> str:
     's3://bucket/season.jsonl'
     """
     if is_url(name) and name[:7].lower() == "file://":
-        from urllib.parse import unquote, urlsplit
+        try:  # (the path fsspec opens, which the reading reads: never percent-decoded)
+            from fsspec.core import url_to_fs
+        except ImportError:  # (then the URL cannot be read at all)
+            from urllib.parse import unquote, urlsplit
 
-        return unquote(urlsplit(name).path) or "/"
+            return unquote(urlsplit(name).path) or "/"
+        return str(url_to_fs(name)[1]) or "/"
     return name
 
 
 class Url(PosixPath):
     """A URL among the paths of a walk (:func:`tarotnotation.opening.walk`): a path for
-    its name and extension, whose text (``str``) is the URL as given (a path's would fold
-    its ``//``)."""
+    its name and extension (a chained URL's first link's), whose text (``str``) is the
+    URL as given (a path's would fold its ``//``).
+
+    >>> u = Url("zip://x.tarot::file:///a.zip")
+    >>> u.suffix, str(u)
+    ('.tarot', 'zip://x.tarot::file:///a.zip')
+    """
 
     __slots__ = ("_url",)
     _url: str
 
     def __new__(cls, url: str) -> Url:
-        made = super().__new__(cls, url)
+        # (a chained URL, zip://x.tarot::file:///a.zip, is named by its first link)
+        made = super().__new__(cls, url.split("::", 1)[0])
         made._url = url
         return made
 
@@ -134,14 +145,62 @@ def open_bytes(name: str) -> IO[bytes]:
         opened = fs.open(path, "rb")
     except Exception as err:  # (a file system's own errors: a network's, a service's)
         raise _oserror(err) from None
-    from fsspec.spec import AbstractBufferedFile
+    from fsspec.implementations.local import LocalFileOpener
 
-    if isinstance(opened, AbstractBufferedFile):
-        # (the files of s3fs, gcsfs, adlfs...: their readline takes no limit, which the
-        # readers give to bound a line; a buffered reader's does, served from the file's
-        # own blocks)
-        return cast("IO[bytes]", io.BufferedReader(cast("Any", opened)))
-    return cast("IO[bytes]", opened)
+    if isinstance(opened, LocalFileOpener):
+        return cast("IO[bytes]", opened)  # (a file of this machine: OSError its errors)
+    # The files of s3fs, gcsfs, adlfs, zip://...: their readline may take no limit, which
+    # the readers give to bound a line (a buffered reader's does), and their errors may
+    # be anything (a closed archive's ValueError): each is an OSError to the readers.
+    return cast("IO[bytes]", io.BufferedReader(_Guarded(opened, fs)))
+
+
+class _Guarded(io.RawIOBase):
+    """A file system's file whose every failure is an ``OSError``; it holds its file
+    system (``fs``) while it is open: a file in a ``zip://`` archive is read from the
+    archive's file, which its file system closes when it is collected."""
+
+    def __init__(self, raw: Any, fs: Any) -> None:
+        super().__init__()
+        self._raw = raw
+        self._fs = fs
+
+    def _failed(self, err: Exception) -> OSError:
+        return _oserror(err)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        try:
+            return bool(self._raw.seekable())
+        except Exception:
+            return False
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            data = self._raw.read(len(buffer))
+        except Exception as err:
+            raise self._failed(err) from None
+        buffer[:len(data)] = data
+        return len(data)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        try:
+            return int(self._raw.seek(offset, whence))
+        except Exception as err:
+            raise self._failed(err) from None
+
+    def tell(self) -> int:
+        try:
+            return int(self._raw.tell())
+        except Exception as err:
+            raise self._failed(err) from None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # (closing what failed: nothing to say)
+            self._raw.close()
+        super().close()
 
 
 def size_of(name: str) -> int:
@@ -195,20 +254,47 @@ def _named(name: str, path: str) -> str:
     return name[:name.index("://") + 3] + path
 
 
+def _listable(name: str, path: str) -> bool:
+    """Whether the paths the file system of the URL ``name`` lists can be named as URLs
+    by :func:`_named`: its path of ``name`` is the URL's rest (``file://``, ``s3://``,
+    ``gcs://``, ``memory://``...), not a path without the host (``ftp://``, ``sftp://``)
+    nor a whole URL (``http://``), nor one link of a chain (``zip://…::file://…``).
+
+    >>> _listable("s3://b/x/", "b/x"), _listable("ftp://h.org/d/", "/d")
+    (True, False)
+    """
+    rest = name.split("://", 1)[1]
+    return "::" not in rest and rest.rstrip("/") == path.rstrip("/")
+
+
 def _hidden(pattern: str, path: str) -> bool:
     """Whether :mod:`glob` would leave out ``path``, a match of ``pattern``: a name that
-    starts with a dot, matched by a wildcard (a pattern that names no dot file itself).
+    starts with a dot, matched by a wildcard that does not start with a dot itself
+    (``**`` matches no such name either).
 
     >>> _hidden("d/*/*.jsonl", "d/.git/x.jsonl"), _hidden("d/**", "d/a/x.jsonl")
     (True, False)
-    >>> _hidden("d/.h/*.jsonl", "d/.h/x.jsonl")
-    False
+    >>> _hidden("d/.h/*.jsonl", "d/.h/x.jsonl"), _hidden("d/*/.h/*.t", "d/.g/.h/x.t")
+    (False, True)
+    >>> _hidden("d/**/*.t", "d/a/.b/x.t"), _hidden("d/.*", "d/.x")
+    (True, False)
     """
     wanted = PurePosixPath(pattern).parts
-    fixed = next((i for i, part in enumerate(wanted) if _MAGIC & set(part)), len(wanted))
-    if any(part.startswith(".") for part in wanted[fixed:]):
-        return False
-    return any(part.startswith(".") for part in PurePosixPath(path).parts[fixed:])
+    got = PurePosixPath(path).parts
+    if wanted.count("**") > 1:  # (rare: any dot name under a wildcard part)
+        fixed = next((i for i, part in enumerate(wanted) if _MAGIC & set(part)),
+                     len(wanted))
+        return any(part.startswith(".") for part in got[fixed:])
+    if "**" in wanted:
+        at = wanted.index("**")
+        tail = len(wanted) - at - 1
+        pairs = [*zip(wanted[:at], got[:at], strict=False),
+                 *(("**", part) for part in got[at:len(got) - tail]),
+                 *zip(wanted[at + 1:], got[len(got) - tail:], strict=False)]
+    else:
+        pairs = list(zip(wanted, got, strict=False))
+    return any(_MAGIC & set(want) and not want.startswith(".") and part.startswith(".")
+               for want, part in pairs)
 
 
 def expand_url(name: str) -> list[str]:
@@ -221,9 +307,14 @@ def expand_url(name: str) -> list[str]:
         return [name]
     try:
         fs, path = _fs(name)
-        if fs.exists(path):
+        if not _listable(name, path) or fs.exists(path):
             return [name]
-        found = [str(match) for match in fs.glob(path)]
+        if name.endswith("/"):  # (folders only, as a local pattern ending with / gives)
+            found = [f"{str(match).rstrip('/')}/" for match, info
+                     in fs.glob(path, detail=True).items()
+                     if info.get("type") == "directory"]
+        else:
+            found = [str(match) for match in fs.glob(path)]
     except Exception:  # (a file system's own errors: the reading says them)
         return [name]
     return sorted(_named(name, p) for p in found if not _hidden(path, p)) or [name]
@@ -243,7 +334,7 @@ def folder_files(name: str, suffixes: Collection[str]
         return None
     try:
         fs, path = _fs(name)
-        if not fs.isdir(path):
+        if not _listable(name, path) or not fs.isdir(path):
             return None
     except Exception:  # (it cannot be told: read as a file, whose reading says why not)
         return None

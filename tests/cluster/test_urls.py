@@ -278,6 +278,63 @@ def test_a_url_pattern_expands_as_a_local_pattern(tmp_path: Path, pattern: str) 
     assert expand_arguments([f"{_url(top)}/{pattern}"]) == [_url(Path(p)) for p in local]
 
 
+@pytest.mark.parametrize("pattern", ["**/", "*/", "*/.h/*.jsonl", "**/*.jsonl", "*/.h/"])
+def test_a_url_pattern_walks_as_a_local_pattern_through_folders_and_dot_names(
+        tmp_path: Path, pattern: str) -> None:
+    # a pattern ending with / names folders only (their record files then walked), and
+    # a wildcard never matches a dot name a later part of the pattern does not spell
+    from cli.common import expand_arguments
+
+    top = tmp_path / "data"
+    for name in ("k/.h/y.jsonl", ".g/.h/x.jsonl", "a/n.txt", "a/b/w.jsonl", "z.jsonl"):
+        (top / name).parent.mkdir(parents=True, exist_ok=True)
+        (top / name).write_bytes(b"{}\n")
+    local = [str(p) for p in walk(expand_arguments([f"{top}/{pattern}"]))]
+    by_url = [str(p) for p in walk(expand_arguments([f"{_url(top)}/{pattern}"]))]
+    assert local, pattern
+    assert by_url == [_url(Path(p)) if not isinstance(p, Diagnostic) else p for p in local]
+
+
+def test_a_file_a_folder_url_lists_is_never_written_over(tmp_path: Path) -> None:
+    # the overwrite check names the file the URL's reading opens: a name with %41 in it
+    # is that name, not "A" (fsspec never percent-decodes a path)
+    from cli_runs import invoke
+
+    folder = tmp_path / "q"
+    folder.mkdir()
+    victim = folder / "s%41.tarot"
+    rng = random.Random(3)
+    victim.write_bytes(tarot_dumps([random_deal(rng, 4) for _ in range(5)]))
+    before = victim.read_bytes()
+    for named in (_url(folder) + "/", _url(folder) + "/*.tarot", _url(victim)):
+        ran = invoke("query", named, "-o", str(victim))
+        assert ran.code == 2, (named, ran)
+        assert "written over" in ran.err
+        assert victim.read_bytes() == before
+    assert local_path(_url(victim)) == str(victim)
+
+
+def test_a_file_in_a_zip_archive_is_read_by_its_chained_url(tmp_path: Path) -> None:
+    # the archive's file system is held while its file is read (it closes the archive
+    # when collected: "seek of closed file" before), and the URL is named by its first
+    # link (x.tarot, not a.zip)
+    import zipfile
+
+    from cli_runs import invoke
+
+    archive = tmp_path / "a.zip"
+    deals = [random_deal(random.Random(4), 4) for _ in range(3)]
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("s/x.tarot", tarot_dumps(deals))
+    (tmp_path / "x.tarot").write_bytes(tarot_dumps(deals))
+    ran = invoke("validate", f"zip://s/x.tarot::{_url(archive)}")
+    assert (ran.code, ran.out.splitlines()[-1]) == (0, invoke(
+        "validate", str(tmp_path / "x.tarot")).out.splitlines()[-1])
+    missing = invoke("validate", f"zip://s/y.tarot::{_url(archive)}")
+    assert missing.code == 2, missing
+    assert "F001" in missing.out
+
+
 @pytest.mark.process
 def test_a_url_of_a_folder_or_a_pattern_gives_the_output_of_its_path(tmp_path: Path) -> None:
     _tree(tmp_path / "data")
