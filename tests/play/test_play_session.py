@@ -258,3 +258,15 @@ def test_a_misere_the_kernel_finds_true_is_offered_and_declared() -> None:
                                      until=("declare", "play"))
     assert plain.question is not None
     assert plain.question.kind == "play"  # (no poignée, no misère: nothing asked)
+
+
+def test_tarot_play_seats_the_sessions_default_bot_unless_told() -> None:
+    # cli/play.py writes its default as text (the command line imports no server at
+    # start): it must be the session's, which the daily game seats too
+    import inspect
+
+    from cli.play import play
+    from tarotnotation.server.session import DEFAULT_BOT
+
+    option = inspect.signature(play).parameters["bots"].default
+    assert option == DEFAULT_BOT == Start(players=4, rules="fft", seed=1).bots
