@@ -68,8 +68,8 @@ class Url(PosixPath):
     URL as given (a path's would fold its ``//``).
 
     >>> u = Url("zip://x.tarot::file:///a.zip")
-    >>> u.suffix, str(u)
-    ('.tarot', 'zip://x.tarot::file:///a.zip')
+    >>> u.name, str(u)
+    ('x.tarot', 'zip://x.tarot::file:///a.zip')
     """
 
     __slots__ = ("_url",)
