@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_exe, run_forked
+from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_forked
 
 from tarotnotation.archive import format_of
 from tarotnotation.cli.app import COMMANDS, app
@@ -436,7 +436,7 @@ def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
     # the refusal comes before anything is read: a FIFO input is never opened
     fifo = tmp_path / "pipe.tarot"
     os.mkfifo(fifo)
-    ran = run_exe("convert", str(fifo), "-o", str(fifo), cwd=tmp_path)
+    ran = run_forked("convert", str(fifo), "-o", str(fifo), cwd=tmp_path, timeout=60)
     assert ran.code == 2
     assert "this is one of the inputs" in ran.err
 
