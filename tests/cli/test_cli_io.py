@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runs import EXAMPLES, TAROT, fed, invoke, run_exe, run_forked
+from cli_runs import EXAMPLES, TAROT, fed, invoke, run_forked
 from peak import peak_of
 from test_cli_contract import READING, bounded, required
 

@@ -28,10 +28,10 @@ from pathlib import Path
 
 __all__ = ["ForkServer", "close_shared", "shared"]
 
-#: The server: reads pickled (argv, stdin, stdin_file, cwd, seconds) on the fd its second word names, answers
-#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each; its
-#: fourth word says what it imports first (``typer``: the app and every command; ``front``:
-#: the front door and its commands' modules, not typer).
+#: The server: reads pickled (argv, stdin, stdin_file, cwd, seconds) on the fd its second
+#: word names, answers pickled (stdout, stderr, status) on the third's, a length of 8 bytes
+#: before each; its fourth word says what it imports first (``typer``: the app and every
+#: command; ``front``: the front door and its commands' modules, not typer).
 _SERVER = r"""
 import os, pickle, signal, struct, sys, threading
 from tarotnotation.cli import app
