@@ -21,6 +21,7 @@ from cli_runs import (
     invoke,
     rel,
     run_exe,
+    run_forked,
     stdout_on_a_terminal,
 )
 
@@ -112,14 +113,14 @@ def test_usage_errors_from_the_installed_command() -> None:
 
 
 def test_unknown_option_is_a_usage_error() -> None:
-    ran = run_exe("validate", "--format", "xml", "examples")
+    ran = run_forked("validate", "--format", "xml", "examples")
     assert ran.code == 2
     assert "xml" in ran.err
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
     # Piped: no escape sequences, whatever NO_COLOR says.
-    ran = run_exe("validate", rel(FAULTY / "revoke.tarot"))
+    ran = run_forked("validate", rel(FAULTY / "revoke.tarot"))
     assert "\x1b[" not in ran.out
     from tarotnotation.cli.common import use_color
 
@@ -227,12 +228,12 @@ def test_the_ci_snippet_installs_from_the_repository_and_its_commands_work(
     for path in CLEAN_EXAMPLES[:4]:
         shutil.copyfile(path, records / path.name)
     for command in commands:  # (no network: the package is installed already)
-        ran = run_exe(*shlex.split(command)[1:], cwd=tmp_path)
+        ran = run_forked(*shlex.split(command)[1:], cwd=tmp_path)
         assert ran.code == 0, (command, ran)
-    assert run_exe(*shlex.split(commands[0])[1:], cwd=tmp_path).out.startswith(
+    assert run_forked(*shlex.split(commands[0])[1:], cwd=tmp_path).out.startswith(
         "::notice title=tarot validate::4 deals read from 4 files: 4 valid")
     shutil.copyfile(FAULTY / "revoke.tarot", records / "revoke.tarot")
-    ran = run_exe(*shlex.split(commands[0])[1:], cwd=tmp_path)
+    ran = run_forked(*shlex.split(commands[0])[1:], cwd=tmp_path)
     assert ran.code == 1
     assert ran.out.startswith("::error file=records/revoke.tarot,line=21,col=8,title=P105::")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runs import TAROT, invoke, on_a_terminal, run_exe
+from cli_runs import TAROT, invoke, on_a_terminal, run_exe, run_forked
 
 from tarotnotation.analysis import analyse_play, parse_comment
 from tarotnotation.analysis import comments as analysis_comments
@@ -147,8 +147,8 @@ def test_a_time_limit_gives_bounds_and_says_so(tmp_path: Path) -> None:
 def test_jobs_give_the_same_output(tmp_path: Path) -> None:
     a = _deal(tmp_path, 5, "a.tarot")
     b = _deal(tmp_path, 6, "b.tarot")
-    one = run_exe("analyze", str(a), str(b), "--from-trick", "15")
-    two = run_exe("analyze", str(a), str(b), "--from-trick", "15", "-j", "2")
+    one = run_forked("analyze", str(a), str(b), "--from-trick", "15")
+    two = run_forked("analyze", str(a), str(b), "--from-trick", "15", "-j", "2")
     assert one.code == two.code == 0, one.err + two.err
     assert one.out == two.out
     assert one.out.count("[Event") == 2
@@ -311,8 +311,8 @@ def test_one_broken_deal_never_stops_the_rest(tmp_path: Path,
     plain.write_text("\n".join([good[0], syntax, revoke, sheet, good[1], good[2]]),
                      encoding="utf-8")
     one = invoke("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000")
-    two = run_exe("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000",
-                  "-j", "2")
+    two = run_forked("analyze", str(plain), "--from-trick", "17", "--node-limit", "100000",
+                     "-j", "2")
     assert one.code == two.code == 1
     assert one.out == two.out
     assert one.out.count("tarot: dd from") == 4

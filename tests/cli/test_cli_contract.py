@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 import typer.main
-from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_exe, run_forked
+from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, run_forked
 
 from tarotnotation.archive import format_of
 from tarotnotation.cli.app import COMMANDS, app
@@ -294,28 +294,42 @@ def test_standard_input_that_is_the_output_file_is_refused(name: str, tmp_path: 
     # tarot query - --where made -o v.tarot < v.tarot left v.tarot empty (issue 31): the
     # shell opens the file as standard input, and the output replaced it before it was
     # read. Standard input's device and inode are compared with the output's, as a named
-    # input's are.
+    # input's are. (Forked runs, standard input the file as the shell opens it; the
+    # installed script's own run: test_the_installed_command_refuses_its_standard_input.)
     source = tmp_path / "v.tarot"
     data = (EXAMPLES / "score-sheet.tarot").read_bytes()
     source.write_bytes(data)
     for way in _output_options(name):
-        with source.open("rb") as stdin:
-            done = subprocess.run([str(TAROT), name, "-", *way, str(source),
-                                   *required(name, tuple(way)), *bounded(name)],
-                                  stdin=stdin, capture_output=True, cwd=tmp_path,
-                                  timeout=120, check=False)
-        err = done.stderr.decode()
-        assert done.returncode == 2, (way, err)
-        assert err == (f"tarot: {source}: this is one of the inputs (it is standard input): it"
-                       " would be written over; write to another file\n"), (way, err)
+        ran = run_forked(name, "-", *way, str(source), *required(name, tuple(way)),
+                         *bounded(name), cwd=tmp_path, stdin_file=source)
+        assert ran.code == 2, (way, ran.err)
+        assert ran.err == (f"tarot: {source}: this is one of the inputs (it is standard"
+                           " input): it would be written over; write to another file\n"), (
+            way, ran.err)
         assert source.read_bytes() == data, way
     assert [p.name for p in tmp_path.iterdir()] == ["v.tarot"]  # no temporary file
     # a pipe on standard input is no file: the output is written
-    done = subprocess.run([str(TAROT), name, "-", *_output_options(name)[0],
-                           str(tmp_path / "out"), *required(name, ("-o",)), *bounded(name)],
-                          input=data, capture_output=True, cwd=tmp_path, timeout=120,
-                          check=False)
-    assert "this is one of the inputs" not in done.stderr.decode()
+    ran = run_forked(name, "-", *_output_options(name)[0], str(tmp_path / "out"),
+                     *required(name, ("-o",)), *bounded(name), stdin=data, cwd=tmp_path)
+    assert "this is one of the inputs" not in ran.err
+
+
+@pytest.mark.process
+def test_the_installed_command_refuses_its_standard_input(tmp_path: Path) -> None:
+    # The case of issue 31 as a user meets it: the installed script, its standard input
+    # the output file (the other commands: forked runs, above).
+    source = tmp_path / "v.tarot"
+    data = (EXAMPLES / "score-sheet.tarot").read_bytes()
+    source.write_bytes(data)
+    with source.open("rb") as stdin:
+        done = subprocess.run([str(TAROT), "query", "-", "--where", "made", "-o",
+                               str(source)], stdin=stdin, capture_output=True, cwd=tmp_path,
+                              timeout=120, check=False)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"tarot: {source}: this is one of the inputs (it is standard input): it would be"
+           " written over; write to another file\n")
+    assert source.read_bytes() == data
+    assert [p.name for p in tmp_path.iterdir()] == ["v.tarot"]
 
 
 @pytest.mark.process
@@ -422,7 +436,7 @@ def test_no_command_reads_a_file_after_refusing(tmp_path: Path) -> None:
     # the refusal comes before anything is read: a FIFO input is never opened
     fifo = tmp_path / "pipe.tarot"
     os.mkfifo(fifo)
-    ran = run_exe("convert", str(fifo), "-o", str(fifo), cwd=tmp_path)
+    ran = run_forked("convert", str(fifo), "-o", str(fifo), cwd=tmp_path, timeout=60)
     assert ran.code == 2
     assert "this is one of the inputs" in ran.err
 

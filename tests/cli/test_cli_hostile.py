@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runs import EXAMPLES, TAROT, invoke
+from cli_runs import EXAMPLES, TAROT, invoke, run_forked
 from peak import peak_of
 
 pytestmark = pytest.mark.process
@@ -115,12 +115,11 @@ def test_a_write_that_fails_names_the_file_asked_for_not_its_temporary(args: lis
     # `tarot convert d.tarot -o /proc/out.json` said "tarot: /proc/.out.json.peih3fvp.tmp:
     # No such file or directory": a random name the user never gave.
     deal = str(EXAMPLES / "prise.tarot")
-    done = subprocess.run([str(TAROT), *(a.format(deal=deal) for a in args)],
-                          capture_output=True, check=False, timeout=120)
+    ran = run_forked(*(a.format(deal=deal) for a in args))
     asked = args[-1]
-    assert done.returncode == 2, done.stderr
+    assert ran.code == 2, ran.err
     # (issue 31: and says it is writing that failed)
-    assert done.stderr.decode() == f"tarot: {asked}: cannot write: No such file or directory\n"
+    assert ran.err == f"tarot: {asked}: cannot write: No such file or directory\n"
 
 
 @pytest.mark.parametrize(("word", "said"), [
@@ -132,9 +131,9 @@ def test_an_unknown_command_with_a_quote_or_an_escape_is_named_as_typed(word: st
                                                                         said: str) -> None:
     # `tarot "it's"` said "no command ''" (the name cut at its quote), and an escape
     # sequence came out escaped twice ('\\x1b...'), both from reading click's message
-    done = subprocess.run([str(TAROT), word], capture_output=True, check=False, timeout=60)
-    assert done.returncode == 2
-    assert done.stderr.decode() == f"tarot: {said} (tarot --help lists the commands)\n"
+    ran = run_forked(word)
+    assert ran.code == 2
+    assert ran.err == f"tarot: {said} (tarot --help lists the commands)\n"
 
 
 @pytest.mark.parametrize("command", [["solve", "--trick", "18"], ["analyze", "--from-trick", "18"]])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from cli_runs import EXAMPLES, FAULTY, invoke, rel, run_exe
+from cli_runs import EXAMPLES, FAULTY, invoke, rel, run_forked
 
 from tarotnotation import notation
 from tarotnotation.replay import replay
@@ -14,7 +14,7 @@ from tarotnotation.replay import replay
 
 @pytest.mark.process
 def test_replay_follows_the_deal_section_by_section() -> None:
-    ran = run_exe("replay", rel(EXAMPLES / "annotated.tarot"))
+    ran = run_forked("replay", rel(EXAMPLES / "annotated.tarot"))
     assert ran.code == 0, ran
     out = ran.out
     order = ["Deal 1: Club de Tarot de Lyon", "Hands (as dealt)", "Auction", "Écart", "Play",
@@ -91,14 +91,14 @@ def test_replay_deal_out_of_range_and_rules() -> None:
 @pytest.mark.process
 def test_replay_reads_other_formats_and_stdin(tmp_path: Path) -> None:
     data = (EXAMPLES / "prise.tarot").read_bytes()
-    ran = run_exe("replay", "-", stdin=data)
+    ran = run_forked("replay", "-", stdin=data)
     assert ran.code == 0
     assert invoke("replay", rel(EXAMPLES / "prise.tarot")).out == ran.out
 
 
 @pytest.mark.process
 def test_score_sheet_rows_running_totals_and_zero_sum() -> None:
-    ran = run_exe("score", rel(EXAMPLES / "score-sheet.tarot"))
+    ran = run_forked("score", rel(EXAMPLES / "score-sheet.tarot"))
     assert ran.code == 0, ran
     lines = ran.out.splitlines()
     assert lines[0].startswith("examples/score-sheet.tarot")
@@ -138,11 +138,11 @@ def test_score_flags_faulty_deals_and_exits_one() -> None:
 
 
 @pytest.mark.process
-@pytest.mark.parametrize("runner", ["invoke", "exe"])
+@pytest.mark.parametrize("runner", ["invoke", "forked"])
 def test_score_json_lines(runner: str) -> None:
     args = ("score", "--format", "json", rel(EXAMPLES / "score-sheet.tarot"),
             rel(FAULTY / "revoke.tarot"))
-    ran = invoke(*args) if runner == "invoke" else run_exe(*args)
+    ran = invoke(*args) if runner == "invoke" else run_forked(*args)
     assert ran.code == 1
     deals = [orjson.loads(line) for line in ran.out.splitlines()]
     assert len(deals) == 9

@@ -21,6 +21,7 @@ from cli_runs import (
     on_a_terminal,
     rel,
     run_exe,
+    run_forked,
 )
 
 from tarotnotation import notation
@@ -55,7 +56,7 @@ def test_faulty_examples_are_the_ones_listed() -> None:
 @pytest.mark.process
 def test_every_clean_example_validates_and_exits_zero() -> None:
     args = [rel(p) for p in CLEAN_EXAMPLES]
-    for ran in (invoke("validate", *args), run_exe("validate", *args)):
+    for ran in (invoke("validate", *args), run_forked("validate", *args)):
         assert ran.code == 0, ran.out
         last = ran.out.strip().splitlines()[-1]
         assert f"read from {len(CLEAN_EXAMPLES)} files:" in last
@@ -66,7 +67,7 @@ def test_every_clean_example_validates_and_exits_zero() -> None:
 @pytest.mark.process
 @pytest.mark.parametrize("path", FAULTY_EXAMPLES, ids=lambda p: p.name)
 def test_each_faulty_example_prints_every_fault_at_its_place(path: Path) -> None:
-    ran = run_exe("validate", rel(path))
+    ran = run_forked("validate", rel(path))
     assert ran.code == 1
     found = []
     for line in ran.out.splitlines():
@@ -125,13 +126,13 @@ def test_folders_are_searched_recursively_and_globs_expanded() -> None:
 @pytest.mark.process
 def test_standard_input() -> None:
     text = (FAULTY / "revoke.tarot").read_bytes()
-    for ran in (invoke("validate", "-", stdin=text), run_exe("validate", "-", stdin=text)):
+    for ran in (invoke("validate", "-", stdin=text), run_forked("validate", "-", stdin=text)):
         assert ran.code == 1, ran
         assert ":21:8: P105 error: deal 1, trick 3, seat S, card T19:" in ran.out
     clean = (EXAMPLES / "prise.tarot").read_bytes()
-    assert run_exe("validate", "-", stdin=clean).code == 0
-    jsonl = run_exe("convert", rel(EXAMPLES / "score-sheet.tarot"), "--to", "jsonl").out
-    ran = run_exe("validate", "-", stdin=jsonl.encode())
+    assert run_forked("validate", "-", stdin=clean).code == 0
+    jsonl = run_forked("convert", rel(EXAMPLES / "score-sheet.tarot"), "--to", "jsonl").out
+    ran = run_forked("validate", "-", stdin=jsonl.encode())
     assert ran.code == 0
     assert ran.out.startswith("8 deals read")
 
@@ -154,7 +155,7 @@ def test_json_document() -> None:
 
 @pytest.mark.process
 def test_json_lines_one_object_per_deal() -> None:
-    ran = run_exe("validate", "--format", "jsonl", "examples")
+    ran = run_forked("validate", "--format", "jsonl", "examples")
     lines = [orjson.loads(line) for line in ran.out.splitlines()]
     assert len(lines) == sum(len(list(check_paths([p]))) for p in
                              CLEAN_EXAMPLES + FAULTY_EXAMPLES + SHEET_EXAMPLES)
@@ -164,7 +165,7 @@ def test_json_lines_one_object_per_deal() -> None:
 
 @pytest.mark.process
 def test_github_annotations_have_the_documented_shape() -> None:
-    ran = run_exe("validate", "--format", "github", "examples/faulty")
+    ran = run_forked("validate", "--format", "github", "examples/faulty")
     assert ran.code == 1
     lines = ran.out.splitlines()
     assert all(GITHUB.match(line) for line in lines), lines
@@ -187,7 +188,7 @@ def test_github_escapes_what_would_break_an_annotation() -> None:
 
 @pytest.mark.process
 def test_junit_report_parses_with_a_test_case_per_deal(tmp_path: Path) -> None:
-    ran = run_exe("validate", "--format", "junit", "examples")
+    ran = run_forked("validate", "--format", "junit", "examples")
     assert ran.code == 1
     root = ET.fromstring(ran.out)
     assert root.tag == "testsuites"
@@ -203,7 +204,7 @@ def test_junit_report_parses_with_a_test_case_per_deal(tmp_path: Path) -> None:
     assert "revoke.tarot:21:8" in (revoke.text or "")
     # --output writes the same report to a file; the summary goes to stderr
     report = tmp_path / "report.xml"
-    ran2 = run_exe("validate", "--format", "junit", "-o", str(report), "examples")
+    ran2 = run_forked("validate", "--format", "junit", "-o", str(report), "examples")
     assert ran2.code == 1
     assert ran2.out == ""
     assert report.read_text(encoding="utf-8") == ran.out
@@ -261,7 +262,7 @@ def test_strict_fails_on_warnings(tmp_path: Path) -> None:
 @pytest.mark.process
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "junit"])
 def test_parallel_output_is_the_same_in_the_same_order(fmt: str) -> None:
-    run = run_exe if fmt == "text" else invoke
+    run = run_forked if fmt == "text" else invoke
     one = run("validate", "-f", fmt, "-j", "1", "examples")
     two = run("validate", "-f", fmt, "-j", "2", "examples")
     assert one.code == two.code == 1
@@ -299,7 +300,7 @@ def test_rules_and_set_apply_to_records_that_name_no_ruleset(tmp_path: Path) -> 
 def test_verbose_names_the_format_of_each_file(tmp_path: Path) -> None:
     as_json = tmp_path / "deal.json"
     as_json.write_bytes(tarot_json.dumps_bytes(notation.load(EXAMPLES / "prise.tarot")))
-    ran = run_exe("validate", "-v", str(as_json), rel(EXAMPLES / "prise.tarot"))
+    ran = run_forked("validate", "-v", str(as_json), rel(EXAMPLES / "prise.tarot"))
     assert ran.code == 0
     assert f"{as_json}: read as {format_name('json')}" in ran.err
     assert f"examples/prise.tarot: read as {format_name('tarot')}" in ran.err
@@ -342,7 +343,7 @@ def test_an_unreadable_file_is_reported_and_the_others_go_on(tmp_path: Path) -> 
 
 @pytest.mark.process
 def test_output_names_files_as_given() -> None:
-    ran = run_exe("validate", str(FAULTY / "revoke.tarot"), cwd=ROOT / "docs")
+    ran = run_forked("validate", str(FAULTY / "revoke.tarot"), cwd=ROOT / "docs")
     assert f"{FAULTY / 'revoke.tarot'}:21:8:" in ran.out
 
 

@@ -73,13 +73,17 @@ def run_exe(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
 _START_ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
 
 
-def run_forked(*args: str, stdin: bytes | None = None, cwd: Path = ROOT) -> Ran:
+def run_forked(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
+               stdin_file: Path | None = None, timeout: int = 120) -> Ran:
     """Run ``tarot ARGS`` as :func:`run_exe` does (the script's ``main()``, its own process,
     standard streams as pipes, working directory, ``sys.argv`` and exit status), in a
     process forked from one that imported the app once (tests/support/forkserver.py): without the
     half second of imports of each real run. Its environment is the one the tests started
-    with. Not for what start-up, signals, isolation or the installed script do."""
-    done = shared(_START_ENV, str(TAROT)).run(list(args), stdin or b"", cwd)
+    with. ``stdin_file``: standard input is that file, opened as a shell's ``< FILE`` does;
+    a run past ``timeout`` seconds is ended (exit status -14). Not for what start-up,
+    signals, isolation or the installed script do."""
+    done = shared(_START_ENV, str(TAROT)).run(list(args), stdin or b"", cwd,
+                                              stdin_file=stdin_file, timeout=timeout)
     out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
     assert "Traceback" not in err, err
     return Ran(done.returncode, out, err)

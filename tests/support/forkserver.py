@@ -6,9 +6,12 @@ more command lines through both doors. :class:`ForkServer` starts one interprete
 imports the app once (the environment it is given, ``LC_ALL`` and ``TAROT_TYPER_ONLY``
 included, is the one each run sees) and forks a child for each run: a process of its own,
 its standard input, output and error pipes (the server's own are pipes too, so that
-Python's stream objects are those of a run), its working directory, ``sys.argv`` and exit
-status as the ``tarot`` script gives them (``sys.exit(main())``, a status that is not an
-int written to standard error). Only the imports are shared, done before the run.
+Python's stream objects are those of a run; or standard input a file the child opens, as a
+shell's ``< FILE``), its working directory, ``sys.argv`` and exit status as the ``tarot``
+script gives them (``sys.exit(main())``, a status that is not an int written to standard
+error). Only the imports are shared, done before the run. A run that outlasts its time
+limit is ended by SIGALRM (``alarm``: its status is then -14), as ``subprocess.run``'s
+timeout ends a real one.
 
 :func:`shared` is one such server for a test process (an xdist worker), started at its
 first use and ended at the end of the session (tests/conftest.py): ``test_cli.run_forked``
@@ -25,12 +28,12 @@ from pathlib import Path
 
 __all__ = ["ForkServer", "close_shared", "shared"]
 
-#: The server: reads pickled (argv, stdin, cwd) on the fd its second word names, answers
-#: pickled (stdout, stderr, status) on the third's, a length of 8 bytes before each; its
-#: fourth word says what it imports first (``typer``: the app and every command; ``front``:
-#: the front door and its commands' modules, not typer).
+#: The server: reads pickled (argv, stdin, stdin_file, cwd, seconds) on the fd its second
+#: word names, answers pickled (stdout, stderr, status) on the third's, a length of 8 bytes
+#: before each; its fourth word says what it imports first (``typer``: the app and every
+#: command; ``front``: the front door and its commands' modules, not typer).
 _SERVER = r"""
-import os, pickle, struct, sys, threading
+import os, pickle, signal, struct, sys, threading
 from tarotnotation.cli import app
 if sys.argv[4] == "typer":
     app.get_app()
@@ -70,7 +73,8 @@ def feed(fd, data):
         pass
     os.close(fd)
 
-def run_child(argv, cwd):
+def run_child(argv, cwd, seconds):
+    signal.alarm(seconds)  # (the default action ends the run; its workers are not timed)
     os.chdir(cwd)
     sys.argv = [SCRIPT, *argv]
     try:
@@ -95,15 +99,18 @@ def run_child(argv, cwd):
 
 while True:
     (size,) = struct.unpack("<Q", read_exact(REQUESTS, 8))
-    argv, stdin, cwd = pickle.loads(read_exact(REQUESTS, size))
+    argv, stdin, stdin_file, cwd, seconds = pickle.loads(read_exact(REQUESTS, size))
     pipes = [os.pipe() for _ in range(3)]
     pid = os.fork()
     if pid == 0:
-        os.dup2(pipes[0][0], 0)
+        if stdin_file is None:
+            os.dup2(pipes[0][0], 0)
+        else:  # as a shell's < FILE: standard input is the file itself
+            os.dup2(os.open(stdin_file, os.O_RDONLY), 0)
         os.dup2(pipes[1][1], 1)
         os.dup2(pipes[2][1], 2)
         os.closerange(3, 1 << 16)
-        run_child(argv, cwd)
+        run_child(argv, cwd, seconds)
     os.close(pipes[0][0]); os.close(pipes[1][1]); os.close(pipes[2][1])
     out, err = [], []
     threads = [threading.Thread(target=feed, args=(pipes[0][1], stdin)),
@@ -139,12 +146,15 @@ class ForkServer:
         os.close(requests_r)
         os.close(answers_w)
 
-    def run(self, argv: list[str], stdin: bytes, cwd: Path
-            ) -> subprocess.CompletedProcess[bytes]:
+    def run(self, argv: list[str], stdin: bytes, cwd: Path, *, stdin_file: Path | None = None,
+            timeout: int = 120) -> subprocess.CompletedProcess[bytes]:
         """The run's standard output, standard error and exit status (a process started:
-        the ``tests.forkserver.run`` audit event says so to tests/conftest.py)."""
+        the ``tests.forkserver.run`` audit event says so to tests/conftest.py); standard
+        input holds ``stdin`` through a pipe, or is the file ``stdin_file``; after
+        ``timeout`` seconds the run is ended (status -14)."""
         sys.audit("tests.forkserver.run", argv)
-        request = pickle.dumps((argv, stdin, str(cwd)))
+        request = pickle.dumps((argv, stdin, None if stdin_file is None else str(stdin_file),
+                                str(cwd), timeout))
         view = memoryview(len(request).to_bytes(8, "little") + request)
         while view:
             view = view[os.write(self._requests, view):]
