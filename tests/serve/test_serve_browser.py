@@ -24,6 +24,32 @@ from cli_runs import invoke
 pytestmark = [pytest.mark.browser, pytest.mark.process]
 
 
+def _click_through(page: Any) -> None:
+    """Play the game page to its end by clicking: pass, declare nothing, the first legal
+    card."""
+    main = page.locator("#tarot")
+    for _ in range(200):
+        page.wait_for_function(
+            "() => { const m = document.querySelector('#tarot'); return m &&"
+            " !m.dataset.busy && (m.dataset.question || m.dataset.phase === 'over'); }",
+            timeout=20000)
+        question = main.get_attribute("data-question") or ""
+        if not question:
+            break
+        seen = main.get_attribute("data-seen")
+        if question == "bid":
+            page.locator(".play-choice.pass").first.click()
+        elif question == "declare":
+            page.locator(".play-choice.none").click()
+        else:
+            assert question == "play", question
+            page.locator(".hand-card:not(.illegal)").first.click()
+        page.wait_for_function(
+            "s => { const m = document.querySelector('#tarot'); return m.dataset.seen !== s"
+            " && !m.dataset.busy; }", arg=seen, timeout=20000)
+    assert main.get_attribute("data-phase") == "over"
+
+
 def test_chromium_takes_a_name_and_plays_the_deal_of_the_day(browser: Any,
                                                               tmp_path: Path) -> None:
     proc = subprocess.Popen(
@@ -53,27 +79,7 @@ def test_chromium_takes_a_name_and_plays_the_deal_of_the_day(browser: Any,
         page.click("#lobby-start")
         page.wait_for_url(re.compile(r".*/play/[0-9a-f]+$"))
         page.wait_for_selector("body[data-ready]", timeout=10000)
-        main = page.locator("#tarot")
-        for _ in range(200):
-            page.wait_for_function(
-                "() => { const m = document.querySelector('#tarot'); return m &&"
-                " !m.dataset.busy && (m.dataset.question || m.dataset.phase === 'over'); }",
-                timeout=20000)
-            question = main.get_attribute("data-question") or ""
-            if not question:
-                break
-            seen = main.get_attribute("data-seen")
-            if question == "bid":
-                page.locator(".play-choice.pass").first.click()
-            elif question == "declare":
-                page.locator(".play-choice.none").click()
-            else:
-                assert question == "play", question
-                page.locator(".hand-card:not(.illegal)").first.click()
-            page.wait_for_function(
-                "s => { const m = document.querySelector('#tarot'); return m.dataset.seen !== s"
-                " && !m.dataset.busy; }", arg=seen, timeout=20000)
-        assert main.get_attribute("data-phase") == "over"
+        _click_through(page)
         # every refusal is shown in its words: the analysis before the day's end (403)
         # (a scored deal's: a day when everyone passed has no score and no analysis)...
         if page.locator(".play-scores").count():
@@ -196,32 +202,6 @@ class _Client:
             status, body = self.call("POST", f"/api/{game}/action", action)
             assert status == 200, (action, body)
         raise AssertionError("the game did not end")
-
-
-def _click_through(page: Any) -> None:
-    """Play the game page to its end by clicking: pass, declare nothing, the first legal
-    card."""
-    main = page.locator("#tarot")
-    for _ in range(200):
-        page.wait_for_function(
-            "() => { const m = document.querySelector('#tarot'); return m &&"
-            " !m.dataset.busy && (m.dataset.question || m.dataset.phase === 'over'); }",
-            timeout=20000)
-        question = main.get_attribute("data-question") or ""
-        if not question:
-            break
-        seen = main.get_attribute("data-seen")
-        if question == "bid":
-            page.locator(".play-choice.pass").first.click()
-        elif question == "declare":
-            page.locator(".play-choice.none").click()
-        else:
-            assert question == "play", question
-            page.locator(".hand-card:not(.illegal)").first.click()
-        page.wait_for_function(
-            "s => { const m = document.querySelector('#tarot'); return m.dataset.seen !== s"
-            " && !m.dataset.busy; }", arg=seen, timeout=20000)
-    assert main.get_attribute("data-phase") == "over"
 
 
 def _matchpoints(scores: dict[str, int]) -> dict[str, float]:
