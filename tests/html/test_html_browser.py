@@ -4,7 +4,7 @@ from ``file://`` as a person would, checked for what a person sees.
 The tests skip, saying why, when Playwright or Chromium is missing; with
 ``TAROT_BROWSER=required`` (CI, ``.ci/run``) they fail instead. Chromium is the system's
 (``TAROT_CHROMIUM``, default ``/usr/bin/chromium``): Playwright never downloads one. One
-browser serves the whole session; each test gets a fresh context. Screenshots are kept
+browser serves the whole session; each test gets a new page. Screenshots are kept
 as artefacts in ``TAROT_ARTEFACTS`` (default: ``tarotnotation-artefacts`` in the
 temporary folder), never in the repository.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,12 +34,35 @@ PHONE = {"width": 390, "height": 844}
 ERROR_RED = "rgb(179, 38, 30)"
 
 
-class Tab:
-    """A page in a fresh browser context, with what happened in it: dialogs (an
-    ``alert`` that ran), script errors, console messages and every request."""
+#: The browser contexts the tabs share, one for each browser and viewport: a context costs
+#: a renderer process and about a quarter of a CPU second to start and end, a new page in
+#: one already open a fraction of it. Closed with their browser (conftest's ``browser``).
+_SHARED: weakref.WeakKeyDictionary[Any, dict[tuple[int, int], Any]] = (
+    weakref.WeakKeyDictionary())
 
-    def __init__(self, browser: Any, viewport: dict[str, int]) -> None:
-        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+
+def shared_context(browser: Any, viewport: dict[str, int]) -> Any:
+    """The context at ``viewport`` the tabs of ``browser`` share (downloads accepted, no
+    permission granted)."""
+    contexts = _SHARED.setdefault(browser, {})
+    key = (viewport["width"], viewport["height"])
+    if key not in contexts:
+        contexts[key] = browser.new_context(viewport=viewport, accept_downloads=True)
+    return contexts[key]
+
+
+class Tab:
+    """A new page, with what happened in it: dialogs (an ``alert`` that ran), script
+    errors, console messages and every request. The page opens in the context its
+    viewport's tabs share (the pages load nothing and keep nothing: no storage, no
+    cookie), or in a context of its own (``own_context``: for a test that grants it a
+    permission); :meth:`close` ends what it opened."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int], *,
+                 own_context: bool = False) -> None:
+        self.own_context = own_context
+        self.context = (browser.new_context(viewport=viewport, accept_downloads=True)
+                        if own_context else shared_context(browser, viewport))
         self.page = self.context.new_page()
         self.dialogs: list[str] = []
         self.errors: list[str] = []
@@ -59,6 +83,12 @@ class Tab:
         self.page.wait_for_selector("body[data-ready]", timeout=5000)
         return self.page
 
+    def close(self) -> None:
+        """Close the page (and its context, when it has one of its own)."""
+        self.page.close()
+        if self.own_context:
+            self.context.close()
+
     def check_clean(self) -> None:
         """Nothing ran that should not, nothing was refused, nothing left the disk."""
         assert not self.dialogs, self.dialogs
@@ -77,7 +107,7 @@ def tab(browser: Any) -> Iterator[Tab]:
     try:
         t.check_clean()
     finally:
-        t.context.close()
+        t.close()
 
 
 @pytest.fixture(scope="module")
@@ -418,9 +448,21 @@ def _rgb(rows: list[bytes], x: int, y: int) -> tuple[int, ...]:
     return tuple(rows[y][4 * x:4 * x + 3])
 
 
-def test_the_table_downloads_as_a_png_picture(tab: Tab, pages: dict[str, Path],
+@pytest.fixture
+def clipboard_tab(browser: Any) -> Iterator[Tab]:
+    """A desktop-sized tab in a context of its own, allowed the clipboard."""
+    t = Tab(browser, DESKTOP, own_context=True)
+    t.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    yield t
+    try:
+        t.check_clean()
+    finally:
+        t.close()
+
+
+def test_the_table_downloads_as_a_png_picture(clipboard_tab: Tab, pages: dict[str, Path],
                                               tmp_path: Path) -> None:
-    tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tab = clipboard_tab
     page = tab.open(pages["annotated"], "#deal=1&card=4")
     assert page.get_attribute(".picture", "title").startswith("Download the table at this")
     name, (width, height, rows) = _picture(page, tmp_path, "four.png")
@@ -760,4 +802,4 @@ def test_screenshots_at_the_start_and_after_trick_9(browser: Any, pages: dict[st
             assert (folder / f"deal-{shot}-{name}.png").stat().st_size > 10_000
         t.check_clean()
     finally:
-        t.context.close()
+        t.close()

@@ -80,7 +80,7 @@ def phone(browser: Any) -> Iterator[Tab]:
     try:
         t.check_clean()
     finally:
-        t.context.close()
+        t.close()
 
 
 @pytest.fixture
@@ -90,7 +90,7 @@ def wide(browser: Any) -> Iterator[Tab]:
     try:
         t.check_clean()
     finally:
-        t.context.close()
+        t.close()
 
 
 
@@ -108,25 +108,29 @@ POINTS = [
 ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [PHONE, WIDE], ids=["375px", "1440px"])
 def test_axe_finds_nothing_serious_on_any_page_kind_at_375_and_1440_px(
-        browser: Any, viewport: dict[str, int], scheme: str, site: dict[str, Path],
+        browser: Any, viewport: dict[str, int], site: dict[str, Path],
         axe_source: str) -> None:
-    # Every rule on the light scheme; on the dark one, which changes colours only (see
-    # test_the_dark_scheme_changes_colours_only), the rules that read colours.
-    only = COLOUR_RULES if scheme == "dark" else None
+    # Each point opened once, axe-core in it from the start: every rule on the light
+    # scheme; then, the system's preference turned dark on the same page, which changes
+    # colours only (see test_the_dark_scheme_changes_colours_only; the script never asks,
+    # so the page is as it would open dark), the rules that read colours.
     tab = Tab(browser, viewport)
     try:
-        tab.page.emulate_media(color_scheme=scheme)  # the system's preference
+        tab.page.add_init_script(axe_source)
         findings = []
         for key, fragment in POINTS:
+            tab.page.emulate_media(color_scheme="light")
             page = tab.open(site[key], fragment)
-            findings += [f"{key}{fragment}: {f}" for f in axe(page, axe_source, only)]
+            findings += [f"{key}{fragment} (light): {f}" for f in axe(page, axe_source)]
+            page.emulate_media(color_scheme="dark")
+            findings += [f"{key}{fragment} (dark): {f}"
+                         for f in axe(page, axe_source, COLOUR_RULES)]
         assert findings == []
         tab.check_clean()
     finally:
-        tab.context.close()
+        tab.close()
 
 
 #: What a rule of the dark scheme may set: colours, and nothing that shows, hides or moves.
@@ -181,7 +185,7 @@ def test_the_colour_rules_alone_find_text_dark_on_the_dark_scheme(
                       " e.style.color = '#222'; }")
         assert any(f.startswith("color-contrast: ") for f in axe(page, axe_source, COLOUR_RULES))
     finally:
-        tab.context.close()
+        tab.close()
 
 
 def test_a_card_of_the_play_list_is_named_by_what_it_shows_and_says(
@@ -497,7 +501,7 @@ def test_on_a_phone_a_swipe_steps_and_the_step_bar_stays_in_view(
         assert position(page) == "Card 10 of 72"
         tab.check_clean()
     finally:
-        tab.context.close()
+        tab.close()
 
 
 def test_on_a_phone_the_index_rows_are_links_whole_and_keep_the_score(
@@ -520,7 +524,7 @@ def test_on_a_phone_the_index_rows_are_links_whole_and_keep_the_score(
         assert cut == []  # "Garde contre" is written whole
         tab.check_clean()
     finally:
-        tab.context.close()
+        tab.close()
 
 
 
@@ -537,7 +541,7 @@ def test_dark_mode_follows_the_systems_preference(browser: Any, site: dict[str, 
                              ".backgroundColor") == "rgb(255, 255, 255)"  # cards stay white
         tab.check_clean()
     finally:
-        tab.context.close()
+        tab.close()
 
 
 def test_at_the_end_the_running_points_reconcile_with_the_score(

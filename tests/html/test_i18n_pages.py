@@ -182,7 +182,7 @@ def fr_tab(browser: Any) -> Iterator[Tab]:
     try:
         t.check_clean()
     finally:
-        t.context.close()
+        t.close()
 
 
 @pytest.fixture(scope="module")
