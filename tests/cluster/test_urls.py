@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runs import ROOT, run_exe
+from cli_runs import ROOT, invoke, run_exe, run_forked
 
+from tarotnotation import cutting
 from tarotnotation.archive import check_paths, walk
 from tarotnotation.archives.stream import scan
 from tarotnotation.cutting import (
@@ -50,17 +51,35 @@ class _Pool:
         return type("Done", (), {"result": lambda _self: value})()
 
 
-def _season(folder: Path) -> tuple[Path, Path]:
-    """Over 2 MB of JSON Lines with a faulty line, and over 2 MB of the text notation."""
+def _season(folder: Path, small: bool = False) -> tuple[Path, Path]:
+    """Over 2 MB of JSON Lines with a faulty line, and over 2 MB of the text notation; or,
+    ``small``, a tenth of the JSON Lines and 90 KB of the notation, for the tests that cut
+    them into parts of :data:`SMALL_CHUNK` bytes (:func:`small_chunks`) as files of
+    megabytes are cut into parts of a megabyte."""
     rng = random.Random(9)
     deals = [random_deal(rng, 4) for _ in range(60)]
     lines = b"".join(tarot_json.dumps_bytes(d).replace(b"\n", b"") + b"\n" for d in deals)
+    copies = 2 if small else 20
     jsonl = folder / "season.jsonl"
-    jsonl.write_bytes(lines * 20 + b'{"players": 4, "bad": 1}\n' + lines * 20)
+    jsonl.write_bytes(lines * copies + b'{"players": 4, "bad": 1}\n' + lines * copies)
     text = tarot_dumps(deals)
     tarot = folder / "season.tarot"
-    tarot.write_bytes(text * max(1, (2 << 20) // len(text) + 2))
+    tarot.write_bytes(text * (2 if small else (2 << 20) // len(text) + 2))
     return jsonl, tarot
+
+
+#: The bytes of a part (``cutting.CHUNK_BYTES``, a megabyte in a real run) in the tests
+#: that take :func:`small_chunks`.
+SMALL_CHUNK = 16 << 10
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> int:
+    """Files cut into parts of :data:`SMALL_CHUNK` bytes in this process (as
+    tests/twins/test_parallel_bulk.py cuts them): a small season is read and cut in many
+    blocks, ranges and parts, as a season of megabytes is."""
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", SMALL_CHUNK)
+    return SMALL_CHUNK
 
 
 def _url(path: Path) -> str:
@@ -111,13 +130,16 @@ def test_a_url_is_checked_and_scanned_as_its_path_is_serially_and_by_workers(
     assert {t.path for t in pool.tasks} == {_url(jsonl)}  # (a big .tarot: read here)
 
 
-@pytest.mark.process
-def test_a_url_gives_the_output_of_its_path_on_the_command_line(tmp_path: Path) -> None:
-    jsonl, tarot = _season(tmp_path)
+def test_a_url_gives_the_output_of_its_path_on_the_command_line(
+        tmp_path: Path, small_chunks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    jsonl, tarot = _season(tmp_path, small=True)
+    assert jsonl.stat().st_size > 20 * small_chunks  # (read in chunks of whole lines)
+    assert tarot.stat().st_size > 4 * small_chunks  # (read in blocks)
+    monkeypatch.chdir(tmp_path)
     for args in (["validate"], ["validate", "-f", "jsonl"], ["stats", "--by", "contract"],
                  ["query", "--where", "contract >= garde", "-f", "jsonl"]):
-        by_path = run_exe(*args, jsonl.name, tarot.name, cwd=tmp_path)
-        by_url = run_exe(*args, _url(jsonl), _url(tarot), cwd=tmp_path)
+        by_path = invoke(*args, jsonl.name, tarot.name)
+        by_url = invoke(*args, _url(jsonl), _url(tarot))
         assert by_url.code == by_path.code
         assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
         assert by_path.out
@@ -341,8 +363,8 @@ def test_a_url_of_a_folder_or_a_pattern_gives_the_output_of_its_path(tmp_path: P
     for args in (["validate"], ["validate", "-f", "jsonl"], ["stats", "--by", "contract"],
                  ["query", "--where", "contract >= petite", "-f", "jsonl"]):
         for named in ("data", "data/", "data/**/*.jsonl", "data/*", "data/nothing*"):
-            by_path = run_exe(*args, named, cwd=tmp_path)
-            by_url = run_exe(*args, f"{_url(tmp_path)}/{named}", cwd=tmp_path)
+            by_path = run_forked(*args, named, cwd=tmp_path)
+            by_url = run_forked(*args, f"{_url(tmp_path)}/{named}", cwd=tmp_path)
             assert by_url.code == by_path.code
             assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
             assert by_url.err.replace(f"file://{tmp_path}{os.sep}", "") == by_path.err
