@@ -7,6 +7,7 @@ same on a real scheduler: tests/cluster/test_cluster.py."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import stat
@@ -24,6 +25,7 @@ from tarotnotation.archive import check_paths, walk
 from tarotnotation.archives.stream import scan
 from tarotnotation.cutting import (
     CHUNK_BYTES,
+    Chunk,
     LineRange,
     TarotPart,
     json_lines_ranges,
@@ -108,8 +110,8 @@ def test_a_url_is_cut_as_its_path_is(tmp_path: Path) -> None:
 
 
 def test_a_url_is_checked_and_scanned_as_its_path_is_serially_and_by_workers(
-        tmp_path: Path) -> None:
-    jsonl, tarot = _season(tmp_path)
+        tmp_path: Path, small_chunks: int) -> None:
+    jsonl, tarot = _season(tmp_path, small=True)
     names = [str(jsonl), str(tarot)]
     urls = [_url(jsonl), _url(tarot)]
     serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
@@ -126,8 +128,23 @@ def test_a_url_is_checked_and_scanned_as_its_path_is_serially_and_by_workers(
     pool = _Pool()
     scanned = [repr(d).replace("file://", "") for d in scan(urls, jobs=2, pool=pool)]
     assert scanned == [repr(d) for d in scan(names)]
-    assert len(scanned) > 2000
-    assert {t.path for t in pool.tasks} == {_url(jsonl)}  # (a big .tarot: read here)
+    assert len(scanned) == 4 * 60 + 1 + 2 * 60  # (every deal, the faulty one too)
+    # the workers read the URLs: the JSON Lines in chunks, the .tarot file whole
+    assert sum(isinstance(t, Chunk) for t in pool.tasks) > 20
+    assert {t.path if isinstance(t, Chunk) else t for t in pool.tasks} == set(urls)
+
+
+def test_a_url_of_a_big_tarot_file_is_scanned_here_as_its_path_is(tmp_path: Path) -> None:
+    # over two megabytes of the notation (one part: a worker would send its deals back
+    # whole): read here, a deal at a time, as its path is (its first deals taken: the
+    # whole of a smaller one is compared in the test above)
+    _, tarot = _season(tmp_path)
+    assert tarot.stat().st_size > 2 * CHUNK_BYTES
+    pool = _Pool()
+    first = [repr(d).replace("file://", "")
+             for d in itertools.islice(scan([_url(tarot)], jobs=2, pool=pool), 100)]
+    assert pool.tasks == []
+    assert first == [repr(d) for d in itertools.islice(scan([str(tarot)]), 100)]
 
 
 def test_a_url_gives_the_output_of_its_path_on_the_command_line(
@@ -406,11 +423,13 @@ def _block_file_system() -> str:
     return "blocks"
 
 
-def test_a_url_of_buffered_files_is_read_as_its_path_is(tmp_path: Path) -> None:
+def test_a_url_of_buffered_files_is_read_as_its_path_is(tmp_path: Path,
+                                                        small_chunks: int) -> None:
     # fsspec's buffered files (s3://, gcs://...) take no limit in readline: the readers'
     # bounded lines come through a buffered reader (a TypeError before)
     protocol = _block_file_system()
-    jsonl, tarot = _season(tmp_path)
+    jsonl, tarot = _season(tmp_path, small=True)
+    assert tarot.stat().st_size > 1 << 16  # (more than a block of a BlockFile)
     names = [str(jsonl), str(tarot)]
     urls = [f"{protocol}://{jsonl}", f"{protocol}://{tarot}"]
     serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
