@@ -6,7 +6,8 @@ finishes it from the journal without analysing a finished deal again.
 
 Skipped, saying so, when the ``dask`` extra is not installed; CI installs it and sets
 ``TAROT_REQUIRE_DASK=1`` (``.ci/run``), which makes the skip a failure. Every process a
-test starts is killed at its end, whatever happened."""
+test starts is killed at its end, whatever happened; the cluster the tests share (those
+that neither kill nor change it), at the module's end."""
 
 from __future__ import annotations
 
