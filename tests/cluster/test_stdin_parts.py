@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tarotnotation.archive import CHUNK_BYTES, check_paths
+from tarotnotation import cutting
+from tarotnotation.archive import check_paths
 from tarotnotation.archives.stream import scan
 from tarotnotation.cutting import Chunk
 from tarotnotation.formats import json as tarot_json
@@ -51,13 +52,19 @@ class _Pool:
         return _Later(self, fn, args)
 
 
+#: The bytes of a chunk here (``cutting.CHUNK_BYTES``, a megabyte in a real run): the
+#: season's 400 KB are cut into chunks as 25 MB would be.
+SMALL_CHUNK = 16 << 10
+
+
 def _season(path: Path) -> bytes:
-    """Over 4 MB of JSON Lines, a blank line, a deal with a field too many and a line that
-    is not JSON in the middle."""
+    """400 KB of JSON Lines (25 chunks of :data:`SMALL_CHUNK` bytes), a blank line, a
+    deal with a field too many and a line that is not JSON in the middle."""
     rng = random.Random(5)
     lines = b"".join(tarot_json.dumps_bytes(random_deal(rng, 4)).replace(b"\n", b"") + b"\n"
                      for _ in range(100))
-    whole = lines * 24
+    whole = lines * 2
+    assert len(whole) > 24 * SMALL_CHUNK
     middle = whole.index(b"\n", len(whole) // 2) + 1
     data = whole[:middle] + b"  \n" + b'{"players": 4, "bad": 1}\n' + b"not json\n" + (
         whole[middle:])
@@ -69,7 +76,8 @@ def _season(path: Path) -> bytes:
 def stdin_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
              ) -> Iterator[Callable[[], int]]:
     """Standard input made a file of the season, read from its start at each call (its
-    descriptor given back)."""
+    descriptor given back); chunks of :data:`SMALL_CHUNK` bytes."""
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", SMALL_CHUNK)
     path = tmp_path / "season.jsonl"
     _season(path)
     opened: list[io.TextIOWrapper] = []
@@ -95,7 +103,7 @@ def test_standard_input_goes_to_a_cluster_in_chunks_numbered_as_the_serial_check
     assert sum(1 for c in serial if c.diagnostics) == 2
     assert len(pool.tasks) >= 4
     assert all(isinstance(t, Chunk) for t in pool.tasks)
-    assert all(len(b"".join(t.lines)) <= 2 * CHUNK_BYTES for t in pool.tasks)
+    assert all(len(b"".join(t.lines)) <= 2 * SMALL_CHUNK for t in pool.tasks)
     # handed over as they are read: the first before most of the stream is read, and a
     # bounded number waiting (the chunks of -j: 8 a worker)
     size = os.fstat(pool.fd).st_size

@@ -7,6 +7,7 @@ same on a real scheduler: tests/cluster/test_cluster.py."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import stat
@@ -17,12 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runs import ROOT, run_exe
+from cli_runs import ROOT, invoke, run_exe, run_forked
 
+from tarotnotation import cutting
 from tarotnotation.archive import check_paths, walk
 from tarotnotation.archives.stream import scan
 from tarotnotation.cutting import (
     CHUNK_BYTES,
+    Chunk,
     LineRange,
     TarotPart,
     json_lines_ranges,
@@ -50,17 +53,35 @@ class _Pool:
         return type("Done", (), {"result": lambda _self: value})()
 
 
-def _season(folder: Path) -> tuple[Path, Path]:
-    """Over 2 MB of JSON Lines with a faulty line, and over 2 MB of the text notation."""
+def _season(folder: Path, small: bool = False) -> tuple[Path, Path]:
+    """Over 2 MB of JSON Lines with a faulty line, and over 2 MB of the text notation; or,
+    ``small``, a tenth of the JSON Lines and 90 KB of the notation, for the tests that cut
+    them into parts of :data:`SMALL_CHUNK` bytes (:func:`small_chunks`) as files of
+    megabytes are cut into parts of a megabyte."""
     rng = random.Random(9)
     deals = [random_deal(rng, 4) for _ in range(60)]
     lines = b"".join(tarot_json.dumps_bytes(d).replace(b"\n", b"") + b"\n" for d in deals)
+    copies = 2 if small else 20
     jsonl = folder / "season.jsonl"
-    jsonl.write_bytes(lines * 20 + b'{"players": 4, "bad": 1}\n' + lines * 20)
+    jsonl.write_bytes(lines * copies + b'{"players": 4, "bad": 1}\n' + lines * copies)
     text = tarot_dumps(deals)
     tarot = folder / "season.tarot"
-    tarot.write_bytes(text * max(1, (2 << 20) // len(text) + 2))
+    tarot.write_bytes(text * (2 if small else (2 << 20) // len(text) + 2))
     return jsonl, tarot
+
+
+#: The bytes of a part (``cutting.CHUNK_BYTES``, a megabyte in a real run) in the tests
+#: that take :func:`small_chunks`.
+SMALL_CHUNK = 16 << 10
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> int:
+    """Files cut into parts of :data:`SMALL_CHUNK` bytes in this process (as
+    tests/twins/test_parallel_bulk.py cuts them): a small season is read and cut in many
+    blocks, ranges and parts, as a season of megabytes is."""
+    monkeypatch.setattr(cutting, "CHUNK_BYTES", SMALL_CHUNK)
+    return SMALL_CHUNK
 
 
 def _url(path: Path) -> str:
@@ -89,8 +110,8 @@ def test_a_url_is_cut_as_its_path_is(tmp_path: Path) -> None:
 
 
 def test_a_url_is_checked_and_scanned_as_its_path_is_serially_and_by_workers(
-        tmp_path: Path) -> None:
-    jsonl, tarot = _season(tmp_path)
+        tmp_path: Path, small_chunks: int) -> None:
+    jsonl, tarot = _season(tmp_path, small=True)
     names = [str(jsonl), str(tarot)]
     urls = [_url(jsonl), _url(tarot)]
     serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
@@ -107,17 +128,35 @@ def test_a_url_is_checked_and_scanned_as_its_path_is_serially_and_by_workers(
     pool = _Pool()
     scanned = [repr(d).replace("file://", "") for d in scan(urls, jobs=2, pool=pool)]
     assert scanned == [repr(d) for d in scan(names)]
-    assert len(scanned) > 2000
-    assert {t.path for t in pool.tasks} == {_url(jsonl)}  # (a big .tarot: read here)
+    assert len(scanned) == 4 * 60 + 1 + 2 * 60  # (every deal, the faulty one too)
+    # the workers read the URLs: the JSON Lines in chunks, the .tarot file whole
+    assert sum(isinstance(t, Chunk) for t in pool.tasks) > 20
+    assert {t.path if isinstance(t, Chunk) else t for t in pool.tasks} == set(urls)
 
 
-@pytest.mark.process
-def test_a_url_gives_the_output_of_its_path_on_the_command_line(tmp_path: Path) -> None:
-    jsonl, tarot = _season(tmp_path)
+def test_a_url_of_a_big_tarot_file_is_scanned_here_as_its_path_is(tmp_path: Path) -> None:
+    # over two megabytes of the notation (one part: a worker would send its deals back
+    # whole): read here, a deal at a time, as its path is (its first deals taken: the
+    # whole of a smaller one is compared in the test above)
+    _, tarot = _season(tmp_path)
+    assert tarot.stat().st_size > 2 * CHUNK_BYTES
+    pool = _Pool()
+    first = [repr(d).replace("file://", "")
+             for d in itertools.islice(scan([_url(tarot)], jobs=2, pool=pool), 100)]
+    assert pool.tasks == []
+    assert first == [repr(d) for d in itertools.islice(scan([str(tarot)]), 100)]
+
+
+def test_a_url_gives_the_output_of_its_path_on_the_command_line(
+        tmp_path: Path, small_chunks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    jsonl, tarot = _season(tmp_path, small=True)
+    assert jsonl.stat().st_size > 20 * small_chunks  # (read in chunks of whole lines)
+    assert tarot.stat().st_size > 4 * small_chunks  # (read in blocks)
+    monkeypatch.chdir(tmp_path)
     for args in (["validate"], ["validate", "-f", "jsonl"], ["stats", "--by", "contract"],
                  ["query", "--where", "contract >= garde", "-f", "jsonl"]):
-        by_path = run_exe(*args, jsonl.name, tarot.name, cwd=tmp_path)
-        by_url = run_exe(*args, _url(jsonl), _url(tarot), cwd=tmp_path)
+        by_path = invoke(*args, jsonl.name, tarot.name)
+        by_url = invoke(*args, _url(jsonl), _url(tarot))
         assert by_url.code == by_path.code
         assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
         assert by_path.out
@@ -341,8 +380,8 @@ def test_a_url_of_a_folder_or_a_pattern_gives_the_output_of_its_path(tmp_path: P
     for args in (["validate"], ["validate", "-f", "jsonl"], ["stats", "--by", "contract"],
                  ["query", "--where", "contract >= petite", "-f", "jsonl"]):
         for named in ("data", "data/", "data/**/*.jsonl", "data/*", "data/nothing*"):
-            by_path = run_exe(*args, named, cwd=tmp_path)
-            by_url = run_exe(*args, f"{_url(tmp_path)}/{named}", cwd=tmp_path)
+            by_path = run_forked(*args, named, cwd=tmp_path)
+            by_url = run_forked(*args, f"{_url(tmp_path)}/{named}", cwd=tmp_path)
             assert by_url.code == by_path.code
             assert by_url.out.replace(f"file://{tmp_path}{os.sep}", "") == by_path.out
             assert by_url.err.replace(f"file://{tmp_path}{os.sep}", "") == by_path.err
@@ -384,11 +423,13 @@ def _block_file_system() -> str:
     return "blocks"
 
 
-def test_a_url_of_buffered_files_is_read_as_its_path_is(tmp_path: Path) -> None:
+def test_a_url_of_buffered_files_is_read_as_its_path_is(tmp_path: Path,
+                                                        small_chunks: int) -> None:
     # fsspec's buffered files (s3://, gcs://...) take no limit in readline: the readers'
     # bounded lines come through a buffered reader (a TypeError before)
     protocol = _block_file_system()
-    jsonl, tarot = _season(tmp_path)
+    jsonl, tarot = _season(tmp_path, small=True)
+    assert tarot.stat().st_size > 1 << 16  # (more than a block of a BlockFile)
     names = [str(jsonl), str(tarot)]
     urls = [f"{protocol}://{jsonl}", f"{protocol}://{tarot}"]
     serial = [(c.index, c.line, c.offset, c.status, [d.message for d in c.diagnostics])
