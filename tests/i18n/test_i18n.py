@@ -4,6 +4,7 @@ chosen as documented, French runs read as reviewed, and machine outputs never ch
 from __future__ import annotations
 
 import ast
+import functools
 import pickle
 import re
 from pathlib import Path
@@ -51,12 +52,18 @@ def _french() -> dict[str, str | list[str]]:
     return {m: s for m, s, _, fuzzy in read_po(text) if m and not fuzzy}
 
 
+@functools.cache
+def _extracted() -> tuple[str, ...]:
+    """The msgids of :func:`extract`, read once a test process (two tests ask)."""
+    return tuple(extract())
+
+
 def test_every_message_has_a_french_translation() -> None:
     """The catalogue completeness check: every English sentence of the sources (each
     ``Msg``, ``gettext_``, ``ngettext``) and every help text of every command has a French
     translation. A new message without one fails here: run ``python -m
     tarotnotation.catalog`` to add it to the .po, then translate it."""
-    found = extract()
+    found = _extracted()
     french = _french()
     missing = sorted(m for m in found if not translated(french.get(m)))
     assert not missing, f"{len(missing)} of {len(found)} messages have no French: {missing[:20]}"
@@ -92,7 +99,7 @@ def test_no_english_left_in_the_french_catalogue() -> None:
 
 def test_the_catalogue_holds_no_stale_entry() -> None:
     """Every translation is of a sentence the program still says (no dead French)."""
-    stale = set(_french()) - set(extract())
+    stale = set(_french()) - set(_extracted())
     assert not stale, sorted(stale)
 
 

@@ -116,8 +116,8 @@ def test_rules_text_in_french() -> None:
         assert " valeurs : " in fr
 
 
-def _calls_to(tree: ast.AST, name: str) -> list[ast.Call]:
-    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and (
+def _calls_to(calls: list[ast.Call], name: str) -> list[ast.Call]:
+    return [node for node in calls if (
         (isinstance(node.func, ast.Name) and node.func.id == name)
         or (isinstance(node.func, ast.Attribute) and node.func.attr == name))]
 
@@ -142,18 +142,17 @@ def test_every_message_template_has_its_french() -> None:
     for path in source_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         where = path.as_posix().rsplit("/", 2)[-2:]
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
+        calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+        for node in calls:
             for first, second in zip(node.args, node.args[1:], strict=False):
                 if (isinstance(first, ast.Attribute) and isinstance(first.value, ast.Name)
                         and first.value.id == "Code" and _plain_text(second)):
                     bad.append(f"{'/'.join(where)}:{second.lineno}")
-        for call in _calls_to(tree, "exceeded"):
+        for call in _calls_to(calls, "exceeded"):
             if len(call.args) == 3 and not (_is_msg(call.args[0]) and _is_msg(call.args[2])):
                 bad.append(f"{'/'.join(where)}:{call.lineno} (exceeded)")
         if path.name == "xlsx.py":
-            for call in _calls_to(tree, "fail"):
+            for call in _calls_to(calls, "fail"):
                 if call.args and _plain_text(call.args[0]):
                     bad.append(f"{'/'.join(where)}:{call.lineno} (fail)")
     assert not bad, bad

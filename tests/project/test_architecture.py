@@ -23,7 +23,8 @@ import ast
 import functools
 import pathlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -56,14 +57,17 @@ PACKAGES = (("tarotnotation", "tarotnotation"), ("cli", "tarotnotation.cli"),
 # --- the import graph ---------------------------------------------------------------------
 
 
-def _modules() -> dict[str, pathlib.Path]:
+@functools.cache
+def _modules() -> Mapping[str, pathlib.Path]:
+    """The project's modules and their files, found once a test process (each module's
+    check asks again; a read-only view)."""
     mods = {}
     for folder, package in PACKAGES:
         root = ROOT / folder
         for f in root.rglob("*.py"):
             parts = [p for p in f.relative_to(root).with_suffix("").parts if p != "__init__"]
             mods[".".join([package, *parts])] = f
-    return mods
+    return MappingProxyType(mods)
 
 
 def _target(module: str, path: pathlib.Path, node: ast.ImportFrom) -> str:
@@ -76,10 +80,11 @@ def _target(module: str, path: pathlib.Path, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _type_only(tree: ast.Module) -> set[int]:
-    """The nodes under an ``if TYPE_CHECKING:`` block, anywhere (types only: never run)."""
+def _type_only(nodes: tuple[ast.AST, ...]) -> set[int]:
+    """The nodes under an ``if TYPE_CHECKING:`` block, anywhere (types only: never run),
+    of a tree's ``nodes`` (:func:`_nodes`)."""
     out: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
                 and node.test.id == "TYPE_CHECKING"):
             out.update(id(n) for s in node.body for n in ast.walk(s))
@@ -91,6 +96,13 @@ def _parsed(source: str) -> ast.Module:
     """The tree of a module's source, parsed once a test process: the tests below walk
     the same hundred modules five times (their trees are only read)."""
     return ast.parse(source)
+
+
+@functools.cache
+def _nodes(source: str) -> tuple[ast.AST, ...]:
+    """Every node of :func:`_parsed`'s tree, in ``ast.walk``'s order: walked once a source
+    (the checks go over each tree's nodes twice or more)."""
+    return tuple(ast.walk(_parsed(source)))
 
 
 def _imports(planted: dict[str, str] | None = None
@@ -117,12 +129,11 @@ def _module_imports(module: str, path: pathlib.Path, source: str
     module: worked out once a source in a test process (the checks below and their
     planted variants ask it of the same hundred modules again and again)."""
     mods = _modules()
-    tree = _parsed(source)
-    types_only = _type_only(tree)
+    types_only = _type_only(_nodes(source))
     imported: set[str] = set()
     private: list[str] = []
     aliases: dict[str, str] = {}  # local name -> project module
-    for node in ast.walk(tree):
+    for node in _nodes(source):
         runs = id(node) not in types_only  # (at load or in a function)
         if isinstance(node, ast.ImportFrom):
             target = _target(module, path, node)
@@ -145,7 +156,7 @@ def _module_imports(module: str, path: pathlib.Path, source: str
                     if runs:
                         imported.add(alias.name)
                     aliases[alias.asname or alias.name] = alias.name
-    for node in ast.walk(tree):
+    for node in _nodes(source):
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id in aliases and node.attr.startswith("_")
                 and not node.attr.startswith("__") and aliases[node.value.id] != module):
@@ -225,9 +236,8 @@ def _private_names_a_test_takes(name: str, source: str) -> tuple[str, ...]:
     a test process (the check and its planted variant read the same files)."""
     mods = _modules()
     out: list[str] = []
-    tree = _parsed(source)
     aliases: dict[str, str] = {}  # local name -> project module
-    for node in ast.walk(tree):
+    for node in _nodes(source):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in mods:
             for alias in node.names:
                 if f"{node.module}.{alias.name}" in mods:
@@ -239,7 +249,7 @@ def _private_names_a_test_takes(name: str, source: str) -> tuple[str, ...]:
                 if alias.name in mods:
                     local = alias.asname or alias.name.split(".")[0]
                     aliases[local] = alias.name if alias.asname else local
-    for node in ast.walk(tree):
+    for node in _nodes(source):
         if isinstance(node, ast.Attribute) and _private(node.attr):
             chain = _dotted(node.value)
             if chain is None:
@@ -586,7 +596,7 @@ def _counting_outside_the_kernel(planted: dict[str, str] | None = None) -> list[
         if module in KERNEL_MODULES:
             continue
         allowed = ALLOWED_OUTSIDE.get(module, set())
-        for node in ast.walk(_parsed(source)):
+        for node in _nodes(source):
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                     and f"tarotnotation.{node.value.id}" in KERNEL_MODULES):
                 line, names = node.lineno, [node.attr]
@@ -693,7 +703,7 @@ def _readers(planted: dict[str, str] | None = None) -> dict[str, set[str]]:
     for module, path in mods.items():
         tree = _parsed(sources[module])
         local: dict[str, str] = {}  # a name bound by an import -> what it names
-        for node in ast.walk(tree):
+        for node in _nodes(sources[module]):
             if isinstance(node, ast.ImportFrom):
                 target = _target(module, path, node)
                 local.update((a.asname or a.name, f"{target}.{a.name}") for a in node.names)
