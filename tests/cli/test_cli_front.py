@@ -44,9 +44,10 @@ EXAMPLES = ROOT / "examples"
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """One-deal files (clean), a JSON Lines file with a faulty deal after a clean one, and
-    a club's small archive for the archive tools (a score sheet of 8 deals and three other
-    deals: the examples folder, ``@``, holds 30 files in every format, each run of an
-    archive tool over it half a second)."""
+    a club's small archive for the archive tools: a file of each kind the examples folder,
+    ``@``, holds (a score sheet of 8 deals, deals at 3, 4 and 5 players, a faulty deal and
+    an unreadable one, the CSV, spreadsheet and JSON score sheets, a JSON file of no
+    deals), not its 30 files (each run of an archive tool over them half a second)."""
     folder = tmp_path_factory.mktemp("front")
     rec = random_deal(random.Random(17), 4)
     (folder / "one.tarot").write_text(dumps(rec), encoding="utf-8")
@@ -57,7 +58,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         tjson.from_dict(bad)) + b"\n")
     (folder / "junk.jsonl").write_bytes(b"\xff\xfe not json\n")
     club = tmp_path_factory.mktemp("front-club")
-    for name in ("score-sheet.tarot", "prise.tarot", "misere.tarot", "garde-sans.tarot"):
+    for name in ("score-sheet.tarot", "prise.tarot", "misere.tarot", "garde-sans.tarot",
+                 "three-players.tarot", "five-players.tarot", "faulty/revoke.tarot",
+                 "faulty/syntax-error.tarot", "sheets/club-evening.csv",
+                 "sheets/club-season.xlsx", "sheets/games_2026_11.json",
+                 "sheets/scoreit-tarot-4.json", "sheets/players.json"):
+        (club / name).parent.mkdir(exist_ok=True)
         (club / name).write_bytes((EXAMPLES / name).read_bytes())
     return {"one.tarot": str(folder / "one.tarot"), "one.jsonl": str(folder / "one.jsonl"),
             "two.jsonl": str(folder / "two.jsonl"), "junk.jsonl": str(folder / "junk.jsonl"),
