@@ -22,11 +22,17 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-__all__ = ["ForkServer", "close_shared", "shared"]
+__all__ = ["ANSWER_GRACE", "ForkServer", "close_shared", "shared"]
+
+#: Seconds a run's answer may come after its time limit (its output drained, its status
+#: sent) before the run counts as hung.
+ANSWER_GRACE = 30
 
 #: The server: reads pickled (argv, stdin, stdin_file, cwd, seconds) on the fd its second
 #: word names, answers pickled (stdout, stderr, status) on the third's, a length of 8 bytes
@@ -145,6 +151,8 @@ class ForkServer:
             pass_fds=(requests_r, answers_w))  # (its standard streams pipes, as a run's)
         os.close(requests_r)
         os.close(answers_w)
+        #: True once a run went unanswered: :func:`shared` then starts another server.
+        self.broken = False
 
     def run(self, argv: list[str], stdin: bytes, cwd: Path, *, stdin_file: Path | None = None,
             timeout: int = 120) -> subprocess.CompletedProcess[bytes]:
@@ -158,22 +166,37 @@ class ForkServer:
         view = memoryview(len(request).to_bytes(8, "little") + request)
         while view:
             view = view[os.write(self._requests, view):]
-        size = int.from_bytes(self._read(8), "little")
-        out, err, status = pickle.loads(self._read(size))
+        # The run ends by its alarm at the latest; its answer waits for the pipes to close,
+        # which a process the run started and left behind can hold open: past the limit
+        # and a grace, the server is ended and the test fails instead of hanging.
+        deadline = time.monotonic() + timeout + ANSWER_GRACE
+        size = int.from_bytes(self._read(8, deadline, argv), "little")
+        out, err, status = pickle.loads(self._read(size, deadline, argv))
         return subprocess.CompletedProcess([*argv], status, out, err)
 
-    def _read(self, n: int) -> bytes:
+    def _read(self, n: int, deadline: float, argv: list[str]) -> bytes:
         data = b""
         while len(data) < n:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._answers], [], [], left)[0]:
+                self.broken = True
+                self._process.kill()
+                raise RuntimeError(f"the forked run of {argv!r} gave no answer in time (a"
+                                   " process it started holds its output open?): the fork"
+                                   " server is ended, the next run starts another")
             part = os.read(self._answers, n - len(data))
             if not part:
+                self.broken = True
                 raise RuntimeError("the fork server ended")
             data += part
         return data
 
     def close(self) -> None:
-        """End the server (it ends when its requests' pipe closes)."""
+        """End the server (it ends when its requests' pipe closes; a broken one is
+        killed)."""
         os.close(self._requests)
+        if self.broken:
+            self._process.kill()
         self._process.communicate(timeout=30)
         os.close(self._answers)
 
@@ -185,6 +208,8 @@ def shared(env: dict[str, str], script: str) -> ForkServer:
     """The test process's one server, started with ``env`` at the first call (the later
     calls must give the same ``env`` and ``script``)."""
     key = repr((sorted(env.items()), script))
+    if key in _SHARED and _SHARED[key].broken:
+        _SHARED.pop(key).close()
     if not _SHARED:
         _SHARED[key] = ForkServer(env, script)
     if key not in _SHARED:
