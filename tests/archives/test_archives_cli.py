@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from archive_builders import generated, write_jsonl, write_tarot
-from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, rel, run_exe
+from cli_runs import EXAMPLES, FAULTY, ROOT, TAROT, invoke, plain_env, rel, run_exe
 
 from tarotnotation.cli.app import COMMANDS
 
@@ -86,7 +86,7 @@ def test_interrupted_is_130_and_leaves_no_temporary_file(tmp_path: Path) -> None
     path = write_jsonl(tmp_path / "big.jsonl", records * 25)
     out = tmp_path / "out"
     out.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    env = plain_env()
     proc = subprocess.Popen([str(TAROT), "sort", str(path), "--by", "Date", "-o",
                              str(out / "sorted.jsonl")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from cli_runs import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT
+from cli_runs import CLEAN_EXAMPLES, EXAMPLES, ROOT, TAROT, plain_env
 from processes import children, group, wait_for
 from test_cli_contract import REGISTERED, required
 
@@ -37,7 +37,7 @@ OLD = b"the old file, which must survive\n"
 @contextmanager
 def _started(args: list[str], cwd: Path) -> Iterator[subprocess.Popen[bytes]]:
     """``tarot ARGS`` in a session of its own, with SIGINT as a terminal would send it."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    env = plain_env()
     env["PYTHONFAULTHANDLER"] = "1"  # SIGABRT (see _ended) dumps where it stands
     proc = subprocess.Popen(
         [str(TAROT), *args], cwd=cwd, env=env, stdout=subprocess.PIPE,

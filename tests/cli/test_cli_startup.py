@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_runs import plain_env
 
 from tarotnotation import __version__, native
 from tarotnotation.cli.app import ALIASES, COMMANDS, get_app, version_warning
@@ -38,7 +38,7 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def _modules_after(*args: str) -> tuple[str, set[str]]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    env = plain_env()
     done = subprocess.run([sys.executable, "-c", _PROBE.format(args=list(args))],
                           capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
                           check=False)

@@ -24,7 +24,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runs import FAULTY_EXAMPLES, ROOT, TAROT, Ran, on_a_terminal, run_exe, run_forked
+from cli_runs import (
+    FAULTY_EXAMPLES,
+    ROOT,
+    TAROT,
+    Ran,
+    on_a_terminal,
+    plain_env,
+    run_exe,
+    run_forked,
+)
 from processes import wait_for
 
 from tarotnotation.formats import json as tarot_json
@@ -195,7 +204,7 @@ def _same(local: Ran, there: Ran) -> None:
 def run_cut(*args: str, stdin: bytes | None = None, cwd: Path) -> Ran:
     """Run ``tarot ARGS`` in a process of its own as :func:`run_exe` does, its files cut
     into parts of :data:`CUT` bytes."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    env = plain_env()
     done = subprocess.run([sys.executable, "-c", _CUT_RUN, *args], input=stdin,
                           capture_output=True, cwd=cwd, env=env, timeout=120, check=False)
     out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")

@@ -55,11 +55,17 @@ def invoke(*args: str, stdin: str | bytes | None = None,
     return Ran(result.exit_code, result.stdout, result.stderr)
 
 
+def plain_env() -> dict[str, str]:
+    """This process's environment without what would change a run's output (``NO_COLOR``,
+    ``CI``): the environment of the ``tarot`` processes the tests start."""
+    return {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+
+
 def run_exe(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
             env: dict[str, str] | None = None, module: bool = False) -> Ran:
     """Run the installed ``tarot`` script (or ``python -m tarotnotation``) for real."""
     command = [sys.executable, "-m", "tarotnotation"] if module else [str(TAROT)]
-    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    full_env = plain_env()
     full_env.update(env or {})
     done = subprocess.run([*command, *args], input=stdin, capture_output=True, cwd=cwd,
                           env=full_env, timeout=120, check=False)
@@ -70,7 +76,7 @@ def run_exe(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
 
 #: The environment the tests started with (taken when the module is collected, before any
 #: test changes it): the forked runs' (see :func:`run_forked`).
-_START_ENV = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+_START_ENV = plain_env()
 
 
 def run_forked(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
@@ -97,7 +103,7 @@ def rel(path: Path) -> str:
 def stdout_on_a_terminal(args: list[str], env: dict[str, str]) -> bytes:
     """What ``tarot ARGS`` writes to standard output when it is a terminal."""
     master, slave = pty.openpty()
-    full_env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
+    full_env = plain_env()
     full_env.update(env)
     proc = subprocess.Popen([str(TAROT), *args], cwd=ROOT, env=full_env, stdout=slave,
                             stderr=subprocess.DEVNULL)
