@@ -109,12 +109,16 @@ while True:
     pipes = [os.pipe() for _ in range(3)]
     pid = os.fork()
     if pid == 0:
+        os.dup2(pipes[1][1], 1)
+        os.dup2(pipes[2][1], 2)
         if stdin_file is None:
             os.dup2(pipes[0][0], 0)
         else:  # as a shell's < FILE: standard input is the file itself
-            os.dup2(os.open(stdin_file, os.O_RDONLY), 0)
-        os.dup2(pipes[1][1], 1)
-        os.dup2(pipes[2][1], 2)
+            try:
+                os.dup2(os.open(stdin_file, os.O_RDONLY), 0)
+            except OSError as error:  # as a shell says it, running nothing
+                os.write(2, f"{stdin_file}: {error.strerror}\n".encode())
+                os._exit(1)
         os.closerange(3, 1 << 16)
         run_child(argv, cwd, seconds)
     os.close(pipes[0][0]); os.close(pipes[1][1]); os.close(pipes[2][1])
