@@ -173,13 +173,16 @@ def _accepts(state: Any) -> set[str] | None:
 
     try:
         conf = copy(state.parse_conf)
-        conf.callbacks = {}
+        conf.callbacks = {}  # (without callbacks a reduction keeps the values as they are)
+        # A trial keeps the parser's states but not the values built so far: without
+        # callbacks only the value stack's length counts, and copying the values (the
+        # parser's own copy, deep) cost a copy of the record's tree a terminal.
+        blank = [None] * len(state.value_stack)
         out: set[str] = set()
         for name in state.parse_conf.states[state.position]:
             if not name.isupper() or name == "$END":
                 continue
-            trial = copy(state)
-            trial.parse_conf = conf
+            trial = type(state)(conf, state.lexer, list(state.state_stack), list(blank))
             try:
                 trial.feed_token(Token(name, ""))
             except UnexpectedInput:
