@@ -26,12 +26,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeAlias
 
 import orjson
 
+from .. import cutting
 from ..archive import (
-    CHUNK_BYTES,
     STDIN,
     Part,
     check_deal,
@@ -51,6 +51,7 @@ from ..workers import Pending, Pool, Workers
 from .summary import DealSummary, summarize, summarize_quick, summarize_record
 
 __all__ = [
+    "WHOLE_BLOCKS",
     "ArchiveDeal",
     "ArchiveDealFailed",
     "ArchiveDealOk",
@@ -268,16 +269,17 @@ def _read(part: Part, options: Options) -> list[ArchiveDeal]:
 
 
 #: The largest file a worker of :func:`scan` reads whole and sends back as one list (a
-#: file that is not cut into chunks: the text notation, the other formats): two blocks of
-#: CHUNK_BYTES, a few thousand deals.
-_WHOLE_BYTES = 2 * CHUNK_BYTES
+#: file that is not cut into chunks: the text notation, the other formats), in blocks of
+#: ``cutting.CHUNK_BYTES`` (read when asked, as the cutting reads it): two, a few
+#: thousand deals.
+WHOLE_BLOCKS: Final = 2
 
 
 def _sent_whole_too_big(path: str) -> bool:
     """Whether ``path`` is a file that :func:`tarotnotation.archive.parts_of` gives as one
     part (not JSON Lines) and too big for a worker to send back whole."""
     try:
-        if size_of(path) <= _WHOLE_BYTES:
+        if size_of(path) <= WHOLE_BLOCKS * cutting.CHUNK_BYTES:
             return False
     except OSError:  # (said by the reader, in a worker)
         return False
