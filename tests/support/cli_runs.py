@@ -1,10 +1,11 @@
 """Running the tarot command from the tests, each way a test needs it.
 
-:func:`invoke` runs a command line through typer's test runner; :func:`run_exe` runs the
-installed entry point as a real subprocess; :func:`run_forked` runs the same command line as
-the script does, in a process of its own forked from one that imported the app once
-(tests/support/forkserver.py), for the tests of what a command writes and its exit status;
-the tests of start-up, signals, isolation and the installed entry point run the real script.
+:func:`invoke` runs a command line through click's test runner (the app's group built
+once a process); :func:`run_exe` runs the installed entry point as a real subprocess;
+:func:`run_forked` runs the same command line as the script does, in a process of its own
+forked from one that imported the app once (tests/support/forkserver.py), for the tests of
+what a command writes and its exit status; the tests of start-up, signals, isolation and
+the installed entry point run the real script.
 :func:`stdout_on_a_terminal` and :func:`on_a_terminal` put a pseudo-terminal on standard
 output or standard error; :func:`fed` feeds a FIFO as a program would.
 """
@@ -21,9 +22,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from click.testing import CliRunner
 from forkserver import shared
-from typer.testing import CliRunner
+from typer.main import get_command
 
 from tarotnotation.cli.app import app
 
@@ -47,12 +50,24 @@ class Ran:
 
 def invoke(*args: str, stdin: str | bytes | None = None,
            env: dict[str, str] | None = None) -> Ran:
-    """Run ``tarot ARGS`` through typer's test runner; fail on any uncaught exception."""
-    result = CliRunner().invoke(app, list(args), input=stdin, env=env)
+    """Run ``tarot ARGS`` through click's test runner; fail on any uncaught exception."""
+    result = CliRunner().invoke(_group(), list(args), input=stdin, env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"tarot {' '.join(args)} raised {result.exception!r}"
                              ) from result.exception
     return Ran(result.exit_code, result.stdout, result.stderr)
+
+
+def _group() -> Any:
+    """The app's click group, built once a process (typer's runner builds it, and the
+    command run, again at each call: some 4 ms each). A group serves any number of runs:
+    each takes its language and translates the help texts first (cli/language.py)."""
+    if not _GROUPS:
+        _GROUPS.append(get_command(app))
+    return _GROUPS[0]
+
+
+_GROUPS: list[Any] = []
 
 
 def plain_env() -> dict[str, str]:
