@@ -145,13 +145,17 @@ def _running(marker: str) -> list[int]:
 @pytest.mark.process
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
 def test_no_worker_outlives_the_command(tmp_path: Path) -> None:
+    # 16,000 deals (the 1,600 written, ten times over): some 0.9 s of work at -j 2 on a
+    # quiet machine, the workers up within 0.3 s (1,600 alone ended before they were seen,
+    # now and then, under load)
     path = write_jsonl(tmp_path / "workers-marker.jsonl", generated(40, seed=5) * 40)
+    path.write_bytes(path.read_bytes() * 10)
     proc = subprocess.Popen([str(TAROT), "stats", str(path), "-j", "2"], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while len(_running(str(path))) < 3 and time.monotonic() < deadline:
-            time.sleep(0.1)  # the command and its two workers
+            time.sleep(0.02)  # the command and its two workers
         if proc.poll() is not None:
             pytest.skip("the command ended before it could be stopped")
         proc.send_signal(signal.SIGTERM)  # no handler can run: only the parent ends
