@@ -11,7 +11,9 @@ seconds, so a seed gives the same game on any machine at any load.
 The bid, the call, the écart and the declarations are the ``fallback`` player's (by
 default the ``heuristic`` bot, with the same seed), and so are the cards of
 the first ``fallback_tricks`` tricks (at most 3; 0, the default, plays every card by
-sampling). A card with no choice is played at once.
+sampling). A card with no choice is played at once. With ``auction`` on (the most draws a
+sample), the samples are deals whose hands fit the auction as the point count bids
+(:mod:`.inference`).
 
 >>> from tarotnotation.game import Game
 >>> from tarotnotation.players import Table, play_deal
@@ -28,6 +30,7 @@ from typing import Final
 
 from ..cards import Card, CardSet
 from .fallback import FallbackDecisions
+from .inference import auction_ranges, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
 from .solving import card_values, position_of
@@ -69,6 +72,10 @@ class PimcPlayer(FallbackDecisions):
     fallback: Player | None = None
     """The bids', call's, écart's and declarations' player (None: the ``heuristic`` bot
     with this bot's seed)."""
+    auction: int = 0
+    """Read the auction (:mod:`.inference`): the draws a sample at most to find a deal
+    whose hands fit the words each seat said, read as the point count bids (0, the
+    default: the auction is not read)."""
     sees_all: bool = False
 
     def __post_init__(self) -> None:
@@ -80,10 +87,23 @@ class PimcPlayer(FallbackDecisions):
                              f" {self.fallback_tricks}")
         if self.exact_tricks < 0:
             raise ValueError("exact_tricks is 0 or more")
+        if self.auction < 0:
+            raise ValueError("auction is 0 (the auction not read) or more")
 
     @property
     def name(self) -> str:
-        return f"pimc(samples={self.samples},nodes={self.nodes})"
+        """``pimc(samples=S,nodes=N)``, and each other setting that is not its default.
+
+        >>> PimcPlayer().name
+        'pimc(samples=10,nodes=20000)'
+        >>> PimcPlayer(auction=30, fallback_tricks=3).name
+        'pimc(samples=10,nodes=20000,fallback_tricks=3,auction=30)'
+        """
+        more = "".join(f",{key}={value}" for key, value, default in (
+            ("exact_tricks", self.exact_tricks, DEFAULT_EXACT_TRICKS),
+            ("fallback_tricks", self.fallback_tricks, 0),
+            ("auction", self.auction, 0)) if value != default)
+        return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)
@@ -97,9 +117,11 @@ class PimcPlayer(FallbackDecisions):
         """Each legal card's rating summed over the samples."""
         rng = decision_rng(self.seed, view, "sample")
         cons = constraints(view)
+        ranges = auction_ranges(view) if self.auction else None
         totals = dict.fromkeys(sorted(legal), 0.0)
         for _ in range(self.samples):
-            deal = sample_deal(view, rng, cons=cons)
+            deal = (sample_deal(view, rng, cons=cons) if ranges is None else
+                    sample_fitting(view, rng, tries=self.auction, cons=cons, ranges=ranges))
             pos = position_of(view, deal.hands, deal.aside)
             for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks):
                 if r.card in totals:

@@ -1,0 +1,157 @@
+"""players.inference: what the auction says of the hands, read as the point count bids,
+and pimc's samples drawn to fit it (``pimc:auction=N``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from tarotnotation.cards import CardSet
+from tarotnotation.game import Game, Phase
+from tarotnotation.players import PimcPlayer, Table, make, play_deal, view_of
+from tarotnotation.players.heuristic import THRESHOLDS, hand_points
+from tarotnotation.players.inference import (
+    ANY,
+    auction_ranges,
+    dealt_hand,
+    misfit,
+    sample_fitting,
+)
+from tarotnotation.players.sampling import SampledDeal, constraints, sample_deal
+from tarotnotation.players.view import SeatView
+from tarotnotation.rules import Contract
+
+
+def _after_auction(players: int, seed: int) -> Table:
+    t = Table(Game.deal(players, seed=seed))
+    bot = make("heuristic", seed=seed)
+    while t.game.phase is Phase.AUCTION:
+        t.ask(bot)
+    return t
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_auction_ranges_hold_every_hand_the_heuristic_bid(players: int) -> None:
+    # The reading is the heuristic's bidding turned round: exact for it, every seat of
+    # every deal, passes and bids, whatever the seat that reads it.
+    spoke = 0
+    for seed in range(60):
+        t = _after_auction(players, seed)
+        for reader in t.game.seats:
+            ranges = auction_ranges(t.view(reader))
+            assert reader not in ranges
+            for seat, (low, high) in ranges.items():
+                assert low <= hand_points(t.game.dealt[seat]) < high, (seed, seat)
+                spoke += 1
+    assert spoke == 60 * players * (players - 1)
+
+
+def test_a_bid_gives_its_band_and_a_pass_the_lowest_contract_still_open() -> None:
+    t = Table(Game.deal(4, seed=1))
+    for bid in (None, Contract.PRISE, None, Contract.GARDE_CONTRE):
+        t.answer_bid(t.game.turn or "", bid)
+    first, second, third, fourth = (t.game.seats[(t.game.seats.index(t.game.first_seat) + i)
+                                                 % 4] for i in range(4))
+    prise, garde, _, contre = THRESHOLDS[4]
+    ranges = auction_ranges(view_of(t.game, fourth))
+    assert ranges == {first: (-ANY, prise), second: (prise, garde), third: (-ANY, garde)}
+    assert auction_ranges(view_of(t.game, first))[fourth] == (contre, ANY)
+    # other thresholds, other ranges
+    assert auction_ranges(view_of(t.game, fourth), (10, 20, 30, 40))[second] == (10, 20)
+
+
+def _moments(players: int, seeds: range) -> Iterator[tuple[Game, SeatView]]:
+    """A defender's and the taker's views at trick 6 of heuristic games with a taker."""
+    for seed in seeds:
+        t = _after_auction(players, seed)
+        if t.game.taker is None:
+            continue
+        bot = make("heuristic", seed=seed)
+        while (d := t.pending()) is not None and len(t.game.cards_played) < 5 * players:
+            t.ask(bot)
+        if d is None:
+            continue
+        g, taker = t.game, t.game.taker
+        defender = next(s for s in g.seats if s != taker)
+        for seat in (defender, taker):
+            yield g, view_of(g, seat)
+
+
+def _truth(g: Game) -> SampledDeal:
+    aside = g.ecart.cards if g.ecart is not None and g.ecart.cards is not None else g.chien
+    return SampledDeal(hands=dict(g.hands), aside=aside)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_real_deal_fits_the_auction_and_its_hands_as_dealt_are_found(
+        players: int) -> None:
+    seen = 0
+    for g, v in _moments(players, range(40)):
+        truth = _truth(g)
+        for seat in g.seats:
+            if seat != v.seat:
+                assert dealt_hand(v, truth, seat) == g.dealt[seat], (seat, g.contract)
+        assert misfit(v, truth, auction_ranges(v)) == 0
+        seen += 1
+    assert seen >= 20
+
+
+def test_misfit_counts_the_points_outside_each_range() -> None:
+    g, v = next(_moments(4, range(40)))
+    truth = _truth(g)
+    seat = next(s for s in g.seats if s != v.seat)
+    points = hand_points(g.dealt[seat])
+    assert misfit(v, truth, {seat: (points, points + 1)}) == 0
+    assert misfit(v, truth, {seat: (points + 7, ANY)}) == 7
+    assert misfit(v, truth, {seat: (-ANY, points - 2)}) == 3  # (points is 3 over points-3)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_samples_fit_the_auction_far_more_often_than_the_plain_draws(
+        players: int) -> None:
+    fit = plain = total = 0
+    for _, v in _moments(players, range(30)):
+        cons, ranges = constraints(v), auction_ranges(v)
+        rng = random.Random(5)
+        for _ in range(4):
+            deal = sample_fitting(v, rng, tries=30, cons=cons, ranges=ranges)
+            assert deal.hands[v.seat] == v.hand
+            placed = CardSet()
+            for s in v.seats:
+                assert not placed & deal.hands[s]
+                placed = placed | deal.hands[s]
+            fit += misfit(v, deal, ranges) == 0
+            plain += misfit(v, sample_deal(v, rng, cons=cons), ranges) == 0
+            total += 1
+    assert total >= 40
+    assert fit >= 0.95 * total
+    assert plain < fit
+
+
+def test_with_no_draw_that_fits_the_best_fitting_is_kept() -> None:
+    g, v = next(_moments(4, range(40)))
+    # no hand reaches ANY - 1 points: none of the five draws fits, the closest is kept
+    impossible = {s: (ANY - 1, ANY) for s in g.seats if s != v.seat}
+    kept = sample_fitting(v, random.Random(2), tries=5, ranges=impossible)
+    rng, cons = random.Random(2), constraints(v)
+    five = [sample_deal(v, rng, cons=cons) for _ in range(5)]
+    best = min(misfit(v, d, impossible) for d in five)
+    assert kept == next(d for d in five if misfit(v, d, impossible) == best)
+    assert len({misfit(v, d, impossible) for d in five}) > 1  # (a choice was made)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pimc_reading_the_auction_plays_whole_deals_the_same_with_the_same_seed(
+        players: int) -> None:
+    def game() -> object:
+        t = Table(Game.deal(players, seed=4))
+        bots = {s: PimcPlayer(seed=2, samples=2, nodes=500, auction=10)
+                for s in t.game.seats}
+        return play_deal(t, bots)
+
+    assert game() == game()
+    assert make("pimc:auction=30").name == "pimc(samples=10,nodes=20000,auction=30)"
+    with pytest.raises(ValueError, match="auction"):
+        PimcPlayer(auction=-1)
