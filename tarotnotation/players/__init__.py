@@ -6,7 +6,8 @@ asks and judges, and the bots.
 - :mod:`.protocol`: :class:`Player`, one method per question of the deal;
 - :mod:`.table`: :class:`Table` (who is asked what, answers judged by the rules and
   logged) and :func:`play_deal`;
-- :mod:`.sampling`: the hidden hands dealt consistently with a view;
+- :mod:`.sampling`: the hidden hands dealt consistently with a view; :mod:`.inference`:
+  what the auction says of them;
 - the bots: :class:`RandomPlayer` (``random``) and :class:`HeuristicPlayer`
   (``heuristic``, :mod:`.heuristic`), by name: :func:`make` and :data:`NAMES`
   (:mod:`.roster`); :class:`PimcPlayer` (``pimc``: sampled deals solved double-dummy)
