@@ -1,4 +1,5 @@
-"""What the auction says of the hands: the bids read as the point count bids them.
+"""What the auction and the play say of the hands: the bids read as the point count bids
+them, the cards as the habits of the ``heuristic`` bot play them.
 
 A seat that bids by the point count club players teach (the ``heuristic`` bot's
 :func:`~.heuristic.hand_points` against :data:`~.heuristic.THRESHOLDS`, the highest
@@ -17,9 +18,17 @@ best. The ``pimc`` bot reads the auction so when its ``auction`` setting is on
 (``pimc:auction=30``): the samples it solves are then the deals its opponents' words make
 likely, not every deal the play allows (``docs/bots.md`` gives what it gains).
 
-The reading is exact for the ``heuristic`` bot; a person bids otherwise now and then, and a
-deal that fits no range is still drawn (the best fitting of the tries), so a reading that is
-wrong only weighs the samples, it never makes one impossible.
+The play says more. :func:`play_misfit` rebuilds, in a sampled deal, each other seat's
+view before each card it played (its hand then, what it knew of the partner, the
+declarations made so far) and counts the cards a model player (the ``heuristic`` bot: the
+habits club players teach) would not have played there; :func:`most_likely` keeps, of
+several deals drawn, those the model explains best. The ``pimc`` bot reads the play so
+with its ``habits`` setting (``pimc:auction=30,habits=40``: forty deals drawn, the ten the
+habits explain best solved).
+
+Both readings are exact for the ``heuristic`` bot; a person bids and plays otherwise now
+and then, and a deal that fits no range or no card is still drawn (the best fitting of the
+tries), so a reading that is wrong only weighs the samples, it never makes one impossible.
 
 >>> from tarotnotation.game import Game
 >>> from tarotnotation.players import Table, make
@@ -36,16 +45,21 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Final
 
+from .. import kernel
 from ..cards import CardSet
+from ..records import ChelemAnnouncement
 from ..rules import Contract
-from .heuristic import THRESHOLDS, hand_points
+from .heuristic import THRESHOLDS, HeuristicPlayer, hand_points
+from .protocol import Player
 from .sampling import Constraints, SampledDeal, constraints, sample_deal
-from .view import SeatView
+from .view import SeatView, SeenTrick
 
-__all__ = ["ANY", "auction_ranges", "dealt_hand", "misfit", "sample_fitting"]
+__all__ = ["ANY", "auction_ranges", "dealt_hand", "misfit", "most_likely", "play_misfit",
+           "sample_fitting"]
 
 #: The bound of a range that says nothing on that side.
 ANY: Final = 10**6
@@ -123,3 +137,97 @@ def sample_fitting(view: SeatView, rng: random.Random, *, tries: int,
             best = (off, deal)
     assert best is not None
     return best[1]
+
+
+def _holder(view: SeatView, deal: SampledDeal, dealt: Mapping[str, int]) -> str | None:
+    """The taker's partner in ``deal`` at five players (the holder of the called card;
+    None when it lies aside or in the taker's hand)."""
+    if view.called is None:
+        return None
+    holder = next((s for s, bits in dealt.items() if bits >> int(view.called) & 1), None)
+    return None if holder == view.taker else holder
+
+
+def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
+                bound: int | None = None) -> int:
+    """How many of the cards the other seats played ``model`` (the ``heuristic`` bot by
+    default) would not have played in their place had the hands been those of ``deal``:
+    each seat's view before each of its cards rebuilt from the deal (its hand then, the
+    écart for the taker, the partner as it knew it at five players, the declarations
+    made so far); a card played with no choice is not counted. Counting stops past
+    ``bound``."""
+    model = model or HeuristicPlayer()
+    seats = view.seats
+    tricks = (*view.tricks, *((view.trick,) if view.trick is not None else ()))
+    dealt = {s: dealt_hand(view, deal, s).bits for s in seats}
+    dealt[view.seat] = view.dealt.bits
+    taker_takes = (view.chien is not None and view.contract is not None
+                   and view.contract.takes_chien)
+    held = dict(dealt)
+    if taker_takes and view.taker is not None and view.chien is not None:
+        held[view.taker] = (held[view.taker] | view.chien.bits) & ~deal.aside.bits
+    holder = _holder(view, deal, dealt) if view.players == 5 else None
+    first_card: dict[str, int] = {}
+    moment = 0
+    for t in tricks:
+        for i in range(len(t.cards)):
+            first_card.setdefault(t.seat_of(i, seats), moment)
+            moment += 1
+    called = int(view.called) if view.called is not None else None
+    called_seen = view.chien is not None and called is not None and view.chien.bits >> called & 1
+    miss = 0
+    moment = 0
+    for number, t in enumerate(tricks):
+        for i, card in enumerate(t.cards):
+            seat = t.seat_of(i, seats)
+            if seat != view.seat:
+                hand = held[seat]
+                led, top = kernel.trick_state([int(c) for c in t.cards[:i]])
+                first = called if (view.players == 5 and number == 0 and i == 0) else None
+                legal = kernel.rule_in(hand, led, top, first)[0]
+                if legal & (legal - 1):
+                    past = _past_view(view, deal, seat, hand, dealt[seat], tricks, number, i,
+                                      moment, first_card, holder, bool(called_seen))
+                    if int(model.play(past, CardSet(legal))) != int(card):
+                        miss += 1
+                        if bound is not None and miss > bound:
+                            return miss
+            held[seat] &= ~(1 << int(card))
+            if called is not None and int(card) == called:
+                called_seen = True
+            moment += 1
+    return miss
+
+
+def _past_view(view: SeatView, deal: SampledDeal, seat: str, hand: int, dealt: int,
+               tricks: Sequence[SeenTrick], number: int, index: int, moment: int,
+               first_card: Mapping[str, int], holder: str | None,
+               called_seen: bool) -> SeatView:
+    """``seat``'s view before the ``index``-th card of trick ``number`` had the deal been
+    ``deal`` (see :func:`play_misfit`)."""
+    partner, known = view.partner, view.partner_known
+    if view.players == 5:
+        if view.called is not None and (dealt >> int(view.called) & 1 or called_seen):
+            partner, known = holder, True
+        elif view.called is not None:
+            partner, known = None, False
+    declarations = tuple(d for d in view.declarations if isinstance(d, ChelemAnnouncement)
+                         or first_card.get(d.seat, moment + 1) <= moment)
+    ecart = deal.aside if (seat == view.taker and view.chien is not None) else None
+    t = tricks[number]
+    return replace(view, seat=seat, dealt=CardSet(dealt), hand=CardSet(hand), ecart=ecart,
+                   partner=partner, partner_known=known, declarations=declarations,
+                   tricks=tuple(tricks[:number]), trick=SeenTrick(t.leader, t.cards[:index]),
+                   open_hands=None)
+
+
+def most_likely(view: SeatView, deals: Sequence[SampledDeal], keep: int,
+                model: Player | None = None) -> list[SampledDeal]:
+    """The ``keep`` deals of ``deals`` whose play ``model`` explains best
+    (:func:`play_misfit`: fewest cards it would not have played), in the order drawn
+    among equals."""
+    scored: list[tuple[int, int]] = []
+    for j, deal in enumerate(deals):
+        bound = sorted(m for m, _ in scored)[keep - 1] if len(scored) >= keep else None
+        scored.append((play_misfit(view, deal, model, bound), j))
+    return [deals[j] for _, j in sorted(scored)[:keep]]

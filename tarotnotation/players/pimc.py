@@ -12,8 +12,9 @@ The bid, the call, the écart and the declarations are the ``fallback`` player's
 default the ``heuristic`` bot, with the same seed), and so are the cards of
 the first ``fallback_tricks`` tricks (at most 3; 0, the default, plays every card by
 sampling). A card with no choice is played at once. With ``auction`` on (the most draws a
-sample), the samples are deals whose hands fit the auction as the point count bids
-(:mod:`.inference`).
+sample), the samples are deals whose hands fit the auction as the point count bids; with
+``habits`` on (the deals drawn), the ``samples`` solved are those the heuristic's habits
+explain the play of best (:mod:`.inference`).
 
 >>> from tarotnotation.game import Game
 >>> from tarotnotation.players import Table, play_deal
@@ -30,7 +31,7 @@ from typing import Final
 
 from ..cards import Card, CardSet
 from .fallback import FallbackDecisions
-from .inference import auction_ranges, sample_fitting
+from .inference import auction_ranges, most_likely, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
 from .solving import card_values, position_of
@@ -76,6 +77,10 @@ class PimcPlayer(FallbackDecisions):
     """Read the auction (:mod:`.inference`): the draws a sample at most to find a deal
     whose hands fit the words each seat said, read as the point count bids (0, the
     default: the auction is not read)."""
+    habits: int = 0
+    """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
+    that the ``heuristic`` bot's habits explain best are solved (0, the default: the
+    ``samples`` drawn are solved; else at least ``samples``)."""
     sees_all: bool = False
 
     def __post_init__(self) -> None:
@@ -89,6 +94,9 @@ class PimcPlayer(FallbackDecisions):
             raise ValueError("exact_tricks is 0 or more")
         if self.auction < 0:
             raise ValueError("auction is 0 (the auction not read) or more")
+        if self.habits and self.habits < self.samples:
+            raise ValueError(f"habits is 0 (the play not read) or at least samples"
+                             f" ({self.samples}), not {self.habits}")
 
     @property
     def name(self) -> str:
@@ -102,7 +110,7 @@ class PimcPlayer(FallbackDecisions):
         more = "".join(f",{key}={value}" for key, value, default in (
             ("exact_tricks", self.exact_tricks, DEFAULT_EXACT_TRICKS),
             ("fallback_tricks", self.fallback_tricks, 0),
-            ("auction", self.auction, 0)) if value != default)
+            ("auction", self.auction, 0), ("habits", self.habits, 0)) if value != default)
         return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
@@ -119,9 +127,12 @@ class PimcPlayer(FallbackDecisions):
         cons = constraints(view)
         ranges = auction_ranges(view) if self.auction else None
         totals = dict.fromkeys(sorted(legal), 0.0)
-        for _ in range(self.samples):
-            deal = (sample_deal(view, rng, cons=cons) if ranges is None else
-                    sample_fitting(view, rng, tries=self.auction, cons=cons, ranges=ranges))
+        deals = [sample_deal(view, rng, cons=cons) if ranges is None else
+                 sample_fitting(view, rng, tries=self.auction, cons=cons, ranges=ranges)
+                 for _ in range(self.habits or self.samples)]
+        if self.habits:
+            deals = most_likely(view, deals, self.samples)
+        for deal in deals:
             pos = position_of(view, deal.hands, deal.aside)
             for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks):
                 if r.card in totals:

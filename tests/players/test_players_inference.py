@@ -17,6 +17,8 @@ from tarotnotation.players.inference import (
     auction_ranges,
     dealt_hand,
     misfit,
+    most_likely,
+    play_misfit,
     sample_fitting,
 )
 from tarotnotation.players.sampling import SampledDeal, constraints, sample_deal
@@ -155,3 +157,61 @@ def test_pimc_reading_the_auction_plays_whole_deals_the_same_with_the_same_seed(
     assert make("pimc:auction=30").name == "pimc(samples=10,nodes=20000,auction=30)"
     with pytest.raises(ValueError, match="auction"):
         PimcPlayer(auction=-1)
+
+
+def _play_moments(players: int, seeds: range) -> Iterator[tuple[Game, SeatView]]:
+    """Every seat's view before every fourth card of heuristic games with a taker."""
+    for seed in seeds:
+        t = _after_auction(players, seed)
+        if t.game.taker is None:
+            continue
+        bot = make("heuristic", seed=seed)
+        while (d := t.pending()) is not None:
+            g = t.game
+            if d.kind.value == "play" and len(g.cards_played) % 4 == 3:
+                yield g, view_of(g, d.seat)
+            t.ask(bot)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_real_deal_is_played_as_the_heuristic_plays_it(players: int) -> None:
+    # Every past card of every other seat, replayed by the heuristic from the view rebuilt
+    # in the real deal (its hand then, the écart, the partner as it knew it, the
+    # declarations made so far), is the card it played.
+    seen = 0
+    for g, v in _play_moments(players, range(12)):
+        assert play_misfit(v, _truth(g)) == 0, (g.cards_played, v.seat)
+        seen += 1
+    assert seen >= 40
+
+
+def test_other_hands_explain_the_play_worse_and_most_likely_keeps_the_real_deal() -> None:
+    found = 0
+    for g, v in _play_moments(4, range(12)):
+        if len(g.cards_played) < 40:
+            continue
+        truth = _truth(g)
+        others = [s for s in g.seats if s != v.seat]
+        a, b = others[0], others[1]
+        if len(truth.hands[a]) != len(truth.hands[b]) or len(truth.hands[a]) < 2:
+            continue  # (hands of one card or none: the swap may change nothing played)
+        swapped = SampledDeal(hands={**truth.hands, a: truth.hands[b], b: truth.hands[a]},
+                              aside=truth.aside)
+        wrong = play_misfit(v, swapped)
+        assert wrong > 0
+        assert play_misfit(v, swapped, bound=0) == 1  # (counting stops past the bound)
+        assert most_likely(v, [swapped, truth, swapped], 1) == [truth]
+        assert most_likely(v, [swapped, truth], 2) == [truth, swapped]
+        found += 1
+    assert found >= 10
+
+
+def test_pimc_reading_the_play_keeps_the_samples_it_solves_among_more_drawn() -> None:
+    t = Table(Game.deal(4, seed=6))
+    bots = {s: PimcPlayer(seed=2, samples=2, nodes=500, auction=10, habits=6)
+            for s in t.game.seats}
+    assert play_deal(t, bots).result is not None
+    assert make("pimc:auction=30,habits=40").name == \
+        "pimc(samples=10,nodes=20000,auction=30,habits=40)"
+    with pytest.raises(ValueError, match="habits"):
+        PimcPlayer(samples=10, habits=5)
