@@ -15,6 +15,11 @@ against ``heuristic`` and ``oracle`` against ``heuristic`` (the bots as the rost
 them: ``--pimc pimc:samples=10,nodes=20000``). The table's reference is the heuristic:
 its row is 0 by definition, the ``random`` row is the first match's result negated.
 
+``--reuse DIR`` takes, for each deal, the matches another benchmark's folder played the
+same way (the same bots with the same settings, the same deal and makeable count) and
+plays only the others: a lever of pimc (``--pimc pimc:auction=30``) is measured on the
+same deals as the defaults without playing the random's and the oracle's matches again.
+
 ``--part I/M`` plays the I-th of M blocks of consecutive deals (``--part 1/1``, the
 default, all of them). A deal's cards and every bot's decisions follow from the seed and
 the deal's number alone, so a deal gives the same results in any part, on any machine.
@@ -149,11 +154,16 @@ def _stats_of(data: dict[str, Any]) -> BotStats:
                     int(data["unknown"]))
 
 
-def play_deal_results(plan: Plan, deal: int) -> dict[str, Any]:
+def play_deal_results(plan: Plan, deal: int,
+                      reused: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
     """Deal ``deal`` played in each match of the plan: its results, each bot's
-    contracts, and each match's CPU seconds."""
+    contracts, and each match's CPU seconds; the matches of ``reused`` (by index) are
+    taken as they are, not played again."""
     matches = []
     for m in range(len(plan.matches)):
+        if reused and m in reused:
+            matches.append(reused[m])
+            continue
         start = time.process_time()
         o = play_duplicate(plan.spec(m, deal), deal)
         matches.append({"result": o.result, "a": _stats_json(o.a), "b": _stats_json(o.b),
@@ -186,8 +196,32 @@ def _plan_in(out: Path) -> Plan | None:
         raise UsageError(f"{path}: not a benchmark plan ({err})") from err
 
 
-def run_part(plan: Plan, part: str, out: Path, *, say: bool = True) -> int:
-    """Play the deals of ``part`` not yet in ``out``; the number played now."""
+def reusable(plan: Plan, other: Plan, folder: Path, deal: int) -> dict[int, dict[str, Any]]:
+    """The matches of deal ``deal`` that ``folder`` (a benchmark of plan ``other``) has
+    played as ``plan`` would play them (the same bots with the same settings, the same
+    deal, the same makeable count), by their index in ``plan``."""
+    path = deal_file(folder, deal)
+    if not path.exists():
+        return {}
+    found = _read_json(path).get("matches", [])
+    out: dict[int, dict[str, Any]] = {}
+    for m in range(len(plan.matches)):
+        for o in range(len(other.matches)):
+            if (plan.spec(m, deal) == other.spec(o, deal) and plan.names[m] == other.names[o]
+                    and o < len(found)):
+                out[m] = found[o]
+                break
+    return out
+
+
+def run_part(plan: Plan, part: str, out: Path, *, say: bool = True,
+             reuse: Path | None = None) -> int:
+    """Play the deals of ``part`` not yet in ``out``; the number played now. With
+    ``reuse`` (another benchmark's folder), a match it played as this plan would is taken
+    from it, not played again."""
+    other = _plan_in(reuse) if reuse is not None else None
+    if reuse is not None and other is None:
+        raise UsageError(f"{reuse}: no benchmark plan there ({reuse / 'plan.json'})")
     deals = part_range(part, plan.deals)
     out.mkdir(parents=True, exist_ok=True)
     known = _plan_in(out)
@@ -201,7 +235,9 @@ def run_part(plan: Plan, part: str, out: Path, *, say: bool = True) -> int:
         path = deal_file(out, k)
         if path.exists():
             continue
-        _write_json(path, play_deal_results(plan, k))
+        reused = (reusable(plan, other, reuse, k)
+                  if other is not None and reuse is not None else None)
+        _write_json(path, play_deal_results(plan, k, reused))
         played += 1
         if say:
             print(f"deal {k} written ({deals.start} to {deals.stop - 1})", file=sys.stderr,
@@ -353,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--makeable-nodes", type=int, default=MAKEABLE_NODES)
     ap.add_argument("--part", default="1/1", help="I/M: the I-th of M blocks of deals")
     ap.add_argument("--out", type=Path, help="the folder the deals' results go to")
+    ap.add_argument("--reuse", type=Path, metavar="DIR",
+                    help="take the matches another benchmark's folder played the same way")
     ap.add_argument("--report", type=Path, metavar="DIR",
                     help="combine the parts in DIR into the table")
     ap.add_argument("--format", choices=("text", "json"), default="text")
@@ -376,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
                            args.oracle, args.makeable_deals, args.makeable_nodes)
         except ValueError as err:
             raise UsageError(str(err)) from err
-        played = run_part(plan, args.part, args.out)
+        played = run_part(plan, args.part, args.out, reuse=args.reuse)
         print(f"{played} deals played, part {args.part} of {args.out}", file=sys.stderr)
         return 0
     except (UsageError, OSError) as err:

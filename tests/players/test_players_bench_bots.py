@@ -67,6 +67,36 @@ def test_bench_bots_parts_combined_give_what_one_run_gives(tmp_path: Path) -> No
                                                        "oracle"]
 
 
+def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
+        tmp_path: Path) -> None:
+    bots = _bench()
+    plan = _tiny(bots)
+    lever = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,auction=5",
+                         "oracle:nodes=2000", 1, 20_000)
+    base, other = tmp_path / "base", tmp_path / "lever"
+    bots.run_part(plan, "1/1", base, say=False)
+    # a mark put in the base's matches shows which are taken as they are: the heuristic's
+    # and the oracle's (the same bots, deals and makeable count), not pimc's
+    for path in base.glob("deal-*.json"):
+        data = orjson.loads(path.read_bytes())
+        for m in data["matches"]:
+            m["cpu"] = -1.0
+        path.write_bytes(orjson.dumps(data))
+    assert bots.run_part(lever, "1/1", other, say=False, reuse=base) == 2
+    for path in other.glob("deal-*.json"):
+        mine = orjson.loads(path.read_bytes())["matches"]
+        theirs = orjson.loads((base / path.name).read_bytes())["matches"]
+        assert (mine[0], mine[2]) == (theirs[0], theirs[2])
+        assert mine[1]["cpu"] >= 0
+    assert bots.report(other)[2][2].name == "pimc(samples=1,nodes=500,auction=5)"
+    # the same plan takes every match, plays none
+    again = tmp_path / "again"
+    assert bots.run_part(plan, "1/1", again, say=False, reuse=base) == 2
+    assert _results(again) == _results(base)
+    with pytest.raises(bots.UsageError, match="no benchmark plan"):
+        bots.run_part(lever, "1/1", tmp_path / "none", say=False, reuse=tmp_path)
+
+
 def test_bench_bots_report_says_how_many_deals_are_in(tmp_path: Path) -> None:
     bots = _bench()
     plan = _tiny(bots, deals=3)
@@ -111,3 +141,4 @@ def test_bench_bots_report_refuses_a_broken_deal_file_without_a_traceback(
     (tmp_path / "deal-000001.json").write_bytes(b"{half")
     assert bots.main(["--report", str(tmp_path)]) == 2
     assert bots.main(["--report", str(tmp_path / "nowhere")]) == 2
+
