@@ -4,6 +4,7 @@ benchmark combined give what one run gives, a rerun resumes, another plan is ref
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -46,11 +47,21 @@ def _results(folder: Path) -> dict[str, object]:
     return out
 
 
-def test_bench_bots_parts_combined_give_what_one_run_gives(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny plan played in one run (the tests below read it, and copy it to change
+    it)."""
+    out = tmp_path_factory.mktemp("bench") / "whole"
+    bots = _bench()
+    assert bots.run_part(_tiny(bots), "1/1", out, say=False) == 2
+    return out
+
+
+def test_bench_bots_parts_combined_give_what_one_run_gives(tmp_path: Path,
+                                                             whole: Path) -> None:
     bots = _bench()
     plan = _tiny(bots)
-    whole, split = tmp_path / "whole", tmp_path / "split"
-    assert bots.run_part(plan, "1/1", whole, say=False) == 2
+    split = tmp_path / "split"
     assert bots.run_part(plan, "2/2", split, say=False) == 1
     assert bots.run_part(plan, "1/2", split, say=False) == 1
     assert bots.run_part(plan, "1/2", split, say=False) == 0  # (a rerun skips them)
@@ -68,13 +79,13 @@ def test_bench_bots_parts_combined_give_what_one_run_gives(tmp_path: Path) -> No
 
 
 def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
-        tmp_path: Path) -> None:
+        tmp_path: Path, whole: Path) -> None:
     bots = _bench()
     plan = _tiny(bots)
     lever = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,auction=5",
                          "oracle:nodes=2000", 1, 20_000)
     base, other = tmp_path / "base", tmp_path / "lever"
-    bots.run_part(plan, "1/1", base, say=False)
+    shutil.copytree(whole, base)
     # a mark put in the base's matches shows which are taken as they are: the heuristic's
     # and the oracle's (the same bots, deals and makeable count), not pimc's
     for path in base.glob("deal-*.json"):
