@@ -111,15 +111,16 @@ class _Commands(MutableMapping[str, Any]):
         return len(set(self.entries) | set(self.built))
 
     def listed(self) -> dict[str, Any]:
-        """Every command for the group's help: those built, and for the others a stand-in
-        with their summary (nothing imported)."""
+        """Every command for the group's help: a stand-in with its summary for each of
+        the table (nothing imported; the same list whichever commands a process has built
+        before), and those added to the group besides."""
         from typer.core import TyperCommand
 
         from tarotnotation.i18n import gettext_
 
         out = {}
         for name in self:
-            if name in self.built or name not in self.entries:
+            if name not in self.entries:
                 out[name] = self[name]
             else:
                 entry, hidden = self.entries[name]

@@ -1,7 +1,7 @@
 """Running the tarot command from the tests, each way a test needs it.
 
-:func:`invoke` runs a command line through click's test runner (the app's group built
-once a process); :func:`run_exe` runs the installed entry point as a real subprocess;
+:func:`invoke` runs a command line in typer's test runner (the app's group built once
+a process); :func:`run_exe` runs the installed entry point as a real subprocess;
 :func:`run_forked` runs the same command line as the script does, in a process of its own
 forked from one that imported the app once (tests/support/forkserver.py), for the tests of
 what a command writes and its exit status; the tests of start-up, signals, isolation and
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
 from forkserver import shared
 from typer.main import get_command
+from typer.testing import CliRunner
 
 from tarotnotation.cli.app import app
 
@@ -50,18 +50,40 @@ class Ran:
 
 def invoke(*args: str, stdin: str | bytes | None = None,
            env: dict[str, str] | None = None) -> Ran:
-    """Run ``tarot ARGS`` through click's test runner; fail on any uncaught exception."""
-    result = CliRunner().invoke(_group(), list(args), input=stdin, env=env)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"tarot {' '.join(args)} raised {result.exception!r}"
-                             ) from result.exception
-    return Ran(result.exit_code, result.stdout, result.stderr)
+    """Run ``tarot ARGS`` in typer's test runner's isolation (its streams, environment,
+    terminal width, prompts: typer's own click), as its ``invoke`` does but on the app's
+    group built once a process; fail on any uncaught exception."""
+    runner = CliRunner()
+    group = _group()
+    code = 0
+    with runner.isolation(input=stdin, env=env) as streams:
+        try:
+            group.main(args=list(args), prog_name=runner.get_default_prog_name(group))
+        except SystemExit as e:
+            status = 0 if e.code is None else e.code
+            if not isinstance(status, int):
+                sys.stdout.write(f"{status}\n")
+                status = 1
+            code = status
+        except Exception as err:
+            raise AssertionError(f"tarot {' '.join(args)} raised {err!r}") from err
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            out, err_bytes = streams[0].getvalue(), streams[1].getvalue()
+    return Ran(code, _text(out, runner.charset), _text(err_bytes, runner.charset))
+
+
+def _text(data: bytes, charset: str) -> str:
+    """A stream's bytes as the test runner's result gives them."""
+    return data.decode(charset, "replace").replace("\r\n", "\n")
 
 
 def _group() -> Any:
     """The app's click group, built once a process (typer's runner builds it, and the
     command run, again at each call: some 4 ms each). A group serves any number of runs:
-    each takes its language and translates the help texts first (cli/language.py)."""
+    each takes its language and translates the help texts first (cli/language.py), and
+    the group's help lists the same stand-ins whichever commands were built before."""
     if not _GROUPS:
         _GROUPS.append(get_command(app))
     return _GROUPS[0]
