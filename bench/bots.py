@@ -19,6 +19,9 @@ its row is 0 by definition, the ``random`` row is the first match's result negat
 same way (the same bots with the same settings, the same deal and makeable count) and
 plays only the others: a lever of pimc (``--pimc pimc:auction=30``) is measured on the
 same deals as the defaults without playing the random's and the oracle's matches again.
+The matches are compared as the plans write them (the bots' names, which show the
+settings that differ from their defaults): reuse a folder played by the same version of
+the bots, since a changed default or a change in a bot's code does not show there.
 
 ``--part I/M`` plays the I-th of M blocks of consecutive deals (``--part 1/1``, the
 default, all of them). A deal's cards and every bot's decisions follow from the seed and

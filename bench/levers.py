@@ -19,12 +19,16 @@ Each bot (a roster spec: ``pimc:samples=40``) plays each decision from its seat'
 tricks 1-6, 7-12 and 13-18 too, and its difference with the first bot named, with a 95%
 interval over the deals (each deal's summed difference: the decisions of a deal are not
 independent). The truth and each bot's losses are kept in ``DIR`` (JSON, written whole),
-so that a run resumes and a new bot reuses the truth.
+so that a run resumes and a new bot reuses the truth; the truth is kept with a key of each
+decision, and a folder whose decisions are not those worked out again (another version
+of the heuristic or of the rules) is refused. A bot's losses are its cards' in the
+version that played them: a bot changed since goes to another folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import statistics
 import sys
 import time
@@ -96,16 +100,31 @@ def _save(path: Path, data: Any) -> None:
         fh.write(orjson.dumps(data))
 
 
+def key_of(d: Decision) -> str:
+    """A decision's key: its deal and what its seat saw (the truth kept in a folder is
+    checked against the decisions worked out again)."""
+    return f"{d.deal}:" + hashlib.blake2b(d.view.key(), digest_size=8).hexdigest()
+
+
 def run(out: Path, deals: int, truth_nodes: int, specs: list[str]) -> list[str]:
+    """Work out the decisions and their truth (or read them from ``out``), play each
+    bot's cards at them (or read its losses), and give the table."""
     out.mkdir(parents=True, exist_ok=True)
     points = list(decisions(deals))
+    keys = [key_of(p) for p in points]
     truth_path = out / f"truth-{truth_nodes}.json"
-    truth: list[dict[str, float]] = _load(truth_path) or []
+    kept = _load(truth_path) or {"keys": [], "truth": []}
+    truth: list[dict[str, float]] = kept["truth"]
+    common = min(len(kept["keys"]), len(keys))
+    if kept["keys"][:common] != keys[:common]:
+        raise SystemExit(f"levers.py: {truth_path} was worked out for other decisions (the"
+                         " heuristic or the rules have changed since): use another folder")
     for i in range(len(truth), len(points)):
         truth.append({str(c): v for c, v in truth_of(points[i], truth_nodes).items()})
         if i % 200 == 0:
-            _save(truth_path, truth)
-    _save(truth_path, truth)
+            _save(truth_path, {"keys": keys[:len(truth)], "truth": truth})
+    if len(truth) > len(kept["keys"]):
+        _save(truth_path, {"keys": keys[:len(truth)], "truth": truth})
     losses: dict[str, list[float]] = {}
     for spec in specs:
         path = out / f"loss-{truth_nodes}-{spec.replace(':', '_')}.json"

@@ -52,7 +52,7 @@ from typing import Final
 from .. import kernel
 from ..cards import CardSet
 from ..records import ChelemAnnouncement
-from ..rules import Contract
+from ..rules import Contract, FivePlayerFirstLead
 from .heuristic import THRESHOLDS, HeuristicPlayer, hand_points
 from .protocol import Player
 from .sampling import Constraints, SampledDeal, constraints, sample_deal
@@ -175,6 +175,10 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
             moment += 1
     called = int(view.called) if view.called is not None else None
     called_seen = view.chien is not None and called is not None and view.chien.bits >> called & 1
+    # (the first lead at five players bound by the called card, as the rules say: as
+    # players.sampling reads it)
+    first_lead = (called if view.players == 5 and view.rules.five_player_first_lead
+                  is not FivePlayerFirstLead.FREE else None)
     miss = 0
     moment = 0
     for number, t in enumerate(tricks):
@@ -183,7 +187,7 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
             if seat != view.seat:
                 hand = held[seat]
                 led, top = kernel.trick_state([int(c) for c in t.cards[:i]])
-                first = called if (view.players == 5 and number == 0 and i == 0) else None
+                first = first_lead if number == 0 and i == 0 else None
                 legal = kernel.rule_in(hand, led, top, first)[0]
                 if legal & (legal - 1):
                     past = _past_view(view, deal, seat, hand, dealt[seat], tricks, number, i,

@@ -104,6 +104,18 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
     again = tmp_path / "again"
     assert bots.run_part(plan, "1/1", again, say=False, reuse=base) == 2
     assert _results(again) == _results(base)
+    assert {m["cpu"] for p in again.glob("deal-*.json")
+            for m in orjson.loads(p.read_bytes())["matches"]} == {-1.0}
+    # another makeable count on deal 1 (none there): its matches are played again; deal
+    # 2, beyond both counts, is taken
+    other_count = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500",
+                               "oracle:nodes=2000", 0, 20_000)
+    fresh = tmp_path / "fresh"
+    bots.run_part(other_count, "1/1", fresh, say=False, reuse=base)
+    cpu = {p.name: [m["cpu"] for m in orjson.loads(p.read_bytes())["matches"]]
+           for p in fresh.glob("deal-*.json")}
+    assert min(cpu["deal-000001.json"]) >= 0
+    assert cpu["deal-000002.json"] == [-1.0] * 3
     with pytest.raises(bots.UsageError, match="no benchmark plan"):
         bots.run_part(lever, "1/1", tmp_path / "none", say=False, reuse=tmp_path)
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import orjson
+import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "levers.py"
 
@@ -44,3 +45,32 @@ def test_the_oracle_at_the_truths_budget_loses_nothing_and_a_rerun_resumes(
     again = levers.run(tmp_path, 2, 3000, specs)
     assert again[:-1] == lines[:-1]
     assert again[-1].startswith("| random | 0.000 |")
+
+
+def test_the_table_gives_each_bots_loss_by_trick_and_its_difference_over_the_deals(
+        ) -> None:
+    levers = _bench()
+
+    def point(deal: int, tricks: int) -> SimpleNamespace:
+        return SimpleNamespace(deal=deal, view=SimpleNamespace(tricks=(None,) * tricks))
+
+    points = [point(1, 0), point(1, 7), point(2, 13), point(3, 2)]
+    lines = levers.table(points, {"a": [1.0, 2.0, 3.0, 2.0], "b": [0.0, 2.0, 1.0, 4.0]})
+    assert lines[0].startswith("4 decisions of 3 deals")
+    # b - a by deal: -1, -2, +2 (sum -1 over 4 decisions: -0.25); the deals' sd is
+    # 2.0817, so the half-width is 1.96 * 2.0817 * sqrt(3) / 4 = 1.767
+    assert lines[-2] == "| a | 2.000 | 1.50 | 2.00 | 3.00 | +0.000 (+0.000 to +0.000) |"
+    assert lines[-1] == "| b | 1.750 | 2.00 | 2.00 | 1.00 | -0.250 (-2.017 to +1.517) |"
+    one = levers.table(points[:2], {"a": [1.0, 2.0]})
+    assert one[-1].endswith("+0.000 (one deal: none) |")
+
+
+def test_a_folder_worked_out_for_other_decisions_is_refused(tmp_path: Path) -> None:
+    levers = _bench()
+    levers.run(tmp_path, 1, 500, ["random"])
+    path = tmp_path / "truth-500.json"
+    kept = orjson.loads(path.read_bytes())
+    kept["keys"][3] = "1:0000000000000000"
+    path.write_bytes(orjson.dumps(kept))
+    with pytest.raises(SystemExit, match="other decisions"):
+        levers.run(tmp_path, 1, 500, ["random"])

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
-from tarotnotation.cards import CardSet
+from tarotnotation.cards import Card, CardSet
 from tarotnotation.game import Game, Phase
 from tarotnotation.players import PimcPlayer, Table, make, play_deal, view_of
-from tarotnotation.players.heuristic import THRESHOLDS, hand_points
+from tarotnotation.players.heuristic import THRESHOLDS, HeuristicPlayer, hand_points
 from tarotnotation.players.inference import (
     ANY,
     auction_ranges,
@@ -210,3 +211,55 @@ def test_pimc_reading_the_play_keeps_the_samples_it_solves_among_more_drawn() ->
         "pimc(samples=10,nodes=20000,auction=30,habits=40)"
     with pytest.raises(ValueError, match="habits"):
         PimcPlayer(samples=10, habits=5)
+
+
+@dataclass(frozen=True, slots=True)
+class _Lowest(HeuristicPlayer):
+    """The heuristic's bids and écart, and the lowest legal card always (a model whose
+    first lead at five players is often in the called suit when the rules let it)."""
+
+    def play(self, view: SeatView, legal: CardSet) -> Card:
+        return min(legal)
+
+
+@pytest.mark.parametrize("rules", ["fft", "fft five_player_first_lead=free"])
+def test_the_play_is_read_under_the_rules_first_lead_at_five_players(rules: str) -> None:
+    seen = 0
+    for seed in range(30):
+        t = Table(Game.deal(5, seed=seed, rules=rules))
+        bot = _Lowest(seed=seed)
+        while (d := t.pending()) is not None:
+            g = t.game
+            if d.kind.value == "play" and len(g.cards_played) == 5 and g.taker is not None:
+                assert play_misfit(view_of(g, d.seat), _truth(g), _Lowest()) == 0, seed
+                seen += 1
+            t.ask(bot)
+    assert seen >= 10
+
+
+def test_reading_the_auction_and_the_play_changes_what_pimc_solves_and_the_same_seed_the_same(
+        ) -> None:
+    plain = PimcPlayer(seed=3, samples=2, nodes=300)
+    auction = PimcPlayer(seed=3, samples=2, nodes=300, auction=20)
+    habits = PimcPlayer(seed=3, samples=2, nodes=300, auction=20, habits=6)
+    every = PimcPlayer(seed=3, samples=6, nodes=300, auction=20)  # (the 6 drawn, all solved)
+    moved = {"auction": 0, "habits": 0, "chosen": 0}
+    seen = 0
+    for g, v in _play_moments(4, range(16)):
+        if len(g.cards_played) < 30 or len(g.legal_moves) < 2 or g.turn != v.seat:
+            continue
+        legal = g.legal_moves
+        base = plain.totals(v, legal)
+        for name, bot in (("auction", auction), ("habits", habits)):
+            first = bot.totals(v, legal)
+            assert first == bot.totals(v, legal)  # (the same seed, the same samples)
+            moved[name] += first != base
+            if name == "habits":
+                moved["chosen"] += first != every.totals(v, legal)
+        seen += 1
+        if seen == 10:
+            break
+    assert seen == 10
+    assert moved["auction"] > 0
+    assert moved["habits"] > 0
+    assert moved["chosen"] > 0  # (two of the six drawn solved, not all six)
