@@ -663,6 +663,16 @@ def test_the_module_size_check_can_fail() -> None:
         "tarotnotation.archive: 1400 lines", "tarotnotation.kernel: 901 lines"]
 
 
+#: The README is for users (issue 30): what it is, the two commands, a tour, the library in
+#: ten lines, links; the measures go to docs/benchmarks.md.
+MAX_README_LINES = 350
+
+
+def test_the_readme_is_under_350_lines() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count("\n") < MAX_README_LINES
+
+
 # --- one route per format: a deal's text read once, a deal judged once ----------------------
 
 #: Who reads a deal of the text notation into data, and who judges a deal: each called from
