@@ -179,7 +179,11 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
     # players.sampling reads it)
     first_lead = (called if view.players == 5 and view.rules.five_player_first_lead
                   is not FivePlayerFirstLead.FREE else None)
-    miss = 0
+    # Each other seat's choices, worked out in order of play (its hand then, whether the
+    # called card was seen), then judged from the last: a deal the play does not fit
+    # usually shows it in the last tricks, where the views say most, so the count passes
+    # ``bound`` sooner (a count is the same in any order).
+    choices = []
     moment = 0
     for number, t in enumerate(tricks):
         for i, card in enumerate(t.cards):
@@ -190,16 +194,20 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
                 first = first_lead if number == 0 and i == 0 else None
                 legal = kernel.rule_in(hand, led, top, first)[0]
                 if legal & (legal - 1):
-                    past = _past_view(view, deal, seat, hand, dealt[seat], tricks, number, i,
-                                      moment, first_card, holder, bool(called_seen))
-                    if int(model.play(past, CardSet(legal))) != int(card):
-                        miss += 1
-                        if bound is not None and miss > bound:
-                            return miss
+                    choices.append((number, i, moment, seat, hand, legal, int(card),
+                                    bool(called_seen)))
             held[seat] &= ~(1 << int(card))
             if called is not None and int(card) == called:
                 called_seen = True
             moment += 1
+    miss = 0
+    for number, i, moment, seat, hand, legal, card, seen in reversed(choices):
+        past = _past_view(view, deal, seat, hand, dealt[seat], tricks, number, i, moment,
+                          first_card, holder, seen)
+        if int(model.play(past, CardSet(legal))) != card:
+            miss += 1
+            if bound is not None and miss > bound:
+                return miss
     return miss
 
 
