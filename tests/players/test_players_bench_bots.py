@@ -3,29 +3,17 @@ benchmark combined give what one run gives, a rerun resumes, another plan is ref
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import orjson
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "bots.py"
+from bench_scripts import load
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_bots"] = module  # (its dataclasses look their module up)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules["bench_bots"]
-    return module
+    return load("bots")
 
 
 def _tiny(bots: ModuleType, deals: int = 2) -> object:

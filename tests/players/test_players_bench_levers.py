@@ -4,28 +4,16 @@ rerun resumes from what is kept."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import orjson
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "levers.py"
+from bench_scripts import load
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_levers", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_levers"] = module  # (its dataclasses look their module up)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules["bench_levers"]
-    return module
+    return load("levers")
 
 
 def test_the_oracle_at_the_truths_budget_loses_nothing_and_a_rerun_resumes(

@@ -11,7 +11,7 @@ import pytest
 
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.game import Game, Phase
-from tarotnotation.players import PimcPlayer, Table, make, play_deal, view_of
+from tarotnotation.players import PimcPlayer, Player, Table, make, play_deal, view_of
 from tarotnotation.players.heuristic import THRESHOLDS, HeuristicPlayer, hand_points
 from tarotnotation.players.inference import (
     ANY,
@@ -65,18 +65,24 @@ def test_a_bid_gives_its_band_and_a_pass_the_lowest_contract_still_open() -> Non
     assert auction_ranges(view_of(t.game, fourth), (10, 20, 30, 40))[second] == (10, 20)
 
 
-def _moments(players: int, seeds: range) -> Iterator[tuple[Game, SeatView]]:
-    """A defender's and the taker's views at trick 6 of heuristic games with a taker."""
+def _taken(players: int, seeds: range) -> Iterator[tuple[Table, Player]]:
+    """The heuristic games of ``seeds`` where someone took, past the auction, and their
+    bot."""
     for seed in seeds:
         t = _after_auction(players, seed)
-        if t.game.taker is None:
-            continue
-        bot = make("heuristic", seed=seed)
+        if t.game.taker is not None:
+            yield t, make("heuristic", seed=seed)
+
+
+def _moments(players: int, seeds: range) -> Iterator[tuple[Game, SeatView]]:
+    """A defender's and the taker's views at trick 6 of heuristic games with a taker."""
+    for t, bot in _taken(players, seeds):
         while (d := t.pending()) is not None and len(t.game.cards_played) < 5 * players:
             t.ask(bot)
         if d is None:
             continue
         g, taker = t.game, t.game.taker
+        assert taker is not None  # (_taken's games have a taker)
         defender = next(s for s in g.seats if s != taker)
         for seat in (defender, taker):
             yield g, view_of(g, seat)
@@ -157,11 +163,7 @@ def test_pimc_reading_the_auction_plays_whole_deals(players: int) -> None:
 
 def _play_moments(players: int, seeds: range) -> Iterator[tuple[Game, SeatView]]:
     """Every seat's view before every fourth card of heuristic games with a taker."""
-    for seed in seeds:
-        t = _after_auction(players, seed)
-        if t.game.taker is None:
-            continue
-        bot = make("heuristic", seed=seed)
+    for t, bot in _taken(players, seeds):
         while (d := t.pending()) is not None:
             g = t.game
             if d.kind.value == "play" and len(g.cards_played) % 4 == 3:
