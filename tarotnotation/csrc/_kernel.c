@@ -51,6 +51,10 @@
  *     LIMIT: the longest line looked at.
  *   count_lines(block) -> (lines, deals)
  *     the lines of a block as readlines cuts them, and those that hold a record.
+ *   sample_fill(masks, sizes, random) -> [bin, ...] | None
+ *   sample_mix(masks, where, most, steps, random) -> [bin, ...]
+ *     not rules: the deal sampler's two loops (sampling.h), drawing from RANDOM
+ *     (random.Random.random) as tarotnotation/players/sampling.py's do.
  *   die_with_parent(signal) -> bool
  *     not a rule: a worker's first act (tarotnotation/workers.py), here because every
  *     worker has this module loaded already; see k_die_with_parent.
@@ -65,6 +69,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "sampling.h"
 #include "search.h"
 #include "search_popcnt.h"
 
@@ -326,6 +331,106 @@ static PyObject *k_rule_in(PyObject *self, PyObject *args)
     if (!l)
         return NULL;
     return Py_BuildValue("(Niii)", l, kind, led, top);
+}
+
+/* --- the deal sampler's loops (sampling.h) ------------------------------------------ */
+
+/* Reads a sequence of at most MOST small ints (0 to LIMIT - 1) into OUT; their count, or
+ * -1 with an error set. */
+static int small_ints(PyObject *obj, int most, long limit, const char *what, int *out)
+{
+    PyObject *seq = PySequence_Fast(obj, what);
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > most) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d", what, most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v >= limit) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static PyObject *int_list(const int *values, int n)
+{
+    PyObject *out = PyList_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(values[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *k_sample_fill(PyObject *self, PyObject *args)
+{
+    PyObject *masks_obj, *sizes_obj, *random;
+    int masks_in[TSM_MAX_CARDS], sizes[TSM_MAX_BINS], out[TSM_MAX_CARDS];
+    unsigned masks[TSM_MAX_CARDS];
+    if (!PyArg_ParseTuple(args, "OOO:sample_fill", &masks_obj, &sizes_obj, &random))
+        return NULL;
+    int bins = small_ints(sizes_obj, TSM_MAX_BINS, 1000, "sizes", sizes);
+    if (bins < 0)
+        return NULL;
+    int cards = small_ints(masks_obj, TSM_MAX_CARDS, 1L << bins, "masks", masks_in);
+    if (cards < 0)
+        return NULL;
+    for (int i = 0; i < cards; i++)
+        masks[i] = (unsigned)masks_in[i];
+    int done = tsm_fill(cards, masks, bins, sizes, random, out);
+    if (done < 0)
+        return NULL;
+    if (!done)
+        Py_RETURN_NONE;
+    return int_list(out, cards);
+}
+
+static PyObject *k_sample_mix(PyObject *self, PyObject *args)
+{
+    PyObject *masks_obj, *where_obj, *random;
+    int most;
+    long steps;
+    int masks_in[TSM_MAX_CARDS], where[TSM_MAX_CARDS];
+    unsigned masks[TSM_MAX_CARDS];
+    if (!PyArg_ParseTuple(args, "OOilO:sample_mix", &masks_obj, &where_obj, &most, &steps,
+                          &random))
+        return NULL;
+    if (most < 2 || most > TSM_MAX_BINS) {
+        PyErr_Format(PyExc_ValueError, "most is 2 to %d", TSM_MAX_BINS);
+        return NULL;
+    }
+    int cards = small_ints(masks_obj, TSM_MAX_CARDS, 1L << TSM_MAX_BINS, "masks", masks_in);
+    if (cards < 0)
+        return NULL;
+    if (small_ints(where_obj, TSM_MAX_CARDS, TSM_MAX_BINS, "where", where) != cards) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a bin for each card");
+        return NULL;
+    }
+    for (int i = 0; i < cards; i++)
+        masks[i] = (unsigned)masks_in[i];
+    if (tsm_mix(cards, masks, where, most, steps, random) < 0)
+        return NULL;
+    return int_list(where, cards);
 }
 
 static PyObject *k_unplayed_camp(PyObject *self, PyObject *arg)
@@ -1150,6 +1255,10 @@ static PyMethodDef methods[] = {
     {"check_lines", k_check_lines, METH_VARARGS,
      "check_lines(lines, start, flags, limit, specs)\n"
      "-> [(taker_half, scores, tags) | bytes | None]"},
+    {"sample_fill", k_sample_fill, METH_VARARGS,
+     "sample_fill(masks, sizes, random) -> [bin, ...] | None"},
+    {"sample_mix", k_sample_mix, METH_VARARGS,
+     "sample_mix(masks, where, most, steps, random) -> [bin, ...]"},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_VARARGS | METH_KEYWORDS,
      "play(flags, hands, camps, leader, cards, called=-1, tricks=-1)\n"
      "-> (played, winners, taker_half, taker_bouts, tricks_won, petit)"},

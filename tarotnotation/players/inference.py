@@ -44,8 +44,9 @@ True
 
 from __future__ import annotations
 
+import heapq
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -156,7 +157,17 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
     écart for the taker, the partner as it knew it at five players, the declarations
     made so far); a card played with no choice is not counted. Counting stops past
     ``bound``."""
-    model = model or HeuristicPlayer()
+    miss = 0
+    for missed in _misses(view, deal, model or HeuristicPlayer()):
+        miss += missed
+        if bound is not None and miss > bound:
+            break
+    return miss
+
+
+def _misses(view: SeatView, deal: SampledDeal, model: Player) -> Iterator[bool]:
+    """For each card with a choice the other seats played, from the last one back,
+    whether ``model`` would not have played it in ``deal`` (see :func:`play_misfit`)."""
     seats = view.seats
     tricks = (*view.tricks, *((view.trick,) if view.trick is not None else ()))
     dealt = {s: dealt_hand(view, deal, s).bits for s in seats}
@@ -181,8 +192,8 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
                   is not FivePlayerFirstLead.FREE else None)
     # Each other seat's choices, worked out in order of play (its hand then, whether the
     # called card was seen), then judged from the last: a deal the play does not fit
-    # usually shows it in the last tricks, where the views say most, so the count passes
-    # ``bound`` sooner (a count is the same in any order).
+    # usually shows it in the last tricks, where the views say most, so a count that
+    # stops past a bound stops sooner (a whole count is the same in any order).
     choices = []
     moment = 0
     for number, t in enumerate(tricks):
@@ -200,15 +211,10 @@ def play_misfit(view: SeatView, deal: SampledDeal, model: Player | None = None,
             if called is not None and int(card) == called:
                 called_seen = True
             moment += 1
-    miss = 0
     for number, i, moment, seat, hand, legal, card, seen in reversed(choices):
         past = _past_view(view, deal, seat, hand, dealt[seat], tricks, number, i, moment,
                           first_card, holder, seen)
-        if int(model.play(past, CardSet(legal))) != card:
-            miss += 1
-            if bound is not None and miss > bound:
-                return miss
-    return miss
+        yield int(model.play(past, CardSet(legal))) != card
 
 
 def _past_view(view: SeatView, deal: SampledDeal, seat: str, hand: int, dealt: int,
@@ -237,9 +243,35 @@ def most_likely(view: SeatView, deals: Sequence[SampledDeal], keep: int,
                 model: Player | None = None) -> list[SampledDeal]:
     """The ``keep`` deals of ``deals`` whose play ``model`` explains best
     (:func:`play_misfit`: fewest cards it would not have played), in the order drawn
-    among equals."""
-    scored: list[tuple[int, int]] = []
-    for j, deal in enumerate(deals):
-        bound = sorted(m for m, _ in scored)[keep - 1] if len(scored) >= keep else None
-        scored.append((play_misfit(view, deal, model, bound), j))
-    return [deals[j] for _, j in sorted(scored)[:keep]]
+    among equals.
+
+    The deals are judged best first: the one with the fewest misses found so far (the
+    first drawn among equals) is judged on, to its next miss or its end; a deal judged to
+    its end while no other has fewer misses so far is kept. A deal's misses so far never
+    exceed its count, so the deals are kept in the order of their whole counts, and a
+    deal is judged only as far as it takes to tell it from those kept.
+
+    >>> from tarotnotation.game import Game
+    >>> from tarotnotation.players import Table, make
+    >>> from tarotnotation.players.sampling import sample_deals
+    >>> t = Table(Game.deal(4, seed=5))
+    >>> while t.game.phase.name != "PLAY" or len(t.game.cards_played) < 30:
+    ...     _ = t.ask(make("heuristic"))
+    >>> v = t.view(t.game.turn)
+    >>> deals = sample_deals(v, 12, random.Random(1))
+    >>> counts = sorted((play_misfit(v, d), j) for j, d in enumerate(deals))
+    >>> most_likely(v, deals, 4) == [deals[j] for _, j in counts[:4]]
+    True
+    """
+    model = model or HeuristicPlayer()
+    judged = [_misses(view, deal, model) for deal in deals]
+    heap = [(0, j) for j in range(len(deals))]
+    kept: list[SampledDeal] = []
+    while heap and len(kept) < keep:
+        miss, j = heap[0]
+        if any(judged[j]):
+            heapq.heapreplace(heap, (miss + 1, j))
+        else:
+            heapq.heappop(heap)
+            kept.append(deals[j])
+    return kept

@@ -37,7 +37,8 @@ order), which always succeeds when the view is consistent. The deal found is the
 mixed: :data:`SWEEPS` steps a card of a Markov chain whose law at rest is uniform over
 the consistent deals (a few cards drawn at random move round between their bins when
 each may), which takes the fill's bias away as far as counting on small cases can tell
-(``docs/bots.md``).
+(``docs/bots.md``). The fill and the mixing run in the compiled module when it is built
+(``csrc/sampling.h``: the same draws from the same ``rng``, so the same deals).
 
 >>> from tarotnotation.game import Game
 >>> from tarotnotation.players import view_of
@@ -52,11 +53,14 @@ each may), which takes the fill's bias away as far as counting on small cases ca
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
+from types import ModuleType
 from typing import Final
 
-from .. import kernel
+from .. import kernel, native
 from ..cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet
 from ..game import Phase
 from ..records import Poignee
@@ -206,23 +210,32 @@ def constraints(view: SeatView) -> Constraints:
                        aside=aside)
 
 
-def _fill(cons: Constraints, rng: random.Random) -> dict[int, int] | None:
-    """One constraint-ordered fill: each card's bin, or None at a dead end."""
+def _fill(cons: Constraints, rng: random.Random, twin: ModuleType | None
+          ) -> dict[int, int] | None:
+    """One constraint-ordered fill: each card's bin, or None at a dead end. A card's bin
+    is drawn as :meth:`random.Random.choices` draws with integer weights (the places
+    left): the first cumulated weight above ``random() * total``, one draw a card."""
+    cards = list(cons.allowed)
+    if twin is not None:
+        bins = twin.sample_fill([cons.allowed[c] for c in cards], cons.sizes, rng.random)
+        return None if bins is None else dict(zip(cards, bins, strict=True))
     left = list(cons.sizes)
     out: dict[int, int] = {}
-    order = sorted(cons.allowed, key=lambda c: (cons.allowed[c].bit_count(), rng.random()))
+    order = sorted(cards, key=lambda c: (cons.allowed[c].bit_count(), rng.random()))
     for c in order:
         mask = cons.allowed[c]
         choices = [i for i in range(len(left)) if mask >> i & 1 and left[i]]
         if not choices:
             return None
-        i = rng.choices(choices, weights=[left[j] for j in choices])[0]
+        cum = list(accumulate(left[j] for j in choices))
+        i = choices[bisect_right(cum, rng.random() * cum[-1], 0, len(cum) - 1)]
         left[i] -= 1
         out[c] = i
     return out
 
 
-def _mix(cons: Constraints, where: dict[int, int], rng: random.Random) -> None:
+def _mix(cons: Constraints, where: dict[int, int], rng: random.Random,
+         twin: ModuleType | None) -> None:
     """:data:`SWEEPS` times as many steps as there are cards of a Markov chain whose
     law at rest is uniform over the consistent deals: ``k`` cards drawn at random (``k``
     from 2 to the number of bins), in ``k`` different bins, move round, each to the next
@@ -236,6 +249,11 @@ def _mix(cons: Constraints, where: dict[int, int], rng: random.Random) -> None:
     if most < 2 or len(set(allowed.values())) == 1:
         return  # (with no card bound, the fill is uniform already)
     n = len(cards)
+    if twin is not None:
+        moved = twin.sample_mix([allowed[c] for c in cards], [where[c] for c in cards], most,
+                                SWEEPS * n, rng.random)
+        where.update(zip(cards, moved, strict=True))
+        return
     rnd = rng.random
     for _ in range(SWEEPS * n):
         group = [cards[int(rnd() * n)] for _ in range(2 + int(rnd() * (most - 1)))]
@@ -273,21 +291,26 @@ def _match(cons: Constraints, rng: random.Random) -> dict[int, int]:
 
 
 def sample_deal(view: SeatView, rng: random.Random, *, cons: Constraints | None = None,
-                retries: int = RETRIES) -> SampledDeal:
+                retries: int = RETRIES, engine: str | None = None) -> SampledDeal:
     """A deal consistent with everything ``view``'s seat has seen, drawn from ``rng``
     (see the module for the method). ``cons`` is the view's :func:`constraints`, when
     already read; ``retries`` the fills tried before the matching (0: the matching
-    alone). Raises ValueError for a view no deal fits."""
+    alone). ``engine``: ``"c"`` runs the fill and the mixing in the compiled module
+    (``tarotnotation._kernel``), ``"python"`` in Python, None (the default) the compiled
+    one when built and ``TAROT_PURE`` is not set; both draw the same numbers from
+    ``rng`` in the same order, so a seed gives the same deal either way. Raises
+    ValueError for a view no deal fits."""
     if cons is None:
         cons = constraints(view)
+    twin = _engine(engine)
     where: dict[int, int] | None = None
     for _ in range(retries):
-        where = _fill(cons, rng)
+        where = _fill(cons, rng, twin)
         if where is not None:
             break
     if where is None:
         where = _match(cons, rng)
-    _mix(cons, where, rng)
+    _mix(cons, where, rng, twin)
     bins = [0] * len(cons.bins)
     for c, i in where.items():
         bins[i] |= 1 << c
@@ -299,6 +322,18 @@ def sample_deal(view: SeatView, rng: random.Random, *, cons: Constraints | None 
         else:
             hands[b] = CardSet(cards)
     return SampledDeal(hands={s: hands[s] for s in view.seats}, aside=aside)
+
+
+def _engine(engine: str | None) -> ModuleType | None:
+    """The compiled module ``sample_deal``'s ``engine`` asks for, or None (Python)."""
+    if engine not in (None, "c", "python"):
+        raise ValueError(f"engine is 'c', 'python' or None, not {engine!r}")
+    if engine == "python":
+        return None
+    twin = native.compiled(force=engine == "c")
+    if twin is None and engine == "c":
+        raise RuntimeError("the compiled module tarotnotation._kernel is not built")
+    return twin
 
 
 def sample_deals(view: SeatView, count: int, rng: random.Random) -> tuple[SampledDeal, ...]:

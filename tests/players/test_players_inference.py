@@ -3,6 +3,7 @@ and pimc's samples drawn to fit it (``pimc:auction=N``)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -202,6 +203,21 @@ def test_other_hands_explain_the_play_worse_and_most_likely_keeps_the_real_deal(
         assert most_likely(v, [swapped, truth], 2) == [truth, swapped]
         found += 1
     assert found >= 10
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_most_likely_keeps_the_deals_of_fewest_misses_in_the_order_drawn_among_equals(
+        players: int) -> None:
+    # most_likely judges the deals best first and stops each as soon as it is told from
+    # those kept: it keeps exactly the deals that whole counts, sorted, put first.
+    seen = 0
+    for _, v in itertools.islice(_play_moments(players, range(6)), 0, None, 5):
+        deals = [sample_deal(v, random.Random(k)) for k in range(16)]
+        ranked = sorted((play_misfit(v, d), j) for j, d in enumerate(deals))
+        for keep in (1, 4, 9, 16, 20):
+            assert most_likely(v, deals, keep) == [deals[j] for _, j in ranked[:keep]]
+        seen += len({m for m, _ in ranked}) > 2  # (deals told apart, not all alike)
+    assert seen >= 3
 
 
 def test_pimc_reading_the_play_keeps_the_samples_it_solves_among_more_drawn() -> None:
