@@ -1,7 +1,8 @@
 /* The deal sampler's two loops (tarotnotation/players/sampling.py, _fill and _mix), in C.
  *
- * Both draw from the caller's random() (a Python callable: random.Random.random), one
- * number where the pure-Python loops draw one, in the same order, so that a seed gives
+ * Both draw from the caller's random() (a Python callable: random.Random.random; a number
+ * outside [0, 1) is refused), one number where the pure-Python loops draw one, in the
+ * same order, so that a seed gives
  * the same deal with or without this module (tests/players/test_players_sampling_twin.py
  * holds the two to the same deals).
  *
@@ -31,9 +32,16 @@ static int tsm_draw(PyObject *random, double *out)
     if (!r)
         return -1;
     double x = PyFloat_AsDouble(r);
-    Py_DECREF(r);
-    if (x == -1.0 && PyErr_Occurred())
+    if (x == -1.0 && PyErr_Occurred()) {
+        Py_DECREF(r);
         return -1;
+    }
+    if (!(x >= 0.0 && x < 1.0)) { /* (a draw indexes the cards: never past them) */
+        PyErr_Format(PyExc_ValueError, "random() gave %R, not a number in [0, 1)", r);
+        Py_DECREF(r);
+        return -1;
+    }
+    Py_DECREF(r);
     *out = x;
     return 0;
 }

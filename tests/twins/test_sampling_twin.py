@@ -120,6 +120,9 @@ def test_sampling_twin_refuses_what_it_cannot_hold(twin: ModuleType) -> None:
         twin.sample_mix([3, 3], [0], 2, 1, rnd)
     with pytest.raises(TypeError):
         twin.sample_mix([3, 3], [0, 1], 2, 5, lambda: "not a number")
+    for bad in (1.0, -0.5, float("nan")):
+        with pytest.raises(ValueError, match=r"not a number in \[0, 1\)"):
+            twin.sample_mix([3, 3], [0, 1], 2, 5, lambda bad=bad: bad)
     with pytest.raises(ZeroDivisionError):
         twin.sample_fill([1], [1], lambda: 1 / 0)
 
