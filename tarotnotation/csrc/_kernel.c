@@ -152,10 +152,24 @@ static int check_camp(int camp, const char *what)
     return 0;
 }
 
+/* OBJ's items as a tuple (a new reference; NULL with TypeError WHAT when OBJ is not
+ * iterable). Not PySequence_Fast: it lends a list's own items, and converting one (an
+ * int subclass's comparison, an __index__) may run Python code that empties the list
+ * under the loop that reads it; a tuple holds its items. */
+static PyObject *as_tuple(PyObject *obj, const char *what)
+{
+    PyObject *t = PySequence_Tuple(obj);
+    if (!t && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, what);
+    }
+    return t;
+}
+
 /* A sequence of cards into BUF (at most MAX); returns the count or -1. */
 static int card_list(PyObject *seq, int *buf, int max, const char *what)
 {
-    PyObject *fast = PySequence_Fast(seq, "expected a sequence of cards");
+    PyObject *fast = as_tuple(seq, "expected a sequence of cards");
     if (!fast)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -339,7 +353,7 @@ static PyObject *k_rule_in(PyObject *self, PyObject *args)
  * -1 with an error set. */
 static int small_ints(PyObject *obj, int most, long limit, const char *what, int *out)
 {
-    PyObject *seq = PySequence_Fast(obj, what);
+    PyObject *seq = as_tuple(obj, "expected a sequence of ints");
     if (!seq)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -424,6 +438,10 @@ static PyObject *k_sample_mix(PyObject *self, PyObject *args)
     if (small_ints(where_obj, TSM_MAX_CARDS, TSM_MAX_BINS, "where", where) != cards) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "a bin for each card");
+        return NULL;
+    }
+    if (most > cards) { /* (a round of MOST cards needs as many) */
+        PyErr_SetString(PyExc_ValueError, "most is at most the number of cards");
         return NULL;
     }
     for (int i = 0; i < cards; i++)
@@ -558,7 +576,7 @@ static int read_state(tk_state *st, int flags, PyObject *hands, PyObject *camps,
                       int called, int tricks)
 {
     memset(st, 0, sizeof(*st));
-    PyObject *fh = PySequence_Fast(hands, "hands: expected a sequence of card sets");
+    PyObject *fh = as_tuple(hands, "hands: expected a sequence of card sets");
     if (!fh)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fh);
@@ -586,7 +604,7 @@ static int read_state(tk_state *st, int flags, PyObject *hands, PyObject *camps,
             most = count;
     }
     Py_DECREF(fh);
-    PyObject *fc = PySequence_Fast(camps, "camps: expected a sequence of camps");
+    PyObject *fc = as_tuple(camps, "camps: expected a sequence of camps");
     if (!fc)
         return -1;
     if (PySequence_Fast_GET_SIZE(fc) != n) {
@@ -631,7 +649,7 @@ static PyObject *k_play(PyObject *self, PyObject *args, PyObject *kw)
     tk_state st;
     if (read_state(&st, flags, hands, camps, leader, called, tricks) < 0)
         return NULL;
-    PyObject *fast = PySequence_Fast(cards, "cards: expected a sequence of cards");
+    PyObject *fast = as_tuple(cards, "cards: expected a sequence of cards");
     if (!fast)
         return NULL;
     Py_ssize_t total = PySequence_Fast_GET_SIZE(fast);
@@ -937,7 +955,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kw)
     }
     memcpy(S->leaf, leaf.buf, sizeof(S->leaf));
     PyBuffer_Release(&leaf);
-    PyObject *fc = PySequence_Fast(camps, "camps: expected a sequence of camps");
+    PyObject *fc = as_tuple(camps, "camps: expected a sequence of camps");
     if (!fc || PySequence_Fast_GET_SIZE(fc) != players) {
         if (fc) {
             Py_DECREF(fc);
@@ -999,7 +1017,7 @@ static int set_position(ts_search *S, PyObject *pos)
         return -1;
     tk_state *st = &S->st;
     int n = st->n;
-    PyObject *fh = PySequence_Fast(hands, "hands: expected a sequence of card sets");
+    PyObject *fh = as_tuple(hands, "hands: expected a sequence of card sets");
     if (!fh)
         return -1;
     if (PySequence_Fast_GET_SIZE(fh) != n) {

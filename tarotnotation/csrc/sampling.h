@@ -3,7 +3,7 @@
  * Both draw from the caller's random() (a Python callable: random.Random.random; a number
  * outside [0, 1) is refused), one number where the pure-Python loops draw one, in the
  * same order, so that a seed gives
- * the same deal with or without this module (tests/players/test_players_sampling_twin.py
+ * the same deal with or without this module (tests/twins/test_sampling_twin.py
  * holds the two to the same deals).
  *
  * fill: the constraint-ordered fill. CARDS cards, card i allowed in the bins of
@@ -16,12 +16,15 @@
  * mix: STEPS steps of the Markov chain; WHERE[i] is card i's bin, changed in place. A
  *   step draws k = 2 + int(random() * (MOST - 1)), then k cards int(random() * CARDS);
  *   when their bins are all different and each card may lie in the next one's bin, each
- *   moves there. Returns 0, or -1 with a Python error set.
+ *   moves there (2 <= MOST <= CARDS). Returns 0, or -1 with a Python error set (Ctrl-C
+ *   is looked at every 65,536 steps).
  */
 #ifndef TAROT_SAMPLING_H
 #define TAROT_SAMPLING_H
 
 #include <Python.h>
+
+#include "kernel.h"
 
 #define TSM_MAX_CARDS 78
 #define TSM_MAX_BINS 8
@@ -56,7 +59,7 @@ static int tsm_fill(int cards, const unsigned *masks, int bins, const int *sizes
     for (int b = 0; b < bins; b++)
         left[b] = sizes[b];
     for (int i = 0; i < cards; i++) {
-        count[i] = __builtin_popcount(masks[i]);
+        count[i] = tk_popcount32(masks[i]);
         if (tsm_draw(random, &key[i]) < 0)
             return -1;
         /* insertion sort: stable, as Python's sorted */
@@ -105,6 +108,8 @@ static int tsm_mix(int cards, const unsigned *masks, int *where, int most, long 
                    PyObject *random)
 {
     for (long s = 0; s < steps; s++) {
+        if ((s & 0xffff) == 0xffff && PyErr_CheckSignals() < 0)
+            return -1;
         double x;
         if (tsm_draw(random, &x) < 0)
             return -1;

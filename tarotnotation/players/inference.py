@@ -263,6 +263,8 @@ def most_likely(view: SeatView, deals: Sequence[SampledDeal], keep: int,
     >>> most_likely(v, deals, 4) == [deals[j] for _, j in counts[:4]]
     True
     """
+    if keep < 0:
+        raise ValueError(f"keep is 0 or more, not {keep}")
     model = model or HeuristicPlayer()
     judged = [_misses(view, deal, model) for deal in deals]
     heap = [(0, j) for j in range(len(deals))]

@@ -58,7 +58,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 from types import ModuleType
-from typing import Final
+from typing import Final, Literal
 
 from .. import kernel, native
 from ..cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, Card, CardSet
@@ -67,8 +67,8 @@ from ..records import Poignee
 from ..rules import FivePlayerFirstLead, table
 from .view import SeatView
 
-__all__ = ["ASIDE", "RETRIES", "SWEEPS", "Constraints", "SampledDeal", "constraints", "sample_deal",
-           "sample_deals"]
+__all__ = ["ASIDE", "RETRIES", "SWEEPS", "Constraints", "Engine", "SampledDeal", "constraints",
+           "sample_deal", "sample_deals"]
 
 #: The bin of the cards lying face down (a chien not shown, another seat's écart).
 ASIDE: Final = ""
@@ -76,6 +76,8 @@ ASIDE: Final = ""
 RETRIES: Final = 50
 #: The swaps that mix a fill, per card placed (see :func:`sample_deal`).
 SWEEPS: Final = 10
+#: Where :func:`sample_deal` runs its loops: the compiled module or Python.
+Engine = Literal["c", "python"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +214,8 @@ def constraints(view: SeatView) -> Constraints:
 
 def _fill(cons: Constraints, rng: random.Random, twin: ModuleType | None
           ) -> dict[int, int] | None:
-    """One constraint-ordered fill: each card's bin, or None at a dead end. A card's bin
+    """One constraint-ordered fill: each card's bin (in the order of ``cons.allowed``), or
+    None at a dead end. A card's bin
     is drawn as :meth:`random.Random.choices` draws with integer weights (the places
     left): the first cumulated weight above ``random() * total``, one draw a card."""
     cards = list(cons.allowed)
@@ -231,7 +234,7 @@ def _fill(cons: Constraints, rng: random.Random, twin: ModuleType | None
         i = choices[bisect_right(cum, rng.random() * cum[-1], 0, len(cum) - 1)]
         left[i] -= 1
         out[c] = i
-    return out
+    return {c: out[c] for c in cards}  # (in the cards' order, as the compiled fill's)
 
 
 def _mix(cons: Constraints, where: dict[int, int], rng: random.Random,
@@ -291,7 +294,7 @@ def _match(cons: Constraints, rng: random.Random) -> dict[int, int]:
 
 
 def sample_deal(view: SeatView, rng: random.Random, *, cons: Constraints | None = None,
-                retries: int = RETRIES, engine: str | None = None) -> SampledDeal:
+                retries: int = RETRIES, engine: Engine | None = None) -> SampledDeal:
     """A deal consistent with everything ``view``'s seat has seen, drawn from ``rng``
     (see the module for the method). ``cons`` is the view's :func:`constraints`, when
     already read; ``retries`` the fills tried before the matching (0: the matching
@@ -324,7 +327,7 @@ def sample_deal(view: SeatView, rng: random.Random, *, cons: Constraints | None 
     return SampledDeal(hands={s: hands[s] for s in view.seats}, aside=aside)
 
 
-def _engine(engine: str | None) -> ModuleType | None:
+def _engine(engine: Engine | None) -> ModuleType | None:
     """The compiled module ``sample_deal``'s ``engine`` asks for, or None (Python)."""
     if engine not in (None, "c", "python"):
         raise ValueError(f"engine is 'c', 'python' or None, not {engine!r}")
