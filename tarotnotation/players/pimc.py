@@ -3,10 +3,11 @@
 For each card to play, :class:`PimcPlayer` draws ``samples`` deals the seat cannot tell
 from the real one (:mod:`.sampling`: the hidden hands dealt consistently with everything
 it has seen), solves each with the double-dummy solver (:mod:`.solving`: within ``nodes``
-nodes a sample, a yes/no test at the contract's threshold first, then the value; exact in
-the last ``exact_tricks`` tricks) and plays the card with the best rating summed over the
-samples; ties are broken by the seed. Its effort is set in samples and nodes, never in
-seconds, so a seed gives the same game on any machine at any load.
+nodes a sample, a yes/no test at the contract's threshold first within ``test_share`` per
+cent of them, then the value; exact in the last ``exact_tricks`` tricks) and plays the
+card with the best rating summed over the samples; ties are broken by the seed. Its
+effort is set in samples and nodes, never in seconds, so a seed gives the same game on
+any machine at any load.
 
 The bid, the call, the écart and the declarations are the ``fallback`` player's (by
 default the ``heuristic`` bot, with the same seed), and so are the cards of
@@ -34,7 +35,7 @@ from .fallback import FallbackDecisions
 from .inference import auction_ranges, most_likely, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
-from .solving import card_values, position_of
+from .solving import TEST_SHARE, card_values, position_of
 from .view import SeatView, decision_rng
 
 __all__ = ["DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES", "MAX_FALLBACK_TRICKS",
@@ -69,6 +70,9 @@ class PimcPlayer(FallbackDecisions):
     samples: int = DEFAULT_SAMPLES
     nodes: int = DEFAULT_NODES
     exact_tricks: int = DEFAULT_EXACT_TRICKS
+    test_share: int = TEST_SHARE
+    """The per cent of a sample's nodes spent on the yes/no tests at the threshold, the
+    rest on the values (:func:`~.solving.card_values`)."""
     fallback_tricks: int = 0
     fallback: Player | None = None
     """The bids', call's, écart's and declarations' player (None: the ``heuristic`` bot
@@ -92,6 +96,8 @@ class PimcPlayer(FallbackDecisions):
                              f" {self.fallback_tricks}")
         if self.exact_tricks < 0:
             raise ValueError("exact_tricks is 0 or more")
+        if not 0 <= self.test_share <= 100:
+            raise ValueError(f"test_share is 0 to 100 (per cent), not {self.test_share}")
         if self.auction < 0:
             raise ValueError("auction is 0 (the auction not read) or more")
         if self.habits and self.habits < self.samples:
@@ -109,6 +115,7 @@ class PimcPlayer(FallbackDecisions):
         """
         more = "".join(f",{key}={value}" for key, value, default in (
             ("exact_tricks", self.exact_tricks, DEFAULT_EXACT_TRICKS),
+            ("test_share", self.test_share, TEST_SHARE),
             ("fallback_tricks", self.fallback_tricks, 0),
             ("auction", self.auction, 0), ("habits", self.habits, 0)) if value != default)
         return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
@@ -134,7 +141,8 @@ class PimcPlayer(FallbackDecisions):
             deals = most_likely(view, deals, self.samples)
         for deal in deals:
             pos = position_of(view, deal.hands, deal.aside)
-            for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks):
+            for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks,
+                                 test_share=self.test_share):
                 if r.card in totals:
                     totals[r.card] += r.rating
         return totals

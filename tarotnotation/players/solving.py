@@ -9,7 +9,8 @@ exchange, who leads). :func:`card_values` rates each legal card for the player t
 
 - in the endgame (``exact_tricks`` tricks left or fewer) the exact value after it;
 - otherwise, within ``nodes`` nodes, first a yes/no test at the threshold (is the
-  contract made after this card?), then the value narrowed with what is left: bounds;
+  contract made after this card?) within ``test_share`` per cent of them (half by
+  default), then the value narrowed with what is left: bounds;
 - the rating is the deal's score for the taker's camp as the margin makes it, in
   half-points (:func:`utility`): the margin, and 25 points more (made) or less (lost),
   so that the outcome weighs first and the points after it; a card whose outcome the
@@ -33,13 +34,16 @@ from ..records import ChelemAnnouncement
 from ..rules import table
 from .view import SeatView
 
-__all__ = ["CONTRACT_BONUS", "TABLE_MB", "CardRating", "card_values", "position_of",
-           "utility"]
+__all__ = ["CONTRACT_BONUS", "TABLE_MB", "TEST_SHARE", "CardRating", "card_values",
+           "position_of", "utility"]
 
 #: The contract's 25 points, in half-points: what making it is worth beside the margin.
 CONTRACT_BONUS: Final = 50
 #: The solver's table for one decision's searches, in MiB (it starts small and grows).
 TABLE_MB: Final = 16.0
+#: The share of a decision's nodes spent on the yes/no tests at the threshold, in per
+#: cent (the rest narrows the values).
+TEST_SHARE: Final = 50
 
 
 def position_of(view: SeatView, hands: Mapping[str, CardSet], aside: CardSet) -> Position:
@@ -104,9 +108,12 @@ class CardRating:
 
 
 def card_values(pos: Position, *, nodes: int, exact_tricks: int,
-                table_mb: float = TABLE_MB) -> list[CardRating]:
+                table_mb: float = TABLE_MB, test_share: int = TEST_SHARE) -> list[CardRating]:
     """Each legal card of the player to move in ``pos``, rated (see the module): exact
-    with ``exact_tricks`` tricks left or fewer, else within ``nodes`` nodes in all."""
+    with ``exact_tricks`` tricks left or fewer, else within ``nodes`` nodes in all, of
+    which ``test_share`` per cent (0 to 100) go to the yes/no tests at the threshold."""
+    if not 0 <= test_share <= 100:
+        raise ValueError(f"test_share is 0 to 100 (per cent), not {test_share}")
     st = pos.state()
     mover_camp = pos.camps[pos.to_play]
     sign = 1 if mover_camp == kernel.TAKER else -1
@@ -114,28 +121,33 @@ def card_values(pos: Position, *, nodes: int, exact_tricks: int,
     tried = sorted(set(same.values()))
     solver = Solver(pos, table_mb=table_mb)
     exact = pos.tricks_left <= exact_tricks
-    bounds: dict[int, tuple[int, int]] = {}
+    bounds: dict[int, tuple[int | None, int | None]] = dict.fromkeys(tried, (None, None))
     children = {c: pos.play(c) for c in tried}
-    share = max(1, nodes // (2 * len(tried)))
-    for c in tried:
-        child = children[c]
-        if exact or child.over:
-            sol = solver.solve(child, line=False, find_best=False)
-        else:
-            sol = solver.solve(child, at_least=0, node_limit=share, line=False,
-                               find_best=False)
-        bounds[c] = (sol.lower, sol.upper)
+    spent = 0
+    if exact or test_share:
+        share = max(1, nodes * test_share // 100 // len(tried))
+        for c in tried:
+            child = children[c]
+            if exact or child.over:
+                sol = solver.solve(child, line=False, find_best=False)
+            else:
+                sol = solver.solve(child, at_least=0, node_limit=share, line=False,
+                                   find_best=False)
+            bounds[c] = (sol.lower, sol.upper)
+        spent = share * len(tried)
     if not exact:
-        left = max(0, nodes - share * len(tried))
-        share = max(1, left // len(tried))
+        share = max(1, max(0, nodes - spent) // len(tried))
         for c in tried:
             lo, hi = bounds[c]
-            if lo < hi:
+            if lo is None or hi is None or lo < hi:
                 sol = solver.solve(children[c], node_limit=share, line=False,
                                    find_best=False, known_lower=lo, known_upper=hi)
                 bounds[c] = (sol.lower, sol.upper)
     out = []
     for c, r in same.items():
         lo, hi = bounds[r]
+        # (every card searched once at least)
+        assert lo is not None
+        assert hi is not None
         out.append(CardRating(Card(c), sign * utility(lo, hi), lo, hi))
     return out

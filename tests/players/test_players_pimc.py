@@ -260,3 +260,38 @@ def test_position_of_the_real_hands_is_the_games_position() -> None:
                         == {g.taker, partner}
             t.ask(bots[d.seat])
         assert g.result().ok
+
+
+def test_pimc_test_share_splits_a_samples_nodes_between_the_threshold_test_and_the_value(
+        ) -> None:
+    from tarotnotation.players.solving import card_values
+
+    found = 0
+    for seed in range(3, 6):
+        # (the first card of the trick with 5 tricks left, from each seat: one position)
+        m = next((m for m in moments(4, seed=seed, played=4 * (table(4).tricks - 5))
+                  if len(_legal(m)) >= 3), None)  # (the view of the seat to play)
+        if m is None:
+            continue
+        pos = position_of(m.view, m.hands, m.aside)
+        rated = {share: {r.card: (r.lower, r.upper, r.rating) for r in
+                         card_values(pos, nodes=3_000_000, exact_tricks=0, test_share=share)}
+                 for share in (0, 25, 50, 75, 100)}
+        # A budget that settles every card: the split changes nothing but the work...
+        exact = rated[50]
+        assert all(lo == hi for lo, hi, _ in exact.values())
+        for share in (0, 25, 75):
+            assert rated[share] == exact
+        # ... and all of it on the tests still says each card's outcome.
+        for card, (lo, hi, _) in rated[100].items():
+            value = exact[card][0]
+            assert (lo >= 0) == (value >= 0)
+            assert (hi < 0) == (value < 0)
+        found += 1
+    assert found >= 2
+    assert PimcPlayer(test_share=25).name == "pimc(samples=10,nodes=20000,test_share=25)"
+    for bad in (-1, 101):
+        with pytest.raises(ValueError, match="test_share"):
+            PimcPlayer(test_share=bad)
+    with pytest.raises(ValueError, match="test_share"):
+        card_values(pos, nodes=10, exact_tricks=0, test_share=bad)
