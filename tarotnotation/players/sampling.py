@@ -215,9 +215,9 @@ def constraints(view: SeatView) -> Constraints:
 def _fill(cons: Constraints, rng: random.Random, twin: ModuleType | None
           ) -> dict[int, int] | None:
     """One constraint-ordered fill: each card's bin (in the order of ``cons.allowed``), or
-    None at a dead end. A card's bin
-    is drawn as :meth:`random.Random.choices` draws with integer weights (the places
-    left): the first cumulated weight above ``random() * total``, one draw a card."""
+    None at a dead end. A card's bin is drawn as :meth:`random.Random.choices` draws with
+    integer weights (the places left): the first cumulated weight above ``random() *
+    total``, one draw a card."""
     cards = list(cons.allowed)
     if twin is not None:
         bins = twin.sample_fill([cons.allowed[c] for c in cards], cons.sizes, rng.random)

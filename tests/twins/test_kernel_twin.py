@@ -233,3 +233,25 @@ def test_the_search_core_refuses_what_it_cannot_search(twin: ModuleType) -> None
     ]:
         with pytest.raises(ValueError, match=message):
             search.test(bad, 0)
+
+
+def test_a_sequence_emptied_while_it_is_read_is_read_whole(twin: ModuleType) -> None:
+    # An item whose conversion runs Python code that empties the list: the twin reads a
+    # copy of the items (a list's own items read one by one would be freed under it).
+    class Emptying:
+        def __init__(self, items: list[object]) -> None:
+            self.items = items
+
+        def __index__(self) -> int:
+            self.items.clear()
+            return 3
+
+    trick: list[object] = [5, 40, 41]
+    trick.insert(0, Emptying(trick))
+    assert twin.winner_index(trick) == kernel.winner_index([3, 5, 40, 41])
+    hands = [1 << 3, 1 << 5, 1 << 7]
+    camps: list[object] = [1, 1]
+    camps.insert(0, Emptying(camps))  # (read as 3: not a camp)
+    with pytest.raises(ValueError, match="camp"):
+        twin.play(0, hands, camps, 0, [3])
+    assert camps == []  # (emptied, and read whole all the same)
