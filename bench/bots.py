@@ -23,6 +23,12 @@ The matches are compared as the plans write them (the bots' names, which show th
 settings that differ from their defaults): reuse a folder played by the same version of
 the bots, since a changed default or a change in a bot's code does not show there.
 
+``--compare A B`` pairs two folders' pimc matches on the deals both hold (two settings of
+pimc on the same deals: ``--reuse`` above): B's result less A's a deal, with its 95%
+interval, each one's share of the heuristic-oracle gap there, and their CPU::
+
+    python bench/bots.py --compare bench-4p bench-4p-habits
+
 ``--part I/M`` plays the I-th of M blocks of consecutive deals (``--part 1/1``, the
 default, all of them). A deal's cards and every bot's decisions follow from the seed and
 the deal's number alone, so a deal gives the same results in any part, on any machine.
@@ -65,6 +71,9 @@ from tarotnotation.players.match import (
 
 #: The reference every bot is measured against.
 REFERENCE = "heuristic"
+#: The plan's matches by index: heuristic v random, pimc v heuristic, oracle v heuristic.
+PIMC_MATCH = 1
+ORACLE_MATCH = 2
 #: The makeable count's defaults: the first 100 deals, 10 million nodes a contract (about
 #: 2 CPU seconds at most a contract; some 15 contracts a deal at 4 players, most of them
 #: settled well within it: under 50 CPU minutes in all).
@@ -380,6 +389,86 @@ def as_json(plan: Plan, count: int, rows: Sequence[Row]) -> dict[str, Any]:
             "rows": [row(r) for r in rows]}
 
 
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Two folders' pimc matches on the deals both hold (see :func:`compare`)."""
+
+    names: tuple[str, str]
+    """The pimc of each folder, as it names itself."""
+    difference: MatchSummary
+    """B's result less A's, a deal (won: the deals where B did better)."""
+    means: tuple[float, float]
+    """Each pimc's result against the heuristic on those deals."""
+    oracle: float
+    """The oracle's result against the heuristic on those deals (A's folder)."""
+    bid: int
+    """The deals of those where someone took (in either match)."""
+    cpu: tuple[float, float]
+    """Each pimc match's CPU seconds on those deals."""
+
+
+def compare(a: Path, b: Path) -> Comparison:
+    """Folder ``b``'s pimc match against folder ``a``'s, deal by deal, on the deals both
+    hold (the same players, deals, seed and rules, else UsageError)."""
+    plans = [_plan_in(a), _plan_in(b)]
+    if plans[0] is None or plans[1] is None:
+        raise UsageError(f"{a if plans[0] is None else b}: no plan.json: not a benchmark"
+                         " folder")
+    pa, pb = plans[0], plans[1]
+    if (pa.players, pa.deals, pa.seed, pa.rules) != (pb.players, pb.deals, pb.seed, pb.rules):
+        raise UsageError(f"{a} and {b} play other deals: no pair to compare")
+    pimc = PIMC_MATCH
+    outcomes, xa, xb, oracle, cpu_a, cpu_b, bid = [], [], [], [], 0.0, 0.0, 0
+    for k in range(1, pa.deals + 1):
+        fa, fb = deal_file(a, k), deal_file(b, k)
+        if not (fa.exists() and fb.exists()):
+            continue
+        try:
+            ma, mb = _read_json(fa)["matches"], _read_json(fb)["matches"]
+            ra, rb = int(ma[pimc]["result"]), int(mb[pimc]["result"])
+            oracle.append(int(ma[ORACLE_MATCH]["result"]))
+            cpu_a += float(ma[pimc]["cpu"])
+            cpu_b += float(mb[pimc]["cpu"])
+            taken = any(m[pimc][side]["taken"] for m in (ma, mb) for side in ("a", "b"))
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            raise UsageError(f"deal {k}: not a benchmark deal in both folders"
+                             f" ({err!r})") from err
+        bid += taken
+        xa.append(ra)
+        xb.append(rb)
+        outcomes.append(DealOutcome(k, rb - ra, BotStats(), BotStats()))
+    if not outcomes:
+        raise UsageError(f"{a} and {b} hold no deal in common")
+    n = len(outcomes)
+    return Comparison((pa.names[pimc][0], pb.names[pimc][0]), summary(outcomes),
+                      (sum(xa) / n, sum(xb) / n), sum(oracle) / n, bid, (cpu_a, cpu_b))
+
+
+def comparison_text(c: Comparison) -> list[str]:
+    """A comparison as text lines."""
+    d = c.difference
+    share = [f"{100 * m / c.oracle:.1f}%" if c.oracle else "-" for m in c.means]
+    return [f"B {c.names[1]} less A {c.names[0]}, in duplicate against the heuristic on the"
+            f" {d.deals:,} deals both hold ({c.bid:,} bid): {_signed(d.mean)} a deal"
+            f" ({_signed(d.low)} to {_signed(d.high)}); B better on {d.won:,}, worse on"
+            f" {d.lost:,}, even on {d.even:,}",
+            f"against the heuristic there: A {_signed(c.means[0])}, B {_signed(c.means[1])},"
+            f" the oracle {_signed(c.oracle)}: A closes {share[0]} of the gap, B {share[1]}",
+            f"CPU of the pimc matches there: A {c.cpu[0]:,.0f} s, B {c.cpu[1]:,.0f} s"]
+
+
+def comparison_json(c: Comparison) -> dict[str, Any]:
+    """A comparison for machines."""
+    d = c.difference
+    return {"a": c.names[0], "b": c.names[1], "deals": d.deals, "bid": c.bid,
+            "difference": round(d.mean, 4),
+            "interval": None if d.low is None or d.high is None
+            else [round(d.low, 4), round(d.high, 4)],
+            "b_better": d.won, "b_worse": d.lost, "even": d.even,
+            "means": [round(m, 4) for m in c.means], "oracle": round(c.oracle, 4),
+            "cpu_seconds": [round(x, 3) for x in c.cpu]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
@@ -396,9 +485,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="take the matches another benchmark's folder played the same way")
     ap.add_argument("--report", type=Path, metavar="DIR",
                     help="combine the parts in DIR into the table")
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"),
+                    help="pair B's pimc match with A's on the deals both hold")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     args = ap.parse_args(argv)
     try:
+        if args.compare is not None:
+            c = compare(*args.compare)
+            if args.format == "json":
+                sys.stdout.buffer.write(orjson.dumps(comparison_json(c),
+                                                     option=orjson.OPT_INDENT_2) + b"\n")
+            else:
+                print("\n".join(comparison_text(c)))
+            return 0
         if args.report is not None:
             plan, count, rows = report(args.report)
             if args.format == "json":

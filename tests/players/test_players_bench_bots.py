@@ -153,3 +153,56 @@ def test_bench_bots_report_refuses_a_broken_deal_file_without_a_traceback(
     assert bots.main(["--report", str(tmp_path)]) == 2
     assert bots.main(["--report", str(tmp_path / "nowhere")]) == 2
 
+
+
+def test_bench_bots_compare_pairs_two_folders_pimc_matches_deal_by_deal(
+        tmp_path: Path, whole: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bots = _bench()
+    other = tmp_path / "other"
+    shutil.copytree(whole, other)
+    # B: another pimc (as its plan names it), whose results are A's moved by deal
+    plan = orjson.loads((other / "plan.json").read_bytes())
+    plan["names"][1][0] = "pimc(samples=1,nodes=500,auction=5,habits=4)"
+    (other / "plan.json").write_bytes(orjson.dumps(plan))
+    a_results, moved = [], {1: 30, 2: -10}
+    for k, step in moved.items():
+        path = other / f"deal-{k:06d}.json"
+        data = orjson.loads(path.read_bytes())
+        a_results.append(data["matches"][1]["result"])
+        data["matches"][1]["result"] += step
+        data["matches"][1]["cpu"] = 7.0
+        path.write_bytes(orjson.dumps(data))
+    oracle = [orjson.loads((whole / f"deal-{k:06d}.json").read_bytes())["matches"][2]["result"]
+              for k in moved]
+    c = bots.compare(whole, other)
+    assert c.names == ("pimc(samples=1,nodes=500)",
+                       "pimc(samples=1,nodes=500,auction=5,habits=4)")
+    assert (c.difference.deals, c.difference.mean) == (2, 10.0)
+    assert (c.difference.won, c.difference.lost, c.difference.even) == (1, 1, 0)
+    assert c.difference.low is not None
+    assert c.difference.high is not None
+    assert c.difference.low < 10.0 < c.difference.high
+    assert c.means == (sum(a_results) / 2, sum(a_results) / 2 + 10.0)
+    assert c.oracle == sum(oracle) / 2
+    assert c.cpu[1] == 14.0
+    assert bots.main(["--compare", str(whole), str(other)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("B pimc(samples=1,nodes=500,auction=5,habits=4) less A"
+                               " pimc(samples=1,nodes=500), in duplicate against the"
+                               " heuristic on the 2 deals both hold")
+    assert "+10.0 a deal" in lines[0]
+    assert bots.main(["--compare", str(whole), str(other), "--format", "json"]) == 0
+    data = orjson.loads(capsys.readouterr().out)
+    assert (data["deals"], data["difference"], data["b_better"]) == (2, 10.0, 1)
+    # only the deals both hold are paired; other deals, or none in common, are refused
+    (other / "deal-000002.json").unlink()
+    assert bots.compare(whole, other).difference.deals == 1
+    (other / "deal-000001.json").unlink()
+    with pytest.raises(bots.UsageError, match="no deal in common"):
+        bots.compare(whole, other)
+    elsewhere = tmp_path / "elsewhere"
+    bots.run_part(bots.plan_of(4, 3, 3, "fft", "pimc:samples=1,nodes=500",
+                               "oracle:nodes=2000", 1, 20_000), "1/3", elsewhere, say=False)
+    with pytest.raises(bots.UsageError, match="other deals"):
+        bots.compare(whole, elsewhere)
+    assert bots.main(["--compare", str(whole), str(tmp_path / "none")]) == 2
