@@ -17,11 +17,12 @@ from types import ModuleType
 
 import pytest
 from budget import cases
+from native_twin import Emptying, twin_or_skip
 from solver_cases import RULESETS
 
 from tarotnotation import kernel
 from tarotnotation.cards import ALL_MASK, EXCUSE_BIT, TRUMP_MASK, card_points, mask_of
-from tarotnotation.native import compiled, rule_flags
+from tarotnotation.native import rule_flags
 from tarotnotation.records import DealRecord
 from tarotnotation.rules import Contract, Ruleset
 from tarotnotation.simulate import random_deal
@@ -31,12 +32,7 @@ DEALS = int(os.environ.get("TAROT_TWIN_DEALS", cases(1500, slow=20000)))
 
 @pytest.fixture(scope="module")
 def twin() -> ModuleType:
-    module = compiled(force=True)
-    if module is None:
-        if os.environ.get("TAROT_REQUIRE_NATIVE"):
-            pytest.fail("the compiled twin tarotnotation._kernel is not built")
-        pytest.skip("the compiled twin tarotnotation._kernel is not built")
-    return module
+    return twin_or_skip()
 
 
 def _deals(count: int, seed: int) -> list[tuple[Ruleset, DealRecord]]:
@@ -238,20 +234,12 @@ def test_the_search_core_refuses_what_it_cannot_search(twin: ModuleType) -> None
 def test_a_sequence_emptied_while_it_is_read_is_read_whole(twin: ModuleType) -> None:
     # An item whose conversion runs Python code that empties the list: the twin reads a
     # copy of the items (a list's own items read one by one would be freed under it).
-    class Emptying:
-        def __init__(self, items: list[object]) -> None:
-            self.items = items
-
-        def __index__(self) -> int:
-            self.items.clear()
-            return 3
-
     trick: list[object] = [5, 40, 41]
-    trick.insert(0, Emptying(trick))
+    trick.insert(0, Emptying(trick, 3))
     assert twin.winner_index(trick) == kernel.winner_index([3, 5, 40, 41])
     hands = [1 << 3, 1 << 5, 1 << 7]
     camps: list[object] = [1, 1]
-    camps.insert(0, Emptying(camps))  # (read as 3: not a camp)
+    camps.insert(0, Emptying(camps, 3))  # (read as 3: not a camp)
     with pytest.raises(ValueError, match="camp"):
         twin.play(0, hands, camps, 0, [3])
     assert camps == []  # (emptied, and read whole all the same)

@@ -14,7 +14,6 @@ sets it).
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from types import ModuleType
@@ -23,21 +22,16 @@ import pytest
 from budget import cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from native_twin import Emptying, twin_or_skip
 
 from tarotnotation.game import Game
-from tarotnotation.native import compiled
 from tarotnotation.players import SeatView, Table, make, view_of
 from tarotnotation.players.sampling import ASIDE, Constraints, constraints, sample_deal
 
 
 @pytest.fixture(scope="module")
 def twin() -> ModuleType:
-    module = compiled(force=True)
-    if module is None:
-        if os.environ.get("TAROT_REQUIRE_NATIVE"):
-            pytest.fail("the compiled twin tarotnotation._kernel is not built")
-        pytest.skip("the compiled twin tarotnotation._kernel is not built")
-    return module
+    return twin_or_skip()
 
 
 def _views(players: int, seed: int, rules: str, bot: str) -> Iterator[SeatView]:
@@ -180,19 +174,8 @@ def test_sampling_twin_refuses_what_it_cannot_hold(twin: ModuleType) -> None:
         twin.sample_mix([], [], 2, 5, rnd)
     with pytest.raises(TypeError, match="a sequence of ints"):
         twin.sample_fill(5, [1], rnd)
-
-    class Emptying:
-        """An int whose conversion empties the list being read."""
-
-        def __init__(self, items: list[object]) -> None:
-            self.items = items
-
-        def __index__(self) -> int:
-            self.items.clear()
-            return 1
-
     masks: list[object] = [1] * 60
-    masks.insert(0, Emptying(masks))
+    masks.insert(0, Emptying(masks, 1))
     assert twin.sample_fill(masks, [61], rnd) == [0] * 61  # (read whole, not freed)
     with pytest.raises(TypeError):
         twin.sample_mix([3, 3], [0, 1], 2, 5, lambda: "not a number")
