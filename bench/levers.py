@@ -4,10 +4,10 @@ settings are worth a match.
 
     python bench/levers.py --deals 120 --out DIR pimc pimc:samples=40 pimc:auction=30 heuristic
 
-The decisions: every card with a choice (two legal cards or more) of four ``heuristic``
-bots playing ``Game.deal(4, seed=k)`` for k = 1, 2, ... (the first ``--deals`` deals with
-a taker; the passed deals are skipped). Each decision's truth: every legal card rated in
-the real deal, every hand open, as the ``oracle`` rates it
+The decisions: every card with a choice (two legal cards or more) of ``heuristic`` bots
+playing ``Game.deal(N, seed=k)`` for k = 1, 2, ... (``--players`` N, 4 by default; the
+first ``--deals`` deals with a taker; the passed deals are skipped). Each decision's
+truth: every legal card rated in the real deal, every hand open, as the ``oracle`` rates it
 (:func:`~tarotnotation.players.solving.card_values` at ``--truth-nodes``, 200,000 by
 default: the oracle's budget). A bot's loss at a decision is the best card's rating less
 the rating of the card it plays (the rating of :mod:`tarotnotation.players.solving`: the
@@ -16,13 +16,14 @@ a card the oracle rates best.
 
 Each bot (a roster spec: ``pimc:samples=40``) plays each decision from its seat's view
 (the ``oracle`` from the open view); the table gives its mean loss a decision, over the
-tricks 1-6, 7-12 and 13-18 too, and its difference with the first bot named, with a 95%
-interval over the deals (each deal's summed difference: the decisions of a deal are not
-independent). The truth and each bot's losses are kept in ``DIR`` (JSON, written whole),
-so that a run resumes and a new bot reuses the truth; the truth is kept with a key of each
-decision, and a folder whose decisions are not those worked out again (another version
-of the heuristic or of the rules) is refused. A bot's losses are its cards' in the
-version that played them: a bot changed since goes to another folder.
+tricks 1-6, 7-12 and 13 to the last too, and its difference with the first bot named,
+with a 95% interval over the deals (each deal's summed difference: the decisions of a deal
+are not independent). The truth and each bot's losses are kept in ``DIR`` (JSON, written
+whole, named after the number of players and the truth's budget), so that a run resumes
+and a new bot reuses the truth; the truth is kept with a key of each decision, and a
+folder whose decisions are not those worked out again (another version of the heuristic
+or of the rules) is refused. A bot's losses are its cards' in the version that played
+them: a bot changed since goes to another folder.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from tarotnotation.cards import CardSet
 from tarotnotation.game import Game
 from tarotnotation.players import Kind, SeatView, Table, make, view_of
 from tarotnotation.players.solving import card_values, position_of
+from tarotnotation.rules import table as rules_table
 
 #: The oracle's node budget a decision, the truth's by default.
 TRUTH_NODES = 200_000
@@ -62,14 +64,14 @@ class Decision:
     aside: CardSet
 
 
-def decisions(deals: int) -> Iterator[Decision]:
-    """Every card with a choice of the first ``deals`` deals with a taker (see the
-    module), in order."""
+def decisions(deals: int, players: int = 4) -> Iterator[Decision]:
+    """Every card with a choice of the first ``deals`` deals with a taker at ``players``
+    players (see the module), in order."""
     found = 0
     k = 0
     while found < deals:
         k += 1
-        t = Table(Game.deal(4, seed=k))
+        t = Table(Game.deal(players, seed=k))
         bots = {s: make("heuristic", seed=k) for s in t.game.seats}
         here = []
         while (d := t.pending()) is not None:
@@ -106,13 +108,15 @@ def key_of(d: Decision) -> str:
     return f"{d.deal}:" + hashlib.blake2b(d.view.key(), digest_size=8).hexdigest()
 
 
-def run(out: Path, deals: int, truth_nodes: int, specs: list[str]) -> list[str]:
+def run(out: Path, deals: int, truth_nodes: int, specs: list[str],
+        players: int = 4) -> list[str]:
     """Work out the decisions and their truth (or read them from ``out``), play each
     bot's cards at them (or read its losses), and give the table."""
     out.mkdir(parents=True, exist_ok=True)
-    points = list(decisions(deals))
+    points = list(decisions(deals, players))
     keys = [key_of(p) for p in points]
-    truth_path = out / f"truth-{truth_nodes}.json"
+    tag = f"{players}p-{truth_nodes}"
+    truth_path = out / f"truth-{tag}.json"
     kept = _load(truth_path) or {"keys": [], "truth": []}
     truth: list[dict[str, float]] = kept["truth"]
     common = min(len(kept["keys"]), len(keys))
@@ -127,7 +131,7 @@ def run(out: Path, deals: int, truth_nodes: int, specs: list[str]) -> list[str]:
         _save(truth_path, {"keys": keys[:len(truth)], "truth": truth})
     losses: dict[str, list[float]] = {}
     for spec in specs:
-        path = out / f"loss-{truth_nodes}-{spec.replace(':', '_')}.json"
+        path = out / f"loss-{tag}-{spec.replace(':', '_')}.json"
         done: list[float] = _load(path) or []
         start = time.process_time()
         for i in range(len(done), len(points)):
@@ -141,16 +145,18 @@ def run(out: Path, deals: int, truth_nodes: int, specs: list[str]) -> list[str]:
         _save(path, done)
         losses[spec] = done[:len(points)]  # (a file of more deals serves fewer)
         print(f"{spec}: {time.process_time() - start:.0f} CPU s", file=sys.stderr)
-    return table(points, losses)
+    return table(points, losses, rules_table(players).tricks)
 
 
-def table(points: list[Decision], losses: dict[str, list[float]]) -> list[str]:
+def table(points: list[Decision], losses: dict[str, list[float]],
+          tricks_in_deal: int = 18) -> list[str]:
     tricks = [len(p.view.tricks) for p in points]
     first = next(iter(losses.values()))
     lines = [f"{len(points):,} decisions of {len({p.deal for p in points})} deals;"
              " loss a decision in half-points (the best card's rating less the card"
              " played's)", "",
-             "| bot | loss | tricks 1-6 | 7-12 | 13-18 | − the first, 95% interval |",
+             f"| bot | loss | tricks 1-6 | 7-12 | 13-{tricks_in_deal} |"
+             " − the first, 95% interval |",
              "|---|---|---|---|---|---|"]
     for spec, loss in losses.items():
         groups = []
@@ -175,12 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bots", nargs="+", help="roster specs: pimc, pimc:samples=40, ...")
     ap.add_argument("--deals", type=int, default=120)
+    ap.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
     ap.add_argument("--truth-nodes", type=int, default=TRUTH_NODES)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     for spec in args.bots:
         make(spec)  # (an unknown bot or setting: said before any work)
-    print("\n".join(run(args.out, args.deals, args.truth_nodes, args.bots)))
+    print("\n".join(run(args.out, args.deals, args.truth_nodes, args.bots, args.players)))
     return 0
 
 

@@ -21,15 +21,15 @@ def test_the_oracle_at_the_truths_budget_loses_nothing_and_a_rerun_resumes(
     levers = _bench()
     specs = ["oracle:nodes=3000", "random"]
     lines = levers.run(tmp_path, 2, 3000, specs)
-    oracle = orjson.loads((tmp_path / "loss-3000-oracle_nodes=3000.json").read_bytes())
-    rand = orjson.loads((tmp_path / "loss-3000-random.json").read_bytes())
+    oracle = orjson.loads((tmp_path / "loss-4p-3000-oracle_nodes=3000.json").read_bytes())
+    rand = orjson.loads((tmp_path / "loss-4p-3000-random.json").read_bytes())
     assert len(oracle) == len(rand) > 20
     assert set(oracle) == {0.0}
     assert sum(rand) > 0
     assert lines[0].startswith(f"{len(oracle)} decisions of 2 deals")
     assert lines[-2].startswith("| oracle:nodes=3000 | 0.000 |")
     # a rerun plays nothing again (the losses kept are read) and gives the same table
-    (tmp_path / "loss-3000-random.json").write_bytes(orjson.dumps([0.0] * len(rand)))
+    (tmp_path / "loss-4p-3000-random.json").write_bytes(orjson.dumps([0.0] * len(rand)))
     again = levers.run(tmp_path, 2, 3000, specs)
     assert again[:-1] == lines[:-1]
     assert again[-1].startswith("| random | 0.000 |")
@@ -56,9 +56,23 @@ def test_the_table_gives_each_bots_loss_by_trick_and_its_difference_over_the_dea
 def test_a_folder_worked_out_for_other_decisions_is_refused(tmp_path: Path) -> None:
     levers = _bench()
     levers.run(tmp_path, 1, 500, ["random"])
-    path = tmp_path / "truth-500.json"
+    path = tmp_path / "truth-4p-500.json"
     kept = orjson.loads(path.read_bytes())
     kept["keys"][3] = "1:0000000000000000"
     path.write_bytes(orjson.dumps(kept))
     with pytest.raises(SystemExit, match="other decisions"):
         levers.run(tmp_path, 1, 500, ["random"])
+
+
+def test_at_three_players_the_deals_are_three_players_and_the_last_tricks_run_to_24(
+        tmp_path: Path) -> None:
+    levers = _bench()
+    lines = levers.run(tmp_path, 1, 500, ["random"], players=3)
+    assert lines[2].startswith("| bot | loss | tricks 1-6 | 7-12 | 13-24 |")
+    kept = orjson.loads((tmp_path / "truth-3p-500.json").read_bytes())
+    points = list(levers.decisions(1, 3))
+    assert {len(p.hands) for p in points} == {3}
+    assert len(kept["truth"]) == len(points) > 24
+    # a folder's 4-player truth is another file: nothing of the 3-player one is read
+    levers.run(tmp_path, 1, 500, ["random"])
+    assert (tmp_path / "truth-4p-500.json").exists()
