@@ -158,7 +158,8 @@ def solve_apart(pos: Position, *, split: int = 2, budget: int | None,
     if st.over:
         raise ValueError("the deal is over: no card to play")
     maxing = st.camps[(st.leader + len(st.trick)) % st.n] == TAKER
-    kinds = equivalent_cards(st)  # each legal card: the card searched for it
+    # each legal card: the card searched for it
+    kinds = equivalent_cards(st, petit_apart=objective is Objective.SCORE)
     searched = sorted(set(kinds.values()))
     # Round robin over the cards in their order (suit by suit): each group gets cards of
     # every suit, so that the groups weigh about the same.

@@ -69,14 +69,16 @@ class Core(Protocol):
 
 
 def _merged_into(c: int, trick: Sequence[int], wins: bool, legal: int, live: int,
-                 held: int) -> int:
+                 held: int, petit_apart: bool = False) -> int:
     """The card next to ``c`` that the search tries in its place (``c`` itself when it
     is tried): of the legal cards of one suit with the same points, adjacent among the
     cards still out (or in the trick), only one is tried, the top of the run for a lead
     or a card that wins the trick so far, the lowest for a card that loses it (the
     trick's cards leave with it, so ``held``, the cards in the hands, tells them
-    apart). The Excuse is always tried."""
-    if c == _EXCUSE:
+    apart). The Excuse is always tried, and so is the Petit with ``petit_apart`` (when
+    petit au bout counts, the score objective: the Petit and the 21 are the same points
+    and bout, not the same card in the last trick)."""
+    if c == _EXCUSE or (petit_apart and c == _PETIT):
         return c
     low = 1 << c
     pts = _CARD_POINTS[c]
@@ -95,10 +97,11 @@ def _merged_into(c: int, trick: Sequence[int], wins: bool, legal: int, live: int
     return c
 
 
-def equivalent_cards(st: PlayState) -> dict[int, int]:
+def equivalent_cards(st: PlayState, petit_apart: bool = False) -> dict[int, int]:
     """Each legal card of the player to move, and the card whose value it has: the one
     the search tries in its place (the same card when it is tried), following each run
-    of equivalent cards to its end (``docs/analysis.md``, equivalent cards)."""
+    of equivalent cards to its end (``docs/analysis.md``, equivalent cards); with
+    ``petit_apart`` (the score objective) the Petit is its own."""
     legal = st.legal()
     held = 0
     for h in st.hands:
@@ -111,7 +114,7 @@ def equivalent_cards(st: PlayState) -> dict[int, int]:
     for c in range(78):
         if legal >> c & 1:
             wins = bool(trick) and c != _EXCUSE and winner_index([*trick, c]) == len(trick)
-            step[c] = _merged_into(c, trick, wins, legal, live, held)
+            step[c] = _merged_into(c, trick, wins, legal, live, held, petit_apart)
     out: dict[int, int] = {}
     for c in step:
         r = c
@@ -444,7 +447,7 @@ class PythonSearch:
             rest ^= low
             pts = _CARD_POINTS[c]
             wins = bool(trick) and c != _EXCUSE and winner_index([*trick, c]) == len(trick)
-            if _merged_into(c, trick, wins, legal, live, held) != c:
+            if _merged_into(c, trick, wins, legal, live, held, not self.additive) != c:
                 continue
             if c == hint:
                 s = 1 << 28

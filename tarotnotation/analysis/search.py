@@ -26,7 +26,7 @@ Both cores share the design (see ``docs/analysis.md``):
 - **equivalent cards**: of the legal cards of one suit, adjacent among the cards still
   out (or in the trick) with the same points, only one is tried; cards that lose the
   trick need only be adjacent among the cards in the hands (the trick's cards leave with
-  it);
+  it); under the score objective the Petit is always tried (petit au bout);
 - **move ordering**: the table's best lead, then what the card does to the trick (a lead:
   a plain card sure to win it; win it, feed a partner's trick, discard cheaply), then
   the history of cut-offs;

@@ -724,7 +724,9 @@ static inline int ts_ruffed_suits(const tk_state *st, int seat)
 /* The cards worth trying, best first: the legal cards, one of each run of equivalent
  * cards (same hand, same suit, same points, adjacent among the cards still out or in the
  * trick: the top of the run is kept; for cards that lose the trick, adjacent among the
- * cards in the hands: the lowest is kept), ordered by the table's move, what the card
+ * cards in the hands: the lowest is kept; the Petit is its own when the values are not
+ * additive, the score, where petit au bout tells it from the 21), ordered by the table's
+ * move, what the card
  * does to the trick (a lead: a plain card sure to win it), and the history of
  * cut-offs. W: the trick's winner_index so far (-1 at a lead). */
 static int ts_moves(ts_search *S, int *moves, int hint, int w)
@@ -755,7 +757,7 @@ static int ts_moves(ts_search *S, int *moves, int hint, int w)
         int pts = tk_points_of(c);
         /* would the card win the trick? (winning_card of the trick with it) */
         int wins = st->len && c != TK_EXCUSE && ts_wins(st, trick_bits, c);
-        if (c != TK_EXCUSE) {
+        if (c != TK_EXCUSE && !(c == TK_PETIT && !S->additive)) {
             int s = tk_suit_of(c);
             if (st->len && !wins) {
                 /* a card that loses the trick: the lowest of its run is kept (the cards

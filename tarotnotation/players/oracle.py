@@ -47,14 +47,24 @@ class OraclePlayer(FallbackDecisions):
     fallback: Player | None = None
     """The bids', call's, écart's and declarations' player (None: the ``heuristic`` bot
     with this bot's seed)."""
+    score: int = 0
+    """1: rate the cards by the deal's score (as ``pimc``'s ``score``); 0, the default:
+    by the margin and the contract."""
     sees_all: bool = True
 
     def __post_init__(self) -> None:
         self._set_fallback()
+        if self.score not in (0, 1):
+            raise ValueError(f"score is 0 (the margin) or 1 (the deal's score), not {self.score}")
 
     @property
     def name(self) -> str:
-        return f"oracle(nodes={self.nodes})"
+        """``oracle(nodes=N)``, and ``score=1`` when set.
+
+        >>> OraclePlayer(score=1).name
+        'oracle(nodes=200000,score=1)'
+        """
+        return f"oracle(nodes={self.nodes}{',score=1' if self.score else ''})"
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)
@@ -67,7 +77,7 @@ class OraclePlayer(FallbackDecisions):
         for h in hands.values():
             held = held | h
         pos = position_of(view, hands, CardSet.all() - held - view.played)
-        totals = {r.card: r.rating for r in card_values(pos, nodes=self.nodes,
-                                                       exact_tricks=self.exact_tricks)
-                  if r.card in legal}
+        totals = {r.card: r.rating for r in card_values(
+            pos, nodes=self.nodes, exact_tricks=self.exact_tricks,
+            objective="score" if self.score else "margin") if r.card in legal}
         return best_of(totals, self.seed, view)

@@ -85,10 +85,16 @@ class PimcPlayer(FallbackDecisions):
     """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
     that the ``heuristic`` bot's habits explain best are solved (0, the default: the
     ``samples`` drawn are solved; else at least ``samples``)."""
+    score: int = 0
+    """1: rate the cards by the deal's score (petit au bout, the poignées declared and
+    the chelem with the contract: :func:`~.solving.card_values`'s ``"score"``); 0, the
+    default: by the margin and the contract."""
     sees_all: bool = False
 
     def __post_init__(self) -> None:
         self._set_fallback()
+        if self.score not in (0, 1):
+            raise ValueError(f"score is 0 (the margin) or 1 (the deal's score), not {self.score}")
         if self.samples < 1 or self.nodes < 1:
             raise ValueError("pimc needs at least one sample and one node")
         if not 0 <= self.fallback_tricks <= MAX_FALLBACK_TRICKS:
@@ -117,7 +123,8 @@ class PimcPlayer(FallbackDecisions):
             ("exact_tricks", self.exact_tricks, DEFAULT_EXACT_TRICKS),
             ("test_share", self.test_share, TEST_SHARE),
             ("fallback_tricks", self.fallback_tricks, 0),
-            ("auction", self.auction, 0), ("habits", self.habits, 0)) if value != default)
+            ("auction", self.auction, 0), ("habits", self.habits, 0),
+            ("score", self.score, 0)) if value != default)
         return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
@@ -142,7 +149,8 @@ class PimcPlayer(FallbackDecisions):
         for deal in deals:
             pos = position_of(view, deal.hands, deal.aside)
             for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks,
-                                 test_share=self.test_share):
+                                 test_share=self.test_share,
+                                 objective="score" if self.score else "margin"):
                 if r.card in totals:
                     totals[r.card] += r.rating
         return totals

@@ -14,7 +14,12 @@ exchange, who leads). :func:`card_values` rates each legal card for the player t
 - the rating is the deal's score for the taker's camp as the margin makes it, in
   half-points (:func:`utility`): the margin, and 25 points more (made) or less (lost),
   so that the outcome weighs first and the points after it; a card whose outcome the
-  budget left open is rated by the middle of its bounds alone.
+  budget left open is rated by the middle of its bounds alone;
+- or, with ``objective="score"``, the deal's whole score (the solver's score objective:
+  petit au bout, the poignées declared and the chelem with it), in the same unit: what
+  one defender pays, in half-points of a contract with no multiplier
+  (:func:`score_unit`); the yes/no test then asks whether the score reaches that of the
+  contract made by 0 with petit au bout to the defence.
 
 Equivalent cards (the solver's :func:`~tarotnotation.analysis.search.equivalent_cards`)
 are searched once.
@@ -28,14 +33,15 @@ from typing import Final
 
 from .. import kernel
 from ..analysis.position import Position, position_at
-from ..analysis.search import Solver, equivalent_cards
+from ..analysis.pycore import leaf_index
+from ..analysis.search import Objective, Solver, equivalent_cards
 from ..cards import Card, CardSet
-from ..records import ChelemAnnouncement
-from ..rules import table
+from ..records import ChelemAnnouncement, Misere, Poignee
+from ..rules import table, threshold
 from .view import SeatView
 
 __all__ = ["CONTRACT_BONUS", "TABLE_MB", "TEST_SHARE", "CardRating", "card_values",
-           "position_of", "utility"]
+           "position_of", "score_unit", "utility"]
 
 #: The contract's 25 points, in half-points: what making it is worth beside the margin.
 CONTRACT_BONUS: Final = 50
@@ -71,12 +77,18 @@ def position_of(view: SeatView, hands: Mapping[str, CardSet], aside: CardSet) ->
     camps = tuple(kernel.TAKER if i in (taker, partner) else kernel.DEFENCE for i in range(n))
     announcer = next((seats.index(d.seat) for d in view.declarations
                       if isinstance(d, ChelemAnnouncement)), None)
+    poignees = tuple(size for d in view.declarations if isinstance(d, Poignee)
+                     for size in (d.size if d.size is not None
+                                  else tab.poignee_size(len(d.cards or ())),)
+                     if size is not None)
+    miseres = tuple(seats.index(d.seat) for d in view.declarations if isinstance(d, Misere))
     leader = kernel.first_leader(seats.index(view.first_seat), announcer)
     base = Position(rules=view.rules, seats=seats, hands=start, camps=camps, taker=taker,
                     leader=leader, tricks=tab.tricks, aside=aside.bits,
                     contract=view.contract,
                     called=int(view.called) if view.called is not None else None,
-                    partner=partner, chelem_announced=announcer is not None)
+                    partner=partner, poignees=poignees,
+                    chelem_announced=announcer is not None, miseres=miseres)
     return position_at(base, order)
 
 
@@ -96,6 +108,29 @@ def utility(lower: int, upper: int) -> float:
     return middle
 
 
+def score_unit(pos: Position, value: float) -> float:
+    """A value of the solver's score objective (the taker's seat's score for the deal)
+    in the unit of :func:`utility`: what one defender pays (:func:`kernel.shares`), in
+    half-points of the contract without its multiplier.
+
+    >>> from tarotnotation.analysis.position import Position
+    >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1"
+    ...                      " tricks=9/7 contract=garde")
+    >>> score_unit(pos, 3 * 2 * 31)    # the taker's 186: each defender pays 62, x2
+    62.0
+    """
+    alone = pos.partner is None or pos.partner == pos.taker
+    share = kernel.shares(pos.players, not alone)[0]
+    return 2 * value / (share * pos.contract.multiplier)
+
+
+def made_floor(solver: Solver) -> int:
+    """The least score of the taker's seat among the ends where the contract is made by
+    0 and petit au bout goes to the defence (no chelem): the score objective's yes/no
+    test at the threshold asks whether the score reaches it."""
+    return min(solver.leaf[leaf_index(threshold(b), b, kernel.DEFENCE, -1)] for b in range(4))
+
+
 @dataclass(frozen=True, slots=True)
 class CardRating:
     """A legal card and its rating for the player to move's camp (higher is better),
@@ -108,18 +143,23 @@ class CardRating:
 
 
 def card_values(pos: Position, *, nodes: int, exact_tricks: int,
-                table_mb: float = TABLE_MB, test_share: int = TEST_SHARE) -> list[CardRating]:
+                table_mb: float = TABLE_MB, test_share: int = TEST_SHARE,
+                objective: Objective | str = Objective.MARGIN) -> list[CardRating]:
     """Each legal card of the player to move in ``pos``, rated (see the module): exact
     with ``exact_tricks`` tricks left or fewer, else within ``nodes`` nodes in all, of
-    which ``test_share`` per cent (0 to 100) go to the yes/no tests at the threshold."""
+    which ``test_share`` per cent (0 to 100) go to the yes/no tests at the threshold; by
+    the margin and the contract (``objective="margin"``) or by the deal's score
+    (``"score"``). The bounds of each rating are the objective's."""
     if not 0 <= test_share <= 100:
         raise ValueError(f"test_share is 0 to 100 (per cent), not {test_share}")
+    objective = Objective(objective)
     st = pos.state()
     mover_camp = pos.camps[pos.to_play]
     sign = 1 if mover_camp == kernel.TAKER else -1
-    same = equivalent_cards(st)
+    same = equivalent_cards(st, petit_apart=objective is Objective.SCORE)
     tried = sorted(set(same.values()))
-    solver = Solver(pos, table_mb=table_mb)
+    solver = Solver(pos, table_mb=table_mb, objective=objective)
+    at_least = 0 if objective is Objective.MARGIN else made_floor(solver)
     exact = pos.tricks_left <= exact_tricks
     bounds: dict[int, tuple[int | None, int | None]] = dict.fromkeys(tried, (None, None))
     children = {c: pos.play(c) for c in tried}
@@ -131,7 +171,7 @@ def card_values(pos: Position, *, nodes: int, exact_tricks: int,
             if exact or child.over:
                 sol = solver.solve(child, line=False, find_best=False)
             else:
-                sol = solver.solve(child, at_least=0, node_limit=share, line=False,
+                sol = solver.solve(child, at_least=at_least, node_limit=share, line=False,
                                    find_best=False)
             bounds[c] = (sol.lower, sol.upper)
         spent = share * len(tried)
@@ -140,7 +180,7 @@ def card_values(pos: Position, *, nodes: int, exact_tricks: int,
         for c in tried:
             lo, hi = bounds[c]
             if lo is None or hi is None or lo < hi:
-                sol = solver.solve(children[c], node_limit=share, line=False,
+                sol = solver.solve(children[c], node_limit=share, line=False, guess=at_least,
                                    find_best=False, known_lower=lo, known_upper=hi)
                 bounds[c] = (sol.lower, sol.upper)
     out = []
@@ -149,5 +189,7 @@ def card_values(pos: Position, *, nodes: int, exact_tricks: int,
         # (every card searched once at least)
         assert lo is not None
         assert hi is not None
-        out.append(CardRating(Card(c), sign * utility(lo, hi), lo, hi))
+        rating = (utility(lo, hi) if objective is Objective.MARGIN
+                  else score_unit(pos, (lo + hi) / 2))
+        out.append(CardRating(Card(c), sign * rating, lo, hi))
     return out
