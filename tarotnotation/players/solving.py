@@ -116,8 +116,10 @@ def score_unit(pos: Position, value: float) -> float:
     >>> from tarotnotation.analysis.position import Position
     >>> pos = Position.parse("S=KH,T21 E=2H,T5 N=3H,EX W=4H,T2 taker=S lead=S won=60/1"
     ...                      " tricks=9/7 contract=garde")
-    >>> score_unit(pos, 3 * 2 * 31)    # the taker's 186: each defender pays 62, x2
+    >>> score_unit(pos, 3 * 2 * 31)  # the taker's 186 at a Garde: 62 from each defender,
     62.0
+
+    (31 points without the Garde's x2: 62 half-points.)
     """
     alone = pos.partner is None or pos.partner == pos.taker
     share = kernel.shares(pos.players, not alone)[0]
