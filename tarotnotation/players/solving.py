@@ -77,10 +77,9 @@ def position_of(view: SeatView, hands: Mapping[str, CardSet], aside: CardSet) ->
     camps = tuple(kernel.TAKER if i in (taker, partner) else kernel.DEFENCE for i in range(n))
     announcer = next((seats.index(d.seat) for d in view.declarations
                       if isinstance(d, ChelemAnnouncement)), None)
-    poignees = tuple(size for d in view.declarations if isinstance(d, Poignee)
-                     for size in (d.size if d.size is not None
-                                  else tab.poignee_size(len(d.cards or ())),)
-                     if size is not None)
+    # (a bot shows the cards, the size follows from their count)
+    poignees = tuple(filter(None, (d.size or tab.poignee_size(len(d.cards or ()))
+                                   for d in view.declarations if isinstance(d, Poignee))))
     miseres = tuple(seats.index(d.seat) for d in view.declarations if isinstance(d, Misere))
     leader = kernel.first_leader(seats.index(view.first_seat), announcer)
     base = Position(rules=view.rules, seats=seats, hands=start, camps=camps, taker=taker,
