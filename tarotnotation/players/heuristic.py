@@ -629,7 +629,19 @@ class HeuristicPlayer:
     replaces the bidding thresholds of :data:`THRESHOLDS` whatever the number of players
     (``make("heuristic", thresholds=(40, 56, 71, 81))``: the books' figures). ``signals``,
     ``petit_au_bout`` and ``misere`` (each on by default) turn a habit off when false
-    (``make("heuristic:signals=0")``: how each was measured, docs/bots.md)."""
+    (``make("heuristic:signals=0")``: how each was measured, docs/bots.md). ``bid_shift``
+    is added to every threshold: -5 bids with 5 points less (how bolder bidding was
+    measured for ``pimc``, which bids as this bot does).
+
+    >>> from tarotnotation.game import Game
+    >>> from tarotnotation.players import Table
+    >>> view = Table(Game.deal(4, seed=1)).view("S")
+    >>> hand_points(view.dealt)
+    42
+    >>> legal = (None, *Contract)
+    >>> HeuristicPlayer().bid(view, legal), HeuristicPlayer(bid_shift=-5).bid(view, legal)
+    (None, <Contract.PRISE: 1>)
+    """
 
     seed: int = 0
     name: str = "heuristic"
@@ -638,10 +650,11 @@ class HeuristicPlayer:
     signals: bool = True
     petit_au_bout: bool = True
     misere: bool = True
+    bid_shift: int = 0
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        want = contract_for(hand_points(view.dealt),
-                            self.thresholds or THRESHOLDS[view.players])
+        least = self.thresholds or THRESHOLDS[view.players]
+        want = contract_for(hand_points(view.dealt) - self.bid_shift, least)
         return want if want in legal else None
 
     def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:

@@ -32,6 +32,7 @@ from typing import Final
 
 from ..cards import Card, CardSet
 from .fallback import FallbackDecisions
+from .heuristic import HeuristicPlayer
 from .inference import auction_ranges, most_likely, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
@@ -85,6 +86,9 @@ class PimcPlayer(FallbackDecisions):
     """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
     that the ``heuristic`` bot's habits explain best are solved (0, the default: the
     ``samples`` drawn are solved; else at least ``samples``)."""
+    bid_shift: int = 0
+    """Added to the default fallback's bidding thresholds (the ``heuristic`` bot's
+    ``bid_shift``): -5 bids with 5 points less; only with no ``fallback`` given."""
     score: int = 0
     """1: rate the cards by the deal's score (petit au bout, the poignées declared and
     the chelem with the contract: :func:`~.solving.card_values`'s ``"score"``); 0, the
@@ -92,6 +96,14 @@ class PimcPlayer(FallbackDecisions):
     sees_all: bool = False
 
     def __post_init__(self) -> None:
+        if self.bid_shift and self.fallback is not None and not (
+                isinstance(self.fallback, HeuristicPlayer)
+                and self.fallback.bid_shift == self.bid_shift):
+            raise ValueError("bid_shift shifts the default fallback's thresholds: give it"
+                             " to the fallback instead")
+        if self.bid_shift and self.fallback is None:
+            object.__setattr__(self, "fallback",
+                               HeuristicPlayer(seed=self.seed, bid_shift=self.bid_shift))
         self._set_fallback()
         if self.score not in (0, 1):
             raise ValueError(f"score is 0 (the margin) or 1 (the deal's score), not {self.score}")
@@ -124,7 +136,7 @@ class PimcPlayer(FallbackDecisions):
             ("test_share", self.test_share, TEST_SHARE),
             ("fallback_tricks", self.fallback_tricks, 0),
             ("auction", self.auction, 0), ("habits", self.habits, 0),
-            ("score", self.score, 0)) if value != default)
+            ("bid_shift", self.bid_shift, 0), ("score", self.score, 0)) if value != default)
         return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
