@@ -87,6 +87,21 @@ def test_heuristic_thresholds_are_a_setting() -> None:
     assert HeuristicPlayer(thresholds=(70, 80, 90, 100)).bid(v, g.legal_bids) is None
 
 
+def test_heuristic_bid_shift_moves_every_threshold() -> None:
+    hand = CardSet.parse("T21 T20 T18 T15 T12 T9 T7 T1 EX KH QH 3H KS 5S 2D 7C 9C 10C")
+    g = four(str(hand))
+    v = view_of(g, "S")
+    assert hand_points(hand) == 64  # a Garde at four players: 60 to 73
+    assert HeuristicPlayer(bid_shift=0).bid(v, g.legal_bids) is Contract.GARDE
+    assert HeuristicPlayer(bid_shift=5).bid(v, g.legal_bids) is Contract.PRISE  # 64 < 65
+    assert HeuristicPlayer(bid_shift=4).bid(v, g.legal_bids) is Contract.GARDE  # 64 = 64
+    assert HeuristicPlayer(bid_shift=-10).bid(v, g.legal_bids) is Contract.GARDE_SANS
+    assert HeuristicPlayer(bid_shift=20).bid(v, g.legal_bids) is None  # 64 < 65 (Prise)
+    # with thresholds given, the shift moves those
+    assert HeuristicPlayer(thresholds=(70, 80, 90, 100), bid_shift=-6).bid(
+        v, g.legal_bids) is Contract.PRISE
+
+
 def test_heuristic_bid_passes_when_its_contract_is_already_outbid() -> None:
     g = four("T21 T20 T18 T15 T12 T9 T7 T1 EX KH QH 3H KS 5S 2D 7C 9C 10C")
     g.push_bid(None)  # (South passes: the seat to bid is East, given the same hand below)

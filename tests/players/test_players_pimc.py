@@ -229,6 +229,29 @@ def test_pimc_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="sample"):
         PimcPlayer(samples=0)
     assert PimcPlayer(fallback_tricks=0).fallback_tricks == 0
+    with pytest.raises(ValueError, match="bid_shift"):
+        PimcPlayer(bid_shift=-5, fallback=RandomPlayer())
+    with pytest.raises(ValueError, match="bid_shift"):
+        PimcPlayer(bid_shift=-5, fallback=HeuristicPlayer(bid_shift=-3))
+
+
+def test_pimc_bid_shift_bids_as_the_heuristic_with_its_thresholds_shifted() -> None:
+    bot = PimcPlayer(seed=3, bid_shift=-5)
+    assert bot.name == "pimc(samples=10,nodes=20000,bid_shift=-5)"
+    assert bot.fallback == HeuristicPlayer(seed=3, bid_shift=-5)
+    assert PimcPlayer(seed=3).fallback == HeuristicPlayer(seed=3)
+    # the same fallback rebuilt (dataclasses.replace) is accepted
+    assert PimcPlayer(bid_shift=-5, fallback=HeuristicPlayer(bid_shift=-5)).bid_shift == -5
+    shifted = HeuristicPlayer(bid_shift=-5)
+    seen = 0
+    for seed in range(12):
+        t = Table(Game.deal(4, seed=seed))
+        for seat in t.game.seats:
+            v = t.view(seat)
+            legal = t.game.legal_bids
+            assert bot.bid(v, legal) == shifted.bid(v, legal)
+            seen += bot.bid(v, legal) != HeuristicPlayer().bid(v, legal)
+    assert seen  # the shift changed some bids
 
 
 def test_the_oracle_is_shown_every_hand_and_refuses_a_fair_view() -> None:
