@@ -2,10 +2,14 @@
 
 The ``pimc`` and ``oracle`` bots search the card play only; the bid, the call, the écart,
 the chelem and the declarations are their ``fallback`` player's (the ``heuristic`` bot with
-the same seed unless another is given). This base holds that delegation once.
+the same seed unless another is given), the heuristic's bidding thresholds shifted by the
+bot's ``bid_shift_at`` (docs/bots.md, "pimc's bidding"). This base holds that delegation
+once.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ..cards import Card, CardSet
 from ..records import Misere, Poignee
@@ -31,13 +35,30 @@ class FallbackDecisions:
         if self.fallback is None:
             object.__setattr__(self, "fallback", HeuristicPlayer(seed=self.seed))
 
+    def _check_bid_shift(self, shift: int | None) -> None:
+        """ValueError when ``shift`` (a bot's ``bid_shift`` setting) is set and the
+        fallback given is not the ``heuristic`` bot, whose thresholds it shifts."""
+        if shift and self.fallback is not None and not isinstance(self.fallback,
+                                                                  HeuristicPlayer):
+            raise ValueError("bid_shift shifts the heuristic fallback's thresholds; this"
+                             " fallback has none")
+
+    def bid_shift_at(self, players: int) -> int:
+        """The points added to a ``heuristic`` fallback's thresholds at ``players``
+        players (0 here; a subclass with a ``bid_shift`` setting says its own)."""
+        return 0
+
     @property
     def _fallback(self) -> Player:
         assert self.fallback is not None  # (set by _set_fallback)
         return self.fallback
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
-        return self._fallback.bid(view, legal)
+        fallback = self._fallback
+        shift = self.bid_shift_at(view.players)
+        if shift and isinstance(fallback, HeuristicPlayer):
+            fallback = replace(fallback, bid_shift=fallback.bid_shift + shift)
+        return fallback.bid(view, legal)
 
     def call(self, view: SeatView, legal: tuple[Card, ...]) -> Card:
         return self._fallback.call(view, legal)

@@ -50,21 +50,30 @@ class OraclePlayer(FallbackDecisions):
     score: int = 0
     """1: rate the cards by the deal's score (as ``pimc``'s ``score``); 0, the default:
     by the margin and the contract."""
+    bid_shift: int = 0
+    """Added to a ``heuristic`` fallback's bidding thresholds (as ``pimc``'s; 0, the
+    default: the oracle bids as the heuristic does)."""
     sees_all: bool = True
 
     def __post_init__(self) -> None:
+        self._check_bid_shift(self.bid_shift)
         self._set_fallback()
         if self.score not in (0, 1):
             raise ValueError(f"score is 0 (the margin) or 1 (the deal's score), not {self.score}")
 
     @property
     def name(self) -> str:
-        """``oracle(nodes=N)``, and ``score=1`` when set.
+        """``oracle(nodes=N)``, and ``score=1`` and ``bid_shift`` when set.
 
-        >>> OraclePlayer(score=1).name
-        'oracle(nodes=200000,score=1)'
+        >>> OraclePlayer(score=1).name, OraclePlayer(bid_shift=-3).name
+        ('oracle(nodes=200000,score=1)', 'oracle(nodes=200000,bid_shift=-3)')
         """
-        return f"oracle(nodes={self.nodes}{',score=1' if self.score else ''})"
+        shift = f",bid_shift={self.bid_shift}" if self.bid_shift else ""
+        return f"oracle(nodes={self.nodes}{',score=1' if self.score else ''}{shift})"
+
+    def bid_shift_at(self, players: int) -> int:
+        """``bid_shift``, at any number of players."""
+        return self.bid_shift
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

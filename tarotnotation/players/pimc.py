@@ -27,20 +27,20 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from ..cards import Card, CardSet
 from .fallback import FallbackDecisions
-from .heuristic import HeuristicPlayer
 from .inference import auction_ranges, most_likely, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
 from .solving import TEST_SHARE, card_values, position_of
 from .view import SeatView, decision_rng
 
-__all__ = ["DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES", "MAX_FALLBACK_TRICKS",
-           "PimcPlayer", "best_of"]
+__all__ = ["BID_SHIFT", "DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES",
+           "MAX_FALLBACK_TRICKS", "PimcPlayer", "best_of"]
 
 #: The samples a card decision draws by default, and the solver's node budget a sample:
 #: set by the CPU budget of the issue's 4-player benchmark (576,000 pimc cards within
@@ -48,6 +48,11 @@ __all__ = ["DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES", "MAX_FALL
 #: 0.028 to 0.033 CPU seconds a card on average, 4.5 to 5.3 hours; docs/bots.md).
 DEFAULT_SAMPLES: Final = 10
 DEFAULT_NODES: Final = 20_000
+#: The points added to the heuristic fallback's bidding thresholds, by number of players:
+#: pimc plays the heuristic's contracts better than the heuristic does, so it bids on
+#: weaker hands (measured in duplicate against the heuristic on the benchmark's deals,
+#: docs/bots.md "pimc's bidding"; at five players no shift was measured).
+BID_SHIFT: Final[Mapping[int, int]] = {3: -5, 4: -3, 5: 0}
 #: The tricks left from which each sample is solved exactly.
 DEFAULT_EXACT_TRICKS: Final = 4
 #: The most tricks the fallback may play (the issue's bound).
@@ -86,9 +91,9 @@ class PimcPlayer(FallbackDecisions):
     """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
     that the ``heuristic`` bot's habits explain best are solved (0, the default: the
     ``samples`` drawn are solved; else at least ``samples``)."""
-    bid_shift: int = 0
-    """Added to the default fallback's bidding thresholds (the ``heuristic`` bot's
-    ``bid_shift``): -5 bids with 5 points less; only with no ``fallback`` given."""
+    bid_shift: int | None = None
+    """Added to a ``heuristic`` fallback's bidding thresholds: -5 bids with 5 points
+    less (None, the default: :data:`BID_SHIFT` for the number of players)."""
     score: int = 0
     """1: rate the cards by the deal's score (petit au bout, the poignées declared and
     the chelem with the contract: :func:`~.solving.card_values`'s ``"score"``); 0, the
@@ -96,14 +101,7 @@ class PimcPlayer(FallbackDecisions):
     sees_all: bool = False
 
     def __post_init__(self) -> None:
-        if self.bid_shift and self.fallback is not None and not (
-                isinstance(self.fallback, HeuristicPlayer)
-                and self.fallback.bid_shift == self.bid_shift):
-            raise ValueError("bid_shift shifts the default fallback's thresholds: give it"
-                             " to the fallback instead")
-        if self.bid_shift and self.fallback is None:
-            object.__setattr__(self, "fallback",
-                               HeuristicPlayer(seed=self.seed, bid_shift=self.bid_shift))
+        self._check_bid_shift(self.bid_shift)
         self._set_fallback()
         if self.score not in (0, 1):
             raise ValueError(f"score is 0 (the margin) or 1 (the deal's score), not {self.score}")
@@ -136,8 +134,18 @@ class PimcPlayer(FallbackDecisions):
             ("test_share", self.test_share, TEST_SHARE),
             ("fallback_tricks", self.fallback_tricks, 0),
             ("auction", self.auction, 0), ("habits", self.habits, 0),
-            ("bid_shift", self.bid_shift, 0), ("score", self.score, 0)) if value != default)
+            ("bid_shift", self.bid_shift, None), ("score", self.score, 0)) if value != default)
         return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
+
+    def bid_shift_at(self, players: int) -> int:
+        """``bid_shift``, or :data:`BID_SHIFT` at ``players`` players when it is None.
+
+        >>> [PimcPlayer().bid_shift_at(n) for n in (3, 4, 5)]
+        [-5, -3, 0]
+        >>> PimcPlayer(bid_shift=0).bid_shift_at(3)
+        0
+        """
+        return BID_SHIFT.get(players, 0) if self.bid_shift is None else self.bid_shift
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

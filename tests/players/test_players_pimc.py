@@ -25,6 +25,7 @@ from tarotnotation.players import (
     play_deal,
     view_of,
 )
+from tarotnotation.players.pimc import BID_SHIFT
 from tarotnotation.players.sampling import constraints
 from tarotnotation.players.solving import position_of, utility
 from tarotnotation.records import DEFAULT_SEATS
@@ -232,26 +233,35 @@ def test_pimc_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="bid_shift"):
         PimcPlayer(bid_shift=-5, fallback=RandomPlayer())
     with pytest.raises(ValueError, match="bid_shift"):
-        PimcPlayer(bid_shift=-5, fallback=HeuristicPlayer(bid_shift=-3))
+        OraclePlayer(bid_shift=-5, fallback=RandomPlayer())
 
 
-def test_pimc_bid_shift_bids_as_the_heuristic_with_its_thresholds_shifted() -> None:
-    bot = PimcPlayer(seed=3, bid_shift=-5)
-    assert bot.name == "pimc(samples=10,nodes=20000,bid_shift=-5)"
-    assert bot.fallback == HeuristicPlayer(seed=3, bid_shift=-5)
-    assert PimcPlayer(seed=3).fallback == HeuristicPlayer(seed=3)
-    # the same fallback rebuilt (dataclasses.replace) is accepted
-    assert PimcPlayer(bid_shift=-5, fallback=HeuristicPlayer(bid_shift=-5)).bid_shift == -5
-    shifted = HeuristicPlayer(bid_shift=-5)
-    seen = 0
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pimc_bids_as_the_heuristic_with_its_thresholds_shifted(players: int) -> None:
+    assert PimcPlayer(bid_shift=-5).name == "pimc(samples=10,nodes=20000,bid_shift=-5)"
+    assert PimcPlayer().name == "pimc(samples=10,nodes=20000)"
+    cases = [(PimcPlayer(seed=3), BID_SHIFT[players]), (PimcPlayer(bid_shift=0), 0),
+             (PimcPlayer(bid_shift=-7), -7), (OraclePlayer(), 0),
+             (OraclePlayer(bid_shift=-3), -3),
+             # a heuristic fallback's own shift, and pimc's added to it
+             (PimcPlayer(bid_shift=-2, fallback=HeuristicPlayer(bid_shift=-4)), -6),
+             # a fallback without thresholds bids as it does
+             (PimcPlayer(fallback=Highest()), None)]  # type: ignore[arg-type]
+    changed = 0
     for seed in range(12):
-        t = Table(Game.deal(4, seed=seed))
+        t = Table(Game.deal(players, seed=seed))
         for seat in t.game.seats:
             v = t.view(seat)
             legal = t.game.legal_bids
-            assert bot.bid(v, legal) == shifted.bid(v, legal)
-            seen += bot.bid(v, legal) != HeuristicPlayer().bid(v, legal)
-    assert seen  # the shift changed some bids
+            for bot, shift in cases:
+                if shift is None:
+                    assert bot.fallback is not None
+                    assert bot.bid(v, legal) == bot.fallback.bid(v, legal)
+                else:
+                    assert bot.bid(v, legal) == HeuristicPlayer(bid_shift=shift).bid(v, legal)
+            changed += HeuristicPlayer(bid_shift=-7).bid(v, legal) != HeuristicPlayer().bid(
+                v, legal)
+    assert changed  # the shift changed some bids
 
 
 def test_the_oracle_is_shown_every_hand_and_refuses_a_fair_view() -> None:
