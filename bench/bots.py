@@ -29,6 +29,9 @@ interval, each one's share of the heuristic-oracle gap there, and their CPU::
 
     python bench/bots.py --compare bench-4p bench-4p-habits
 
+``--match oracle`` pairs the two folders' oracle matches instead (an oracle's setting
+measured the same way: ``--oracle oracle:bid_shift=-3``).
+
 ``--part I/M`` plays the I-th of M blocks of consecutive deals (``--part 1/1``, the
 default, all of them). A deal's cards and every bot's decisions follow from the seed and
 the deal's number alone, so a deal gives the same results in any part, on any machine.
@@ -391,10 +394,11 @@ def as_json(plan: Plan, count: int, rows: Sequence[Row]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """Two folders' pimc matches on the deals both hold (see :func:`compare`)."""
+    """Two folders' pimc matches (or oracle matches) on the deals both hold (see
+    :func:`compare`)."""
 
     names: tuple[str, str]
-    """The pimc of each folder, as it names itself."""
+    """The pimc (or oracle) of each folder, as it names itself."""
     difference: MatchSummary
     """B's result less A's, a deal (won: the deals where B did better)."""
     means: tuple[float, float]
@@ -407,9 +411,10 @@ class Comparison:
     """Each pimc match's CPU seconds on those deals."""
 
 
-def compare(a: Path, b: Path) -> Comparison:
-    """Folder ``b``'s pimc match against folder ``a``'s, deal by deal, on the deals both
-    hold (the same players, deals, seed and rules, else UsageError)."""
+def compare(a: Path, b: Path, match: int = PIMC_MATCH) -> Comparison:
+    """Folder ``b``'s pimc match (or its oracle's: ``match=ORACLE_MATCH``) against folder
+    ``a``'s, deal by deal, on the deals both hold (the same players, deals, seed and
+    rules, else UsageError)."""
     plans = [_plan_in(a), _plan_in(b)]
     if plans[0] is None or plans[1] is None:
         raise UsageError(f"{a if plans[0] is None else b}: no plan.json: not a benchmark"
@@ -417,7 +422,7 @@ def compare(a: Path, b: Path) -> Comparison:
     pa, pb = plans[0], plans[1]
     if (pa.players, pa.deals, pa.seed, pa.rules) != (pb.players, pb.deals, pb.seed, pb.rules):
         raise UsageError(f"{a} and {b} play other deals: no pair to compare")
-    pimc = PIMC_MATCH
+    pimc = match
     outcomes, xa, xb, oracle, cpu_a, cpu_b, bid = [], [], [], [], 0.0, 0.0, 0
     for k in range(1, pa.deals + 1):
         fa, fb = deal_file(a, k), deal_file(b, k)
@@ -454,7 +459,8 @@ def comparison_text(c: Comparison) -> list[str]:
             f" {d.lost:,}, even on {d.even:,}",
             f"against the heuristic there: A {_signed(c.means[0])}, B {_signed(c.means[1])},"
             f" the oracle {_signed(c.oracle)}: A closes {share[0]} of the gap, B {share[1]}",
-            f"CPU of the pimc matches there: A {c.cpu[0]:,.0f} s, B {c.cpu[1]:,.0f} s"]
+            f"CPU of the {c.names[0].partition('(')[0]} matches there: A {c.cpu[0]:,.0f} s,"
+            f" B {c.cpu[1]:,.0f} s"]
 
 
 def comparison_json(c: Comparison) -> dict[str, Any]:
@@ -487,11 +493,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="combine the parts in DIR into the table")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"),
                     help="pair B's pimc match with A's on the deals both hold")
+    ap.add_argument("--match", choices=("pimc", "oracle"), default="pimc",
+                    help="with --compare: pair the pimc matches (the default) or the"
+                         " oracle's")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     args = ap.parse_args(argv)
     try:
         if args.compare is not None:
-            c = compare(*args.compare)
+            c = compare(args.compare[0], args.compare[1],
+                        match=ORACLE_MATCH if args.match == "oracle" else PIMC_MATCH)
             if args.format == "json":
                 sys.stdout.buffer.write(orjson.dumps(comparison_json(c),
                                                      option=orjson.OPT_INDENT_2) + b"\n")

@@ -194,6 +194,15 @@ def test_bench_bots_compare_pairs_two_folders_pimc_matches_deal_by_deal(
     assert bots.main(["--compare", str(whole), str(other), "--format", "json"]) == 0
     data = orjson.loads(capsys.readouterr().out)
     assert (data["deals"], data["difference"], data["b_better"]) == (2, 10.0, 1)
+    # the oracle matches, paired the same way: the same in both folders here
+    o = bots.compare(whole, other, match=bots.ORACLE_MATCH)
+    assert o.names == ("oracle(nodes=2000)", "oracle(nodes=2000)")
+    assert (o.difference.deals, o.difference.mean, o.difference.even) == (2, 0.0, 2)
+    assert o.means == (sum(oracle) / 2, sum(oracle) / 2)
+    assert bots.main(["--compare", str(whole), str(other), "--match", "oracle"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("B oracle(nodes=2000) less A oracle(nodes=2000)")
+    assert "CPU of the oracle matches there" in out
     # only the deals both hold are paired; other deals, or none in common, are refused
     (other / "deal-000002.json").unlink()
     assert bots.compare(whole, other).difference.deals == 1
