@@ -28,11 +28,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from ..cards import Card, CardSet
 from .fallback import FallbackDecisions
+from .heuristic import HeuristicPlayer
 from .inference import auction_ranges, most_likely, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
@@ -146,6 +147,18 @@ class PimcPlayer(FallbackDecisions):
         0
         """
         return BID_SHIFT.get(players, 0) if self.bid_shift is None else self.bid_shift
+
+    def name_at(self, players: int) -> str:
+        """The name, the shift it bids with at ``players`` players written out (none
+        when 0): what a benchmark's plan records, so that a changed default shows.
+
+        >>> PimcPlayer().name_at(4), PimcPlayer().name_at(5)
+        ('pimc(samples=10,nodes=20000,bid_shift=-3)', 'pimc(samples=10,nodes=20000)')
+        >>> PimcPlayer(bid_shift=0).name_at(4)
+        'pimc(samples=10,nodes=20000)'
+        """
+        shift = self.bid_shift_at(players) if isinstance(self.fallback, HeuristicPlayer) else 0
+        return replace(self, bid_shift=shift or None).name
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import orjson
 import pytest
@@ -16,7 +17,7 @@ def _bench() -> ModuleType:
     return load("bots")
 
 
-def _tiny(bots: ModuleType, deals: int = 2) -> object:
+def _tiny(bots: ModuleType, deals: int = 2) -> Any:
     """A plan of ``deals`` deals with the smallest bots that still search: pimc draws one
     deal a decision (two took twice the CPU, 3.5 s a run of two deals, and the parts'
     bookkeeping, what these tests hold, is the same)."""
@@ -87,7 +88,16 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
         theirs = orjson.loads((base / path.name).read_bytes())["matches"]
         assert (mine[0], mine[2]) == (theirs[0], theirs[2])
         assert mine[1]["cpu"] >= 0
-    assert bots.report(other)[2][2].name == "pimc(samples=1,nodes=500,auction=5)"
+    # (the name the plan writes: pimc's default bid shift at four players written out)
+    assert bots.report(other)[2][2].name == "pimc(samples=1,nodes=500,auction=5,bid_shift=-3)"
+    # a changed default shows in the plan: pimc bidding as the heuristic (bid_shift=0, the
+    # default before BID_SHIFT) is another bot than the default pimc, at four players
+    zero = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,bid_shift=0",
+                        "oracle:nodes=2000", 1, 20_000)
+    assert zero.names[1][0] == "pimc(samples=1,nodes=500)" != plan.names[1][0]
+    assert plan.names[1][0] == "pimc(samples=1,nodes=500,bid_shift=-3)"
+    assert bots.plan_of(5, 2, 3, "fft", "pimc:samples=1,nodes=500", "oracle:nodes=2000", 1,
+                        20_000).names[1][0] == "pimc(samples=1,nodes=500)"
     # the same plan takes every match, plays none
     again = tmp_path / "again"
     assert bots.run_part(plan, "1/1", again, say=False, reuse=base) == 2
@@ -175,7 +185,7 @@ def test_bench_bots_compare_pairs_two_folders_pimc_matches_deal_by_deal(
     oracle = [orjson.loads((whole / f"deal-{k:06d}.json").read_bytes())["matches"][2]["result"]
               for k in moved]
     c = bots.compare(whole, other)
-    assert c.names == ("pimc(samples=1,nodes=500)",
+    assert c.names == ("pimc(samples=1,nodes=500,bid_shift=-3)",
                        "pimc(samples=1,nodes=500,auction=5,habits=4)")
     assert (c.difference.deals, c.difference.mean) == (2, 10.0)
     assert (c.difference.won, c.difference.lost, c.difference.even) == (1, 1, 0)
@@ -188,7 +198,8 @@ def test_bench_bots_compare_pairs_two_folders_pimc_matches_deal_by_deal(
     assert bots.main(["--compare", str(whole), str(other)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("B pimc(samples=1,nodes=500,auction=5,habits=4) less A"
-                               " pimc(samples=1,nodes=500), in duplicate against the"
+                               " pimc(samples=1,nodes=500,bid_shift=-3), in duplicate"
+                               " against the"
                                " heuristic on the 2 deals both hold")
     assert "+10.0 a deal" in lines[0]
     assert bots.main(["--compare", str(whole), str(other), "--format", "json"]) == 0
