@@ -418,17 +418,22 @@ class Comparison:
     means: tuple[float, float]
     """Each pimc's result against the heuristic on those deals."""
     oracle: float
-    """The oracle's result against the heuristic on those deals (A's folder)."""
+    """The other end of the gap on those deals: A's oracle against the heuristic when
+    the pimc matches are compared; B's pimc when the oracles' are."""
     bid: int
     """The deals of those where someone took (in either match)."""
     cpu: tuple[float, float]
     """Each pimc match's CPU seconds on those deals."""
+    kind: str = "pimc"
+    """The matches compared: ``"pimc"`` or ``"oracle"``."""
 
 
 def compare(a: Path, b: Path, match: int = PIMC_MATCH) -> Comparison:
     """Folder ``b``'s pimc match (or its oracle's: ``match=ORACLE_MATCH``) against folder
     ``a``'s, deal by deal, on the deals both hold (the same players, deals, seed and
     rules, else UsageError)."""
+    if match not in (PIMC_MATCH, ORACLE_MATCH):
+        raise ValueError(f"match is PIMC_MATCH or ORACLE_MATCH, not {match}")
     plans = [_plan_in(a), _plan_in(b)]
     if plans[0] is None or plans[1] is None:
         raise UsageError(f"{a if plans[0] is None else b}: no plan.json: not a benchmark"
@@ -436,19 +441,20 @@ def compare(a: Path, b: Path, match: int = PIMC_MATCH) -> Comparison:
     pa, pb = plans[0], plans[1]
     if (pa.players, pa.deals, pa.seed, pa.rules) != (pb.players, pb.deals, pb.seed, pb.rules):
         raise UsageError(f"{a} and {b} play other deals: no pair to compare")
-    pimc = match
-    outcomes, xa, xb, oracle, cpu_a, cpu_b, bid = [], [], [], [], 0.0, 0.0, 0
+    outcomes, xa, xb, others, cpu_a, cpu_b, bid = [], [], [], [], 0.0, 0.0, 0
     for k in range(1, pa.deals + 1):
         fa, fb = deal_file(a, k), deal_file(b, k)
         if not (fa.exists() and fb.exists()):
             continue
         try:
             ma, mb = _read_json(fa)["matches"], _read_json(fb)["matches"]
-            ra, rb = int(ma[pimc]["result"]), int(mb[pimc]["result"])
-            oracle.append(int(ma[ORACLE_MATCH]["result"]))
-            cpu_a += float(ma[pimc]["cpu"])
-            cpu_b += float(mb[pimc]["cpu"])
-            taken = any(m[pimc][side]["taken"] for m in (ma, mb) for side in ("a", "b"))
+            ra, rb = int(ma[match]["result"]), int(mb[match]["result"])
+            # the other bot of the gap: A's oracle for pimc matches, B's pimc for oracles'
+            others.append(int(ma[ORACLE_MATCH]["result"]) if match == PIMC_MATCH
+                          else int(mb[PIMC_MATCH]["result"]))
+            cpu_a += float(ma[match]["cpu"])
+            cpu_b += float(mb[match]["cpu"])
+            taken = any(m[match][side]["taken"] for m in (ma, mb) for side in ("a", "b"))
         except (KeyError, IndexError, TypeError, ValueError) as err:
             raise UsageError(f"deal {k}: not a benchmark deal in both folders"
                              f" ({err!r})") from err
@@ -459,22 +465,30 @@ def compare(a: Path, b: Path, match: int = PIMC_MATCH) -> Comparison:
     if not outcomes:
         raise UsageError(f"{a} and {b} hold no deal in common")
     n = len(outcomes)
-    return Comparison((pa.names[pimc][0], pb.names[pimc][0]), summary(outcomes),
-                      (sum(xa) / n, sum(xb) / n), sum(oracle) / n, bid, (cpu_a, cpu_b))
+    return Comparison((pa.names[match][0], pb.names[match][0]), summary(outcomes),
+                      (sum(xa) / n, sum(xb) / n), sum(others) / n, bid, (cpu_a, cpu_b),
+                      "oracle" if match == ORACLE_MATCH else "pimc")
 
 
 def comparison_text(c: Comparison) -> list[str]:
     """A comparison as text lines."""
     d = c.difference
-    share = [f"{100 * m / c.oracle:.1f}%" if c.oracle else "-" for m in c.means]
-    return [f"B {c.names[1]} less A {c.names[0]}, in duplicate against the heuristic on the"
+    head = (f"B {c.names[1]} less A {c.names[0]}, in duplicate against the heuristic on the"
             f" {d.deals:,} deals both hold ({c.bid:,} bid): {_signed(d.mean)} a deal"
             f" ({_signed(d.low)} to {_signed(d.high)}); B better on {d.won:,}, worse on"
-            f" {d.lost:,}, even on {d.even:,}",
-            f"against the heuristic there: A {_signed(c.means[0])}, B {_signed(c.means[1])},"
-            f" the oracle {_signed(c.oracle)}: A closes {share[0]} of the gap, B {share[1]}",
-            f"CPU of the {c.names[0].partition('(')[0]} matches there: A {c.cpu[0]:,.0f} s,"
-            f" B {c.cpu[1]:,.0f} s"]
+            f" {d.lost:,}, even on {d.even:,}")
+    cpu = f"CPU of the {c.kind} matches there: A {c.cpu[0]:,.0f} s, B {c.cpu[1]:,.0f} s"
+    if c.kind == "pimc":
+        share = [f"{100 * m / c.oracle:.1f}%" if c.oracle else "-" for m in c.means]
+        gap = (f"against the heuristic there: A {_signed(c.means[0])}, B"
+               f" {_signed(c.means[1])}, the oracle {_signed(c.oracle)}: A closes {share[0]}"
+               f" of the gap, B {share[1]}")
+    else:
+        share = [f"{100 * c.oracle / m:.1f}%" if m else "-" for m in c.means]
+        gap = (f"against the heuristic there: A {_signed(c.means[0])}, B"
+               f" {_signed(c.means[1])}; B's pimc {_signed(c.oracle)} closes {share[0]} of"
+               f" the gap to A, {share[1]} of the gap to B")
+    return [head, gap, cpu]
 
 
 def comparison_json(c: Comparison) -> dict[str, Any]:
@@ -485,7 +499,8 @@ def comparison_json(c: Comparison) -> dict[str, Any]:
             "interval": None if d.low is None or d.high is None
             else [round(d.low, 4), round(d.high, 4)],
             "b_better": d.won, "b_worse": d.lost, "even": d.even,
-            "means": [round(m, 4) for m in c.means], "oracle": round(c.oracle, 4),
+            "means": [round(m, 4) for m in c.means], "matches": c.kind,
+            "oracle" if c.kind == "pimc" else "pimc": round(c.oracle, 4),
             "cpu_seconds": [round(x, 3) for x in c.cpu]}
 
 

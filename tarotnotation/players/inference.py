@@ -26,7 +26,9 @@ several deals drawn, those the model explains best. The ``pimc`` bot reads the p
 with its ``habits`` setting (``pimc:auction=30,habits=40``: forty deals drawn, the ten the
 habits explain best solved).
 
-Both readings are exact for the ``heuristic`` bot; a person bids and plays otherwise now
+Both readings are exact for the ``heuristic`` bot; a ``pimc`` seat bids with the
+heuristic's thresholds shifted (its ``bid_shift``), so its words are read a few points
+high; a person bids and plays otherwise now
 and then, and a deal that fits no range or no card is still drawn (the best fitting of the
 tries), so a reading that is wrong only weighs the samples, it never makes one impossible.
 

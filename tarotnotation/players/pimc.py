@@ -123,7 +123,9 @@ class PimcPlayer(FallbackDecisions):
 
     @property
     def name(self) -> str:
-        """``pimc(samples=S,nodes=N)``, and each other setting that is not its default.
+        """``pimc(samples=S,nodes=N)``, and each other setting that is not its default
+        (``bid_shift`` when given: its default depends on the number of players, which
+        :meth:`name_at` writes out).
 
         >>> PimcPlayer().name
         'pimc(samples=10,nodes=20000)'

@@ -96,6 +96,8 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
                         "oracle:nodes=2000", 1, 20_000)
     assert zero.names[1][0] == "pimc(samples=1,nodes=500)" != plan.names[1][0]
     assert plan.names[1][0] == "pimc(samples=1,nodes=500,bid_shift=-3)"
+    assert set(bots.reusable(zero, plan, base, 1)) == {0, 2}  # not pimc's match
+    assert set(bots.reusable(plan, plan, base, 1)) == {0, 1, 2}
     assert bots.plan_of(5, 2, 3, "fft", "pimc:samples=1,nodes=500", "oracle:nodes=2000", 1,
                         20_000).names[1][0] == "pimc(samples=1,nodes=500)"
     # the same plan takes every match, plays none
@@ -210,10 +212,18 @@ def test_bench_bots_compare_pairs_two_folders_pimc_matches_deal_by_deal(
     assert o.names == ("oracle(nodes=2000)", "oracle(nodes=2000)")
     assert (o.difference.deals, o.difference.mean, o.difference.even) == (2, 0.0, 2)
     assert o.means == (sum(oracle) / 2, sum(oracle) / 2)
+    assert o.oracle == sum(a_results) / 2 + 10.0  # the other end of the gap: B's pimc
     assert bots.main(["--compare", str(whole), str(other), "--match", "oracle"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("B oracle(nodes=2000) less A oracle(nodes=2000)")
+    assert "B's pimc" in out
     assert "CPU of the oracle matches there" in out
+    assert bots.main(["--compare", str(whole), str(other), "--match", "oracle",
+                      "--format", "json"]) == 0
+    data = orjson.loads(capsys.readouterr().out)
+    assert (data["matches"], data["pimc"]) == ("oracle", sum(a_results) / 2 + 10.0)
+    with pytest.raises(ValueError, match="ORACLE_MATCH"):
+        bots.compare(whole, other, match=0)
     # only the deals both hold are paired; other deals, or none in common, are refused
     (other / "deal-000002.json").unlink()
     assert bots.compare(whole, other).difference.deals == 1
