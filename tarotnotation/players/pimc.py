@@ -10,7 +10,8 @@ effort is set in samples and nodes, never in seconds, so a seed gives the same g
 any machine at any load.
 
 The bid, the call, the écart and the declarations are the ``fallback`` player's (by
-default the ``heuristic`` bot, with the same seed), and so are the cards of
+default the ``heuristic`` bot, with the same seed, bidding on ``bid_shift`` points less:
+:data:`BID_SHIFT`), and so are the cards of
 the first ``fallback_tricks`` tricks (at most 3; 0, the default, plays every card by
 sampling). A card with no choice is played at once. With ``auction`` on (the most draws a
 sample), the samples are deals whose hands fit the auction as the point count bids; with
