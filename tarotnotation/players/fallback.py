@@ -48,6 +48,11 @@ class FallbackDecisions:
         players (0 here; a subclass with a ``bid_shift`` setting says its own)."""
         return 0
 
+    def shift_applied(self, players: int) -> int:
+        """The shift the bids are made with at ``players`` players: :meth:`bid_shift_at`
+        with a ``heuristic`` fallback, 0 with another (it has no thresholds)."""
+        return self.bid_shift_at(players) if isinstance(self.fallback, HeuristicPlayer) else 0
+
     @property
     def _fallback(self) -> Player:
         assert self.fallback is not None  # (set by _set_fallback)
@@ -55,7 +60,7 @@ class FallbackDecisions:
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
         fallback = self._fallback
-        shift = self.bid_shift_at(view.players)
+        shift = self.shift_applied(view.players)
         if shift and isinstance(fallback, HeuristicPlayer):
             fallback = replace(fallback, bid_shift=fallback.bid_shift + shift)
         return fallback.bid(view, legal)

@@ -34,7 +34,6 @@ from typing import Final
 
 from ..cards import Card, CardSet
 from .fallback import FallbackDecisions
-from .heuristic import HeuristicPlayer
 from .inference import auction_ranges, most_likely, sample_fitting
 from .protocol import Player
 from .sampling import constraints, sample_deal
@@ -161,8 +160,7 @@ class PimcPlayer(FallbackDecisions):
         >>> PimcPlayer(bid_shift=0).name_at(4)
         'pimc(samples=10,nodes=20000)'
         """
-        shift = self.bid_shift_at(players) if isinstance(self.fallback, HeuristicPlayer) else 0
-        return replace(self, bid_shift=shift or None).name
+        return replace(self, bid_shift=self.shift_applied(players) or None).name
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)
