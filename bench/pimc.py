@@ -11,8 +11,9 @@ seconds of this process (``time.process_time``: one core, the same whatever else
 the machine, within the noise a busy machine adds to a process's own CPU time). Cards
 with one legal choice are played at once and left out of the median, percentiles and
 largest; the mean over every card (those included) gives the projection: the CPU hours
-the issue's 4-player benchmark (2,000 deals, 288 of the bot's cards a deal, 576,000 in
-all) spends on this bot's cards. ``docs/bots.md`` gives the numbers.
+the issue's benchmark at that number of players spends on this bot's cards (4 players:
+2,000 deals, 288 of the bot's cards a deal, 576,000 in all; 3 and 5 players: 500 deals,
+216 and 375 cards a deal). ``docs/bots.md`` gives the numbers.
 """
 
 from __future__ import annotations
@@ -27,12 +28,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.game import Game
-from tarotnotation.players import Kind, Table, make
+from tarotnotation.players import Kind, PimcPlayer, Table, make
 from tarotnotation.players.view import SeatView
 
-#: The bot's cards in the issue's 4-player benchmark: 2,000 deals at 8 tables, the bot
-#: alone at 4 (18 cards each) and in 3 seats at 4 (54 each).
-BENCHMARK_CARDS = 2000 * (4 * 18 + 4 * 54)
+#: The deals of the issue's benchmark by number of players.
+BENCHMARK_DEALS = {3: 500, 4: 2000, 5: 500}
+
+
+def benchmark_cards(players: int) -> int:
+    """The bot's cards in the issue's benchmark at ``players`` players: each deal at
+    ``2 × players`` tables, the bot alone at half of them and in every other seat at the
+    other half, a seat's hand a card a trick.
+
+    >>> benchmark_cards(4), benchmark_cards(3), benchmark_cards(5)
+    (576000, 108000, 187500)
+    """
+    tricks = {3: 24, 4: 18, 5: 15}[players]
+    return BENCHMARK_DEALS[players] * players * players * tricks
 
 
 def percentile(sorted_secs: list[float], q: float) -> float:
@@ -46,7 +58,7 @@ def percentile(sorted_secs: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--deals", type=int, default=6)
     ap.add_argument("--first", type=int, default=0, help="the first deal's seed")
     ap.add_argument("--samples", type=int, default=None)
@@ -58,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.bot.partition(":")[0] == "oracle":
         settings.pop("samples", None)
     bot = make(args.bot, seed=1, **settings)
+    name = bot.name_at(args.players) if isinstance(bot, PimcPlayer) else bot.name
+    total = benchmark_cards(args.players)
     times: list[tuple[float, int]] = []
     every = 0.0
     cards = 0
@@ -78,18 +92,18 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 t.ask(bot)
     if not times:
-        print(f"{bot.name}: no card with a choice in {args.deals} deals")
+        print(f"{name}: no card with a choice in {args.deals} deals")
         return 0
     secs = sorted(s for s, _ in times)
     slowest = max(times)
     mean = every / cards
-    print(f"{bot.name} at {args.players} players, deals {args.first} to"
+    print(f"{name} at {args.players} players, deals {args.first} to"
           f" {args.first + args.deals - 1}, {len(secs)} cards with a choice of {cards}:"
           f" CPU seconds a card median {statistics.median(secs):.3f},"
           f" p90 {percentile(secs, 0.9):.3f}, p99 {percentile(secs, 0.99):.3f},"
           f" max {slowest[0]:.3f} (trick {slowest[1]}); mean over every card {mean:.4f},"
-          f" so {mean * BENCHMARK_CARDS / 3600:.1f} CPU hours for the benchmark's"
-          f" {BENCHMARK_CARDS:,} cards")
+          f" so {mean * total / 3600:.1f} CPU hours for the {args.players}-player"
+          f" benchmark's {total:,} cards")
     return 0
 
 

@@ -41,14 +41,20 @@ from .solving import TEST_SHARE, card_values, position_of
 from .view import SeatView, decision_rng
 
 __all__ = ["BID_SHIFT", "DEFAULT_EXACT_TRICKS", "DEFAULT_NODES", "DEFAULT_SAMPLES",
-           "MAX_FALLBACK_TRICKS", "PimcPlayer", "best_of"]
+           "MAX_FALLBACK_TRICKS", "SAMPLES", "PimcPlayer", "best_of"]
 
-#: The samples a card decision draws by default, and the solver's node budget a sample:
-#: set by the CPU budget of the issue's 4-player benchmark (576,000 pimc cards within
-#: about 12 CPU hours with the oracle's and the heuristic's matches: 10 × 20,000 spends
-#: 0.028 to 0.033 CPU seconds a card on average, 4.5 to 5.3 hours; docs/bots.md).
+#: The samples a card decision draws by default (at four and five players:
+#: :data:`SAMPLES`), and the solver's node budget a sample: set by the CPU budget of the
+#: issue's 4-player benchmark (576,000 pimc cards within about 12 CPU hours with the
+#: oracle's and the heuristic's matches: 10 × 20,000 spends 0.028 to 0.033 CPU seconds a
+#: card on average, 4.5 to 5.3 hours; docs/bots.md).
 DEFAULT_SAMPLES: Final = 10
 DEFAULT_NODES: Final = 20_000
+#: The samples by number of players: :data:`DEFAULT_SAMPLES`, but 30 at three players,
+#: whose benchmark (500 deals) has a fifth of the 4-player one's cards: more samples is
+#: the budget lever the double-dummy screen shows to help, and a card stays within the
+#: speed goal (docs/bots.md, "Thirty samples at three players").
+SAMPLES: Final[Mapping[int, int]] = {3: 30, 4: DEFAULT_SAMPLES, 5: DEFAULT_SAMPLES}
 #: The points added to the heuristic fallback's bidding thresholds, by number of players:
 #: pimc plays the heuristic's contracts better than the heuristic does, so it bids on
 #: weaker hands (measured in duplicate against the heuristic on the benchmark's deals,
@@ -75,7 +81,9 @@ class PimcPlayer(FallbackDecisions):
     within ``nodes`` nodes (see the module)."""
 
     seed: int = 0
-    samples: int = DEFAULT_SAMPLES
+    samples: int | None = None
+    """The deals sampled a card (None, the default: :data:`SAMPLES` for the number of
+    players)."""
     nodes: int = DEFAULT_NODES
     exact_tricks: int = DEFAULT_EXACT_TRICKS
     test_share: int = TEST_SHARE
@@ -92,7 +100,8 @@ class PimcPlayer(FallbackDecisions):
     habits: int = 0
     """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
     that the ``heuristic`` bot's habits explain best are solved (0, the default: the
-    ``samples`` drawn are solved; else at least ``samples``)."""
+    ``samples`` drawn are solved; else at least ``samples``: with ``samples`` left to its
+    default, fewer draw the samples)."""
     bid_shift: int | None = None
     """Added to a ``heuristic`` fallback's bidding thresholds: -5 bids with 5 points
     less (None, the default: :data:`BID_SHIFT` for the number of players)."""
@@ -107,7 +116,7 @@ class PimcPlayer(FallbackDecisions):
         self._set_fallback()
         if self.score not in (0, 1):
             raise ValueError(f"score is 0 (the margin) or 1 (the deal's score), not {self.score}")
-        if self.samples < 1 or self.nodes < 1:
+        if (self.samples is not None and self.samples < 1) or self.nodes < 1:
             raise ValueError("pimc needs at least one sample and one node")
         if not 0 <= self.fallback_tricks <= MAX_FALLBACK_TRICKS:
             raise ValueError(f"fallback_tricks is 0 to {MAX_FALLBACK_TRICKS}, not"
@@ -118,19 +127,19 @@ class PimcPlayer(FallbackDecisions):
             raise ValueError(f"test_share is 0 to 100 (per cent), not {self.test_share}")
         if self.auction < 0:
             raise ValueError("auction is 0 (the auction not read) or more")
-        if self.habits and self.habits < self.samples:
+        if self.habits and self.samples is not None and self.habits < self.samples:
             raise ValueError(f"habits is 0 (the play not read) or at least samples"
                              f" ({self.samples}), not {self.habits}")
 
     @property
     def name(self) -> str:
         """``pimc(samples=S,nodes=N)``, and each other setting that is not its default
-        (``bid_shift`` when given: its default depends on the number of players, which
-        :meth:`name_at` writes out).
+        (``samples`` and ``bid_shift`` when given: their defaults depend on the number of
+        players, which :meth:`name_at` writes out).
 
         >>> PimcPlayer().name
-        'pimc(samples=10,nodes=20000)'
-        >>> PimcPlayer(auction=30, fallback_tricks=3).name
+        'pimc(nodes=20000)'
+        >>> PimcPlayer(samples=10, auction=30, fallback_tricks=3).name
         'pimc(samples=10,nodes=20000,fallback_tricks=3,auction=30)'
         """
         more = "".join(f",{key}={value}" for key, value, default in (
@@ -139,7 +148,18 @@ class PimcPlayer(FallbackDecisions):
             ("fallback_tricks", self.fallback_tricks, 0),
             ("auction", self.auction, 0), ("habits", self.habits, 0),
             ("bid_shift", self.bid_shift, None), ("score", self.score, 0)) if value != default)
-        return f"pimc(samples={self.samples},nodes={self.nodes}{more})"
+        samples = "" if self.samples is None else f"samples={self.samples},"
+        return f"pimc({samples}nodes={self.nodes}{more})"
+
+    def samples_at(self, players: int) -> int:
+        """``samples``, or :data:`SAMPLES` at ``players`` players when it is None.
+
+        >>> [PimcPlayer().samples_at(n) for n in (3, 4, 5)]
+        [30, 10, 10]
+        >>> PimcPlayer(samples=4).samples_at(3)
+        4
+        """
+        return SAMPLES.get(players, DEFAULT_SAMPLES) if self.samples is None else self.samples
 
     def bid_shift_at(self, players: int) -> int:
         """``bid_shift``, or :data:`BID_SHIFT` at ``players`` players when it is None.
@@ -152,15 +172,17 @@ class PimcPlayer(FallbackDecisions):
         return BID_SHIFT.get(players, 0) if self.bid_shift is None else self.bid_shift
 
     def name_at(self, players: int) -> str:
-        """The name, the shift it bids with at ``players`` players written out (none
-        when 0): what a benchmark's plan records, so that a changed default shows.
+        """The name, the samples it draws and the shift it bids with at ``players``
+        players written out (the shift none when 0): what a benchmark's plan records, so
+        that a changed default shows.
 
         >>> PimcPlayer().name_at(4), PimcPlayer().name_at(5)
         ('pimc(samples=10,nodes=20000,bid_shift=-3)', 'pimc(samples=10,nodes=20000)')
-        >>> PimcPlayer(bid_shift=0).name_at(4)
-        'pimc(samples=10,nodes=20000)'
+        >>> PimcPlayer().name_at(3), PimcPlayer(bid_shift=0).name_at(4)
+        ('pimc(samples=30,nodes=20000)', 'pimc(samples=10,nodes=20000)')
         """
-        return replace(self, bid_shift=self.shift_applied(players) or None).name
+        return replace(self, samples=self.samples_at(players),
+                       bid_shift=self.shift_applied(players) or None).name
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)
@@ -176,11 +198,12 @@ class PimcPlayer(FallbackDecisions):
         cons = constraints(view)
         ranges = auction_ranges(view) if self.auction else None
         totals = dict.fromkeys(sorted(legal), 0.0)
+        samples = self.samples_at(view.players)
         deals = [sample_deal(view, rng, cons=cons) if ranges is None else
                  sample_fitting(view, rng, tries=self.auction, cons=cons, ranges=ranges)
-                 for _ in range(self.habits or self.samples)]
+                 for _ in range(max(self.habits, samples) if self.habits else samples)]
         if self.habits:
-            deals = most_likely(view, deals, self.samples)
+            deals = most_likely(view, deals, samples)
         for deal in deals:
             pos = position_of(view, deal.hands, deal.aside)
             for r in card_values(pos, nodes=self.nodes, exact_tricks=self.exact_tricks,

@@ -157,7 +157,7 @@ def test_pimc_reading_the_auction_plays_whole_deals(players: int) -> None:
     t = Table(Game.deal(players, seed=4))
     bots = {s: PimcPlayer(seed=2, samples=2, nodes=500, auction=10) for s in t.game.seats}
     assert play_deal(t, bots).result is not None
-    assert make("pimc:auction=30").name == "pimc(samples=10,nodes=20000,auction=30)"
+    assert make("pimc:auction=30").name == "pimc(nodes=20000,auction=30)"
     with pytest.raises(ValueError, match="auction"):
         PimcPlayer(auction=-1)
 
@@ -225,10 +225,14 @@ def test_pimc_reading_the_play_keeps_the_samples_it_solves_among_more_drawn() ->
     bots = {s: PimcPlayer(seed=2, samples=2, nodes=500, auction=10, habits=6)
             for s in t.game.seats}
     assert play_deal(t, bots).result is not None
-    assert make("pimc:auction=30,habits=40").name == \
-        "pimc(samples=10,nodes=20000,auction=30,habits=40)"
+    assert make("pimc:auction=30,habits=40").name == "pimc(nodes=20000,auction=30,habits=40)"
     with pytest.raises(ValueError, match="habits"):
         PimcPlayer(samples=10, habits=5)
+    # with the samples left to their default, fewer deals drawn than solved draw the samples
+    g, v = next((g, v) for g, v in _play_moments(3, range(4))
+                if len(g.cards_played) >= 12 and len(g.legal_moves) > 1 and g.turn == v.seat)
+    assert PimcPlayer(seed=1, nodes=300, auction=10, habits=20).totals(v, g.legal_moves) == \
+        PimcPlayer(seed=1, nodes=300, auction=10, habits=30).totals(v, g.legal_moves)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from tarotnotation.players import (
     play_deal,
     view_of,
 )
-from tarotnotation.players.pimc import BID_SHIFT
+from tarotnotation.players.pimc import BID_SHIFT, SAMPLES
 from tarotnotation.players.sampling import constraints
 from tarotnotation.players.solving import position_of, utility
 from tarotnotation.records import DEFAULT_SEATS
@@ -236,15 +236,32 @@ def test_pimc_settings_are_checked() -> None:
         OraclePlayer(bid_shift=-5, fallback=RandomPlayer())
 
 
-def test_pimc_names_its_bid_shift() -> None:
-    assert PimcPlayer(bid_shift=-5).name == "pimc(samples=10,nodes=20000,bid_shift=-5)"
-    assert PimcPlayer().name == "pimc(samples=10,nodes=20000)"
+def test_pimc_names_its_bid_shift_and_its_samples() -> None:
+    assert PimcPlayer(bid_shift=-5).name == "pimc(nodes=20000,bid_shift=-5)"
+    assert PimcPlayer().name == "pimc(nodes=20000)"
+    assert PimcPlayer(samples=10).name == "pimc(samples=10,nodes=20000)"
     assert [PimcPlayer().name_at(n) for n in (3, 4, 5)] == [
-        "pimc(samples=10,nodes=20000)", "pimc(samples=10,nodes=20000,bid_shift=-3)",
+        "pimc(samples=30,nodes=20000)", "pimc(samples=10,nodes=20000,bid_shift=-3)",
         "pimc(samples=10,nodes=20000)"]
     assert PimcPlayer(bid_shift=-5).name_at(5) == "pimc(samples=10,nodes=20000,bid_shift=-5)"
+    assert PimcPlayer(samples=10).name_at(3) == "pimc(samples=10,nodes=20000)"
     # a fallback without thresholds: nothing is shifted
     assert PimcPlayer(fallback=RandomPlayer()).name_at(4) == "pimc(samples=10,nodes=20000)"
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pimc_draws_its_default_samples_by_the_number_of_players(players: int) -> None:
+    """Left to its default, pimc rates the cards as with ``SAMPLES[players]`` samples
+    given, and not as with the other number (30 at three players, 10 at four and five)."""
+    other = 10 if SAMPLES[players] == 30 else 30
+    told = 0
+    for m in itertools.islice((m for m in moments(players, seed=5) if len(_legal(m)) > 2), 4):
+        default = PimcPlayer(seed=1, nodes=300).totals(m.view, _legal(m))
+        assert default == PimcPlayer(seed=1, nodes=300, samples=SAMPLES[players]).totals(
+            m.view, _legal(m))
+        told += default != PimcPlayer(seed=1, nodes=300, samples=other).totals(
+            m.view, _legal(m))
+    assert told > 0
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -331,7 +348,7 @@ def test_pimc_test_share_splits_a_samples_nodes_between_the_threshold_test_and_t
             assert (hi < 0) == (value < 0)
         found += 1
     assert found >= 2
-    assert PimcPlayer(test_share=25).name == "pimc(samples=10,nodes=20000,test_share=25)"
+    assert PimcPlayer(test_share=25).name == "pimc(nodes=20000,test_share=25)"
     for bad in (-1, 101):
         with pytest.raises(ValueError, match="test_share"):
             PimcPlayer(test_share=bad)

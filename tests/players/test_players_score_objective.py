@@ -116,7 +116,7 @@ def test_a_poignee_declared_is_in_the_position_pimc_solves() -> None:
 
 
 def test_the_score_setting_is_named_and_checked() -> None:
-    assert PimcPlayer(score=1).name == "pimc(samples=10,nodes=20000,score=1)"
+    assert PimcPlayer(score=1).name == "pimc(nodes=20000,score=1)"
     assert make("pimc:score=1,samples=4").name == "pimc(samples=4,nodes=20000,score=1)"
     assert make("oracle:score=1").name == "oracle(nodes=200000,score=1)"
     assert OraclePlayer().name == "oracle(nodes=200000)"
