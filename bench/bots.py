@@ -62,7 +62,6 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tarotnotation.atomic import writing
-from tarotnotation.players import PimcPlayer, make
 from tarotnotation.players.match import (
     BotStats,
     DealOutcome,
@@ -71,6 +70,7 @@ from tarotnotation.players.match import (
     play_duplicate,
     summary,
 )
+from tarotnotation.players.roster import name_at
 
 #: The reference every bot is measured against.
 REFERENCE = "heuristic"
@@ -126,20 +126,14 @@ class Plan:
                    int(data["makeable_deals"]), int(data["makeable_nodes"]))
 
 
-def _name_at(spec: str, players: int) -> str:
-    """The name of the bot ``spec`` at ``players`` players."""
-    bot = make(spec)
-    return bot.name_at(players) if isinstance(bot, PimcPlayer) else bot.name
-
-
 def plan_of(players: int, deals: int, seed: int, rules: str, pimc: str, oracle: str,
             makeable_deals: int, makeable_nodes: int) -> Plan:
     """The plan of a benchmark: heuristic v random, pimc v heuristic, oracle v
     heuristic. ValueError for a bot the roster does not know.
 
-    The names are the bots' at this number of players: pimc's with the bid shift it
-    bids with there (``PimcPlayer.name_at``), so that a folder played before a change of
-    its default is not taken for one played after.
+    The names are the bots' at this number of players: pimc's with the samples it draws
+    and the bid shift it bids with there (``roster.name_at``), so that a folder played
+    before a change of its defaults is not taken for one played after.
 
     >>> p = plan_of(4, 10, 0, "fft", "pimc:samples=2,nodes=500", "oracle", 0, 1)
     >>> p.matches[1]
@@ -150,7 +144,7 @@ def plan_of(players: int, deals: int, seed: int, rules: str, pimc: str, oracle: 
     'pimc(samples=2,nodes=500)'
     """
     matches = ((REFERENCE, "random"), (pimc, REFERENCE), (oracle, REFERENCE))
-    names = tuple((_name_at(a, players), _name_at(b, players)) for a, b in matches)
+    names = tuple((name_at(a, players), name_at(b, players)) for a, b in matches)
     return Plan(players, deals, seed, rules, matches, names, makeable_deals, makeable_nodes)
 
 

@@ -19,7 +19,8 @@ Each bot (a roster spec: ``pimc:samples=40``) plays each decision from its seat'
 tricks 1-6, 7-12 and 13 to the last too, and its difference with the first bot named,
 with a 95% interval over the deals (each deal's summed difference: the decisions of a deal
 are not independent). The truth and each bot's losses are kept in ``DIR`` (JSON, written
-whole, named after the number of players and the truth's budget), so that a run resumes
+whole, named after the number of players, the truth's budget and each bot's name there:
+``loss-4p-200000-pimc_samples=10,nodes=20000,bid_shift=-3.json``), so that a run resumes
 and a new bot reuses the truth; the truth is kept with a key of each decision, and a
 folder whose decisions are not those worked out again (another version of the heuristic
 or of the rules) is refused. A bot's losses are its cards' in the version that played
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import statistics
 import sys
 import time
@@ -46,6 +48,7 @@ from tarotnotation.atomic import writing
 from tarotnotation.cards import CardSet
 from tarotnotation.game import Game
 from tarotnotation.players import Kind, SeatView, Table, make, view_of
+from tarotnotation.players.roster import name_at
 from tarotnotation.players.solving import card_values, position_of
 from tarotnotation.rules import table as rules_table
 
@@ -102,6 +105,16 @@ def _save(path: Path, data: Any) -> None:
         fh.write(orjson.dumps(data))
 
 
+def file_key(name: str) -> str:
+    """A bot's name (:func:`~tarotnotation.players.roster.name_at`) as a file name's part:
+    each run of other characters than letters, digits and ``=,.-`` made one ``_``.
+
+    >>> file_key("oracle(nodes=3000)"), file_key("pimc(samples=30,nodes=20000)")
+    ('oracle_nodes=3000', 'pimc_samples=30,nodes=20000')
+    """
+    return re.sub(r"[^A-Za-z0-9=,.-]+", "_", name).strip("_")
+
+
 def key_of(d: Decision) -> str:
     """A decision's key: its deal and what its seat saw (the truth kept in a folder is
     checked against the decisions worked out again)."""
@@ -131,7 +144,7 @@ def run(out: Path, deals: int, truth_nodes: int, specs: list[str],
         _save(truth_path, {"keys": keys[:len(truth)], "truth": truth})
     losses: dict[str, list[float]] = {}
     for spec in specs:
-        path = out / f"loss-{tag}-{spec.replace(':', '_')}.json"
+        path = out / f"loss-{tag}-{file_key(name_at(spec, players))}.json"
         done: list[float] = _load(path) or []
         start = time.process_time()
         for i in range(len(done), len(points)):

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 from ..cards import Card, CardSet
@@ -100,8 +100,9 @@ class PimcPlayer(FallbackDecisions):
     habits: int = 0
     """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
     that the ``heuristic`` bot's habits explain best are solved (0, the default: the
-    ``samples`` drawn are solved; else at least ``samples``: with ``samples`` left to its
-    default, fewer draw the samples)."""
+    ``samples`` drawn are solved; else at least ``samples``). With ``samples`` left to
+    its default, which depends on the number of players, a smaller ``habits`` draws the
+    samples and solves them all: the play is then read for nothing."""
     bid_shift: int | None = None
     """Added to a ``heuristic`` fallback's bidding thresholds: -5 bids with 5 points
     less (None, the default: :data:`BID_SHIFT` for the number of players)."""
@@ -127,7 +128,8 @@ class PimcPlayer(FallbackDecisions):
             raise ValueError(f"test_share is 0 to 100 (per cent), not {self.test_share}")
         if self.auction < 0:
             raise ValueError("auction is 0 (the auction not read) or more")
-        if self.habits and self.samples is not None and self.habits < self.samples:
+        if self.habits < 0 or (self.habits and self.samples is not None
+                                and self.habits < self.samples):
             raise ValueError(f"habits is 0 (the play not read) or at least samples"
                              f" ({self.samples}), not {self.habits}")
 
@@ -142,14 +144,19 @@ class PimcPlayer(FallbackDecisions):
         >>> PimcPlayer(samples=10, auction=30, fallback_tricks=3).name
         'pimc(samples=10,nodes=20000,fallback_tricks=3,auction=30)'
         """
+        return self._named(self.samples, self.bid_shift)
+
+    def _named(self, samples: int | None, bid_shift: int | None) -> str:
+        """The name with these ``samples`` and ``bid_shift`` (not checked against the
+        other settings, as a bot made with them would be)."""
         more = "".join(f",{key}={value}" for key, value, default in (
             ("exact_tricks", self.exact_tricks, DEFAULT_EXACT_TRICKS),
             ("test_share", self.test_share, TEST_SHARE),
             ("fallback_tricks", self.fallback_tricks, 0),
             ("auction", self.auction, 0), ("habits", self.habits, 0),
-            ("bid_shift", self.bid_shift, None), ("score", self.score, 0)) if value != default)
-        samples = "" if self.samples is None else f"samples={self.samples},"
-        return f"pimc({samples}nodes={self.nodes}{more})"
+            ("bid_shift", bid_shift, None), ("score", self.score, 0)) if value != default)
+        drawn = "" if samples is None else f"samples={samples},"
+        return f"pimc({drawn}nodes={self.nodes}{more})"
 
     def samples_at(self, players: int) -> int:
         """``samples``, or :data:`SAMPLES` at ``players`` players when it is None.
@@ -180,9 +187,10 @@ class PimcPlayer(FallbackDecisions):
         ('pimc(samples=10,nodes=20000,bid_shift=-3)', 'pimc(samples=10,nodes=20000)')
         >>> PimcPlayer().name_at(3), PimcPlayer(bid_shift=0).name_at(4)
         ('pimc(samples=30,nodes=20000)', 'pimc(samples=10,nodes=20000)')
+        >>> PimcPlayer(auction=30, habits=20).name_at(3)
+        'pimc(samples=30,nodes=20000,auction=30,habits=20)'
         """
-        return replace(self, samples=self.samples_at(players),
-                       bid_shift=self.shift_applied(players) or None).name
+        return self._named(self.samples_at(players), self.shift_applied(players) or None)
 
     def play(self, view: SeatView, legal: CardSet) -> Card:
         cards = sorted(legal)

@@ -26,7 +26,7 @@ from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
 
-__all__ = ["FACTORIES", "NAMES", "OPPONENTS", "make"]
+__all__ = ["FACTORIES", "NAMES", "OPPONENTS", "make", "name_at"]
 
 #: Each bot's factory: ``factory(seed=..., **settings) -> Player``.
 FACTORIES: Final[dict[str, Callable[..., Player]]] = {
@@ -67,6 +67,21 @@ def make(name: str, *, seed: int = 0, **settings: Any) -> Player:
             raise ValueError(Msg("the bot {name} has no setting {setting}", name=name,
                                  setting=key))
     return factory(seed=seed, **settings)
+
+
+def name_at(spec: str, players: int) -> str:
+    """The name of the bot ``spec`` (as :func:`make` takes it) at ``players`` players:
+    its settings written out, those whose default depends on the number of players
+    (pimc's samples and bid shift) as they are there. Two specs of one name play alike;
+    a benchmark's folder or cache is named so, that a changed default shows.
+
+    >>> name_at("pimc", 3), name_at("pimc:samples=4", 4)
+    ('pimc(samples=30,nodes=20000)', 'pimc(samples=4,nodes=20000,bid_shift=-3)')
+    >>> name_at("oracle:nodes=500", 4)
+    'oracle(nodes=500)'
+    """
+    bot = make(spec)
+    return bot.name_at(players) if isinstance(bot, PimcPlayer) else bot.name
 
 
 def _written_settings(name: str, written: str) -> dict[str, int]:

@@ -76,3 +76,18 @@ def test_at_three_players_the_deals_are_three_players_and_the_last_tricks_run_to
     # a folder's 4-player truth is another file: nothing of the 3-player one is read
     levers.run(tmp_path, 1, 500, ["random"])
     assert (tmp_path / "truth-4p-500.json").exists()
+
+
+def test_a_bots_losses_are_kept_under_its_name_at_the_number_of_players(
+        tmp_path: Path) -> None:
+    # pimc's samples default by the number of players: the losses of "pimc:nodes=200" at
+    # three players are those of 30 samples, kept apart from a file of another default
+    levers = _bench()
+    old = tmp_path / "loss-3p-500-pimc_nodes=200.json"  # (named after the spec alone)
+    old.write_bytes(orjson.dumps([0.0] * 500))
+    lines = levers.run(tmp_path, 1, 500, ["random", "pimc:nodes=200"], players=3)
+    kept = tmp_path / "loss-3p-500-pimc_samples=30,nodes=200.json"
+    assert kept.exists()
+    assert orjson.loads(old.read_bytes()) == [0.0] * 500  # (not read, not written)
+    assert len(orjson.loads(kept.read_bytes())) == len(list(levers.decisions(1, 3)))
+    assert lines[-1].startswith("| pimc:nodes=200 |")

@@ -23,6 +23,7 @@ from tarotnotation.players.inference import (
     play_misfit,
     sample_fitting,
 )
+from tarotnotation.players.pimc import SAMPLES
 from tarotnotation.players.sampling import SampledDeal, constraints, sample_deal
 from tarotnotation.players.view import SeatView
 from tarotnotation.rules import Contract
@@ -228,11 +229,22 @@ def test_pimc_reading_the_play_keeps_the_samples_it_solves_among_more_drawn() ->
     assert make("pimc:auction=30,habits=40").name == "pimc(nodes=20000,auction=30,habits=40)"
     with pytest.raises(ValueError, match="habits"):
         PimcPlayer(samples=10, habits=5)
-    # with the samples left to their default, fewer deals drawn than solved draw the samples
-    g, v = next((g, v) for g, v in _play_moments(3, range(4))
+    with pytest.raises(ValueError, match="habits"):
+        PimcPlayer(habits=-5)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_pimc_reading_the_play_draws_at_least_its_default_samples(players: int) -> None:
+    # samples left to their default (30 at three players, 10 at four): a habits below
+    # them draws the samples and solves them all, as habits equal to them does; named so
+    samples = SAMPLES[players]
+    g, v = next((g, v) for g, v in _play_moments(players, range(12))
                 if len(g.cards_played) >= 12 and len(g.legal_moves) > 1 and g.turn == v.seat)
-    assert PimcPlayer(seed=1, nodes=300, auction=10, habits=20).totals(v, g.legal_moves) == \
-        PimcPlayer(seed=1, nodes=300, auction=10, habits=30).totals(v, g.legal_moves)
+    fewer = PimcPlayer(seed=1, nodes=300, auction=10, habits=samples - 5)
+    assert fewer.totals(v, g.legal_moves) == \
+        PimcPlayer(seed=1, nodes=300, auction=10, habits=samples).totals(v, g.legal_moves)
+    assert f"samples={samples}," in fewer.name_at(players)
+    assert f"habits={samples - 5}" in fewer.name_at(players)
 
 
 @dataclass(frozen=True, slots=True)
