@@ -28,8 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tarotnotation.cards import Card, CardSet
 from tarotnotation.game import Game
-from tarotnotation.players import Kind, PimcPlayer, Table, make
+from tarotnotation.players import Kind, Table, make
+from tarotnotation.players.roster import name_of
 from tarotnotation.players.view import SeatView
+from tarotnotation.rules import table as rules_table
 
 #: The deals of the issue's benchmark by number of players.
 BENCHMARK_DEALS = {3: 500, 4: 2000, 5: 500}
@@ -43,8 +45,7 @@ def benchmark_cards(players: int) -> int:
     >>> benchmark_cards(4), benchmark_cards(3), benchmark_cards(5)
     (576000, 108000, 187500)
     """
-    tricks = {3: 24, 4: 18, 5: 15}[players]
-    return BENCHMARK_DEALS[players] * players * players * tricks
+    return BENCHMARK_DEALS[players] * players * players * rules_table(players).tricks
 
 
 def percentile(sorted_secs: list[float], q: float) -> float:
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.bot.partition(":")[0] == "oracle":
         settings.pop("samples", None)
     bot = make(args.bot, seed=1, **settings)
-    name = bot.name_at(args.players) if isinstance(bot, PimcPlayer) else bot.name
+    name = name_of(bot, args.players)
     total = benchmark_cards(args.players)
     times: list[tuple[float, int]] = []
     every = 0.0

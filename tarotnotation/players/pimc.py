@@ -209,7 +209,7 @@ class PimcPlayer(FallbackDecisions):
         samples = self.samples_at(view.players)
         deals = [sample_deal(view, rng, cons=cons) if ranges is None else
                  sample_fitting(view, rng, tries=self.auction, cons=cons, ranges=ranges)
-                 for _ in range(max(self.habits, samples) if self.habits else samples)]
+                 for _ in range(max(self.habits, samples))]
         if self.habits:
             deals = most_likely(view, deals, samples)
         for deal in deals:

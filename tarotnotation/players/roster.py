@@ -26,7 +26,7 @@ from .pimc import PimcPlayer
 from .protocol import Player
 from .random_bot import RandomPlayer
 
-__all__ = ["FACTORIES", "NAMES", "OPPONENTS", "make", "name_at"]
+__all__ = ["FACTORIES", "NAMES", "OPPONENTS", "make", "name_at", "name_of"]
 
 #: Each bot's factory: ``factory(seed=..., **settings) -> Player``.
 FACTORIES: Final[dict[str, Callable[..., Player]]] = {
@@ -80,7 +80,15 @@ def name_at(spec: str, players: int) -> str:
     >>> name_at("oracle:nodes=500", 4)
     'oracle(nodes=500)'
     """
-    bot = make(spec)
+    return name_of(make(spec), players)
+
+
+def name_of(bot: Player, players: int) -> str:
+    """The name of ``bot`` at ``players`` players (see :func:`name_at`).
+
+    >>> name_of(make("pimc", samples=4), 5), name_of(make("heuristic"), 3)
+    ('pimc(samples=4,nodes=20000)', 'heuristic')
+    """
     return bot.name_at(players) if isinstance(bot, PimcPlayer) else bot.name
 
 
