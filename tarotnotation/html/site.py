@@ -388,8 +388,18 @@ class _Writer:
     """Pages written to new files by a thread of their own while this one makes the
     next ones: creating a file is mostly the kernel's work (finding a free inode), done
     outside the interpreter's lock, so on a machine with a free core it costs no time.
-    A bounded queue keeps memory bounded; leaving the block, however it is left, waits
-    for the thread (no file is created after it), and raises what writing raised."""
+    At most :data:`_DEPTH` pages wait, so memory stays bounded; leaving the block,
+    however it is left, waits for the thread (no file is created after it), and raises
+    what writing raised.
+
+    A signal's handler runs in this thread and may raise (Ctrl-C, SIGTERM) between any
+    two steps of it, so nothing here holds a lock written in Python: a
+    :class:`queue.Queue` taken by a signal just after its lock was taken keeps it for
+    ever, and the writing thread and the ending of the block then wait for it for ever
+    (seen: ``tarot html`` under SIGTERM while the disk was busy). The pages and the free
+    places go through two :class:`queue.SimpleQueue`, whose ``put`` and ``get`` are
+    each one step; and the thread is born with SIGINT, SIGTERM and SIGHUP held, so
+    that every signal comes to this thread."""
 
     _DEPTH: Final = 64
 
@@ -397,7 +407,10 @@ class _Writer:
         import queue
         import threading
 
-        self._queue: queue.Queue[tuple[Path, bytes] | None] = queue.Queue(self._DEPTH)
+        self._pages: queue.SimpleQueue[tuple[Path, bytes] | None] = queue.SimpleQueue()
+        self._room: queue.SimpleQueue[None] = queue.SimpleQueue()
+        for _ in range(self._DEPTH):
+            self._room.put(None)
         self._error: BaseException | None = None
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="tarot-html-writer",
@@ -405,29 +418,33 @@ class _Writer:
 
     def __enter__(self) -> _Writer:
         try:
-            self._thread.start()
+            with atomic.signals_held():  # (the thread keeps the mask it is born with)
+                self._thread.start()
         except BaseException:  # (a signal while it starts: it ends as soon as it runs)
-            self._queue.put(None)
+            self._pages.put(None)
             raise
         return self
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
+            item = self._pages.get()
             if item is None:
                 return
-            if self._stop or self._error is not None:
-                continue
             try:
-                _write(*item)
+                if not self._stop and self._error is None:
+                    _write(*item)
             except BaseException as err:  # (raised in the maker's thread)
                 self._error = err
+            finally:
+                self._room.put(None)
 
     def write(self, path: Path, page: bytes) -> None:
-        """Queue one page (raises what writing an earlier one raised)."""
+        """Queue one page, once fewer than :data:`_DEPTH` wait (raises what writing an
+        earlier one raised)."""
         if self._error is not None:
             raise self._error
-        self._queue.put((path, page))
+        self._room.get()  # (a signal here takes a free place with it: no harm)
+        self._pages.put((path, page))
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
                  tb: object) -> None:
@@ -437,7 +454,7 @@ class _Writer:
         while True:  # (a signal while waiting: the rest is dropped, the wait goes on)
             try:
                 if not closed:
-                    self._queue.put(None)
+                    self._pages.put(None)  # (twice, if a signal came just after: no harm)
                     closed = True
                 self._thread.join()
                 break
