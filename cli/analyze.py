@@ -31,7 +31,7 @@ from tarotnotation.inputs import is_url, size_of
 from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
-from tarotnotation.workers import Workers
+from tarotnotation.workers import Workers, pool_imap
 from tarotnotation.workers import pool as process_pool
 
 from . import declare
@@ -431,7 +431,7 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
 
     pool = process_pool(jobs, "spawn")  # (ends with its parent; ignores Ctrl-C)
     try:
-        for record, diags, done in pool.imap(_work, tasks()):
+        for record, diags, done in pool_imap(pool, _work, tasks()):
             item = pending.popleft()
             progress.deal(file, item.index)
             yield record, _located(item, item.diagnostics + diags, file), done

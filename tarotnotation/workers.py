@@ -30,24 +30,27 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:  # (imported when a pool of multiprocessing is asked for)
     import multiprocessing.pool
 
-__all__ = ["Pending", "Pool", "WorkerDiedError", "Workers", "pool", "release_semaphores",
-           "worker_start"]
+__all__ = ["Pending", "Pool", "WorkerDiedError", "Workers", "pool", "pool_imap", "pool_map",
+           "release_semaphores", "worker_start"]
 
 _R = TypeVar("_R")
 _R_co = TypeVar("_R_co", covariant=True)
 
 
 def worker_start(parent: int) -> None:
-    """A worker's first act: leave SIGINT to the parent, die on SIGTERM, and die with the
-    parent ``parent`` (its process id, as the parent saw it)."""
+    """A worker's first act: leave SIGINT to the parent, die on SIGTERM and SIGHUP (unless
+    the run was started with SIGHUP ignored: ``nohup``), and die with the parent
+    ``parent`` (its process id, as the parent saw it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # (a forked one: the parent's)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
     # started with them held (_held): a Ctrl-C that came while it started is dropped now,
     # a SIGTERM ends it now
     with contextlib.suppress(AttributeError, OSError, ValueError):
@@ -418,15 +421,17 @@ def _reap(pid: int, timeout: float | None = None) -> bool:
         time.sleep(0.01)
 
 
-_HELD: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+_HELD: Final = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 
 @contextlib.contextmanager
 def _held() -> Iterator[None]:
-    """SIGINT and SIGTERM held back while a worker starts: it inherits the mask (across
-    the exec of a spawned interpreter too), so that a Ctrl-C to the process group while
-    it imports never prints a KeyboardInterrupt traceback; :func:`worker_start` lets
-    them through once it ignores SIGINT."""
+    """SIGINT, SIGTERM and SIGHUP held back while a worker starts: it inherits the mask
+    (across the exec of a spawned interpreter too), so that a Ctrl-C to the process group
+    while it imports never prints a KeyboardInterrupt traceback; :func:`worker_start`
+    lets them through once it ignores SIGINT. A :class:`multiprocessing.pool.Pool`'s
+    threads start here too, and keep the mask: the signals come to the main thread only,
+    and stay held while it is in the pool's locks (:func:`pool_map`)."""
     try:
         before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     except (AttributeError, OSError, ValueError):  # (not the main thread, no sigmask)
@@ -496,6 +501,68 @@ def pool(workers: int, method: str | None = None) -> multiprocessing.pool.Pool:
         from multiprocessing import resource_tracker
 
         resource_tracker.ensure_running()
-    with _held():  # (a Pool starts its workers here)
-        return multiprocessing.pool.Pool(workers, initializer=worker_start,
+    with _held():  # (a Pool starts its workers and its threads here)
+        made = multiprocessing.pool.Pool(workers, initializer=worker_start,
                                          initargs=(os.getpid(),), context=context)
+    terminate = made.terminate
+
+    def held_terminate() -> None:  # (a second Ctrl-C never stops it half done)
+        with _held():
+            terminate()
+
+    made.terminate = held_terminate  # type: ignore[method-assign]
+    return made
+
+
+#: How long :func:`pool_map` and :func:`pool_imap` wait with the signals held: the
+#: longest a signal waits before it is let through.
+_TICK: Final = 0.05
+
+
+def pool_map(workers: multiprocessing.pool.Pool, fn: Callable[[Any], _R],
+             tasks: Iterable[Any]) -> list[_R]:
+    """``workers.map(fn, tasks, chunksize=1)``, its results waited for safely.
+
+    A pool's results are handed over under locks written in Python (a
+    :class:`threading.Condition`'s), and a signal's handler may raise between any two
+    steps of taking or leaving one: a lock left taken, the pool's result thread then
+    waits for it for ever, and so does the ending of the run. So this process waits a
+    moment at a time with SIGINT, SIGTERM and SIGHUP held (the pool's threads hold them
+    from their start, :func:`pool`), and lets a signal through between waits, outside
+    every lock: at most :data:`_TICK` seconds late.
+
+    >>> with pool(2) as workers:
+    ...     pool_map(workers, abs, [-2, 1, -3])
+    [2, 1, 3]
+    """
+    with _held():
+        result = workers.map_async(fn, tasks, chunksize=1)
+    while True:
+        with _held():
+            result.wait(_TICK)
+            if result.ready():
+                return result.get()
+
+
+def pool_imap(workers: multiprocessing.pool.Pool, fn: Callable[[Any], _R],
+              tasks: Iterable[Any]) -> Iterator[_R]:
+    """``workers.imap(fn, tasks)``, each result waited for as :func:`pool_map` waits
+    (``tasks`` is read by the pool's thread, as ``imap`` reads it).
+
+    >>> with pool(2) as workers:
+    ...     list(pool_imap(workers, abs, iter([-2, 1, -3])))
+    [2, 1, 3]
+    """
+    import multiprocessing
+
+    with _held():
+        results = workers.imap(fn, tasks)
+    while True:
+        with _held():
+            try:
+                value = results.next(_TICK)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                return
+        yield value

@@ -52,7 +52,7 @@ from ..diagnostics import Diagnostic
 from ..formats import registry
 from ..i18n import Msg, language, render, set_language
 from ..source import ReadDeal
-from ..workers import Pending, Workers, pool
+from ..workers import Pending, Workers, pool, pool_map
 from . import fast
 from .data import DealSource, deal_data, index_row
 from .layout import (
@@ -772,7 +772,7 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
         # interrupted run stops them at once, before the folder is removed. They ignore
         # Ctrl-C themselves (this process stops them), so none prints a traceback.
         with pool(jobs) as workers:
-            done = workers.map(_part, tasks, chunksize=1)
+            done = pool_map(workers, _part, tasks)
         if not max(total for _, _, total in done):
             raise NoDealError("no deal found", done[0][1].faults)
         rows = sorted((row for part_rows, _, _ in done for row in part_rows),
