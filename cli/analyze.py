@@ -31,8 +31,7 @@ from tarotnotation.inputs import is_url, size_of
 from tarotnotation.journal import Entry, Journal, JournalError, journal_path, run_key
 from tarotnotation.records import DealRecord
 from tarotnotation.source import ReadDeal, read_deal
-from tarotnotation.workers import Workers, pool_imap
-from tarotnotation.workers import pool as process_pool
+from tarotnotation.workers import Pending, Workers
 
 from . import declare
 from .common import (
@@ -386,8 +385,11 @@ def _one(item: ReadDeal, file: str, options: dict[str, Any], forced: str | None,
     return record, diags, analysis is not None
 
 
-def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]
-          ) -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+#: What a worker gives back for a deal: its record, its diagnostics, whether it was analysed.
+_Worked = tuple[DealRecord | None, tuple[Diagnostic, ...], bool]
+
+
+def _work(task: tuple[ReadDeal, str, dict[str, Any], str | None, str | None]) -> _Worked:
     item, file, options, forced, default = task
     return _one(item, file, options, forced, default, None)
 
@@ -422,25 +424,24 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
             record, diags, done = _one(item, file, options, forced, default, progress)
             yield record, _located(item, item.diagnostics + diags, file), done
         return
-    pending: deque[ReadDeal] = deque()
+    # A deal a worker, at most two a worker waiting, in order. Leaving the block by an
+    # exception (an interruption, a reader that stops) terminates the workers at once.
+    window: deque[tuple[ReadDeal, Pending[_Worked]]] = deque()
 
-    def tasks() -> Iterator[tuple[ReadDeal, str, dict[str, Any], str | None, str | None]]:
+    def finish() -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+        item, call = window.popleft()
+        record, diags, done = call.result()
+        progress.deal(file, item.index)
+        return record, _located(item, item.diagnostics + diags, file), done
+
+    with Workers(jobs) as workers:
         for item in items:
-            pending.append(item)
-            yield read_deal(item.index, item.record), file, options, forced, default
-
-    pool = process_pool(jobs, "spawn")  # (ends with its parent; ignores Ctrl-C)
-    try:
-        for record, diags, done in pool_imap(pool, _work, tasks()):
-            item = pending.popleft()
-            progress.deal(file, item.index)
-            yield record, _located(item, item.diagnostics + diags, file), done
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+            if len(window) >= 2 * jobs:
+                yield finish()
+            task = (read_deal(item.index, item.record), file, options, forced, default)
+            window.append((item, workers.submit(_work, task)))
+        while window:
+            yield finish()
 
 
 def _on_cluster(items: Iterable[ReadDeal], file: str, options: dict[str, Any],

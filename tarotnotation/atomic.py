@@ -157,11 +157,13 @@ def signals_held() -> Iterator[None]:
     Python runs its handlers), then let them through."""
     held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (read: nothing changes)
     except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
         yield
         return
     try:
+        # (a handler due runs as this call returns, the mask already changed: restored)
+        signal.pthread_sigmask(signal.SIG_BLOCK, held)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -3,18 +3,19 @@ pool of the library and the command line (``validate -j N``, the archive tools' 
 ``tarot html -j N``, ``tarot analyze -j N``).
 
 Each worker starts with :func:`worker_start`: it ignores SIGINT (Ctrl-C reaches the
-whole process group: the parent decides and ends the workers), takes SIGTERM's default
-(it dies), and dies with its parent, whatever ended the parent (``kill -9`` included): on
-Linux the kernel sends it SIGKILL (``PR_SET_PDEATHSIG``), elsewhere a thread looks for a
-new parent twice a second.
+whole process group: the parent decides and ends the workers), takes SIGTERM's and
+SIGHUP's default (it dies), and dies with its parent, whatever ended the parent
+(``kill -9`` included): on Linux the kernel sends it SIGKILL (``PR_SET_PDEATHSIG``),
+elsewhere a thread looks for a new parent twice a second.
 
 :class:`Workers` is a pool of processes with an executor's ``submit``: on Linux its
 workers are forked and fed through pipes (nothing of multiprocessing imported), elsewhere
 it is a :class:`~concurrent.futures.ProcessPoolExecutor`. It terminates its workers at
 once when its block is left by an exception (an interruption, a signal turned into an
-exception, a caller that stops reading a generator). :func:`pool` is a
-:class:`multiprocessing.pool.Pool` with the same start; leaving a Pool's block terminates
-its workers.
+exception, a caller that stops reading a generator). No lock is shared with the
+workers: one killed where it stands (a process group's SIGTERM) leaves nothing taken. (A
+:class:`multiprocessing.pool.Pool`, used here before, shares its queues' locks, and its
+``terminate`` waited for ever for one that a killed worker held.)
 
 >>> with Workers(2) as workers:
 ...     calls = [workers.submit(abs, n) for n in (-2, 1, -3)]
@@ -30,14 +31,11 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast
+from collections.abc import Callable, Iterator
+from typing import Any, Final, Protocol, TypeVar, cast
 
-if TYPE_CHECKING:  # (imported when a pool of multiprocessing is asked for)
-    import multiprocessing.pool
-
-__all__ = ["Pending", "Pool", "WorkerDiedError", "Workers", "pool", "pool_imap", "pool_map",
-           "release_semaphores", "worker_start"]
+__all__ = ["Pending", "Pool", "WorkerDiedError", "Workers", "release_semaphores",
+           "worker_start"]
 
 _R = TypeVar("_R")
 _R_co = TypeVar("_R_co", covariant=True)
@@ -429,15 +427,15 @@ def _held() -> Iterator[None]:
     """SIGINT, SIGTERM and SIGHUP held back while a worker starts: it inherits the mask
     (across the exec of a spawned interpreter too), so that a Ctrl-C to the process group
     while it imports never prints a KeyboardInterrupt traceback; :func:`worker_start`
-    lets them through once it ignores SIGINT. A :class:`multiprocessing.pool.Pool`'s
-    threads start here too, and keep the mask: the signals come to the main thread only,
-    and stay held while it is in the pool's locks (:func:`pool_map`)."""
+    lets them through once it ignores SIGINT."""
     try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    except (AttributeError, OSError, ValueError):  # (not the main thread, no sigmask)
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (read: nothing changes)
+    except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
         yield
         return
     try:
+        # (a handler due runs as this call returns, the mask already changed: restored)
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
@@ -454,8 +452,8 @@ class _TrackingContext:
 
     def Process(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802 (the context's name)
         process = self._context.Process(*args, **kwargs)
-        if self._context.get_start_method() == "fork":  # (a spawned one is pickled whole:
-            start = process.start  # pool() holds the signals around its start instead)
+        if self._context.get_start_method() == "fork":  # (a spawned one is pickled whole,
+            start = process.start  # this closure with it: it starts unheld)
 
             def held_start() -> None:
                 with _held():
@@ -481,88 +479,3 @@ def release_semaphores() -> None:
     if util is not None:
         with contextlib.suppress(Exception):
             util._run_finalizers(0)
-
-
-def pool(workers: int, method: str | None = None) -> multiprocessing.pool.Pool:
-    """A :class:`multiprocessing.pool.Pool` of ``workers`` processes started by
-    :func:`worker_start` (``method``: the start method, such as ``"spawn"``; the
-    platform's default when None). Use it as a ``with`` block: leaving it terminates the
-    workers."""
-    import multiprocessing
-    import multiprocessing.pool
-
-    context = _TrackingContext(multiprocessing.get_context(method))
-    if context.get_start_method() != "fork":
-        # A spawned pool's first semaphore starts multiprocessing's resource tracker, and
-        # that start unblocks SIGINT and SIGTERM when it is done, whatever held them
-        # before: inside _held(), the workers started after it would start unheld, and a
-        # Ctrl-C while one imports would print "Fatal Python error: init_import_site".
-        # Started first, it is left running.
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
-    with _held():  # (a Pool starts its workers and its threads here)
-        made = multiprocessing.pool.Pool(workers, initializer=worker_start,
-                                         initargs=(os.getpid(),), context=context)
-    terminate = made.terminate
-
-    def held_terminate() -> None:  # (a second Ctrl-C never stops it half done)
-        with _held():
-            terminate()
-
-    made.terminate = held_terminate  # type: ignore[method-assign]
-    return made
-
-
-#: How long :func:`pool_map` and :func:`pool_imap` wait with the signals held: the
-#: longest a signal waits before it is let through.
-_TICK: Final = 0.05
-
-
-def pool_map(workers: multiprocessing.pool.Pool, fn: Callable[[Any], _R],
-             tasks: Iterable[Any]) -> list[_R]:
-    """``workers.map(fn, tasks, chunksize=1)``, its results waited for safely.
-
-    A pool's results are handed over under locks written in Python (a
-    :class:`threading.Condition`'s), and a signal's handler may raise between any two
-    steps of taking or leaving one: a lock left taken, the pool's result thread then
-    waits for it for ever, and so does the ending of the run. So this process waits a
-    moment at a time with SIGINT, SIGTERM and SIGHUP held (the pool's threads hold them
-    from their start, :func:`pool`), and lets a signal through between waits, outside
-    every lock: at most :data:`_TICK` seconds late.
-
-    >>> with pool(2) as workers:
-    ...     pool_map(workers, abs, [-2, 1, -3])
-    [2, 1, 3]
-    """
-    with _held():
-        result = workers.map_async(fn, tasks, chunksize=1)
-    while True:
-        with _held():
-            result.wait(_TICK)
-            if result.ready():
-                return result.get()
-
-
-def pool_imap(workers: multiprocessing.pool.Pool, fn: Callable[[Any], _R],
-              tasks: Iterable[Any]) -> Iterator[_R]:
-    """``workers.imap(fn, tasks)``, each result waited for as :func:`pool_map` waits
-    (``tasks`` is read by the pool's thread, as ``imap`` reads it).
-
-    >>> with pool(2) as workers:
-    ...     list(pool_imap(workers, abs, iter([-2, 1, -3])))
-    [2, 1, 3]
-    """
-    import multiprocessing
-
-    with _held():
-        results = workers.imap(fn, tasks)
-    while True:
-        with _held():
-            try:
-                value = results.next(_TICK)
-            except multiprocessing.TimeoutError:
-                continue
-            except StopIteration:
-                return
-        yield value

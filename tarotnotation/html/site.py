@@ -52,7 +52,7 @@ from ..diagnostics import Diagnostic
 from ..formats import registry
 from ..i18n import Msg, language, render, set_language
 from ..source import ReadDeal
-from ..workers import Pending, Workers, pool, pool_map
+from ..workers import Pending, Workers
 from . import fast
 from .data import DealSource, deal_data, index_row
 from .layout import (
@@ -385,58 +385,63 @@ def _pages(deals: Iterable[tuple[DealSource, bool]], folder: Path,
 
 
 class _Writer:
-    """Pages written to new files by a thread of their own while this one makes the
-    next ones: creating a file is mostly the kernel's work (finding a free inode), done
-    outside the interpreter's lock, so on a machine with a free core it costs no time.
-    At most :data:`_DEPTH` pages wait, so memory stays bounded; leaving the block,
-    however it is left, waits for the thread (no file is created after it), and raises
-    what writing raised.
+    """Pages written to new files in ``folder`` by a thread of their own while this one
+    makes the next ones: creating a file is mostly the kernel's work (finding a free
+    inode), done outside the interpreter's lock, so on a machine with a free core it
+    costs no time. At most :data:`_DEPTH` pages wait, so memory stays bounded; leaving
+    the block, however it is left, waits for the thread (no file is created after it),
+    and raises what writing raised.
 
-    A signal's handler runs in this thread and may raise (Ctrl-C, SIGTERM) between any
-    two steps of it, so nothing here holds a lock written in Python: a
-    :class:`queue.Queue` taken by a signal just after its lock was taken keeps it for
-    ever, and the writing thread and the ending of the block then wait for it for ever
-    (seen: ``tarot html`` under SIGTERM while the disk was busy). The pages and the free
-    places go through two :class:`queue.SimpleQueue`, whose ``put`` and ``get`` are
-    each one step; and the thread is born with SIGINT, SIGTERM and SIGHUP held, so
-    that every signal comes to this thread."""
+    A signal's handler runs in the maker's thread and may raise (Ctrl-C, SIGTERM)
+    between any two steps of it, so the maker never waits in a lock written in Python:
+    a :class:`queue.Queue` whose lock a signal's exception left taken hung ``tarot html``
+    under SIGTERM for ever, and :meth:`threading.Thread.join`, interrupted, takes a
+    thread still running for ended. The pages, the free places and the thread's end go
+    through :class:`queue.SimpleQueue` (each ``put`` and ``get`` one step, in C), and the
+    thread is born with SIGINT, SIGTERM and SIGHUP held, so that every signal comes to
+    the maker. A writer that a signal kept from its ending is ended by
+    :func:`_site_folder` before the folder is removed (:func:`_end_writers`)."""
 
     _DEPTH: Final = 64
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
         import queue
         import threading
 
+        self._folder = folder
         self._pages: queue.SimpleQueue[tuple[Path, bytes] | None] = queue.SimpleQueue()
         self._room: queue.SimpleQueue[None] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[None] = queue.SimpleQueue()
         for _ in range(self._DEPTH):
             self._room.put(None)
         self._error: BaseException | None = None
         self._stop = False
+        self._ended = False  # (set by the thread before it says so on _done)
         self._thread = threading.Thread(target=self._run, name="tarot-html-writer",
                                         daemon=True)
 
     def __enter__(self) -> _Writer:
-        try:
-            with atomic.signals_held():  # (the thread keeps the mask it is born with)
-                self._thread.start()
-        except BaseException:  # (a signal while it starts: it ends as soon as it runs)
-            self._pages.put(None)
-            raise
+        with atomic.signals_held():  # (the thread keeps the mask it is born with)
+            self._thread.start()
+            _WRITERS.setdefault(self._folder, []).append(self)
         return self
 
     def _run(self) -> None:
-        while True:
-            item = self._pages.get()
-            if item is None:
-                return
-            try:
-                if not self._stop and self._error is None:
-                    _write(*item)
-            except BaseException as err:  # (raised in the maker's thread)
-                self._error = err
-            finally:
-                self._room.put(None)
+        try:
+            while True:
+                item = self._pages.get()
+                if item is None:
+                    return
+                try:
+                    if not self._stop and self._error is None:
+                        _write(*item)
+                except BaseException as err:  # (raised in the maker's thread)
+                    self._error = err
+                finally:
+                    self._room.put(None)
+        finally:
+            self._ended = True
+            self._done.put(None)
 
     def write(self, path: Path, page: bytes) -> None:
         """Queue one page, once fewer than :data:`_DEPTH` wait (raises what writing an
@@ -446,25 +451,51 @@ class _Writer:
         self._room.get()  # (a signal here takes a free place with it: no harm)
         self._pages.put((path, page))
 
+    def end(self, *, stop: bool) -> None:
+        """Let the thread write what waits (``stop``: drop it) and wait for its end.
+        Done again after a signal, it only waits (a second end marker is never read)."""
+        if stop:
+            self._stop = True
+        self._pages.put(None)
+        while not self._ended:
+            self._done.get()
+
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
                  tb: object) -> None:
-        self._stop = kind is not None  # (an error, an interruption: the rest is dropped)
         interrupted: BaseException | None = None
-        closed = False
-        while True:  # (a signal while waiting: the rest is dropped, the wait goes on)
+        stop = kind is not None  # (an error, an interruption: the rest is dropped)
+        while not self._ended:  # (a signal while waiting: the rest is dropped, wait on)
             try:
-                if not closed:
-                    self._pages.put(None)  # (twice, if a signal came just after: no harm)
-                    closed = True
-                self._thread.join()
-                break
+                self.end(stop=stop)
             except BaseException as caught:
-                self._stop = True
+                stop = True
                 interrupted = interrupted or caught
+        with atomic.signals_held():
+            _forget_writer(self._folder, self)
         if interrupted is not None:
             raise interrupted
         if kind is None and self._error is not None:
             raise self._error
+
+
+#: The page writers of this process not yet ended, by the folder they write in.
+_WRITERS: dict[Path, list[_Writer]] = {}
+
+
+def _forget_writer(folder: Path, writer: _Writer) -> None:
+    writers = _WRITERS.get(folder, [])
+    if writer in writers:
+        writers.remove(writer)
+    if not writers:
+        _WRITERS.pop(folder, None)
+
+
+def _end_writers(folder: Path) -> None:
+    """End the page writers still writing in ``folder``, their pages dropped: those whose
+    block a signal left before it waited for them. Called with the signals held."""
+    for writer in list(_WRITERS.get(folder, ())):
+        writer.end(stop=True)
+        _forget_writer(folder, writer)
 
 
 def _write(path: Path, page: bytes) -> None:
@@ -531,6 +562,8 @@ def _site_folder(folder: str | os.PathLike[str]) -> Iterator[Path]:
         atomic.sync_folder(parent)
     finally:
         with atomic.signals_held():
+            if tmp is not None:
+                _end_writers(tmp)  # (no page is written after the folder is removed)
             if tmp is not None and tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
             if old is not None:
@@ -626,7 +659,7 @@ def _chunk_pages(task: _ChunkTask, on_deal: Callable[[str | None], None] | None 
             items.append((index, starts[lineno - 1 - part.lineno], judged, lineno))
     texts = _Texts(path)
     try:
-        with _Writer() as writer:
+        with _Writer(out) as writer:
             _chunk_loop(items, starts, part, base, total, count, texts, writer, out, rows,
                         tally, numbers, ruleset, default, on_deal, source_name)
     finally:
@@ -768,11 +801,12 @@ def build_site(paths: Iterable[str], folder: str | os.PathLike[str], *, jobs: in
     with _site_folder(folder) as tmp:
         tasks = [(names, str(tmp), part, jobs, ruleset, default_ruleset, language(),
                   source_name) for part in range(jobs)]
-        # Pool, not ProcessPoolExecutor: leaving the block terminates the workers, so an
-        # interrupted run stops them at once, before the folder is removed. They ignore
-        # Ctrl-C themselves (this process stops them), so none prints a traceback.
-        with pool(jobs) as workers:
-            done = pool_map(workers, _part, tasks)
+        # Leaving the block by an exception terminates the workers, so an interrupted run
+        # stops them at once, before the folder is removed. They ignore Ctrl-C themselves
+        # (this process stops them), so none prints a traceback.
+        with Workers(jobs) as workers:
+            calls = [workers.submit(_part, task) for task in tasks]
+            done = [call.result() for call in calls]
         if not max(total for _, _, total in done):
             raise NoDealError("no deal found", done[0][1].faults)
         rows = sorted((row for part_rows, _, _ in done for row in part_rows),

@@ -1,53 +1,26 @@
-"""Workers start with SIGINT and SIGTERM held (tarotnotation.workers), so that a Ctrl-C to
-the process group while one is still starting Python never prints a traceback or
-"Fatal Python error: init_import_site". A spawned pool's first semaphore starts
-multiprocessing's resource tracker, whose start unblocks both signals when it is done:
-the pool must not let that open the hold for the workers started after it."""
+"""The signals of the workers (tarotnotation.workers) and of the blocks that hold the
+signals back (tarotnotation.atomic.signals_held).
+
+A worker ignores SIGINT (Ctrl-C reaches the whole process group: the parent decides),
+dies of SIGTERM and SIGHUP where it stands (a process group's, as ``timeout``, a
+service's stop or a closed terminal send them), and holds nothing back; the parent,
+which shares no lock with it, then ends the run (tests/cli/test_cli_signals.py)."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.process
+from tarotnotation import atomic
 
-_CHILD = """
-import signal
-from multiprocessing import popen_spawn_posix
-from tarotnotation import workers
-
-masks = []
-launch = popen_spawn_posix.Popen._launch
-
-def watched(self, process_obj):
-    masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))
-    return launch(self, process_obj)
-
-popen_spawn_posix.Popen._launch = watched
-before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
-with workers.pool(2, "spawn") as pool:
-    assert pool.map(abs, [-1, -2]) == [1, 2]
-assert len(masks) == 2, masks
-for mask in masks:
-    assert {signal.SIGINT, signal.SIGTERM} <= mask, mask
-assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
-print("held")
-"""
-
-
-def test_spawned_workers_start_with_the_signals_held() -> None:
-    # a process of its own: the resource tracker must not be running yet
-    ran = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True,
-                         timeout=120)
-    assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.strip() == "held"
-
-
-_THREADS = """
-import multiprocessing, signal, threading
-from tarotnotation import workers
+_WORKERS = """
+import os, signal, sys
+from tarotnotation.workers import Workers
 
 def bits(path, field):
     for line in open(path):
@@ -56,35 +29,81 @@ def bits(path, field):
             return {sig for sig in signal.Signals if mask >> (sig - 1) & 1}
     raise LookupError(field)
 
-ENDING = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-signal.signal(signal.SIGHUP, lambda *_: None)  # (the command line's handler, say)
-with workers.pool(2) as pool:
-    threads = [t for t in threading.enumerate() if t is not threading.main_thread()]
-    assert len(threads) >= 3, threads  # (a pool's workers, tasks and results threads)
-    for t in threads:
-        held = bits(f"/proc/self/task/{t.native_id}/status", "SigBlk")
-        assert ENDING <= held, (t.name, held)
-    assert not ENDING & bits("/proc/self/task/%d/status" % threading.get_native_id(),
-                             "SigBlk")
-    children = multiprocessing.active_children()
-    assert len(children) == 2, children
-    for child in children:
-        status = f"/proc/{child.pid}/status"
-        assert signal.SIGINT in bits(status, "SigIgn")
-        assert not {signal.SIGTERM, signal.SIGHUP} & bits(status, "SigIgn"), status
-        assert not {signal.SIGTERM, signal.SIGHUP} & bits(status, "SigCgt"), status
-        assert not ENDING & bits(status, "SigBlk"), status
-    assert pool.map(abs, [-1, -2]) == [1, 2]
-print("main")
+if sys.argv[1] == "nohup":
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+else:
+    signal.signal(signal.SIGHUP, lambda *_: None)  # (a handler of the parent's, forked)
+with Workers(2) as workers:
+    pids = {workers.submit(os.getpid).result() for _ in range(8)}
+    assert pids and os.getpid() not in pids, pids
+    for pid in pids:
+        status = f"/proc/{pid}/status"
+        ignored, caught = bits(status, "SigIgn"), bits(status, "SigCgt")
+        assert signal.SIGINT in ignored, status
+        assert signal.SIGTERM not in ignored | caught, status
+        if sys.argv[1] == "nohup":
+            assert signal.SIGHUP in ignored, status
+        else:
+            assert signal.SIGHUP not in ignored | caught, status
+        assert not {signal.SIGINT, signal.SIGTERM, signal.SIGHUP} & bits(status, "SigBlk")
+print(len(pids))
 """
 
 
-def test_a_pools_threads_hold_the_signals_and_its_workers_die_of_sigterm_and_sighup() -> None:
-    """A pool's threads are born with SIGINT, SIGTERM and SIGHUP held, so that every
-    signal comes to the main thread, which holds them while it is in the pool's locks
-    (tarotnotation.workers.pool_map); each worker ignores SIGINT and dies of SIGTERM and
-    SIGHUP (a forked one had the parent's handler of SIGHUP)."""
-    ran = subprocess.run([sys.executable, "-c", _THREADS], capture_output=True, text=True,
-                         timeout=120)
+@pytest.mark.process
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["plain", "nohup"])
+def test_a_worker_ignores_sigint_and_dies_of_sigterm_and_sighup(how: str) -> None:
+    """Read from /proc: a worker ignores SIGINT, keeps SIGTERM's and SIGHUP's default
+    (a forked one no longer runs the parent's handler of SIGHUP), and holds none back;
+    started under ``nohup``, it keeps SIGHUP ignored."""
+    ran = subprocess.run([sys.executable, "-c", _WORKERS, how], capture_output=True,
+                         text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.strip() == "main"
+    assert int(ran.stdout) >= 1
+
+
+@pytest.fixture
+def mask_kept() -> Iterator[frozenset[int]]:
+    before = frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, ()))
+    try:
+        yield before
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        sys.setprofile(None)
+
+
+class _Due(BaseException):
+    """What a signal's handler raised."""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal mask")
+@pytest.mark.parametrize("step", [1, 2, 3])
+def test_signals_held_gives_the_mask_back_when_a_handler_raises_at_any_step(
+        mask_kept: frozenset[int], step: int) -> None:
+    """A handler that is due runs as ``pthread_sigmask`` returns, the mask already
+    changed: raised there (by a profile hook, at the block's first, second and third
+    call of it), the block still gives back the mask it found (it kept SIGINT, SIGTERM
+    and SIGHUP blocked for good when its one call both read and changed the mask)."""
+    calls = [0]
+
+    def hook(frame: Any, event: str, arg: Any) -> None:
+        if (event == "c_return" and getattr(arg, "__name__", "") == "pthread_sigmask"
+                and frame.f_back is not None  # (signal.py's wrapper, called by the block)
+                and frame.f_back.f_code.co_filename == atomic.__file__):
+            calls[0] += 1
+            if calls[0] == step:
+                raise _Due
+
+    def held() -> None:
+        sys.setprofile(hook)
+        try:
+            with atomic.signals_held():
+                assert signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+        finally:
+            sys.setprofile(None)
+
+    with pytest.raises(_Due):
+        held()
+    assert calls[0] == step
+    assert frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, ())) == mask_kept
