@@ -424,7 +424,8 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
             record, diags, done = _one(item, file, options, forced, default, progress)
             yield record, _located(item, item.diagnostics + diags, file), done
         return
-    # A deal a worker, at most two a worker waiting, in order. Leaving the block by an
+    # A deal a worker, :data:`AHEAD` a worker handed out, the results taken in order (so
+    # that a slow deal at the head keeps no worker idle). Leaving the block by an
     # exception (an interruption, a reader that stops) terminates the workers at once.
     window: deque[tuple[ReadDeal, Pending[_Worked]]] = deque()
 
@@ -436,7 +437,7 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
 
     with Workers(jobs) as workers:
         for item in items:
-            if len(window) >= 2 * jobs:
+            if len(window) >= AHEAD * jobs:
                 yield finish()
             task = (read_deal(item.index, item.record), file, options, forced, default)
             window.append((item, workers.submit(_work, task)))

@@ -257,9 +257,11 @@ class _Forks:
                     code = 0
                 finally:
                     os._exit(code)
-        os.close(tasks_r)
-        os.close(results_w)
-        self._children.append(_Child(pid, tasks_w, results_r))
+            # (noted before the signals are let through: a Ctrl-C as the mask is given
+            # back never leaves a worker that terminate() would not know of)
+            os.close(tasks_r)
+            os.close(results_w)
+            self._children.append(_Child(pid, tasks_w, results_r))
 
     def submit(self, fn: Callable[..., _R], /, *args: Any) -> Pending[_R]:
         import pickle
@@ -283,7 +285,12 @@ class _Forks:
             if len(child.calls) >= _DEPTH:
                 return
             call = self._waiting.popleft()
-            _write_frame(child.tasks, call.message)
+            try:
+                _write_frame(child.tasks, call.message)
+            except OSError:  # (a worker killed: by the kernel short of memory, say)
+                call.settle(False, WorkerDiedError(
+                    f"worker {child.pid} ended before it took a call"))
+                continue
             call.message = b""
             child.calls.append(call)
 
@@ -318,20 +325,22 @@ class _Forks:
         self._children = []
 
     def terminate(self) -> None:
-        """End the workers now, whatever they hold."""
+        """End the workers now, whatever they hold (with the signals held: a second
+        Ctrl-C never leaves one unreaped, still writing; it takes 4 s a worker at most)."""
         self._closed = True
-        for child in self._children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child.pid, signal.SIGTERM)
-        for child in self._children:
-            if not _reap(child.pid, 2.0):
+        with _held():
+            for child in self._children:
                 with contextlib.suppress(ProcessLookupError):
-                    os.kill(child.pid, signal.SIGKILL)
-                _reap(child.pid, 2.0)
-            for fd in (child.tasks, child.results):
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._children = []
+                    os.kill(child.pid, signal.SIGTERM)
+            for child in self._children:
+                if not _reap(child.pid, 2.0):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(child.pid, signal.SIGKILL)
+                    _reap(child.pid, 2.0)
+                for fd in (child.tasks, child.results):
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self._children = []
 
 
 def _serve(tasks: int, results: int) -> None:

@@ -121,6 +121,37 @@ def test_a_worker_that_dies_is_said_and_nothing_is_left() -> None:
     assert _open_fds() == fds
 
 
+def test_a_call_handed_to_a_worker_killed_while_idle_is_said_to_have_died() -> None:
+    """A worker killed while it waits for a call (the kernel short of memory, a signal
+    to it alone): the next call handed to it is a WorkerDiedError, not a closed pipe
+    (which the command line would have taken for its reader gone: status 141)."""
+    import signal
+
+    def killed_then_called() -> None:
+        with Workers(1) as workers:
+            pid = workers.submit(os.getpid).result()
+            os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 30
+            while pid in _live_children() and _state(pid) != "Z":
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            workers.submit(os.getpid).result()
+
+    before, fds = _live_children(), _open_fds()
+    with pytest.raises(WorkerDiedError, match="before it took a call"):
+        killed_then_called()
+    assert _settled(before)
+    assert _open_fds() == fds
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
+    except OSError:
+        return "gone"
+
+
 def _left_while_busy(forked: bool) -> None:
     with Workers(2, forked=forked) as workers:
         workers.submit(time.sleep, 60)
