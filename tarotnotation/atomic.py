@@ -38,13 +38,16 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
-__all__ = ["WriteError", "discard_pending", "naming", "pending", "signals_held", "sync_folder",
-           "sync_tree", "target_of", "writing"]
+__all__ = ["HELD_SIGNALS", "WriteError", "discard_pending", "naming", "pending", "signals_held",
+           "sync_folder", "sync_tree", "target_of", "writing"]
+
+#: The signals :func:`signals_held` holds back: those that end a run.
+HELD_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
 _PENDING: set[str] = set()
 
@@ -153,9 +156,9 @@ def naming(path: str | os.PathLike[str], tmp: str) -> Iterator[None]:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold back SIGINT, SIGTERM and SIGHUP for a moment (in the main thread, where
-    Python runs its handlers), then let them through."""
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    """Hold back SIGINT, SIGTERM and SIGHUP (:data:`HELD_SIGNALS`) for a moment, in this
+    thread, then let them through. A thread or a forked process started meanwhile keeps
+    them held (:mod:`.workers`' workers until :func:`~.workers.worker_start`)."""
     try:
         before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (read: nothing changes)
     except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
@@ -163,7 +166,7 @@ def signals_held() -> Iterator[None]:
         return
     try:
         # (a handler due runs as this call returns, the mask already changed: restored)
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)

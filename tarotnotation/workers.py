@@ -31,8 +31,10 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Final, Protocol, TypeVar, cast
+
+from .atomic import HELD_SIGNALS, signals_held
 
 __all__ = ["Pending", "Pool", "WorkerDiedError", "Workers", "release_semaphores",
            "worker_start"]
@@ -49,10 +51,10 @@ def worker_start(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:  # (a forked one: the parent's)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    # started with them held (_held): a Ctrl-C that came while it started is dropped now,
+    # started with them held (signals_held): a Ctrl-C that came as it started is dropped,
     # a SIGTERM ends it now
     with contextlib.suppress(AttributeError, OSError, ValueError):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
     if sys.platform.startswith("linux") and _die_with_parent():
         if os.getppid() != parent:  # the parent died before the call: end now
             os._exit(1)
@@ -245,7 +247,7 @@ class _Forks:
         with contextlib.suppress(OSError):
             fcntl.fcntl(results_w, _F_SETPIPE_SZ, _PIPE_BYTES)
         mine = [fd for c in self._children for fd in (c.tasks, c.results)]
-        with _held():
+        with signals_held():
             pid = os.fork()
             if pid == 0:  # the worker: it never returns from here
                 code = 1
@@ -328,7 +330,7 @@ class _Forks:
         """End the workers now, whatever they hold (with the signals held: a second
         Ctrl-C never leaves one unreaped, still writing; it takes 4 s a worker at most)."""
         self._closed = True
-        with _held():
+        with signals_held():
             for child in self._children:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(child.pid, signal.SIGTERM)
@@ -428,32 +430,10 @@ def _reap(pid: int, timeout: float | None = None) -> bool:
         time.sleep(0.01)
 
 
-_HELD: Final = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-
-
-@contextlib.contextmanager
-def _held() -> Iterator[None]:
-    """SIGINT, SIGTERM and SIGHUP held back while a worker starts: it inherits the mask
-    (across the exec of a spawned interpreter too), so that a Ctrl-C to the process group
-    while it imports never prints a KeyboardInterrupt traceback; :func:`worker_start`
-    lets them through once it ignores SIGINT."""
-    try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (read: nothing changes)
-    except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
-        yield
-        return
-    try:
-        # (a handler due runs as this call returns, the mask already changed: restored)
-        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
 class _TrackingContext:
     """A multiprocessing context that remembers the processes it starts (the pool's
     workers), so that they can be ended whatever happens, and starts each with SIGINT
-    and SIGTERM held (:func:`_held`)."""
+    and SIGTERM held (:func:`.atomic.signals_held`)."""
 
     def __init__(self, context: Any) -> None:
         self._context = context
@@ -465,7 +445,7 @@ class _TrackingContext:
             start = process.start  # this closure with it: it starts unheld)
 
             def held_start() -> None:
-                with _held():
+                with signals_held():
                     start()
 
             process.start = held_start
