@@ -19,6 +19,8 @@ its row is 0 by definition, the ``random`` row is the first match's result negat
 same way (the same bots with the same settings, the same deal and makeable count) and
 plays only the others: a lever of pimc (``--pimc pimc:auction=30``) is measured on the
 same deals as the defaults without playing the random's and the oracle's matches again.
+Given more than once, each match is taken from the first folder that played it so: a
+table of new defaults is put together from the runs that measured them.
 The matches are compared as the plans write them (the bots' names, which show the
 settings that differ from their defaults): reuse a folder played by the same version of
 the bots, since a changed default or a change in a bot's code does not show there.
@@ -238,13 +240,17 @@ def reusable(plan: Plan, other: Plan, folder: Path, deal: int) -> dict[int, dict
 
 
 def run_part(plan: Plan, part: str, out: Path, *, say: bool = True,
-             reuse: Path | None = None) -> int:
+             reuse: Path | Sequence[Path] = ()) -> int:
     """Play the deals of ``part`` not yet in ``out``; the number played now. With
-    ``reuse`` (another benchmark's folder), a match it played as this plan would is taken
-    from it, not played again."""
-    other = _plan_in(reuse) if reuse is not None else None
-    if reuse is not None and other is None:
-        raise UsageError(f"{reuse}: no benchmark plan there ({reuse / 'plan.json'})")
+    ``reuse`` (other benchmarks' folders), a match one of them played as this plan would
+    is taken from the first that did, not played again."""
+    folders = [reuse] if isinstance(reuse, Path) else list(reuse)
+    others: list[tuple[Plan, Path]] = []
+    for folder in folders:
+        other = _plan_in(folder)
+        if other is None:
+            raise UsageError(f"{folder}: no benchmark plan there ({folder / 'plan.json'})")
+        others.append((other, folder))
     deals = part_range(part, plan.deals)
     out.mkdir(parents=True, exist_ok=True)
     known = _plan_in(out)
@@ -258,8 +264,9 @@ def run_part(plan: Plan, part: str, out: Path, *, say: bool = True,
         path = deal_file(out, k)
         if path.exists():
             continue
-        reused = (reusable(plan, other, reuse, k)
-                  if other is not None and reuse is not None else None)
+        reused: dict[int, dict[str, Any]] = {}
+        for other, folder in reversed(others):  # (the first folder's matches win)
+            reused.update(reusable(plan, other, folder, k))
         _write_json(path, play_deal_results(plan, k, reused))
         played += 1
         if say:
@@ -510,8 +517,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--makeable-nodes", type=int, default=MAKEABLE_NODES)
     ap.add_argument("--part", default="1/1", help="I/M: the I-th of M blocks of deals")
     ap.add_argument("--out", type=Path, help="the folder the deals' results go to")
-    ap.add_argument("--reuse", type=Path, metavar="DIR",
-                    help="take the matches another benchmark's folder played the same way")
+    ap.add_argument("--reuse", type=Path, metavar="DIR", action="append", default=[],
+                    help="take the matches another benchmark's folder played the same way"
+                         " (more than once: from the first that played each)")
     ap.add_argument("--report", type=Path, metavar="DIR",
                     help="combine the parts in DIR into the table")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"),

@@ -116,6 +116,23 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
            for p in fresh.glob("deal-*.json")}
     assert min(cpu["deal-000001.json"]) >= 0
     assert cpu["deal-000002.json"] == [-1.0] * 3
+    # given more than once, each match comes from the first folder that played it so: the
+    # lever's pimc with the base's random and oracle, nothing played
+    for path in other.glob("deal-*.json"):
+        data = orjson.loads(path.read_bytes())
+        for m in data["matches"]:
+            m["cpu"] = -2.0
+        path.write_bytes(orjson.dumps(data))
+    both = tmp_path / "both"
+    assert bots.run_part(lever, "1/1", both, say=False, reuse=[base, other]) == 2
+    assert {p.name: [m["cpu"] for m in orjson.loads(p.read_bytes())["matches"]]
+            for p in both.glob("deal-*.json")} == {
+        "deal-000001.json": [-1.0, -2.0, -1.0], "deal-000002.json": [-1.0, -2.0, -1.0]}
+    assert _results(both) == _results(other)
+    first = tmp_path / "first"
+    assert bots.run_part(lever, "1/1", first, say=False, reuse=[other, base]) == 2
+    assert {m["cpu"] for p in first.glob("deal-*.json")
+            for m in orjson.loads(p.read_bytes())["matches"]} == {-2.0}
     with pytest.raises(bots.UsageError, match="no benchmark plan"):
         bots.run_part(lever, "1/1", tmp_path / "none", say=False, reuse=tmp_path)
 
