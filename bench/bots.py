@@ -55,7 +55,7 @@ import argparse
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -224,7 +224,9 @@ def _plan_in(out: Path) -> Plan | None:
 def reusable(plan: Plan, other: Plan, folder: Path, deal: int) -> dict[int, dict[str, Any]]:
     """The matches of deal ``deal`` that ``folder`` (a benchmark of plan ``other``) has
     played as ``plan`` would play them (the same bots with the same settings, the same
-    deal, the same makeable count), by their index in ``plan``."""
+    deal, the same makeable count), by their index in ``plan``. The bots are compared by
+    their names, which write every setting out: ``pimc`` and ``pimc:bid_shift=-3`` are
+    one bot at four players, where -3 is the default."""
     path = deal_file(folder, deal)
     if not path.exists():
         return {}
@@ -232,8 +234,9 @@ def reusable(plan: Plan, other: Plan, folder: Path, deal: int) -> dict[int, dict
     out: dict[int, dict[str, Any]] = {}
     for m in range(len(plan.matches)):
         for o in range(len(other.matches)):
-            if (plan.spec(m, deal) == other.spec(o, deal) and plan.names[m] == other.names[o]
-                    and o < len(found)):
+            if (replace(plan.spec(m, deal), a="", b="") == replace(other.spec(o, deal), a="",
+                                                                  b="")
+                    and plan.names[m] == other.names[o] and o < len(found)):
                 out[m] = found[o]
                 break
     return out

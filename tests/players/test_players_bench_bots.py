@@ -98,6 +98,13 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
     assert plan.names[1][0] == "pimc(samples=1,nodes=500,bid_shift=-3)"
     assert set(bots.reusable(zero, plan, base, 1)) == {0, 2}  # not pimc's match
     assert set(bots.reusable(plan, plan, base, 1)) == {0, 1, 2}
+    # a bot is known by its name, its settings written out: the default shift written in
+    # the spec is the same pimc, its match taken
+    written = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,bid_shift=-3",
+                           "oracle:nodes=2000", 1, 20_000)
+    assert written.matches[1] != plan.matches[1]
+    assert written.names == plan.names
+    assert set(bots.reusable(written, plan, base, 1)) == {0, 1, 2}
     assert bots.plan_of(5, 2, 3, "fft", "pimc:samples=1,nodes=500", "oracle:nodes=2000", 1,
                         20_000).names[1][0] == "pimc(samples=1,nodes=500)"
     # the same plan takes every match, plays none
