@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any
 
 from tarotnotation import atomic
 
@@ -62,11 +62,20 @@ class Interrupted(BaseException):
         return 128 + self.signum
 
 
-def _raise(signum: int, frame: object) -> NoReturn:
+def _raise(signum: int, frame: object) -> None:
+    if atomic.held_back(signum):  # (taken by another thread in a held block: raised as it ends)
+        return
     # A second signal while the first one's cleanup runs is ignored: let it finish.
     for sig in _ENDING:
         signal.signal(sig, signal.SIG_IGN)
     raise Interrupted(signum)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    """Ctrl-C: Python's own KeyboardInterrupt, unless a held block lets it wait."""
+    if atomic.held_back(signum):
+        return
+    signal.default_int_handler(signum, frame)
 
 
 _ENDING = (signal.SIGTERM, signal.SIGHUP)
@@ -76,7 +85,7 @@ def install_signal_handlers() -> None:
     """SIGTERM and SIGHUP end the command as an exception (SIGINT already does:
     KeyboardInterrupt). Only in the main thread of the ``tarot`` process."""
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # (cli/__init__.py's, at start)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, _interrupt)
     for sig in _ENDING:
         if signal.getsignal(sig) is signal.SIG_IGN:
             continue  # (nohup: leave an ignored signal ignored)

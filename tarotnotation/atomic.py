@@ -36,6 +36,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
@@ -43,7 +44,8 @@ from typing import IO, TYPE_CHECKING, Final
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
-__all__ = ["HELD_SIGNALS", "WriteError", "discard_pending", "naming", "pending", "signals_held",
+__all__ = ["HELD_SIGNALS", "WriteError", "discard_pending", "held_back", "naming", "pending",
+           "signals_held",
            "sync_folder", "sync_tree", "target_of", "writing"]
 
 #: The signals :func:`signals_held` holds back: those that end a run.
@@ -158,18 +160,54 @@ def naming(path: str | os.PathLike[str], tmp: str) -> Iterator[None]:
 def signals_held() -> Iterator[None]:
     """Hold back SIGINT, SIGTERM and SIGHUP (:data:`HELD_SIGNALS`) for a moment, in this
     thread, then let them through. A thread or a forked process started meanwhile keeps
-    them held (:mod:`.workers`' workers until :func:`~.workers.worker_start`)."""
+    them held (:mod:`.workers`' workers until :func:`~.workers.worker_start`).
+
+    The mask holds a signal back from this thread only: another thread of the process
+    without it (Dask's client threads) may take the signal, and Python then runs its
+    handler here, between any two steps of the block. A handler that asks
+    :func:`held_back` first lets it wait: the signal is raised again as the outermost
+    block ends."""
     try:
         before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (read: nothing changes)
     except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
         yield
         return
+    depth = getattr(_HELD, "depth", 0)
     try:
+        _HELD.depth = depth + 1
         # (a handler due runs as this call returns, the mask already changed: restored)
         signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        finally:
+            _HELD.depth = depth
+            signum = getattr(_HELD, "signum", None) if depth == 0 else None
+            if signum is not None:
+                _HELD.signum = None
+                signal.raise_signal(signum)  # (its handler runs as this returns)
+
+
+def held_back(signum: int) -> bool:
+    """Whether the handler of ``signum``, running now, is to let it wait: True in a
+    :func:`signals_held` block of this thread, the signal then noted and raised again
+    as the block ends (the first one noted, if several came). The command line's
+    handlers ask it first.
+
+    >>> held_back(signal.SIGTERM)
+    False
+    """
+    if not getattr(_HELD, "depth", 0):
+        return False
+    if getattr(_HELD, "signum", None) is None:
+        _HELD.signum = signum
+    return True
+
+
+#: This thread's open :func:`signals_held` blocks (``depth``) and the signal a handler
+#: let wait there (``signum``).
+_HELD = threading.local()
 
 
 #: Past this many files, :func:`sync_tree` flushes the whole file system at once.

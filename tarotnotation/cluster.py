@@ -158,7 +158,8 @@ class Task(Generic[_R]):
         steps of Python code, and Dask's client waits for a result in a lock written in
         Python (its event's): this process waits instead by looking at whether the task
         is over (one flag, no lock) between sleeps, 1 ms growing to 50 ms, and takes the
-        value with the signals held (:func:`.atomic.signals_held`)."""
+        value with the signals held (:func:`.atomic.signals_held`; a signal one of Dask's
+        threads takes meanwhile waits for the block's end: :func:`.atomic.held_back`)."""
         pause = 0.001
         while not self._future.done():
             time.sleep(pause)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tarotnotation import atomic
+from tarotnotation.cli.status import Interrupted, install_signal_handlers
 
 _WORKERS = """
 import os, signal, sys
@@ -109,3 +111,43 @@ def test_signals_held_gives_the_mask_back_when_a_handler_raises_at_any_step(
         held()
     assert calls[0] == step
     assert frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, ())) == mask_kept
+    assert not atomic.held_back(signal.SIGTERM)  # (no block is left open)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="no signal to a thread")
+@pytest.mark.parametrize(("sig", "raised"), [(signal.SIGINT, KeyboardInterrupt),
+                                             (signal.SIGTERM, Interrupted),
+                                             (signal.SIGHUP, Interrupted)])
+def test_a_signal_another_thread_takes_in_a_held_block_is_raised_as_the_block_ends(
+        mask_kept: frozenset[int], sig: signal.Signals, raised: type[BaseException]
+        ) -> None:
+    """The mask holds a signal back from the thread of the block only: a thread started
+    without it (as Dask's client threads are) takes it, and Python runs the handler in
+    the main thread between any two steps of the block, inside the very code the block
+    keeps whole. The command line's handlers let it wait to the block's end."""
+    kept = {s: signal.getsignal(s) for s in atomic.HELD_SIGNALS}
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # (started unheld: it may take the signal)
+    other.start()
+    steps = [0]
+
+    def held() -> None:
+        with atomic.signals_held():
+            assert other.ident is not None
+            signal.pthread_kill(other.ident, sig)
+            for _ in range(200_000):  # (the handler runs between any two of them)
+                steps[0] += 1
+
+    try:
+        install_signal_handlers()
+        with pytest.raises(raised) as caught:
+            held()
+        assert steps[0] == 200_000
+        if isinstance(caught.value, Interrupted):
+            assert caught.value.signum == sig
+        assert not atomic.held_back(sig)
+    finally:
+        stop.set()
+        other.join()
+        for s, handler in kept.items():
+            signal.signal(s, handler)
