@@ -15,7 +15,7 @@ hands of a sampled deal lie outside them (0: the deal fits the auction); and
 :func:`sample_fitting` draws deals consistent with the view (:func:`~.sampling.sample_deal`)
 until one fits the auction, at most ``tries`` of them, else keeps the one that fits it
 best. The ``pimc`` bot reads the auction so when its ``auction`` setting is on
-(``pimc:auction=30``): the samples it solves are then the deals its opponents' words make
+(``pimc:auction=30``, its default at four players): the samples it solves are then the deals its opponents' words make
 likely, not every deal the play allows (``docs/bots.md`` gives what it gains).
 
 The play says more. :func:`play_misfit` rebuilds, in a sampled deal, each other seat's
@@ -24,7 +24,7 @@ declarations made so far) and counts the cards a model player (the ``heuristic``
 habits club players teach) would not have played there; :func:`most_likely` keeps, of
 several deals drawn, those the model explains best. The ``pimc`` bot reads the play so
 with its ``habits`` setting (``pimc:auction=30,habits=40``: forty deals drawn, the ten the
-habits explain best solved).
+habits explain best solved: its default at four players).
 
 Both readings are exact for the ``heuristic`` bot; a ``pimc`` seat bids with the
 heuristic's thresholds shifted (its ``bid_shift``), so its words are read a few points

@@ -72,11 +72,14 @@ def make(name: str, *, seed: int = 0, **settings: Any) -> Player:
 def name_at(spec: str, players: int) -> str:
     """The name of the bot ``spec`` (as :func:`make` takes it) at ``players`` players:
     its settings written out, those whose default depends on the number of players
-    (pimc's samples and bid shift) as they are there. Two specs of one name play alike;
-    a benchmark's folder or cache is named so, that a changed default shows.
+    (pimc's samples, its reading of the auction and of the play, and its bid shift) as
+    they are there. Two specs of one name play alike; a benchmark's folder or cache is
+    named so, that a changed default shows.
 
-    >>> name_at("pimc", 3), name_at("pimc:samples=4", 4)
+    >>> name_at("pimc", 3), name_at("pimc:samples=4,auction=0,habits=0", 4)
     ('pimc(samples=30,nodes=20000)', 'pimc(samples=4,nodes=20000,bid_shift=-3)')
+    >>> name_at("pimc", 4)
+    'pimc(samples=10,nodes=20000,auction=30,habits=40,bid_shift=-3)'
     >>> name_at("oracle:nodes=500", 4)
     'oracle(nodes=500)'
     """

@@ -21,8 +21,8 @@ def _tiny(bots: ModuleType, deals: int = 2) -> Any:
     """A plan of ``deals`` deals with the smallest bots that still search: pimc draws one
     deal a decision (two took twice the CPU, 3.5 s a run of two deals, and the parts'
     bookkeeping, what these tests hold, is the same)."""
-    return bots.plan_of(4, deals, 3, "fft", "pimc:samples=1,nodes=500", "oracle:nodes=2000",
-                        1, 20_000)
+    return bots.plan_of(4, deals, 3, "fft", "pimc:samples=1,nodes=500,auction=0,habits=0",
+                        "oracle:nodes=2000", 1, 20_000)
 
 
 def _results(folder: Path) -> dict[str, object]:
@@ -71,7 +71,7 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
         tmp_path: Path, whole: Path) -> None:
     bots = _bench()
     plan = _tiny(bots)
-    lever = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,auction=5",
+    lever = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,auction=5,habits=0",
                          "oracle:nodes=2000", 1, 20_000)
     base, other = tmp_path / "base", tmp_path / "lever"
     shutil.copytree(whole, base)
@@ -92,7 +92,7 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
     assert bots.report(other)[2][2].name == "pimc(samples=1,nodes=500,auction=5,bid_shift=-3)"
     # a changed default shows in the plan: pimc bidding as the heuristic (bid_shift=0, the
     # default before BID_SHIFT) is another bot than the default pimc, at four players
-    zero = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,bid_shift=0",
+    zero = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,bid_shift=0,auction=0,habits=0",
                         "oracle:nodes=2000", 1, 20_000)
     assert zero.names[1][0] == "pimc(samples=1,nodes=500)" != plan.names[1][0]
     assert plan.names[1][0] == "pimc(samples=1,nodes=500,bid_shift=-3)"
@@ -100,7 +100,8 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
     assert set(bots.reusable(plan, plan, base, 1)) == {0, 1, 2}
     # a bot is known by its name, its settings written out: the default shift written in
     # the spec is the same pimc, its match taken
-    written = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,bid_shift=-3",
+    written = bots.plan_of(4, 2, 3, "fft",
+                           "pimc:samples=1,nodes=500,bid_shift=-3,auction=0,habits=0",
                            "oracle:nodes=2000", 1, 20_000)
     assert written.matches[1] != plan.matches[1]
     assert written.names == plan.names
@@ -115,7 +116,7 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
             for m in orjson.loads(p.read_bytes())["matches"]} == {-1.0}
     # another makeable count on deal 1 (none there): its matches are played again; deal
     # 2, beyond both counts, is taken
-    other_count = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500",
+    other_count = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,auction=0,habits=0",
                                "oracle:nodes=2000", 0, 20_000)
     fresh = tmp_path / "fresh"
     bots.run_part(other_count, "1/1", fresh, say=False, reuse=base)
@@ -163,8 +164,9 @@ def test_bench_bots_refuses_another_plan_in_the_same_folder(tmp_path: Path) -> N
     bots.run_part(_tiny(bots, deals=3), "3/3", tmp_path, say=False)
     with pytest.raises(bots.UsageError, match="another plan"):
         bots.run_part(_tiny(bots, deals=4), "4/4", tmp_path, say=False)
-    assert bots.main(["--deals", "4", "--pimc", "pimc:samples=1,nodes=500", "--oracle",
-                      "oracle:nodes=2000", "--part", "4/4", "--out", str(tmp_path)]) == 2
+    assert bots.main(["--deals", "4", "--pimc", "pimc:samples=1,nodes=500,auction=0,habits=0",
+                      "--oracle", "oracle:nodes=2000", "--part", "4/4", "--out",
+                      str(tmp_path)]) == 2
 
 
 def test_bench_bots_parts_share_the_deals_out_whole() -> None:
@@ -255,7 +257,7 @@ def test_bench_bots_compare_pairs_two_folders_pimc_matches_deal_by_deal(
     with pytest.raises(bots.UsageError, match="no deal in common"):
         bots.compare(whole, other)
     elsewhere = tmp_path / "elsewhere"
-    bots.run_part(bots.plan_of(4, 3, 3, "fft", "pimc:samples=1,nodes=500",
+    bots.run_part(bots.plan_of(4, 3, 3, "fft", "pimc:samples=1,nodes=500,auction=0,habits=0",
                                "oracle:nodes=2000", 1, 20_000), "1/3", elsewhere, say=False)
     with pytest.raises(bots.UsageError, match="other deals"):
         bots.compare(whole, elsewhere)

@@ -156,7 +156,9 @@ def test_with_no_draw_that_fits_the_best_fitting_is_kept() -> None:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_pimc_reading_the_auction_plays_whole_deals(players: int) -> None:
     t = Table(Game.deal(players, seed=4))
-    bots = {s: PimcPlayer(seed=2, samples=2, nodes=500, auction=10) for s in t.game.seats}
+    # (the auction alone: the play not read, as it is by default at four players)
+    bots = {s: PimcPlayer(seed=2, samples=2, nodes=500, auction=10, habits=0)
+            for s in t.game.seats}
     assert play_deal(t, bots).result is not None
     assert make("pimc:auction=30").name == "pimc(nodes=20000,auction=30)"
     with pytest.raises(ValueError, match="auction"):
@@ -273,10 +275,10 @@ def test_the_play_is_read_under_the_rules_first_lead_at_five_players(rules: str)
 
 def test_reading_the_auction_and_the_play_changes_what_pimc_solves_and_the_same_seed_the_same(
         ) -> None:
-    plain = PimcPlayer(seed=3, samples=2, nodes=300)
-    auction = PimcPlayer(seed=3, samples=2, nodes=300, auction=20)
+    plain = PimcPlayer(seed=3, samples=2, nodes=300, auction=0, habits=0)
+    auction = PimcPlayer(seed=3, samples=2, nodes=300, auction=20, habits=0)
     habits = PimcPlayer(seed=3, samples=2, nodes=300, auction=20, habits=6)
-    every = PimcPlayer(seed=3, samples=6, nodes=300, auction=20)  # (the 6 drawn, all solved)
+    every = PimcPlayer(seed=3, samples=6, nodes=300, auction=20, habits=0)  # (6 drawn, all solved)
     moved = {"auction": 0, "habits": 0, "chosen": 0}
     seen = 0
     for g, v in _play_moments(4, range(16)):

@@ -25,7 +25,7 @@ from tarotnotation.players import (
     play_deal,
     view_of,
 )
-from tarotnotation.players.pimc import BID_SHIFT, SAMPLES
+from tarotnotation.players.pimc import AUCTION, BID_SHIFT, HABITS, SAMPLES
 from tarotnotation.players.sampling import constraints
 from tarotnotation.players.solving import position_of, utility
 from tarotnotation.records import DEFAULT_SEATS
@@ -33,6 +33,12 @@ from tarotnotation.replay import replay
 from tarotnotation.rules import Contract, table
 
 SMALL = {"samples": 3, "nodes": 3000, "exact_tricks": 2}
+
+
+def small(players: int) -> dict[str, int]:
+    """:data:`SMALL`, the play read as the default reads it at ``players`` players (at
+    four: of 6 deals drawn a card, not 40)."""
+    return {**SMALL, "habits": 6 if HABITS[players] else 0}
 
 
 def _one_deal(players: int, seeds: range) -> Iterator[Moment]:
@@ -149,7 +155,7 @@ def view_of_open(m: Moment) -> SeatView:
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_pimc_and_oracle_play_whole_deals_that_replay_clean(players: int) -> None:
-    for seed, bot in ((1, PimcPlayer(seed=2, **SMALL)),  # type: ignore[arg-type]
+    for seed, bot in ((1, PimcPlayer(seed=2, **small(players))),  # type: ignore[arg-type]
                       (2, OraclePlayer(seed=3, nodes=3000, exact_tricks=2))):
         t = Table(Game.deal(players, seed=seed))
         bots = {s: bot if i % 2 == 0 else RandomPlayer(seed=seed)
@@ -207,7 +213,7 @@ class Highest:
 
 
 def test_pimc_plays_the_fallbacks_cards_for_fallback_tricks_only() -> None:
-    bot = PimcPlayer(seed=1, fallback_tricks=3, fallback=Highest(), **SMALL)  # type: ignore[arg-type]
+    bot = PimcPlayer(seed=1, fallback_tricks=3, fallback=Highest(), **small(4))  # type: ignore[arg-type]
     t = Table(Game.deal(4, seed=4))
     seats = t.game.seats
     while (d := t.pending()) is not None:
@@ -241,12 +247,18 @@ def test_pimc_names_its_bid_shift_and_its_samples() -> None:
     assert PimcPlayer().name == "pimc(nodes=20000)"
     assert PimcPlayer(samples=10).name == "pimc(samples=10,nodes=20000)"
     assert [PimcPlayer().name_at(n) for n in (3, 4, 5)] == [
-        "pimc(samples=30,nodes=20000)", "pimc(samples=10,nodes=20000,bid_shift=-3)",
+        "pimc(samples=30,nodes=20000)",
+        "pimc(samples=10,nodes=20000,auction=30,habits=40,bid_shift=-3)",
         "pimc(samples=10,nodes=20000)"]
     assert PimcPlayer(bid_shift=-5).name_at(5) == "pimc(samples=10,nodes=20000,bid_shift=-5)"
     assert PimcPlayer(samples=10).name_at(3) == "pimc(samples=10,nodes=20000)"
+    # the reading of the auction and of the play turned off where it is the default
+    assert PimcPlayer(auction=0, habits=0).name == "pimc(nodes=20000,auction=0,habits=0)"
+    assert PimcPlayer(auction=0, habits=0).name_at(4) == (
+        "pimc(samples=10,nodes=20000,bid_shift=-3)")
     # a fallback without thresholds: nothing is shifted
-    assert PimcPlayer(fallback=RandomPlayer()).name_at(4) == "pimc(samples=10,nodes=20000)"
+    assert PimcPlayer(fallback=RandomPlayer()).name_at(4) == (
+        "pimc(samples=10,nodes=20000,auction=30,habits=40)")
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -256,12 +268,30 @@ def test_pimc_draws_its_default_samples_by_the_number_of_players(players: int) -
     other = 10 if SAMPLES[players] == 30 else 30
     told = 0
     for m in itertools.islice((m for m in moments(players, seed=5) if len(_legal(m)) > 2), 4):
-        default = PimcPlayer(seed=1, nodes=300).totals(m.view, _legal(m))
-        assert default == PimcPlayer(seed=1, nodes=300, samples=SAMPLES[players]).totals(
-            m.view, _legal(m))
-        told += default != PimcPlayer(seed=1, nodes=300, samples=other).totals(
-            m.view, _legal(m))
+        # (the play and the auction unread: their defaults are the next test's)
+        default = PimcPlayer(seed=1, nodes=300, auction=0, habits=0).totals(m.view, _legal(m))
+        assert default == PimcPlayer(seed=1, nodes=300, auction=0, habits=0,
+                                     samples=SAMPLES[players]).totals(m.view, _legal(m))
+        told += default != PimcPlayer(seed=1, nodes=300, auction=0, habits=0,
+                                      samples=other).totals(m.view, _legal(m))
     assert told > 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pimc_reads_the_auction_and_the_play_by_default_at_four_players_only(
+        players: int) -> None:
+    """Left to their defaults, ``auction`` and ``habits`` rate the cards as
+    ``AUCTION[players]`` and ``HABITS[players]`` given (30 and 40 at four players, 0 at
+    three and five), and at four players not as the play unread."""
+    told = 0
+    for m in itertools.islice((m for m in moments(players, seed=5) if len(_legal(m)) > 2), 2):
+        default = PimcPlayer(seed=1, samples=3, nodes=300).totals(m.view, _legal(m))
+        assert default == PimcPlayer(seed=1, samples=3, nodes=300, auction=AUCTION[players],
+                                     habits=HABITS[players]).totals(m.view, _legal(m))
+        told += default != PimcPlayer(seed=1, samples=3, nodes=300, auction=0,
+                                      habits=0).totals(m.view, _legal(m))
+    assert (told > 0) == (players == 4)
+    assert (AUCTION[players], HABITS[players]) == ((30, 40) if players == 4 else (0, 0))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
