@@ -15,8 +15,9 @@ hands of a sampled deal lie outside them (0: the deal fits the auction); and
 :func:`sample_fitting` draws deals consistent with the view (:func:`~.sampling.sample_deal`)
 until one fits the auction, at most ``tries`` of them, else keeps the one that fits it
 best. The ``pimc`` bot reads the auction so when its ``auction`` setting is on
-(``pimc:auction=30``, its default at four players): the samples it solves are then the deals its opponents' words make
-likely, not every deal the play allows (``docs/bots.md`` gives what it gains).
+(``pimc:auction=30``, its default at four players): the samples it solves are then the
+deals its opponents' words make likely, not every deal the play allows
+(``docs/bots.md`` gives what it gains).
 
 The play says more. :func:`play_misfit` rebuilds, in a sampled deal, each other seat's
 view before each card it played (its hand then, what it knew of the partner, the
