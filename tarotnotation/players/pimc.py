@@ -62,8 +62,9 @@ SAMPLES: Final[Mapping[int, int]] = {3: 30, 4: DEFAULT_SAMPLES, 5: DEFAULT_SAMPL
 #: three -5 was not shown to gain either, and at five no shift was measured).
 BID_SHIFT: Final[Mapping[int, int]] = {3: 0, 4: -3, 5: 0}
 #: Reading the auction and the play, by number of players (``auction``: the most draws a
-#: sample to fit the auction; ``habits``: the deals drawn a card, of which the samples the
-#: heuristic's habits explain best are solved; 0: not read). At four players both are
+#: sample to fit the auction; :data:`HABITS`: the deals drawn a card for each sample
+#: solved, the samples the heuristic's habits explain best; 0: not read). At four players
+#: both are
 #: read: on top of the bid shift, over the benchmark's 2,000 deals, +4.0 a deal paired
 #: with not reading them (-0.2 to +8.2), half of the gap to an oracle bidding as boldly
 #: closed (58.0%, against 47.6%), for 3.5 times the CPU; the cards' double-dummy loss
@@ -71,7 +72,7 @@ BID_SHIFT: Final[Mapping[int, int]] = {3: 0, 4: -3, 5: 0}
 #: players"). At three players the screen showed nothing (+0.05); at five no match
 #: measured them.
 AUCTION: Final[Mapping[int, int]] = {3: 0, 4: 30, 5: 0}
-HABITS: Final[Mapping[int, int]] = {3: 0, 4: 40, 5: 0}
+HABITS: Final[Mapping[int, int]] = {3: 0, 4: 4, 5: 0}
 #: The tricks left from which each sample is solved exactly.
 DEFAULT_EXACT_TRICKS: Final = 4
 #: The most tricks the fallback may play (the issue's bound).
@@ -112,10 +113,10 @@ class PimcPlayer(FallbackDecisions):
     habits: int | None = None
     """Read the play (:mod:`.inference`): the deals drawn a card, of which the ``samples``
     that the ``heuristic`` bot's habits explain best are solved (0: the ``samples`` drawn
-    are solved; else at least ``samples``; None, the default: :data:`HABITS` for the
-    number of players). Where ``samples`` or ``habits`` is left to its default, which
-    depends on the number of players, a ``habits`` smaller than the samples draws the
-    samples and solves them all: the play is then read for nothing."""
+    are solved; else at least ``samples``; None, the default: :data:`HABITS` times the
+    samples for the number of players, 40 of the 10 at four). Where ``samples`` is left
+    to its default, which depends on the number of players, a ``habits`` smaller than the
+    samples draws the samples and solves them all: the play is then read for nothing."""
     bid_shift: int | None = None
     """Added to a ``heuristic`` fallback's bidding thresholds: -5 bids with 5 points
     less (None, the default: :data:`BID_SHIFT` for the number of players)."""
@@ -196,14 +197,17 @@ class PimcPlayer(FallbackDecisions):
         return AUCTION.get(players, 0) if self.auction is None else self.auction
 
     def habits_at(self, players: int) -> int:
-        """``habits``, or :data:`HABITS` at ``players`` players when it is None.
+        """``habits``, or when it is None :data:`HABITS` at ``players`` players times the
+        samples drawn there.
 
         >>> [PimcPlayer().habits_at(n) for n in (3, 4, 5)]
         [0, 40, 0]
-        >>> PimcPlayer(habits=0).habits_at(4)
-        0
+        >>> PimcPlayer(samples=20).habits_at(4), PimcPlayer(habits=0).habits_at(4)
+        (80, 0)
         """
-        return HABITS.get(players, 0) if self.habits is None else self.habits
+        if self.habits is not None:
+            return self.habits
+        return HABITS.get(players, 0) * self.samples_at(players)
 
     def bid_shift_at(self, players: int) -> int:
         """``bid_shift``, or :data:`BID_SHIFT` at ``players`` players when it is None.

@@ -281,17 +281,20 @@ def test_pimc_draws_its_default_samples_by_the_number_of_players(players: int) -
 def test_pimc_reads_the_auction_and_the_play_by_default_at_four_players_only(
         players: int) -> None:
     """Left to their defaults, ``auction`` and ``habits`` rate the cards as
-    ``AUCTION[players]`` and ``HABITS[players]`` given (30 and 40 at four players, 0 at
-    three and five), and at four players not as the play unread."""
+    ``AUCTION[players]`` and ``HABITS[players]`` times the samples given (30 and 4 × 3 at
+    four players, 0 at three and five), and at four players not as the play unread."""
     told = 0
     for m in itertools.islice((m for m in moments(players, seed=5) if len(_legal(m)) > 2), 2):
         default = PimcPlayer(seed=1, samples=3, nodes=300).totals(m.view, _legal(m))
         assert default == PimcPlayer(seed=1, samples=3, nodes=300, auction=AUCTION[players],
-                                     habits=HABITS[players]).totals(m.view, _legal(m))
+                                     habits=HABITS[players] * 3).totals(m.view, _legal(m))
         told += default != PimcPlayer(seed=1, samples=3, nodes=300, auction=0,
                                       habits=0).totals(m.view, _legal(m))
     assert (told > 0) == (players == 4)
-    assert (AUCTION[players], HABITS[players]) == ((30, 40) if players == 4 else (0, 0))
+    assert (AUCTION[players], HABITS[players]) == ((30, 4) if players == 4 else (0, 0))
+    # the deals drawn grow with the samples: never fewer drawn than solved
+    assert [PimcPlayer(samples=n).habits_at(players) for n in (10, 50)] == (
+        [40, 200] if players == 4 else [0, 0])
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
