@@ -342,6 +342,35 @@ def report(out: Path) -> tuple[Plan, int, list[Row]]:
     return plan, count, rows
 
 
+def half_gap(out: Path) -> MatchSummary | None:
+    """pimc's result less half the oracle's, deal by deal, over the deals in ``out``: above
+    0, pimc closes more than half of the heuristic-oracle gap; its 95% interval says
+    whether the deals show it (the share alone, a ratio of two means, has none). None
+    with fewer than two deals.
+
+    The pairs are those of the same deal, so the deal's luck, which both matches share,
+    cancels out."""
+    plan = _plan_in(out)
+    if plan is None:
+        raise UsageError(f"{out}: no plan.json: not a benchmark folder")
+    doubled = []  # (2 x pimc - oracle: whole numbers, halved at the end)
+    for data in _outcomes(out, plan):
+        try:
+            k = int(data["deal"])
+            pimc = int(data["matches"][PIMC_MATCH]["result"])
+            oracle = int(data["matches"][ORACLE_MATCH]["result"])
+        except (KeyError, IndexError, TypeError, ValueError) as err:
+            raise UsageError(f"{out}: a deal's file is not a benchmark deal ({err!r})"
+                             ) from err
+        doubled.append(DealOutcome(k, 2 * pimc - oracle, BotStats(), BotStats()))
+    if len(doubled) < 2:
+        return None
+    s = summary(doubled)
+    if s.low is None or s.high is None:
+        return None
+    return replace(s, mean=s.mean / 2, low=s.low / 2, high=s.high / 2)
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -350,8 +379,10 @@ def _signed(x: float | None) -> str:
     return "-" if x is None else f"{x:+,.1f}"
 
 
-def text(plan: Plan, count: int, rows: Sequence[Row]) -> list[str]:
-    """The table as text lines."""
+def text(plan: Plan, count: int, rows: Sequence[Row], half: MatchSummary | None = None
+         ) -> list[str]:
+    """The table as text lines (``half``: :func:`half_gap`'s figures, said after the
+    share)."""
     lines = [f"{plan.players} players, {count:,} of the {plan.deals:,} deals planned in"
              f" (seed {plan.seed}, rules {plan.rules}); each bot against {REFERENCE}, in"
              " duplicate, score points a deal (the bot's seat scores minus the"
@@ -383,6 +414,12 @@ def text(plan: Plan, count: int, rows: Sequence[Row]) -> list[str]:
     if pimc is not None and oracle is not None and oracle.mean:
         lines += ["", f"pimc closes {100 * pimc.mean / oracle.mean:.1f}% of the"
                   " heuristic-oracle gap (pimc's mean over the oracle's)"]
+    if half is not None:
+        shown = ("half the gap shown" if half.low is not None and half.low > 0 else
+                 "less than half shown" if half.high is not None and half.high < 0 else
+                 "half the gap not shown either way")
+        lines.append(f"pimc less half the oracle, a deal: {_signed(half.mean)}"
+                     f" ({_signed(half.low)} to {_signed(half.high)}): {shown}")
     total = sum(r.cpu for r in rows)
     lines.append(f"CPU so far: {total / 3600:.2f} h for {count:,} deals"
                  + (f", {total / count * plan.deals / 3600:.1f} h at this rate for all"
@@ -390,8 +427,9 @@ def text(plan: Plan, count: int, rows: Sequence[Row]) -> list[str]:
     return lines
 
 
-def as_json(plan: Plan, count: int, rows: Sequence[Row]) -> dict[str, Any]:
-    """The table for machines."""
+def as_json(plan: Plan, count: int, rows: Sequence[Row], half: MatchSummary | None = None
+            ) -> dict[str, Any]:
+    """The table for machines (``half``: :func:`half_gap`'s figures)."""
     def row(r: Row) -> dict[str, Any]:
         s = r.summary
         return {"bot": r.bot, "settings": r.name,
@@ -407,7 +445,11 @@ def as_json(plan: Plan, count: int, rows: Sequence[Row]) -> dict[str, Any]:
 
     return {"plan": plan.to_json(), "deals_in": count, "reference": REFERENCE,
             "unit": "score points a deal: the bot's seat scores minus the heuristic's",
-            "rows": [row(r) for r in rows]}
+            "rows": [row(r) for r in rows],
+            "pimc_less_half_the_oracle": None if half is None or half.low is None
+            or half.high is None else {"mean": round(half.mean, 4),
+                                       "interval": [round(half.low, 4),
+                                                    round(half.high, 4)]}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,11 +586,12 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.report is not None:
             plan, count, rows = report(args.report)
+            half = half_gap(args.report)
             if args.format == "json":
-                sys.stdout.buffer.write(orjson.dumps(as_json(plan, count, rows),
+                sys.stdout.buffer.write(orjson.dumps(as_json(plan, count, rows, half),
                                                      option=orjson.OPT_INDENT_2) + b"\n")
             else:
-                print("\n".join(text(plan, count, rows)))
+                print("\n".join(text(plan, count, rows, half)))
             return 0
         if args.out is None:
             raise UsageError("give --out DIR to play a part, or --report DIR")

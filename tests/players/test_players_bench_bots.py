@@ -159,6 +159,45 @@ def test_bench_bots_report_says_how_many_deals_are_in(tmp_path: Path) -> None:
         "random", "heuristic", "pimc", "oracle"]
 
 
+def test_bench_bots_report_says_whether_the_deals_show_half_the_gap(
+        tmp_path: Path, whole: Path) -> None:
+    """pimc less half the oracle, deal by deal: its interval says whether pimc closes
+    half of the heuristic-oracle gap, which the share of the two means cannot."""
+    bots = _bench()
+    folder = tmp_path / "half"
+    shutil.copytree(whole, folder)
+
+    def results(pairs: dict[int, tuple[int, int]]) -> None:
+        for deal, (pimc, oracle) in pairs.items():
+            path = folder / f"deal-{deal:06d}.json"
+            data = orjson.loads(path.read_bytes())
+            data["matches"][1]["result"], data["matches"][2]["result"] = pimc, oracle
+            path.write_bytes(orjson.dumps(data))
+
+    # pimc 10 and 30 where the oracle makes 0 and 20: 10 - 0 and 30 - 10, a mean of 15,
+    # its interval over two deals wide
+    results({1: (10, 0), 2: (30, 20)})
+    half = bots.half_gap(folder)
+    assert half.mean == 15.0
+    assert half.low < 0 < half.high
+    p, count, rows = bots.report(folder)
+    assert bots.text(p, count, rows, half)[-2] == (
+        f"pimc less half the oracle, a deal: +15.0 ({half.low:+,.1f} to {half.high:+,.1f}):"
+        " half the gap not shown either way")
+    assert bots.as_json(p, count, rows, half)["pimc_less_half_the_oracle"]["mean"] == 15.0
+    # the same gain on every deal: shown; pimc at a third of the oracle's: less shown
+    results({1: (10, 10), 2: (10, 10)})
+    assert bots.text(p, count, rows, bots.half_gap(folder))[-2].endswith(
+        "+5.0 (+5.0 to +5.0): half the gap shown")
+    results({1: (10, 30), 2: (10, 30)})
+    assert bots.text(p, count, rows, bots.half_gap(folder))[-2].endswith(
+        ": less than half shown")
+    # one deal: no interval, nothing said
+    (folder / "deal-000002.json").unlink()
+    assert bots.half_gap(folder) is None
+    assert not any("half the oracle" in line for line in bots.text(p, count, rows))
+
+
 def test_bench_bots_refuses_another_plan_in_the_same_folder(tmp_path: Path) -> None:
     bots = _bench()
     bots.run_part(_tiny(bots, deals=3), "3/3", tmp_path, say=False)
