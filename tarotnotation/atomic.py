@@ -30,13 +30,13 @@ b'[Players "4"]\\n'
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import io
 import os
 import signal
 import stat
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final
@@ -172,9 +172,12 @@ def signals_held() -> Iterator[None]:
     except (AttributeError, OSError, ValueError):  # (no sigmask on this system)
         yield
         return
-    depth = getattr(_HELD, "depth", 0)
+    me = _thread.get_ident()
+    depth = _DEPTH.get(me, 0)
+    if not depth:
+        _NOTED.pop(me, None)  # (one a second signal left behind, raised already)
     try:
-        _HELD.depth = depth + 1
+        _DEPTH[me] = depth + 1
         # (a handler due runs as this call returns, the mask already changed: restored)
         signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
         yield
@@ -182,32 +185,45 @@ def signals_held() -> Iterator[None]:
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
         finally:
-            _HELD.depth = depth
-            signum = getattr(_HELD, "signum", None) if depth == 0 else None
+            signum = None if depth else _NOTED.pop(me, None)
+            if depth:
+                _DEPTH[me] = depth
+            else:
+                _DEPTH.pop(me, None)
             if signum is not None:
-                _HELD.signum = None
                 signal.raise_signal(signum)  # (its handler runs as this returns)
 
 
 def held_back(signum: int) -> bool:
     """Whether the handler of ``signum``, running now, is to let it wait: True in a
     :func:`signals_held` block of this thread, the signal then noted and raised again
-    as the block ends (the first one noted, if several came). The command line's
-    handlers ask it first.
+    as the block ends. A second signal while one waits goes through (False): a block
+    that waits long (a Dask task's value fetched over the network) is still ended by a
+    second Ctrl-C. The command line's handlers ask it first.
 
     >>> held_back(signal.SIGTERM)
     False
     """
-    if not getattr(_HELD, "depth", 0):
+    me = _thread.get_ident()
+    if not _DEPTH.get(me) or me in _NOTED:
         return False
-    if getattr(_HELD, "signum", None) is None:
-        _HELD.signum = signum
+    _NOTED[me] = signum
     return True
 
 
-#: This thread's open :func:`signals_held` blocks (``depth``) and the signal a handler
-#: let wait there (``signum``).
-_HELD = threading.local()
+def _forget_held() -> None:
+    """In a child just forked: no block of the parent's is open here."""
+    _DEPTH.clear()
+    _NOTED.clear()
+
+
+#: The open :func:`signals_held` blocks of each thread, and the signal a handler let wait
+#: there, by the thread's id (``threading`` is not imported for it: the command line
+#: starts without it).
+_DEPTH: dict[int, int] = {}
+_NOTED: dict[int, int] = {}
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_held)
 
 
 #: Past this many files, :func:`sync_tree` flushes the whole file system at once.

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -123,31 +124,67 @@ def test_a_signal_another_thread_takes_in_a_held_block_is_raised_as_the_block_en
         ) -> None:
     """The mask holds a signal back from the thread of the block only: a thread started
     without it (as Dask's client threads are) takes it, and Python runs the handler in
-    the main thread between any two steps of the block, inside the very code the block
-    keeps whole. The command line's handlers let it wait to the block's end."""
+    the main thread at its next look (taking the lock of the interpreter back, here a
+    sleep's end), inside the very code the block keeps whole. The command line's
+    handlers let it wait to the block's end; a second signal goes through."""
     kept = {s: signal.getsignal(s) for s in atomic.HELD_SIGNALS}
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)  # (started unheld: it may take the signal)
     other.start()
+    inside = [False]
+    seen: list[bool] = []  # (each run of the handler: whether it ran inside the block)
     steps = [0]
 
-    def held() -> None:
+    def held(signals: int) -> None:
         with atomic.signals_held():
+            inside[0] = True
             assert other.ident is not None
-            signal.pthread_kill(other.ident, sig)
-            for _ in range(200_000):  # (the handler runs between any two of them)
+            for _ in range(signals):
+                before = len(seen)
+                signal.pthread_kill(other.ident, sig)
+                deadline = time.monotonic() + 10
+                while len(seen) == before and time.monotonic() < deadline:
+                    time.sleep(0.001)  # (the main thread looks for the signal here)
+                assert len(seen) > before, "the handler never ran"
+            for _ in range(10_000):
                 steps[0] += 1
+            inside[0] = False
 
     try:
         install_signal_handlers()
+        handler = signal.getsignal(sig)
+        assert callable(handler)
+
+        def spy(signum: int, frame: Any) -> Any:
+            seen.append(inside[0])
+            return handler(signum, frame)
+
+        signal.signal(sig, spy)
         with pytest.raises(raised) as caught:
-            held()
-        assert steps[0] == 200_000
+            held(1)
+        # the handler ran inside the block and let the signal wait; the block ran whole,
+        # then the signal was raised as it ended
+        assert seen == [True, False]
+        assert steps[0] == 10_000
         if isinstance(caught.value, Interrupted):
             assert caught.value.signum == sig
+        assert not atomic.held_back(sig)
+        # a second signal while the first waits goes through, inside the block (the
+        # handlers put back first: the first SIGTERM or SIGHUP ignores the next ones)
+        for s, h in kept.items():
+            signal.signal(s, h)
+        install_signal_handlers()
+        handler = signal.getsignal(sig)
+        signal.signal(sig, spy)
+        seen.clear()
+        steps[0] = 0
+        with pytest.raises(raised):
+            held(2)
+        assert seen[:2] == [True, True]
+        assert steps[0] == 0
         assert not atomic.held_back(sig)
     finally:
         stop.set()
         other.join()
-        for s, handler in kept.items():
-            signal.signal(s, handler)
+        for s, h in kept.items():
+            signal.signal(s, h)
