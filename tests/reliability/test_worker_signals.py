@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -150,16 +150,24 @@ def test_a_signal_another_thread_takes_in_a_held_block_is_raised_as_the_block_en
                 steps[0] += 1
             inside[0] = False
 
-    try:
+    handlers: list[Callable[[int, Any], Any]] = []
+
+    def spy(signum: int, frame: Any) -> Any:
+        seen.append(inside[0])
+        return handlers[-1](signum, frame)
+
+    def spied() -> None:
+        """The command line's handlers, each run noted by the spy."""
+        for s, h in kept.items():
+            signal.signal(s, h)
         install_signal_handlers()
         handler = signal.getsignal(sig)
         assert callable(handler)
-
-        def spy(signum: int, frame: Any) -> Any:
-            seen.append(inside[0])
-            return handler(signum, frame)
-
+        handlers.append(handler)
         signal.signal(sig, spy)
+
+    try:
+        spied()
         with pytest.raises(raised) as caught:
             held(1)
         # the handler ran inside the block and let the signal wait; the block ran whole,
@@ -171,11 +179,7 @@ def test_a_signal_another_thread_takes_in_a_held_block_is_raised_as_the_block_en
         assert not atomic.held_back(sig)
         # a second signal while the first waits goes through, inside the block (the
         # handlers put back first: the first SIGTERM or SIGHUP ignores the next ones)
-        for s, h in kept.items():
-            signal.signal(s, h)
-        install_signal_handlers()
-        handler = signal.getsignal(sig)
-        signal.signal(sig, spy)
+        spied()
         seen.clear()
         steps[0] = 0
         with pytest.raises(raised):
