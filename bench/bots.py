@@ -52,6 +52,7 @@ seconds of each match (``time.process_time``), which the report sums.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -243,11 +244,12 @@ def reusable(plan: Plan, other: Plan, folder: Path, deal: int) -> dict[int, dict
 
 
 def run_part(plan: Plan, part: str, out: Path, *, say: bool = True,
-             reuse: Path | Sequence[Path] = ()) -> int:
+             reuse: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] = ()) -> int:
     """Play the deals of ``part`` not yet in ``out``; the number played now. With
     ``reuse`` (other benchmarks' folders), a match one of them played as this plan would
     is taken from the first that did, not played again."""
-    folders = [reuse] if isinstance(reuse, Path) else list(reuse)
+    folders = ([Path(reuse)] if isinstance(reuse, (str, os.PathLike))
+               else [Path(folder) for folder in reuse])
     others: list[tuple[Plan, Path]] = []
     for folder in folders:
         other = _plan_in(folder)

@@ -644,13 +644,29 @@ class HeuristicPlayer:
     """
 
     seed: int = 0
-    name: str = "heuristic"
     sees_all: bool = False
     thresholds: tuple[int, int, int, int] | None = None
     signals: bool = True
     petit_au_bout: bool = True
     misere: bool = True
     bid_shift: int = 0
+
+    @property
+    def name(self) -> str:
+        """``heuristic``, and each setting that is not its default: two heuristic bots of
+        one name play alike (a benchmark reuses a match by its bots' names).
+
+        >>> HeuristicPlayer().name, HeuristicPlayer(signals=False, bid_shift=-3).name
+        ('heuristic', 'heuristic(signals=0,bid_shift=-3)')
+        >>> HeuristicPlayer(thresholds=(40, 56, 71, 81)).name
+        'heuristic(thresholds=40/56/71/81)'
+        """
+        more = [f"thresholds={'/'.join(map(str, self.thresholds))}"] if self.thresholds else []
+        more += [f"{key}={int(value)}" for key, value, default in (
+            ("signals", self.signals, True), ("petit_au_bout", self.petit_au_bout, True),
+            ("misere", self.misere, True), ("bid_shift", self.bid_shift, 0))
+            if value != default]
+        return f"heuristic({','.join(more)})" if more else "heuristic"
 
     def bid(self, view: SeatView, legal: tuple[Contract | None, ...]) -> Contract | None:
         least = self.thresholds or THRESHOLDS[view.players]

@@ -63,13 +63,18 @@ class OraclePlayer(FallbackDecisions):
 
     @property
     def name(self) -> str:
-        """``oracle(nodes=N)``, and ``score=1`` and ``bid_shift`` when set.
+        """``oracle(nodes=N)``, and each other setting that is not its default: two
+        oracles of one name play alike.
 
         >>> OraclePlayer(score=1).name, OraclePlayer(bid_shift=-3).name
         ('oracle(nodes=200000,score=1)', 'oracle(nodes=200000,bid_shift=-3)')
+        >>> OraclePlayer(exact_tricks=2).name
+        'oracle(nodes=200000,exact_tricks=2)'
         """
-        shift = f",bid_shift={self.bid_shift}" if self.bid_shift else ""
-        return f"oracle(nodes={self.nodes}{',score=1' if self.score else ''}{shift})"
+        more = "".join(f",{key}={value}" for key, value, default in (
+            ("exact_tricks", self.exact_tricks, DEFAULT_EXACT_TRICKS), ("score", self.score, 0),
+            ("bid_shift", self.bid_shift, 0)) if value != default)
+        return f"oracle(nodes={self.nodes}{more})"
 
     def bid_shift_at(self, players: int) -> int:
         """``bid_shift``, at any number of players."""

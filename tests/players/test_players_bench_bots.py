@@ -106,11 +106,17 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
     assert written.matches[1] != plan.matches[1]
     assert written.names == plan.names
     assert set(bots.reusable(written, plan, base, 1)) == {0, 1, 2}
+    # every setting that changes the play is in the name: an oracle solving exactly from
+    # another trick is another bot, its match played again
+    exact = bots.plan_of(4, 2, 3, "fft", "pimc:samples=1,nodes=500,auction=0,habits=0",
+                         "oracle:nodes=2000,exact_tricks=2", 1, 20_000)
+    assert exact.names[2][0] == "oracle(nodes=2000,exact_tricks=2)"
+    assert set(bots.reusable(exact, plan, base, 1)) == {0, 1}
     assert bots.plan_of(5, 2, 3, "fft", "pimc:samples=1,nodes=500", "oracle:nodes=2000", 1,
                         20_000).names[1][0] == "pimc(samples=1,nodes=500)"
     # the same plan takes every match, plays none
     again = tmp_path / "again"
-    assert bots.run_part(plan, "1/1", again, say=False, reuse=base) == 2
+    assert bots.run_part(plan, "1/1", again, say=False, reuse=str(base)) == 2  # (a str too)
     assert _results(again) == _results(base)
     assert {m["cpu"] for p in again.glob("deal-*.json")
             for m in orjson.loads(p.read_bytes())["matches"]} == {-1.0}
@@ -138,7 +144,7 @@ def test_a_lever_reuses_the_matches_another_folder_played_the_same_way(
         "deal-000001.json": [-1.0, -2.0, -1.0], "deal-000002.json": [-1.0, -2.0, -1.0]}
     assert _results(both) == _results(other)
     first = tmp_path / "first"
-    assert bots.run_part(lever, "1/1", first, say=False, reuse=[other, base]) == 2
+    assert bots.run_part(lever, "1/1", first, say=False, reuse=[other, str(base)]) == 2
     assert {m["cpu"] for p in first.glob("deal-*.json")
             for m in orjson.loads(p.read_bytes())["matches"]} == {-2.0}
     with pytest.raises(bots.UsageError, match="no benchmark plan"):

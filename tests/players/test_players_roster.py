@@ -44,3 +44,32 @@ def test_an_unknown_bot_or_setting_is_refused_in_both_languages() -> None:
 def test_the_roster_is_a_dict_a_new_bot_joins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(FACTORIES, "lazy", RandomPlayer)
     assert make("lazy", seed=1) == RandomPlayer(seed=1)
+
+
+#: A value other than the default for every setting a spec can give (``seed`` is the
+#: match's, ``fallback`` and ``thresholds`` are not whole numbers).
+_CHANGED = {
+    "random": {},
+    "heuristic": {"signals": 0, "petit_au_bout": 0, "misere": 0, "bid_shift": -1},
+    "pimc": {"samples": 7, "nodes": 999, "exact_tricks": 3, "test_share": 40,
+             "fallback_tricks": 1, "auction": 7, "habits": 77, "score": 1, "bid_shift": -1},
+    "oracle": {"nodes": 999, "exact_tricks": 3, "score": 1, "bid_shift": -1},
+}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_setting_that_is_not_its_default_shows_in_the_name(players: int) -> None:
+    """Two specs of one name play alike (a benchmark reuses a match by its bots' names):
+    each setting, given another value than its default, changes the name, and the list
+    above holds every setting a bot has."""
+    from dataclasses import fields
+
+    from tarotnotation.players.roster import name_at
+
+    for bot, changed in _CHANGED.items():
+        kinds = {f.name for f in fields(FACTORIES[bot])} - {  # type: ignore[arg-type]
+            "seed", "sees_all", "fallback", "thresholds", "name"}
+        assert kinds == set(changed), bot
+        plain = name_at(bot, players)
+        for key, value in changed.items():
+            assert name_at(f"{bot}:{key}={value}", players) != plain, (bot, key)
