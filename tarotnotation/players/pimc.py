@@ -64,13 +64,12 @@ BID_SHIFT: Final[Mapping[int, int]] = {3: 0, 4: -3, 5: 0}
 #: Reading the auction and the play, by number of players (``auction``: the most draws a
 #: sample to fit the auction; :data:`HABITS`: the deals drawn a card for each sample
 #: solved, the samples the heuristic's habits explain best; 0: not read). At four players
-#: both are
-#: read: on top of the bid shift, over the benchmark's 2,000 deals, +4.0 a deal paired
-#: with not reading them (-0.2 to +8.2), half of the gap to an oracle bidding as boldly
-#: closed (58.0%, against 47.6%), for 3.5 times the CPU; the cards' double-dummy loss
-#: 0.59 a decision less (docs/bots.md, "Reading the auction and the play at four
-#: players"). At three players the screen showed nothing (+0.05); at five no match
-#: measured them.
+#: both are read: on top of the bid shift, over the benchmark's 2,000 deals, +4.0 a deal
+#: paired with not reading them (-0.2 to +8.2), for 3.5 times the CPU; half the gap to
+#: the oracle closed and shown by the deals (pimc less half the oracle, a deal: +6.0,
+#: +0.1 to +12.0; +2.1, -3.8 to +8.0, not reading); the cards' double-dummy loss 0.59 a
+#: decision less (docs/bots.md, "Reading the auction and the play at four players"). At
+#: three players the screen showed nothing (+0.05); at five no match measured them.
 AUCTION: Final[Mapping[int, int]] = {3: 0, 4: 30, 5: 0}
 HABITS: Final[Mapping[int, int]] = {3: 0, 4: 4, 5: 0}
 #: The tricks left from which each sample is solved exactly.
