@@ -174,8 +174,8 @@ def signals_held() -> Iterator[None]:
         return
     me = _thread.get_ident()
     depth = _DEPTH.get(me, 0)
-    if not depth:
-        _NOTED.pop(me, None)  # (one a second signal left behind, raised already)
+    if not depth:  # (one noted as the last block ended, once a signal had ended it)
+        _NOTED.pop(me, None)
     try:
         _DEPTH[me] = depth + 1
         # (a handler due runs as this call returns, the mask already changed: restored)
@@ -185,11 +185,13 @@ def signals_held() -> Iterator[None]:
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
         finally:
-            signum = None if depth else _NOTED.pop(me, None)
+            # (the depth first: a handler that runs from here on raises at once, so
+            # that no signal is noted once the noted one is taken)
             if depth:
                 _DEPTH[me] = depth
             else:
                 _DEPTH.pop(me, None)
+            signum = None if depth else _NOTED.pop(me, None)
             if signum is not None:
                 signal.raise_signal(signum)  # (its handler runs as this returns)
 

@@ -194,3 +194,57 @@ def test_a_signal_another_thread_takes_in_a_held_block_is_raised_as_the_block_en
         other.join()
         for s, h in kept.items():
             signal.signal(s, h)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal mask")
+def test_a_signal_at_any_step_of_a_held_block_is_raised_once_and_never_lost(
+        mask_kept: frozenset[int]) -> None:
+    """A handler that asks ``held_back`` run at each step of the block in turn (one run
+    a step, from a trace hook, as Python runs a handler between two steps): the signal
+    is raised once, either there or as the block ends, never noted and lost, and the
+    next block starts clean."""
+    code = atomic.signals_held.__wrapped__.__code__  # type: ignore[attr-defined]
+    kept = signal.getsignal(signal.SIGUSR1)
+
+    def handler(signum: int, frame: Any) -> None:
+        if not atomic.held_back(signum):
+            raise _Due
+
+    def run(step: int) -> tuple[int, int]:
+        """The block with the handler run at its ``step``-th line: the steps it has, and
+        how many times the signal was raised out of it."""
+        lines = [0]
+
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                lines[0] += 1
+                if lines[0] == step:
+                    handler(signal.SIGUSR1, frame)
+            return local
+
+        def trace(frame: Any, event: str, arg: Any) -> Any:
+            return local if frame.f_code is code else None
+
+        raised = 0
+        sys.settrace(trace)
+        try:
+            with atomic.signals_held():
+                pass
+        except _Due:
+            raised += 1
+        finally:
+            sys.settrace(None)
+        return lines[0], raised
+
+    signal.signal(signal.SIGUSR1, handler)
+    try:
+        step = 1
+        while (got := run(step))[0] >= step:
+            assert got[1] == 1, step
+            with atomic.signals_held():  # (nothing left noted: the next block is clean)
+                pass
+            assert not atomic.held_back(signal.SIGUSR1)
+            step += 1
+        assert step > 10
+    finally:
+        signal.signal(signal.SIGUSR1, kept)
