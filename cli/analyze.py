@@ -429,7 +429,7 @@ def _analyse(items: Iterable[ReadDeal], file: str, jobs: int, options: dict[str,
     # exception (an interruption, a reader that stops) terminates the workers at once.
     window: deque[tuple[ReadDeal, Pending[_Worked]]] = deque()
 
-    def finish() -> tuple[DealRecord | None, tuple[Diagnostic, ...], bool]:
+    def finish() -> _Worked:
         item, call = window.popleft()
         record, diags, done = call.result()
         progress.deal(file, item.index)
